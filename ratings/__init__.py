@@ -1,4 +1,4 @@
-"""Ratings: the pure rating engines (``ratings.engine``) and the Django app that stores their history.
+"""Ratings: the pure rating engines (``ratings.engine``) and the Django app storing history.
 
 This package must stay importable without Django: ``python -m ratings`` runs on the
 standard library alone.

@@ -1,0 +1,6 @@
+"""Importing this module registers every algorithm (see ``base.register``).
+
+Each algorithm lives in its own module; add one line here when a module is added.
+"""
+
+from . import sagc  # noqa: F401

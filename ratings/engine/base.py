@@ -1,0 +1,322 @@
+"""The interface every rating algorithm shares, and the replay that drives it.
+
+An algorithm is a class with a frozen parameters dataclass (defaults are the
+seed's numbers), a per-player state, and ``rate_unit`` that rates one unit of the
+replay: a single game or adjustment, or (for algorithms that rate tournaments as
+one block) all games of a tournament at the position of its first game.
+
+The replay is resumable: :class:`RatingState` can be dumped to JSON-able data and
+loaded again, so the site can restart a recompute from a checkpoint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import types
+import typing
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any, ClassVar
+
+from .ranks import Rank, RankError, parse_rank
+from .records import Colour, Entry, GameRecord, Status, Winner
+
+Number = int | float | Fraction
+
+
+class ParamsError(ValueError):
+    """A ``--params`` value that does not fit the algorithm's parameters."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryRow:
+    """One player's line of the record sheet for one game or adjustment."""
+
+    seq: int
+    date: date
+    round: int
+    player: str
+    opponent: str
+    opponent_rank: Rank
+    colour: Colour | None  # None for an adjustment
+    handicap: int
+    komi: Fraction
+    winner: Winner | None
+    status: Status
+    tournament: str
+    value_before: Number
+    change: Number
+    value_after: Number
+    rank_before: Rank
+    rank_after: Rank
+    factors: Mapping[str, Any]
+    comment: str = ""
+    skipped: str = ""  # why the algorithm did not rate this game, if it did not
+
+    @property
+    def is_adjustment(self) -> bool:
+        return self.status is Status.ADJUSTMENT
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    player: str
+    rank: Rank
+    value: Number
+    games: int
+
+
+@dataclass(slots=True)
+class PlayerState:
+    """What every algorithm keeps of a player; algorithms extend it."""
+
+    rank: Rank
+    value: Number
+    games: int = 0
+
+    def to_data(self) -> dict[str, Any]:
+        data = {}
+        for item in dataclasses.fields(self):
+            data[item.name] = _to_data(getattr(self, item.name))
+        return data
+
+    @classmethod
+    def from_data(cls, data: Mapping[str, Any]) -> PlayerState:
+        hints = typing.get_type_hints(cls)
+        return cls(**{name: _from_data(hints[name], value) for name, value in data.items()})
+
+
+def _to_data(value: Any) -> Any:
+    if isinstance(value, Rank):
+        return {"stones": value.stones, "pro": value.pro}
+    if isinstance(value, Fraction):
+        return {"fraction": str(value)}
+    if isinstance(value, float):
+        return {"float": value.hex()}  # exact round trip
+    if isinstance(value, list | tuple):
+        return [_to_data(item) for item in value]
+    return value
+
+
+def _from_data(hint: Any, value: Any) -> Any:
+    if isinstance(value, dict):
+        if "stones" in value:
+            return Rank(value["stones"], value["pro"])
+        if "fraction" in value:
+            return Fraction(value["fraction"])
+        if "float" in value:
+            return float.fromhex(value["float"])
+    if isinstance(value, list):
+        return [_from_data(None, item) for item in value]
+    return value
+
+
+class RatingState:
+    """The players' states during a replay, created lazily from their entries."""
+
+    def __init__(self, algorithm: Algorithm, entries: Mapping[str, Entry]) -> None:
+        self.algorithm = algorithm
+        self.entries = entries
+        self.players: dict[str, PlayerState] = {}
+
+    def player(self, name: str) -> PlayerState:
+        state = self.players.get(name)
+        if state is None:
+            entry = self.entries.get(name)
+            if entry is None:
+                raise KeyError(f"no entry rank for player '{name}'")
+            state = self.players[name] = self.algorithm.new_player(entry)
+        return state
+
+    def dump(self) -> dict[str, Any]:
+        return {name: state.to_data() for name, state in self.players.items()}
+
+    def load(self, data: Mapping[str, Mapping[str, Any]]) -> None:
+        state_type = self.algorithm.state_type
+        self.players = {name: state_type.from_data(item) for name, item in data.items()}
+
+
+class Algorithm(ABC):
+    """A rating algorithm. Subclasses set the class variables and ``rate_unit``."""
+
+    name: ClassVar[str]
+    title: ClassVar[str]
+    params_type: ClassVar[type]
+    state_type: ClassVar[type[PlayerState]] = PlayerState
+    has_history: ClassVar[bool] = True
+    rates_tournaments_as_blocks: ClassVar[bool] = False
+    # values are shown as integers (SAGC indexes) rather than full-precision floats
+    integer_values: ClassVar[bool] = False
+
+    def __init__(self, params: Any = None) -> None:
+        self.params = params if params is not None else self.params_type()
+
+    def new_state(self, entries: Mapping[str, Entry]) -> RatingState:
+        return RatingState(self, entries)
+
+    @abstractmethod
+    def new_player(self, entry: Entry) -> PlayerState:
+        """The state of a player the first time they appear."""
+
+    @abstractmethod
+    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+        """Rate one unit (see :func:`units`), updating ``state``; rows in replay order,
+        White's row before Black's."""
+
+    def entry_problem(self, entry: Entry) -> str | None:
+        """Why this starting value cannot be used, or None when it can."""
+        return None
+
+    def standings(self, state: RatingState) -> list[Standing]:
+        rows = [
+            Standing(name, player.rank, player.value, player.games)
+            for name, player in state.players.items()
+        ]
+        return sort_standings(rows)
+
+    def finish(self, state: RatingState) -> None:  # noqa: B027 - optional hook
+        """Called once after the last unit (holistic algorithms compute here)."""
+
+
+def sort_standings(rows: Iterable[Standing]) -> list[Standing]:
+    """By rank and value descending, then username (SPEC section 3)."""
+    return sorted(rows, key=lambda row: (-row.rank.stones, -row.rank.pro, -row.value, row.player))
+
+
+def units(algorithm: Algorithm, records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
+    """The records this algorithm sees, grouped into the units it rates, in replay order.
+
+    Adjustments meant for another algorithm are left out. For algorithms that rate
+    tournaments as one block, all games sharing a tournament code form one unit placed
+    at the position of the tournament's first game (SPEC section 5).
+    """
+    ordered = sorted(
+        (record for record in records if record.applies_to(algorithm.name)),
+        key=lambda record: record.order_key,
+    )
+    if not algorithm.rates_tournaments_as_blocks:
+        for record in ordered:
+            yield [record]
+        return
+    blocks: dict[str, list[GameRecord]] = {}
+    for record in ordered:
+        if record.tournament and not record.is_adjustment:
+            blocks.setdefault(record.tournament, []).append(record)
+    emitted: set[str] = set()
+    for record in ordered:
+        code = record.tournament if not record.is_adjustment else ""
+        if not code:
+            yield [record]
+        elif code not in emitted:
+            emitted.add(code)
+            yield blocks[code]
+
+
+def replay(
+    algorithm: Algorithm,
+    records: Iterable[GameRecord],
+    entries: Mapping[str, Entry],
+    state: RatingState | None = None,
+) -> Iterator[HistoryRow]:
+    """Rate ``records`` in replay order, yielding each player's row per game.
+
+    Pass ``state`` to continue from a checkpoint; it is updated in place.
+    """
+    if state is None:
+        state = algorithm.new_state(entries)
+    for unit in units(algorithm, records):
+        yield from algorithm.rate_unit(state, unit)
+    algorithm.finish(state)
+
+
+# --- parameters -----------------------------------------------------------------
+
+
+def _parse_value(hint: Any, text: str, key: str) -> Any:
+    origin = typing.get_origin(hint)
+    args = typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        if text.strip().lower() in ("", "none") and type(None) in args:
+            return None
+        (inner,) = [arg for arg in args if arg is not type(None)]
+        return _parse_value(inner, text, key)
+    if origin is tuple:
+        inner = args[0] if args else str
+        parts = [part for part in (piece.strip() for piece in text.split(",")) if part]
+        return tuple(_parse_value(inner, part, key) for part in parts)
+    try:
+        if hint is bool:
+            lowered = text.strip().lower()
+            if lowered in ("1", "true", "yes", "on"):
+                return True
+            if lowered in ("0", "false", "no", "off"):
+                return False
+            raise ValueError
+        if hint is int:
+            return int(text)
+        if hint is float:
+            return float(text)
+        if hint is Fraction:
+            return Fraction(text)
+        if hint is Decimal:
+            return Decimal(text)
+        if hint is str:
+            return text
+        if hint is Rank:
+            return parse_rank(text)
+    except (ValueError, ArithmeticError, RankError):
+        pass
+    else:
+        raise ParamsError(f"--params {key}: unsupported parameter type {hint!r}")
+    type_name = getattr(hint, "__name__", str(hint))
+    raise ParamsError(f"--params {key}={text}: expected a value of type {type_name}")
+
+
+def parse_params(params_type: type, pairs: Sequence[str]) -> Any:
+    """Build ``params_type`` from its defaults and ``KEY=VALUE`` overrides."""
+    hints = typing.get_type_hints(params_type)
+    names = [item.name for item in dataclasses.fields(params_type)]
+    overrides: dict[str, Any] = {}
+    for pair in pairs:
+        key, separator, text = pair.partition("=")
+        key = key.strip()
+        if not separator:
+            raise ParamsError(f"--params {pair}: expected KEY=VALUE")
+        if key not in names:
+            raise ParamsError(f"--params {key}: unknown parameter (known: {', '.join(names)})")
+        overrides[key] = _parse_value(hints[key], text.strip(), key)
+    try:
+        return params_type(**overrides)
+    except (ValueError, TypeError) as error:
+        raise ParamsError(f"--params: {error}") from None
+
+
+# --- registry -------------------------------------------------------------------
+
+_REGISTRY: dict[str, type[Algorithm]] = {}
+
+
+def register(cls: type[Algorithm]) -> type[Algorithm]:
+    """Class decorator: make the algorithm available by its name."""
+    _REGISTRY[cls.name] = cls
+    return cls
+
+
+def registry() -> dict[str, type[Algorithm]]:
+    from . import algorithms  # noqa: F401 - importing registers every algorithm
+
+    return dict(_REGISTRY)
+
+
+def get_algorithm(name: str, params: Any = None) -> Algorithm:
+    algorithms = registry()
+    try:
+        cls = algorithms[name]
+    except KeyError:
+        known = ", ".join(sorted(algorithms))
+        raise KeyError(f"unknown algorithm '{name}' (known: {known})") from None
+    return cls(params)

@@ -1,0 +1,448 @@
+"""The game record of SPEC section 2 and its CSV reader.
+
+One format everywhere: the command line, ``manage.py import_games``, the site's
+CSV export and the test fixtures. The reader checks every row and reports every
+bad one (line, column, reason); a file with any bad row yields no games.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from enum import StrEnum
+from fractions import Fraction
+
+from .ranks import Rank, RankError, parse_rank
+
+ALGORITHM_NAMES = ("sagc", "egf-2021", "egf-2020", "egf-legacy", "french", "gcr", "anchor")
+
+COLUMNS = (
+    "date",
+    "white",
+    "black",
+    "white_rank",
+    "black_rank",
+    "handicap",
+    "komi",
+    "winner",
+    "status",
+    "board_size",
+    "tournament",
+    "tournament_class",
+    "round",
+    "time_minutes",
+    "value",
+    "algorithm",
+    "comment",
+)
+REQUIRED_COLUMNS = ("date", "white", "black")
+
+_ISO_DATE_RE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+_USERNAME_RE = re.compile(r"^\S+$")
+MAX_USERNAME_LENGTH = 150
+
+
+class Winner(StrEnum):
+    WHITE = "W"
+    BLACK = "B"
+    JIGO = "D"
+
+
+class Status(StrEnum):
+    FREE = "free"
+    NORMAL = "normal"
+    TOURNAMENT = "tournament"
+    INTERNET = "internet"
+    ADJUSTMENT = "adjustment"
+
+
+class Colour(StrEnum):
+    WHITE = "W"
+    BLACK = "B"
+
+
+DEFAULT_EVEN_KOMI = Fraction(13, 2)
+DEFAULT_HANDICAP_KOMI = Fraction(1, 2)
+
+
+def default_komi(handicap: int) -> Fraction:
+    return DEFAULT_EVEN_KOMI if handicap == 0 else DEFAULT_HANDICAP_KOMI
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """A game or, when ``status`` is ``adjustment``, a committee reset of ``white``.
+
+    ``seq`` is the entry order (the row's position in a file, or the site's global
+    entry counter); ``line`` is where the row came from, for messages.
+    """
+
+    date: date
+    white: str
+    black: str
+    winner: Winner | None = None
+    white_rank: Rank | None = None
+    black_rank: Rank | None = None
+    handicap: int = 0
+    komi: Fraction = DEFAULT_EVEN_KOMI
+    status: Status = Status.NORMAL
+    board_size: int = 19
+    tournament: str = ""
+    tournament_class: str = "A"
+    round: int = 0
+    time_minutes: Fraction | None = None
+    value: Fraction | None = None
+    algorithm: str = ""
+    comment: str = ""
+    seq: int = 0
+    line: int | None = None
+
+    @property
+    def is_adjustment(self) -> bool:
+        return self.status is Status.ADJUSTMENT
+
+    @property
+    def order_key(self) -> tuple[date, int, int]:
+        """The replay order of SPEC section 2: (date, round, seq)."""
+        return (self.date, self.round, self.seq)
+
+    def applies_to(self, algorithm: str) -> bool:
+        """An adjustment names its algorithm or, left empty, applies to all."""
+        return not self.is_adjustment or not self.algorithm or self.algorithm == algorithm
+
+
+@dataclass(frozen=True, slots=True)
+class RowError:
+    line: int
+    column: str
+    message: str
+
+    def __str__(self) -> str:
+        where = f"line {self.line}" + (f", column {self.column}" if self.column else "")
+        return f"{where}: {self.message}"
+
+
+class GameFileError(ValueError):
+    """Every problem found in a file; nothing from it is to be used."""
+
+    def __init__(self, errors: Sequence[RowError], source: str = "") -> None:
+        self.errors = list(errors)
+        self.source = source
+        prefix = f"{source}: " if source else ""
+        super().__init__("\n".join(prefix + str(error) for error in self.errors))
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """Where a player starts: the declared rank and, optionally, a starting value in
+    the algorithm's own scale (from ``--players`` or the site's national list)."""
+
+    rank: Rank
+    value: Fraction | None = None
+
+
+@dataclass(slots=True)
+class GameFile:
+    records: list[GameRecord]
+    warnings: list[str] = field(default_factory=list)
+
+
+class _RowParser:
+    """Collects the errors of one row while turning its cells into typed values."""
+
+    def __init__(self, line: int, row: Mapping[str, str], errors: list[RowError]) -> None:
+        self.line = line
+        self.row = row
+        self.errors = errors
+
+    def cell(self, column: str) -> str:
+        value = self.row.get(column)
+        return value.strip() if value else ""
+
+    def error(self, column: str, message: str) -> None:
+        self.errors.append(RowError(self.line, column, message))
+
+    def date(self, column: str) -> date | None:
+        text = self.cell(column)
+        if not text:
+            self.error(column, "a date is required (YYYY-MM-DD)")
+            return None
+        if not _ISO_DATE_RE.match(text):
+            self.error(column, f"'{text}' is not an ISO date (YYYY-MM-DD)")
+            return None
+        try:
+            return date.fromisoformat(text)
+        except ValueError:
+            self.error(column, f"'{text}' is not a valid date")
+            return None
+
+    def username(self, column: str) -> str:
+        text = self.cell(column)
+        if not text:
+            self.error(column, "a player username is required")
+        elif not _USERNAME_RE.match(text):
+            self.error(column, f"'{text}' is not a username (no spaces allowed)")
+        elif len(text) > MAX_USERNAME_LENGTH:
+            self.error(column, f"username longer than {MAX_USERNAME_LENGTH} characters")
+        return text
+
+    def rank(self, column: str) -> Rank | None:
+        text = self.cell(column)
+        if not text:
+            return None
+        try:
+            return parse_rank(text)
+        except RankError as error:
+            self.error(column, str(error))
+            return None
+
+    def integer(self, column: str, default: int, allowed: Iterable[int], what: str) -> int:
+        text = self.cell(column)
+        if not text:
+            return default
+        try:
+            value = int(text)
+        except ValueError:
+            self.error(column, f"'{text}' is not a whole number")
+            return default
+        if value not in allowed:
+            self.error(column, f"{value} is not {what}")
+            return default
+        return value
+
+    def number(self, column: str) -> Fraction | None:
+        text = self.cell(column)
+        if not text:
+            return None
+        try:
+            value = Fraction(text)
+        except (ValueError, ZeroDivisionError):
+            self.error(column, f"'{text}' is not a number")
+            return None
+        return value
+
+
+def _parse_winner(parser: _RowParser) -> Winner | None:
+    text = parser.cell("winner").lower()
+    if not text:
+        return None
+    winner = {
+        "w": Winner.WHITE,
+        "white": Winner.WHITE,
+        "b": Winner.BLACK,
+        "black": Winner.BLACK,
+        "d": Winner.JIGO,
+        "jigo": Winner.JIGO,
+        "draw": Winner.JIGO,
+    }.get(text)
+    if winner is None:
+        parser.error("winner", f"'{parser.cell('winner')}' is not a winner (W, B or D for jigo)")
+    return winner
+
+
+def _parse_status(parser: _RowParser) -> Status:
+    text = parser.cell("status").lower()
+    if not text:
+        return Status.NORMAL
+    try:
+        return Status(text)
+    except ValueError:
+        parser.error(
+            "status",
+            f"'{parser.cell('status')}' is not a status "
+            "(free, normal, tournament, internet or adjustment)",
+        )
+        return Status.NORMAL
+
+
+def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError]) -> GameRecord:
+    """One CSV row as a record; problems are appended to ``errors``."""
+    parser = _RowParser(line, row, errors)
+    played_on = parser.date("date")
+    white = parser.username("white")
+    black = parser.username("black")
+    white_rank = parser.rank("white_rank")
+    black_rank = parser.rank("black_rank")
+    status = _parse_status(parser)
+    winner = _parse_winner(parser)
+    handicap = parser.integer("handicap", 0, range(10), "a handicap (0 to 9 stones)")
+    komi = parser.number("komi")
+    if komi is None:
+        komi = default_komi(handicap)
+    elif komi.denominator not in (1, 2) or not -50 <= komi <= 50:
+        parser.error("komi", f"{parser.cell('komi')} is not a komi (a multiple of 0.5 in -50..50)")
+    board_size = parser.integer("board_size", 19, (9, 13, 19), "a board size (9, 13 or 19)")
+    tournament_class = parser.cell("tournament_class").upper() or "A"
+    if tournament_class not in ("A", "B", "C", "D"):
+        parser.error("tournament_class", f"'{tournament_class}' is not a class (A, B, C or D)")
+    round_number = parser.integer("round", 0, range(0, 10_000), "a round number (0 or more)")
+    time_minutes = parser.number("time_minutes")
+    if time_minutes is not None and time_minutes <= 0:
+        parser.error("time_minutes", f"{parser.cell('time_minutes')} is not a positive time")
+    value = parser.number("value")
+    algorithm = parser.cell("algorithm").lower()
+    if algorithm and algorithm not in ALGORITHM_NAMES:
+        parser.error(
+            "algorithm", f"'{algorithm}' is not an algorithm ({', '.join(ALGORITHM_NAMES)})"
+        )
+
+    if status is Status.ADJUSTMENT:
+        if white and black and white != black:
+            parser.error("black", "an adjustment names the same player as white and black")
+        if white_rank is None and not parser.cell("white_rank"):
+            parser.error("white_rank", "an adjustment needs the player's new rank")
+        winner = None
+    else:
+        if white and white == black:
+            parser.error("black", f"'{white}' cannot play themselves (only an adjustment may)")
+        if winner is None and not parser.cell("winner"):
+            parser.error("winner", "a game needs a winner (W, B or D for jigo)")
+        if value is not None:
+            parser.error("value", "a value is only given for an adjustment")
+        if algorithm:
+            parser.error("algorithm", "an algorithm is only named for an adjustment")
+
+    return GameRecord(
+        date=played_on or date.min,
+        white=white,
+        black=black,
+        winner=winner,
+        white_rank=white_rank,
+        black_rank=black_rank,
+        handicap=handicap,
+        komi=komi,
+        status=status,
+        board_size=board_size,
+        tournament=parser.cell("tournament"),
+        tournament_class=tournament_class,
+        round=round_number,
+        time_minutes=time_minutes,
+        value=value,
+        algorithm=algorithm,
+        comment=parser.cell("comment"),
+        seq=seq,
+        line=line,
+    )
+
+
+def _decode(data: bytes | str, source: str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise GameFileError(
+            [RowError(0, "", f"the file is not UTF-8 (byte {error.start}); save it as UTF-8 CSV")],
+            source,
+        ) from None
+
+
+def _header_of(reader: csv.DictReader, source: str) -> list[str]:
+    header = [name.strip().lower() for name in (reader.fieldnames or [])]
+    if not header:
+        empty = RowError(1, "", "the file is empty: a header row is required")
+        raise GameFileError([empty], source)
+    missing = [name for name in REQUIRED_COLUMNS if name not in header]
+    duplicated = sorted({name for name in header if name and header.count(name) > 1})
+    problems = [RowError(1, name, "required column is missing") for name in missing]
+    problems += [RowError(1, name, "column appears more than once") for name in duplicated]
+    if problems:
+        raise GameFileError(problems, source)
+    reader.fieldnames = header
+    return header
+
+
+def read_games(data: bytes | str, source: str = "") -> GameFile:
+    """Read a SPEC section 2 CSV. Raises :class:`GameFileError` listing every bad row."""
+    text = _decode(data, source)
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    try:
+        header = _header_of(reader, source)
+    except csv.Error as error:
+        raise GameFileError([RowError(1, "", f"unreadable CSV: {error}")], source) from None
+    warnings = [f"ignoring unknown column '{name}'" for name in header if name not in COLUMNS]
+    errors: list[RowError] = []
+    records: list[GameRecord] = []
+    try:
+        for seq, row in enumerate(reader, start=1):
+            line = reader.line_num
+            if None in row:
+                errors.append(RowError(line, "", "more cells than header columns"))
+                continue
+            if not any((cell or "").strip() for cell in row.values()):
+                continue  # a blank line between rows is harmless
+            records.append(parse_row(line, seq, row, errors))
+    except csv.Error as error:
+        errors.append(RowError(reader.line_num, "", f"unreadable CSV: {error}"))
+    if errors:
+        raise GameFileError(errors, source)
+    return GameFile(records, warnings)
+
+
+def replay_order(records: Iterable[GameRecord]) -> list[GameRecord]:
+    return sorted(records, key=lambda record: record.order_key)
+
+
+def read_players(data: bytes | str, source: str = "") -> dict[str, Entry]:
+    """Read a ``player,rank,rating`` CSV (header optional, rating optional)."""
+    text = _decode(data, source)
+    errors: list[RowError] = []
+    entries: dict[str, Entry] = {}
+    for line, cells in enumerate(csv.reader(io.StringIO(text, newline="")), start=1):
+        cells = [cell.strip() for cell in cells]
+        if not any(cells):
+            continue
+        if line == 1 and cells[0].lower() == "player":
+            continue
+        if len(cells) < 2 or len(cells) > 3:
+            errors.append(RowError(line, "", "expected player,rank[,rating]"))
+            continue
+        parser = _RowParser(
+            line, dict(zip(("player", "rank", "rating"), cells, strict=False)), errors
+        )
+        player = parser.username("player")
+        rank = parser.rank("rank")
+        if rank is None and not parser.cell("rank"):
+            parser.error("rank", "a rank is required")
+        rating = parser.number("rating")
+        if player in entries:
+            parser.error("player", f"'{player}' is listed twice")
+        if rank is not None and player:
+            entries[player] = Entry(rank, rating)
+    if errors:
+        raise GameFileError(errors, source)
+    return entries
+
+
+def resolve_entries(
+    records: Sequence[GameRecord], given: Mapping[str, Entry] | None = None, source: str = ""
+) -> dict[str, Entry]:
+    """Each player's entry, fixed once: from ``given`` (``--players``) if listed, else
+    from the rank on their first row in replay order (SPEC section 2)."""
+    entries = dict(given or {})
+    errors: list[RowError] = []
+    for record in replay_order(records):
+        for name, rank, column in (
+            (record.white, record.white_rank, "white_rank"),
+            (record.black, record.black_rank, "black_rank"),
+        ):
+            if name in entries:
+                continue
+            if record.is_adjustment and name == record.black and column == "black_rank":
+                continue
+            if rank is None:
+                errors.append(
+                    RowError(
+                        record.line or 0, column, f"first game of '{name}' needs their entry rank"
+                    )
+                )
+                entries[name] = Entry(Rank(0))  # reported once; keep scanning the rest
+                continue
+            entries[name] = Entry(rank)
+    if errors:
+        raise GameFileError(errors, source)
+    return entries

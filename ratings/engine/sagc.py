@@ -1,0 +1,345 @@
+"""The South African Go Clubs index system (seed 000, SPEC section 4).
+
+Every player has a rank and an index in -999..999. The change of a game is
+``LF x GSF x OF x GRF x HF`` rounded half away from zero. Every factor is a
+rational number with a small denominator, so the product is computed exactly as
+an integer over a fixed common denominator (no binary floats before rounding):
+
+    LF  = (60000x^2 + 90000x + 3300000 + 2x^5) / 60000
+    GSF = gsf2 / 2,  OF = of10 / 10,  GRF = grf100 / 100,  HF = hf100 / 100
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
+from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
+from .records import Colour, Entry, GameRecord, Status, Winner
+
+INDEX_LIMIT = 999
+OPPONENT_MEMORY = 10  # the opponent factor looks at the player's last ten games
+
+_LF_DENOMINATOR = 60000
+_GSF_DENOMINATOR = 2
+_OF_DENOMINATOR = 10
+_GRF_DENOMINATOR = 100
+_HF_DENOMINATOR = 100
+_DENOMINATOR = (
+    _LF_DENOMINATOR * _GSF_DENOMINATOR * _OF_DENOMINATOR * _GRF_DENOMINATOR * _HF_DENOMINATOR
+)
+
+# Game result factors in hundredths, by differential (clamped to -4..+4, where +4 is
+# the ">+3" row and -4 the "<-3" row): (promotion win, promotion loss, demotion win,
+# demotion loss). The seed's table is normative (SPEC section 4).
+GAME_RESULT_FACTORS: dict[int, tuple[int, int, int, int]] = {
+    4: (350, 0, 350, 0),
+    3: (350, -9, 350, 0),
+    2: (220, -47, 220, -3),
+    1: (150, -81, 160, -28),
+    0: (100, -117, 140, -60),
+    -1: (54, -144, 70, -75),
+    -2: (13, -180, 37, -100),
+    -3: (9, -270, 12, -190),
+    -4: (0, -270, 0, -190),
+}
+
+GAME_STATUS_FACTORS_DOUBLED = {
+    Status.FREE: 0,
+    Status.NORMAL: 2,
+    Status.TOURNAMENT: 3,
+    Status.INTERNET: 1,
+}
+
+
+@dataclass(frozen=True)
+class SagcParams:
+    """The seed's numbers. Loss barriers are fixed by the seed's table."""
+
+    index_limit: int = INDEX_LIMIT
+    opponent_memory: int = OPPONENT_MEMORY
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.index_limit <= 100_000:
+            raise ValueError("index_limit must be between 1 and 100000")
+        if not 1 <= self.opponent_memory <= 100:
+            raise ValueError("opponent_memory must be between 1 and 100")
+
+
+@dataclass(slots=True)
+class SagcPlayer(PlayerState):
+    recent_opponents: list[str] = field(default_factory=list)
+
+
+def level_factor_60000(rank: Rank) -> int:
+    """The level factor times 60000 (an integer): ``x^2 + 1.5x + 55 + x^5/30000``."""
+    x = max(0, 6 - rank.stones)
+    return 60000 * x * x + 90000 * x + 3_300_000 + 2 * x**5
+
+
+def level_factor(rank: Rank) -> Fraction:
+    return Fraction(level_factor_60000(rank), _LF_DENOMINATOR)
+
+
+def effective_handicap(handicap: int, komi: Fraction) -> int:
+    """``trunc(handicap - (komi - 6)/10)``, toward zero (the seed's Perl ``int``)."""
+    return int(handicap - (Fraction(komi) - 6) / 10)
+
+
+def handicap_factor_100(eff: int) -> int:
+    return max(10, 100 - 5 * eff)
+
+
+def differential(own: Rank, opponent: Rank, colour: Colour, eff: int) -> int:
+    """Positive when the game is harder than the correct handicap for this player."""
+    taken = eff if colour is Colour.BLACK else -eff
+    return (opponent.stones - own.stones) - taken
+
+
+def game_result_factor_100(diff: int, index: int, won: bool) -> int:
+    row = GAME_RESULT_FACTORS[max(-4, min(4, diff))]
+    promotion_zone = index >= 0
+    if promotion_zone:
+        return row[0] if won else row[1]
+    return row[2] if won else row[3]
+
+
+def round_half_away_from_zero(numerator: int, denominator: int) -> int:
+    magnitude = (2 * abs(numerator) + denominator) // (2 * denominator)
+    return magnitude if numerator >= 0 else -magnitude
+
+
+def first_barrier(rank: Rank) -> int | None:
+    """The first loss barrier of the rank's category; None for 30k (no marks)."""
+    stones = rank.stones
+    if stones <= FLOOR_STONES:
+        return None
+    if stones <= -25:
+        return -800
+    if stones <= -20:
+        return -850
+    if stones <= -10:
+        return -900
+    if stones <= -5:
+        return -950
+    return -999
+
+
+def barrier_marks(rank: Rank, limit: int = INDEX_LIMIT) -> list[int]:
+    """The first mark, then every 50 down, the last being ``-limit``."""
+    first = first_barrier(rank)
+    if first is None:
+        return []
+    marks = list(range(first, -limit, -50))
+    marks.append(-limit)
+    return marks
+
+
+def loss_barrier(rank: Rank, index: int, limit: int = INDEX_LIMIT) -> int | None:
+    """How low a loss may take this index, or None when demotion is possible.
+
+    From index >= 0 a loss stops at the first mark; from a negative index it stops at
+    the next mark under the band the index is in; from the last band it may demote.
+    """
+    marks = barrier_marks(rank, limit)
+    if not marks:
+        return -limit  # 30k: never below -999 and never demoted
+    if index >= 0:
+        return marks[0]
+    for position, mark in enumerate(marks):
+        if index >= mark:
+            return marks[position + 1] if position + 1 < len(marks) else None
+    return None
+
+
+def sagc_rank(rank: Rank) -> Rank:
+    """SAGC's own rank of a declared one: professionals are 9d, below 30k is 30k."""
+    return rank.floored(FLOOR_STONES)
+
+
+@register
+class Sagc(Algorithm):
+    name = "sagc"
+    title = "SAGC index"
+    params_type = SagcParams
+    state_type = SagcPlayer
+    integer_values = True
+
+    def new_player(self, entry: Entry) -> SagcPlayer:
+        index = 0
+        if entry.value is not None:
+            index = self._checked_index(entry.value)
+        return SagcPlayer(rank=sagc_rank(entry.rank), value=index)
+
+    def entry_problem(self, entry: Entry) -> str | None:
+        if entry.value is None:
+            return None
+        try:
+            self._checked_index(entry.value)
+        except ValueError as error:
+            return str(error)
+        return None
+
+    def _checked_index(self, value: Fraction) -> int:
+        limit = self.params.index_limit
+        if value.denominator != 1 or not -limit <= value <= limit:
+            raise ValueError(f"an SAGC index is a whole number in -{limit}..{limit}, not {value}")
+        return int(value)
+
+    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+        (record,) = unit
+        if record.is_adjustment:
+            return [self._adjust(state, record)]
+        return self._rate_game(state, record)
+
+    def _adjust(self, state: RatingState, record: GameRecord) -> HistoryRow:
+        player = state.player(record.white)
+        rank_before, index_before = player.rank, player.value
+        new_rank = sagc_rank(record.white_rank or player.rank)
+        skipped = ""
+        new_index = 0
+        if record.value is not None:
+            try:
+                new_index = self._checked_index(record.value)
+            except ValueError as error:
+                skipped = str(error)
+                new_rank, new_index = rank_before, index_before
+        player.rank, player.value = new_rank, new_index
+        return HistoryRow(
+            seq=record.seq,
+            date=record.date,
+            round=record.round,
+            player=record.white,
+            opponent=record.white,
+            opponent_rank=rank_before,
+            colour=None,
+            handicap=0,
+            komi=record.komi,
+            winner=None,
+            status=record.status,
+            tournament=record.tournament,
+            value_before=index_before,
+            change=new_index - index_before,
+            value_after=new_index,
+            rank_before=rank_before,
+            rank_after=new_rank,
+            factors={"adjustment": True, "skipped": skipped} if skipped else {"adjustment": True},
+            comment=record.comment,
+            skipped=skipped,
+        )
+
+    def _rate_game(self, state: RatingState, record: GameRecord) -> list[HistoryRow]:
+        white, black = state.player(record.white), state.player(record.black)
+        sides = (
+            (Colour.WHITE, record.white, white, record.black),
+            (Colour.BLACK, record.black, black, record.white),
+        )
+        # Both changes use the ranks and indexes from before the game.
+        before = [(white.rank, white.value), (black.rank, black.value)]
+        skipped = ""
+        if record.board_size != 19:
+            skipped = f"SAGC rates 19x19 games only, not {record.board_size}x{record.board_size}"
+        eff = effective_handicap(record.handicap, record.komi)
+        outcomes = [
+            (0, {"skipped": skipped})
+            if skipped
+            else self._change(record, colour, player, opponent_name, before[1 - side][0], eff)
+            for side, (colour, _name, player, opponent_name) in enumerate(sides)
+        ]
+        rows = []
+        for side, (colour, name, player, opponent_name) in enumerate(sides):
+            change, factors = outcomes[side]
+            if not skipped:
+                self._apply(player, change, factors)
+                player.games += 1
+                memory = player.recent_opponents
+                memory.append(opponent_name)
+                del memory[: -self.params.opponent_memory]
+            rank_before, index_before = before[side]
+            rows.append(
+                HistoryRow(
+                    seq=record.seq,
+                    date=record.date,
+                    round=record.round,
+                    player=name,
+                    opponent=opponent_name,
+                    opponent_rank=before[1 - side][0],
+                    colour=colour,
+                    handicap=record.handicap,
+                    komi=record.komi,
+                    winner=record.winner,
+                    status=record.status,
+                    tournament=record.tournament,
+                    value_before=index_before,
+                    change=change,
+                    value_after=player.value,
+                    rank_before=rank_before,
+                    rank_after=player.rank,
+                    factors=factors,
+                    comment=record.comment,
+                    skipped=skipped,
+                )
+            )
+        return rows
+
+    def _change(
+        self,
+        record: GameRecord,
+        colour: Colour,
+        player: SagcPlayer,
+        opponent_name: str,
+        opponent_rank: Rank,
+        eff: int,
+    ) -> tuple[int, dict]:
+        rank, index = player.rank, player.value
+        diff = differential(rank, opponent_rank, colour, eff)
+        lf = level_factor_60000(rank)
+        gsf2 = GAME_STATUS_FACTORS_DOUBLED[record.status]
+        of10 = max(1, 10 - player.recent_opponents.count(opponent_name))
+        hf100 = handicap_factor_100(eff)
+        factors: dict = {
+            "level_factor": str(Fraction(lf, _LF_DENOMINATOR)),
+            "game_status_factor": str(Fraction(gsf2, _GSF_DENOMINATOR)),
+            "opponent_factor": str(Fraction(of10, _OF_DENOMINATOR)),
+            "handicap_factor": str(Fraction(hf100, _HF_DENOMINATOR)),
+            "effective_handicap": eff,
+            "differential": diff,
+            "zone": "promotion" if index >= 0 else "demotion",
+        }
+        if record.winner is Winner.JIGO:
+            factors.update(result="jigo", game_result_factor="0", product="0")
+            return 0, factors
+        won = (record.winner is Winner.WHITE) == (colour is Colour.WHITE)
+        grf100 = game_result_factor_100(diff, index, won)
+        numerator = lf * gsf2 * of10 * grf100 * hf100
+        factors.update(
+            result="win" if won else "loss",
+            game_result_factor=str(Fraction(grf100, _GRF_DENOMINATOR)),
+            product=str(Fraction(numerator, _DENOMINATOR)),
+        )
+        return round_half_away_from_zero(numerator, _DENOMINATOR), factors
+
+    def _apply(self, player: SagcPlayer, change: int, factors: dict) -> None:
+        limit = self.params.index_limit
+        rank, index = player.rank, player.value
+        new_index = index + change
+        if change < 0:
+            barrier = loss_barrier(rank, index, limit)
+            if barrier is not None and new_index < barrier:
+                new_index = barrier
+                factors["barrier"] = barrier
+            if new_index < -limit:
+                player.rank, player.value = Rank(rank.stones - 1), 0
+                factors["demoted"] = True
+                return
+        elif new_index > limit:
+            if rank.stones >= STRONGEST_AMATEUR_STONES:
+                new_index = limit
+                factors["limit"] = limit
+            else:
+                player.rank, player.value = Rank(rank.stones + 1), 0
+                factors["promoted"] = True
+                return
+        player.value = new_index
