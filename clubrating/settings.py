@@ -1,0 +1,261 @@
+"""Settings of clubrating, read from the environment.
+
+With no environment at all this is a laptop set-up: DEBUG on, SQLite in ``db.sqlite3``,
+Celery tasks run in-process. README.md ("Configuration") lists every variable.
+"""
+
+import logging
+import os
+import re
+import zoneinfo
+from pathlib import Path
+
+import dj_database_url
+from django.contrib.messages import constants as message_constants
+from django.core.exceptions import ImproperlyConfigured
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def env_str(name: str, default: str | None = None) -> str | None:
+    """The variable's value; unset and empty both mean ``default``.
+
+    Empty counts as unset because compose files and shell scripts often pass
+    ``NAME=`` for "not configured".
+    """
+    value = os.environ.get(name, "").strip()
+    return value or default
+
+
+def env_bool(name: str, default: bool) -> bool:
+    value = env_str(name)
+    if value is None:
+        return default
+    if value.lower() in _TRUE:
+        return True
+    if value.lower() in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name} must be one of {'/'.join(_TRUE)} or {'/'.join(_FALSE)}; got {value!r}"
+    )
+
+
+def env_int(name: str, default: int) -> int:
+    value = env_str(name)
+    if value is None:
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be an integer; got {value!r}") from None
+
+
+def env_list(name: str, default: tuple[str, ...] = ()) -> list[str]:
+    """A comma-separated list; spaces around items are ignored, empty items dropped."""
+    value = env_str(name)
+    if value is None:
+        return list(default)
+    items = [item.strip() for item in value.split(",") if item.strip()]
+    for item in items:
+        if re.search(r"\s", item):
+            raise ImproperlyConfigured(
+                f"{name} is a comma-separated list; item {item!r} contains a space (got {value!r})"
+            )
+    return items
+
+
+DEBUG = env_bool("DEBUG", default=True)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if SECRET_KEY is None:
+    if not DEBUG:
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (a long random string, e.g. from "
+            "`python -c 'import secrets; print(secrets.token_urlsafe(50))'`)"
+        )
+    # The "django-insecure-" prefix makes `check --deploy` reject it if it ever leaks out.
+    SECRET_KEY = "django-insecure-dev-only-key-never-use-in-production"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS")
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "django.contrib.staticfiles",
+    "django.contrib.humanize",
+    "django_tables2",
+    "crispy_forms",
+    "crispy_bootstrap5",
+    "players.apps.PlayersConfig",
+    "ratings.apps.RatingsConfig",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+]
+
+ROOT_URLCONF = "clubrating.urls"
+WSGI_APPLICATION = "clubrating.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- Database: SQLite for a laptop, DATABASE_URL (PostgreSQL) in production.
+_database_url = env_str("DATABASE_URL")
+if _database_url is None:
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": BASE_DIR / "db.sqlite3",
+        }
+    }
+else:
+    try:
+        # Persistent connections save a connect per request; the health check
+        # drops a connection the server closed meanwhile instead of failing a request.
+        DATABASES = {
+            "default": dj_database_url.parse(
+                _database_url, conn_max_age=60, conn_health_checks=True
+            )
+        }
+    except ValueError as exc:
+        # The URL itself is not repeated: it usually holds a password.
+        scheme = _database_url.partition("://")[0]
+        raise ImproperlyConfigured(
+            f"DATABASE_URL is not a database URL this site can use (scheme {scheme!r}): {exc}"
+        ) from None
+
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+
+LOGIN_URL = "/accounts/login/"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+# --- Time: aware datetimes everywhere, shown in the club's zone.
+USE_TZ = True
+TIME_ZONE = env_str("TIME_ZONE", "UTC")
+try:
+    zoneinfo.ZoneInfo(TIME_ZONE)
+except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+    raise ImproperlyConfigured(
+        f"TIME_ZONE must be an IANA time zone such as 'Europe/Paris'; got {TIME_ZONE!r}"
+    ) from None
+LANGUAGE_CODE = "en-us"
+USE_I18N = True
+
+# --- Static files: all assets are vendored (no CDN), served by whitenoise.
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # The manifest storage needs `collectstatic`; with DEBUG on (a laptop, the tests)
+    # files are served straight from static/.
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+# Pinned to DEBUG as read here: the test runner turns settings.DEBUG off at run
+# time, and the tests, like a laptop, serve static/ without collectstatic.
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
+
+CRISPY_ALLOWED_TEMPLATE_PACKS = "bootstrap5"
+CRISPY_TEMPLATE_PACK = "bootstrap5"
+
+# Bootstrap calls the error alert "danger".
+MESSAGE_TAGS = {message_constants.ERROR: "danger"}
+
+# --- Production security: on whenever DEBUG is off (`manage.py check --deploy` is clean).
+if not DEBUG:
+    # TLS ends at the reverse proxy, which says so in X-Forwarded-Proto.
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", default=True)
+    # Load balancers probe over plain HTTP inside the network.
+    SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+    SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", default=31_536_000)
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = True
+    SECURE_HSTS_PRELOAD = True
+    SESSION_COOKIE_SECURE = True
+    CSRF_COOKIE_SECURE = True
+
+# --- Celery: a broker URL means real workers; none means tasks run in-process.
+CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or env_str("REDIS_URL")
+CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
+CELERY_TASK_EAGER_PROPAGATES = True
+if CELERY_BROKER_URL is None:
+    # Never contacted while eager; set so nothing falls back to Celery's AMQP default.
+    CELERY_BROKER_URL = "memory://"
+else:
+    CELERY_RESULT_BACKEND = CELERY_BROKER_URL
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Sites (or CI runs) sharing one Redis each need their own queue, or their workers
+# take each other's tasks.
+CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
+CELERY_TIMEZONE = TIME_ZONE
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+
+# --- Ratings.
+# Empty means every algorithm the engine registers.
+RATINGS_ALGORITHMS = env_list("RATINGS_ALGORITHMS")
+RATINGS_PRIMARY_ALGORITHM = env_str("RATINGS_PRIMARY_ALGORITHM", "sagc")
+if RATINGS_ALGORITHMS and RATINGS_PRIMARY_ALGORITHM not in RATINGS_ALGORITHMS:
+    raise ImproperlyConfigured(
+        f"RATINGS_PRIMARY_ALGORITHM {RATINGS_PRIMARY_ALGORITHM!r} is not among "
+        f"RATINGS_ALGORITHMS ({', '.join(RATINGS_ALGORITHMS)})"
+    )
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in logging.getLevelNamesMapping():
+    raise ImproperlyConfigured(
+        f"LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; got {LOG_LEVEL!r}"
+    )
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+}

@@ -1,0 +1,69 @@
+"""Project-wide views: the health check and the logout that says it logged out."""
+
+from typing import TypedDict
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import views as auth_views
+from django.db import DatabaseError, connection
+from django.http import JsonResponse
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+from kombu.exceptions import OperationalError as BrokerError
+
+from clubrating.celery import app as celery_app
+
+
+class DatabaseCheck(TypedDict):
+    ok: bool
+    detail: str
+
+
+class TasksCheck(TypedDict):
+    ok: bool
+    mode: str
+    detail: str
+
+
+def check_database() -> DatabaseCheck:
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT 1")
+            cursor.fetchone()
+    except DatabaseError as exc:
+        return {"ok": False, "detail": f"{type(exc).__name__}: {exc}"}
+    return {"ok": True, "detail": f"{connection.vendor} answered"}
+
+
+def check_tasks() -> TasksCheck:
+    # Django settings rather than celery_app.conf: Celery reads its configuration
+    # once, and the settings are what this deployment was started with.
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return {"ok": True, "mode": "in-process", "detail": "no broker: tasks run in-process"}
+    try:
+        with celery_app.connection_for_write(
+            url=settings.CELERY_BROKER_URL, connect_timeout=2
+        ) as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
+    except (BrokerError, OSError) as exc:
+        return {"ok": False, "mode": "celery", "detail": f"broker unreachable: {exc}"}
+    return {"ok": True, "mode": "celery", "detail": "broker answered"}
+
+
+@require_safe
+@never_cache
+def health(request):
+    database = check_database()
+    tasks = check_tasks()
+    ok = database["ok"] and tasks["ok"]
+    return JsonResponse(
+        {"status": "ok" if ok else "degraded", "database": database, "tasks": tasks},
+        status=200 if ok else 503,
+    )
+
+
+class LogoutView(auth_views.LogoutView):
+    def post(self, request, *args, **kwargs):
+        response = super().post(request, *args, **kwargs)
+        messages.info(request, "You are logged out.")
+        return response

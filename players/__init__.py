@@ -1,0 +1,1 @@
+"""Players, clubs, games and the record sheets they are entered from."""

@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class PlayersConfig(AppConfig):
+    name = "players"
+    verbose_name = "Players and games"
