@@ -1,0 +1,144 @@
+"""Shared test set-up: the policy for tests that need real services or a browser.
+
+Markers (declared in pyproject.toml):
+
+- ``services``: needs PostgreSQL (``DATABASE_URL=postgres://...``) and a broker
+  (``CELERY_BROKER_URL`` or ``REDIS_URL``).
+- ``browser``: needs Debian's Chromium at ``/usr/bin/chromium`` and the playwright package.
+
+Without what they need these tests skip and say why; with
+``CLUBRATING_REQUIRE_SERVICES=1`` / ``CLUBRATING_REQUIRE_BROWSER=1`` (as in the second
+leg of .ci/run) they fail instead, so CI never skips them silently.
+
+Celery tasks run in-process in every test, whatever the broker; a test that wants a
+real worker asks for ``celery_worker_live``.
+"""
+
+import importlib.util
+import re
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connections
+
+from clubrating.celery import app as celery_app
+from clubrating.settings import env_bool
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+TEST_OUTPUT = Path(settings.BASE_DIR) / "test-output"
+
+
+def _services_missing() -> str | None:
+    missing = []
+    if settings.DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+        missing.append("PostgreSQL (DATABASE_URL=postgres://...)")
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        missing.append("a broker (CELERY_BROKER_URL=redis://...)")
+    return f"needs {' and '.join(missing)}" if missing else None
+
+
+def _browser_missing() -> str | None:
+    missing = []
+    if not CHROMIUM.exists():
+        missing.append(f"{CHROMIUM} (apt-get install chromium)")
+    if importlib.util.find_spec("playwright") is None:
+        missing.append("the playwright package")
+    return f"needs {' and '.join(missing)}" if missing else None
+
+
+# marker -> (what is missing for it, the variable that turns a skip into a failure)
+_REQUIREMENTS: dict[str, tuple[Callable[[], str | None], str]] = {
+    "services": (_services_missing, "CLUBRATING_REQUIRE_SERVICES"),
+    "browser": (_browser_missing, "CLUBRATING_REQUIRE_BROWSER"),
+}
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    # At set-up rather than at collection: a skip can be a marker, but a failure
+    # can only be raised while the test runs.
+    for marker, (missing, require_variable) in _REQUIREMENTS.items():
+        if item.get_closest_marker(marker) is None:
+            continue
+        reason = missing()
+        if reason is None:
+            continue
+        if env_bool(require_variable, default=False):
+            pytest.fail(f"{reason}; {require_variable}=1 forbids skipping it", pytrace=False)
+        pytest.skip(f"{reason} (set {require_variable}=1 to make this a failure)")
+
+
+@pytest.fixture(autouse=True)
+def _tasks_in_process() -> Iterator[None]:
+    """Run tasks in-process even when a broker is configured: nothing else consumes it."""
+    conf = celery_app.conf
+    saved = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager = True
+    conf.task_eager_propagates = True
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = saved
+
+
+def _close_worker_connections(**kwargs) -> None:
+    # Runs in the worker's thread, whose database connections are its own: left
+    # open, they would keep PostgreSQL from dropping the test database.
+    connections.close_all()
+
+
+@pytest.fixture
+def celery_worker_live():
+    """A real Celery worker (in a thread of this process) for the duration of the test.
+
+    Tasks go through the configured broker to the worker. The worker has its own
+    database connections, so the test must use ``django_db(transaction=True)`` for
+    the worker to see its rows; mark it ``services`` too.
+    """
+    from celery.contrib.testing.worker import start_worker
+    from celery.signals import task_postrun
+
+    conf = celery_app.conf
+    saved = conf.task_always_eager
+    conf.task_always_eager = False
+    task_postrun.connect(_close_worker_connections, weak=False)
+    try:
+        with start_worker(celery_app, perform_ping_check=False) as worker:
+            yield worker
+    finally:
+        task_postrun.disconnect(_close_worker_connections)
+        conf.task_always_eager = saved
+
+
+@pytest.fixture
+def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
+    """A Playwright page in headless Chromium; mark the test ``browser``.
+
+    Use it with pytest-django's ``live_server``. When the test ends, a full-page
+    screenshot of the final state goes to test-output/<test id>.png.
+    """
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API keeps an event loop running in this thread, and Django
+    # refuses ORM calls from a thread with a running loop unless told otherwise.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    TEST_OUTPUT.mkdir(exist_ok=True)
+    screenshot = TEST_OUTPUT / (re.sub(r"[^\w.-]+", "_", request.node.nodeid) + ".png")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
+        )
+        try:
+            page = browser.new_page()
+            yield page
+            page.screenshot(path=screenshot, full_page=True)
+        finally:
+            browser.close()

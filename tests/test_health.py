@@ -1,0 +1,84 @@
+import pytest
+from django.db import DatabaseError, connection
+
+from clubrating import views
+
+pytestmark = pytest.mark.django_db
+
+
+def test_it_is_ok_in_the_configured_set_up(client, settings):
+    response = client.get("/health/")
+
+    assert response.status_code == 200
+    body = response.json()
+    assert body["status"] == "ok"
+    assert body["database"] == {"ok": True, "detail": f"{connection.vendor} answered"}
+    assert body["tasks"]["ok"] is True
+    # The default (no broker) is in-process; the services leg of .ci/run has a broker.
+    expected_mode = "in-process" if settings.CELERY_TASK_ALWAYS_EAGER else "celery"
+    assert body["tasks"]["mode"] == expected_mode
+
+
+def test_it_calls_in_process_tasks_healthy(client, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = True
+
+    body = client.get("/health/").json()
+
+    assert body["status"] == "ok"
+    assert body["tasks"] == {
+        "ok": True,
+        "mode": "in-process",
+        "detail": "no broker: tasks run in-process",
+    }
+
+
+def test_it_is_degraded_when_the_database_check_fails(client, monkeypatch):
+    monkeypatch.setattr(
+        views, "check_database", lambda: {"ok": False, "detail": "OperationalError: gone"}
+    )
+
+    response = client.get("/health/")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["database"] == {"ok": False, "detail": "OperationalError: gone"}
+    assert body["tasks"]["ok"] is True
+
+
+def test_it_is_degraded_when_the_broker_is_unreachable(client, settings):
+    settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"  # nothing listens on port 1
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+
+    response = client.get("/health/")
+
+    assert response.status_code == 503
+    body = response.json()
+    assert body["status"] == "degraded"
+    assert body["database"]["ok"] is True
+    assert body["tasks"]["ok"] is False
+    assert body["tasks"]["mode"] == "celery"
+    assert body["tasks"]["detail"].startswith("broker unreachable:")
+    assert "127.0.0.1:1" in body["tasks"]["detail"]
+
+
+def test_check_database_reports_the_error(monkeypatch):
+    def cursor():
+        raise DatabaseError("server closed the connection")
+
+    monkeypatch.setattr(connection, "cursor", cursor)
+
+    assert views.check_database() == {
+        "ok": False,
+        "detail": "DatabaseError: server closed the connection",
+    }
+
+
+def test_it_is_never_cached(client):
+    response = client.get("/health/")
+
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_it_refuses_post(client):
+    assert client.post("/health/").status_code == 405

@@ -1,0 +1,344 @@
+"""Settings parsing: the env helpers in-process, whole settings in a fresh interpreter.
+
+Settings are read once at import, so each configuration is loaded by a
+subprocess with exactly the environment given (nothing leaks in from the
+developer's shell or from the CI leg that runs these tests).
+"""
+
+import json
+import os
+import secrets
+import subprocess
+import sys
+
+import pytest
+from django.conf import settings as django_settings
+from django.core.exceptions import ImproperlyConfigured
+
+from clubrating.settings import env_bool, env_int, env_list, env_str
+
+BASE_DIR = django_settings.BASE_DIR
+LONG_SECRET = secrets.token_urlsafe(50)
+
+# Prints the named settings as JSON, after a full django.setup().
+LOAD_SETTINGS = """
+import json, sys
+import django
+from django.conf import settings
+django.setup()
+print(json.dumps({name: getattr(settings, name) for name in sys.argv[1:]}, default=str))
+"""
+
+
+def run_python(env: dict[str, str], *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *args],
+        cwd=BASE_DIR,
+        env={"PATH": os.environ["PATH"], "DJANGO_SETTINGS_MODULE": "clubrating.settings", **env},
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+
+def load_settings(env: dict[str, str], *names: str) -> dict:
+    result = run_python(env, "-c", LOAD_SETTINGS, *names)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def settings_error(env: dict[str, str]) -> str:
+    """The last line of the traceback when these settings fail to load."""
+    result = run_python(env, "-c", LOAD_SETTINGS, "DEBUG")
+    assert result.returncode != 0, result.stdout
+    return result.stderr.strip().splitlines()[-1]
+
+
+# --- The env helpers.
+
+
+@pytest.mark.parametrize("value", ["", "   "])
+def test_env_str_treats_empty_as_unset(monkeypatch, value):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", value)
+
+    assert env_str("CLUBRATING_TEST_VAR", "fallback") == "fallback"
+
+
+def test_env_str_strips_spaces(monkeypatch):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", "  Europe/Paris ")
+
+    assert env_str("CLUBRATING_TEST_VAR") == "Europe/Paris"
+
+
+@pytest.mark.parametrize(
+    ("value", "expected"),
+    [
+        *[("1", True), ("true", True), ("Yes", True), ("ON", True)],
+        *[("0", False), ("false", False), ("No", False), ("off", False)],
+    ],
+)
+def test_env_bool_reads_the_usual_spellings(monkeypatch, value, expected):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", value)
+
+    assert env_bool("CLUBRATING_TEST_VAR", default=not expected) is expected
+
+
+def test_env_bool_defaults_when_unset(monkeypatch):
+    monkeypatch.delenv("CLUBRATING_TEST_VAR", raising=False)
+
+    assert env_bool("CLUBRATING_TEST_VAR", default=True) is True
+
+
+def test_env_bool_names_the_variable_and_the_bad_value(monkeypatch):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", "maybe")
+
+    with pytest.raises(ImproperlyConfigured, match=r"^CLUBRATING_TEST_VAR must be .*'maybe'$"):
+        env_bool("CLUBRATING_TEST_VAR", default=False)
+
+
+def test_env_int_reads_an_integer(monkeypatch):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", " 3600 ")
+
+    assert env_int("CLUBRATING_TEST_VAR", default=0) == 3600
+
+
+def test_env_int_names_the_variable_and_the_bad_value(monkeypatch):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", "1 year")
+
+    with pytest.raises(
+        ImproperlyConfigured, match=r"^CLUBRATING_TEST_VAR must be an integer; got '1 year'$"
+    ):
+        env_int("CLUBRATING_TEST_VAR", default=0)
+
+
+def test_env_list_splits_on_commas(monkeypatch):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", " example.org, www.example.org ,,")
+
+    assert env_list("CLUBRATING_TEST_VAR") == ["example.org", "www.example.org"]
+
+
+def test_env_list_defaults_when_unset(monkeypatch):
+    monkeypatch.delenv("CLUBRATING_TEST_VAR", raising=False)
+
+    assert env_list("CLUBRATING_TEST_VAR", ("localhost",)) == ["localhost"]
+
+
+def test_env_list_rejects_a_space_separated_list(monkeypatch):
+    monkeypatch.setenv("CLUBRATING_TEST_VAR", "example.org www.example.org")
+
+    with pytest.raises(ImproperlyConfigured, match=r"^CLUBRATING_TEST_VAR is a comma-separated"):
+        env_list("CLUBRATING_TEST_VAR")
+
+
+# --- Whole settings, loaded in a fresh interpreter.
+
+
+def test_it_runs_on_a_laptop_with_no_environment():
+    loaded = load_settings(
+        {},
+        "DEBUG",
+        "SECRET_KEY",
+        "DATABASES",
+        "CELERY_TASK_ALWAYS_EAGER",
+        "CELERY_TASK_EAGER_PROPAGATES",
+        "CELERY_BROKER_URL",
+        "TIME_ZONE",
+        "USE_TZ",
+        "STORAGES",
+        "RATINGS_ALGORITHMS",
+        "RATINGS_PRIMARY_ALGORITHM",
+        "CELERY_BEAT_SCHEDULE",
+    )
+
+    assert loaded["DEBUG"] is True
+    assert loaded["SECRET_KEY"].startswith("django-insecure-dev-only")
+    assert loaded["DATABASES"]["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert loaded["DATABASES"]["default"]["NAME"] == str(BASE_DIR / "db.sqlite3")
+    assert loaded["CELERY_TASK_ALWAYS_EAGER"] is True
+    assert loaded["CELERY_TASK_EAGER_PROPAGATES"] is True
+    assert loaded["CELERY_BROKER_URL"] == "memory://"
+    assert loaded["TIME_ZONE"] == "UTC"
+    assert loaded["USE_TZ"] is True
+    assert loaded["STORAGES"]["staticfiles"]["BACKEND"] == (
+        "django.contrib.staticfiles.storage.StaticFilesStorage"
+    )
+    assert loaded["RATINGS_ALGORITHMS"] == []
+    assert loaded["RATINGS_PRIMARY_ALGORITHM"] == "sagc"
+    assert loaded["CELERY_BEAT_SCHEDULE"] == {}
+
+
+def test_it_requires_a_secret_key_when_debug_is_off():
+    error = settings_error({"DEBUG": "0"})
+
+    assert error.startswith("django.core.exceptions.ImproperlyConfigured: SECRET_KEY must be set")
+
+
+def test_it_names_a_bad_debug_value():
+    error = settings_error({"DEBUG": "maybe"})
+
+    assert error.endswith("DEBUG must be one of 1/true/yes/on or 0/false/no/off; got 'maybe'")
+
+
+def test_it_hardens_production():
+    loaded = load_settings(
+        {"DEBUG": "0", "SECRET_KEY": LONG_SECRET, "ALLOWED_HOSTS": "go.example.org"},
+        "DEBUG",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "SECURE_SSL_REDIRECT",
+        "SECURE_HSTS_SECONDS",
+        "SESSION_COOKIE_SECURE",
+        "CSRF_COOKIE_SECURE",
+        "SECURE_PROXY_SSL_HEADER",
+        "STORAGES",
+    )
+
+    assert loaded["DEBUG"] is False
+    assert loaded["SECRET_KEY"] == LONG_SECRET
+    assert loaded["ALLOWED_HOSTS"] == ["go.example.org"]
+    assert loaded["SECURE_SSL_REDIRECT"] is True
+    assert loaded["SECURE_HSTS_SECONDS"] == 31_536_000
+    assert loaded["SESSION_COOKIE_SECURE"] is True
+    assert loaded["CSRF_COOKIE_SECURE"] is True
+    assert loaded["SECURE_PROXY_SSL_HEADER"] == ["HTTP_X_FORWARDED_PROTO", "https"]
+    assert loaded["STORAGES"]["staticfiles"]["BACKEND"] == (
+        "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    )
+
+
+def test_it_passes_the_deployment_checks():
+    result = run_python(
+        {"DEBUG": "0", "SECRET_KEY": LONG_SECRET, "ALLOWED_HOSTS": "go.example.org"},
+        "manage.py",
+        "check",
+        "--deploy",
+        "--fail-level",
+        "WARNING",
+    )
+
+    assert result.returncode == 0, result.stderr
+    assert "System check identified no issues" in result.stdout
+
+
+def test_it_lets_plain_http_through_when_told():
+    loaded = load_settings(
+        {"DEBUG": "0", "SECRET_KEY": LONG_SECRET, "SECURE_SSL_REDIRECT": "0"},
+        "SECURE_SSL_REDIRECT",
+    )
+
+    assert loaded["SECURE_SSL_REDIRECT"] is False
+
+
+def test_it_uses_postgresql_from_database_url():
+    loaded = load_settings(
+        {"DATABASE_URL": "postgres://club:s3cret@db.example.org:5433/clubrating"},
+        "DATABASES",
+    )
+
+    database = loaded["DATABASES"]["default"]
+    assert database["ENGINE"] == "django.db.backends.postgresql"
+    assert (database["NAME"], database["USER"], database["PASSWORD"]) == (
+        "clubrating",
+        "club",
+        "s3cret",
+    )
+    assert (database["HOST"], database["PORT"]) == ("db.example.org", 5433)
+    assert database["CONN_MAX_AGE"] == 60
+    assert database["CONN_HEALTH_CHECKS"] is True
+
+
+def test_it_names_a_bad_database_url_without_its_password():
+    error = settings_error({"DATABASE_URL": "mongodb://club:s3cret@db.example.org/clubrating"})
+
+    assert "DATABASE_URL is not a database URL this site can use (scheme 'mongodb')" in error
+    assert "s3cret" not in error
+
+
+def test_it_uses_celery_with_a_broker():
+    loaded = load_settings(
+        {"CELERY_BROKER_URL": "redis://redis:6379/0", "CELERY_TASK_DEFAULT_QUEUE": "club-a"},
+        "CELERY_BROKER_URL",
+        "CELERY_RESULT_BACKEND",
+        "CELERY_TASK_ALWAYS_EAGER",
+        "CELERY_TASK_DEFAULT_QUEUE",
+    )
+
+    assert loaded == {
+        "CELERY_BROKER_URL": "redis://redis:6379/0",
+        "CELERY_RESULT_BACKEND": "redis://redis:6379/0",
+        "CELERY_TASK_ALWAYS_EAGER": False,
+        "CELERY_TASK_DEFAULT_QUEUE": "club-a",
+    }
+
+
+def test_it_takes_the_broker_from_redis_url():
+    loaded = load_settings(
+        {"REDIS_URL": "redis://cache:6379/1"},
+        "CELERY_BROKER_URL",
+        "CELERY_TASK_ALWAYS_EAGER",
+    )
+
+    assert loaded == {
+        "CELERY_BROKER_URL": "redis://cache:6379/1",
+        "CELERY_TASK_ALWAYS_EAGER": False,
+    }
+
+
+def test_it_prefers_celery_broker_url_to_redis_url():
+    loaded = load_settings(
+        {"CELERY_BROKER_URL": "redis://broker:6379/0", "REDIS_URL": "redis://cache:6379/1"},
+        "CELERY_BROKER_URL",
+    )
+
+    assert loaded["CELERY_BROKER_URL"] == "redis://broker:6379/0"
+
+
+def test_it_reads_the_lists_and_the_time_zone():
+    loaded = load_settings(
+        {
+            "ALLOWED_HOSTS": "go.example.org,localhost",
+            "CSRF_TRUSTED_ORIGINS": "https://go.example.org",
+            "TIME_ZONE": "Europe/Paris",
+            "RATINGS_ALGORITHMS": "sagc, egf-2021",
+            "RATINGS_PRIMARY_ALGORITHM": "egf-2021",
+        },
+        "ALLOWED_HOSTS",
+        "CSRF_TRUSTED_ORIGINS",
+        "TIME_ZONE",
+        "CELERY_TIMEZONE",
+        "RATINGS_ALGORITHMS",
+        "RATINGS_PRIMARY_ALGORITHM",
+    )
+
+    assert loaded == {
+        "ALLOWED_HOSTS": ["go.example.org", "localhost"],
+        "CSRF_TRUSTED_ORIGINS": ["https://go.example.org"],
+        "TIME_ZONE": "Europe/Paris",
+        "CELERY_TIMEZONE": "Europe/Paris",
+        "RATINGS_ALGORITHMS": ["sagc", "egf-2021"],
+        "RATINGS_PRIMARY_ALGORITHM": "egf-2021",
+    }
+
+
+def test_it_names_an_unknown_time_zone():
+    error = settings_error({"TIME_ZONE": "Europe/Atlantis"})
+
+    assert error.endswith(
+        "TIME_ZONE must be an IANA time zone such as 'Europe/Paris'; got 'Europe/Atlantis'"
+    )
+
+
+def test_it_refuses_a_primary_algorithm_outside_the_chosen_ones():
+    error = settings_error({"RATINGS_ALGORITHMS": "egf-2021,french"})
+
+    assert error.endswith(
+        "RATINGS_PRIMARY_ALGORITHM 'sagc' is not among RATINGS_ALGORITHMS (egf-2021, french)"
+    )
+
+
+def test_it_names_a_bad_log_level():
+    error = settings_error({"LOG_LEVEL": "loud"})
+
+    assert error.endswith(
+        "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; got 'LOUD'"
+    )
