@@ -258,4 +258,9 @@ LOGGING = {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    "loggers": {
+        # Django's own handlers would print each of its records a second time
+        # (and try to mail ADMINS); through the root they print once.
+        "django": {"handlers": [], "level": "NOTSET"},
+    },
 }

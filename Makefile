@@ -1,0 +1,44 @@
+# The everyday commands; README.md explains them. Needs GNU make and python3.11.
+
+VENV := .venv
+VENV_PY := $(VENV)/bin/python
+# The interpreter that creates the virtualenv: python3.11 if on PATH, else python3.
+PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+# Extra arguments for pytest, e.g. make test PYTEST_ARGS="-k health -x".
+PYTEST_ARGS ?=
+
+.PHONY: venv run test lint bench clean
+
+venv: $(VENV)/.installed
+
+# The stamp is newer than pyproject.toml once its dependencies are installed.
+$(VENV)/.installed: pyproject.toml
+	test -x $(VENV_PY) || $(PYTHON) -m venv $(VENV)
+	$(VENV_PY) -m pip install --quiet -e '.[dev]'
+	touch $@
+
+run: venv
+	$(VENV_PY) manage.py migrate --noinput
+	if $(VENV_PY) manage.py help load_demo >/dev/null 2>&1; then \
+		$(VENV_PY) manage.py load_demo --if-empty; \
+	fi
+	$(VENV_PY) manage.py runserver 127.0.0.1:8000
+
+test: venv
+	$(VENV)/bin/pytest $(PYTEST_ARGS)
+
+lint: venv
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+bench: venv
+	if [ -f bench/__main__.py ]; then \
+		$(VENV_PY) -m bench; \
+	else \
+		echo "No benchmarks yet (bench/__main__.py does not exist)."; \
+	fi
+
+# Everything generated, including the virtualenv; never the database db.sqlite3.
+clean:
+	rm -rf $(VENV) staticfiles test-output .pytest_cache .ruff_cache .hypothesis *.egg-info
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
