@@ -231,7 +231,13 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # take each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TIMEZONE = TIME_ZONE
-CELERY_BEAT_SCHEDULE: dict[str, dict] = {}
+# The sweep runs whatever recompute is pending, so a lost task message only delays it.
+CELERY_BEAT_SCHEDULE: dict[str, dict] = {
+    "recompute-sweep": {
+        "task": "ratings.tasks.recompute_pending",
+        "schedule": env_int("RATINGS_SWEEP_SECONDS", 60),
+    },
+}
 
 # --- Ratings.
 # Empty means every algorithm the engine registers.
@@ -241,6 +247,13 @@ if RATINGS_ALGORITHMS and RATINGS_PRIMARY_ALGORITHM not in RATINGS_ALGORITHMS:
     raise ImproperlyConfigured(
         f"RATINGS_PRIMARY_ALGORITHM {RATINGS_PRIMARY_ALGORITHM!r} is not among "
         f"RATINGS_ALGORITHMS ({', '.join(RATINGS_ALGORITHMS)})"
+    )
+# A recompute resumes from the last engine checkpoint before the dirty date; one is
+# stored every this many games (or tournaments) of the replay.
+RATINGS_CHECKPOINT_EVERY = env_int("RATINGS_CHECKPOINT_EVERY", 5000)
+if RATINGS_CHECKPOINT_EVERY < 1:
+    raise ImproperlyConfigured(
+        f"RATINGS_CHECKPOINT_EVERY must be at least 1; got {RATINGS_CHECKPOINT_EVERY}"
     )
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()

@@ -35,7 +35,9 @@ def format_value(value: Number, integer_values: bool) -> str:
     """SAGC indexes as integers; ratings at full precision (``repr`` of the float)."""
     if integer_values:
         return str(int(value))
-    return repr(float(value))
+    # + 0.0 turns -0.0 into 0.0: a change of "-0.0" means nothing to a reader, and the
+    # database does not keep the sign of zero.
+    return repr(float(value) + 0.0)
 
 
 def format_komi(komi: Fraction) -> str:

@@ -1,0 +1,52 @@
+"""A model field that stores a Go rank as one sortable integer.
+
+Amateur ranks are their stones (30k = -30 … 9d = 8); professional ranks follow 9d
+(1p = 9 … 9p = 17), so ``ORDER BY`` and range filters sort by strength.
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import ValidationError
+from django.db import models
+
+from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, Rank, RankError, parse_rank
+
+
+def rank_to_code(rank: Rank) -> int:
+    return STRONGEST_AMATEUR_STONES + rank.pro if rank.pro else rank.stones
+
+
+def code_to_rank(code: int) -> Rank:
+    if code > STRONGEST_AMATEUR_STONES:
+        return Rank.pro_rank(code - STRONGEST_AMATEUR_STONES)
+    return Rank(code)
+
+
+class RankField(models.SmallIntegerField):
+    description = "A Go rank (30k … 9d, 1p … 9p)"
+
+    def from_db_value(self, value, expression, connection):
+        return None if value is None else code_to_rank(value)
+
+    def to_python(self, value):
+        if value is None or isinstance(value, Rank):
+            return value
+        if isinstance(value, int):
+            return code_to_rank(value)
+        try:
+            return parse_rank(str(value))
+        except RankError as error:
+            raise ValidationError(str(error), code="invalid_rank") from None
+
+    def get_prep_value(self, value):
+        if value is None:
+            return None
+        if isinstance(value, Rank):
+            return rank_to_code(value)
+        if isinstance(value, str):
+            return rank_to_code(parse_rank(value))
+        return int(value)
+
+    def value_to_string(self, obj):
+        value = self.value_from_object(obj)
+        return "" if value is None else str(value)

@@ -1,0 +1,216 @@
+"""Fill a fresh database with a small demo club, through the same services the site uses."""
+
+import random
+import secrets
+from datetime import timedelta
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.core.management.base import BaseCommand, CommandError
+from django.db import transaction
+from django.utils import timezone
+
+from players import services
+from players.models import Club, Game, Player, Tournament
+from ratings.engine.ranks import Rank
+
+FIRST_NAMES = (
+    "Thandi",
+    "Pieter",
+    "Lerato",
+    "Johan",
+    "Naledi",
+    "Sipho",
+    "Anneke",
+    "Themba",
+    "Zanele",
+    "Ruan",
+    "Mpho",
+    "Elsa",
+    "Kagiso",
+    "Marike",
+    "Tumelo",
+    "Chen",
+    "Yuki",
+    "Amara",
+    "Luca",
+    "Sofia",
+    "Arjun",
+    "Ingrid",
+    "Kofi",
+    "Mei",
+    "Dawid",
+    "Nomsa",
+    "Pablo",
+    "Hana",
+    "Sizwe",
+    "Lena",
+    "Tomas",
+    "Aiko",
+)
+LAST_NAMES = (
+    "Nkosi",
+    "Botha",
+    "Mokoena",
+    "van Wyk",
+    "Dlamini",
+    "Naidoo",
+    "Pretorius",
+    "Khumalo",
+    "Smit",
+    "Mthembu",
+    "du Plessis",
+    "Zulu",
+    "Steyn",
+    "Ndlovu",
+    "Venter",
+    "Li",
+    "Tanaka",
+    "Osei",
+    "Rossi",
+    "Garcia",
+    "Patel",
+    "Berg",
+    "Mensah",
+    "Wang",
+)
+
+DEMO_SEED = 20240601
+
+
+class Command(BaseCommand):
+    help = (
+        "Load a small demo club into a fresh database: 30 players in 2 clubs, 300 games over "
+        "the last year, a tournament, a few adjustments, and the demo users `volunteer` and "
+        "`committee` (their passwords are printed)."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument(
+            "--if-empty",
+            action="store_true",
+            help="do nothing when the database already has players (what `make run` uses)",
+        )
+
+    def handle(self, *args, if_empty, **options):
+        if Player.objects.exists():
+            if if_empty:
+                self.stdout.write("The database already has players; the demo was not loaded.")
+                return
+            raise CommandError(
+                "the database already has players: the demo only goes into a fresh database"
+            )
+        with transaction.atomic():
+            passwords = self._users()
+            self._club()
+        self.stdout.write(self.style.SUCCESS("Demo club loaded."))
+        for username, password in passwords.items():
+            self.stdout.write(f"  log in as {username} / {password}")
+
+    def _users(self) -> dict[str, str]:
+        passwords = {}
+        users = get_user_model()
+        volunteers = Group.objects.get(name="volunteers")
+        committee = Group.objects.get(name="committee")
+        for username, groups in (
+            ("volunteer", [volunteers]),
+            ("committee", [volunteers, committee]),
+        ):
+            password = secrets.token_urlsafe(9)
+            user = users.objects.create_user(username=username, password=password)
+            user.groups.set(groups)
+            passwords[username] = password
+        return passwords
+
+    def _club(self) -> None:
+        rng = random.Random(DEMO_SEED)
+        volunteer = get_user_model().objects.get(username="volunteer")
+        committee = get_user_model().objects.get(username="committee")
+        today = timezone.localdate()
+        start = today - timedelta(days=365)
+        clubs = [
+            Club.objects.create(name="Cape Town Go Club", founded=start - timedelta(days=3650)),
+            Club.objects.create(name="Stellenbosch Go Club", founded=start - timedelta(days=5000)),
+        ]
+        players = []
+        names = rng.sample([(f, s) for f in FIRST_NAMES for s in LAST_NAMES], 30)
+        for number, (first, last) in enumerate(names):
+            stones = max(-30, min(5, round(rng.gauss(-12, 8))))
+            username = f"{first.lower()}{last.split()[-1][:1].lower()}{number}"
+            players.append(
+                services.player_create(
+                    user=committee,
+                    username=username,
+                    full_name=f"{first} {last}",
+                    entry_rank=Rank(stones),
+                    club=clubs[number % 2],
+                )
+            )
+        tournament = Tournament.objects.create(
+            code="demo-open",
+            name="Demo Club Open",
+            start_date=start + timedelta(days=180),
+            end_date=start + timedelta(days=181),
+            egf_class=Tournament.EgfClass.B,
+        )
+        games = []
+        for _ in range(280):
+            day = start + timedelta(days=rng.randrange(365))
+            games.append(self._club_game(rng, players, day))
+        for round_number in range(1, 6):
+            day = tournament.start_date + timedelta(days=(round_number - 1) // 3)
+            entrants = rng.sample(players, 8)
+            for white, black in zip(entrants[::2], entrants[1::2], strict=True):
+                games.append(
+                    self._club_game(
+                        rng, players, day, white, black, tournament=tournament, round=round_number
+                    )
+                )
+        games.sort(key=lambda game: game.date)
+        # Sheets arrive in the order they were played, ten games a sheet.
+        for first in range(0, len(games), 10):
+            services.record_sheet_submit(
+                user=volunteer,
+                games=games[first : first + 10],
+                received_on=games[min(first + 9, len(games) - 1)].date,
+                note="Demo sheet",
+                allow_duplicates=True,
+            )
+        for player in rng.sample(players, 3):
+            services.adjustment_apply(
+                user=committee,
+                player=player,
+                date=start + timedelta(days=270),
+                new_rank=Rank(min(8, player.entry_rank.stones + 1)),
+                reason="resync",
+                comment="Resync with the national list",
+            )
+
+    @staticmethod
+    def _club_game(rng, players, day, white=None, black=None, **extra) -> services.GameInput:
+        if white is None:
+            white, black = rng.sample(players, 2)
+        if white.entry_rank.stones < black.entry_rank.stones:
+            white, black = black, white
+        gap = white.entry_rank.stones - black.entry_rank.stones
+        handicap = min(9, gap) if gap >= 2 else 0
+        # The stronger player wins a little more often than the handicap allows for.
+        white_wins = rng.random() < 0.5 + 0.03 * (gap - handicap)
+        status = extra.pop("status", None) or (
+            Game.Status.TOURNAMENT
+            if extra.get("tournament")
+            else rng.choices(
+                [Game.Status.NORMAL, Game.Status.FREE, Game.Status.INTERNET], [0.85, 0.1, 0.05]
+            )[0]
+        )
+        return services.GameInput(
+            date=day,
+            white=white,
+            black=black,
+            winner="W" if white_wins else "B",
+            handicap=handicap,
+            komi=Decimal("6.5") if handicap == 0 else Decimal("0.5"),
+            status=status,
+            **extra,
+        )

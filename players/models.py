@@ -1,0 +1,378 @@
+"""Player, Club, Tournament, RecordSheet, Game, Adjustment, ResyncBatch and the audit trail.
+
+Games and adjustments are the site's truth: every rating is replayed from them.
+They are written only through ``players.services`` (one transaction each, audited,
+marking the ratings dirty); the admin shows them read-only.
+"""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from fractions import Fraction
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.urls import reverse
+
+from ratings.engine.records import GameRecord, Status, Winner
+
+from .fields import RankField
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=100, unique=True)
+    founded = models.DateField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class PlayerQuerySet(models.QuerySet):
+    def active(self):
+        return self.filter(active=True)
+
+
+class Player(models.Model):
+    """A person who plays at a club. ``username`` is the stable identifier; two
+    players may share a full name."""
+
+    username = models.SlugField(max_length=150, unique=True, allow_unicode=True)
+    full_name = models.CharField(max_length=200)
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
+    )
+    entry_rank = RankField(help_text="The true entry grade (may be below 30k).")
+    national_rank = RankField(null=True, blank=True)
+    egd_pin = models.CharField("EGD PIN", max_length=20, blank=True, db_index=True)
+    active = models.BooleanField(default=True)
+    last_updated = models.DateField(
+        null=True,
+        blank=True,
+        help_text="Date of the most recently entered game (goes back when an old game is entered).",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    erased_at = models.DateTimeField(null=True, blank=True)
+
+    objects = PlayerQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["username"]
+
+    def __str__(self) -> str:
+        return f"{self.full_name} ({self.username})" if self.full_name else self.username
+
+    def get_absolute_url(self) -> str:
+        return reverse("player_log", args=[self.username])
+
+
+class Tournament(models.Model):
+    class EgfClass(models.TextChoices):
+        A = "A", "A (weight 1)"
+        B = "B", "B (weight 0.75)"
+        C = "C", "C (weight 0.5)"
+        D = "D", "D (weight 0.25)"
+
+    code = models.SlugField(max_length=50, unique=True)
+    name = models.CharField(max_length=200)
+    start_date = models.DateField(null=True, blank=True)
+    end_date = models.DateField(null=True, blank=True)
+    egf_class = models.CharField(max_length=1, choices=EgfClass.choices, default=EgfClass.A)
+
+    class Meta:
+        ordering = ["-start_date", "code"]
+
+    def __str__(self) -> str:
+        return self.name or self.code
+
+    def get_absolute_url(self) -> str:
+        return reverse("tournament_detail", args=[self.code])
+
+
+class RecordSheet(models.Model):
+    """One paper record sheet, entered as one batch."""
+
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="record_sheets"
+    )
+    entered_at = models.DateTimeField(auto_now_add=True)
+    received_on = models.DateField(null=True, blank=True)
+    note = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-entered_at"]
+
+    def __str__(self) -> str:
+        return f"Sheet {self.pk} ({self.entered_at:%Y-%m-%d})"
+
+    def get_absolute_url(self) -> str:
+        return reverse("sheet_detail", args=[self.pk])
+
+
+class EntrySequence(models.Model):
+    """The one global entry counter that games and adjustments share (SPEC ``seq``).
+
+    A single row, incremented under a row lock; ``services.next_seq`` hands out values.
+    """
+
+    last = models.BigIntegerField(default=0)
+
+    def __str__(self) -> str:
+        return f"last entry {self.last}"
+
+
+class Entry(models.Model):
+    """What games and adjustments share: the entry counter, the version for
+    optimistic concurrency, who entered it, and the void fields (voiding never deletes)."""
+
+    seq = models.BigIntegerField(unique=True, editable=False)
+    version = models.PositiveIntegerField(default=1, editable=False)
+    date = models.DateField()
+    created_at = models.DateTimeField(auto_now_add=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    voided_at = models.DateTimeField(null=True, blank=True)
+    voided_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    void_reason = models.CharField(max_length=500, blank=True)
+    comment = models.CharField(max_length=500, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def is_void(self) -> bool:
+        return self.voided_at is not None
+
+
+class GameQuerySet(models.QuerySet):
+    def valid(self):
+        return self.filter(voided_at__isnull=True)
+
+    def in_replay_order(self):
+        return self.order_by("date", "round", "seq")
+
+
+class Game(Entry):
+    class Winner(models.TextChoices):
+        WHITE = "W", "White"
+        BLACK = "B", "Black"
+        JIGO = "D", "Jigo"
+
+    class Status(models.TextChoices):
+        FREE = "free", "Free"
+        NORMAL = "normal", "Normal"
+        TOURNAMENT = "tournament", "Tournament"
+        INTERNET = "internet", "Internet"
+
+    round = models.PositiveIntegerField(default=0)
+    white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
+    black = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_black")
+    white_rank = RankField(null=True, blank=True, help_text="Rank declared on the sheet.")
+    black_rank = RankField(null=True, blank=True, help_text="Rank declared on the sheet.")
+    handicap = models.PositiveSmallIntegerField(default=0, validators=[MaxValueValidator(9)])
+    komi = models.DecimalField(
+        max_digits=4,
+        decimal_places=1,
+        default=Decimal("6.5"),
+        validators=[MinValueValidator(Decimal(-50)), MaxValueValidator(Decimal(50))],
+    )
+    winner = models.CharField(max_length=1, choices=Winner.choices)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.NORMAL)
+    board_size = models.PositiveSmallIntegerField(
+        default=19, choices=[(19, "19x19"), (13, "13x13"), (9, "9x9")]
+    )
+    time_minutes = models.PositiveIntegerField(null=True, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    record_sheet = models.ForeignKey(
+        RecordSheet, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+
+    objects = GameQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["date", "round", "seq"]
+        indexes = [
+            models.Index(fields=["date", "round", "seq"], name="game_replay_order"),
+            models.Index(fields=["white", "date"], name="game_white_date"),
+            models.Index(fields=["black", "date"], name="game_black_date"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=~models.Q(white=models.F("black")), name="game_not_against_self"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(handicap__lte=9), name="game_handicap_at_most_9"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.white.username}-{self.black.username} {self.winner}"
+
+    def to_record(self) -> GameRecord:
+        """This game as the engine's record (expects white, black and tournament loaded)."""
+        return game_record(
+            seq=self.seq,
+            date=self.date,
+            round=self.round,
+            white=self.white.username,
+            black=self.black.username,
+            handicap=self.handicap,
+            komi=self.komi,
+            winner=self.winner,
+            status=self.status,
+            board_size=self.board_size,
+            time_minutes=self.time_minutes,
+            tournament=self.tournament.code if self.tournament_id else "",
+            tournament_class=self.tournament.egf_class if self.tournament_id else "A",
+            comment=self.comment,
+        )
+
+
+def game_record(
+    *,
+    seq,
+    date,
+    round,
+    white,
+    black,
+    handicap,
+    komi,
+    winner,
+    status,
+    board_size,
+    time_minutes,
+    tournament,
+    tournament_class,
+    comment,
+) -> GameRecord:
+    """A game as the engine sees it, from plain column values (selectors stream these)."""
+    return GameRecord(
+        date=date,
+        white=white,
+        black=black,
+        winner=Winner(winner),
+        handicap=handicap,
+        komi=Fraction(komi),
+        status=Status(status),
+        board_size=board_size,
+        tournament=tournament or "",
+        tournament_class=tournament_class or "A",
+        round=round,
+        time_minutes=Fraction(time_minutes) if time_minutes is not None else None,
+        comment=comment,
+        seq=seq,
+    )
+
+
+class ResyncBatch(models.Model):
+    """One resync with the national ranks: its adjustments are applied and reverted together."""
+
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    effective_date = models.DateField()
+    note = models.CharField(max_length=500, blank=True)
+    reverted_at = models.DateTimeField(null=True, blank=True)
+    reverted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Resync {self.pk} ({self.effective_date})"
+
+
+class AdjustmentQuerySet(models.QuerySet):
+    def valid(self):
+        return self.filter(voided_at__isnull=True)
+
+
+class Adjustment(Entry):
+    """A committee reset of one player's rank (and value), for one algorithm or all."""
+
+    class Reason(models.TextChoices):
+        RESYNC = "resync", "Resync with national rank"
+        COMMITTEE = "committee", "Committee decision"
+
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="adjustments")
+    algorithm = models.CharField(max_length=20, blank=True, help_text="Empty: all algorithms.")
+    new_rank = RankField()
+    value = models.DecimalField(
+        max_digits=12,
+        decimal_places=4,
+        null=True,
+        blank=True,
+        help_text="The new index or rating; empty: the algorithm's default for the rank.",
+    )
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.COMMITTEE)
+    resync_batch = models.ForeignKey(
+        ResyncBatch, null=True, blank=True, on_delete=models.PROTECT, related_name="adjustments"
+    )
+
+    objects = AdjustmentQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["date", "seq"]
+        indexes = [models.Index(fields=["player", "date"], name="adjustment_player_date")]
+
+    def __str__(self) -> str:
+        return f"{self.date} {self.player.username} -> {self.new_rank}"
+
+    def to_record(self) -> GameRecord:
+        return adjustment_record(
+            seq=self.seq,
+            date=self.date,
+            player=self.player.username,
+            new_rank=self.new_rank,
+            value=self.value,
+            algorithm=self.algorithm,
+            comment=self.comment,
+        )
+
+
+def adjustment_record(*, seq, date, player, new_rank, value, algorithm, comment) -> GameRecord:
+    return GameRecord(
+        date=date,
+        white=player,
+        black=player,
+        white_rank=new_rank,
+        status=Status.ADJUSTMENT,
+        value=Fraction(value) if value is not None else None,
+        algorithm=algorithm,
+        comment=comment,
+        seq=seq,
+    )
+
+
+class AuditEntry(models.Model):
+    """Who changed what, when, with the object before and after (JSON). Never edited."""
+
+    at = models.DateTimeField(auto_now_add=True, db_index=True)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    action = models.CharField(max_length=50, db_index=True)
+    object_type = models.CharField(max_length=50)
+    object_id = models.CharField(max_length=50, blank=True)
+    summary = models.CharField(max_length=300, blank=True)
+    before = models.JSONField(null=True, blank=True)
+    after = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-at", "-id"]
+        verbose_name_plural = "audit entries"
+        indexes = [models.Index(fields=["object_type", "object_id"], name="audit_object")]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"

@@ -1,0 +1,739 @@
+"""Every write to players, games and adjustments: one transaction each, attributed to a
+user, kept in the audit trail, and marking the ratings dirty from the earliest date it
+touches (``ratings.services.mark_dirty``)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.db.models import F, Q
+from django.utils import timezone
+
+from ratings.engine.ranks import Rank, parse_rank
+from ratings.engine.records import ALGORITHM_NAMES, Entry, GameRecord, resolve_entries
+from ratings.services import Touch, mark_dirty
+
+from .models import (
+    Adjustment,
+    AuditEntry,
+    Club,
+    EntrySequence,
+    Game,
+    Player,
+    RecordSheet,
+    ResyncBatch,
+    Tournament,
+)
+
+SYSTEM_USERNAME = "system"
+
+
+class ServiceError(Exception):
+    """A write that was refused; nothing was stored. ``errors`` are (where, field, message)."""
+
+    def __init__(self, message: str, errors: Sequence[tuple[Any, str, str]] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = list(errors)
+
+
+class ConcurrentEditError(ServiceError):
+    """The row changed since the user loaded it (optimistic concurrency)."""
+
+
+class DuplicateGamesError(ServiceError):
+    """Games that look like ones already on file (or like each other)."""
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """A game as a form or an import hands it to the services."""
+
+    date: date
+    white: Player
+    black: Player
+    winner: str
+    handicap: int = 0
+    komi: Decimal | None = None
+    status: str = Game.Status.NORMAL
+    board_size: int = 19
+    time_minutes: int | None = None
+    tournament: Tournament | None = None
+    round: int = 0
+    comment: str = ""
+    white_rank: Rank | None = None
+    black_rank: Rank | None = None
+
+    @property
+    def resolved_komi(self) -> Decimal:
+        if self.komi is not None:
+            return Decimal(self.komi)
+        return Decimal("6.5") if self.handicap == 0 else Decimal("0.5")
+
+    def duplicate_key(self) -> tuple:
+        return (
+            self.date,
+            self.white.pk,
+            self.black.pk,
+            self.handicap,
+            self.resolved_komi,
+            self.winner,
+        )
+
+
+@dataclass
+class SubmitResult:
+    sheet: RecordSheet | None
+    games: list[Game]
+    warnings: list[str] = field(default_factory=list)
+
+
+def system_user():
+    """The account that imports and commands act as when no user is named."""
+    user, _ = get_user_model().objects.get_or_create(
+        username=SYSTEM_USERNAME, defaults={"is_active": False}
+    )
+    return user
+
+
+# --- the audit trail and the entry counter --------------------------------------
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, date):
+        return value.isoformat()
+    if isinstance(value, Decimal):
+        return str(value)
+    if isinstance(value, Rank):
+        return str(value)
+    return value
+
+
+def game_snapshot(game: Game) -> dict[str, Any]:
+    return {
+        "seq": game.seq,
+        "version": game.version,
+        "date": _jsonable(game.date),
+        "round": game.round,
+        "white": game.white.username,
+        "black": game.black.username,
+        "handicap": game.handicap,
+        "komi": _jsonable(game.komi),
+        "winner": game.winner,
+        "status": game.status,
+        "board_size": game.board_size,
+        "time_minutes": game.time_minutes,
+        "tournament": game.tournament.code if game.tournament_id else None,
+        "record_sheet": game.record_sheet_id,
+        "comment": game.comment,
+        "voided": game.voided_at is not None,
+        "void_reason": game.void_reason,
+    }
+
+
+def adjustment_snapshot(adjustment: Adjustment) -> dict[str, Any]:
+    return {
+        "seq": adjustment.seq,
+        "date": _jsonable(adjustment.date),
+        "player": adjustment.player.username,
+        "algorithm": adjustment.algorithm or "all",
+        "new_rank": _jsonable(adjustment.new_rank),
+        "value": _jsonable(adjustment.value),
+        "reason": adjustment.reason,
+        "resync_batch": adjustment.resync_batch_id,
+        "comment": adjustment.comment,
+        "voided": adjustment.voided_at is not None,
+    }
+
+
+def player_snapshot(player: Player) -> dict[str, Any]:
+    return {
+        "username": player.username,
+        "full_name": player.full_name,
+        "club": player.club.name if player.club_id else None,
+        "entry_rank": _jsonable(player.entry_rank),
+        "national_rank": _jsonable(player.national_rank),
+        "egd_pin": player.egd_pin,
+        "active": player.active,
+    }
+
+
+def audit(
+    user,
+    action: str,
+    obj: Any,
+    *,
+    before: dict | None = None,
+    after: dict | None = None,
+    summary: str = "",
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        user=user,
+        action=action,
+        object_type=type(obj).__name__.lower(),
+        object_id=str(obj.pk),
+        summary=summary[:300],
+        before=before,
+        after=after,
+    )
+
+
+def next_seqs(count: int) -> range:
+    """Reserve ``count`` consecutive entry numbers. The UPDATE takes the counter's row
+    lock (PostgreSQL) or the write lock (SQLite) until the caller's transaction ends, so
+    concurrent sheets get distinct, increasing numbers."""
+    EntrySequence.objects.get_or_create(pk=1)
+    EntrySequence.objects.filter(pk=1).update(last=F("last") + count)
+    last = EntrySequence.objects.values_list("last", flat=True).get(pk=1)
+    return range(last - count + 1, last + 1)
+
+
+def _refresh_last_updated(players: Iterable[Player]) -> None:
+    """A player's "last updated" is the date of their most recently entered valid game."""
+    for player in {p.pk: p for p in players}.values():
+        latest = (
+            Game.objects.valid()
+            .filter(Q(white=player) | Q(black=player))
+            .order_by("-seq")
+            .values_list("date", flat=True)
+            .first()
+        )
+        Player.objects.filter(pk=player.pk).update(last_updated=latest)
+
+
+# --- validation shared by every way in ------------------------------------------
+
+
+def _game_problems(game: GameInput) -> list[tuple[str, str]]:
+    problems = []
+    if game.white.pk == game.black.pk:
+        problems.append(("black", "a player cannot play themselves"))
+    if game.date > timezone.localdate():
+        problems.append(("date", f"{game.date} is in the future"))
+    if game.winner not in Game.Winner.values:
+        problems.append(("winner", f"'{game.winner}' is not W, B or D"))
+    if not 0 <= game.handicap <= 9:
+        problems.append(("handicap", f"{game.handicap} is not a handicap (0 to 9)"))
+    komi = game.resolved_komi
+    if komi * 2 != int(komi * 2) or not -50 <= komi <= 50:
+        problems.append(("komi", f"{komi} is not a komi (a multiple of 0.5 in -50..50)"))
+    if game.status not in Game.Status.values:
+        problems.append(("status", f"'{game.status}' is not a game status"))
+    if game.board_size not in (9, 13, 19):
+        problems.append(("board_size", f"{game.board_size} is not 9, 13 or 19"))
+    if game.time_minutes is not None and game.time_minutes <= 0:
+        problems.append(("time_minutes", "the time must be positive"))
+    return problems
+
+
+def _club_warnings(games: Sequence[GameInput]) -> list[str]:
+    """Games before a player's club was founded are allowed but worth a second look."""
+    warnings = []
+    for index, game in enumerate(games, start=1):
+        for player in (game.white, game.black):
+            founded = player.club.founded if player.club_id else None
+            if founded and game.date < founded:
+                club = player.club.name
+                warnings.append(
+                    f"game {index}: {game.date} is before {club} was founded ({founded})"
+                )
+    return warnings
+
+
+def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = None) -> list[str]:
+    """Games identical (date, players, colours, handicap, komi, result) to a stored valid
+    game or to another game of the same batch, described for the user. ``labels`` name
+    the games in messages (default "game 1", "game 2", ...)."""
+    labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
+    found = []
+    seen: dict[tuple, str] = {}
+    for label, game in zip(labels, games, strict=True):
+        key = game.duplicate_key()
+        if key in seen:
+            found.append(f"{label} is the same as {seen[key]}")
+        seen.setdefault(key, label)
+    if not games:
+        return found
+    stored = (
+        Game.objects.valid()
+        .filter(date__in={game.date for game in games})
+        .values_list("date", "white_id", "black_id", "handicap", "komi", "winner", "seq")
+    )
+    on_file = {row[:6]: row[6] for row in stored}
+    for label, game in zip(labels, games, strict=True):
+        seq = on_file.get(game.duplicate_key())
+        if seq is not None:
+            found.append(
+                f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
+                f"winner {game.winner}) is already on file as entry {seq}"
+            )
+    return found
+
+
+def _new_game(game: GameInput, seq: int, user, sheet: RecordSheet | None) -> Game:
+    return Game(
+        seq=seq,
+        date=game.date,
+        round=game.round,
+        white=game.white,
+        black=game.black,
+        white_rank=game.white_rank,
+        black_rank=game.black_rank,
+        handicap=game.handicap,
+        komi=game.resolved_komi,
+        winner=game.winner,
+        status=game.status,
+        board_size=game.board_size,
+        time_minutes=game.time_minutes,
+        tournament=game.tournament,
+        record_sheet=sheet,
+        comment=game.comment,
+        created_by=user,
+    )
+
+
+def _touches(game: Game) -> Touch:
+    return Touch(game.date, game.tournament_id)
+
+
+# --- players ------------------------------------------------------------------
+
+
+def player_create(
+    *,
+    user,
+    username: str,
+    full_name: str,
+    entry_rank: Rank,
+    club: Club | None = None,
+    national_rank: Rank | None = None,
+    egd_pin: str = "",
+) -> Player:
+    if Player.objects.filter(username=username).exists():
+        raise ServiceError(
+            f"the username '{username}' is taken", [(None, "username", "already taken")]
+        )
+    with transaction.atomic():
+        player = Player.objects.create(
+            username=username,
+            full_name=full_name,
+            club=club,
+            entry_rank=entry_rank,
+            national_rank=national_rank if national_rank is not None else entry_rank,
+            egd_pin=egd_pin,
+        )
+        audit(user, "player_create", player, after=player_snapshot(player), summary=username)
+    return player
+
+
+# --- games --------------------------------------------------------------------
+
+
+def record_sheet_submit(
+    *,
+    user,
+    games: Sequence[GameInput],
+    received_on: date | None = None,
+    note: str = "",
+    allow_duplicates: bool = False,
+) -> SubmitResult:
+    """Store a whole paper record sheet, or nothing."""
+    if not games:
+        raise ServiceError("a record sheet needs at least one game")
+    problems = [
+        (index, field_name, message)
+        for index, game in enumerate(games, start=1)
+        for field_name, message in _game_problems(game)
+    ]
+    if problems:
+        raise ServiceError("the sheet has errors; nothing was stored", problems)
+    with transaction.atomic():
+        if not allow_duplicates:
+            duplicates = find_duplicates(games)
+            if duplicates:
+                raise DuplicateGamesError("these games look like duplicates", duplicates)
+        sheet = RecordSheet.objects.create(entered_by=user, received_on=received_on, note=note)
+        seqs = next_seqs(len(games))
+        stored = Game.objects.bulk_create(
+            [_new_game(game, seq, user, sheet) for game, seq in zip(games, seqs, strict=True)]
+        )
+        AuditEntry.objects.bulk_create(
+            [
+                AuditEntry(
+                    user=user,
+                    action="game_create",
+                    object_type="game",
+                    object_id=str(game.pk),
+                    summary=f"sheet {sheet.pk}: {game}",
+                    after=game_snapshot(game),
+                )
+                for game in stored
+            ]
+        )
+        for game in stored:  # the newest entry is each player's "last updated"
+            Player.objects.filter(pk__in=[game.white_id, game.black_id]).update(
+                last_updated=game.date
+            )
+        mark_dirty(_touches(game) for game in stored)
+    return SubmitResult(sheet, stored, _club_warnings(games))
+
+
+def _locked_game(game_id: int, version: int) -> Game:
+    # Lock the row so that two corrections cannot both pass the version check.
+    game = (
+        Game.objects.select_for_update()
+        .select_related("white", "black", "tournament")
+        .get(pk=game_id)
+    )
+    if game.version != version:
+        raise ConcurrentEditError(
+            f"game {game.seq} was changed by someone else since you opened it "
+            f"(version {game.version}, yours {version}); reload it and try again"
+        )
+    return game
+
+
+def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Game:
+    """Correct a game (any field, including its date: back-dating)."""
+    problems = _game_problems(changes)
+    if problems:
+        raise ServiceError("the correction has errors; nothing was changed", problems)
+    with transaction.atomic():
+        game = _locked_game(game_id, version)
+        if game.is_void:
+            raise ServiceError(f"game {game.seq} is void; it cannot be corrected")
+        before = game_snapshot(game)
+        old_touch, old_players = _touches(game), (game.white, game.black)
+        for name in (
+            "date",
+            "round",
+            "white",
+            "black",
+            "handicap",
+            "winner",
+            "status",
+            "board_size",
+            "time_minutes",
+            "tournament",
+            "comment",
+        ):
+            setattr(game, name, getattr(changes, name))
+        game.komi = changes.resolved_komi
+        game.version += 1
+        game.save()
+        audit(
+            user,
+            "game_correct",
+            game,
+            before=before,
+            after=game_snapshot(game),
+            summary=str(game),
+        )
+        _refresh_last_updated([*old_players, game.white, game.black])
+        mark_dirty([old_touch, _touches(game)])
+    return game
+
+
+def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
+    """Void a game: it stays on file, marked, and no longer counts."""
+    if not reason.strip():
+        raise ServiceError("a reason is required to void a game", [(None, "reason", "required")])
+    with transaction.atomic():
+        game = _locked_game(game_id, version)
+        if game.is_void:
+            raise ServiceError(f"game {game.seq} is already void")
+        before = game_snapshot(game)
+        game.voided_at = timezone.now()
+        game.voided_by = user
+        game.void_reason = reason.strip()
+        game.version += 1
+        game.save()
+        audit(user, "game_void", game, before=before, after=game_snapshot(game), summary=reason)
+        _refresh_last_updated([game.white, game.black])
+        mark_dirty([_touches(game)])
+    return game
+
+
+# --- adjustments and resyncs ----------------------------------------------------
+
+
+def _check_algorithm(algorithm: str) -> None:
+    if algorithm and algorithm not in ALGORITHM_NAMES:
+        raise ServiceError(
+            f"'{algorithm}' is not an algorithm", [(None, "algorithm", "unknown algorithm")]
+        )
+
+
+def adjustment_apply(
+    *,
+    user,
+    player: Player,
+    date: date,
+    new_rank: Rank,
+    value: Decimal | None = None,
+    algorithm: str = "",
+    reason: str = Adjustment.Reason.COMMITTEE,
+    comment: str = "",
+    batch: ResyncBatch | None = None,
+) -> Adjustment:
+    """Reset a player's rank (up or down) from ``date`` on, for one algorithm or all."""
+    _check_algorithm(algorithm)
+    if date > timezone.localdate():
+        raise ServiceError(f"{date} is in the future", [(None, "date", "in the future")])
+    with transaction.atomic():
+        (seq,) = next_seqs(1)
+        adjustment = Adjustment.objects.create(
+            seq=seq,
+            date=date,
+            player=player,
+            algorithm=algorithm,
+            new_rank=new_rank,
+            value=value,
+            reason=reason,
+            comment=comment,
+            resync_batch=batch,
+            created_by=user,
+        )
+        audit(
+            user,
+            "adjustment_apply",
+            adjustment,
+            after=adjustment_snapshot(adjustment),
+            summary=f"{player.username} -> {new_rank}",
+        )
+        mark_dirty([Touch(date, None, algorithm)])
+    return adjustment
+
+
+@dataclass(frozen=True)
+class ResyncChange:
+    player: Player
+    new_rank: Rank
+
+
+def resync_apply(
+    *, user, changes: Sequence[ResyncChange], effective_date: date, note: str = ""
+) -> ResyncBatch:
+    """Reset the players whose national rank changed, as one batch."""
+    if not changes:
+        raise ServiceError("nobody's rank changes: nothing to apply")
+    with transaction.atomic():
+        batch = ResyncBatch.objects.create(
+            created_by=user, effective_date=effective_date, note=note
+        )
+        for change in changes:
+            before = player_snapshot(change.player)
+            Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
+            change.player.national_rank = change.new_rank
+            audit(
+                user,
+                "player_national_rank",
+                change.player,
+                before=before,
+                after=player_snapshot(change.player),
+                summary=f"resync {batch.pk}",
+            )
+            adjustment_apply(
+                user=user,
+                player=change.player,
+                date=effective_date,
+                new_rank=change.new_rank,
+                reason=Adjustment.Reason.RESYNC,
+                comment=f"Resync with national rank ({note})"
+                if note
+                else "Resync with national rank",
+                batch=batch,
+            )
+        audit(
+            user,
+            "resync_apply",
+            batch,
+            after={"players": [c.player.username for c in changes], "date": str(effective_date)},
+            summary=f"{len(changes)} players",
+        )
+    return batch
+
+
+def resync_revert(*, user, batch_id: int) -> ResyncBatch:
+    """Undo a whole resync: its adjustments are voided and national ranks restored."""
+    with transaction.atomic():
+        batch = ResyncBatch.objects.select_for_update().get(pk=batch_id)
+        if batch.reverted_at is not None:
+            raise ServiceError(f"resync {batch.pk} was already reverted")
+        now = timezone.now()
+        adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
+        for adjustment in adjustments:
+            before = adjustment_snapshot(adjustment)
+            adjustment.voided_at, adjustment.voided_by = now, user
+            adjustment.void_reason = f"resync {batch.pk} reverted"
+            adjustment.version += 1
+            adjustment.save()
+            audit(
+                user,
+                "adjustment_void",
+                adjustment,
+                before=before,
+                after=adjustment_snapshot(adjustment),
+            )
+            restored = _national_rank_before(adjustment)
+            if restored is not None:
+                Player.objects.filter(pk=adjustment.player_id).update(national_rank=restored)
+        batch.reverted_at, batch.reverted_by = now, user
+        batch.save(update_fields=["reverted_at", "reverted_by"])
+        audit(user, "resync_revert", batch, summary=f"{len(adjustments)} adjustments voided")
+        mark_dirty([Touch(batch.effective_date)])
+    return batch
+
+
+def _national_rank_before(adjustment: Adjustment) -> Rank | None:
+    entry = (
+        AuditEntry.objects.filter(
+            action="player_national_rank",
+            object_id=str(adjustment.player_id),
+            summary=f"resync {adjustment.resync_batch_id}",
+        )
+        .order_by("-id")
+        .first()
+    )
+    if entry is None or not entry.before or not entry.before.get("national_rank"):
+        return None
+    return parse_rank(entry.before["national_rank"])
+
+
+# --- imports --------------------------------------------------------------------
+
+
+@dataclass
+class ImportResult:
+    games: int
+    adjustments: int
+    new_players: list[str]
+    new_tournaments: list[str]
+    warnings: list[str] = field(default_factory=list)
+
+
+def games_import(
+    *,
+    user,
+    records: Sequence[GameRecord],
+    allow_duplicates: bool = False,
+    dry_run: bool = False,
+    source: str = "",
+) -> ImportResult:
+    """Import SPEC section 2 records at once, all or nothing, in file order.
+
+    Unknown players are created from the rank on their first row in replay order;
+    tournaments from their code. Raises ``ServiceError`` with line-numbered errors.
+    """
+    usernames = {name for record in records for name in (record.white, record.black)}
+    with transaction.atomic():
+        players = {p.username: p for p in Player.objects.filter(username__in=usernames)}
+        known = {name: Entry(player.entry_rank) for name, player in players.items()}
+        # A player already on file keeps their entry; a new one needs a rank on their
+        # first row (GameFileError names the line otherwise).
+        entries = resolve_entries(records, known, source)
+        new_players = sorted(set(entries) - set(players))
+        for username in new_players:
+            players[username] = Player.objects.create(
+                username=username,
+                full_name=username,
+                entry_rank=entries[username].rank,
+                national_rank=entries[username].rank,
+            )
+            audit(
+                user,
+                "player_create",
+                players[username],
+                after=player_snapshot(players[username]),
+                summary=f"import {source}",
+            )
+        codes = {r.tournament for r in records if r.tournament and not r.is_adjustment}
+        tournaments = {t.code: t for t in Tournament.objects.filter(code__in=codes)}
+        new_tournaments = sorted(codes - set(tournaments))
+        for code in new_tournaments:
+            first = next(r for r in records if r.tournament == code)
+            tournaments[code] = Tournament.objects.create(
+                code=code, name=code, egf_class=first.tournament_class
+            )
+        errors: list[tuple[Any, str, str]] = []
+        inputs: list[tuple[GameRecord, GameInput]] = []
+        for record in records:
+            if record.is_adjustment:
+                continue
+            game = GameInput(
+                date=record.date,
+                white=players[record.white],
+                black=players[record.black],
+                winner=record.winner.value,
+                handicap=record.handicap,
+                komi=Decimal(record.komi.numerator) / Decimal(record.komi.denominator),
+                status=record.status.value,
+                board_size=record.board_size,
+                time_minutes=int(record.time_minutes) if record.time_minutes is not None else None,
+                tournament=tournaments.get(record.tournament),
+                round=record.round,
+                comment=record.comment,
+                white_rank=record.white_rank,
+                black_rank=record.black_rank,
+            )
+            errors += [(f"line {record.line}", name, msg) for name, msg in _game_problems(game)]
+            inputs.append((record, game))
+        if errors:
+            raise ServiceError("the file has errors; nothing was imported", errors)
+        if not allow_duplicates:
+            duplicates = find_duplicates(
+                [game for _, game in inputs], [f"line {record.line}" for record, _ in inputs]
+            )
+            if duplicates:
+                raise DuplicateGamesError(
+                    "rows identical to stored games or to each other "
+                    "(use --allow-duplicates to import them anyway)",
+                    [(None, "", text) for text in duplicates],
+                )
+        # Entry numbers follow the file's order, so the replay order (date, round, seq)
+        # is the one `python -m ratings rate` uses on the same file.
+        seq_of = dict(zip((id(r) for r in records), next_seqs(len(records)), strict=True))
+        adjustments = 0
+        for record in records:
+            if not record.is_adjustment:
+                continue
+            value = record.value
+            Adjustment.objects.create(
+                seq=seq_of[id(record)],
+                date=record.date,
+                player=players[record.white],
+                algorithm=record.algorithm,
+                new_rank=record.white_rank,
+                value=Decimal(value.numerator) / Decimal(value.denominator) if value else value,
+                reason=Adjustment.Reason.COMMITTEE,
+                comment=record.comment,
+                created_by=user,
+            )
+            adjustments += 1
+        games = Game.objects.bulk_create(
+            [_new_game(game, seq_of[id(record)], user, None) for record, game in inputs],
+            batch_size=2000,
+        )
+        AuditEntry.objects.create(
+            user=user,
+            action="games_import",
+            object_type="import",
+            object_id="",
+            summary=f"{source}: {len(games)} games, {adjustments} adjustments",
+            after={"games": len(games), "adjustments": adjustments, "new_players": new_players},
+        )
+        _refresh_last_updated(players.values())
+        mark_dirty(
+            [Touch(g.date, g.tournament_id) for g in games]
+            + [Touch(r.date, None, r.algorithm) for r in records if r.is_adjustment]
+        )
+        result = ImportResult(len(games), adjustments, new_players, new_tournaments)
+        if dry_run:
+            transaction.set_rollback(True)
+    return result

@@ -1,0 +1,142 @@
+"""Rating history rows, current ratings, checkpoints and the recompute state per algorithm.
+
+Everything here is derived: ``ratings.services.recompute`` rewrites it from the games
+and adjustments with the pure engine, so it can always be rebuilt from scratch.
+"""
+
+from __future__ import annotations
+
+from django.db import models
+
+from players.fields import RankField
+from players.models import Adjustment, Game, Player
+
+
+class RatingHistory(models.Model):
+    """One player's line of the record sheet for one game or adjustment, per algorithm.
+
+    ``position`` is the row's place in the algorithm's replay; a recompute deletes the
+    rows from a checkpoint's position on and writes them again.
+    """
+
+    algorithm = models.CharField(max_length=20)
+    position = models.BigIntegerField()
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="history")
+    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    adjustment = models.ForeignKey(
+        Adjustment, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    date = models.DateField()
+    colour = models.CharField(max_length=1, blank=True)
+    opponent_rank = RankField()
+    rank_before = RankField()
+    rank_after = RankField()
+    value_before = models.FloatField()
+    change = models.FloatField()
+    value_after = models.FloatField()
+    factors = models.JSONField(default=dict)
+    skipped = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["algorithm", "position"], name="history_position"),
+        ]
+        indexes = [
+            models.Index(fields=["algorithm", "player", "-position"], name="history_player_log"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} {self.position} {self.player_id}"
+
+
+class CurrentRating(models.Model):
+    """A player's rank and value after the last replayed game, per algorithm."""
+
+    algorithm = models.CharField(max_length=20)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="ratings")
+    rank = RankField()
+    value = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    factors = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["algorithm", "player"], name="current_rating_once"),
+        ]
+        indexes = [
+            models.Index(fields=["algorithm", "-rank", "-value"], name="current_rating_list"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} {self.player_id} {self.rank} {self.value}"
+
+
+class Checkpoint(models.Model):
+    """The engine's state just before the unit at ``(date, round, seq)`` in replay order,
+    after ``position`` history rows; a recompute resumes from the nearest earlier one."""
+
+    algorithm = models.CharField(max_length=20)
+    date = models.DateField()
+    round = models.PositiveIntegerField()
+    seq = models.BigIntegerField()
+    position = models.BigIntegerField()
+    state = models.JSONField()
+
+    class Meta:
+        indexes = [models.Index(fields=["algorithm", "date"], name="checkpoint_lookup")]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} before {self.date}/{self.round}/{self.seq}"
+
+
+class RatingSnapshot(models.Model):
+    """Month-end standings of a holistic algorithm (GCR), for the chart."""
+
+    algorithm = models.CharField(max_length=20)
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="snapshots")
+    date = models.DateField()
+    rank = RankField()
+    value = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["algorithm", "player", "date"], name="snapshot_once_per_date"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} {self.player_id} {self.date} {self.value}"
+
+
+class RecomputeState(models.Model):
+    """What is pending for one algorithm.
+
+    Every write moves ``dirty_from`` to the earliest date it touches and bumps
+    ``generation``; a recompute clears the mark only if the generation it started
+    from is still current, so an entry made during a run is never missed.
+    """
+
+    algorithm = models.CharField(max_length=20, primary_key=True)
+    dirty_from = models.DateField(null=True, blank=True)
+    generation = models.BigIntegerField(default=0)
+    running_since = models.DateTimeField(null=True, blank=True)
+    last_started = models.DateTimeField(null=True, blank=True)
+    last_finished = models.DateTimeField(null=True, blank=True)
+    last_duration = models.FloatField(null=True, blank=True)
+    last_from = models.DateField(null=True, blank=True)
+    last_rows = models.PositiveIntegerField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+
+    def __str__(self) -> str:
+        return (
+            f"{self.algorithm}: dirty from {self.dirty_from}" if self.dirty_from else self.algorithm
+        )
+
+    @property
+    def is_pending(self) -> bool:
+        return self.dirty_from is not None

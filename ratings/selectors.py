@@ -1,0 +1,229 @@
+"""Reads for the recompute: games and adjustments as engine records, players' entries."""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from fractions import Fraction
+
+from django.db.models import Q
+
+from players.models import Adjustment, Game, Player, adjustment_record, game_record
+from ratings.engine.base import HistoryRow
+from ratings.engine.records import Colour, Entry, GameRecord, Status, Winner
+
+from .models import RatingHistory
+
+_GAME_COLUMNS = (
+    "id",
+    "seq",
+    "date",
+    "round",
+    "white__username",
+    "black__username",
+    "handicap",
+    "komi",
+    "winner",
+    "status",
+    "board_size",
+    "time_minutes",
+    "tournament__code",
+    "tournament__egf_class",
+    "comment",
+)
+_ADJUSTMENT_COLUMNS = (
+    "id",
+    "seq",
+    "date",
+    "player__username",
+    "new_rank",
+    "value",
+    "algorithm",
+    "comment",
+)
+_CHUNK = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayKey:
+    """A position in replay order: (date, round, seq)."""
+
+    date: date
+    round: int
+    seq: int
+
+    def at_or_after(self) -> Q:
+        return (
+            Q(date__gt=self.date)
+            | Q(date=self.date, round__gt=self.round)
+            | Q(date=self.date, round=self.round, seq__gte=self.seq)
+        )
+
+
+@dataclass(slots=True)
+class SourceIds:
+    """Which database row each replayed record came from, by its ``seq``."""
+
+    games: dict[int, int]
+    adjustments: dict[int, int]
+
+
+def _games(start: ReplayKey | None, ids: dict[int, int]) -> Iterator[GameRecord]:
+    games = Game.objects.valid()
+    if start is not None:
+        games = games.filter(start.at_or_after())
+    rows = games.order_by("date", "round", "seq").values_list(*_GAME_COLUMNS)
+    for row in rows.iterator(chunk_size=_CHUNK):
+        ids[row[1]] = row[0]
+        yield game_record(
+            seq=row[1],
+            date=row[2],
+            round=row[3],
+            white=row[4],
+            black=row[5],
+            handicap=row[6],
+            komi=row[7],
+            winner=row[8],
+            status=row[9],
+            board_size=row[10],
+            time_minutes=row[11],
+            tournament=row[12],
+            tournament_class=row[13],
+            comment=row[14],
+        )
+
+
+def _adjustments(
+    algorithm: str, start: ReplayKey | None, ids: dict[int, int]
+) -> Iterator[GameRecord]:
+    adjustments = Adjustment.objects.valid().filter(Q(algorithm="") | Q(algorithm=algorithm))
+    if start is not None:
+        # adjustments have no round: they sit at round 0 of their date
+        adjustments = adjustments.filter(
+            Q(date__gt=start.date) | Q(date=start.date, seq__gte=start.seq)
+            if start.round == 0
+            else Q(date__gt=start.date)
+        )
+    rows = adjustments.order_by("date", "seq").values_list(*_ADJUSTMENT_COLUMNS)
+    for row in rows.iterator(chunk_size=_CHUNK):
+        ids[row[1]] = row[0]
+        yield adjustment_record(
+            seq=row[1],
+            date=row[2],
+            player=row[3],
+            new_rank=row[4],
+            value=row[5],
+            algorithm=row[6],
+            comment=row[7],
+        )
+
+
+def replay_records(
+    algorithm: str, start: ReplayKey | None = None
+) -> tuple[Iterator[GameRecord], SourceIds]:
+    """Valid games and the algorithm's adjustments from ``start`` on, in replay order,
+    streamed from the database; ``SourceIds`` fills in as the stream is read."""
+    ids = SourceIds({}, {})
+    merged = heapq.merge(
+        _games(start, ids.games),
+        _adjustments(algorithm, start, ids.adjustments),
+        key=lambda record: record.order_key,
+    )
+    return merged, ids
+
+
+def player_entries() -> dict[str, Entry]:
+    """Every player's entry: the rank recorded when they were created (SPEC section 2)."""
+    return {
+        username: Entry(rank)
+        for username, rank in Player.objects.values_list("username", "entry_rank").iterator()
+    }
+
+
+def player_ids() -> dict[str, int]:
+    return dict(Player.objects.values_list("username", "id").iterator())
+
+
+_HISTORY_COLUMNS = (
+    "player__username",
+    "opponent__username",
+    "opponent_rank",
+    "colour",
+    "game__seq",
+    "adjustment__seq",
+    "game__round",
+    "game__handicap",
+    "game__komi",
+    "game__winner",
+    "game__status",
+    "game__comment",
+    "adjustment__comment",
+    "game__tournament__code",
+    "date",
+    "value_before",
+    "change",
+    "value_after",
+    "rank_before",
+    "rank_after",
+    "factors",
+    "skipped",
+)
+
+
+def stored_history(algorithm: str) -> Iterator[HistoryRow]:
+    """The stored history of one algorithm in replay order, as the engine's rows."""
+    rows = (
+        RatingHistory.objects.filter(algorithm=algorithm)
+        .order_by("position")
+        .values_list(*_HISTORY_COLUMNS)
+    )
+    for row in rows.iterator(chunk_size=_CHUNK):
+        (
+            player,
+            opponent,
+            opponent_rank,
+            colour,
+            game_seq,
+            adjustment_seq,
+            round_number,
+            handicap,
+            komi,
+            winner,
+            status,
+            game_comment,
+            adjustment_comment,
+            tournament,
+            played_on,
+            value_before,
+            change,
+            value_after,
+            rank_before,
+            rank_after,
+            factors,
+            skipped,
+        ) = row
+        is_game = game_seq is not None
+        yield HistoryRow(
+            seq=game_seq if is_game else adjustment_seq,
+            date=played_on,
+            round=round_number or 0,
+            player=player,
+            opponent=opponent,
+            opponent_rank=opponent_rank,
+            colour=Colour(colour) if colour else None,
+            handicap=handicap if is_game else 0,
+            komi=Fraction(komi) if is_game else Fraction(0),
+            winner=Winner(winner) if is_game else None,
+            status=Status(status) if is_game else Status.ADJUSTMENT,
+            tournament=tournament or "",
+            value_before=value_before,
+            change=change,
+            value_after=value_after,
+            rank_before=rank_before,
+            rank_after=rank_after,
+            factors=factors,
+            comment=(game_comment if is_game else adjustment_comment) or "",
+            skipped=skipped,
+        )

@@ -1,0 +1,387 @@
+"""Marking ratings dirty, and the recompute that replays from the nearest checkpoint.
+
+The pattern (STYLE.md, "The recompute pattern"): a write moves each algorithm's
+``dirty_from`` to the earliest date it touches and bumps its generation, in the
+write's own transaction, and queues the task on commit. The task takes a lock,
+resumes the engine from the last checkpoint before the dirty date, rewrites the
+history from there in one transaction, and clears the mark only if no new entry
+moved it meanwhile. A periodic sweep runs the same service, so a lost message
+only delays a recompute.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+import zlib
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from django.conf import settings
+from django.db import connection, transaction
+from django.db.models import Case, F, Min, Q, Value, When
+from django.utils import timezone
+
+from players.models import Game
+from ratings.engine.base import (
+    Algorithm,
+    HistoryRow,
+    RatingState,
+    get_algorithm,
+    registry,
+    units,
+)
+from ratings.engine.records import GameRecord
+
+from .models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
+from .selectors import ReplayKey, SourceIds, player_entries, player_ids, replay_records
+
+logger = logging.getLogger(__name__)
+
+_BATCH = 5000
+_MAX_LOOPS = 20
+
+
+def maintained_algorithms() -> list[str]:
+    """The algorithms the site keeps (setting ``RATINGS_ALGORITHMS``; empty: all registered),
+    the primary one first."""
+    known = registry()
+    names = list(settings.RATINGS_ALGORITHMS) or list(known)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"RATINGS_ALGORITHMS names unknown algorithms: {', '.join(unknown)}")
+    primary = settings.RATINGS_PRIMARY_ALGORITHM
+    return sorted(names, key=lambda name: name != primary)
+
+
+def primary_algorithm() -> str:
+    return maintained_algorithms()[0]
+
+
+def ensure_states() -> None:
+    RecomputeState.objects.bulk_create(
+        [RecomputeState(algorithm=name) for name in maintained_algorithms()],
+        ignore_conflicts=True,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Touch:
+    """A date a write touched: a game's or adjustment's date (old or new), its tournament,
+    and for an adjustment the algorithm it is for ("" = all)."""
+
+    date: date
+    tournament_id: int | None = None
+    algorithm: str = ""
+
+
+def dirty_dates(touches: Iterable[Touch]) -> dict[str, date]:
+    """The earliest date each maintained algorithm must replay from.
+
+    For algorithms that rate a tournament as one block (EGF, the French ladder) a
+    tournament game touches the tournament's first date.
+    """
+    touches = list(touches)
+    tournament_ids = {touch.tournament_id for touch in touches if touch.tournament_id}
+    first_dates = dict(
+        Game.objects.filter(tournament_id__in=tournament_ids)
+        .values("tournament_id")
+        .annotate(first=Min("date"))
+        .values_list("tournament_id", "first")
+    )
+    algorithms = registry()
+    dates: dict[str, date] = {}
+    for name in maintained_algorithms():
+        blocks = algorithms[name].rates_tournaments_as_blocks
+        for touch in touches:
+            if touch.algorithm and touch.algorithm != name:
+                continue
+            day = touch.date
+            if blocks and touch.tournament_id in first_dates:
+                day = min(day, first_dates[touch.tournament_id])
+            if name not in dates or day < dates[name]:
+                dates[name] = day
+    return dates
+
+
+def mark_dirty(touches: Iterable[Touch]) -> dict[str, date]:
+    """Move each algorithm's dirty date back to what ``touches`` reach, inside the
+    caller's transaction, and queue the recompute for after the commit."""
+    dates = dirty_dates(touches)
+    if not dates:
+        return dates
+    ensure_states()
+    for name, day in dates.items():
+        RecomputeState.objects.filter(algorithm=name).update(
+            dirty_from=Case(
+                When(Q(dirty_from__isnull=True) | Q(dirty_from__gt=day), then=Value(day)),
+                default=F("dirty_from"),
+            ),
+            generation=F("generation") + 1,
+        )
+    # One task per transaction is enough: it recomputes everything that is dirty.
+    pending = connection.run_on_commit
+    if not any(callback[1] is queue_recompute for callback in pending):
+        transaction.on_commit(queue_recompute)
+    return dates
+
+
+def queue_recompute() -> None:
+    """Ask a worker to run what is pending. A broker that is down only delays the
+    recompute: the game is stored and the periodic sweep will pick it up."""
+    from .tasks import recompute_pending
+
+    try:
+        recompute_pending.delay()
+    except Exception:  # the broker's errors vary by transport; none may fail the write
+        if settings.CELERY_TASK_ALWAYS_EAGER:
+            raise
+        logger.exception("could not queue the recompute; the periodic sweep will run it")
+
+
+# --- the recompute ------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RecomputeResult:
+    algorithm: str
+    replayed_from: date | None
+    rows: int
+    seconds: float
+
+
+def _lock(algorithm: str) -> None:
+    """Serialize recomputes of one algorithm. On PostgreSQL a transaction-level advisory
+    lock; SQLite allows one writer at a time anyway."""
+    if connection.vendor == "postgresql":
+        key = zlib.crc32(f"clubrating.recompute.{algorithm}".encode()) & 0x7FFFFFFF
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
+
+
+def recompute_pending(algorithms: Sequence[str] | None = None) -> list[RecomputeResult]:
+    """Recompute every maintained algorithm that is marked dirty."""
+    ensure_states()
+    names = list(algorithms) if algorithms else maintained_algorithms()
+    results = []
+    for name in names:
+        for _ in range(_MAX_LOOPS):
+            result = _recompute_once(name, full=False, from_date=None)
+            if result is None:
+                break
+            results.append(result)
+    return results
+
+
+def recompute(
+    algorithm: str, *, full: bool = False, from_date: date | None = None
+) -> RecomputeResult | None:
+    """Recompute one algorithm now: from its dirty date, from ``from_date``, or in full."""
+    ensure_states()
+    return _recompute_once(algorithm, full=full, from_date=from_date)
+
+
+def _recompute_once(name: str, *, full: bool, from_date: date | None) -> RecomputeResult | None:
+    started = time.monotonic()
+    RecomputeState.objects.filter(algorithm=name).update(running_since=timezone.now())
+    try:
+        with transaction.atomic():
+            _lock(name)
+            state_row = RecomputeState.objects.get(algorithm=name)
+            generation = state_row.generation
+            start = None if full else _earliest(from_date, state_row.dirty_from)
+            if not full and start is None:
+                return None
+            rows = _rewrite(get_algorithm(name), start)
+            seconds = time.monotonic() - started
+            finished = dict(
+                running_since=None,
+                last_started=timezone.now() - timedelta(seconds=seconds),
+                last_finished=timezone.now(),
+                last_duration=seconds,
+                last_from=start,
+                last_rows=rows,
+                last_error="",
+            )
+            # Clear the mark only if no write moved it while we replayed; otherwise the
+            # loop in recompute_pending runs again from the (earlier) date it now holds.
+            cleared = RecomputeState.objects.filter(algorithm=name, generation=generation).update(
+                dirty_from=None, **finished
+            )
+            if not cleared:
+                RecomputeState.objects.filter(algorithm=name).update(**finished)
+    except Exception as error:
+        RecomputeState.objects.filter(algorithm=name).update(
+            running_since=None, last_error=f"{type(error).__name__}: {error}"
+        )
+        raise
+    return RecomputeResult(name, start, rows, seconds)
+
+
+def _earliest(*days: date | None) -> date | None:
+    present = [day for day in days if day is not None]
+    return min(present) if present else None
+
+
+def _rewrite(algorithm: Algorithm, start: date | None) -> int:
+    if not algorithm.has_history:
+        return _rewrite_holistic(algorithm)
+    name = algorithm.name
+    state = algorithm.new_state(player_entries())
+    checkpoint = None
+    if start is not None:
+        checkpoint = (
+            Checkpoint.objects.filter(algorithm=name, date__lt=start)
+            .order_by("-date", "-round", "-seq")
+            .first()
+        )
+    if checkpoint is None:
+        position, key = 0, None
+        Checkpoint.objects.filter(algorithm=name).delete()
+    else:
+        position = checkpoint.position
+        key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
+        state.load(checkpoint.state)
+        Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after()).delete()
+    RatingHistory.objects.filter(algorithm=name, position__gte=position).delete()
+
+    records, source_ids = replay_records(name, key)
+    ids = player_ids()
+    written = 0
+    batch: list[RatingHistory] = []
+    for checkpoint_key, rows in _rated_units(algorithm, state, records):
+        if checkpoint_key is not None:
+            key_before, dumped = checkpoint_key
+            Checkpoint.objects.create(
+                algorithm=name,
+                date=key_before.date,
+                round=key_before.round,
+                seq=key_before.seq,
+                position=position + written,
+                state=dumped,
+            )
+        for row in rows:
+            batch.append(_history_object(name, position + written, row, ids, source_ids))
+            written += 1
+        if len(batch) >= _BATCH:
+            RatingHistory.objects.bulk_create(batch)
+            batch = []
+    RatingHistory.objects.bulk_create(batch)
+    algorithm.finish(state)
+    _replace_current(name, state, ids)
+    return written
+
+
+def _rated_units(
+    algorithm: Algorithm, state: RatingState, records: Iterable[GameRecord]
+) -> Iterator[tuple[tuple[ReplayKey, dict] | None, list[HistoryRow]]]:
+    """Rate unit by unit; with each unit, a checkpoint to store before it, or None.
+
+    A checkpoint (the state just before the unit) is taken every
+    ``RATINGS_CHECKPOINT_EVERY`` units, but only where no tournament block is open,
+    so that every record at or after its key belongs to a unit starting there or later.
+    """
+    every = settings.RATINGS_CHECKPOINT_EVERY
+    records = list(records)
+    last_of_tournament: dict[str, tuple] = {}
+    if algorithm.rates_tournaments_as_blocks:
+        for record in records:
+            if record.tournament and not record.is_adjustment:
+                last_of_tournament[record.tournament] = record.order_key
+    open_until: tuple | None = None
+    for count, unit in enumerate(units(algorithm, records)):
+        first = unit[0]
+        checkpoint = None
+        if count and count % every == 0 and (open_until is None or open_until < first.order_key):
+            checkpoint = (ReplayKey(first.date, first.round, first.seq), state.dump())
+        end = last_of_tournament.get(first.tournament) if not first.is_adjustment else None
+        if end is not None and (open_until is None or end > open_until):
+            open_until = end
+        yield checkpoint, algorithm.rate_unit(state, unit)
+
+
+def _history_object(
+    algorithm: str, position: int, row: HistoryRow, ids: dict[str, int], source: SourceIds
+) -> RatingHistory:
+    is_adjustment = row.is_adjustment
+    return RatingHistory(
+        algorithm=algorithm,
+        position=position,
+        player_id=ids[row.player],
+        opponent_id=ids[row.opponent],
+        game_id=None if is_adjustment else source.games[row.seq],
+        adjustment_id=source.adjustments[row.seq] if is_adjustment else None,
+        date=row.date,
+        colour=row.colour.value if row.colour else "",
+        opponent_rank=row.opponent_rank,
+        rank_before=row.rank_before,
+        rank_after=row.rank_after,
+        value_before=float(row.value_before),
+        change=float(row.change),
+        value_after=float(row.value_after),
+        factors=dict(row.factors),
+        skipped=row.skipped[:200],
+    )
+
+
+def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
+    CurrentRating.objects.filter(algorithm=algorithm).delete()
+    CurrentRating.objects.bulk_create(
+        [
+            CurrentRating(
+                algorithm=algorithm,
+                player_id=ids[username],
+                rank=player.rank,
+                value=float(player.value),
+                games=player.games,
+            )
+            for username, player in state.players.items()
+            if username in ids
+        ],
+        batch_size=_BATCH,
+    )
+
+
+def _rewrite_holistic(algorithm: Algorithm) -> int:
+    """GCR: the standings from all games, and month-end snapshots for the chart."""
+    name = algorithm.name
+    records = list(replay_records(name)[0])
+    entries = player_entries()
+    ids = player_ids()
+    RatingSnapshot.objects.filter(algorithm=name).delete()
+    snapshots = []
+    for month_end in _month_ends(records):
+        state = algorithm.new_state(entries)
+        for unit in units(algorithm, (r for r in records if r.date <= month_end)):
+            algorithm.rate_unit(state, unit)
+        algorithm.finish(state)
+        snapshots += [
+            RatingSnapshot(
+                algorithm=name,
+                player_id=ids[username],
+                date=month_end,
+                rank=player.rank,
+                value=float(player.value),
+                games=player.games,
+            )
+            for username, player in state.players.items()
+            if player.games
+        ]
+    RatingSnapshot.objects.bulk_create(snapshots, batch_size=_BATCH)
+    state = algorithm.new_state(entries)
+    for unit in units(algorithm, records):
+        algorithm.rate_unit(state, unit)
+    algorithm.finish(state)
+    _replace_current(name, state, ids)
+    return len(snapshots)
+
+
+def _month_ends(records: Sequence[GameRecord]) -> list[date]:
+    """The last day of every month that has games, before the month of the last game."""
+    months = sorted({(record.date.year, record.date.month) for record in records})
+    ends = []
+    for year, month in months[:-1]:
+        next_month = date(year + (month == 12), month % 12 + 1, 1)
+        ends.append(next_month - timedelta(days=1))
+    return ends

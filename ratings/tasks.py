@@ -1,0 +1,28 @@
+"""Celery tasks: thin wrappers that call the recompute service."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import DatabaseError
+
+from . import services
+
+
+@shared_task(
+    autoretry_for=(DatabaseError,),
+    retry_backoff=2,
+    retry_backoff_max=120,
+    max_retries=10,
+)
+def recompute_pending(algorithms: list[str] | None = None) -> list[dict]:
+    """Recompute every dirty algorithm. Duplicate deliveries find nothing dirty and
+    return at once; the periodic sweep calls this too."""
+    return [
+        {
+            "algorithm": r.algorithm,
+            "from": str(r.replayed_from),
+            "rows": r.rows,
+            "seconds": r.seconds,
+        }
+        for r in services.recompute_pending(algorithms)
+    ]

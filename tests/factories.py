@@ -1,0 +1,49 @@
+"""Small builders that keep related objects consistent across the database tests."""
+
+from __future__ import annotations
+
+from datetime import date
+from decimal import Decimal
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+
+from players import services
+from players.models import Club, Player
+from ratings.engine.ranks import parse_rank
+
+
+def user(username: str = "vera", *groups: str):
+    account, _ = get_user_model().objects.get_or_create(username=username)
+    if groups:
+        account.groups.set(Group.objects.filter(name__in=groups))
+    return account
+
+
+def volunteer(username: str = "vera"):
+    return user(username, "volunteers")
+
+
+def committee_member(username: str = "connie"):
+    return user(username, "volunteers", "committee")
+
+
+def club(name: str = "Cape Town Go Club", founded: date | None = None) -> Club:
+    return Club.objects.get_or_create(name=name, defaults={"founded": founded})[0]
+
+
+def player(username: str, rank: str = "10k", **extra) -> Player:
+    return Player.objects.create(
+        username=username,
+        full_name=extra.pop("full_name", username.title()),
+        entry_rank=parse_rank(rank),
+        national_rank=parse_rank(rank),
+        **extra,
+    )
+
+
+def game(white: Player, black: Player, winner: str = "W", on: date = date(2024, 3, 1), **extra):
+    """A GameInput with the seed's defaults."""
+    if "komi" in extra and extra["komi"] is not None:
+        extra["komi"] = Decimal(str(extra["komi"]))
+    return services.GameInput(date=on, white=white, black=black, winner=winner, **extra)

@@ -1,0 +1,243 @@
+"""The write services: one transaction each, audited, marking the right dirty date."""
+
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from django.utils import timezone
+
+from players import services
+from players.models import Adjustment, AuditEntry, Game, Player
+from ratings.engine.ranks import parse_rank
+from ratings.models import RecomputeState
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def vera():
+    return factories.volunteer()
+
+
+@pytest.fixture
+def alice():
+    return factories.player("alice", "5k")
+
+
+@pytest.fixture
+def bob():
+    return factories.player("bob", "8k")
+
+
+def dirty(algorithm: str = "sagc"):
+    return RecomputeState.objects.get(algorithm=algorithm).dirty_from
+
+
+def test_it_stores_a_whole_sheet_with_consecutive_entry_numbers(vera, alice, bob):
+    result = services.record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(alice, bob, "W", date(2024, 3, 1)),
+            factories.game(bob, alice, "B", date(2024, 3, 2), handicap=2),
+        ],
+    )
+    games = list(Game.objects.order_by("seq"))
+    assert [g.record_sheet_id for g in games] == [result.sheet.pk] * 2
+    assert games[1].seq == games[0].seq + 1
+    assert games[1].komi == Decimal("0.5"), "the default komi with handicap is 0.5"
+    assert games[0].komi == Decimal("6.5")
+    assert AuditEntry.objects.filter(action="game_create").count() == 2
+
+
+def test_it_stores_nothing_when_one_game_of_the_sheet_is_bad(vera, alice, bob):
+    with pytest.raises(services.ServiceError) as error:
+        services.record_sheet_submit(
+            user=vera,
+            games=[
+                factories.game(alice, bob, "W"),
+                factories.game(alice, alice, "B"),
+            ],
+        )
+    assert (2, "black", "a player cannot play themselves") in error.value.errors
+    assert Game.objects.count() == 0
+    assert AuditEntry.objects.count() == 0
+
+
+def test_it_refuses_a_game_in_the_future(vera, alice, bob):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    with pytest.raises(services.ServiceError) as error:
+        services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", tomorrow)])
+    assert error.value.errors[0][1] == "date"
+    assert not Game.objects.exists()
+
+
+def test_it_allows_but_flags_a_game_before_the_club_was_founded(vera, bob):
+    club = factories.club(founded=date(2024, 1, 1))
+    carol = factories.player("carol", "3k", club=club)
+    result = services.record_sheet_submit(
+        user=vera, games=[factories.game(carol, bob, "W", date(2023, 5, 1))]
+    )
+    assert len(result.games) == 1
+    assert "before Cape Town Go Club was founded" in result.warnings[0]
+
+
+def test_it_refuses_a_duplicate_unless_confirmed(vera, alice, bob):
+    services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+    with pytest.raises(services.DuplicateGamesError):
+        services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "W")], allow_duplicates=True
+    )
+    assert Game.objects.count() == 2
+
+
+def test_a_new_game_marks_every_algorithm_dirty_from_its_date(
+    vera, alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        services.record_sheet_submit(
+            user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
+        )
+    assert dirty("sagc") == date(2024, 3, 5)
+    assert dirty("egf-2021") == date(2024, 3, 5)
+    assert len(callbacks) == 1, "one recompute task per transaction"
+
+
+def test_the_recompute_is_queued_only_after_a_successful_commit(
+    vera, alice, django_capture_on_commit_callbacks
+):
+    with (
+        django_capture_on_commit_callbacks(execute=False) as callbacks,
+        pytest.raises(services.ServiceError),
+    ):
+        services.record_sheet_submit(user=vera, games=[factories.game(alice, alice, "W")])
+    assert callbacks == []
+
+
+def test_back_dating_marks_the_earlier_of_the_two_dates(
+    vera, alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        result = services.record_sheet_submit(
+            user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
+        )
+    assert dirty() is None, "the in-process recompute ran on commit"
+    stored = result.games[0]
+    with django_capture_on_commit_callbacks(execute=False):
+        services.game_correct(
+            user=vera,
+            game_id=stored.pk,
+            version=stored.version,
+            changes=factories.game(alice, bob, "W", date(2024, 1, 10)),
+        )
+    assert dirty() == date(2024, 1, 10)
+    corrected = Game.objects.get(pk=stored.pk)
+    assert corrected.seq == stored.seq, "an edit keeps the entry number"
+    assert corrected.version == stored.version + 1
+
+
+def test_moving_a_game_later_marks_its_old_date(
+    vera, alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        stored = services.record_sheet_submit(
+            user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
+        ).games[0]
+    with django_capture_on_commit_callbacks(execute=False):
+        services.game_correct(
+            user=vera,
+            game_id=stored.pk,
+            version=1,
+            changes=factories.game(alice, bob, "W", date(2024, 6, 1)),
+        )
+    assert dirty() == date(2024, 3, 5)
+
+
+def test_a_tournament_game_marks_the_tournament_start_for_block_algorithms(vera, alice, bob):
+    from players.models import Tournament
+
+    open_ = Tournament.objects.create(code="open", name="Open")
+    carol = factories.player("carol", "6k")
+    services.record_sheet_submit(
+        user=vera,
+        games=[factories.game(alice, bob, "W", date(2024, 5, 1), tournament=open_, round=1)],
+    )
+    RecomputeState.objects.update(dirty_from=None)
+    services.record_sheet_submit(
+        user=vera,
+        games=[factories.game(carol, bob, "B", date(2024, 5, 2), tournament=open_, round=2)],
+    )
+    assert dirty("sagc") == date(2024, 5, 2)
+    assert dirty("egf-2021") == date(2024, 5, 1)
+    assert dirty("french") == date(2024, 5, 1)
+
+
+def test_a_second_correction_from_a_stale_page_is_refused(vera, alice, bob):
+    stored = services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")]).games[
+        0
+    ]
+    services.game_correct(
+        user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "B")
+    )
+    with pytest.raises(services.ConcurrentEditError):
+        services.game_correct(
+            user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "D")
+        )
+    assert Game.objects.get(pk=stored.pk).winner == "B"
+
+
+def test_voiding_keeps_the_game_and_records_who_and_why(vera, alice, bob):
+    stored = services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")]).games[
+        0
+    ]
+    services.game_void(user=vera, game_id=stored.pk, version=1, reason="entered twice")
+    voided = Game.objects.get(pk=stored.pk)
+    assert voided.is_void and voided.voided_by == vera and voided.void_reason == "entered twice"
+    entry = AuditEntry.objects.get(action="game_void")
+    assert entry.before["voided"] is False and entry.after["voided"] is True
+    assert Player.objects.get(pk=alice.pk).last_updated is None
+
+
+def test_last_updated_is_the_date_of_the_most_recently_entered_game(vera, alice, bob):
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "W", date(2024, 5, 1))]
+    )
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "B", date(2024, 2, 1))]
+    )
+    assert Player.objects.get(pk=alice.pk).last_updated == date(2024, 2, 1)
+
+
+def test_an_adjustment_for_one_algorithm_marks_only_that_one(alice):
+    connie = factories.committee_member()
+    RecomputeState.objects.update(dirty_from=None)
+    services.adjustment_apply(
+        user=connie,
+        player=alice,
+        date=date(2024, 4, 1),
+        new_rank=parse_rank("4k"),
+        algorithm="anchor",
+    )
+    assert dirty("anchor") == date(2024, 4, 1)
+    assert dirty("sagc") is None
+
+
+def test_a_resync_is_one_batch_that_reverts_as_a_whole(alice, bob):
+    connie = factories.committee_member()
+    batch = services.resync_apply(
+        user=connie,
+        changes=[
+            services.ResyncChange(alice, parse_rank("3k")),
+            services.ResyncChange(bob, parse_rank("9k")),
+        ],
+        effective_date=date(2024, 6, 1),
+        note="SAGA list of June",
+    )
+    assert Adjustment.objects.filter(resync_batch=batch, voided_at=None).count() == 2
+    assert Player.objects.get(pk=alice.pk).national_rank == parse_rank("3k")
+    services.resync_revert(user=connie, batch_id=batch.pk)
+    assert Adjustment.objects.filter(resync_batch=batch, voided_at=None).count() == 0
+    assert Player.objects.get(pk=alice.pk).national_rank == parse_rank("5k")
+    with pytest.raises(services.ServiceError):
+        services.resync_revert(user=connie, batch_id=batch.pk)
