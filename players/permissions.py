@@ -1,0 +1,57 @@
+"""The site's roles, enforced on the server for every view.
+
+Anonymous users read; volunteers (group ``volunteers``) enter and correct games;
+committee members (group ``committee``) also resync, adjust, merge and manage
+accounts. Staff (superusers) may do everything.
+"""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.views import redirect_to_login
+from django.core.exceptions import PermissionDenied
+
+VOLUNTEERS = "volunteers"
+COMMITTEE = "committee"
+
+
+def _in_group(user, group: str) -> bool:
+    if not user.is_authenticated or not user.is_active:
+        return False
+    if user.is_superuser:
+        return True
+    # Cached on the user object: a page asks several times (navigation, buttons).
+    names = getattr(user, "_clubrating_groups", None)
+    if names is None:
+        names = set(user.groups.values_list("name", flat=True))
+        user._clubrating_groups = names
+    return group in names
+
+
+def is_volunteer(user) -> bool:
+    """Volunteers and committee members (the committee are volunteers too)."""
+    return _in_group(user, VOLUNTEERS) or _in_group(user, COMMITTEE)
+
+
+def is_committee(user) -> bool:
+    return _in_group(user, COMMITTEE)
+
+
+def _role_required(check, what: str):
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, *args, **kwargs):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if not check(request.user):
+                raise PermissionDenied(f"This page is for {what}.")
+            return view(request, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+volunteer_required = _role_required(is_volunteer, "volunteers")
+committee_required = _role_required(is_committee, "committee members")
