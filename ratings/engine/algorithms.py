@@ -3,4 +3,7 @@
 Each algorithm lives in its own module; add one line here when a module is added.
 """
 
-from . import sagc  # noqa: F401
+from . import (
+    french,  # noqa: F401
+    sagc,  # noqa: F401
+)
