@@ -1,0 +1,3 @@
+"""URLs of the committee pages (see players/urls.py)."""
+
+urlpatterns: list = []

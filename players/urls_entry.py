@@ -1,0 +1,3 @@
+"""URLs of the entry pages (see players/urls.py)."""
+
+urlpatterns: list = []

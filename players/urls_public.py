@@ -1,0 +1,3 @@
+"""URLs of the public pages (see players/urls.py)."""
+
+urlpatterns: list = []
