@@ -4,6 +4,7 @@ Each algorithm lives in its own module; add one line here when a module is added
 """
 
 from . import (
+    egf,  # noqa: F401
     french,  # noqa: F401
     sagc,  # noqa: F401
 )
