@@ -91,7 +91,7 @@ def _tasks_in_process() -> Iterator[None]:
 
 def _close_worker_connections(**kwargs) -> None:
     # Runs in the worker's thread, whose database connections are its own: left
-    # open, they would keep PostgreSQL from dropping the test database.
+    # open (CONN_MAX_AGE), they hold up PostgreSQL's drop of the test database.
     connections.close_all()
 
 
@@ -142,3 +142,7 @@ def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
             page.screenshot(path=screenshot, full_page=True)
         finally:
             browser.close()
+            # Django keeps connections per async context, and Playwright's loop
+            # makes one: the test's ORM calls got connections that nothing else
+            # would close, and PostgreSQL cannot drop the test database under them.
+            connections.close_all()

@@ -147,7 +147,6 @@ def test_it_runs_on_a_laptop_with_no_environment():
         "STORAGES",
         "RATINGS_ALGORITHMS",
         "RATINGS_PRIMARY_ALGORITHM",
-        "CELERY_BEAT_SCHEDULE",
     )
 
     assert loaded["DEBUG"] is True
@@ -164,7 +163,6 @@ def test_it_runs_on_a_laptop_with_no_environment():
     )
     assert loaded["RATINGS_ALGORITHMS"] == []
     assert loaded["RATINGS_PRIMARY_ALGORITHM"] == "sagc"
-    assert loaded["CELERY_BEAT_SCHEDULE"] == {}
 
 
 def test_it_requires_a_secret_key_when_debug_is_off():
