@@ -240,6 +240,23 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
 }
 
+# --- Cache: shared by every process when Redis is there (recompute progress, login
+# throttling); in-process otherwise, which is right for the embedded default where
+# tasks run inside the web process.
+_redis_url = env_str("REDIS_URL") or (
+    CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else None
+)
+if _redis_url:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": _redis_url,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "clubrating"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
 # --- Ratings.
 # Empty means every algorithm the engine registers.
 RATINGS_ALGORITHMS = env_list("RATINGS_ALGORITHMS")

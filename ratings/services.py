@@ -34,6 +34,7 @@ from ratings.engine.base import (
 )
 from ratings.engine.records import GameRecord
 
+from . import progress
 from .models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from .selectors import ReplayKey, SourceIds, player_entries, player_ids, replay_records
 
@@ -41,6 +42,7 @@ logger = logging.getLogger(__name__)
 
 _BATCH = 5000
 _MAX_LOOPS = 20
+_PROGRESS_EVERY = 2000  # units between progress reports
 
 
 def maintained_algorithms() -> list[str]:
@@ -216,6 +218,8 @@ def _recompute_once(name: str, *, full: bool, from_date: date | None) -> Recompu
             running_since=None, last_error=f"{type(error).__name__}: {error}"
         )
         raise
+    finally:
+        progress.clear(name)
     return RecomputeResult(name, start, rows, seconds)
 
 
@@ -290,7 +294,12 @@ def _rated_units(
             if record.tournament and not record.is_adjustment:
                 last_of_tournament[record.tournament] = record.order_key
     open_until: tuple | None = None
+    total = len(records)
+    done = 0
     for count, unit in enumerate(units(algorithm, records)):
+        if count % _PROGRESS_EVERY == 0:
+            progress.report(algorithm.name, done, total)
+        done += len(unit)
         first = unit[0]
         checkpoint = None
         if count and count % every == 0 and (open_until is None or open_until < first.order_key):

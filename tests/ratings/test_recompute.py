@@ -242,3 +242,19 @@ def test_the_site_and_the_command_line_agree_after_back_dated_imports(tmp_path, 
         capsys.readouterr()
         assert main(["rate", "--algorithm", algorithm, str(tmp_path / "all.csv")]) == 0
         assert out.getvalue() == capsys.readouterr().out, algorithm
+
+
+def test_a_running_recompute_reports_its_progress_and_clears_it_at_the_end(club, monkeypatch):
+    from ratings import progress
+
+    vera, (ann, ben, *_rest) = club
+    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
+    seen = []
+    real_report = progress.report
+    monkeypatch.setattr(
+        progress, "report", lambda name, done, total: seen.append((name, done, total))
+    )
+    rating_services.recompute("sagc", full=True)
+    monkeypatch.setattr(progress, "report", real_report)
+    assert seen == [("sagc", 0, 1)]
+    assert progress.read("sagc") is None
