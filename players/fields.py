@@ -6,6 +6,7 @@ Amateur ranks are their stones (30k = -30 … 9d = 8); professional ranks follow
 
 from __future__ import annotations
 
+from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 
@@ -22,8 +23,47 @@ def code_to_rank(code: int) -> Rank:
     return Rank(code)
 
 
+class RankFormField(forms.Field):
+    """A rank typed as ``15k``, ``3 dan`` or ``2p``; cleans to a :class:`Rank`."""
+
+    widget = forms.TextInput
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", "e.g. 15k, 3d or 1p")
+        for integer_option in ("max_value", "min_value", "step_size"):
+            kwargs.pop(integer_option, None)
+        super().__init__(**kwargs)
+
+    def widget_attrs(self, widget):
+        return {**super().widget_attrs(widget), "maxlength": "8", "autocomplete": "off"}
+
+    def prepare_value(self, value):
+        if isinstance(value, int) and not isinstance(value, bool):
+            value = code_to_rank(value)
+        return str(value) if isinstance(value, Rank) else value
+
+    def to_python(self, value):
+        if value in self.empty_values or not str(value).strip():
+            return None
+        try:
+            return parse_rank(str(value))
+        except RankError as error:
+            raise ValidationError(str(error), code="invalid_rank") from None
+
+
 class RankField(models.SmallIntegerField):
     description = "A Go rank (30k … 9d, 1p … 9p)"
+
+    @property
+    def validators(self):
+        # The integer range validators of SmallIntegerField would compare a Rank with
+        # an int; Rank checks its own range.
+        return []
+
+    def formfield(self, **kwargs):
+        return super(models.SmallIntegerField, self).formfield(
+            **{"form_class": RankFormField, **kwargs}
+        )
 
     def from_db_value(self, value, expression, connection):
         return None if value is None else code_to_rank(value)
