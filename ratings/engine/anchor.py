@@ -1,0 +1,275 @@
+"""The anchor system (seed 004, SPEC section 5), registered as ``anchor``.
+
+Ratings are 100 points a rank with ``1d = 0`` (``1k = -100``); a new player starts
+at ``100·stones`` of their entry rank. For each game::
+
+    x = H - (Rw - Rb)/100
+
+where ``H`` is the handicap in stones, multiplied by 361/169 on 13x13 and 361/81
+on 9x9. If White wins, White gains ``a·e^(alpha·x)`` and Black loses as much; if Black
+wins, Black gains ``a·e^(-alpha·x)`` and White loses as much; a jigo changes nothing.
+``a = 10`` and ``alpha = ln 2 / 2`` by default.
+
+The anchor rules, site-wide settings that are all off by default, freeze a player
+(their change is 0 while the opponent's is unchanged):
+
+- fixed anchor and extra anchor levels: a player at or above a level is frozen in
+  games against a player below that level;
+- floating anchor: the higher-rated player is frozen when the gap exceeds
+  ``floating_gap`` (300).
+
+The formulas are kept literally as written, in binary floats.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
+from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank, RankError, parse_rank
+from .records import Colour, Entry, GameRecord, Status, Winner
+
+RATING_PER_RANK = 100
+# Small boards map their handicap to the big board by the ratio of the areas.
+BOARD_FACTORS: dict[int, float] = {19: 1.0, 13: 361 / 169, 9: 361 / 81}
+BOARD_FACTOR_TEXT = {19: "1", 13: "361/169", 9: "361/81"}
+
+
+def entry_rating(rank: Rank) -> float:
+    """``100·stones`` of a rank; below 30k counts as 30k (-3000), a pro as 9d (800)."""
+    return float(RATING_PER_RANK * rank.floored().stones)
+
+
+def rank_of(rating: float) -> Rank:
+    """The rank a rating falls in (``0..99 = 1d``, ``-100..-1 = 1k``), within 50k..9d."""
+    stones = math.floor(rating / RATING_PER_RANK)
+    return Rank(max(WEAKEST_STONES, min(STRONGEST_AMATEUR_STONES, stones)))
+
+
+def anchor_rating(setting: str | float | int) -> float:
+    """An anchor level as a rating: a number of rating points (``550``) or a rank,
+    which stands for the bottom of that rank (``1d`` = 0, ``9k`` = -900)."""
+    if isinstance(setting, int | float):
+        value = float(setting)
+    else:
+        try:
+            value = float(setting)
+        except ValueError:
+            try:
+                return entry_rating(parse_rank(setting))
+            except RankError:
+                raise ValueError(
+                    f"anchor level '{setting}' is neither a rating nor a rank (e.g. 550 or 1d)"
+                ) from None
+    if not math.isfinite(value):
+        raise ValueError(f"anchor level {setting} is not a finite rating")
+    return value
+
+
+@dataclass(frozen=True)
+class AnchorParams:
+    """The seed's numbers; the anchor rules are off unless set."""
+
+    a: float = 10.0
+    alpha: float = math.log(2) / 2
+    # players at or above it are frozen against players below it: a rating or a rank
+    fixed_anchor: str | None = None
+    # more levels that work the same way, e.g. "1d,9k" (0 and -900)
+    anchor_levels: tuple[str, ...] = ()
+    floating_anchor: bool = False
+    floating_gap: float = 300.0
+
+    def __post_init__(self) -> None:
+        if not (math.isfinite(self.a) and self.a > 0):
+            raise ValueError("a must be a positive number")
+        if not (math.isfinite(self.alpha) and self.alpha >= 0):
+            raise ValueError("alpha must be a number, 0 or more")
+        if not (math.isfinite(self.floating_gap) and self.floating_gap >= 0):
+            raise ValueError("floating_gap must be a number, 0 or more")
+        self.levels()  # every level must read as a rating
+
+    def levels(self) -> list[tuple[str, float]]:
+        """Every anchor level as (what it is, rating): the fixed anchor first."""
+        levels = []
+        if self.fixed_anchor is not None:
+            levels.append(("fixed anchor", anchor_rating(self.fixed_anchor)))
+        levels += [("anchor level", anchor_rating(level)) for level in self.anchor_levels]
+        return levels
+
+
+def frozen_reason(
+    own: float, opponent: float, levels: Sequence[tuple[str, float]], params: AnchorParams
+) -> str:
+    """Why a player rated ``own`` is frozen against one rated ``opponent``, or ""."""
+    for kind, level in levels:
+        if own >= level > opponent:
+            return f"{kind} {level!r}: at or above it against a player below it"
+    if params.floating_anchor and own - opponent > params.floating_gap:
+        gap = own - opponent
+        return f"floating anchor: {gap!r} above the opponent, more than {params.floating_gap!r}"
+    return ""
+
+
+@register
+class Anchor(Algorithm):
+    name = "anchor"
+    title = "Anchor system"
+    params_type = AnchorParams
+
+    def __init__(self, params: AnchorParams | None = None) -> None:
+        super().__init__(params)
+        self.levels = self.params.levels()
+
+    def new_player(self, entry: Entry) -> PlayerState:
+        value = entry_rating(entry.rank) if entry.value is None else float(entry.value)
+        return PlayerState(rank=rank_of(value), value=value)
+
+    def entry_problem(self, entry: Entry) -> str | None:
+        if entry.value is not None:
+            return _rating_problem(entry.value)
+        return None
+
+    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+        (record,) = unit
+        if record.is_adjustment:
+            return [self._adjust(state, record)]
+        return self._rate_game(state, record)
+
+    def skip_reason(self, record: GameRecord) -> str:
+        if record.status is Status.FREE:
+            return "the anchor system does not rate free games"
+        if record.board_size not in BOARD_FACTORS:
+            return f"no rule for a {record.board_size}x{record.board_size} board"
+        if record.winner is None:
+            return "a game needs a winner (W, B or D for jigo)"
+        return ""
+
+    def _rate_game(self, state: RatingState, record: GameRecord) -> list[HistoryRow]:
+        white, black = state.player(record.white), state.player(record.black)
+        # Both changes and both anchor tests use the ratings from before the game.
+        before = [(white.rank, white.value), (black.rank, black.value)]
+        skipped = self.skip_reason(record)
+        changes, factors = (0.0, 0.0), {"skipped": skipped}
+        if not skipped:
+            try:
+                changes, factors = self._changes(record, white.value, black.value)
+            except OverflowError:
+                skipped = "the change is too large to compute (check a, alpha and the ratings)"
+                factors = {"skipped": skipped}
+        sides = (
+            (Colour.WHITE, record.white, white, record.black),
+            (Colour.BLACK, record.black, black, record.white),
+        )
+        rows = []
+        for side, (colour, name, player, opponent_name) in enumerate(sides):
+            rank_before, value_before = before[side]
+            change, player_factors = changes[side], dict(factors)
+            if not skipped:
+                frozen = frozen_reason(value_before, before[1 - side][1], self.levels, self.params)
+                if frozen:
+                    player_factors.update(frozen=frozen, formula_change=change)
+                    change = 0.0
+                player.value = value_before + change
+                player.rank = rank_of(player.value)
+                player.games += 1
+            rows.append(
+                HistoryRow(
+                    seq=record.seq,
+                    date=record.date,
+                    round=record.round,
+                    player=name,
+                    opponent=opponent_name,
+                    opponent_rank=before[1 - side][0],
+                    colour=colour,
+                    handicap=record.handicap,
+                    komi=record.komi,
+                    winner=record.winner,
+                    status=record.status,
+                    tournament=record.tournament,
+                    value_before=value_before,
+                    change=change,
+                    value_after=player.value,
+                    rank_before=rank_before,
+                    rank_after=player.rank,
+                    factors=player_factors,
+                    comment=record.comment,
+                    skipped=skipped,
+                )
+            )
+        return rows
+
+    def _changes(
+        self, record: GameRecord, white_rating: float, black_rating: float
+    ) -> tuple[tuple[float, float], dict]:
+        """(White's change, Black's change) by the formula, and the numbers behind it."""
+        params = self.params
+        stones = record.handicap * BOARD_FACTORS[record.board_size]
+        x = stones - (white_rating - black_rating) / RATING_PER_RANK
+        factors: dict = {
+            "handicap_stones": stones,
+            "board_factor": BOARD_FACTOR_TEXT[record.board_size],
+            "x": x,
+            "a": params.a,
+            "alpha": params.alpha,
+        }
+        if record.winner is Winner.JIGO:
+            factors.update(result="jigo", award=0.0)
+            return (0.0, 0.0), factors
+        if record.winner is Winner.WHITE:
+            award = params.a * math.exp(params.alpha * x)
+            factors.update(result="white wins", award=award)
+            return (award, -award), factors
+        award = params.a * math.exp(-params.alpha * x)
+        factors.update(result="black wins", award=award)
+        return (-award, award), factors
+
+    def _adjust(self, state: RatingState, record: GameRecord) -> HistoryRow:
+        player = state.player(record.white)
+        rank_before, value_before = player.rank, player.value
+        new_rank = record.white_rank or player.rank
+        skipped = ""
+        factors: dict = {"adjustment": True}
+        if record.value is None:
+            new_value = entry_rating(new_rank)
+            factors["default_value"] = "100 x stones"
+        elif problem := _rating_problem(record.value):
+            skipped = problem
+            factors["skipped"] = problem
+            new_value = value_before
+        else:
+            new_value = float(record.value)
+        player.value = new_value
+        player.rank = rank_of(new_value)
+        return HistoryRow(
+            seq=record.seq,
+            date=record.date,
+            round=record.round,
+            player=record.white,
+            opponent=record.white,
+            opponent_rank=rank_before,
+            colour=None,
+            handicap=0,
+            komi=record.komi,
+            winner=None,
+            status=record.status,
+            tournament=record.tournament,
+            value_before=value_before,
+            change=new_value - value_before,
+            value_after=new_value,
+            rank_before=rank_before,
+            rank_after=player.rank,
+            factors=factors,
+            comment=record.comment,
+            skipped=skipped,
+        )
+
+
+def _rating_problem(value: Fraction) -> str | None:
+    try:
+        float(value)
+    except OverflowError:
+        return f"a rating of {value} is too large"
+    return None

@@ -1,0 +1,346 @@
+"""Game Courier Ratings (seed 002, SPEC section 5), registered as ``gcr``.
+
+A holistic system: it gives current standings, not a per-game history. Replaying
+the games only fills a table of pairwise results (games and score of every pair
+of players; a win counts 1, a jigo 1/2 for each); :meth:`Gcr.finish` then rates
+the whole table at once:
+
+1. Order the players by rated games, score and distinct opponents, each
+   descending, then username.
+2. Everyone starts at 1500 with no past games. A pass visits the pairs
+   ``(p[i], p[i+d])`` for ``d = 1 … n-1``, ``i`` ascending when ``d`` is odd and
+   descending when ``d`` is even, skipping pairs that never played. For each pair,
+   with ``n`` their games together and ``p`` a player's past games so far in the
+   pass::
+
+       expected = clamp(50 + (R1 - R2)/8, 0, 100) / 100
+       change   = (score1/n - expected) x 400 x (n/(n + 10))
+       R1 += change x (1 - p1/(p1 + 800));  R2 -= change x (1 - p2/(p2 + 800))
+
+   and both players' past games grow by ``n``.
+3. The reverse pass visits the same pairs in exactly the reverse order, from 1500
+   and no past games again. A player's rating is the mean of both passes.
+
+The cost of rating is in the number of pairs that played: sorting them into the
+pass order and the two passes take ``O(P log P)`` for ``P`` such pairs, on top of
+one dictionary update per game while the table is filled.
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import date
+from typing import Any, NamedTuple
+
+from .base import Algorithm, HistoryRow, PlayerState, RatingState, Standing, register, replay
+from .records import Entry, GameRecord, Status, Winner
+
+RATED_BOARD_SIZE = 19
+
+
+@dataclass(frozen=True)
+class GcrParams:
+    """The seed's numbers."""
+
+    initial_rating: float = 1500.0
+    # 50 + difference/8: a difference of 400 or more predicts every game
+    points_per_percent: float = 8.0
+    # the largest change of one comparison, for a difference of 100 percentage points
+    max_change: float = 400.0
+    # the change is scaled by n/(n + pair_games_offset), n the pair's games together
+    pair_games_offset: int = 10
+    # and per player by 1 - p/(p + past_games_offset), p the player's past games
+    past_games_offset: int = 800
+
+    def __post_init__(self) -> None:
+        if not self.points_per_percent > 0:
+            raise ValueError("points_per_percent must be positive")
+        if not self.max_change > 0:
+            raise ValueError("max_change must be positive")
+        if self.pair_games_offset < 0:
+            raise ValueError("pair_games_offset must not be negative")
+        if self.past_games_offset <= 0:
+            raise ValueError("past_games_offset must be positive")
+
+
+@dataclass(slots=True)
+class GcrPlayer(PlayerState):
+    """A player's row of the pairwise table and the results of both passes.
+
+    ``rank`` stays the declared entry rank (GCR has no ranks); ``games`` counts rated
+    games; ``opponents``, ``pair_games`` and ``pair_scores`` are parallel lists:
+    each opponent met, the games against them and this player's score in those.
+    """
+
+    score: float = 0.0
+    opponents: list[str] = field(default_factory=list)
+    pair_games: list[int] = field(default_factory=list)
+    pair_scores: list[float] = field(default_factory=list)
+    first_pass: float = 0.0
+    reverse_pass: float = 0.0
+    # where each opponent sits in the lists above; rebuilt, never dumped
+    _slot: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        self._slot = {name: slot for slot, name in enumerate(self.opponents)}
+
+    def to_data(self) -> dict[str, Any]:
+        data = PlayerState.to_data(self)
+        del data["_slot"]
+        return data
+
+    def record(self, opponent: str, score: float) -> None:
+        """One more rated game against ``opponent``, in which this player scored ``score``."""
+        self.games += 1
+        self.score += score
+        slot = self._slot.get(opponent)
+        if slot is None:
+            slot = self._slot[opponent] = len(self.opponents)
+            self.opponents.append(opponent)
+            self.pair_games.append(0)
+            self.pair_scores.append(0.0)
+        self.pair_games[slot] += 1
+        self.pair_scores[slot] += score
+
+
+class Pair(NamedTuple):
+    """Two players who played, ``first`` before ``second`` in the player order."""
+
+    first: str
+    second: str
+    games: int
+    first_score: float
+
+
+@dataclass(frozen=True, slots=True)
+class GcrAccuracy:
+    """Percentages of pairs that the ratings order as their results do: with the mean
+    rating, with the first pass and with the reverse pass (the page's three figures)."""
+
+    mean: float
+    first_pass: float
+    reverse_pass: float
+    pairs: int
+
+
+SCORES = {Winner.WHITE: (1.0, 0.0), Winner.BLACK: (0.0, 1.0), Winner.JIGO: (0.5, 0.5)}
+
+
+@register
+class Gcr(Algorithm):
+    name = "gcr"
+    title = "Game Courier Ratings"
+    params_type = GcrParams
+    state_type = GcrPlayer
+    has_history = False
+
+    def new_player(self, entry: Entry) -> GcrPlayer:
+        # A starting rating from --players is ignored: everyone starts equal (SPEC 5).
+        start = float(self.params.initial_rating)
+        return GcrPlayer(rank=entry.rank, value=start, first_pass=start, reverse_pass=start)
+
+    def skip_reason(self, record: GameRecord) -> str:
+        if record.status is Status.FREE:
+            return "GCR does not rate free games"
+        if record.board_size != RATED_BOARD_SIZE:
+            return f"GCR rates 19x19 games only, not {record.board_size}x{record.board_size}"
+        if record.winner not in SCORES:
+            return "a game needs a winner (W, B or D for jigo)"
+        return ""
+
+    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+        """Record the game in the pairwise table; the rating itself is in :meth:`finish`.
+
+        GCR ignores adjustments. A game it does not rate (free, small board) is not
+        counted, though its players appear in the standings.
+        """
+        for record in unit:
+            if record.is_adjustment:
+                continue
+            white, black = state.player(record.white), state.player(record.black)
+            if self.skip_reason(record):
+                continue
+            white_score, black_score = SCORES[record.winner]
+            white.record(record.black, white_score)
+            black.record(record.white, black_score)
+        return []
+
+    def finish(self, state: RatingState) -> None:
+        """Rate the whole table: both passes from scratch, every time it is called."""
+        players = state.players
+        pairs = pass_order(players)
+        start = float(self.params.initial_rating)
+        first = self.run_pass(pairs)
+        reverse = self.run_pass(reversed(pairs))
+        for name, player in players.items():
+            player.first_pass = first.get(name, start)
+            player.reverse_pass = reverse.get(name, start)
+            player.value = (player.first_pass + player.reverse_pass) / 2
+
+    def run_pass(self, pairs: Iterable[Pair]) -> dict[str, float]:
+        """One pass over ``pairs`` in the given order, from the initial rating and no
+        past games: each player's rating after it."""
+        params = self.params
+        start = float(params.initial_rating)
+        ratings: dict[str, float] = {}
+        past: dict[str, int] = {}
+        comparison, stability = self.comparison, self.stability
+        for first, second, games, first_score in pairs:
+            first_rating = ratings.get(first, start)
+            second_rating = ratings.get(second, start)
+            first_past, second_past = past.get(first, 0), past.get(second, 0)
+            change = comparison(first_rating - second_rating, first_score, games)
+            ratings[first] = first_rating + change * stability(first_past)
+            ratings[second] = second_rating - change * stability(second_past)
+            past[first] = first_past + games
+            past[second] = second_past + games
+        return ratings
+
+    def expected(self, difference: float) -> float:
+        """The first player's expected share of the games, as a fraction of 1."""
+        percent = 50 + difference / self.params.points_per_percent
+        return min(100.0, max(0.0, percent)) / 100
+
+    def comparison(self, difference: float, first_score: float, games: int) -> float:
+        """The change of one comparison before each player's stability factor."""
+        actual = first_score / games
+        most = (actual - self.expected(difference)) * self.params.max_change
+        return most * (games / (games + self.params.pair_games_offset))
+
+    def stability(self, past_games: int) -> float:
+        """``1 - p/(p + 800)``: the more past games, the less a rating moves."""
+        return 1 - (past_games / (past_games + self.params.past_games_offset))
+
+
+def player_order(players: Mapping[str, GcrPlayer]) -> list[str]:
+    """Players with rated games: by games, score and distinct opponents, each
+    descending, then username (SPEC section 5)."""
+    rated = [name for name, player in players.items() if player.games]
+    return sorted(
+        rated,
+        key=lambda name: (
+            -players[name].games,
+            -players[name].score,
+            -len(players[name].opponents),
+            name,
+        ),
+    )
+
+
+def pass_order(players: Mapping[str, GcrPlayer]) -> list[Pair]:
+    """The pairs that played, in the order of the first pass.
+
+    The seed's loop visits every ``(p[i], p[i+d])``; sorting only the pairs that
+    played by ``(d, i)`` (``-i`` for even ``d``) visits them in the same order.
+    """
+    order = player_order(players)
+    position = {name: index for index, name in enumerate(order)}
+    keyed: list[tuple[int, int, Pair]] = []
+    for index, name in enumerate(order):
+        player = players[name]
+        for opponent, games, score in zip(
+            player.opponents, player.pair_games, player.pair_scores, strict=True
+        ):
+            other = position[opponent]
+            if other <= index:
+                continue
+            distance = other - index
+            step = index if distance % 2 else -index
+            keyed.append((distance, step, Pair(name, opponent, games, score)))
+    keyed.sort()  # (distance, step) is unique to a pair: the Pair itself never decides
+    return [pair for _, _, pair in keyed]
+
+
+def _ordered_correctly(first_rating: float, second_rating: float, pair: Pair) -> bool:
+    """The better-rated player did better, or equal ratings met equal scores."""
+    rating_sign = (first_rating > second_rating) - (first_rating < second_rating)
+    second_score = pair.games - pair.first_score
+    score_sign = (pair.first_score > second_score) - (pair.first_score < second_score)
+    return rating_sign == score_sign
+
+
+def accuracy(state: RatingState) -> GcrAccuracy | None:
+    """The share of pairs that played whose better-rated player did better (a pair
+    with equal ratings counts when its score is level), in percent, for the mean,
+    first-pass and reverse-pass ratings. None when nobody has played. Call it after
+    the replay (which rates the table)."""
+    players = state.players
+    pairs = pass_order(players)
+    if not pairs:
+        return None
+    shares = []
+    for attribute in ("value", "first_pass", "reverse_pass"):
+        correct = sum(
+            _ordered_correctly(
+                getattr(players[pair.first], attribute),
+                getattr(players[pair.second], attribute),
+                pair,
+            )
+            for pair in pairs
+        )
+        shares.append(100 * correct / len(pairs))
+    return GcrAccuracy(*shares, pairs=len(pairs))
+
+
+def rate_table(
+    records: Iterable[GameRecord], entries: Mapping[str, Entry], params: GcrParams | None = None
+) -> RatingState:
+    """Replay ``records`` and rate the table: the state after :meth:`Gcr.finish`."""
+    algorithm = Gcr(params)
+    state = algorithm.new_state(entries)
+    for _ in replay(algorithm, records, entries, state):
+        pass
+    return state
+
+
+def standings_as_of(
+    records: Iterable[GameRecord],
+    entries: Mapping[str, Entry],
+    as_of: date,
+    params: GcrParams | None = None,
+) -> list[Standing]:
+    """The standings on ``as_of``: a full GCR of the games played up to that day."""
+    played = [record for record in records if record.date <= as_of]
+    state = rate_table(played, entries, params)
+    return state.algorithm.standings(state)
+
+
+def month_end(day: date) -> date:
+    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
+
+
+def month_ends(first: date, last: date) -> Iterator[date]:
+    """The last day of every month from ``first``'s month to ``last``'s."""
+    year, month = first.year, first.month
+    while (year, month) <= (last.year, last.month):
+        yield month_end(date(year, month, 1))
+        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
+
+
+def month_end_snapshots(
+    records: Iterable[GameRecord], entries: Mapping[str, Entry], params: GcrParams | None = None
+) -> list[tuple[date, list[Standing]]]:
+    """The standings at the end of every month from the first game to the last, each
+    equal to :func:`standings_as_of` that day.
+
+    The table only grows as games are replayed and :meth:`Gcr.finish` rates it from
+    scratch each time, so one replay serves every month: games once, plus two passes
+    per month.
+    """
+    algorithm = Gcr(params)
+    ordered = sorted(records, key=lambda record: record.order_key)
+    if not ordered:
+        return []
+    state = algorithm.new_state(entries)
+    snapshots: list[tuple[date, list[Standing]]] = []
+    position = 0
+    for last_day in month_ends(ordered[0].date, ordered[-1].date):
+        start = position
+        while position < len(ordered) and ordered[position].date <= last_day:
+            position += 1
+        for _ in replay(algorithm, ordered[start:position], entries, state):
+            pass
+        snapshots.append((last_day, algorithm.standings(state)))
+    return snapshots
