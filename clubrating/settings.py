@@ -164,6 +164,10 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
+# After this many failed log-ins for one username (four times as many from one address)
+# further attempts are refused for LOGIN_LOCKOUT_SECONDS.
+LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
+LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)
 
 # --- Time: aware datetimes everywhere, shown in the club's zone.
 USE_TZ = True

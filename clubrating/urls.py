@@ -9,6 +9,9 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     # Before the auth URLs so that this view answers to the name "logout".
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
+    path("accounts/login/", views.ThrottledLoginView.as_view(), name="login"),
+    # The admin's own login would bypass the throttle.
+    path("admin/login/", views.ThrottledLoginView.as_view()),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]

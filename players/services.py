@@ -387,7 +387,7 @@ def record_sheet_submit(
 def _locked_game(game_id: int, version: int) -> Game:
     # Lock the row so that two corrections cannot both pass the version check.
     game = (
-        Game.objects.select_for_update()
+        Game.objects.select_for_update(of=("self",))
         .select_related("white", "black", "tournament")
         .get(pk=game_id)
     )
