@@ -1,0 +1,50 @@
+"""A database that goes away during a recompute: the task retries and finishes."""
+
+from datetime import date
+
+import pytest
+from django.db import OperationalError
+
+from clubrating.celery import app as celery_app
+from players import services
+from ratings import services as rating_services
+from ratings import tasks
+from ratings.models import RatingHistory, RecomputeState
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_recompute_task_retries_after_a_database_error(monkeypatch):
+    vera = factories.volunteer()
+    alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
+    )
+    real_rewrite = rating_services._rewrite
+    failures = []
+
+    def database_restarting(algorithm, start):
+        if len(failures) < 2:
+            failures.append(algorithm.name)
+            raise OperationalError("server closed the connection unexpectedly")
+        return real_rewrite(algorithm, start)
+
+    monkeypatch.setattr(rating_services, "_rewrite", database_restarting)
+    # Not propagating, eager apply() re-runs a retried task itself (as a worker would
+    # after the countdown) instead of raising Retry to the caller.
+    celery_app.conf.task_eager_propagates = False
+    try:
+        result = tasks.recompute_pending.apply(kwargs={"algorithms": ["sagc"]})
+    finally:
+        celery_app.conf.task_eager_propagates = True
+    assert result.successful(), result.traceback
+    assert failures == ["sagc", "sagc"]
+    assert RecomputeState.objects.get(algorithm="sagc").dirty_from is None
+    assert RatingHistory.objects.filter(algorithm="sagc").count() == 2
+
+
+def test_the_retry_policy_backs_off():
+    task = tasks.recompute_pending
+    assert any(issubclass(OperationalError, kind) for kind in task.autoretry_for)
+    assert task.retry_backoff and task.max_retries >= 5
