@@ -4,6 +4,7 @@ touches (``ratings.services.mark_dirty``)."""
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
@@ -11,8 +12,9 @@ from decimal import Decimal
 from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
-from django.db.models import F, Q
+from django.contrib.auth.models import Group
+from django.db import models, transaction
+from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 
 from ratings.engine.ranks import Rank, parse_rank
@@ -30,6 +32,7 @@ from .models import (
     ResyncBatch,
     Tournament,
 )
+from .permissions import COMMITTEE, VOLUNTEERS
 
 SYSTEM_USERNAME = "system"
 
@@ -737,3 +740,249 @@ def games_import(
         if dry_run:
             transaction.set_rollback(True)
     return result
+
+
+# --- committee: merging two records of one person -------------------------------
+
+
+def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Player:
+    """Move the duplicate record's games and adjustments to the record to keep, and mark
+    the duplicate inactive (never deleted: the audit trail refers to it).
+
+    Refused when the two records played each other: then they are two people. Void games
+    between them stay with the duplicate (they count for nothing and a game cannot have
+    the same player on both sides). The ratings are marked dirty from the earliest game
+    or adjustment of either record, so the replay starts before both and rewrites every
+    history row of the duplicate.
+    """
+    if keep.pk == duplicate.pk:
+        raise ServiceError(
+            "choose two different records", [(None, "duplicate", "this is the record to keep")]
+        )
+    with transaction.atomic():
+        # Row locks, in a fixed order, so that two merges of the same records (either
+        # way round) cannot both pass the checks below.
+        locked = {
+            p.pk: p
+            for p in Player.objects.select_for_update()
+            .filter(pk__in=[keep.pk, duplicate.pk])
+            .order_by("pk")
+        }
+        keep, duplicate = locked[keep.pk], locked[duplicate.pk]
+        if not keep.active:
+            raise ServiceError(
+                f"{keep.username} is inactive: keep an active record",
+                [(None, "keep", "this record is inactive")],
+            )
+        between = Game.objects.valid().filter(
+            Q(white=keep, black=duplicate) | Q(white=duplicate, black=keep)
+        )
+        played = between.aggregate(count=Count("pk"), first=Min("date"))
+        if played["count"]:
+            raise ServiceError(
+                f"{keep.username} and {duplicate.username} played each other "
+                f"({played['count']} game{'s' if played['count'] > 1 else ''}, "
+                f"the first on {played['first']}): "
+                "they are two people, not two records of one person",
+                [(None, "duplicate", "played the record to keep")],
+            )
+        earliest = _earliest_entry([keep, duplicate])
+        moved_games = list(
+            Game.objects.select_related("white", "black", "tournament")
+            .filter(Q(white=duplicate) | Q(black=duplicate))
+            .exclude(Q(white=keep) | Q(black=keep))
+        )
+        before = {game.pk: game_snapshot(game) for game in moved_games}
+        Game.objects.filter(pk__in=before, white=duplicate).update(
+            white=keep, version=F("version") + 1
+        )
+        Game.objects.filter(pk__in=before, black=duplicate).update(
+            black=keep, version=F("version") + 1
+        )
+        moved_adjustments = list(Adjustment.objects.filter(player=duplicate).order_by("seq"))
+        Adjustment.objects.filter(player=duplicate).update(player=keep, version=F("version") + 1)
+        games_after = Game.objects.select_related("white", "black", "tournament").filter(
+            pk__in=before
+        )
+        AuditEntry.objects.bulk_create(
+            [
+                AuditEntry(
+                    user=user,
+                    action="game_reassign",
+                    object_type="game",
+                    object_id=str(game.pk),
+                    summary=f"{duplicate.username} merged into {keep.username}",
+                    before=before[game.pk],
+                    after=game_snapshot(game),
+                )
+                for game in games_after
+            ]
+        )
+        duplicate_before = player_snapshot(duplicate)
+        duplicate.active = False
+        duplicate.save(update_fields=["active"])
+        summary = f"{duplicate.username} merged into {keep.username}"
+        details = {
+            "kept": keep.username,
+            "duplicate": duplicate.username,
+            "games": sorted(snapshot["seq"] for snapshot in before.values()),
+            "adjustments": [adjustment.seq for adjustment in moved_adjustments],
+            "note": note,
+        }
+        audit(user, "player_merge", keep, after=details, summary=summary)
+        audit(
+            user,
+            "player_deactivate",
+            duplicate,
+            before=duplicate_before,
+            after=player_snapshot(duplicate) | {"merged_into": keep.username, "note": note},
+            summary=summary,
+        )
+        _refresh_last_updated([keep, duplicate])
+        if earliest is not None and (moved_games or moved_adjustments):
+            mark_dirty(
+                [Touch(earliest)] + [Touch(game.date, game.tournament_id) for game in moved_games]
+            )
+    keep.refresh_from_db()
+    return keep
+
+
+def _earliest_entry(players: Sequence[Player]) -> date | None:
+    """The date of the first valid game or adjustment of any of ``players``."""
+    first_game = (
+        Game.objects.valid()
+        .filter(Q(white__in=players) | Q(black__in=players))
+        .aggregate(first=Min("date"))["first"]
+    )
+    first_adjustment = (
+        Adjustment.objects.valid().filter(player__in=players).aggregate(first=Min("date"))["first"]
+    )
+    present = [day for day in (first_game, first_adjustment) if day is not None]
+    return min(present) if present else None
+
+
+# --- committee: accounts ----------------------------------------------------------
+
+
+class Role(models.TextChoices):
+    """What an account may do; committee members are volunteers too."""
+
+    READER = "", "Reader (no role)"
+    VOLUNTEER = "volunteer", "Volunteer"
+    COMMITTEE = "committee", "Committee"
+
+
+ROLE_GROUPS = {
+    Role.READER: (),
+    Role.VOLUNTEER: (VOLUNTEERS,),
+    Role.COMMITTEE: (VOLUNTEERS, COMMITTEE),
+}
+# Unambiguous letters and digits, in groups, so a password can be read out on the phone.
+_PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def temporary_password() -> str:
+    """A random password to hand to someone who forgot theirs (about 74 bits)."""
+    return "-".join("".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(5)) for _ in range(3))
+
+
+def account_role(account) -> Role:
+    names = set(account.groups.values_list("name", flat=True))
+    if COMMITTEE in names:
+        return Role.COMMITTEE
+    if VOLUNTEERS in names:
+        return Role.VOLUNTEER
+    return Role.READER
+
+
+def account_snapshot(account) -> dict[str, Any]:
+    return {
+        "username": account.username,
+        "role": str(account_role(account)) or "reader",
+        "is_active": account.is_active,
+        "is_staff": account.is_staff,
+        "is_superuser": account.is_superuser,
+    }
+
+
+def _check_may_change(user, account) -> None:
+    """Staff accounts are changed by staff only (a superuser's by a superuser), and the
+    system account that imports act as is nobody's to change."""
+    if account.username == SYSTEM_USERNAME:
+        raise ServiceError(f"'{SYSTEM_USERNAME}' is the site's own account; it has no login")
+    if account.is_superuser and not user.is_superuser:
+        raise ServiceError(
+            f"{account.username} is a superuser: only a superuser may change this account"
+        )
+    if account.is_staff and not (user.is_staff or user.is_superuser):
+        raise ServiceError(
+            f"{account.username} is a staff account: only staff may change this account"
+        )
+
+
+def _set_role(account, role: Role) -> None:
+    ours = Group.objects.filter(name__in=(VOLUNTEERS, COMMITTEE))
+    account.groups.remove(*ours)
+    account.groups.add(*Group.objects.filter(name__in=ROLE_GROUPS[Role(role)]))
+    account._clubrating_groups = None  # the permission cache of this user object
+
+
+def account_create(*, user, username: str, password: str, role: Role):
+    """A new login for a volunteer or committee member (or a reader)."""
+    accounts = get_user_model().objects
+    if accounts.filter(username__iexact=username).exists():
+        raise ServiceError(
+            f"the username '{username}' is taken",
+            [(None, "username", f"'{username}' is taken (usernames ignore case here)")],
+        )
+    with transaction.atomic():
+        account = accounts.create_user(username=username, password=password)
+        _set_role(account, role)
+        audit(
+            user,
+            "account_create",
+            account,
+            after=account_snapshot(account),
+            summary=f"{username} ({Role(role).label})",
+        )
+    return account
+
+
+def account_set_roles(*, user, account, role: Role):
+    """Give an account the role ``role``. A committee member cannot drop their own
+    committee role, so the club cannot lock itself out of the committee pages."""
+    _check_may_change(user, account)
+    if (
+        account.pk == user.pk
+        and not user.is_superuser
+        and account_role(account) == Role.COMMITTEE
+        and role != Role.COMMITTEE
+    ):
+        raise ServiceError(
+            "you cannot remove your own committee role: ask another committee member",
+            [(None, "role", "you cannot remove your own committee role")],
+        )
+    with transaction.atomic():
+        before = account_snapshot(account)
+        _set_role(account, role)
+        after = account_snapshot(account)
+        audit(
+            user,
+            "account_roles",
+            account,
+            before=before,
+            after=after,
+            summary=f"{account.username}: {before['role']} -> {after['role']}",
+        )
+    return account
+
+
+def account_set_temporary_password(*, user, account, password: str):
+    """Replace a forgotten password. The password itself is never written to the audit
+    trail; the account's open sessions end (Django ties them to the password)."""
+    _check_may_change(user, account)
+    with transaction.atomic():
+        account.set_password(password)
+        account.save(update_fields=["password"])
+        audit(user, "account_password", account, summary=f"temporary password for {account}")
+    return account

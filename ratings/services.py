@@ -23,7 +23,7 @@ from django.db import connection, transaction
 from django.db.models import Case, F, Min, Q, Value, When
 from django.utils import timezone
 
-from players.models import Game
+from players.models import Adjustment, AuditEntry, Game
 from ratings.engine.base import (
     Algorithm,
     HistoryRow,
@@ -394,3 +394,29 @@ def _month_ends(records: Sequence[GameRecord]) -> list[date]:
         next_month = date(year + (month == 12), month % 12 + 1, 1)
         ends.append(next_month - timedelta(days=1))
     return ends
+
+
+def request_full_recompute(*, user, algorithm: str = "") -> dict[str, date]:
+    """Mark one maintained algorithm ("" = all) dirty from the earliest game or adjustment,
+    so that the next run replays it from the start; audited. Returns the dates marked
+    (nothing when there are no games or adjustments yet)."""
+    if algorithm and algorithm not in maintained_algorithms():
+        raise ValueError(f"'{algorithm}' is not a maintained algorithm")
+    firsts = [
+        Game.objects.valid().aggregate(first=Min("date"))["first"],
+        Adjustment.objects.valid().aggregate(first=Min("date"))["first"],
+    ]
+    start = _earliest(*firsts)
+    if start is None:
+        return {}
+    with transaction.atomic():
+        dates = mark_dirty([Touch(start, None, algorithm)])
+        AuditEntry.objects.create(
+            user=user,
+            action="recompute_request",
+            object_type="algorithm",
+            object_id=algorithm or "all",
+            summary=f"full recompute of {algorithm or 'every algorithm'} from {start}",
+            after={name: day.isoformat() for name, day in dates.items()},
+        )
+    return dates
