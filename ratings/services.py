@@ -194,6 +194,9 @@ def _recompute_once(name: str, *, full: bool, from_date: date | None) -> Recompu
             generation = state_row.generation
             start = None if full else _earliest(from_date, state_row.dirty_from)
             if not full and start is None:
+                # Nothing to do: drop the "running" mark set above, or the state would
+                # say running until the next real recompute.
+                RecomputeState.objects.filter(algorithm=name).update(running_since=None)
                 return None
             rows = _rewrite(get_algorithm(name), start)
             seconds = time.monotonic() - started
