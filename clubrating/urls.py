@@ -6,6 +6,7 @@ from clubrating import views
 
 urlpatterns = [
     path("", TemplateView.as_view(template_name="home.html"), name="home"),
+    path("", include("players.urls")),
     path("health/", views.health, name="health"),
     # Before the auth URLs so that this view answers to the name "logout".
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),

@@ -3,7 +3,9 @@
 from django.urls import include, path
 
 urlpatterns = [
-    path("", include("players.urls_public")),  # everyone: views.py
+    # The entry pages come first: their fixed paths /players/new/ and /players/lookup/
+    # must win over the log pages' /players/<username>/ (those usernames are reserved).
     path("", include("players.urls_entry")),  # volunteers: entry_views.py
+    path("", include("players.urls_public")),  # everyone: views.py
     path("", include("players.urls_committee")),  # committee: committee_views.py
 ]

@@ -1,0 +1,214 @@
+"""The tables of the volunteer pages. Every cell is rendered from the row's own loaded
+fields (the selectors load related rows up front): no render method queries."""
+
+from __future__ import annotations
+
+import json
+
+import django_tables2 as tables
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from ratings.models import RatingHistory
+
+from .entry_selectors import DONE, RUNNING, audit_diff
+from .models import AuditEntry, Game, RecordSheet
+
+TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+STATUS_BADGES = {DONE: "text-bg-success", RUNNING: "text-bg-info", "pending": "text-bg-warning"}
+
+
+def player_link(player):
+    return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.username)
+
+
+def format_value(value: float) -> str:
+    """An index or rating: integers as such (SAGC), others to two decimals."""
+    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+
+
+class SheetGamesTable(tables.Table):
+    """The games of a record sheet, each with its recompute status."""
+
+    seq = tables.Column("Entry", linkify=("game_detail", [tables.A("pk")]))
+    date = tables.DateColumn("Y-m-d")
+    white = tables.Column()
+    black = tables.Column()
+    handicap = tables.Column("H")
+    komi = tables.Column()
+    winner = tables.Column()
+    status = tables.Column()
+    tournament = tables.Column(empty_values=())
+    comment = tables.Column()
+    recompute = tables.Column("Ratings", empty_values=(), orderable=False)
+
+    class Meta:
+        model = Game
+        fields = ()
+        sequence = (
+            "seq",
+            "date",
+            "white",
+            "black",
+            "handicap",
+            "komi",
+            "winner",
+            "status",
+            "tournament",
+            "comment",
+            "recompute",
+        )
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {"class": "table table-sm align-middle"}
+        row_attrs = {
+            "class": lambda record: "table-secondary" if record.is_void else "",
+            "data-game": lambda record: record.pk,
+        }
+
+    def render_white(self, record):
+        return player_link(record.white)
+
+    def render_black(self, record):
+        return player_link(record.black)
+
+    def render_status(self, record):
+        if record.is_void:
+            return format_html('<span class="badge text-bg-danger">void</span>')
+        return record.get_status_display()
+
+    def render_tournament(self, record):
+        if not record.tournament_id:
+            return "—"
+        return (
+            f"{record.tournament.code} r{record.round}" if record.round else record.tournament.code
+        )
+
+    def render_recompute(self, record):
+        return format_html_join(
+            " ",
+            '<span class="badge {}" title="{}: {}">{} {}</span>',
+            (
+                (STATUS_BADGES[s.status], s.algorithm, s.status, s.algorithm, s.status)
+                for s in record.recompute
+            ),
+        )
+
+
+class SheetTable(tables.Table):
+    """Recent record sheets."""
+
+    id = tables.Column("Sheet", linkify=True)
+    entered_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Entered")
+    entered_by = tables.Column("By", accessor="entered_by__username")
+    received_on = tables.DateColumn("Y-m-d", verbose_name="Received")
+    game_count = tables.Column("Games")
+    note = tables.Column()
+
+    class Meta:
+        model = RecordSheet
+        fields = ()
+        sequence = ("id", "entered_at", "entered_by", "received_on", "game_count", "note")
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {"class": "table table-sm"}
+
+    def render_game_count(self, record):
+        if record.void_count:
+            return f"{record.game_count} ({record.void_count} void)"
+        return record.game_count
+
+    def render_note(self, value):
+        return value if len(value) <= 80 else value[:79] + "…"
+
+
+class GameHistoryTable(tables.Table):
+    """A game's rows in each algorithm's history."""
+
+    algorithm = tables.Column()
+    player = tables.Column()
+    colour = tables.Column()
+    rank_before = tables.Column("Rank")
+    value_before = tables.Column("Before")
+    change = tables.Column()
+    value_after = tables.Column("After")
+    rank_after = tables.Column("New rank")
+    skipped = tables.Column("Not rated because")
+
+    class Meta:
+        model = RatingHistory
+        fields = ()
+        sequence = (
+            "algorithm",
+            "player",
+            "colour",
+            "rank_before",
+            "value_before",
+            "change",
+            "value_after",
+            "rank_after",
+            "skipped",
+        )
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {"class": "table table-sm"}
+
+    def render_player(self, value):
+        return player_link(value)
+
+    def render_value_before(self, value):
+        return format_value(value)
+
+    def render_change(self, value):
+        text = format_value(value)
+        return f"+{text}" if value > 0 else text
+
+    def render_value_after(self, value):
+        return format_value(value)
+
+
+def _audit_cell(value) -> str:
+    return "" if value is None else json.dumps(value, ensure_ascii=False)
+
+
+class AuditTable(tables.Table):
+    """The audit trail; each row opens to show its before and after side by side."""
+
+    at = tables.DateTimeColumn("Y-m-d H:i:s", verbose_name="When")
+    user = tables.Column("Who", accessor="user__username", default="—")
+    action = tables.Column()
+    object = tables.Column("Object", empty_values=())
+    summary = tables.Column()
+    changes = tables.Column("Before → after", empty_values=())
+
+    class Meta:
+        model = AuditEntry
+        fields = ()
+        sequence = ("at", "user", "action", "object", "summary", "changes")
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {"class": "table table-sm align-top audit-table"}
+
+    def render_object(self, record):
+        label = f"{record.object_type} {record.object_id}".strip()
+        if record.object_type == "game" and record.object_id.isdigit():
+            return format_html(
+                '<a href="{}">{}</a>', reverse("game_detail", args=[record.object_id]), label
+            )
+        return label
+
+    def render_changes(self, record):
+        if record.before is None and record.after is None:
+            return "—"
+        changes = audit_diff(record.before, record.after)
+        rows = [(c.key, _audit_cell(c.before), _audit_cell(c.after), c.changed) for c in changes]
+        return render_to_string(
+            "audit/_changes.html",
+            {
+                "rows": rows,
+                "changed": sum(1 for row in rows if row[3]),
+                "has_before": record.before is not None,
+                "has_after": record.after is not None,
+            },
+        )

@@ -1,0 +1,451 @@
+"""Forms of the volunteer pages: a record sheet, a game correction, a void, a new player
+and the audit trail's filters.
+
+They parse and validate what was typed and hand the views domain types (Player and
+Tournament objects, Rank, date, Decimal, GameInput); the services in
+``players.services`` check the domain rules and write. Errors the services find come
+back to the field they belong to (``add_service_errors``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from decimal import Decimal
+from functools import cached_property
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Column, Layout, Row
+from django import forms
+from django.contrib.auth import get_user_model
+from django.db.models import Q
+from django.utils import timezone
+
+from ratings.engine.ranks import Rank, RankError, parse_rank
+
+from .models import Club, Game, Player, Tournament
+from .services import GameInput, ServiceError
+
+# Paths under /players/ that are pages, not log pages: no player may be called so.
+RESERVED_USERNAMES = frozenset({"new", "lookup"})
+
+PLAYER_OPTIONS = "player-options"  # the id of the page's <datalist> of usernames
+TOURNAMENT_OPTIONS = "tournament-options"
+
+WINNER_CHOICES = [("", "—"), ("W", "W (white)"), ("B", "B (black)"), ("D", "D (jigo)")]
+
+
+class RankFormField(forms.CharField):
+    """A rank as typed (``15k``, ``3 dan``, ``2p``), cleaned to a ``Rank``."""
+
+    def to_python(self, value) -> Rank | None:
+        text = super().to_python(value)
+        if not text:
+            return None
+        try:
+            return parse_rank(text)
+        except RankError as error:
+            raise forms.ValidationError(str(error), code="invalid_rank") from None
+
+    def prepare_value(self, value):
+        return str(value) if isinstance(value, Rank) else value
+
+
+def _player_input(**attrs) -> forms.TextInput:
+    return forms.TextInput(
+        attrs={
+            "list": PLAYER_OPTIONS,
+            "autocomplete": "off",
+            "autocapitalize": "none",
+            "spellcheck": "false",
+            "data-player-field": "",
+            **attrs,
+        }
+    )
+
+
+class Directory:
+    """The players and tournaments a bound form (or a whole formset) names, each kind
+    loaded with one query the first time a form asks, so a sheet of twenty rows does
+    not look its players up one row at a time.
+
+    Usernames match whatever their case, so that "Alice" finds alice instead of
+    prompting the volunteer to add a second Alice.
+    """
+
+    def __init__(self, usernames: Iterable[str], codes: Iterable[str]) -> None:
+        self._usernames = {name.strip() for name in usernames if name and name.strip()}
+        self._codes = {code.strip() for code in codes if code and code.strip()}
+
+    @classmethod
+    def for_data(cls, data: Mapping[str, str]) -> Directory:
+        """From submitted form data: every ``white``, ``black`` and ``tournament`` field,
+        with or without a formset prefix."""
+        fields: dict[str, list[str]] = {"white": [], "black": [], "tournament": []}
+        for key in data:
+            name = key.rsplit("-", 1)[-1]
+            if name in fields:
+                fields[name].append(data[key])
+        return cls(fields["white"] + fields["black"], fields["tournament"])
+
+    @cached_property
+    def _players(self) -> dict[str, Player]:
+        if not self._usernames:
+            return {}
+        matches = Q()
+        for name in self._usernames:
+            matches |= Q(username__iexact=name)
+        found: dict[str, Player] = {}
+        # select_related: the sheet's service reads each player's club (founding date).
+        for player in Player.objects.filter(matches).select_related("club"):
+            found[player.username] = player
+            found.setdefault(player.username.lower(), player)
+        return found
+
+    @cached_property
+    def _tournaments(self) -> dict[str, Tournament]:
+        if not self._codes:
+            return {}
+        return {t.code: t for t in Tournament.objects.filter(code__in=self._codes)}
+
+    def player(self, username: str) -> Player | None:
+        players = self._players
+        return players.get(username) or players.get(username.lower())
+
+    def tournament(self, code: str) -> Tournament | None:
+        return self._tournaments.get(code)
+
+
+class GameFieldsForm(forms.Form):
+    """The fields of one game: a row of a record sheet, or a correction."""
+
+    date = forms.DateField(
+        initial=timezone.localdate,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    white = forms.CharField(max_length=150, widget=_player_input())
+    black = forms.CharField(max_length=150, widget=_player_input())
+    handicap = forms.IntegerField(
+        min_value=0,
+        max_value=9,
+        initial=0,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-handicap-field": ""}),
+    )
+    komi = forms.DecimalField(
+        required=False,
+        initial=Decimal("6.5"),
+        widget=forms.NumberInput(
+            attrs={"step": "0.5", "inputmode": "decimal", "data-komi-field": ""}
+        ),
+    )
+    winner = forms.ChoiceField(choices=WINNER_CHOICES)
+    status = forms.ChoiceField(choices=Game.Status.choices, initial=Game.Status.NORMAL)
+    comment = forms.CharField(required=False, max_length=500)
+    tournament = forms.CharField(
+        required=False,
+        max_length=50,
+        widget=forms.TextInput(attrs={"list": TOURNAMENT_OPTIONS, "autocomplete": "off"}),
+    )
+    round = forms.IntegerField(
+        required=False,
+        min_value=0,
+        initial=0,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+    board_size = forms.TypedChoiceField(
+        choices=Game._meta.get_field("board_size").choices, coerce=int, initial=19
+    )
+    time_minutes = forms.IntegerField(
+        label="Time (min)",
+        required=False,
+        min_value=1,
+        widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
+    )
+
+    # Shown on the record sheet only when a row asks for them.
+    MORE_FIELDS = ("tournament", "round", "board_size", "time_minutes")
+
+    def __init__(self, *args, directory: Directory | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.directory = directory or Directory.for_data(self.data)
+        # Player fields naming nobody: the page offers to add that player there.
+        self.unknown_players: set[str] = set()
+
+    def _clean_player(self, name: str) -> Player:
+        username = self.cleaned_data[name].strip()
+        player = self.directory.player(username)
+        if player is None:
+            self.unknown_players.add(name)
+            raise forms.ValidationError(f"no player '{username}' — add them first", code="unknown")
+        return player
+
+    def clean_white(self) -> Player:
+        return self._clean_player("white")
+
+    def clean_black(self) -> Player:
+        return self._clean_player("black")
+
+    def clean_komi(self) -> Decimal | None:
+        komi = self.cleaned_data["komi"]
+        if komi is not None and (komi * 2) % 1:
+            raise forms.ValidationError(f"{komi} is not a komi: use a multiple of 0.5")
+        return komi
+
+    def clean_tournament(self) -> Tournament | None:
+        code = self.cleaned_data["tournament"].strip()
+        if not code:
+            return None
+        tournament = self.directory.tournament(code)
+        if tournament is None:
+            raise forms.ValidationError(f"no tournament with the code '{code}'", code="unknown")
+        return tournament
+
+    def clean_round(self) -> int:
+        return self.cleaned_data["round"] or 0
+
+    def more_fields_in_use(self) -> bool:
+        """Whether the row's tournament, round, board or time differ from the defaults
+        or have errors (then the sheet shows them unfolded)."""
+        for name in self.MORE_FIELDS:
+            if self[name].errors:
+                return True
+            value = self[name].value()
+            if value not in (None, "", self.fields[name].initial, str(self.fields[name].initial)):
+                return True
+        return False
+
+    def game_input(self) -> GameInput:
+        data = self.cleaned_data
+        return GameInput(
+            date=data["date"],
+            white=data["white"],
+            black=data["black"],
+            winner=data["winner"],
+            handicap=data["handicap"],
+            komi=data["komi"],
+            status=data["status"],
+            board_size=data["board_size"],
+            time_minutes=data["time_minutes"],
+            tournament=data["tournament"],
+            round=data["round"],
+            comment=data["comment"].strip(),
+        )
+
+    def add_service_error(self, field_name: str | None, message: str) -> None:
+        self.add_error(field_name if field_name in self.fields else None, message)
+
+
+class SheetGameForm(GameFieldsForm):
+    """One row of a record sheet."""
+
+    # An untouched row is skipped. Its date and komi do not count: a new row copies the
+    # previous row's date, and the komi follows the handicap on its own.
+    IGNORED_FOR_BLANK = frozenset({"date", "komi"})
+
+    def has_changed(self) -> bool:
+        return bool(set(self.changed_data) - self.IGNORED_FOR_BLANK)
+
+
+class BaseSheetFormSet(forms.BaseFormSet):
+    """The rows of a record sheet; blank rows are skipped, and at least one game is needed."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.directory = Directory.for_data(self.data)
+
+    def get_form_kwargs(self, index):
+        return {**super().get_form_kwargs(index), "directory": self.directory}
+
+    def filled_forms(self) -> list[SheetGameForm]:
+        return [form for form in self.forms if form.has_changed()]
+
+    def clean(self) -> None:
+        if not any(form.has_changed() for form in self.forms):
+            raise forms.ValidationError("Enter at least one game.", code="no_games")
+
+    def game_inputs(self) -> list[GameInput]:
+        """The games in row order (call after ``is_valid()``)."""
+        return [form.game_input() for form in self.filled_forms()]
+
+    def add_service_errors(self, error: ServiceError) -> bool:
+        """Put each of the service's (game number, field, message) on its row and field;
+        False if the error names no game (the caller shows it for the whole sheet)."""
+        forms_by_number = dict(enumerate(self.filled_forms(), start=1))
+        placed = False
+        for where, field_name, message in error.errors:
+            form = forms_by_number.get(where)
+            if form is not None:
+                form.add_service_error(field_name, message)
+                placed = True
+        return placed
+
+
+SheetGameFormSet = forms.formset_factory(
+    SheetGameForm, formset=BaseSheetFormSet, extra=3, min_num=0, max_num=200, validate_max=True
+)
+
+
+class SheetForm(forms.Form):
+    """What belongs to the sheet rather than to one game."""
+
+    received_on = forms.DateField(
+        label="Sheet received on",
+        required=False,
+        initial=timezone.localdate,
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    )
+    note = forms.CharField(
+        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+    )
+    save_duplicates = forms.BooleanField(
+        label="These are not duplicates: save anyway", required=False
+    )
+    # A fingerprint of the duplicate warnings the volunteer was shown: "save anyway"
+    # confirms those games, not whatever duplicates a later edit of the sheet makes.
+    duplicates_seen = forms.CharField(required=False, widget=forms.HiddenInput)
+
+
+class GameCorrectionForm(GameFieldsForm):
+    """Every field of a stored game, and the version it was loaded at."""
+
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    # On the one-game page there is room to explain (the sheet's rows have none).
+    HELP = {
+        "date": "Change it to back-date the game: ratings are recomputed from the earlier date.",
+        "komi": "Empty: 6.5 for an even game, 0.5 with handicap.",
+        "tournament": "Tournament code; empty for a club game.",
+        "time_minutes": "Main time per player, in minutes.",
+    }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        for name, text in self.HELP.items():
+            self.fields[name].help_text = text
+
+    @staticmethod
+    def initial_for(game: Game) -> dict:
+        return {
+            "date": game.date,
+            "white": game.white.username,
+            "black": game.black.username,
+            "handicap": game.handicap,
+            "komi": game.komi,
+            "winner": game.winner,
+            "status": game.status,
+            "comment": game.comment,
+            "tournament": game.tournament.code if game.tournament_id else "",
+            "round": game.round,
+            "board_size": game.board_size,
+            "time_minutes": game.time_minutes,
+            "version": game.version,
+        }
+
+    def differences_from(self, game: Game) -> list[tuple[str, str, str]]:
+        """(label, the game's value now, the value typed) for each field where they
+        differ: what a volunteer would lose if the page only showed the current game."""
+        current = self.initial_for(game)
+        differences = []
+        for name, field in self.fields.items():
+            typed = self[name].value()
+            if name != "version" and field.has_changed(current[name], typed):
+                now = "" if current[name] is None else str(current[name])
+                differences.append((self[name].label, now, typed))
+        return differences
+
+    def add_service_errors(self, error: ServiceError) -> None:
+        # game_correct names a field as (field, message); other services as
+        # (where, field, message): the field and message are always the last two.
+        for *_, field_name, message in error.errors:
+            self.add_service_error(field_name, message)
+        if not error.errors:
+            self.add_error(None, error.message)
+
+
+class GameVoidForm(forms.Form):
+    reason = forms.CharField(
+        max_length=500,
+        help_text="Why this game does not count (kept in the audit trail).",
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+    version = forms.IntegerField(widget=forms.HiddenInput)
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError("Say why the game is void.")
+        return reason
+
+
+class PlayerCreateForm(forms.Form):
+    username = forms.SlugField(
+        max_length=150,
+        allow_unicode=True,
+        help_text="How the player is known on the sheets and in the site's addresses: "
+        "letters, digits, - and _ only.",
+        widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
+    )
+    full_name = forms.CharField(max_length=200)
+    club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False)
+    national_rank = RankFormField(
+        max_length=20,
+        help_text="e.g. 15k, 3d or 1p. The player's starting rank on every rating list.",
+    )
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"]
+        if username.lower() in RESERVED_USERNAMES:
+            raise forms.ValidationError(f"'{username}' is reserved: choose another username")
+        taken = Player.objects.filter(username__iexact=username).values_list("username", flat=True)
+        if taken:
+            raise forms.ValidationError(f"the username '{username}' is taken (by {taken[0]})")
+        return username
+
+    def add_service_errors(self, error: ServiceError) -> None:
+        for *_, field_name, message in error.errors:
+            self.add_error(field_name if field_name in self.fields else None, message)
+        if not error.errors:
+            self.add_error(None, error.message)
+
+
+class AuditFilterForm(forms.Form):
+    """The audit trail's filters; every one optional."""
+
+    action = forms.ChoiceField(required=False)
+    user = forms.ModelChoiceField(
+        queryset=get_user_model().objects.order_by("username"),
+        required=False,
+        to_field_name="username",
+    )
+    object_type = forms.ChoiceField(label="Object", required=False)
+    object_id = forms.CharField(label="Object id", required=False, max_length=50)
+    since = forms.DateField(
+        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+    until = forms.DateField(
+        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
+    )
+
+    def __init__(self, *args, actions: Iterable[str], object_types: Iterable[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["action"].choices = [("", "any action"), *((a, a) for a in actions)]
+        self.fields["object_type"].choices = [("", "any object"), *((t, t) for t in object_types)]
+        self.fields["user"].empty_label = "anyone"
+        self.helper = FormHelper()
+        self.helper.form_tag = False  # the template's <form method="get"> holds its button
+        self.helper.layout = Layout(
+            Row(
+                Column("action", css_class="col-6 col-md-2"),
+                Column("user", css_class="col-6 col-md-2"),
+                Column("object_type", css_class="col-6 col-md-2"),
+                Column("object_id", css_class="col-6 col-md-2"),
+                Column("since", css_class="col-6 col-md-2"),
+                Column("until", css_class="col-6 col-md-2"),
+            ),
+        )
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since and until and since > until:
+            self.add_error("until", f"{until} is before {since}")
+        return data
