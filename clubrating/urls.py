@@ -1,12 +1,10 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import TemplateView
 
 from clubrating import views
 
 urlpatterns = [
-    path("", TemplateView.as_view(template_name="home.html"), name="home"),
-    path("", include("players.urls")),
+    path("", include("players.urls")),  # "/" (name "home") is the rating list
     path("health/", views.health, name="health"),
     # Before the auth URLs so that this view answers to the name "logout".
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),

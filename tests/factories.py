@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
 from players import services
-from players.models import Club, Player
+from players.models import Club, Player, Tournament
 from ratings.engine.ranks import parse_rank
 
 
@@ -47,3 +47,7 @@ def game(white: Player, black: Player, winner: str = "W", on: date = date(2024, 
     if "komi" in extra and extra["komi"] is not None:
         extra["komi"] = Decimal(str(extra["komi"]))
     return services.GameInput(date=on, white=white, black=black, winner=winner, **extra)
+
+
+def tournament(code: str = "club-open", name: str = "Club Open", **extra) -> Tournament:
+    return Tournament.objects.get_or_create(code=code, defaults={"name": name, **extra})[0]

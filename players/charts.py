@@ -1,0 +1,319 @@
+"""The rank-and-rating chart of a player's log page, as geometry for an inline SVG.
+
+Pure functions, no Django: a list of (date, rank, value) in, the numbers of an SVG
+out (path data, markers, axis ticks, rank bands); ``templates/players/includes/
+rating_chart.html`` draws them. Server-side SVG needs no script and no library, so
+the chart works offline and on a phone.
+
+The x axis is proportional to time. The y axis is the rank scale: under SAGC each
+rank is a band and the index (-999..999) places the point inside its band; under the
+rating algorithms y is the rating, with a band per rank where the scale has ranks
+(100 points a rank), and plain value gridlines where it has none (GCR).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+
+from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
+
+WIDTH = 720
+HEIGHT = 300
+MARGIN_LEFT = 66  # room for "1500" in the large type of a phone (site.css)
+MARGIN_RIGHT = 16
+MARGIN_TOP = 12
+MARGIN_BOTTOM = 38
+MAX_POINTS = 500  # a long history is downsampled to this many points (shape kept)
+
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    date: date
+    rank: Rank
+    value: float
+
+
+@dataclass(frozen=True, slots=True)
+class RankScale:
+    """Where an algorithm's values sit among the ranks.
+
+    ``kind`` is "index" (a rank plus an index of -limit..limit, SAGC), "points" (a
+    rating, ``points_per_rank`` a rank, the bottom of 1d at ``bottom_of_1d``) or
+    "value" (a rating with no ranks in it).
+    """
+
+    kind: str
+    limit: int = 999
+    bottom_of_1d: float = 0.0
+    points_per_rank: float = 100.0
+
+
+INDEX_SCALE = RankScale("index")
+VALUE_SCALE = RankScale("value")
+
+# SPEC sections 4 and 5: SAGC indexes live inside a rank; an EGF GoR of 2050..2149 is
+# 1d; a French level or an anchor rating of 0..99 is 1d. GCR ratings have no ranks.
+RANK_SCALES: dict[str, RankScale] = {
+    "sagc": INDEX_SCALE,
+    "egf-2021": RankScale("points", bottom_of_1d=2050.0),
+    "egf-2020": RankScale("points", bottom_of_1d=2050.0),
+    "egf-legacy": RankScale("points", bottom_of_1d=2050.0),
+    "french": RankScale("points", bottom_of_1d=0.0),
+    "anchor": RankScale("points", bottom_of_1d=0.0),
+}
+
+
+def scale_for(algorithm: str) -> RankScale:
+    return RANK_SCALES.get(algorithm, VALUE_SCALE)
+
+
+@dataclass(frozen=True, slots=True)
+class Marker:
+    x: float
+    y: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Tick:
+    position: float
+    label: str
+
+
+@dataclass(frozen=True, slots=True)
+class Band:
+    """One rank's horizontal band (alternate bands are shaded)."""
+
+    top: float
+    height: float
+    label: str  # empty when there is no room for every label
+    label_y: float
+    shaded: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Chart:
+    width: int
+    height: int
+    left: float
+    top: float
+    right: float
+    bottom: float
+    path: str
+    markers: list[Marker]
+    last: Marker
+    x_ticks: list[Tick]
+    y_ticks: list[Tick]
+    bands: list[Band]
+    y_title: str
+    description: str
+
+    @property
+    def plot_width(self) -> float:
+        return self.right - self.left
+
+    @property
+    def plot_height(self) -> float:
+        return self.bottom - self.top
+
+
+def rank_chart(
+    points: Sequence[ChartPoint],
+    scale: RankScale,
+    *,
+    integer_values: bool = False,
+    max_points: int = MAX_POINTS,
+) -> Chart | None:
+    """The chart of ``points`` (in time order), or None when there is nothing to draw."""
+    if not points:
+        return None
+    left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
+    top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
+
+    first_day, last_day = points[0].date, points[-1].date
+    if first_day == last_day:
+        first_day, last_day = first_day - timedelta(days=15), last_day + timedelta(days=15)
+    span = (last_day - first_day).days
+
+    def x_of(day: date) -> float:
+        return left + (day - first_day).days / span * (right - left)
+
+    units = [_y_units(point, scale) for point in points]
+    low, high, bands_units, y_tick_units = _y_range(units, scale)
+
+    def y_of(value: float) -> float:
+        return bottom - (value - low) / (high - low) * (bottom - top)
+
+    xy = [(x_of(point.date), y_of(unit)) for point, unit in zip(points, units, strict=True)]
+    kept = downsample(xy, max_points)
+    markers = [
+        Marker(round(xy[i][0], 1), round(xy[i][1], 1), _describe(points[i], scale, integer_values))
+        for i in kept
+    ]
+    path = "M" + "L".join(f"{marker.x} {marker.y}" for marker in markers)
+
+    bands = []
+    label_every = max(1, math.ceil(len(bands_units) / 8))
+    for number, (band_low, band_high, label) in enumerate(bands_units):
+        band_top, band_bottom = y_of(band_high), y_of(band_low)
+        bands.append(
+            Band(
+                top=round(band_top, 1),
+                height=round(band_bottom - band_top, 1),
+                label=label if number % label_every == 0 else "",
+                label_y=round((band_top + band_bottom) / 2, 1),
+                shaded=number % 2 == 1,
+            )
+        )
+    y_ticks = [Tick(round(y_of(value), 1), label) for value, label in y_tick_units]
+    x_ticks = [Tick(round(x_of(day), 1), label) for day, label in _month_ticks(first_day, span)]
+    last = markers[-1]
+    return Chart(
+        width=WIDTH,
+        height=HEIGHT,
+        left=left,
+        top=top,
+        right=right,
+        bottom=bottom,
+        path=path,
+        markers=markers,
+        last=last,
+        x_ticks=x_ticks,
+        y_ticks=y_ticks,
+        bands=bands,
+        y_title="Rank" if scale.kind != "value" else "Rating",
+        description=(
+            f"From {_describe(points[0], scale, integer_values)} "
+            f"to {_describe(points[-1], scale, integer_values)}, {len(points)} points"
+        ),
+    )
+
+
+def _y_units(point: ChartPoint, scale: RankScale) -> float:
+    if scale.kind == "index":
+        # the band of the rank, the index placing the point inside it (0 mid-band)
+        return point.rank.stones + (point.value + scale.limit + 1) / (2 * scale.limit + 2)
+    return float(point.value)
+
+
+def _rank_label(stones: int) -> str:
+    if WEAKEST_STONES <= stones <= STRONGEST_AMATEUR_STONES:
+        return str(Rank(stones))
+    return ""
+
+
+def _y_range(
+    units: Sequence[float], scale: RankScale
+) -> tuple[float, float, list[tuple[float, float, str]], list[tuple[float, str]]]:
+    """(low, high, rank bands as (low, high, label), value ticks as (value, label))."""
+    lowest, highest = min(units), max(units)
+    if scale.kind == "index":
+        first, last = math.floor(lowest), math.floor(highest)
+        first, last = _at_least_three(first, last)
+        bands = [(float(s), float(s + 1), _rank_label(s)) for s in range(first, last + 1)]
+        return float(first), float(last + 1), bands, []
+    if scale.kind == "points":
+        per_rank, base = scale.points_per_rank, scale.bottom_of_1d
+        first = math.floor((lowest - base) / per_rank)
+        last = math.floor((highest - base) / per_rank)
+        first, last = _at_least_three(first, last)
+        bands = [
+            (base + per_rank * s, base + per_rank * (s + 1), _rank_label(s))
+            for s in range(first, last + 1)
+        ]
+        low, high = base + per_rank * first, base + per_rank * (last + 1)
+        return low, high, bands, _value_ticks(low, high)
+    padding = max((highest - lowest) * 0.08, 10.0)
+    low, high = lowest - padding, highest + padding
+    return low, high, [], _value_ticks(low, high)
+
+
+def _at_least_three(first: int, last: int) -> tuple[int, int]:
+    """Show a band either side of a history that never left one or two ranks."""
+    if last - first < 2:
+        first, last = first - 1, last + 1
+    return first, last
+
+
+def _value_ticks(low: float, high: float) -> list[tuple[float, str]]:
+    """About five round values between ``low`` and ``high``."""
+    raw_step = (high - low) / 5
+    magnitude = 10 ** math.floor(math.log10(raw_step))
+    step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw_step)
+    value = math.ceil(low / step) * step
+    ticks = []
+    while value <= high:
+        ticks.append((value, f"{value:g}"))
+        value += step
+    return ticks
+
+
+def _describe(point: ChartPoint, scale: RankScale, integer_values: bool) -> str:
+    value = point.value
+    if integer_values:
+        shown = f"{int(value):+d}".replace("-", "\u2212")
+        return f"{point.date.isoformat()}: {point.rank} {shown}"
+    shown = f"{value:.0f}".replace("-", "\u2212")
+    rank = f"{point.rank}, " if scale.kind != "value" else ""
+    return f"{point.date.isoformat()}: {rank}{shown}"
+
+
+def _month_ticks(first_day: date, span_days: int) -> list[tuple[date, str]]:
+    """First days of months (or years) inside the range, at most about six."""
+    months = span_days / 30.44
+    step = next((s for s in (1, 2, 3, 6, 12, 24, 60) if months / s <= 6), 120)
+    month_index = first_day.year * 12 + first_day.month  # the month after first_day's
+    if step >= 12:
+        month_index = (month_index + 11) // 12 * 12  # a January
+    else:
+        month_index = (month_index + step - 1) // step * step
+    end = first_day + timedelta(days=span_days)
+    ticks = []
+    while True:
+        year, month = divmod(month_index, 12)
+        day = date(year, month + 1, 1)
+        if day > end:
+            break
+        if step >= 12:
+            label = str(year)
+        elif month == 0 or not ticks:
+            label = f"{_MONTHS[month]} {year}"
+        else:
+            label = _MONTHS[month]
+        ticks.append((day, label))
+        month_index += step
+    return ticks
+
+
+def downsample(xy: Sequence[tuple[float, float]], threshold: int) -> list[int]:
+    """Indexes of at most ``threshold`` points that keep the line's shape
+    (largest-triangle-three-buckets); the first and last point are always kept."""
+    count = len(xy)
+    if threshold >= count or threshold < 3:
+        return list(range(count))
+    bucket = (count - 2) / (threshold - 2)
+    kept = [0]
+    previous = 0
+    for i in range(threshold - 2):
+        start = int(i * bucket) + 1
+        end = int((i + 1) * bucket) + 1
+        next_start, next_end = end, min(int((i + 2) * bucket) + 1, count)
+        following = xy[next_start:next_end] or [xy[-1]]
+        average_x = sum(p[0] for p in following) / len(following)
+        average_y = sum(p[1] for p in following) / len(following)
+        ax, ay = xy[previous]
+        best, best_area = start, -1.0
+        for j in range(start, end):
+            bx, by = xy[j]
+            area = abs((ax - average_x) * (by - ay) - (ax - bx) * (average_y - ay))
+            if area > best_area:
+                best, best_area = j, area
+        kept.append(best)
+        previous = best
+    kept.append(count - 1)
+    return kept

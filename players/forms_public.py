@@ -1,0 +1,105 @@
+"""The rating list's filter form: it parses the query string into RatingListFilters."""
+
+from __future__ import annotations
+
+from datetime import date
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import HTML, Column, Field, Layout, Row, Submit
+from django import forms
+from django.utils.html import escape
+
+from .fields import RankFormField
+from .models import Club
+from .selectors import RatingListFilters, months_before
+
+
+class RatingListFilterForm(forms.Form):
+    """GET filters of the rating list. A bad field is shown at the field and left out;
+    the valid ones still filter the list."""
+
+    search = forms.CharField(
+        required=False,
+        max_length=100,
+        label="Name or username",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. thandi", "type": "search"}),
+    )
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.order_by("name"), required=False, empty_label="All clubs"
+    )
+    rank_from = RankFormField(
+        required=False,
+        help_text="",
+        label="Rank from",
+        widget=forms.TextInput(attrs={"placeholder": "30k"}),
+    )
+    rank_to = RankFormField(
+        required=False,
+        help_text="",
+        label="Rank to",
+        widget=forms.TextInput(attrs={"placeholder": "9d"}),
+    )
+    active_months = forms.IntegerField(
+        required=False,
+        min_value=1,
+        max_value=600,
+        label="Active (months)",
+        widget=forms.NumberInput(
+            attrs={
+                "placeholder": "e.g. 12",
+                "title": "Only players who played within this many months",
+            }
+        ),
+    )
+    # carried through a filter so that it keeps the chosen list and order
+    algorithm = forms.CharField(required=False, widget=forms.HiddenInput)
+    sort = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, with_club: bool = True, clear_url: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        if not with_club:
+            del self.fields["club"]
+        self.helper = FormHelper()
+        self.helper.form_method = "get"
+        self.helper.disable_csrf = True
+        self.helper.form_id = "rating-filters"
+        self.helper.layout = Layout(
+            Row(
+                Column("search", css_class="col-12 col-md-6 col-lg-3"),
+                *([Column("club", css_class="col-12 col-md-6 col-lg-3")] if with_club else []),
+                Column("rank_from", css_class="col-4 col-md-2 col-lg-1"),
+                Column("rank_to", css_class="col-4 col-md-2 col-lg-1"),
+                Column("active_months", css_class="col-4 col-md-3 col-lg-2"),
+                Column(
+                    Submit("", "Filter", css_class="btn-primary me-2"),
+                    HTML(
+                        f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">Clear</a>'
+                    ),
+                    css_class="col-12 col-md-auto d-flex align-items-start filter-buttons",
+                ),
+                css_class="g-2",
+            ),
+            Field("algorithm"),
+            Field("sort"),
+        )
+
+    FILTER_FIELDS = ("search", "club", "rank_from", "rank_to", "active_months")
+
+    def is_filtering(self) -> bool:
+        """Whether any filter is given (or wrong): the form then opens on a phone."""
+        return bool(self.errors) or any(self.data.get(name) for name in self.FILTER_FIELDS)
+
+    def filters(self, today: date) -> RatingListFilters:
+        """The valid filters (call after ``is_valid``)."""
+        data = self.cleaned_data
+        weakest, strongest = data.get("rank_from"), data.get("rank_to")
+        if weakest is not None and strongest is not None and weakest > strongest:
+            weakest, strongest = strongest, weakest  # "3d to 10k" means the same range
+        months = data.get("active_months")
+        return RatingListFilters(
+            club=data.get("club"),
+            weakest=weakest,
+            strongest=strongest,
+            active_since=months_before(today, months) if months else None,
+            search=(data.get("search") or "").strip(),
+        )

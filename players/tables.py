@@ -1,0 +1,658 @@
+"""The public pages' tables. Every ``render_*`` reads only what the selector loaded
+(``select_related`` or annotations): no table queries per row."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+import django_tables2 as tables
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils.html import format_html, format_html_join
+
+from .models import Game
+from .selectors import AlgorithmInfo, Crosstable
+
+MINUS = "\u2212"
+TABLE_ATTRS = {"class": "table table-sm table-hover align-middle"}
+NUMBER = {"td": {"class": "text-end"}, "th": {"class": "text-end"}}
+NUMBER_WIDE_SCREENS_ONLY = {
+    "td": {"class": "text-end d-none d-md-table-cell"},
+    "th": {"class": "text-end d-none d-md-table-cell"},
+}
+# a column that a phone leaves out (the table still scrolls sideways if need be)
+WIDE_SCREENS_ONLY = {
+    "th": {"class": "d-none d-md-table-cell"},
+    "td": {"class": "d-none d-md-table-cell"},
+}
+RESPONSIVE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+
+
+def signed(number: float | int, decimals: int = 0) -> str:
+    """``+345``, ``-320`` (with a minus sign), ``0``, ``+8.12``: a change as a reader
+    expects it."""
+    text = f"{number:+.{decimals}f}"
+    if float(text) == 0:
+        return f"{0:.{decimals}f}"
+    return text.replace("-", MINUS)
+
+
+def plain_number(number: float | int, decimals: int = 0) -> str:
+    return f"{number:.{decimals}f}".replace("-", MINUS)
+
+
+def shown_value(value: float, integer_values: bool) -> str:
+    """An index as an integer; a rating rounded to whole points (full precision in CSV)."""
+    return plain_number(int(value) if integer_values else round(value))
+
+
+def shown_change(change: float, integer_values: bool) -> str:
+    return signed(int(change)) if integer_values else signed(change, 2)
+
+
+def decimal_text(number: Fraction | float | int | str, places: int = 2) -> str:
+    """A fraction as a short decimal: ``3550/6`` -> ``591.67``, ``3/2`` -> ``1.5``."""
+    value = Fraction(number) if not isinstance(number, float) else Fraction(str(number))
+    rounded = round(value, places)
+    text = f"{float(rounded):.{places}f}".rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text.replace("-", MINUS)
+
+
+def _date_cell(day) -> str:
+    return day.isoformat() if day else "\u2014"
+
+
+# --- the rating list -----------------------------------------------------------------
+
+
+class RatingListTable(tables.Table):
+    """CurrentRating rows joined with their player and club."""
+
+    rank = tables.Column(verbose_name="Rank", order_by=("rank", "value"))
+    name = tables.Column(
+        accessor="player__full_name",
+        verbose_name="Name",
+        order_by=("player__full_name", "player__username"),
+    )
+    club = tables.Column(
+        accessor="player__club__name",
+        verbose_name="Club",
+        default="\u2014",
+        attrs=WIDE_SCREENS_ONLY,
+    )
+    value = tables.Column(verbose_name="Index", attrs=NUMBER)
+    games = tables.Column(verbose_name="Games", attrs=NUMBER)
+    last_updated = tables.Column(
+        accessor="player__last_updated",
+        verbose_name="Last updated",
+        default="\u2014",
+        attrs=WIDE_SCREENS_ONLY,
+    )
+
+    class Meta:
+        template_name = RESPONSIVE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "rating-list"}
+        orderable = True
+        empty_text = "No rated player matches these filters."
+
+    def __init__(self, *args, algorithm: AlgorithmInfo, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.algorithm = algorithm
+        self.columns["value"].column.verbose_name = algorithm.value_label
+
+    def render_rank(self, value) -> str:
+        return str(value)
+
+    def render_name(self, record) -> str:
+        player = record.player
+        return format_html(
+            '<a href="{}">{}</a> <span class="text-body-secondary small">{}</span>',
+            reverse("player_log", args=[player.username]),
+            player.full_name or player.username,
+            player.username,
+        )
+
+    def render_value(self, value) -> str:
+        return shown_value(value, self.algorithm.integer_values)
+
+    def render_last_updated(self, value) -> str:
+        return _date_cell(value)
+
+
+# --- a player's record sheet -------------------------------------------------------------
+
+# SAGC's game status factor of each status (SPEC section 4)
+GAME_STATUS_FACTORS = {
+    Game.Status.FREE: "0",
+    Game.Status.NORMAL: "1",
+    Game.Status.TOURNAMENT: "1.5",
+    Game.Status.INTERNET: "0.5",
+}
+COLOURS = {"W": "White", "B": "Black"}
+
+
+class RecordSheetTable(tables.Table):
+    """A player's RatingHistory rows under one algorithm, in the seed's 12 columns, and
+    under each row (hidden until asked for) how its change was computed."""
+
+    opponent = tables.Column(empty_values=())
+    opponent_rank = tables.Column(verbose_name="Opp. rank")
+    # colour, komi and the status factor are also in "how was this computed"
+    colour = tables.Column(empty_values=(), attrs=WIDE_SCREENS_ONLY)
+    handicap = tables.Column(verbose_name="H", accessor="game__handicap", default="")
+    komi = tables.Column(accessor="game__komi", default="", attrs=WIDE_SCREENS_ONLY)
+    winner = tables.Column(accessor="game__winner", default="", empty_values=())
+    status = tables.Column(
+        verbose_name="GSF", accessor="game__status", empty_values=(), attrs=WIDE_SCREENS_ONLY
+    )
+    change = tables.Column(attrs=NUMBER)
+    value_after = tables.Column(
+        verbose_name="New index",
+        attrs=NUMBER,
+    )
+    rank_after = tables.Column(verbose_name="New rank")
+    date = tables.Column(attrs={"td": {"class": "text-nowrap"}})
+    comments = tables.Column(empty_values=(), verbose_name="Comments")
+    how = tables.Column(empty_values=(), visible=False)
+
+    class Meta:
+        template_name = "players/tables/record_sheet.html"
+        attrs = {**TABLE_ATTRS, "id": "record-sheet", "class": TABLE_ATTRS["class"] + " small"}
+        orderable = False
+        empty_text = "No games yet."
+
+    def __init__(self, *args, algorithm: AlgorithmInfo, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.algorithm = algorithm
+        self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
+        if not algorithm.integer_values:
+            self.columns["status"].column.verbose_name = "Status"
+
+    def render_opponent(self, record) -> str:
+        opponent = record.opponent
+        link = format_html(
+            '<a href="{}">{}</a>',
+            reverse("player_log", args=[opponent.username]),
+            opponent.full_name or opponent.username,
+        )
+        if record.adjustment_id:
+            return format_html('{} <span class="badge text-bg-secondary">adjustment</span>', link)
+        return link
+
+    def render_opponent_rank(self, value) -> str:
+        return str(value)
+
+    def render_colour(self, value) -> str:
+        return COLOURS.get(value, "")
+
+    def render_komi(self, value) -> str:
+        if value == "" or value is None:
+            return ""
+        return format(Decimal(value).normalize(), "f").replace("-", MINUS)
+
+    def render_winner(self, record) -> str:
+        game = record.game
+        if game is None:
+            return ""
+        if game.winner == Game.Winner.JIGO:
+            return "Jigo"
+        won = game.winner == record.colour
+        return format_html(
+            '{} <span class="badge {}">{}</span>',
+            game.get_winner_display(),
+            "text-bg-success" if won else "text-bg-light border",
+            "won" if won else "lost",
+        )
+
+    def render_status(self, record) -> str:
+        game = record.game
+        if game is None:
+            return ""
+        if self.algorithm.integer_values:
+            return GAME_STATUS_FACTORS[game.status]
+        return game.get_status_display()
+
+    def render_change(self, record) -> str:
+        return format_html(
+            '<button type="button" class="btn btn-link btn-sm p-0 change-toggle"'
+            ' data-bs-toggle="collapse" data-bs-target="#how-{}" aria-expanded="false"'
+            ' aria-controls="how-{}" title="How was this computed?">{}</button>',
+            record.pk,
+            record.pk,
+            shown_change(record.change, self.algorithm.integer_values),
+        )
+
+    def render_value_after(self, record) -> str:
+        return format_html(
+            '<span title="{}">{}</span>',
+            record.value_after,
+            shown_value(record.value_after, self.algorithm.integer_values),
+        )
+
+    def render_rank_after(self, value) -> str:
+        return str(value)
+
+    def render_date(self, value) -> str:
+        return value.isoformat()
+
+    def render_comments(self, record) -> str:
+        parts = []
+        source = record.game or record.adjustment
+        if record.game is not None and record.game.tournament_id:
+            tournament = record.game.tournament
+            parts.append(
+                format_html(
+                    '<a href="{}">{}</a>{}',
+                    reverse("tournament_detail", args=[tournament.code]),
+                    tournament.name or tournament.code,
+                    f", round {record.game.round}" if record.game.round else "",
+                )
+            )
+        if source is not None and source.comment:
+            parts.append(format_html("{}", source.comment))
+        if record.skipped:
+            parts.append(
+                format_html(
+                    '<span class="text-body-secondary">not rated: {}</span>', record.skipped
+                )
+            )
+        return format_html_join("; ", "{}", ((part,) for part in parts))
+
+    def render_how(self, record) -> str:
+        return render_to_string(
+            "players/includes/how_computed.html",
+            {"explanation": explain(record, self.algorithm)},
+        )
+
+
+# --- how a change was computed --------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Factor:
+    symbol: str
+    name: str
+    value: str
+
+
+@dataclass(slots=True)
+class Explanation:
+    """What the "how was this computed" panel of a row shows."""
+
+    formula: list[Factor] = field(default_factory=list)  # SAGC's LF x GSF x OF x GRF x HF
+    product: str = ""
+    change: str = ""
+    notes: list[str] = field(default_factory=list)
+    details: list[tuple[str, str]] = field(default_factory=list)
+
+
+SAGC_FORMULA = (
+    ("LF", "level factor", "level_factor"),
+    ("GSF", "game status factor", "game_status_factor"),
+    ("OF", "opponent factor", "opponent_factor"),
+    ("GRF", "game result factor", "game_result_factor"),
+    ("HF", "handicap factor", "handicap_factor"),
+)
+
+# Readable names of the factors the algorithms record; a key not listed here is shown
+# by its own name, so a new factor never breaks the page.
+FACTOR_LABELS = {
+    # EGF GoR
+    "start_rating": "Rating before (a tournament's: at its start)",
+    "opponent_start_rating": "Opponent's rating before",
+    "handicap_points": "Handicap in rating points",
+    "own_adjusted": "Own rating with the handicap",
+    "opponent_adjusted": "Opponent's rating with the handicap",
+    "se": "Expected result (Se)",
+    "score": "Result (1 win, ½ jigo, 0 loss)",
+    "con": "Factor con",
+    "bonus": "Bonus",
+    "class": "Tournament class",
+    "class_weight": "Class weight",
+    "a": "Factor a",
+    "eps": "Epsilon",
+    "beta": "Beta",
+    "floored": "Raised to the floor",
+    "requested_value": "Requested value",
+    "raised_to_floor": "Raised to the floor",
+    # French ladder
+    "level": "Level before",
+    "fictitious_level": "Fictitious level",
+    "opponent_level": "Opponent's level",
+    "opponent_fictitious_level": "Opponent's fictitious level",
+    "result": "Result",
+    "basic_change_formula": "Basic change by the formula",
+    "basic_rule": "Limits used",
+    "basic_min": "Lowest basic change",
+    "basic_max": "Highest basic change",
+    "mixed_min": "Lowest change against a player below \u22122000",
+    "mixed_max": "Highest change against a player below \u22122000",
+    "basic_change": "Basic change",
+    "handicap_factor": "Handicap factor",
+    "change_after_handicap": "After the handicap",
+    "board_size_factor": "Board size factor",
+    "change_after_board_size": "After the board size",
+    "time_factor": "Time factor",
+    "change_after_time": "After the thinking time",
+    "level_weight": "Level weight",
+    "game_change": "Change of the game",
+    "start_level": "Level before the tournament",
+    "corrected_start_level": "Corrected starting level",
+    "start_correction": "Correction of the starting level",
+    "threshold": "Correction threshold",
+    "adjustments": "Corrections of the tournament",
+    "barrier": "Barrier",
+    # anchor system
+    "handicap_stones": "Handicap stones (board-scaled)",
+    "board_factor": "Board factor",
+    "x": "x = handicap \u2212 (Rw \u2212 Rb)/100",
+    "alpha": "Alpha",
+    "award": "Award",
+    "frozen": "Frozen by the anchor",
+    "formula_change": "Change by the formula",
+    "default_value": "Default value",
+}
+_HIDDEN_FACTORS = {"adjustment", "skipped"}
+_FRACTION = re.compile(r"^-?\d+/\d+$")
+
+
+def factor_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, int):
+        return plain_number(value)
+    if isinstance(value, float):
+        return f"{value:.6g}".replace("-", MINUS)
+    if isinstance(value, str) and _FRACTION.match(value):
+        return decimal_text(value, 4)
+    if isinstance(value, list | dict):
+        return json.dumps(value)
+    return str(value)
+
+
+def factor_label(key: str) -> str:
+    return FACTOR_LABELS.get(key) or key.replace("_", " ").capitalize()
+
+
+def explain(record, algorithm: AlgorithmInfo) -> Explanation:
+    """How the change of one RatingHistory row came about, from its stored factors."""
+    factors = record.factors or {}
+    explanation = Explanation(change=shown_change(record.change, algorithm.integer_values))
+    before = shown_value(record.value_before, algorithm.integer_values)
+    after = shown_value(record.value_after, algorithm.integer_values)
+    if record.adjustment_id or factors.get("adjustment"):
+        explanation.notes.append(
+            f"Committee adjustment: {record.rank_before} {before} \u2192 "
+            f"{record.rank_after} {after}."
+        )
+    if record.skipped:
+        explanation.notes.append(f"Not rated: {record.skipped}.")
+    if algorithm.name == "sagc" and "level_factor" in factors:
+        _explain_sagc(record, factors, explanation)
+        return explanation
+    if not record.skipped and not record.adjustment_id:
+        explanation.notes.append(
+            f"{algorithm.value_label} {plain_number(record.value_before, 2)} "
+            f"{shown_change(record.change, False)} = {plain_number(record.value_after, 2)}."
+        )
+    explanation.details = [
+        (factor_label(key), factor_text(value))
+        for key, value in factors.items()
+        if key not in _HIDDEN_FACTORS
+    ]
+    return explanation
+
+
+def _explain_sagc(record, factors: dict, explanation: Explanation) -> None:
+    explanation.formula = [
+        Factor(symbol, name, decimal_text(factors[key]))
+        for symbol, name, key in SAGC_FORMULA
+        if key in factors
+    ]
+    explanation.product = decimal_text(factors.get("product", "0"))
+    result = factors.get("result", "")
+    notes = explanation.notes
+    if result == "jigo":
+        notes.append("Jigo: no change (it still counts as a game for the opponent factor).")
+    game = record.game
+    if game is not None:
+        komi = format(Decimal(game.komi).normalize(), "f")
+        notes.append(
+            f"Effective handicap {factors.get('effective_handicap')} "
+            f"(handicap {game.handicap}, komi {komi})."
+        )
+    differential = factors.get("differential")
+    if differential is not None:
+        meaning = (
+            "harder than the correct handicap"
+            if differential > 0
+            else "easier than the correct handicap"
+            if differential < 0
+            else "the correct handicap"
+        )
+        notes.append(f"Rank/handicap differential {signed(differential)}: {meaning}.")
+    zone = factors.get("zone")
+    if zone:
+        notes.append(
+            f"{zone.capitalize()} zone (index {shown_value(record.value_before, True)} "
+            f"at {record.rank_before})."
+        )
+    if "barrier" in factors:
+        unbarred = int(record.value_before + record.change)
+        notes.append(
+            f"Loss barrier: the index stops at {plain_number(factors['barrier'])} "
+            f"(without it: {plain_number(unbarred)})."
+        )
+    if factors.get("promoted"):
+        notes.append(f"Past +999: promoted to {record.rank_after}, index 0.")
+    if factors.get("demoted"):
+        notes.append(f"Past \u2212999: demoted to {record.rank_after}, index 0.")
+    if "limit" in factors:
+        notes.append(f"A 9d is never promoted: the index stops at +{factors['limit']}.")
+
+
+# --- month-end standings (GCR) -------------------------------------------------------------
+
+
+class SnapshotTable(tables.Table):
+    date = tables.Column(verbose_name="Month end")
+    rank = tables.Column()
+    value = tables.Column(verbose_name="Rating", attrs=NUMBER)
+    games = tables.Column(attrs=NUMBER)
+
+    class Meta:
+        template_name = RESPONSIVE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "snapshots"}
+        orderable = False
+        empty_text = "No month-end standings yet."
+
+    def render_date(self, value) -> str:
+        return value.isoformat()
+
+    def render_rank(self, value) -> str:
+        return str(value)
+
+    def render_value(self, value) -> str:
+        return format_html('<span title="{}">{}</span>', value, plain_number(round(value)))
+
+
+# --- tournaments ----------------------------------------------------------------------------
+
+
+class TournamentTable(tables.Table):
+    name = tables.Column(verbose_name="Tournament")
+    dates = tables.Column(empty_values=(), verbose_name="Dates", order_by=("start_date",))
+    egf_class = tables.Column(verbose_name="Class")
+    game_count = tables.Column(verbose_name="Games", attrs=NUMBER)
+    player_count = tables.Column(verbose_name="Players", attrs=NUMBER)
+
+    class Meta:
+        template_name = RESPONSIVE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "tournaments"}
+        orderable = False
+        empty_text = "No tournaments yet."
+
+    def render_name(self, record) -> str:
+        return format_html(
+            '<a href="{}">{}</a> <span class="text-body-secondary small">{}</span>',
+            record.get_absolute_url(),
+            record.name or record.code,
+            record.code,
+        )
+
+    def render_dates(self, record) -> str:
+        return date_range(
+            record.start_date or record.first_game, record.end_date or record.last_game
+        )
+
+    def render_egf_class(self, value) -> str:
+        return value
+
+
+def date_range(first, last) -> str:
+    if first is None:
+        return "\u2014"
+    if last is None or last == first:
+        return first.isoformat()
+    return f"{first.isoformat()} \u2013 {last.isoformat()}"
+
+
+class RoundColumn(tables.Column):
+    """One round of the crosstable: ``5+b/h2`` = beat number 5 with Black, two stones."""
+
+    def __init__(self, number: int, **kwargs) -> None:
+        super().__init__(empty_values=(), orderable=False, **kwargs)
+        self.number = number
+
+    def render(self, record) -> str:
+        return format_html_join(
+            ", ",
+            '<span title="{}">{}</span>',
+            (
+                (result.opponent.full_name or result.opponent.username, str(result))
+                for result in record.rounds.get(self.number, ())
+            ),
+        )
+
+
+class CrosstableTable(tables.Table):
+    """A tournament's players in place order; a column per round (built per tournament)."""
+
+    number = tables.Column(verbose_name="#")
+    player = tables.Column(empty_values=())
+    rank = tables.Column(verbose_name="Rank", empty_values=())
+    wins = tables.Column(verbose_name="Wins", attrs=NUMBER)
+    sos = tables.Column(
+        verbose_name="SOS",
+        attrs=NUMBER_WIDE_SCREENS_ONLY,
+    )
+    value_before = tables.Column(
+        verbose_name="Before",
+        attrs=NUMBER_WIDE_SCREENS_ONLY,
+    )
+    value_after = tables.Column(verbose_name="After", attrs=NUMBER)
+    change = tables.Column(
+        verbose_name="Change",
+        empty_values=(),
+        attrs={"td": {"class": "text-end fw-semibold"}, "th": {"class": "text-end"}},
+    )
+
+    class Meta:
+        template_name = RESPONSIVE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "crosstable"}
+        orderable = False
+        empty_text = "No games in this tournament yet."
+
+    def __init__(self, crosstable: Crosstable, *, algorithm: AlgorithmInfo) -> None:
+        round_columns = [
+            (
+                f"round_{number}",
+                RoundColumn(number, verbose_name=f"R{number}" if number else "Games"),
+            )
+            for number in crosstable.rounds
+        ]
+        super().__init__(
+            crosstable.rows,
+            extra_columns=round_columns,
+            sequence=(
+                "number",
+                "player",
+                "rank",
+                *(name for name, _ in round_columns),
+                "wins",
+                "sos",
+                "...",
+            ),
+        )
+        self.algorithm = algorithm
+        label = algorithm.short_title
+        self.columns["value_before"].column.verbose_name = f"{label} before"
+        self.columns["value_after"].column.verbose_name = f"{label} after"
+
+    def render_player(self, record) -> str:
+        player = record.player
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("player_log", args=[player.username]),
+            player.full_name or player.username,
+        )
+
+    def render_rank(self, record) -> str:
+        return str(record.rank) if record.rank else ""
+
+    def render_wins(self, value) -> str:
+        return decimal_text(Fraction(str(value)), 1)
+
+    def render_sos(self, value) -> str:
+        return decimal_text(Fraction(str(value)), 1)
+
+    def render_value_before(self, value) -> str:
+        return shown_value(value, self.algorithm.integer_values) if value is not None else ""
+
+    def render_value_after(self, record) -> str:
+        if record.value_after is None:
+            return ""
+        value = shown_value(record.value_after, self.algorithm.integer_values)
+        return f"{record.rank_after} {value}" if self.algorithm.integer_values else value
+
+    def render_change(self, record) -> str:
+        change = record.change
+        if change is None:
+            return ""
+        return shown_change(change, self.algorithm.integer_values)
+
+
+# --- clubs --------------------------------------------------------------------------------
+
+
+class ClubTable(tables.Table):
+    name = tables.Column(verbose_name="Club")
+    founded = tables.Column(default="\u2014")
+    player_count = tables.Column(verbose_name="Players", attrs=NUMBER)
+    active_count = tables.Column(
+        verbose_name="Active players",
+        attrs=NUMBER,
+    )
+
+    class Meta:
+        template_name = RESPONSIVE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "clubs"}
+        orderable = False
+        empty_text = "No clubs yet."
+
+    def render_name(self, record) -> str:
+        return format_html('<a href="{}">{}</a>', club_url(record), record.name)
+
+    def render_founded(self, value) -> str:
+        return value.isoformat()
+
+
+def club_url(club) -> str:
+    return reverse("club_detail", args=[club.pk])

@@ -1,0 +1,247 @@
+"""The public pages (no login): the rating list and its CSV, a player's log page,
+tournaments and clubs. Thin views: a form parses, a selector reads, a table shows."""
+
+from __future__ import annotations
+
+import csv
+import dataclasses
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+from django_tables2 import RequestConfig
+
+from ratings.engine.output import format_value
+
+from . import selectors
+from .charts import ChartPoint, rank_chart, scale_for
+from .forms_public import RatingListFilterForm
+from .models import Club
+from .tables import (
+    ClubTable,
+    CrosstableTable,
+    RatingListTable,
+    RecordSheetTable,
+    SnapshotTable,
+    TournamentTable,
+    shown_value,
+)
+
+PER_PAGE = 50
+
+
+def _query(request: HttpRequest, **changes: str | None) -> str:
+    """This page's query string with some parameters changed (None: removed) and the
+    page number dropped, as ``?a=1&b=2`` (empty when nothing is left)."""
+    query = request.GET.copy()
+    query.pop("page", None)
+    for name, value in changes.items():
+        if value is None:
+            query.pop(name, None)
+        else:
+            query[name] = value
+    encoded = query.urlencode()
+    return f"?{encoded}" if encoded else ""
+
+
+def _algorithm_tabs(request: HttpRequest, infos, selected, default_name: str | None = None):
+    """(algorithm, link, active) for each algorithm; the default needs no parameter."""
+    return [
+        (
+            info,
+            _query(request, algorithm=None if info.name == default_name else info.name),
+            info.name == selected.name,
+        )
+        for info in infos
+    ]
+
+
+# --- the rating list --------------------------------------------------------------------
+
+
+def _filtered_ratings(request: HttpRequest, algorithm, club: Club | None):
+    form = RatingListFilterForm(
+        request.GET,
+        with_club=club is None,
+        clear_url=(reverse("club_detail", args=[club.pk]) if club is not None else reverse("home")),
+    )
+    form.is_valid()  # errors show at their fields; the valid filters still apply
+    filters = form.filters(timezone.localdate())
+    if club is not None:
+        filters = dataclasses.replace(filters, club=club)
+    return form, selectors.rating_list(algorithm.name, filters)
+
+
+def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict:
+    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    infos = selectors.algorithms()
+    form, ratings = _filtered_ratings(request, algorithm, club)
+    table = RatingListTable(ratings, algorithm=algorithm)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    csv_query = _query(request, club=str(club.pk) if club is not None else None)
+    return {
+        "algorithm": algorithm,
+        "algorithm_tabs": _algorithm_tabs(request, infos, algorithm, infos[0].name),
+        "form": form,
+        "table": table,
+        "csv_url": reverse("rating_list_csv") + csv_query,
+        "notice": selectors.recompute_notice(algorithm.name),
+    }
+
+
+@require_safe
+def rating_list(request: HttpRequest) -> HttpResponse:
+    return render(request, "players/rating_list.html", _rating_list_context(request))
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A free-text cell a spreadsheet would run as a formula gets a leading quote
+    (SPEC section 6)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
+
+
+@require_safe
+def rating_list_csv(request: HttpRequest) -> HttpResponse:
+    """All rows of the rating list as filtered and sorted on the page (not just one
+    page), values at full precision."""
+    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    _form, ratings = _filtered_ratings(request, algorithm, None)
+    table = RatingListTable(ratings, algorithm=algorithm)
+    RequestConfig(request, paginate=False).configure(table)
+    ordered = table.data.data  # the queryset in the order the page shows
+    response = HttpResponse(content_type="text/csv; charset=utf-8")
+    filename = f"ratings-{algorithm.name}-{timezone.localdate().isoformat()}.csv"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    writer = csv.writer(response, lineterminator="\n")
+    writer.writerow(selectors.RATING_LIST_CSV_COLUMNS)
+    for rank, username, name, club, value, games, last_updated in selectors.rating_list_csv_rows(
+        ordered
+    ):
+        writer.writerow(
+            [
+                str(rank),
+                spreadsheet_safe(username),
+                spreadsheet_safe(name),
+                spreadsheet_safe(club or ""),
+                format_value(value, algorithm.integer_values),
+                games,
+                last_updated.isoformat() if last_updated else "",
+            ]
+        )
+    return response
+
+
+# --- a player's log page --------------------------------------------------------------------
+
+
+@require_safe
+def player_log(request: HttpRequest, username: str) -> HttpResponse:
+    player = selectors.player_or_404(username)
+    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    infos = selectors.algorithms()
+    primary = infos[0]
+    ratings = selectors.player_ratings(player)
+    tabs = [info for info in infos if info.name in ratings or info.name == algorithm.name]
+    if algorithm.has_history:
+        table = RecordSheetTable(selectors.log_rows(player, algorithm.name), algorithm=algorithm)
+        points = selectors.chart_points(player, algorithm.name)
+    else:
+        table = SnapshotTable(selectors.snapshot_rows(player, algorithm.name))
+        points = selectors.snapshot_chart_points(player, algorithm.name)
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    primary_rating = ratings.get(primary.name)
+    rating = ratings.get(algorithm.name)
+    today = timezone.localdate()
+    if not algorithm.has_history and rating is not None and (not points or points[-1].date < today):
+        # month-end snapshots stop before this month: the current standing ends the line
+        points.append(ChartPoint(today, rating.rank, rating.value))
+    return render(
+        request,
+        "players/player_log.html",
+        {
+            "player": player,
+            "algorithm": algorithm,
+            "primary": primary,
+            "primary_rating": primary_rating,
+            "primary_value": (
+                shown_value(primary_rating.value, primary.integer_values) if primary_rating else ""
+            ),
+            "rating": rating,
+            "algorithm_value": (
+                shown_value(rating.value, algorithm.integer_values) if rating else ""
+            ),
+            "entry_grade_differs": (
+                primary_rating is None or player.entry_rank != primary_rating.rank
+            ),
+            "algorithm_tabs": _algorithm_tabs(request, tabs, algorithm, primary.name),
+            "table": table,
+            "chart": rank_chart(
+                points, scale_for(algorithm.name), integer_values=algorithm.integer_values
+            ),
+            "notice": selectors.recompute_notice(algorithm.name, player),
+        },
+    )
+
+
+# --- tournaments ------------------------------------------------------------------------------
+
+
+@require_safe
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    table = TournamentTable(selectors.tournament_list())
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(request, "players/tournament_list.html", {"table": table})
+
+
+def _tournament_default_algorithm(infos) -> str:
+    """A tournament's result as its players know it: the EGF (or French) change of the
+    tournament when such an algorithm is maintained, else the primary algorithm."""
+    blocks = [info for info in infos if info.has_history and info.rates_tournaments_as_blocks]
+    return (blocks or infos)[0].name
+
+
+@require_safe
+def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
+    tournament = selectors.tournament_or_404(code)
+    infos = [info for info in selectors.algorithms() if info.has_history]
+    default = _tournament_default_algorithm(infos)
+    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"), default)
+    if not algorithm.has_history:  # GCR has no per-game rows to sum
+        algorithm = selectors.algorithm_or_404(default)
+    crosstable = selectors.tournament_crosstable(tournament, algorithm.name)
+    return render(
+        request,
+        "players/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "crosstable": crosstable,
+            "table": CrosstableTable(crosstable, algorithm=algorithm),
+            "algorithm": algorithm,
+            "algorithm_tabs": _algorithm_tabs(request, infos, algorithm, default),
+        },
+    )
+
+
+# --- clubs ------------------------------------------------------------------------------------
+
+
+@require_safe
+def club_list(request: HttpRequest) -> HttpResponse:
+    table = ClubTable(selectors.club_list(timezone.localdate()))
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(
+        request,
+        "players/club_list.html",
+        {"table": table, "active_months": selectors.ACTIVE_MONTHS},
+    )
+
+
+@require_safe
+def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    club = selectors.club_or_404(pk)
+    context = _rating_list_context(request, club=club)
+    context["club"] = club
+    context["unrated"] = selectors.unrated_members(club, context["algorithm"].name)
+    return render(request, "players/club_detail.html", context)
