@@ -512,8 +512,8 @@ class TournamentTable(tables.Table):
             record.start_date or record.first_game, record.end_date or record.last_game
         )
 
-    def render_egf_class(self, value) -> str:
-        return value
+    def render_egf_class(self, record) -> str:
+        return record.egf_class  # the letter; the tournament's page says its weight
 
 
 def date_range(first, last) -> str:
