@@ -6,11 +6,11 @@ objects with ``username``, ``full_name``, ``national_rank`` and ``active``) and 
 line by line, what applying the list would do.
 
 The list has one player a line: ``username or full name, rank[, effective date]``,
-separated by tabs, semicolons or commas (whichever the text uses: tabs win, then
-semicolons), or by spaces when a line has no separator at all. Fields are read from
-the right, so a name may itself contain the separator ("Smith, John, 3d" is the name
-"Smith, John"). A first line that is not a player but mentions a rank or a grade is a
-header; blank lines and lines starting with ``#`` are skipped.
+separated by tabs, semicolons or commas (on each line tabs win, then semicolons, so a
+pasted list may mix them), or by spaces when a line has none of them. Fields are read
+from the right, so a name may itself contain the separator ("Smith, John, 3d" is the
+name "Smith, John"). A first line that is not a player but mentions a rank or a grade
+is a header; blank lines and lines starting with ``#`` are skipped.
 """
 
 from __future__ import annotations
@@ -58,10 +58,10 @@ class LineError(ValueError):
     """Why one line of the list cannot be read."""
 
 
-def delimiter_of(text: str) -> str:
-    if "\t" in text:
+def delimiter_of(line: str) -> str:
+    if "\t" in line:
         return "\t"
-    if ";" in text:
+    if ";" in line:
         return ";"
     return ","
 
@@ -84,10 +84,9 @@ def _split_fields(line: str, delimiter: str) -> list[str]:
     return fields
 
 
-def _read_line(
-    line: str, delimiter: str, default_date: date | None, today: date
-) -> tuple[str, Rank, date]:
+def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, Rank, date]:
     """The name, rank and effective date on one line, read from the right."""
+    delimiter = delimiter_of(line)
     fields = _split_fields(line, delimiter)
     by_spaces = len(fields) == 1
     if by_spaces:
@@ -140,14 +139,13 @@ def parse_rank_list(text: str, *, default_date: date | None, today: date) -> Ran
     """
     result = RankList()
     text = text.lstrip("\ufeff")
-    delimiter = delimiter_of(text)
     first = True
     for number, raw in enumerate(text.splitlines(), start=1):
         line = raw.strip()
         if not line or line.startswith("#"):
             continue
         try:
-            name, rank, effective_date = _read_line(line, delimiter, default_date, today)
+            name, rank, effective_date = _read_line(line, default_date, today)
         except LineError as error:
             if first and _looks_like_header(line):
                 result.has_header = True
@@ -228,19 +226,28 @@ def _describe(players: Sequence[Any]) -> str:
 
 
 def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPreview:
-    """Match each listed name to one player (by username first, then by full name among
-    the active players) and say what applying the list would do with the line."""
+    """Match each listed name to one player (by username first, in any case, then by full
+    name among the active players) and say what applying the list would do with the line."""
     by_username: dict[str, Any] = {}
+    by_folded_username: dict[str, list[Any]] = defaultdict(list)
     by_name: dict[str, list[Any]] = defaultdict(list)
     for player in players:
         by_username[player.username] = player
+        by_folded_username[player.username.casefold()].append(player)
         if player.active:
             by_name[name_key(player.full_name)].append(player)
+
+    def by_any_username(name: str) -> Any:
+        """The player of this username, whatever its case when only one fits."""
+        if name in by_username:
+            return by_username[name]
+        folded = by_folded_username.get(name.casefold(), [])
+        return folded[0] if len(folded) == 1 else None
 
     matched: list[tuple[ListedRank, Any]] = []
     rows: list[PreviewRow] = []
     for listed in rank_list.listed:
-        player = by_username.get(listed.name)
+        player = by_any_username(listed.name)
         if player is None:
             namesakes = by_name.get(name_key(listed.name), [])
             if len(namesakes) > 1:

@@ -388,9 +388,11 @@ def record_sheet_submit(
 
 
 def _locked_game(game_id: int, version: int) -> Game:
-    # Lock the row so that two corrections cannot both pass the version check.
+    # Lock the row so that two corrections cannot both pass the version check. NO KEY
+    # UPDATE (the key never changes) does not wait for a recompute that is writing
+    # history rows pointing at this game, which would otherwise deadlock with it.
     game = (
-        Game.objects.select_for_update(of=("self",))
+        Game.objects.select_for_update(of=("self",), no_key=True)
         .select_related("white", "black", "tournament")
         .get(pk=game_id)
     )
@@ -867,7 +869,7 @@ def _earliest_entry(players: Sequence[Player]) -> date | None:
 class Role(models.TextChoices):
     """What an account may do; committee members are volunteers too."""
 
-    READER = "", "Reader (no role)"
+    READER = "reader", "Reader (no role)"
     VOLUNTEER = "volunteer", "Volunteer"
     COMMITTEE = "committee", "Committee"
 
@@ -898,26 +900,30 @@ def account_role(account) -> Role:
 def account_snapshot(account) -> dict[str, Any]:
     return {
         "username": account.username,
-        "role": str(account_role(account)) or "reader",
+        "role": str(account_role(account)),
         "is_active": account.is_active,
         "is_staff": account.is_staff,
         "is_superuser": account.is_superuser,
     }
 
 
-def _check_may_change(user, account) -> None:
-    """Staff accounts are changed by staff only (a superuser's by a superuser), and the
-    system account that imports act as is nobody's to change."""
+def account_change_refusal(user, account) -> str | None:
+    """Why ``user`` may not change ``account``, or None. Staff accounts are changed by
+    staff only (a superuser's by a superuser), and the system account that imports act
+    as is nobody's to change."""
     if account.username == SYSTEM_USERNAME:
-        raise ServiceError(f"'{SYSTEM_USERNAME}' is the site's own account; it has no login")
+        return f"'{SYSTEM_USERNAME}' is the site's own account; it has no login"
     if account.is_superuser and not user.is_superuser:
-        raise ServiceError(
-            f"{account.username} is a superuser: only a superuser may change this account"
-        )
+        return f"{account.username} is a superuser: only a superuser may change this account"
     if account.is_staff and not (user.is_staff or user.is_superuser):
-        raise ServiceError(
-            f"{account.username} is a staff account: only staff may change this account"
-        )
+        return f"{account.username} is a staff account: only staff may change this account"
+    return None
+
+
+def _check_may_change(user, account) -> None:
+    refusal = account_change_refusal(user, account)
+    if refusal:
+        raise ServiceError(refusal)
 
 
 def _set_role(account, role: Role) -> None:

@@ -169,10 +169,14 @@ def test_it_creates_a_volunteer_account_that_can_log_in(connie, client):
 
 
 def test_usernames_are_unique_ignoring_case(connie):
-    services.account_create(user=connie, username="vic", password="x" * 12, role="")
+    services.account_create(
+        user=connie, username="vic", password="x" * 12, role=services.Role.READER
+    )
 
     with pytest.raises(services.ServiceError) as error:
-        services.account_create(user=connie, username="Vic", password="x" * 12, role="")
+        services.account_create(
+            user=connie, username="Vic", password="x" * 12, role=services.Role.READER
+        )
 
     assert error.value.errors == [(None, "username", "'Vic' is taken (usernames ignore case here)")]
 
@@ -211,7 +215,7 @@ def test_staff_accounts_are_changed_by_staff_only(connie):
         with pytest.raises(services.ServiceError, match="only"):
             services.account_set_temporary_password(user=connie, account=account, password="p")
         with pytest.raises(services.ServiceError, match="only"):
-            services.account_set_roles(user=connie, account=account, role="")
+            services.account_set_roles(user=connie, account=account, role=services.Role.READER)
     with pytest.raises(services.ServiceError, match="only a superuser"):
         services.account_set_temporary_password(user=staff, account=admin, password="p")
     services.account_set_temporary_password(user=admin, account=staff, password="new one here")

@@ -53,6 +53,16 @@ def test_it_reads_fields_from_the_right_so_an_unquoted_comma_stays_in_the_name()
     assert (row.name, str(row.rank), row.effective_date) == ("Smith, John", "1p", date(2024, 2, 3))
 
 
+def test_each_line_has_its_own_separator():
+    listed = parse("thandi;3k\npieter, 12k, 2024-05-01\nlerato\t5k").listed
+
+    assert [(r.name, str(r.rank)) for r in listed] == [
+        ("thandi", "3k"),
+        ("pieter", "12k"),
+        ("lerato", "5k"),
+    ]
+
+
 def test_it_splits_a_line_without_separators_on_spaces():
     listed = parse("thandi 3d\nLerato Mokoena 15 kyu 2024-03-04").listed
 
@@ -110,7 +120,7 @@ def test_it_matches_by_username_first_then_by_full_name():
         Someone("lerato", "Lerato  Mokoena", parse_rank("12k")),
     ]
 
-    preview = match_rank_list(parse("thandi,4k\nLERATO MOKOENA,11k"), players)
+    preview = match_rank_list(parse("Thandi,4k\nLERATO MOKOENA,11k"), players)
 
     assert [(row.line, row.player.username, row.outcome) for row in preview.rows] == [
         (1, "thandi", Outcome.CHANGED),

@@ -1,0 +1,177 @@
+"""Reads for the committee pages, each in a fixed, small number of queries, so that the
+tables never query per row."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date, datetime
+
+from django.contrib.auth import get_user_model
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
+from django.utils import timezone
+
+from ratings import progress
+from ratings.engine.base import registry
+from ratings.engine.ranks import Rank
+from ratings.models import CurrentRating, RecomputeState
+from ratings.services import maintained_algorithms, primary_algorithm
+
+from .models import Adjustment, Game, Player, ResyncBatch
+from .permissions import COMMITTEE, VOLUNTEERS
+from .services import SYSTEM_USERNAME
+
+# --- resync -------------------------------------------------------------------------
+
+
+def resync_candidates() -> QuerySet[Player]:
+    """Every player, with just what matching a rank list needs (one query)."""
+    return Player.objects.only("id", "username", "full_name", "national_rank", "active")
+
+
+def primary_ranks(players: list[Player]) -> dict[int, Rank]:
+    """The rank each of ``players`` has now in the primary algorithm, by player id."""
+    return dict(
+        CurrentRating.objects.filter(
+            algorithm=primary_algorithm(), player__in=[player.pk for player in players]
+        ).values_list("player_id", "rank")
+    )
+
+
+def resync_batches() -> QuerySet[ResyncBatch]:
+    return ResyncBatch.objects.select_related("created_by", "reverted_by").annotate(
+        adjustment_count=Count("adjustments")
+    )
+
+
+def batch_adjustments(batch: ResyncBatch) -> QuerySet[Adjustment]:
+    return batch.adjustments.select_related("player", "created_by").order_by("player__username")
+
+
+# --- players ------------------------------------------------------------------------
+
+
+def player_adjustments(player: Player) -> QuerySet[Adjustment]:
+    return (
+        Adjustment.objects.filter(player=player)
+        .select_related("created_by", "resync_batch")
+        .order_by("-date", "-seq")
+    )
+
+
+def player_ratings(player: Player) -> list[CurrentRating]:
+    """The player's current rank and value in each maintained algorithm, in the order of
+    ``maintained_algorithms`` (the primary first)."""
+    ratings = {r.algorithm: r for r in CurrentRating.objects.filter(player=player)}
+    return [ratings[name] for name in maintained_algorithms() if name in ratings]
+
+
+def player_usernames() -> list[tuple[str, str]]:
+    """(username, full name) of the active players, for the pages' <datalist>."""
+    return list(Player.objects.active().values_list("username", "full_name"))
+
+
+@dataclass(frozen=True)
+class RecordSummary:
+    """What the merge preview shows of one record."""
+
+    player: Player
+    games: int
+    void_games: int
+    adjustments: int
+    first: date | None
+    last: date | None
+
+
+def record_summary(player: Player) -> RecordSummary:
+    games = Game.objects.filter(Q(white=player) | Q(black=player)).aggregate(
+        games=Count("pk", filter=Q(voided_at__isnull=True)),
+        void=Count("pk", filter=Q(voided_at__isnull=False)),
+        first=Min("date", filter=Q(voided_at__isnull=True)),
+        last=Max("date", filter=Q(voided_at__isnull=True)),
+    )
+    return RecordSummary(
+        player=player,
+        games=games["games"],
+        void_games=games["void"],
+        adjustments=Adjustment.objects.valid().filter(player=player).count(),
+        first=games["first"],
+        last=games["last"],
+    )
+
+
+def games_between(one: Player, other: Player) -> QuerySet[Game]:
+    """The valid games the two players played against each other."""
+    return (
+        Game.objects.valid()
+        .filter(Q(white=one, black=other) | Q(white=other, black=one))
+        .select_related("white", "black", "tournament")
+        .order_by("date", "round", "seq")
+    )
+
+
+# --- accounts -----------------------------------------------------------------------
+
+
+def accounts() -> QuerySet:
+    """Every login except the site's own, with its roles as two annotated flags."""
+    memberships = get_user_model().groups.through.objects.filter(user_id=OuterRef("pk"))
+    return (
+        get_user_model()
+        .objects.exclude(username=SYSTEM_USERNAME)
+        .annotate(
+            in_committee=Exists(memberships.filter(group__name=COMMITTEE)),
+            in_volunteers=Exists(memberships.filter(group__name=VOLUNTEERS)),
+        )
+        .order_by("username")
+    )
+
+
+# --- recompute ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AlgorithmStatus:
+    """One maintained algorithm on the recompute page."""
+
+    name: str
+    title: str
+    state: RecomputeState | None
+    progress_done: int | None = None
+    progress_total: int | None = None
+
+    @property
+    def running_since(self) -> datetime | None:
+        return self.state.running_since if self.state else None
+
+    @property
+    def elapsed_seconds(self) -> float | None:
+        if self.running_since is None:
+            return None
+        return (timezone.now() - self.running_since).total_seconds()
+
+    @property
+    def percent_done(self) -> int | None:
+        if not self.progress_total:
+            return None
+        return min(100, round(100 * (self.progress_done or 0) / self.progress_total))
+
+
+def recompute_statuses() -> list[AlgorithmStatus]:
+    """The state of every maintained algorithm (one query), with the progress a running
+    recompute reports through the cache."""
+    algorithms = registry()
+    states = {state.algorithm: state for state in RecomputeState.objects.all()}
+    statuses = []
+    for name in maintained_algorithms():
+        state = states.get(name)
+        reported = progress.read(name) if state and state.running_since else None
+        statuses.append(
+            AlgorithmStatus(
+                name=name,
+                title=algorithms[name].title,
+                state=state,
+                progress_done=reported["done"] if reported else None,
+                progress_total=reported["total"] if reported else None,
+            )
+        )
+    return statuses

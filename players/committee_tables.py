@@ -1,0 +1,308 @@
+"""The tables of the committee pages. Every cell is rendered from the row's own loaded
+fields or from data handed to the table up front: no render method queries."""
+
+from __future__ import annotations
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+
+from .models import Adjustment, ResyncBatch
+from .resync import Outcome
+
+TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
+TABLE_ATTRS = {"class": "table table-sm align-middle"}
+OUTCOME_BADGES = {
+    Outcome.CHANGED: "text-bg-primary",
+    Outcome.UNCHANGED: "text-bg-light border",
+    Outcome.SHARED_NAME: "text-bg-warning",
+    Outcome.REPEATED: "text-bg-warning",
+    Outcome.INACTIVE: "text-bg-warning",
+    Outcome.BAD: "text-bg-danger",
+    Outcome.UNKNOWN: "text-bg-secondary",
+}
+DASH = "—"
+NOWRAP = {"td": {"class": "text-nowrap"}}
+
+
+def player_link(player):
+    return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.username)
+
+
+def badge(text: str, css: str):
+    return format_html('<span class="badge {}">{}</span>', css, text)
+
+
+class ResyncPreviewTable(tables.Table):
+    """What applying a rank list does, line by line (rows are ``resync.PreviewRow``)."""
+
+    # On a phone the table scrolls sideways: what changes comes first.
+    line = tables.Column("Line")
+    written = tables.Column("As written")
+    outcome = tables.Column("Result", attrs=NOWRAP)
+    current_rank = tables.Column("National now", empty_values=())
+    new_rank = tables.Column("Listed", empty_values=())
+    player = tables.Column(empty_values=())
+    club_rank = tables.Column("Club rank now", empty_values=())
+    effective_date = tables.DateColumn("Y-m-d", verbose_name="Effective", attrs=NOWRAP)
+    note = tables.Column("Why", empty_values=())
+
+    class Meta:
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "resync-preview"}
+        row_attrs = {"data-outcome": lambda record: record.outcome.value}
+
+    def __init__(self, rows, *, club_ranks, club_algorithm: str, **kwargs):
+        super().__init__(rows, **kwargs)
+        self.club_ranks = club_ranks
+        self.columns["club_rank"].column.verbose_name = f"Club rank now ({club_algorithm})"
+
+    def render_outcome(self, value):
+        return badge(value.value, OUTCOME_BADGES[value])
+
+    def render_player(self, record):
+        return player_link(record.player) if record.player is not None else DASH
+
+    def render_current_rank(self, record):
+        if record.player is None:
+            return ""
+        return str(record.current_rank) if record.current_rank is not None else DASH
+
+    def render_club_rank(self, record):
+        if record.player is None:
+            return ""
+        rank = self.club_ranks.get(record.player.pk)
+        return str(rank) if rank is not None else DASH
+
+    def render_new_rank(self, record):
+        if record.new_rank is None:
+            return ""
+        if record.outcome == Outcome.CHANGED:
+            return format_html("<strong>{}</strong>", record.new_rank)
+        return str(record.new_rank)
+
+
+class ResyncBatchTable(tables.Table):
+    id = tables.Column("Resync", linkify=("committee_resync_batch", [tables.A("pk")]))
+    effective_date = tables.DateColumn("Y-m-d", verbose_name="Effective", attrs=NOWRAP)
+    adjustment_count = tables.Column("Players")
+    created_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Applied", attrs=NOWRAP)
+    created_by = tables.Column("By")
+    status = tables.Column(empty_values=())
+    note = tables.Column()
+
+    class Meta:
+        model = ResyncBatch
+        fields = ()
+        sequence = (
+            "id",
+            "effective_date",
+            "adjustment_count",
+            "created_at",
+            "created_by",
+            "status",
+            "note",
+        )
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = TABLE_ATTRS
+        empty_text = "No resync yet."
+
+    def render_id(self, value):
+        return f"#{value}"
+
+    def render_status(self, record):
+        if record.reverted_at:
+            return badge(f"reverted {record.reverted_at:%Y-%m-%d}", "text-bg-secondary")
+        return badge("applied", "text-bg-success")
+
+
+class AdjustmentTable(tables.Table):
+    """Adjustments (of a batch or of one player); rows have ``player``, ``created_by``
+    and ``resync_batch`` loaded."""
+
+    date = tables.DateColumn("Y-m-d", attrs=NOWRAP)
+    seq = tables.Column("Entry")
+    player = tables.Column()
+    full_name = tables.Column("Name", accessor="player__full_name")
+    algorithm = tables.Column(empty_values=())
+    new_rank = tables.Column("New rank")
+    value = tables.Column(empty_values=())
+    reason = tables.Column(empty_values=())
+    comment = tables.Column()
+    created_by = tables.Column("By")
+    status = tables.Column(empty_values=())
+
+    class Meta:
+        model = Adjustment
+        fields = ()
+        sequence = (
+            "date",
+            "seq",
+            "player",
+            "full_name",
+            "new_rank",
+            "algorithm",
+            "value",
+            "reason",
+            "comment",
+            "created_by",
+            "status",
+        )
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "adjustments"}
+        row_attrs = {
+            "class": lambda record: "table-secondary" if record.is_void else "",
+            "data-player": lambda record: record.player.username,
+        }
+        empty_text = "No adjustments."
+
+    def render_player(self, record):
+        return player_link(record.player)
+
+    def render_algorithm(self, value):
+        return value or "all"
+
+    def render_value(self, value):
+        return value.normalize() if value is not None else "default"
+
+    def render_reason(self, record):
+        if record.resync_batch_id:
+            return format_html(
+                '<a href="{}">resync #{}</a>',
+                reverse("committee_resync_batch", args=[record.resync_batch_id]),
+                record.resync_batch_id,
+            )
+        return record.get_reason_display()
+
+    def render_status(self, record):
+        if record.is_void:
+            return badge("void", "text-bg-danger")
+        return badge("valid", "text-bg-success")
+
+
+class AccountTable(tables.Table):
+    username = tables.Column(linkify=("committee_account", [tables.A("pk")]))
+    role = tables.Column(empty_values=(), orderable=False)
+    last_login = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Last login")
+    date_joined = tables.DateTimeColumn("Y-m-d", verbose_name="Created")
+    flags = tables.Column("", empty_values=(), orderable=False)
+
+    class Meta:
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "accounts"}
+
+    def render_role(self, record):
+        if record.in_committee:
+            return badge("committee", "text-bg-primary")
+        if record.in_volunteers:
+            return badge("volunteer", "text-bg-info")
+        return badge("reader", "text-bg-light border")
+
+    def render_flags(self, record):
+        flags = []
+        if record.is_superuser:
+            flags.append(badge("superuser", "text-bg-dark"))
+        elif record.is_staff:
+            flags.append(badge("staff", "text-bg-dark"))
+        if not record.is_active:
+            flags.append(badge("inactive", "text-bg-secondary"))
+        return format_html(" ".join(["{}"] * len(flags)), *flags) if flags else ""
+
+
+class RecomputeTable(tables.Table):
+    """The maintained algorithms (rows are ``committee_selectors.AlgorithmStatus``); each
+    row's button submits the page's one full-recompute form (``form="full-recompute"``)."""
+
+    name = tables.Column("Algorithm")
+    status = tables.Column(empty_values=())
+    dirty_from = tables.Column("Dirty from", accessor="state__dirty_from", empty_values=())
+    last_started = tables.DateTimeColumn(
+        "Y-m-d H:i:s", accessor="state__last_started", verbose_name="Last started"
+    )
+    last_finished = tables.DateTimeColumn(
+        "Y-m-d H:i:s", accessor="state__last_finished", verbose_name="Last finished"
+    )
+    last_duration = tables.Column("Duration", accessor="state__last_duration")
+    last_from = tables.DateColumn(
+        "Y-m-d", accessor="state__last_from", verbose_name="Replayed from", attrs=NOWRAP
+    )
+    last_rows = tables.Column("Rows written", accessor="state__last_rows")
+    last_error = tables.Column("Last error", accessor="state__last_error")
+    actions = tables.Column("", empty_values=())
+
+    class Meta:
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "recompute-states"}
+        row_attrs = {"data-algorithm": lambda record: record.name}
+
+    def render_name(self, record):
+        return format_html("<strong>{}</strong><br><small>{}</small>", record.name, record.title)
+
+    def render_status(self, record):
+        if record.running_since is not None:
+            elapsed = int(record.elapsed_seconds)
+            if record.percent_done is not None:
+                return format_html(
+                    '{}<div class="progress mt-1" role="progressbar" aria-valuenow="{}" '
+                    'aria-valuemin="0" aria-valuemax="100"><div class="progress-bar" '
+                    'style="width: {}%">{} / {}</div></div>',
+                    badge(f"running for {elapsed} s", "text-bg-info"),
+                    record.percent_done,
+                    record.percent_done,
+                    record.progress_done,
+                    record.progress_total,
+                )
+            return badge(f"running for {elapsed} s", "text-bg-info")
+        if record.state is not None and record.state.dirty_from is not None:
+            return badge("pending", "text-bg-warning")
+        if record.state is None or record.state.last_finished is None:
+            return badge("never run", "text-bg-light border")
+        return badge("up to date", "text-bg-success")
+
+    def render_dirty_from(self, value):
+        return value.isoformat() if value else DASH
+
+    def render_last_duration(self, value):
+        return f"{value:.2f} s"
+
+    def render_last_error(self, value):
+        return format_html('<code class="text-danger">{}</code>', value)
+
+    def render_actions(self, record):
+        return format_html(
+            '<button type="submit" form="full-recompute" name="algorithm" value="{}" '
+            'class="btn btn-sm btn-outline-primary text-nowrap">Full recompute</button>',
+            record.name,
+        )
+
+
+class GameTable(tables.Table):
+    """A few games (rows have ``white``, ``black`` and ``tournament`` loaded)."""
+
+    seq = tables.Column("Entry", linkify=("game_detail", [tables.A("pk")]))
+    date = tables.DateColumn("Y-m-d", attrs=NOWRAP)
+    white = tables.Column()
+    black = tables.Column()
+    handicap = tables.Column("H")
+    winner = tables.Column()
+    status = tables.Column()
+    tournament = tables.Column()
+
+    class Meta:
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {**TABLE_ATTRS, "id": "games-between"}
+
+    def render_white(self, record):
+        return player_link(record.white)
+
+    def render_black(self, record):
+        return player_link(record.black)
+
+    def render_status(self, record):
+        return record.get_status_display()

@@ -1,0 +1,469 @@
+"""The committee pages: the resync with the national ranks, accounts, rank adjustments,
+the merge of two records of one person, and the recompute status.
+
+Every view is for committee members only. ``committee_required`` comes before the
+method check, so that anyone else is sent to log in or refused whatever the method.
+Views are thin: a form parses, a service writes, a selector reads.
+"""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import get_user_model
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_tables2 import RequestConfig
+
+from ratings.services import primary_algorithm, request_full_recompute
+
+from . import committee_selectors as selectors
+from . import services
+from .committee_forms import (
+    PLAYER_OPTIONS,
+    AccountCreateForm,
+    AccountRoleForm,
+    AdjustmentForm,
+    FullRecomputeForm,
+    MergeConfirmForm,
+    MergeForm,
+    PlayerChoiceForm,
+    ResyncApplyForm,
+    ResyncForm,
+    TemporaryPasswordForm,
+    add_service_errors,
+)
+from .committee_tables import (
+    AccountTable,
+    AdjustmentTable,
+    GameTable,
+    RecomputeTable,
+    ResyncBatchTable,
+    ResyncPreviewTable,
+)
+from .models import Player, ResyncBatch
+from .permissions import committee_required
+from .resync import Outcome, ResyncPreview, match_rank_list
+from .services import ResyncChange, ServiceError
+
+PER_PAGE = 50
+# The preview lists every line, except that a whole national list has thousands of
+# names the club does not know: only the first of those are listed, the rest counted.
+UNKNOWN_SHOWN = 100
+# A generated password waits here, in the server-side session, for the one page that
+# shows it; reading it removes it.
+SHOWN_ONCE = "committee_password_shown_once"
+AUTO_REFRESH_SECONDS = 5
+
+
+# --- resync -------------------------------------------------------------------------
+
+
+def _preview(rank_list) -> ResyncPreview:
+    return match_rank_list(rank_list, selectors.resync_candidates())
+
+
+def _render_resync(request, form, preview=None, apply_form=None, status=200):
+    context = {"form": form, "preview": preview, "apply_form": apply_form}
+    if preview is not None:
+        unknown = preview.of(Outcome.UNKNOWN)
+        hidden = unknown[UNKNOWN_SHOWN:]
+        shown = [row for row in preview.rows if row not in hidden] if hidden else preview.rows
+        matched = [row.player for row in preview.rows if row.player is not None]
+        context |= {
+            "table": ResyncPreviewTable(
+                shown,
+                club_ranks=selectors.primary_ranks(matched),
+                club_algorithm=primary_algorithm(),
+            ),
+            "counts": [(outcome, n) for outcome, n in preview.counts().items() if n],
+            "changed": len(preview.changes),
+            "hidden_unknown": len(hidden),
+            "dates": preview.effective_dates,
+        }
+    return render(request, "committee/resync.html", context, status=status)
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def resync(request):
+    """The list to upload or paste; posting it shows the preview and the apply form."""
+    if request.method != "POST":
+        return _render_resync(request, ResyncForm())
+    form = ResyncForm(request.POST, request.FILES)
+    if not form.is_valid():
+        return _render_resync(request, form)
+    data = form.cleaned_data
+    initial = {
+        "list": data["list"],
+        "effective_date": data["effective_date"],
+        "note": data["note"],
+    }
+    # The list comes back as text, so that it can be edited and previewed again.
+    again = ResyncForm(initial={**initial, "list_text": data["list"]})
+    return _render_resync(
+        request, again, _preview(form.rank_list()), ResyncApplyForm(initial=initial)
+    )
+
+
+@committee_required
+@require_POST
+def resync_apply(request):
+    """Apply the previewed list: parsed and matched again, never trusted from the page."""
+    form = ResyncApplyForm(request.POST)
+    if not form.is_valid() and ("list" in form.errors or "effective_date" in form.errors):
+        # Hidden fields: only a page left open past midnight or an edited page gets here.
+        messages.error(request, "The list did not come back intact: preview it again.")
+        return redirect("committee_resync")
+    preview = _preview(form.rank_list())
+    data = form.cleaned_data
+    again = ResyncForm(
+        initial={
+            "list_text": data["list"],
+            "effective_date": data.get("effective_date"),
+            "note": data.get("note", ""),
+        }
+    )
+    if form.is_valid():
+        dates = preview.effective_dates
+        if not dates:
+            form.add_error(None, "Nobody's national rank changes: there is nothing to apply.")
+        elif len(dates) > 1:
+            form.add_error(
+                None,
+                "The changes have more than one effective date "
+                f"({', '.join(str(day) for day in dates)}). A resync is one batch with one "
+                "date: split the list, or leave the dates out of the lines and give the "
+                "date in the form.",
+            )
+    if not form.is_valid():
+        return _render_resync(request, again, preview, form, status=400)
+    players = Player.objects.select_related("club").in_bulk(
+        [row.player.pk for row in preview.changes]
+    )
+    try:
+        batch = services.resync_apply(
+            user=request.user,
+            changes=[ResyncChange(players[row.player.pk], row.new_rank) for row in preview.changes],
+            effective_date=dates[0],
+            note=data["note"],
+        )
+    except ServiceError as error:
+        add_service_errors(form, error)
+        return _render_resync(request, again, preview, form, status=400)
+    count = len(preview.changes)
+    messages.success(
+        request,
+        f"Resync #{batch.pk} applied: {count} player{'s' if count != 1 else ''} "
+        f"reset from {batch.effective_date}; the ratings are recomputed from that date.",
+    )
+    return redirect("committee_resync_batch", pk=batch.pk)
+
+
+@committee_required
+@require_safe
+def resync_batch_list(request):
+    table = ResyncBatchTable(selectors.resync_batches())
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(request, "committee/resync_batches.html", {"table": table})
+
+
+@committee_required
+@require_safe
+def resync_batch_detail(request, pk: int):
+    batch = get_object_or_404(selectors.resync_batches(), pk=pk)
+    table = AdjustmentTable(selectors.batch_adjustments(batch), exclude=("reason",))
+    return render(request, "committee/resync_batch.html", {"batch": batch, "table": table})
+
+
+@committee_required
+@require_POST
+def resync_batch_revert(request, pk: int):
+    get_object_or_404(ResyncBatch, pk=pk)
+    try:
+        batch = services.resync_revert(user=request.user, batch_id=pk)
+    except ServiceError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(
+            request,
+            f"Resync #{batch.pk} reverted: its adjustments are void and the national ranks "
+            "restored; the ratings are recomputed.",
+        )
+    return redirect("committee_resync_batch", pk=pk)
+
+
+# --- one player: adjustment and merge ----------------------------------------------
+
+
+@committee_required
+@require_safe
+def adjust_choose(request):
+    """Which player to adjust: a username, then that player's adjustment page."""
+    form = PlayerChoiceForm(request.GET if "player" in request.GET else None)
+    if form.is_valid():
+        return redirect("committee_adjust", username=form.cleaned_data["player"].username)
+    return render(
+        request,
+        "committee/adjust_choose.html",
+        {"form": form, "players": selectors.player_usernames(), "datalist_id": PLAYER_OPTIONS},
+    )
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def adjust(request, username: str):
+    player = get_object_or_404(Player.objects.select_related("club"), username=username)
+    form = AdjustmentForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            adjustment = services.adjustment_apply(
+                user=request.user,
+                player=player,
+                date=data["date"],
+                new_rank=data["new_rank"],
+                value=data["value"],
+                algorithm=data["algorithm"],
+                reason=data["reason"],
+                comment=data["comment"],
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                f"{player.username} reset to {adjustment.new_rank} from {adjustment.date} "
+                f"({adjustment.algorithm or 'all algorithms'}); the ratings are recomputed "
+                "from that date.",
+            )
+            return redirect("committee_adjust", username=player.username)
+    table = AdjustmentTable(selectors.player_adjustments(player), exclude=("player", "full_name"))
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(
+        request,
+        "committee/adjust.html",
+        {
+            "player": player,
+            "form": form,
+            "ratings": selectors.player_ratings(player),
+            "table": table,
+        },
+        status=400 if form.errors else 200,
+    )
+
+
+def _render_merge(request, form, confirm_form=None, status=200):
+    context = {
+        "form": form,
+        "confirm_form": confirm_form,
+        "players": selectors.player_usernames(),
+        "datalist_id": PLAYER_OPTIONS,
+    }
+    if form.is_bound and not form.errors:
+        keep, duplicate = form.cleaned_data["keep"], form.cleaned_data["duplicate"]
+        between = selectors.games_between(keep, duplicate)
+        context |= {
+            "keep": selectors.record_summary(keep),
+            "duplicate": selectors.record_summary(duplicate),
+            "between": GameTable(between) if between.exists() else None,
+        }
+        if context["between"] is None and confirm_form is None:
+            context["confirm_form"] = MergeConfirmForm(
+                initial={
+                    "keep": keep.username,
+                    "duplicate": duplicate.username,
+                    "note": form.cleaned_data["note"],
+                }
+            )
+    return render(request, "committee/merge.html", context, status=status)
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def merge(request):
+    """Choose the two records (GET shows the preview), then confirm (POST merges)."""
+    if request.method != "POST":
+        chosen = "keep" in request.GET or "duplicate" in request.GET
+        return _render_merge(request, MergeForm(request.GET if chosen else None))
+    form = MergeConfirmForm(request.POST)
+    if form.is_valid():
+        data = form.cleaned_data
+        try:
+            keep = services.player_merge(
+                user=request.user, keep=data["keep"], duplicate=data["duplicate"], note=data["note"]
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                f"{data['duplicate'].username} merged into {keep.username}: its games and "
+                "adjustments moved, the record is now inactive; the ratings are recomputed.",
+            )
+            return redirect(keep)
+    # Show the preview of what was posted (when both records still read) with the errors.
+    chosen = MergeForm(request.POST)
+    if chosen.is_valid():
+        return _render_merge(request, chosen, confirm_form=form, status=400)
+    return _render_merge(request, chosen, status=400)
+
+
+# --- accounts -----------------------------------------------------------------------
+
+
+def _account(pk: int):
+    account = get_object_or_404(get_user_model(), pk=pk)
+    if account.username == services.SYSTEM_USERNAME:
+        raise Http404("the site's own account has no page")
+    return account
+
+
+def _show_once(request, account, password: str) -> None:
+    request.session[SHOWN_ONCE] = {"pk": account.pk, "password": password}
+
+
+@committee_required
+@require_safe
+def account_list(request):
+    table = AccountTable(selectors.accounts())
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(request, "committee/accounts.html", {"table": table})
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def account_create(request):
+    form = AccountCreateForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        password = data["password"] or services.temporary_password()
+        try:
+            account = services.account_create(
+                user=request.user, username=data["username"], password=password, role=data["role"]
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            if not data["password"]:
+                _show_once(request, account, password)
+            messages.success(request, f"Account {account.username} created.")
+            return redirect("committee_account", pk=account.pk)
+    return render(
+        request,
+        "committee/account_create.html",
+        {"form": form},
+        status=400 if form.errors else 200,
+    )
+
+
+def _render_account(request, account, role_form=None, password_form=None, status=200):
+    shown = request.session.get(SHOWN_ONCE)
+    password = None
+    if shown and shown["pk"] == account.pk:
+        password = shown["password"]
+        del request.session[SHOWN_ONCE]
+    context = {
+        "account": account,
+        "role": services.account_role(account),
+        "refusal": services.account_change_refusal(request.user, account),
+        "role_form": role_form or AccountRoleForm(initial={"role": services.account_role(account)}),
+        "password_form": password_form or TemporaryPasswordForm(account=account),
+        "password": password,
+    }
+    return render(request, "committee/account.html", context, status=status)
+
+
+@committee_required
+@require_safe
+@never_cache  # the page may show a password once: no copy in any cache
+def account_detail(request, pk: int):
+    return _render_account(request, _account(pk))
+
+
+@committee_required
+@require_POST
+def account_roles(request, pk: int):
+    account = _account(pk)
+    form = AccountRoleForm(request.POST)
+    if form.is_valid():
+        try:
+            services.account_set_roles(
+                user=request.user, account=account, role=form.cleaned_data["role"]
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            role = services.account_role(account)
+            messages.success(request, f"{account.username} is now: {role.label}.")
+            return redirect("committee_account", pk=account.pk)
+    return _render_account(request, account, role_form=form, status=400)
+
+
+@committee_required
+@require_POST
+def account_password(request, pk: int):
+    account = _account(pk)
+    form = TemporaryPasswordForm(request.POST, account=account)
+    if form.is_valid():
+        password = form.cleaned_data["password"] or services.temporary_password()
+        try:
+            services.account_set_temporary_password(
+                user=request.user, account=account, password=password
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            if not form.cleaned_data["password"]:
+                _show_once(request, account, password)
+            messages.success(
+                request,
+                f"{account.username} has a new temporary password; they should change it "
+                "after logging in (Change password, under their name).",
+            )
+            return redirect("committee_account", pk=account.pk)
+    return _render_account(request, account, password_form=form, status=400)
+
+
+# --- recompute ----------------------------------------------------------------------
+
+
+@committee_required
+@require_safe
+def recompute_status(request):
+    statuses = selectors.recompute_statuses()
+    busy = any(
+        status.running_since is not None
+        or (status.state is not None and status.state.dirty_from is not None)
+        for status in statuses
+    )
+    return render(
+        request,
+        "committee/recompute.html",
+        {
+            "table": RecomputeTable(statuses),
+            "form": FullRecomputeForm(),
+            "auto_refresh": AUTO_REFRESH_SECONDS if busy else None,
+        },
+    )
+
+
+@committee_required
+@require_POST
+def recompute_full(request):
+    form = FullRecomputeForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, f"Not started: {form.errors['algorithm'][0]}")
+        return redirect("committee_recompute")
+    algorithm = form.cleaned_data["algorithm"]
+    dates = request_full_recompute(user=request.user, algorithm=algorithm)
+    if dates:
+        start = min(dates.values())
+        messages.success(
+            request,
+            f"Full recompute of {algorithm or 'every algorithm'} from {start} requested.",
+        )
+    else:
+        messages.info(request, "Nothing to recompute: there are no games or adjustments yet.")
+    return redirect("committee_recompute")
