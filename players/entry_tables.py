@@ -9,6 +9,7 @@ import django_tables2 as tables
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.safestring import mark_safe
 
 from ratings.models import RatingHistory
 
@@ -75,7 +76,7 @@ class SheetGamesTable(tables.Table):
 
     def render_status(self, record):
         if record.is_void:
-            return format_html('<span class="badge text-bg-danger">void</span>')
+            return mark_safe('<span class="badge text-bg-danger">void</span>')
         return record.get_status_display()
 
     def render_tournament(self, record):
@@ -189,6 +190,7 @@ class AuditTable(tables.Table):
         orderable = False
         template_name = TABLE_TEMPLATE
         attrs = {"class": "table table-sm align-top audit-table"}
+        row_attrs = {"data-audit": lambda record: record.pk}
 
     def render_object(self, record):
         label = f"{record.object_type} {record.object_id}".strip()

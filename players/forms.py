@@ -31,14 +31,17 @@ RESERVED_USERNAMES = frozenset({"new", "lookup"})
 PLAYER_OPTIONS = "player-options"  # the id of the page's <datalist> of usernames
 TOURNAMENT_OPTIONS = "tournament-options"
 
-WINNER_CHOICES = [("", "—"), ("W", "W (white)"), ("B", "B (black)"), ("D", "D (jigo)")]
+# The letters of the paper sheet (typing W, B or D picks them in the select).
+WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", "D (jigo)")]
 
 
-class RankFormField(forms.CharField):
+class RankFormField(forms.Field):
     """A rank as typed (``15k``, ``3 dan``, ``2p``), cleaned to a ``Rank``."""
 
+    widget = forms.TextInput(attrs={"maxlength": "20", "autocapitalize": "none"})
+
     def to_python(self, value) -> Rank | None:
-        text = super().to_python(value)
+        text = (value or "").strip()
         if not text:
             return None
         try:
@@ -387,7 +390,6 @@ class PlayerCreateForm(forms.Form):
     full_name = forms.CharField(max_length=200)
     club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False)
     national_rank = RankFormField(
-        max_length=20,
         help_text="e.g. 15k, 3d or 1p. The player's starting rank on every rating list.",
     )
 

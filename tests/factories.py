@@ -51,3 +51,12 @@ def game(white: Player, black: Player, winner: str = "W", on: date = date(2024, 
 
 def tournament(code: str = "club-open", name: str = "Club Open", **extra) -> Tournament:
     return Tournament.objects.get_or_create(code=code, defaults={"name": name, **extra})[0]
+
+
+def volunteer_with_password(username: str, password: str):
+    """A volunteer who logs in through the login form (browser tests). The group is made
+    if missing: a transactional test's flush removes the rows the migrations made."""
+    group, _ = Group.objects.get_or_create(name="volunteers")
+    account = get_user_model().objects.create_user(username, password=password)
+    account.groups.add(group)
+    return account

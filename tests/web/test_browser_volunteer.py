@@ -1,0 +1,158 @@
+"""A volunteer's evening in a real browser: log in, type a paper record sheet (a typo is
+refused at its field and nothing is stored), fix it, save, read both players' log pages,
+then back-date a game and see the later rows of the log page change."""
+
+import re
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from players.models import Game, Player
+from tests import factories
+from tests.conftest import TEST_OUTPUT
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "black stones on the 4-4 point"
+
+
+@pytest.fixture
+def players():
+    return {
+        "alice": factories.player("alice", "5k", full_name="Alice Moyo"),
+        "bob": factories.player("bob", "8k", full_name="Bob Smit"),
+        "carol": factories.player("carol", "12k", full_name="Carol Naidoo"),
+    }
+
+
+def log_in(page: Page, base: str) -> None:
+    factories.volunteer_with_password("vera", PASSWORD)
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", "vera")
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def type_row(page: Page, index: int, day: str, white: str, black: str, winner: str) -> None:
+    prefix = f"#id_form-{index}-"
+    page.fill(prefix + "date", day)
+    page.fill(prefix + "white", white)
+    page.fill(prefix + "black", black)
+    page.select_option(prefix + "winner", winner)
+
+
+def sheet_rows(page: Page) -> list[str]:
+    """The texts of the log page's record sheet rows, newest first (without the rows that
+    unfold to show how a change was computed)."""
+    return [row.inner_text() for row in page.locator("table tbody tr:not(.how-row)").all()]
+
+
+def test_it_enters_a_sheet_fixes_a_typo_and_back_dates_a_game(live_server, browser_page, players):
+    page = browser_page
+    base = live_server.url
+    log_in(page, base)
+
+    page.click("text=Enter sheet")
+    page.wait_for_url(f"{base}/sheets/new/")
+    expect(page.locator("#id_form-0-white")).to_be_focused()
+    type_row(page, 0, "2024-03-01", "alice", "bob", "W")
+    type_row(page, 1, "2024-03-08", "alice", "bbo", "W")  # the typo
+    type_row(page, 2, "2024-03-15", "alice", "carol", "B")
+
+    # Enter in the last row adds a row (with the same date) instead of submitting.
+    page.press("#id_form-2-black", "Enter")
+    expect(page.locator("#id_form-3-white")).to_be_focused()
+    expect(page.locator("#id_form-3-date")).to_have_value("2024-03-15")
+    assert page.input_value("input[name=form-TOTAL_FORMS]") == "4"
+    # The komi follows the handicap; the untouched new row is then left blank.
+    page.fill("#id_form-3-handicap", "3")
+    expect(page.locator("#id_form-3-komi")).to_have_value("0.5")
+    page.fill("#id_form-3-handicap", "0")
+    expect(page.locator("#id_form-3-komi")).to_have_value("6.5")
+    page.screenshot(path=TEST_OUTPUT / "volunteer_sheet_form.png", full_page=True)
+
+    page.click("text=Save the sheet")
+    black = page.locator("#id_form-1-black")
+    expect(black).to_have_class(re.compile(r"\bis-invalid\b"))
+    expect(page.locator("#div_id_form-1-black .invalid-feedback")).to_have_text(
+        "no player 'bbo' — add them first"
+    )
+    expect(page.locator("#sheet-errors")).to_contain_text("Nothing was stored.")
+    assert Game.objects.count() == 0
+    expect(page.locator("#id_form-2-white")).to_have_value("alice")
+    page.screenshot(path=TEST_OUTPUT / "volunteer_sheet_form_refused.png", full_page=True)
+
+    black.fill("bob")
+    page.click("text=Save the sheet")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    expect(page.locator(".alert-success")).to_contain_text("saved: 3 games")
+    expect(page.locator("tr[data-game]")).to_have_count(3)
+    expect(page.locator("#recompute-done")).to_be_visible()
+    assert Game.objects.count() == 3
+
+    page.goto(f"{base}/players/bob/")
+    bob_rows = sheet_rows(page)
+    assert len(bob_rows) == 2
+    assert all("Alice Moyo" in row for row in bob_rows)
+    page.goto(f"{base}/players/alice/")
+    before = sheet_rows(page)
+    assert len(before) == 3
+    assert "Carol Naidoo" in before[0] and "2024-03-15" in before[0]
+    assert "Bob Smit" in before[2] and "2024-03-01" in before[2]
+    page.screenshot(path=TEST_OUTPUT / "volunteer_log_page.png", full_page=True)
+
+    # Back-date the loss to carol to before the games against bob.
+    loss = Game.objects.get(black=players["carol"])
+    page.goto(f"{base}/games/{loss.pk}/")
+    page.click("text=Correct or back-date")
+    page.fill("#id_date", "2024-02-20")
+    page.click("text=Save the correction")
+    page.wait_for_url(f"{base}/games/{loss.pk}/")
+    expect(page.locator(".alert-success")).to_contain_text("corrected")
+
+    page.goto(f"{base}/players/alice/")
+    after = sheet_rows(page)
+    assert "Carol Naidoo" in after[2] and "2024-02-20" in after[2]
+    # The games against bob now follow a loss: their rows show other numbers.
+    against_bob = [row for row in after if "Bob Smit" in row]
+    assert len(against_bob) == 2
+    assert against_bob != [row for row in before if "Bob Smit" in row]
+    page.screenshot(path=TEST_OUTPUT / "volunteer_log_page_after_back_dating.png", full_page=True)
+
+
+def test_it_adds_a_missing_player_from_the_sheet_without_losing_the_rows(
+    live_server, browser_page, players
+):
+    page = browser_page
+    base = live_server.url
+    log_in(page, base)
+    page.goto(f"{base}/sheets/new/")
+    type_row(page, 0, "2024-03-01", "alice", "bob", "W")
+    page.fill("#id_form-0-comment", "first game")
+    type_row(page, 1, "2024-03-01", "dave", "carol", "B")
+
+    page.click("text=Save the sheet")
+    expect(page.locator("#div_id_form-1-white .invalid-feedback")).to_have_text(
+        "no player 'dave' — add them first"
+    )
+    page.click("text=Add “dave”…")
+    dialog = page.locator("#new-player")
+    expect(dialog).to_be_visible()
+    expect(dialog.locator("#id_username")).to_have_value("dave")
+    dialog.locator("#id_full_name").fill("Dave Botha")
+    dialog.locator("#id_national_rank").fill("40x")
+    dialog.locator("text=Add the player").click()
+    expect(dialog.locator(".invalid-feedback")).to_contain_text("'40x' is not a rank")
+    dialog.locator("#id_national_rank").fill("40k")
+    dialog.locator("text=Add the player").click()
+    expect(dialog).to_be_hidden()
+
+    assert Player.objects.get(username="dave").entry_rank == factories.parse_rank("40k")
+    expect(page.locator("#id_form-1-white")).to_have_value("dave")
+    expect(page.locator("#id_form-1-white")).not_to_have_class(re.compile(r"\bis-invalid\b"))
+    expect(page.locator("#id_form-0-comment")).to_have_value("first game")
+
+    page.click("text=Save the sheet")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    assert sorted(Game.objects.values_list("white__username", flat=True)) == ["alice", "dave"]

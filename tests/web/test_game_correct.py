@@ -1,0 +1,216 @@
+"""/games/<id>/ and /games/<id>/edit/: correct a game, back-date it, never overwrite a
+change made meanwhile."""
+
+import re
+from datetime import date
+from decimal import Decimal
+
+import pytest
+
+from players import services
+from players.models import AuditEntry, Game
+from ratings.models import RatingHistory, RecomputeState
+from ratings.services import recompute_pending
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def vera(client):
+    volunteer = factories.volunteer()
+    client.force_login(volunteer)
+    return volunteer
+
+
+@pytest.fixture
+def alice():
+    return factories.player("alice", "5k")
+
+
+@pytest.fixture
+def bob():
+    return factories.player("bob", "8k")
+
+
+@pytest.fixture
+def carol():
+    return factories.player("carol", "12k")
+
+
+@pytest.fixture
+def games(vera, alice, bob, carol, django_capture_on_commit_callbacks):
+    """Three games of one sheet, rated: alice beats bob twice, then loses to carol."""
+    with django_capture_on_commit_callbacks(execute=True):
+        result = services.record_sheet_submit(
+            user=vera,
+            games=[
+                factories.game(alice, bob, "W", date(2024, 3, 1)),
+                factories.game(alice, bob, "W", date(2024, 3, 8)),
+                factories.game(alice, carol, "B", date(2024, 3, 15)),
+            ],
+        )
+    return result.games
+
+
+def edit_post(game: Game, **changes) -> dict:
+    data = {
+        "date": game.date.isoformat(),
+        "white": game.white.username,
+        "black": game.black.username,
+        "handicap": str(game.handicap),
+        "komi": str(game.komi),
+        "winner": game.winner,
+        "status": game.status,
+        "comment": game.comment,
+        "tournament": "",
+        "round": str(game.round),
+        "board_size": str(game.board_size),
+        "time_minutes": "",
+        "version": str(game.version),
+    }
+    data.update(changes)
+    return data
+
+
+def sagc_after(game: Game, player) -> float:
+    return RatingHistory.objects.get(algorithm="sagc", game=game, player=player).value_after
+
+
+def test_it_shows_the_game_with_its_ratings_audit_and_buttons(client, games):
+    game = games[0]
+
+    response = client.get(f"/games/{game.pk}/")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert f"Game {game.seq}: alice \N{EN DASH} bob" in html
+    assert f'href="/games/{game.pk}/edit/"' in html
+    assert f'href="/games/{game.pk}/void/"' in html
+    assert "sagc done" in html
+    # Its rows in every maintained algorithm's history (alice won +18 on SAGC), and its
+    # audit entry.
+    cells = re.sub(r"\s+", " ", html)
+    assert '<td >sagc</td> <td ><a href="/players/alice/">alice</a></td> <td >W</td>' in cells
+    assert "<td >5k</td> <td >0</td> <td >+18</td> <td >18</td>" in cells
+    assert cells.count("<td >sagc</td>") == 2
+    assert "game_create" in html
+
+
+def test_it_prefills_every_field_and_the_version(client, games):
+    game = games[1]
+
+    html = client.get(f"/games/{game.pk}/edit/").content.decode()
+
+    assert 'name="date" value="2024-03-08"' in html
+    assert 'name="white" value="alice"' in html
+    assert 'name="black" value="bob"' in html
+    assert 'name="komi" value="6.5"' in html
+    assert re.search(r'<option value="W" selected>', html)
+    assert 'name="version" value="1"' in html
+
+
+def test_it_corrects_a_game_and_keeps_the_before_and_after(client, vera, games, carol):
+    game = games[0]
+
+    response = client.post(
+        f"/games/{game.pk}/edit/",
+        edit_post(game, black="carol", winner="B", komi="7.5", comment="result misread"),
+    )
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.pk}/"
+    game.refresh_from_db()
+    assert (game.black, game.winner, game.komi) == (carol, "B", Decimal("7.5"))
+    assert game.comment == "result misread"
+    assert game.version == 2
+    entry = AuditEntry.objects.get(action="game_correct")
+    assert entry.user == vera
+    assert (entry.before["black"], entry.after["black"]) == ("bob", "carol")
+    assert (entry.before["winner"], entry.after["winner"]) == ("W", "B")
+
+
+def test_it_back_dates_a_game_and_the_later_rows_change(client, games, alice):
+    first, _, loss = games
+    before = sagc_after(first, alice)
+
+    response = client.post(f"/games/{loss.pk}/edit/", edit_post(loss, date="2024-02-20"))
+
+    assert response.status_code == 302
+    loss.refresh_from_db()
+    assert loss.date == date(2024, 2, 20)
+    assert RecomputeState.objects.get(algorithm="sagc").dirty_from == date(2024, 2, 20)
+    # What the task queued on commit does (this test's transaction never commits).
+    recompute_pending()
+    # The loss now comes first: alice meets bob from the demotion zone.
+    assert sagc_after(first, alice) != before
+
+
+def test_it_refuses_a_stale_version_and_shows_the_current_game(client, vera, games, carol):
+    game = games[0]
+    services.game_correct(
+        user=vera,
+        game_id=game.pk,
+        version=1,
+        changes=factories.game(game.white, game.black, "B", game.date),
+    )
+
+    response = client.post(
+        f"/games/{game.pk}/edit/", edit_post(game, black="carol", comment="mine")
+    )
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert (
+        "This game was changed by someone else while you were editing; here is the current version."
+        in html
+    )
+    game.refresh_from_db()
+    assert (game.black.username, game.winner, game.version, game.comment) == ("bob", "B", 2, "")
+    # The form now holds the current game and version; what was typed is listed beside it.
+    assert 'name="version" value="2"' in html
+    assert 'name="black" value="bob"' in html
+    assert re.search(r"<th scope=\"row\">Black</th><td>bob</td><td>carol</td>", html)
+    assert re.search(r"<th scope=\"row\">Winner</th><td>B</td><td>W</td>", html)
+
+
+def test_it_shows_an_unknown_player_at_the_field(client, games):
+    game = games[0]
+
+    response = client.post(f"/games/{game.pk}/edit/", edit_post(game, white="zoe"))
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert re.search(
+        r'<div id="div_id_white".*?no player &#x27;zoe&#x27; — add them first', html, re.S
+    )
+    game.refresh_from_db()
+    assert game.version == 1
+
+
+def test_it_shows_the_services_errors_at_their_field(client, games):
+    game = games[0]
+
+    response = client.post(f"/games/{game.pk}/edit/", edit_post(game, black="alice"))
+
+    html = response.content.decode()
+    assert re.search(r'<div id="div_id_black".*?a player cannot play themselves', html, re.S)
+    game.refresh_from_db()
+    assert game.black.username == "bob"
+
+
+def test_it_does_not_edit_a_void_game(client, vera, games):
+    game = games[0]
+    services.game_void(user=vera, game_id=game.pk, version=1, reason="never played")
+
+    response = client.post(f"/games/{game.pk}/edit/", edit_post(game, winner="B", version="2"))
+
+    assert response.status_code == 302
+    assert response["Location"] == f"/games/{game.pk}/"
+    game.refresh_from_db()
+    assert game.winner == "W"
+
+
+def test_it_answers_404_for_a_game_that_does_not_exist(client, vera):
+    assert client.get("/games/999/").status_code == 404
+    assert client.get("/games/999/edit/").status_code == 404
