@@ -232,6 +232,15 @@ if CELERY_BROKER_URL is None:
 else:
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A volunteer who saves a sheet while the broker is down waits for the publish to
+# give up: keep that short. The game is stored either way and the sweep catches up.
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.5,
+    "interval_max": 0.5,
+}
 # Sites (or CI runs) sharing one Redis each need their own queue, or their workers
 # take each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")

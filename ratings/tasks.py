@@ -9,6 +9,9 @@ from . import services
 
 
 @shared_task(
+    # The outcome is in RecomputeState; no one waits for a result, and a result
+    # backend that is down must not hold up the write that queued the task.
+    ignore_result=True,
     autoretry_for=(DatabaseError,),
     retry_backoff=2,
     retry_backoff_max=120,

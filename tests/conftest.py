@@ -116,6 +116,10 @@ def celery_worker_live():
     finally:
         task_postrun.disconnect(_close_worker_connections)
         conf.task_always_eager = saved
+        # Stopping the worker closes the app's connection pools; later tests that
+        # send tasks need fresh ones.
+        celery_app._pool = None
+        celery_app.amqp._producer_pool = None
 
 
 @pytest.fixture

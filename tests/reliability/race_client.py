@@ -1,0 +1,88 @@
+"""One of several processes that write at the same time in the race test.
+
+Run as ``python -m tests.reliability.race_client SEED SECONDS`` with DATABASE_URL (and
+the broker) of the test database. It enters sheets, back-dates and voids games through
+the services until its time is up, and prints one JSON line: the tags of the games it
+stored and how many operations it attempted and had refused.
+"""
+
+import json
+import os
+import random
+import sys
+import time
+from datetime import date, timedelta
+
+import django
+
+
+def main() -> None:
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.db import DatabaseError
+
+    from players import services
+    from players.models import Game, Player
+
+    seed, seconds = int(sys.argv[1]), float(sys.argv[2])
+    rng = random.Random(seed)
+    volunteer = get_user_model().objects.get(username="race-volunteer")
+    players = list(Player.objects.order_by("username"))
+    start = date(2024, 1, 1)
+    stored_tags: list[str] = []
+    attempted = refused = 0
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        attempted += 1
+        action = rng.choices(["sheet", "back-date", "void"], [6, 3, 1])[0]
+        try:
+            if action == "sheet":
+                games = []
+                for _ in range(rng.randint(1, 3)):
+                    white, black = rng.sample(players, 2)
+                    tag = f"p{seed}-{attempted}-{len(games)}"
+                    games.append(
+                        services.GameInput(
+                            date=start + timedelta(days=rng.randrange(200)),
+                            white=white,
+                            black=black,
+                            winner=rng.choice("WB"),
+                            comment=tag,
+                        )
+                    )
+                services.record_sheet_submit(user=volunteer, games=games, allow_duplicates=True)
+                stored_tags += [game.comment for game in games]
+            else:
+                candidates = list(Game.objects.valid().order_by("?")[:1])
+                if not candidates:
+                    continue
+                game = candidates[0]
+                if action == "void":
+                    services.game_void(
+                        user=volunteer, game_id=game.pk, version=game.version, reason="race"
+                    )
+                else:
+                    services.game_correct(
+                        user=volunteer,
+                        game_id=game.pk,
+                        version=game.version,
+                        changes=services.GameInput(
+                            date=game.date - timedelta(days=rng.randint(1, 30)),
+                            white=game.white,
+                            black=game.black,
+                            winner=game.winner,
+                            handicap=game.handicap,
+                            komi=game.komi,
+                            comment=game.comment,
+                        ),
+                    )
+        except (services.ServiceError, DatabaseError):
+            # A stale version (another process changed the game first) or a
+            # serialization failure: refused as a whole, nothing half-written.
+            refused += 1
+    print(json.dumps({"tags": stored_tags, "attempted": attempted, "refused": refused}))
+
+
+if __name__ == "__main__":
+    main()
