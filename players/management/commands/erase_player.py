@@ -1,0 +1,37 @@
+"""Erase a player's identity on request; their games stay for their opponents."""
+
+from django.contrib.auth import get_user_model
+from django.core.management.base import BaseCommand, CommandError
+
+from players import services
+from players.models import Player
+from players.privacy import player_erase
+
+
+class Command(BaseCommand):
+    help = (
+        "Replace a player's username, name, EGD PIN and club (their games stay, so their "
+        "opponents' histories do not change). Without --yes it only says what it would do."
+    )
+
+    def add_arguments(self, parser):
+        parser.add_argument("username")
+        parser.add_argument("--yes", action="store_true", help="really erase")
+        parser.add_argument("--user", help="the account that does it (default: system)")
+
+    def handle(self, *args, username, yes, user, **options):
+        try:
+            player = Player.objects.get(username=username)
+        except Player.DoesNotExist:
+            raise CommandError(f"no player '{username}'") from None
+        if not yes:
+            self.stdout.write(
+                f"Would erase {player.full_name} ({player.username}): run again with --yes."
+            )
+            return
+        actor = get_user_model().objects.get(username=user) if user else services.system_user()
+        try:
+            erased = player_erase(user=actor, player=player)
+        except services.ServiceError as error:
+            raise CommandError(error.message) from None
+        self.stdout.write(f"Erased: the player is now '{erased.username}'.")

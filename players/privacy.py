@@ -1,0 +1,138 @@
+"""A player's data on request: everything the site holds about them, and erasure.
+
+Erasure replaces what identifies the person (username, full name, EGD PIN, club) and
+keeps their games, so that their opponents' histories do not change. The audit trail
+keeps the record of the erasure; the player's name is redacted from its earlier
+entries, the one change the audit trail ever receives, because the law on personal
+data asks for it.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from ratings.models import CurrentRating, RatingHistory
+from ratings.services import Touch, mark_dirty
+
+from .models import Adjustment, AuditEntry, Game, Player
+from .services import ServiceError, _earliest_entry, adjustment_snapshot, audit, game_snapshot
+
+ERASED_NAME = "Erased player"
+
+
+def player_data_export(player: Player) -> dict[str, Any]:
+    """Everything stored about ``player``, as JSON-able data."""
+    games = (
+        Game.objects.filter(Q(white=player) | Q(black=player))
+        .select_related("white", "black", "tournament")
+        .order_by("date", "round", "seq")
+    )
+    history = (
+        RatingHistory.objects.filter(player=player)
+        .select_related("opponent")
+        .order_by("algorithm", "position")
+    )
+    return {
+        "exported_at": timezone.now().isoformat(),
+        "player": {
+            "username": player.username,
+            "full_name": player.full_name,
+            "club": player.club.name if player.club_id else None,
+            "entry_rank": str(player.entry_rank),
+            "national_rank": str(player.national_rank) if player.national_rank else None,
+            "egd_pin": player.egd_pin,
+            "active": player.active,
+            "created_at": player.created_at.isoformat(),
+            "last_updated": player.last_updated.isoformat() if player.last_updated else None,
+        },
+        "games": [game_snapshot(game) for game in games],
+        "adjustments": [
+            adjustment_snapshot(adjustment)
+            for adjustment in Adjustment.objects.filter(player=player)
+            .select_related("player")
+            .order_by("date", "seq")
+        ],
+        "ratings": [
+            {"algorithm": algorithm, "rank": str(rank), "value": value, "games": games_played}
+            for algorithm, rank, value, games_played in CurrentRating.objects.filter(
+                player=player
+            ).values_list("algorithm", "rank", "value", "games")
+        ],
+        "history": [
+            {
+                "algorithm": row.algorithm,
+                "date": row.date.isoformat(),
+                "opponent": row.opponent.username,
+                "change": row.change,
+                "value_after": row.value_after,
+                "rank_after": str(row.rank_after),
+            }
+            for row in history
+        ],
+    }
+
+
+def player_erase(*, user, player: Player) -> Player:
+    """Replace what identifies ``player``; keep their games for their opponents."""
+    if player.erased_at is not None:
+        raise ServiceError(f"{player.username} was already erased")
+    with transaction.atomic():
+        player = Player.objects.select_for_update().get(pk=player.pk)
+        old_names = [name for name in (player.username, player.full_name) if name]
+        new_username = f"erased-{player.pk}"
+        player.username = new_username
+        player.full_name = f"{ERASED_NAME} {player.pk}"
+        player.egd_pin = ""
+        player.club = None
+        player.active = False
+        player.erased_at = timezone.now()
+        player.save()
+        _redact_audit_trail(player, old_names, new_username)
+        audit(user, "player_erase", player, after={"username": new_username})
+        # Engine checkpoints hold usernames: replay from the player's first entry on.
+        earliest = _earliest_entry([player])
+        if earliest is not None:
+            mark_dirty([Touch(earliest)])
+    return player
+
+
+def _redact_audit_trail(player: Player, old_names: list[str], replacement: str) -> None:
+    game_ids = [
+        str(pk)
+        for pk in Game.objects.filter(Q(white=player) | Q(black=player)).values_list(
+            "pk", flat=True
+        )
+    ]
+    adjustment_ids = [
+        str(pk) for pk in Adjustment.objects.filter(player=player).values_list("pk", flat=True)
+    ]
+    entries = AuditEntry.objects.filter(
+        Q(object_type="player", object_id=str(player.pk))
+        | Q(object_type="game", object_id__in=game_ids)
+        | Q(object_type="adjustment", object_id__in=adjustment_ids)
+        | Q(object_type="import")
+    )
+    patterns = [re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])") for name in old_names]
+
+    def redact(value):
+        if isinstance(value, str):
+            for pattern in patterns:
+                value = pattern.sub(replacement, value)
+            return value
+        if isinstance(value, dict):
+            return {key: redact(item) for key, item in value.items()}
+        if isinstance(value, list):
+            return [redact(item) for item in value]
+        return value
+
+    for entry in entries.iterator():
+        redacted = {
+            field: redact(getattr(entry, field)) for field in ("summary", "before", "after")
+        }
+        if any(redacted[field] != getattr(entry, field) for field in redacted):
+            AuditEntry.objects.filter(pk=entry.pk).update(**redacted)

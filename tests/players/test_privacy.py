@@ -1,0 +1,83 @@
+"""A player's data on request: the export, and erasure that keeps the games."""
+
+import io
+import json
+from datetime import date
+
+import pytest
+from django.core.management import call_command
+
+from players import services
+from players.models import AuditEntry, Game, Player
+from players.privacy import player_data_export, player_erase
+from ratings import services as rating_services
+from ratings.models import RatingHistory
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def li_and_olivia():
+    vera = factories.volunteer()
+    li = factories.player("li", "3k", full_name="Li Wei")
+    olivia = factories.player("olivia", "5k", full_name="Olivia Botha")
+    services.record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(li, olivia, "W", date(2024, 2, 1)),
+            factories.game(olivia, li, "W", date(2024, 2, 8)),
+        ],
+    )
+    rating_services.recompute_pending()
+    return vera, li, olivia
+
+
+def test_the_export_holds_the_profile_games_and_history(li_and_olivia):
+    _, li, _ = li_and_olivia
+    data = player_data_export(li)
+    assert data["player"]["full_name"] == "Li Wei"
+    assert [game["date"] for game in data["games"]] == ["2024-02-01", "2024-02-08"]
+    assert {row["algorithm"] for row in data["history"]} >= {"sagc", "egf-2021"}
+    json.dumps(data)
+
+
+def test_the_export_command_prints_json(li_and_olivia):
+    out = io.StringIO()
+    call_command("export_player_data", "li", stdout=out)
+    assert json.loads(out.getvalue())["player"]["username"] == "li"
+
+
+def test_erasure_replaces_the_name_and_keeps_the_games_for_the_opponent(li_and_olivia):
+    vera, li, olivia = li_and_olivia
+    olivia_before = list(
+        RatingHistory.objects.filter(player=olivia).values_list("algorithm", "value_after")
+    )
+    player_erase(user=vera, player=li)
+    rating_services.recompute_pending()
+    li.refresh_from_db()
+    assert li.username == f"erased-{li.pk}" and "Li Wei" not in li.full_name
+    assert not li.active and li.erased_at is not None
+    assert Game.objects.filter(white=li).count() == 1
+    olivia_after = list(
+        RatingHistory.objects.filter(player=olivia).values_list("algorithm", "value_after")
+    )
+    assert olivia_after == olivia_before
+
+
+def test_erasure_redacts_the_name_from_the_audit_trail_but_not_other_names(li_and_olivia):
+    vera, li, _ = li_and_olivia
+    player_erase(user=vera, player=li)
+    text = json.dumps(list(AuditEntry.objects.values("summary", "before", "after")))
+    assert '"li"' not in text and "Li Wei" not in text
+    assert "olivia" in text, "a name that merely contains 'li' is left alone"
+    assert AuditEntry.objects.filter(action="player_erase").exists()
+
+
+def test_the_erase_command_only_acts_with_yes(li_and_olivia):
+    out = io.StringIO()
+    call_command("erase_player", "li", stdout=out)
+    assert "Would erase" in out.getvalue()
+    assert Player.objects.filter(username="li").exists()
+    call_command("erase_player", "li", "--yes", stdout=out)
+    assert not Player.objects.filter(username="li").exists()
