@@ -758,9 +758,8 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
     history row of the duplicate.
     """
     if keep.pk == duplicate.pk:
-        raise ServiceError(
-            "choose two different records", [(None, "duplicate", "this is the record to keep")]
-        )
+        message = "choose two different records: this is the record to keep"
+        raise ServiceError(message, [(None, "duplicate", message)])
     with transaction.atomic():
         # Row locks, in a fixed order, so that two merges of the same records (either
         # way round) cannot both pass the checks below.
@@ -772,22 +771,20 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         }
         keep, duplicate = locked[keep.pk], locked[duplicate.pk]
         if not keep.active:
-            raise ServiceError(
-                f"{keep.username} is inactive: keep an active record",
-                [(None, "keep", "this record is inactive")],
-            )
+            message = f"{keep.username} is inactive: keep an active record"
+            raise ServiceError(message, [(None, "keep", message)])
         between = Game.objects.valid().filter(
             Q(white=keep, black=duplicate) | Q(white=duplicate, black=keep)
         )
         played = between.aggregate(count=Count("pk"), first=Min("date"))
         if played["count"]:
-            raise ServiceError(
+            message = (
                 f"{keep.username} and {duplicate.username} played each other "
                 f"({played['count']} game{'s' if played['count'] > 1 else ''}, "
                 f"the first on {played['first']}): "
-                "they are two people, not two records of one person",
-                [(None, "duplicate", "played the record to keep")],
+                "they are two people, not two records of one person"
             )
+            raise ServiceError(message, [(None, "duplicate", message)])
         earliest = _earliest_entry([keep, duplicate])
         moved_games = list(
             Game.objects.select_related("white", "black", "tournament")
@@ -964,10 +961,8 @@ def account_set_roles(*, user, account, role: Role):
         and account_role(account) == Role.COMMITTEE
         and role != Role.COMMITTEE
     ):
-        raise ServiceError(
-            "you cannot remove your own committee role: ask another committee member",
-            [(None, "role", "you cannot remove your own committee role")],
-        )
+        message = "you cannot remove your own committee role: ask another committee member"
+        raise ServiceError(message, [(None, "role", message)])
     with transaction.atomic():
         before = account_snapshot(account)
         _set_role(account, role)

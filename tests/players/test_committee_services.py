@@ -202,7 +202,9 @@ def test_a_committee_member_cannot_drop_their_own_committee_role(connie):
     with pytest.raises(services.ServiceError) as error:
         services.account_set_roles(user=connie, account=connie, role=services.Role.VOLUNTEER)
 
-    assert error.value.errors == [(None, "role", "you cannot remove your own committee role")]
+    assert error.value.errors == [
+        (None, "role", "you cannot remove your own committee role: ask another committee member")
+    ]
     connie = get_user_model().objects.get(pk=connie.pk)
     assert is_committee(connie)
 

@@ -1,0 +1,214 @@
+"""Accounts: the committee lists, creates and changes logins, and gives someone who
+forgot their password a temporary one (there is no mail server); everyone changes
+their own password."""
+
+import re
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from players.models import AuditEntry
+from players.permissions import is_committee, is_volunteer
+from players.services import system_user
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+GOOD_PASSWORD = "correct horse battery staple"
+
+
+@pytest.fixture
+def connie(client):
+    member = factories.committee_member()
+    member.set_password(GOOD_PASSWORD)
+    member.save()
+    client.force_login(member)
+    return member
+
+
+def account(username: str):
+    return get_user_model().objects.get(username=username)
+
+
+def shown_password(response) -> str | None:
+    match = re.search(r'id="temporary-password">([^<]+)<', response.content.decode())
+    return match.group(1) if match else None
+
+
+def test_it_lists_the_accounts_with_their_roles_but_not_the_system_account(
+    client, connie, django_assert_max_num_queries
+):
+    factories.volunteer("vera")
+    factories.user("rita")
+    get_user_model().objects.create_superuser("root", password=GOOD_PASSWORD)
+    system_user()
+
+    with django_assert_max_num_queries(7):
+        response = client.get("/committee/accounts/")
+
+    html = response.content.decode()
+    rows = re.findall(r"<tr[^>]*>\s*<td[^>]*><a [^>]*>([^<]+)</a></td>\s*<td[^>]*>(.*?)</td>", html)
+    assert [(name, re.sub(r"<[^>]+>", "", role)) for name, role in rows] == [
+        ("connie", "committee"),
+        ("rita", "reader"),
+        ("root", "reader"),
+        ("vera", "volunteer"),
+    ]
+    assert "superuser" in html
+    assert ">system<" not in html
+
+
+def test_it_creates_an_account_with_the_password_given(client, connie):
+    response = client.post(
+        "/committee/accounts/new/",
+        {"username": "vic", "role": "volunteer", "password": GOOD_PASSWORD},
+        follow=True,
+    )
+
+    vic = account("vic")
+    assert response.redirect_chain == [(f"/committee/accounts/{vic.pk}/", 302)]
+    assert is_volunteer(vic) and not is_committee(vic)
+    assert vic.check_password(GOOD_PASSWORD)
+    assert shown_password(response) is None, "a password the committee chose is not shown"
+    assert AuditEntry.objects.get(action="account_create").user == connie
+
+
+def test_a_generated_password_is_shown_once(client, connie):
+    response = client.post(
+        "/committee/accounts/new/", {"username": "cora", "role": "committee"}, follow=True
+    )
+
+    password = shown_password(response)
+    assert password and account("cora").check_password(password)
+    assert is_committee(account("cora"))
+    assert "no-store" in response["Cache-Control"]
+    again = client.get(response.redirect_chain[-1][0])
+    assert shown_password(again) is None
+    assert password not in again.content.decode()
+
+
+def test_the_new_account_can_log_in_with_the_generated_password(client, connie):
+    response = client.post(
+        "/committee/accounts/new/", {"username": "cora", "role": "volunteer"}, follow=True
+    )
+    password = shown_password(response)
+    client.logout()
+
+    assert client.login(username="cora", password=password)
+
+
+def test_it_refuses_a_taken_username_and_a_weak_password_at_their_fields(client, connie):
+    factories.volunteer("vera")
+
+    taken = client.post("/committee/accounts/new/", {"username": "Vera", "role": "volunteer"})
+    weak = client.post(
+        "/committee/accounts/new/", {"username": "vic", "role": "volunteer", "password": "123"}
+    )
+    nameless = client.post("/committee/accounts/new/", {"username": "", "role": "volunteer"})
+
+    assert taken.status_code == 400
+    assert taken.context["form"].errors == {
+        "username": ["'Vera' is taken (usernames ignore case here)"]
+    }
+    assert "password" in weak.context["form"].errors
+    assert "This password is too short" in weak.context["form"].errors["password"][0]
+    assert nameless.context["form"].errors == {"username": ["This field is required."]}
+    assert not get_user_model().objects.filter(username="vic").exists()
+
+
+def test_it_changes_a_role(client, connie):
+    vera = factories.volunteer("vera")
+
+    response = client.post(f"/committee/accounts/{vera.pk}/role/", {"role": "committee"})
+
+    assert response.status_code == 302
+    assert is_committee(account("vera"))
+    assert AuditEntry.objects.get(action="account_roles").summary == (
+        "vera: volunteer -> committee"
+    )
+
+
+def test_a_committee_member_cannot_remove_their_own_committee_role(client, connie):
+    response = client.post(f"/committee/accounts/{connie.pk}/role/", {"role": "volunteer"})
+
+    assert response.status_code == 400
+    assert response.context["role_form"].errors == {
+        "role": ["you cannot remove your own committee role: ask another committee member"]
+    }
+    assert is_committee(account("connie"))
+
+
+def test_staff_accounts_are_not_changed_by_committee_members(client, connie):
+    root = get_user_model().objects.create_superuser("root", password=GOOD_PASSWORD)
+
+    page = client.get(f"/committee/accounts/{root.pk}/")
+    response = client.post(f"/committee/accounts/{root.pk}/password/", {})
+
+    assert "only a superuser may change this account" in page.content.decode()
+    assert 'action="/committee/accounts/' not in page.content.decode(), "no forms offered"
+    assert response.status_code == 400
+    root.refresh_from_db()
+    assert root.check_password(GOOD_PASSWORD)
+
+
+def test_a_temporary_password_is_shown_once_and_replaces_the_forgotten_one(client, connie):
+    vera = factories.volunteer("vera")
+    vera.set_password("forgotten")
+    vera.save()
+
+    response = client.post(f"/committee/accounts/{vera.pk}/password/", {}, follow=True)
+
+    password = shown_password(response)
+    vera.refresh_from_db()
+    assert password and vera.check_password(password)
+    assert not vera.check_password("forgotten")
+    assert "they should change it after logging in" in response.content.decode()
+    assert shown_password(client.get(f"/committee/accounts/{vera.pk}/")) is None
+
+
+def test_a_temporary_password_typed_by_the_committee_must_be_strong(client, connie):
+    vera = factories.volunteer("vera")
+
+    response = client.post(f"/committee/accounts/{vera.pk}/password/", {"password": "vera"})
+
+    assert response.status_code == 400
+    assert response.context["password_form"].errors["password"]
+
+
+def test_the_system_account_has_no_page(client, connie):
+    assert client.get(f"/committee/accounts/{system_user().pk}/").status_code == 404
+
+
+def test_anyone_logged_in_changes_their_own_password(client):
+    vera = factories.volunteer("vera")
+    vera.set_password("temporary-1234-pass")
+    vera.save()
+    client.force_login(vera)
+
+    page = client.get("/accounts/password_change/")
+    response = client.post(
+        "/accounts/password_change/",
+        {
+            "old_password": "temporary-1234-pass",
+            "new_password1": GOOD_PASSWORD,
+            "new_password2": GOOD_PASSWORD,
+        },
+        follow=True,
+    )
+
+    assert [t.name for t in page.templates][:2] == [
+        "registration/password_change_form.html",
+        "base.html",
+    ]
+    assert response.redirect_chain == [("/accounts/password_change/done/", 302)]
+    assert 'id="password-changed"' in response.content.decode()
+    vera.refresh_from_db()
+    assert vera.check_password(GOOD_PASSWORD)
+
+
+def test_the_navigation_offers_the_committee_menu_only_to_the_committee(client, connie):
+    assert 'id="committee-menu"' in client.get("/committee/accounts/").content.decode()
+    client.force_login(factories.volunteer("vera"))
+    html = client.get("/").content.decode()
+    assert 'id="committee-menu"' not in html
+    assert 'href="/accounts/password_change/"' in html
