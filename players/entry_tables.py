@@ -13,11 +13,18 @@ from django.utils.safestring import mark_safe
 
 from ratings.models import RatingHistory
 
-from .entry_selectors import DONE, RUNNING, audit_diff
+from .entry_selectors import DONE, PENDING, RUNNING, audit_diff
 from .models import AuditEntry, Game, RecordSheet
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
-STATUS_BADGES = {DONE: "text-bg-success", RUNNING: "text-bg-info", "pending": "text-bg-warning"}
+NO_WRAP = {"td": {"class": "text-nowrap"}}
+# A colour and a sign per recompute status (the word itself is there for screen readers
+# and in the tooltip): seven algorithms fit on one line.
+STATUS_BADGES = {
+    DONE: ("text-bg-success", "✓"),
+    RUNNING: ("text-bg-info", "↻"),
+    PENDING: ("text-bg-warning", "…"),
+}
 
 
 def player_link(player):
@@ -33,7 +40,7 @@ class SheetGamesTable(tables.Table):
     """The games of a record sheet, each with its recompute status."""
 
     seq = tables.Column("Entry", linkify=("game_detail", [tables.A("pk")]))
-    date = tables.DateColumn("Y-m-d")
+    date = tables.DateColumn("Y-m-d", attrs=NO_WRAP)
     white = tables.Column()
     black = tables.Column()
     handicap = tables.Column("H")
@@ -42,7 +49,9 @@ class SheetGamesTable(tables.Table):
     status = tables.Column()
     tournament = tables.Column(empty_values=())
     comment = tables.Column()
-    recompute = tables.Column("Ratings", empty_values=(), orderable=False)
+    recompute = tables.Column(
+        "Ratings", empty_values=(), orderable=False, attrs={"td": {"class": "sheet-recompute"}}
+    )
 
     class Meta:
         model = Game
@@ -89,10 +98,17 @@ class SheetGamesTable(tables.Table):
     def render_recompute(self, record):
         return format_html_join(
             " ",
-            '<span class="badge {}" title="{}: {}">{} {}</span>',
+            '<span class="badge {colour}" title="{name}: {status}" data-algorithm="{name}" '
+            'data-status="{status}">{name} {sign}<span class="visually-hidden"> {status}</span>'
+            "</span>",
             (
-                (STATUS_BADGES[s.status], s.algorithm, s.status, s.algorithm, s.status)
-                for s in record.recompute
+                {
+                    "colour": STATUS_BADGES[state.status][0],
+                    "sign": STATUS_BADGES[state.status][1],
+                    "name": state.algorithm,
+                    "status": state.status,
+                }
+                for state in record.recompute
             ),
         )
 
@@ -170,17 +186,25 @@ class GameHistoryTable(tables.Table):
 
 
 def _audit_cell(value) -> str:
-    return "" if value is None else json.dumps(value, ensure_ascii=False)
+    """A snapshot value as a volunteer reads it: text as is, but an empty text and a
+    missing value told apart ("" and —); numbers, lists and flags as JSON."""
+    if value is None:
+        return "—"
+    if isinstance(value, str):
+        return value or '""'
+    return json.dumps(value, ensure_ascii=False)
 
 
 class AuditTable(tables.Table):
     """The audit trail; each row opens to show its before and after side by side."""
 
-    at = tables.DateTimeColumn("Y-m-d H:i:s", verbose_name="When")
-    user = tables.Column("Who", accessor="user__username", default="—")
-    action = tables.Column()
-    object = tables.Column("Object", empty_values=())
-    summary = tables.Column()
+    # On a phone the table scrolls sideways rather than folding each cell into a column
+    # of single words.
+    at = tables.DateTimeColumn("Y-m-d H:i:s", verbose_name="When", attrs=NO_WRAP)
+    user = tables.Column("Who", accessor="user__username", default="—", attrs=NO_WRAP)
+    action = tables.Column(attrs=NO_WRAP)
+    object = tables.Column("Object", empty_values=(), attrs=NO_WRAP)
+    summary = tables.Column(attrs={"td": {"class": "audit-summary"}})
     changes = tables.Column("Before → after", empty_values=())
 
     class Meta:

@@ -62,8 +62,11 @@ def test_it_shows_before_and_after_side_by_side_with_the_changes_marked(client, 
         r"\s*<td>(.*?)</td>\s*<td>(.*?)</td>",
         html,
     )
-    assert changed == [("version", "1", "2"), ("winner", "&quot;W&quot;", "&quot;B&quot;")]
-    assert re.search(r'<tr>\s*<th scope="row">white</th>\s*<td>&quot;alice&quot;</td>', html)
+    assert changed == [("version", "1", "2"), ("winner", "W", "B")]
+    assert re.search(r'<tr>\s*<th scope="row">white</th>\s*<td>alice</td>\s*<td>alice</td>', html)
+    # An empty comment and a missing time are told apart.
+    assert re.search(r'<th scope="row">comment</th>\s*<td>&quot;&quot;</td>', html)
+    assert re.search(r'<th scope="row">time_minutes</th>\s*<td>—</td>', html)
 
 
 def test_it_filters_by_action_user_object_and_dates(client, vera, corrected_game):
@@ -76,7 +79,7 @@ def test_it_filters_by_action_user_object_and_dates(client, vera, corrected_game
 
     def actions(**filters) -> list[str]:
         html = client.get("/audit/", filters).content.decode()
-        return re.findall(r"<td >(game_create|game_correct|player_create)</td>", html)
+        return re.findall(r"<td[^>]*>(game_create|game_correct|player_create)</td>", html)
 
     assert actions(action="game_correct") == ["game_correct"]
     assert actions(user="connie") == ["game_correct"]

@@ -134,7 +134,7 @@ def test_it_stores_the_sheet_and_shows_it_with_each_games_recompute_status(
     html = page.content.decode()
     assert "Sheet 1 saved: 2 games." in html
     assert f'href="/games/{games[0].pk}/"' in html
-    assert html.count("sagc done") == 2
+    assert html.count('data-algorithm="sagc" data-status="done"') == 2
     assert "pending" not in html and "running" not in html
     assert 'id="recompute-done"' in html
 
@@ -335,18 +335,21 @@ def test_it_shows_a_game_as_pending_until_its_algorithm_has_replayed_its_date(
             factories.game(alice, bob, "B", date(2024, 3, 8)),
         ],
     )
+    # As if every algorithm had caught up, and then a game of 5 March was entered for SAGC.
+    RecomputeState.objects.update(dirty_from=None)
     RecomputeState.objects.filter(algorithm="sagc").update(dirty_from=date(2024, 3, 5))
 
     html = client.get(f"/sheets/{result.sheet.pk}/").content.decode()
 
     rows = re.findall(r"<tr [^>]*data-game=.*?</tr>", html, re.S)
-    assert "sagc done" in rows[0]
-    assert "sagc pending" in rows[1]
+    assert 'data-algorithm="sagc" data-status="done"' in rows[0]
+    assert 'data-algorithm="sagc" data-status="pending"' in rows[1]
+    assert 'data-algorithm="anchor" data-status="done"' in rows[1]
     assert 'data-reload-while-pending="5"' in html
 
     RecomputeState.objects.filter(algorithm="sagc").update(running_since=timezone.now())
     html = client.get(f"/sheets/{result.sheet.pk}/").content.decode()
-    assert "sagc running" in html
+    assert html.count('data-algorithm="sagc" data-status="running"') == 2
 
 
 def test_it_shows_a_sheet_with_a_bounded_number_of_queries(
