@@ -64,7 +64,7 @@ def _preview(rank_list) -> ResyncPreview:
     return match_rank_list(rank_list, selectors.resync_candidates())
 
 
-def _render_resync(request, form, preview=None, apply_form=None, status=200):
+def _render_resync(request, form, preview=None, apply_form=None):
     context = {"form": form, "preview": preview, "apply_form": apply_form}
     if preview is not None:
         unknown = preview.of(Outcome.UNKNOWN)
@@ -82,7 +82,7 @@ def _render_resync(request, form, preview=None, apply_form=None, status=200):
             "hidden_unknown": len(hidden),
             "dates": preview.effective_dates,
         }
-    return render(request, "committee/resync.html", context, status=status)
+    return render(request, "committee/resync.html", context)
 
 
 @committee_required
@@ -138,7 +138,7 @@ def resync_apply(request):
                 "date in the form.",
             )
     if not form.is_valid():
-        return _render_resync(request, again, preview, form, status=400)
+        return _render_resync(request, again, preview, form)
     players = Player.objects.select_related("club").in_bulk(
         [row.player.pk for row in preview.changes]
     )
@@ -151,7 +151,7 @@ def resync_apply(request):
         )
     except ServiceError as error:
         add_service_errors(form, error)
-        return _render_resync(request, again, preview, form, status=400)
+        return _render_resync(request, again, preview, form)
     count = len(preview.changes)
     messages.success(
         request,
@@ -250,11 +250,10 @@ def adjust(request, username: str):
             "ratings": selectors.player_ratings(player),
             "table": table,
         },
-        status=400 if form.errors else 200,
     )
 
 
-def _render_merge(request, form, confirm_form=None, status=200):
+def _render_merge(request, form, confirm_form=None):
     context = {
         "form": form,
         "confirm_form": confirm_form,
@@ -277,7 +276,7 @@ def _render_merge(request, form, confirm_form=None, status=200):
                     "note": form.cleaned_data["note"],
                 }
             )
-    return render(request, "committee/merge.html", context, status=status)
+    return render(request, "committee/merge.html", context)
 
 
 @committee_required
@@ -306,8 +305,8 @@ def merge(request):
     # Show the preview of what was posted (when both records still read) with the errors.
     chosen = MergeForm(request.POST)
     if chosen.is_valid():
-        return _render_merge(request, chosen, confirm_form=form, status=400)
-    return _render_merge(request, chosen, status=400)
+        return _render_merge(request, chosen, confirm_form=form)
+    return _render_merge(request, chosen)
 
 
 # --- accounts -----------------------------------------------------------------------
@@ -354,11 +353,10 @@ def account_create(request):
         request,
         "committee/account_create.html",
         {"form": form},
-        status=400 if form.errors else 200,
     )
 
 
-def _render_account(request, account, role_form=None, password_form=None, status=200):
+def _render_account(request, account, role_form=None, password_form=None):
     shown = request.session.get(SHOWN_ONCE)
     password = None
     if shown and shown["pk"] == account.pk:
@@ -372,7 +370,7 @@ def _render_account(request, account, role_form=None, password_form=None, status
         "password_form": password_form or TemporaryPasswordForm(account=account),
         "password": password,
     }
-    return render(request, "committee/account.html", context, status=status)
+    return render(request, "committee/account.html", context)
 
 
 @committee_required
@@ -398,7 +396,7 @@ def account_roles(request, pk: int):
             role = services.account_role(account)
             messages.success(request, f"{account.username} is now: {role.label}.")
             return redirect("committee_account", pk=account.pk)
-    return _render_account(request, account, role_form=form, status=400)
+    return _render_account(request, account, role_form=form)
 
 
 @committee_required
@@ -423,7 +421,7 @@ def account_password(request, pk: int):
                 "after logging in (Change password, under their name).",
             )
             return redirect("committee_account", pk=account.pk)
-    return _render_account(request, account, password_form=form, status=400)
+    return _render_account(request, account, password_form=form)
 
 
 # --- recompute ----------------------------------------------------------------------

@@ -106,7 +106,7 @@ def test_it_refuses_a_taken_username_and_a_weak_password_at_their_fields(client,
     )
     nameless = client.post("/committee/accounts/new/", {"username": "", "role": "volunteer"})
 
-    assert taken.status_code == 400
+    assert taken.status_code == 200
     assert taken.context["form"].errors == {
         "username": ["'Vera' is taken (usernames ignore case here)"]
     }
@@ -131,7 +131,7 @@ def test_it_changes_a_role(client, connie):
 def test_a_committee_member_cannot_remove_their_own_committee_role(client, connie):
     response = client.post(f"/committee/accounts/{connie.pk}/role/", {"role": "volunteer"})
 
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert response.context["role_form"].errors == {
         "role": ["you cannot remove your own committee role: ask another committee member"]
     }
@@ -146,7 +146,7 @@ def test_staff_accounts_are_not_changed_by_committee_members(client, connie):
 
     assert "only a superuser may change this account" in page.content.decode()
     assert 'action="/committee/accounts/' not in page.content.decode(), "no forms offered"
-    assert response.status_code == 400
+    assert response.status_code == 200
     root.refresh_from_db()
     assert root.check_password(GOOD_PASSWORD)
 
@@ -171,7 +171,7 @@ def test_a_temporary_password_typed_by_the_committee_must_be_strong(client, conn
 
     response = client.post(f"/committee/accounts/{vera.pk}/password/", {"password": "vera"})
 
-    assert response.status_code == 400
+    assert response.status_code == 200
     assert response.context["password_form"].errors["password"]
 
 

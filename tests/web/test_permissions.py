@@ -1,0 +1,299 @@
+"""The permission matrix: every URL the site resolves, for every role, enforced on the
+server (not just hidden links).
+
+``ROUTES`` declares, for each URL name, who may use it, which methods the view accepts
+and sample arguments. A page missing from it fails the first test: a new page must say
+who it is for. Then, for each role, every page is requested with GET and POST:
+
+- a role the page is for gets 200 or a redirect (not to the login page), or 405 for a
+  method the view does not accept;
+- an anonymous visitor of a protected page is sent to log in, whatever the method;
+- a logged-in user without the role gets 403, whatever the method.
+
+Every form that posts carries a CSRF token, and a POST without one is refused.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+
+from players import services
+from players.models import Game
+from players.services import ResyncChange
+from ratings import services as rating_services
+from ratings.engine.ranks import parse_rank
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "correct horse battery staple"
+
+# Who may use a page, weakest first; each role may use the levels up to its own.
+EVERYONE, LOGGED_IN, VOLUNTEER, COMMITTEE = "everyone", "logged in", "volunteer", "committee"
+LEVELS = (EVERYONE, LOGGED_IN, VOLUNTEER, COMMITTEE)
+# The roles, with the highest level each may use. Staff (a superuser) may do everything.
+ROLES = {
+    "anonymous": EVERYONE,
+    "reader": LOGGED_IN,
+    "volunteer": VOLUNTEER,
+    "committee": COMMITTEE,
+    "staff": COMMITTEE,
+}
+GET, POST = ("GET",), ("POST",)
+GET_POST = ("GET", "POST")
+
+
+@dataclass
+class World:
+    """Demo-like rows, so that every URL's arguments resolve."""
+
+    accounts: dict[str, Any]
+    sam: Any  # an account for the account pages to act on
+    club: Any
+    player: Any
+    tournament: Any
+    game: Game
+    batch: Any
+
+
+@dataclass(frozen=True)
+class Route:
+    level: str
+    kwargs: Callable[[World], dict] = lambda world: {}
+    methods: tuple[str, ...] = GET
+    query: str = ""
+    post_data: Callable[[World], dict] = lambda world: {}
+    # Further GET requests (query strings) that show the page's forms in another state.
+    states: tuple[str, ...] = ()
+
+    def url(self, name: str, world: World) -> str:
+        return reverse(name, kwargs=self.kwargs(world)) + self.query
+
+
+def _pk(attribute: str) -> Callable[[World], dict]:
+    return lambda world: {"pk": getattr(world, attribute).pk}
+
+
+ROUTES: dict[str, Route] = {
+    # Public pages (players/urls_public.py) and the site's own.
+    "home": Route(EVERYONE),
+    "rating_list_csv": Route(EVERYONE),
+    "player_log": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "tournament_list": Route(EVERYONE),
+    "tournament_detail": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
+    "club_list": Route(EVERYONE),
+    "club_detail": Route(EVERYONE, _pk("club")),
+    "health": Route(EVERYONE),
+    # Accounts (django.contrib.auth): log in and out, change one's own password.
+    "login": Route(
+        EVERYONE,
+        methods=GET_POST,
+        post_data=lambda world: {"username": world.sam.username, "password": PASSWORD},
+    ),
+    "logout": Route(EVERYONE, methods=POST),
+    "password_change": Route(LOGGED_IN, methods=GET_POST),
+    "password_change_done": Route(LOGGED_IN),
+    "password_reset": Route(EVERYONE, methods=GET_POST),
+    "password_reset_done": Route(EVERYONE),
+    "password_reset_confirm": Route(
+        EVERYONE, lambda world: {"uidb64": "MQ", "token": "set-password"}, GET_POST
+    ),
+    "password_reset_complete": Route(EVERYONE),
+    # Volunteer pages (players/urls_entry.py).
+    "sheet_list": Route(VOLUNTEER),
+    "sheet_new": Route(VOLUNTEER, methods=GET_POST),
+    "sheet_detail": Route(VOLUNTEER, lambda world: {"pk": world.game.record_sheet_id}),
+    "game_detail": Route(VOLUNTEER, _pk("game")),
+    "game_edit": Route(VOLUNTEER, _pk("game"), GET_POST),
+    "game_void": Route(VOLUNTEER, _pk("game"), GET_POST),
+    "player_create": Route(VOLUNTEER, methods=GET_POST),
+    "player_lookup": Route(VOLUNTEER, query="?q=an"),
+    "audit_list": Route(VOLUNTEER),
+    # Committee pages (players/urls_committee.py).
+    "committee_resync": Route(
+        COMMITTEE, methods=GET_POST, post_data=lambda world: {"list_text": "ann,3k"}
+    ),
+    "committee_resync_apply": Route(
+        COMMITTEE,
+        methods=POST,
+        post_data=lambda world: {"list": "ann,2k", "effective_date": "2024-05-01"},
+    ),
+    "committee_resync_batches": Route(COMMITTEE),
+    "committee_resync_batch": Route(COMMITTEE, _pk("batch")),
+    "committee_resync_revert": Route(COMMITTEE, _pk("batch"), POST),
+    "committee_accounts": Route(COMMITTEE),
+    "committee_account_create": Route(COMMITTEE, methods=GET_POST),
+    "committee_account": Route(COMMITTEE, _pk("sam")),
+    "committee_account_role": Route(COMMITTEE, _pk("sam"), POST),
+    "committee_account_password": Route(COMMITTEE, _pk("sam"), POST),
+    "committee_adjust_choose": Route(COMMITTEE),
+    "committee_adjust": Route(
+        COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
+    ),
+    "committee_merge": Route(
+        COMMITTEE,
+        methods=GET_POST,
+        states=("?keep=ann&duplicate=cat", "?keep=ann&duplicate=ben"),
+    ),
+    "committee_recompute": Route(COMMITTEE),
+    "committee_recompute_full": Route(COMMITTEE, methods=POST),
+}
+
+
+def resolved_names() -> dict[str, str]:
+    """Every URL name the site resolves, with its pattern (admin/ left out: Django's)."""
+    names: dict[str, str] = {}
+
+    def walk(patterns, prefix: str) -> None:
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if route.startswith("admin/"):
+                continue
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+            elif isinstance(pattern, URLPattern):
+                names.setdefault(pattern.name or f"(unnamed) {route}", route)
+
+    walk(get_resolver().url_patterns, "")
+    return names
+
+
+@pytest.fixture
+def world(django_user_model) -> World:
+    accounts = {
+        "reader": factories.user("rita"),
+        "volunteer": factories.volunteer("vera"),
+        "committee": factories.committee_member("connie"),
+        "staff": django_user_model.objects.create_superuser("root", password=PASSWORD),
+    }
+    sam = factories.volunteer("sam")
+    sam.set_password(PASSWORD)
+    sam.save()
+    club = factories.club()
+    ann = factories.player("ann", "5k", club=club)
+    ben = factories.player("ben", "8k")
+    factories.player("cat", "12k")
+    tournament = factories.tournament("spring-open", "Spring Open")
+    game = services.record_sheet_submit(
+        user=accounts["volunteer"],
+        games=[
+            factories.game(
+                ann, ben, "W", date(2024, 3, 1), tournament=tournament, status="tournament"
+            )
+        ],
+    ).games[0]
+    batch = services.resync_apply(
+        user=accounts["committee"],
+        changes=[ResyncChange(ben, parse_rank("7k"))],
+        effective_date=date(2024, 4, 1),
+    )
+    rating_services.recompute_pending()
+    return World(accounts, sam, club, ann, tournament, game, batch)
+
+
+def client_as(role: str, world: World, **options) -> Client:
+    client = Client(**options)
+    if role != "anonymous":
+        client.force_login(world.accounts[role])
+    return client
+
+
+def allowed(role: str, route: Route) -> bool:
+    return LEVELS.index(ROLES[role]) >= LEVELS.index(route.level)
+
+
+def request(client: Client, method: str, url: str, data: dict):
+    return client.get(url) if method == "GET" else client.post(url, data)
+
+
+def problem(route: Route, role: str, method: str, response) -> str | None:
+    """What is wrong with the response, or None."""
+    status, location = response.status_code, response.get("Location", "")
+    to_login = status == 302 and location.startswith("/accounts/login/?next=")
+    if allowed(role, route):
+        if method not in route.methods:
+            return None if status == 405 else f"{status}, expected 405 (method not accepted)"
+        if status == 200 or (status == 302 and not to_login):
+            return None
+        return f"{status} {location}, expected 200 or a redirect"
+    if role == "anonymous":
+        return None if to_login else f"{status} {location}, expected a redirect to log in"
+    return None if status == 403 else f"{status} {location}, expected 403"
+
+
+def test_every_url_the_site_resolves_declares_who_may_use_it():
+    names = resolved_names()
+
+    undeclared = sorted(f"{name}: {route}" for name, route in names.items() if name not in ROUTES)
+    assert undeclared == [], "add these pages to ROUTES with the role they are for"
+    assert sorted(set(ROUTES) - set(names)) == [], "these pages are gone: remove them"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_each_page_admits_exactly_the_roles_it_declares(role, world):
+    failures = []
+    for name, route in ROUTES.items():
+        url = route.url(name, world)
+        for method in ("GET", "POST"):
+            # A fresh client each time: a POST may log out or change what comes next.
+            response = request(client_as(role, world), method, url, route.post_data(world))
+            found = problem(route, role, method, response)
+            if found:
+                failures.append(f"{method} {url} as {role} ({name}): {found}")
+    assert failures == []
+
+
+def _forms_without_csrf(html: str) -> list[str]:
+    forms = re.findall(r"<form\b[^>]*>.*?</form>", html, flags=re.S | re.I)
+    return [
+        form[:120]
+        for form in forms
+        if re.search(r"method=[\"']post[\"']", form[: form.index(">")], re.I)
+        and 'name="csrfmiddlewaretoken"' not in form
+    ]
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_form_that_posts_carries_a_csrf_token(role, world):
+    pages_with_forms = 0
+    failures = []
+    for name, route in ROUTES.items():
+        if not allowed(role, route):
+            continue
+        url = route.url(name, world)
+        attempts = [("GET", url + state, {}) for state in ("", *route.states)]
+        if "POST" in route.methods:
+            attempts.append(("POST", url, route.post_data(world)))
+        for method, target, data in attempts:
+            if method not in route.methods:
+                continue
+            response = request(client_as(role, world), method, target, data)
+            if response.status_code != 200 or "html" not in response.get("Content-Type", ""):
+                continue
+            html = response.content.decode()
+            pages_with_forms += 'method="post"' in html
+            failures += [f"{method} {target}: {form}" for form in _forms_without_csrf(html)]
+    assert failures == []
+    assert pages_with_forms, "the check found forms to look at"
+
+
+def test_a_post_without_the_csrf_token_is_refused(world):
+    refused = []
+    for name, route in ROUTES.items():
+        if "POST" not in route.methods:
+            continue
+        role = next(role for role in ROLES if allowed(role, route))
+        client = client_as(role, world, enforce_csrf_checks=True)
+        response = client.post(route.url(name, world), route.post_data(world))
+        refused.append((name, response.status_code))
+    assert [(name, status) for name, status in refused if status != 403] == []
+    assert get_user_model().objects.get(username="sam").check_password(PASSWORD)
