@@ -60,3 +60,11 @@ def volunteer_with_password(username: str, password: str):
     account = get_user_model().objects.create_user(username, password=password)
     account.groups.add(group)
     return account
+
+
+def committee_with_password(username: str, password: str):
+    """A committee member who logs in through the login form (browser tests)."""
+    account = volunteer_with_password(username, password)
+    group, _ = Group.objects.get_or_create(name="committee")
+    account.groups.add(group)
+    return account
