@@ -13,6 +13,7 @@ rating algorithms y is the rating, with a band per rank where the scale has rank
 
 from __future__ import annotations
 
+import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -120,6 +121,16 @@ class Chart:
     @property
     def plot_height(self) -> float:
         return self.bottom - self.top
+
+    @property
+    def markers_svg(self) -> str:
+        """A circle with a tooltip per point, as SVG markup (escaped here: hundreds of
+        points are too many for a template loop on a page that must be quick)."""
+        return "".join(
+            f'<circle cx="{marker.x}" cy="{marker.y}" r="3">'
+            f"<title>{html.escape(marker.label)}</title></circle>"
+            for marker in self.markers
+        )
 
 
 def rank_chart(

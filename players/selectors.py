@@ -12,6 +12,7 @@ from datetime import date
 
 from django.db.models import Count, Exists, IntegerField, Max, Min, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
+from django.db.models.functions import Cast
 from django.http import Http404
 
 from ratings.engine.base import registry
@@ -20,6 +21,7 @@ from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, Recompu
 from ratings.services import maintained_algorithms, primary_algorithm
 
 from .charts import ChartPoint
+from .fields import code_to_rank
 from .models import Adjustment, Club, Game, Player, Tournament
 
 # --- algorithms ------------------------------------------------------------------
@@ -205,17 +207,33 @@ def log_rows(player: Player, algorithm: str) -> QuerySet[RatingHistory]:
 
 def chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
     """Rank and value over time under a per-game algorithm: where the player started,
-    then after every row (one query, in replay order)."""
+    then after every row (one query, in replay order).
+
+    The ranks come as their stored integers: building a Rank per row through the
+    field's converter cost more than the query itself for a player with thousands of
+    games, and a player holds only a few dozen distinct ranks.
+    """
     rows = list(
         RatingHistory.objects.filter(algorithm=algorithm, player=player)
         .order_by("position")
-        .values_list("date", "rank_before", "value_before", "rank_after", "value_after")
+        .annotate(
+            rank_before_code=Cast("rank_before", IntegerField()),
+            rank_after_code=Cast("rank_after", IntegerField()),
+        )
+        .values_list("date", "rank_before_code", "value_before", "rank_after_code", "value_after")
     )
     if not rows:
         return []
+    ranks: dict[int, Rank] = {}
+
+    def rank(code: int) -> Rank:
+        if code not in ranks:
+            ranks[code] = code_to_rank(code)
+        return ranks[code]
+
     first_date, first_rank, first_value = rows[0][:3]
-    points = [ChartPoint(first_date, first_rank, first_value)]
-    points += [ChartPoint(day, rank, value) for day, _, _, rank, value in rows]
+    points = [ChartPoint(first_date, rank(first_rank), first_value)]
+    points += [ChartPoint(day, rank(code), value) for day, _, _, code, value in rows]
     return points
 
 

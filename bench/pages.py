@@ -1,0 +1,273 @@
+"""``python -m bench.pages``: server time of the heaviest public pages.
+
+Needs ``DATABASE_URL`` naming a database of its own (it is migrated, then filled
+once): 10,000 players in 20 clubs with a current rating under every maintained
+algorithm, 200,000 background history rows, and one player with 2,000 games and
+their 2,000 SAGC history rows, all written with ``bulk_create`` (no recompute: the
+pages only read). Then, with Django's test Client in this process (so the time is
+the server's: resolving, the view, its queries and the templates; no network), it
+times each page after three warm-up requests: median and 95th percentile of
+``--requests`` requests, and the queries of one request. Prints a markdown table
+for docs/performance.md (the section between ``<!-- bench:pages -->`` markers).
+
+    createdb -h 127.0.0.1 -U postgres clubrating_bench_pages
+    DATABASE_URL=postgres://postgres@127.0.0.1:5432/clubrating_bench_pages \\
+        python -m bench.pages
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import timedelta
+
+PLAYERS = 10_000
+CLUBS = 20
+HEAVY_GAMES = 2_000
+BACKGROUND_HISTORY = 200_000
+HEAVY_USERNAME = "heavy-player"
+SEED = 20240601
+BATCH = 5_000
+
+# What an SAGC history row records (ratings/engine/sagc.py): a 14k's loss at
+# differential 0, the SPEC's example.
+SAGC_FACTORS = {
+    "level_factor": "1775/3",
+    "game_status_factor": "1",
+    "opponent_factor": "1",
+    "handicap_factor": "9/10",
+    "effective_handicap": 2,
+    "differential": 0,
+    "zone": "demotion",
+    "result": "loss",
+    "game_result_factor": "-3/5",
+    "product": "-639/2",
+}
+
+
+@dataclass(frozen=True)
+class Timing:
+    page: str
+    url: str
+    seconds: list[float]
+    queries: int
+
+    @property
+    def median_ms(self) -> float:
+        return statistics.median(self.seconds) * 1000
+
+    @property
+    def p95_ms(self) -> float:
+        return statistics.quantiles(self.seconds, n=20, method="inclusive")[18] * 1000
+
+
+def build(rng: random.Random) -> None:
+    """Fill an empty database with the benchmark's players, games and ratings."""
+    from django.contrib.auth import get_user_model
+    from django.db import transaction
+    from django.utils import timezone
+
+    from players.models import Club, EntrySequence, Game, Player
+    from ratings.engine.ranks import Rank
+    from ratings.models import CurrentRating, RatingHistory, RecomputeState
+    from ratings.services import maintained_algorithms
+
+    today = timezone.localdate()
+    with transaction.atomic():
+        user = get_user_model().objects.create(username="bench", is_active=False)
+        clubs = Club.objects.bulk_create(
+            [Club(name=f"Go club {number:02d}") for number in range(CLUBS)]
+        )
+        players = Player.objects.bulk_create(
+            [
+                Player(
+                    username=HEAVY_USERNAME if number == 0 else f"player{number:05d}",
+                    full_name=f"Player {number:05d}",
+                    club=clubs[number % CLUBS],
+                    entry_rank=Rank(rng.randint(-30, 6)),
+                    national_rank=Rank(rng.randint(-30, 6)),
+                    last_updated=today - timedelta(days=rng.randint(0, 1500)),
+                )
+                for number in range(PLAYERS)
+            ],
+            batch_size=BATCH,
+        )
+        algorithms = maintained_algorithms()
+        CurrentRating.objects.bulk_create(
+            [
+                CurrentRating(
+                    algorithm=name,
+                    player=player,
+                    rank=Rank(rng.randint(-30, 6)),
+                    value=rng.randint(-999, 999) if name == "sagc" else rng.uniform(-900, 2700),
+                    games=rng.randint(1, 400),
+                )
+                for name in algorithms
+                for player in players
+            ],
+            batch_size=BATCH,
+        )
+        RecomputeState.objects.bulk_create([RecomputeState(algorithm=name) for name in algorithms])
+
+        heavy, others = players[0], players[1:]
+        start = today - timedelta(days=HEAVY_GAMES * 2)
+        games = Game.objects.bulk_create(
+            [
+                Game(
+                    seq=number + 1,
+                    date=start + timedelta(days=number * 2),
+                    white=heavy if number % 2 else rng.choice(others),
+                    black=rng.choice(others) if number % 2 else heavy,
+                    handicap=2,
+                    komi=0.5,
+                    winner=rng.choice("WB"),
+                    comment="a long game" if number % 50 == 0 else "",
+                    created_by=user,
+                )
+                for number in range(HEAVY_GAMES)
+            ],
+            batch_size=BATCH,
+        )
+        EntrySequence.objects.update_or_create(pk=1, defaults={"last": HEAVY_GAMES})
+        history = []
+        index = 0
+        for position, game in enumerate(games):
+            opponent_id = game.black_id if game.white_id == heavy.pk else game.white_id
+            change = rng.randint(-320, 320)
+            history.append(
+                RatingHistory(
+                    algorithm="sagc",
+                    position=position,
+                    player=heavy,
+                    opponent_id=opponent_id,
+                    game=game,
+                    date=game.date,
+                    colour="W" if game.white_id == heavy.pk else "B",
+                    opponent_rank=Rank(-12),
+                    rank_before=Rank(-14),
+                    rank_after=Rank(-14),
+                    value_before=index,
+                    change=change,
+                    value_after=max(-999, min(999, index + change)),
+                    factors=SAGC_FACTORS,
+                )
+            )
+            index = max(-999, min(999, index + change))
+        # Everyone else's rows share the table (and its index) with the heavy player's.
+        for position in range(HEAVY_GAMES, HEAVY_GAMES + BACKGROUND_HISTORY):
+            player, opponent = rng.sample(others, 2)
+            history.append(
+                RatingHistory(
+                    algorithm="sagc",
+                    position=position,
+                    player=player,
+                    opponent=opponent,
+                    date=start + timedelta(days=rng.randint(0, HEAVY_GAMES * 2)),
+                    colour="W",
+                    opponent_rank=Rank(-10),
+                    rank_before=Rank(-10),
+                    rank_after=Rank(-10),
+                    value_before=0,
+                    change=0,
+                    value_after=0,
+                    factors=SAGC_FACTORS,
+                )
+            )
+        RatingHistory.objects.bulk_create(history, batch_size=BATCH)
+
+
+def time_page(client, page: str, url: str, requests: int) -> Timing:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    for _ in range(3):  # warm-up: templates compiled, caches filled
+        response = client.get(url)
+        if response.status_code != 200:
+            raise RuntimeError(f"{url} answered {response.status_code}")
+    with CaptureQueriesContext(connection) as queries:
+        client.get(url)
+    # read now: the next request clears the connection's query log
+    query_count = len(queries.captured_queries)
+    seconds = []
+    for _ in range(requests):
+        started = time.perf_counter()
+        client.get(url)
+        seconds.append(time.perf_counter() - started)
+    return Timing(page, url, seconds, query_count)
+
+
+def table(timings: Sequence[Timing], requests: int) -> list[str]:
+    lines = [
+        f"| page | URL | median | p95 ({requests} requests) | queries |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for item in timings:
+        lines.append(
+            f"| {item.page} | `{item.url}` | {item.median_ms:.1f} ms | "
+            f"{item.p95_ms:.1f} ms | {item.queries} |"
+        )
+    return lines
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.pages", description=__doc__)
+    parser.add_argument("--requests", type=int, default=30, help="timed requests per page")
+    args = parser.parse_args(argv)
+    if not os.environ.get("DATABASE_URL"):
+        parser.error("set DATABASE_URL to a database of the benchmark's own")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
+
+    import django
+
+    django.setup()
+    from django.conf import settings
+    from django.core.management import call_command
+    from django.db import connection
+    from django.test import Client
+
+    from players.models import Player
+
+    # Timed as in production: no query log, no template debugging.
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = ["testserver"]
+    call_command("migrate", verbosity=0)
+    if not Player.objects.exists():
+        print(f"building the data set in {connection.settings_dict['NAME']} ...")
+        started = time.perf_counter()
+        build(random.Random(SEED))
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        print(f"built in {time.perf_counter() - started:.0f} s")
+    elif not Player.objects.filter(username=HEAVY_USERNAME).exists():
+        parser.error("the database has players but not the benchmark's: give it an empty one")
+
+    client = Client()
+    pages = [
+        ("rating list, first page", "/"),
+        ("rating list, page 150", "/?page=150"),
+        ("rating list, sorted by name", "/?sort=name"),
+        ("log page, newest 50 of 2,000", f"/players/{HEAVY_USERNAME}/"),
+        ("log page, oldest 50 of 2,000", f"/players/{HEAVY_USERNAME}/?page=40"),
+    ]
+    timings = [time_page(client, page, url, args.requests) for page, url in pages]
+    vendor = connection.vendor
+    print()
+    print(
+        f"{PLAYERS:,} players with a rating under each maintained algorithm, "
+        f"one with {HEAVY_GAMES:,} games; {BACKGROUND_HISTORY:,} other history rows; "
+        f"{vendor}, Django test Client in-process, DEBUG off."
+    )
+    print()
+    print("\n".join(table(timings, args.requests)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
