@@ -258,11 +258,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     ]
     timings = [time_page(client, page, url, args.requests) for page, url in pages]
     vendor = connection.vendor
+    load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print()
     print(
         f"{PLAYERS:,} players with a rating under each maintained algorithm, "
         f"one with {HEAVY_GAMES:,} games; {BACKGROUND_HISTORY:,} other history rows; "
-        f"{vendor}, Django test Client in-process, DEBUG off."
+        f"{vendor}, Django test Client in-process, DEBUG off; {os.cpu_count()} CPUs, "
+        f"load average {load} (1, 5, 15 minutes) when done."
     )
     print()
     print("\n".join(table(timings, args.requests)))

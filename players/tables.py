@@ -16,6 +16,7 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import conditional_escape, escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django_tables2.data import TableQuerysetData
 
 from .models import Game
 from .selectors import AlgorithmInfo, Crosstable
@@ -93,6 +94,21 @@ def _date_cell(day) -> str:
     return day.isoformat() if day else "\u2014"
 
 
+class PageFirstData(TableQuerysetData):
+    """Table data that picks a page's rows before joining what they show.
+
+    Slicing a queryset with ``select_related`` makes the database join every row it
+    skips: the last page of a 2,000-game log joined 2,000 rows to show 50. Here a page
+    is ``WHERE id IN (SELECT id ... ORDER BY ... LIMIT 50 OFFSET n)``, still one query,
+    the subquery reading the index alone.
+    """
+
+    def __getitem__(self, key):
+        if not isinstance(key, slice):
+            return self.data[key]
+        return list(self.data.filter(pk__in=self.data.values("pk")[key]))
+
+
 class RowsInOneCall(tables.Table):
     """A table whose body is rendered by one call per page.
 
@@ -156,8 +172,8 @@ class RatingListTable(RowsInOneCall):
         orderable = True
         empty_text = "No rated player matches these filters."
 
-    def __init__(self, *args, algorithm: AlgorithmInfo, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, ratings, *, algorithm: AlgorithmInfo, **kwargs) -> None:
+        super().__init__(PageFirstData(ratings), **kwargs)
         self.algorithm = algorithm
         self.columns["value"].column.verbose_name = algorithm.value_label
 
@@ -223,8 +239,8 @@ class RecordSheetTable(RowsInOneCall):
         orderable = False
         empty_text = "No games yet."
 
-    def __init__(self, *args, algorithm: AlgorithmInfo, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(self, rows, *, algorithm: AlgorithmInfo, **kwargs) -> None:
+        super().__init__(PageFirstData(rows), **kwargs)
         self.algorithm = algorithm
         self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
         if not algorithm.integer_values:
