@@ -365,3 +365,39 @@ def test_a_long_history_is_downsampled_keeping_its_ends():
 
 def test_there_is_no_chart_without_points():
     assert rank_chart([], scale_for("sagc")) is None
+
+
+# --- in a browser ---------------------------------------------------------------------------
+
+
+@pytest.mark.browser
+@pytest.mark.django_db(transaction=True)
+def test_on_a_phone_a_tap_shows_how_a_change_was_computed_and_names_a_point(
+    live_server, browser_page, vera, connie
+):
+    ann = factories.player("ann", "12k", full_name="Ann Smit")
+    ben = factories.player("ben", "14k", full_name="Ben Botha")
+    play(
+        vera,
+        *(
+            factories.game(ann, ben, "WB"[i % 3 == 0], date(2024, 1, 1) + timedelta(days=7 * i))
+            for i in range(12)
+        ),
+    )
+    page = browser_page
+    page.set_viewport_size({"width": 390, "height": 844})
+    page.goto(f"{live_server.url}/players/ben/")
+
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    how = page.locator("tr.how-row").first
+    assert not how.is_visible()
+    page.locator("#record-sheet .change-toggle").first.click()
+    how.wait_for(state="visible")
+    assert "LF" in how.inner_text() and "change" in how.inner_text()
+
+    readout = page.locator("#rating-chart .chart-readout")
+    last = readout.inner_text()
+    chart = page.locator("#rating-chart svg").bounding_box()
+    page.mouse.click(chart["x"] + chart["width"] * 0.15, chart["y"] + chart["height"] / 2)
+    assert readout.inner_text() != last
+    assert re.match(r"2024-0[12]-\d\d: 1\dk [+\u2212]?\d+", readout.inner_text())
