@@ -14,7 +14,7 @@ from django.db.models import Count, Q, QuerySet
 from ratings.models import RatingHistory, RecomputeState
 from ratings.services import maintained_algorithms
 
-from .models import AuditEntry, Game, Player, RecordSheet
+from .models import AuditEntry, Game, Player, RecordSheet, Tournament
 
 DONE, PENDING, RUNNING = "done", "pending", "running"
 
@@ -149,8 +149,8 @@ _ABSENT = object()
 
 def audit_diff(before: Any, after: Any) -> list[Change]:
     """The keys of an audit entry's before and after side by side, each marked changed
-    or not; keys in the order the service wrote them. A snapshot that is not a dict
-    (or missing) is shown as one row."""
+    or not, in the order they are stored (the service's order; on PostgreSQL, jsonb's).
+    A snapshot that is not a dict (or missing) is shown as one row."""
     if not isinstance(before, dict) or not isinstance(after, dict):
         if before is None and isinstance(after, dict):
             before = {}
@@ -173,7 +173,13 @@ def audit_diff(before: Any, after: Any) -> list[Change]:
     return changes
 
 
-# --- the sheet's player autocomplete ---------------------------------------------
+# --- the entry forms' suggestions ------------------------------------------------
+
+
+def tournament_codes() -> list[str]:
+    """The codes the tournament field suggests, the latest tournaments first."""
+    return list(Tournament.objects.values_list("code", flat=True)[:200])
+
 
 LOOKUP_LIMIT = 20
 

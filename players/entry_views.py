@@ -24,7 +24,7 @@ from .forms import (
     SheetForm,
     SheetGameFormSet,
 )
-from .models import Game, RecordSheet, Tournament
+from .models import Game, RecordSheet
 from .permissions import volunteer_required
 
 SHEETS_PER_PAGE = 25
@@ -44,6 +44,25 @@ def _fingerprint(warnings: list[str]) -> str:
     return hashlib.sha256("\n".join(warnings).encode()).hexdigest()[:16]
 
 
+def _submit_sheet(user, games: list[services.GameInput], sheet: dict) -> services.SubmitResult:
+    """Store the sheet. Games that look like duplicates are refused unless the volunteer
+    ticked "save anyway" for the very warnings they were shown."""
+    submit = partial(
+        services.record_sheet_submit,
+        user=user,
+        games=games,
+        received_on=sheet["received_on"],
+        note=sheet["note"].strip(),
+    )
+    try:
+        return submit()
+    except services.DuplicateGamesError as error:
+        seen = sheet["duplicates_seen"] == _fingerprint(_duplicate_warnings(error))
+        if not (sheet["save_duplicates"] and seen):
+            raise
+    return submit(allow_duplicates=True)
+
+
 @volunteer_required
 @require_http_methods(["GET", "POST"])
 def sheet_new(request: HttpRequest) -> HttpResponse:
@@ -52,28 +71,10 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
         sheet_form = SheetForm(request.POST, prefix="sheet")
         formset = SheetGameFormSet(request.POST)
         if sheet_form.is_valid() and formset.is_valid():
-            sheet = sheet_form.cleaned_data
-            submit = partial(
-                services.record_sheet_submit,
-                user=request.user,
-                games=formset.game_inputs(),
-                received_on=sheet["received_on"],
-                note=sheet["note"].strip(),
-            )
             try:
-                try:
-                    result = submit()
-                except services.DuplicateGamesError as error:
-                    duplicates = _duplicate_warnings(error)
-                    # "Save anyway" holds only for the very warnings the volunteer saw.
-                    confirmed = sheet["save_duplicates"] and sheet["duplicates_seen"] == (
-                        _fingerprint(duplicates)
-                    )
-                    if not confirmed:
-                        raise
-                    result = submit(allow_duplicates=True)
-            except services.DuplicateGamesError:
-                pass  # shown above the sheet, with the box to confirm
+                result = _submit_sheet(request.user, formset.game_inputs(), sheet_form.cleaned_data)
+            except services.DuplicateGamesError as error:
+                duplicates = _duplicate_warnings(error)  # shown with the box to confirm
             except services.ServiceError as error:
                 if not formset.add_service_errors(error):
                     sheet_form.add_error(None, error.message)
@@ -97,7 +98,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
             "duplicates": duplicates,
             "duplicates_fingerprint": _fingerprint(duplicates) if duplicates else "",
             "player_form": PlayerCreateForm(),
-            "tournament_codes": Tournament.objects.values_list("code", flat=True)[:200],
+            "tournament_codes": selectors.tournament_codes(),
         },
     )
 
@@ -187,7 +188,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "game": game,
             "form": form,
             "conflict": conflict,
-            "tournament_codes": Tournament.objects.values_list("code", flat=True)[:200],
+            "tournament_codes": selectors.tournament_codes(),
         },
     )
 

@@ -128,6 +128,11 @@ def test_it_adds_a_missing_player_from_the_sheet_without_losing_the_rows(
     base = live_server.url
     log_in(page, base)
     page.goto(f"{base}/sheets/new/")
+    # Player fields suggest usernames from the lookup as the volunteer types.
+    page.locator("#id_form-0-black").press_sequentially("naid")
+    expect(page.locator("#player-options option[value=carol]")).to_have_attribute(
+        "label", "Carol Naidoo (12k)"
+    )
     type_row(page, 0, "2024-03-01", "alice", "bob", "W")
     page.fill("#id_form-0-comment", "first game")
     type_row(page, 1, "2024-03-01", "dave", "carol", "B")
