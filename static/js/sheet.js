@@ -1,10 +1,10 @@
-/* The record sheet pages, in plain JavaScript (no library, nothing to build).
+/* The record sheet form and the game correction form, in plain JavaScript (no library,
+   nothing to build).
 
    On the entry form: Enter goes to the next row and adds one at the end (so a sheet is
    typed without the mouse), the komi follows the handicap until the volunteer types a
    komi, player fields suggest usernames from /players/lookup/, and the "new player"
-   dialog adds a player without leaving the page. On the pages that show recompute
-   statuses: reload until the ratings are recomputed. */
+   dialog adds a player without leaving the page. */
 (function () {
   "use strict";
 
@@ -316,18 +316,6 @@
     });
   }
 
-  /* --- pages that wait for a recompute -------------------------------------------------- */
-
-  function reloadWhilePending() {
-    var waiting = document.querySelector("[data-reload-while-pending]");
-    if (waiting) {
-      var seconds = parseInt(waiting.dataset.reloadWhilePending, 10) || 5;
-      window.setTimeout(function () {
-        window.location.reload();
-      }, seconds * 1000);
-    }
-  }
-
   Array.prototype.forEach.call(document.querySelectorAll("form[data-lookup-url]"), setUpLookup);
   Array.prototype.forEach.call(document.querySelectorAll("[data-komi-follows]"), setUpRow);
   var sheetForm = document.getElementById("sheet-form");
@@ -335,5 +323,4 @@
     setUpRows(sheetForm);
     setUpNewPlayer(sheetForm, document.getElementById("player-options"));
   }
-  reloadWhilePending();
 })();

@@ -345,7 +345,8 @@ def test_it_shows_a_game_as_pending_until_its_algorithm_has_replayed_its_date(
     assert 'data-algorithm="sagc" data-status="done"' in rows[0]
     assert 'data-algorithm="sagc" data-status="pending"' in rows[1]
     assert 'data-algorithm="anchor" data-status="done"' in rows[1]
-    assert 'data-reload-while-pending="5"' in html
+    assert 'data-auto-refresh="5"' in html
+    assert "js/auto-refresh.js" in html
 
     RecomputeState.objects.filter(algorithm="sagc").update(running_since=timezone.now())
     html = client.get(f"/sheets/{result.sheet.pk}/").content.decode()
