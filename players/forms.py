@@ -388,7 +388,9 @@ class PlayerCreateForm(forms.Form):
         widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
     )
     full_name = forms.CharField(max_length=200)
-    club = forms.ModelChoiceField(queryset=Club.objects.all(), required=False)
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.all(), required=False, empty_label="no club"
+    )
     national_rank = RankFormField(
         help_text="e.g. 15k, 3d or 1p. The player's starting rank on every rating list.",
     )
