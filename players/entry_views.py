@@ -23,6 +23,7 @@ from .forms import (
     PlayerCreateForm,
     SheetForm,
     SheetGameFormSet,
+    add_service_errors,
 )
 from .models import Game, RecordSheet
 from .permissions import volunteer_required
@@ -175,7 +176,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
                 conflict = form.differences_from(game)
                 form = GameCorrectionForm(initial=GameCorrectionForm.initial_for(game))
             except services.ServiceError as error:
-                form.add_service_errors(error)
+                add_service_errors(form, error)
             else:
                 messages.success(request, f"Game {game.seq} corrected.")
                 return redirect("game_detail", pk)
@@ -259,7 +260,7 @@ def player_create(request: HttpRequest) -> HttpResponse:
                     national_rank=data["national_rank"],
                 )
             except services.ServiceError as error:
-                form.add_service_errors(error)
+                add_service_errors(form, error)
             else:
                 if _wants_json(request):
                     return JsonResponse(

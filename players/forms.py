@@ -53,6 +53,20 @@ class RankFormField(forms.Field):
         return str(value) if isinstance(value, Rank) else value
 
 
+def add_field_error(form: forms.Form, field_name: str | None, message: str) -> None:
+    """An error at the field a service named, or for the whole form if it has no such field."""
+    form.add_error(field_name if field_name in form.fields else None, message)
+
+
+def add_service_errors(form: forms.Form, error: ServiceError) -> None:
+    """Put a refused write's errors on the form. Services name a field as (field, message)
+    or (where, field, message): the field and the message are always the last two."""
+    for *_, field_name, message in error.errors:
+        add_field_error(form, field_name, message)
+    if not error.errors:
+        form.add_error(None, error.message)
+
+
 def _player_input(**attrs) -> forms.TextInput:
     return forms.TextInput(
         attrs={
@@ -233,9 +247,6 @@ class GameFieldsForm(forms.Form):
             comment=data["comment"].strip(),
         )
 
-    def add_service_error(self, field_name: str | None, message: str) -> None:
-        self.add_error(field_name if field_name in self.fields else None, message)
-
 
 class SheetGameForm(GameFieldsForm):
     """One row of a record sheet."""
@@ -277,7 +288,7 @@ class BaseSheetFormSet(forms.BaseFormSet):
         for where, field_name, message in error.errors:
             form = forms_by_number.get(where)
             if form is not None:
-                form.add_service_error(field_name, message)
+                add_field_error(form, field_name, message)
                 placed = True
         return placed
 
@@ -355,14 +366,6 @@ class GameCorrectionForm(GameFieldsForm):
                 differences.append((self[name].label, now, typed))
         return differences
 
-    def add_service_errors(self, error: ServiceError) -> None:
-        # game_correct names a field as (field, message); other services as
-        # (where, field, message): the field and message are always the last two.
-        for *_, field_name, message in error.errors:
-            self.add_service_error(field_name, message)
-        if not error.errors:
-            self.add_error(None, error.message)
-
 
 class GameVoidForm(forms.Form):
     reason = forms.CharField(
@@ -403,12 +406,6 @@ class PlayerCreateForm(forms.Form):
         if taken:
             raise forms.ValidationError(f"the username '{username}' is taken (by {taken[0]})")
         return username
-
-    def add_service_errors(self, error: ServiceError) -> None:
-        for *_, field_name, message in error.errors:
-            self.add_error(field_name if field_name in self.fields else None, message)
-        if not error.errors:
-            self.add_error(None, error.message)
 
 
 class AuditFilterForm(forms.Form):
