@@ -14,8 +14,9 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .base import ParamsError, get_algorithm, parse_params, registry, replay
+from .formats import FORMATS, read_tournament_file
 from .output import write_history, write_standings
-from .records import GameFileError, read_games, read_players, resolve_entries
+from .records import GameFile, GameFileError, read_games, read_players, resolve_entries
 
 EXIT_BAD_INPUT = 2
 
@@ -26,6 +27,12 @@ GAMES.csv has a header row and the columns of the game record (SPEC section 2):
 date, white, black, white_rank, black_rank, handicap, komi, winner, status,
 board_size, tournament, tournament_class, round, time_minutes, value, algorithm,
 comment. Games are replayed in (date, round, row) order.
+
+With --format egd or --format opengotha, GAMES.csv is a tournament file instead: an
+EGD tournament result file (h-file, h9 or older) or an OpenGotha XML file. Its
+rated games are its rounds' games (status tournament), its players are named by the
+usernames the site would suggest ("Fan Hui" is hui-fan) and start from the ranks
+the file gives them; forfeits and games without a result are not rated.
 """
 
 EPILOG = """\
@@ -39,6 +46,8 @@ examples:
   python -m ratings rate --algorithm sagc games.csv
   python -m ratings rate --algorithm egf-2021 --output standings games.csv
   python -m ratings rate --algorithm anchor --params a=12 --params fixed_anchor=1d games.csv
+  python -m ratings rate --algorithm egf-2021 --format egd tournament.h9
+  python -m ratings rate --algorithm sagc --format opengotha tournament.xml
   python -m ratings algorithms        (every algorithm and its parameters)
 
 Bad input (a bad row, an unknown parameter, an unreadable file) is reported on
@@ -86,6 +95,13 @@ def build_parser() -> argparse.ArgumentParser:
     rate.add_argument(
         "--output", choices=("history", "standings"), default="history", help="default: history"
     )
+    rate.add_argument(
+        "--format",
+        choices=("csv", *FORMATS),
+        default="csv",
+        help="what GAMES.csv is: csv (the game record, default), egd (an EGD h-file) "
+        "or opengotha (an OpenGotha XML file)",
+    )
     rate.add_argument("games", metavar="GAMES.csv", type=Path)
     commands.add_parser("algorithms", help="list the algorithms and their parameters")
     return parser
@@ -109,6 +125,12 @@ def _list_algorithms() -> int:
     return 0
 
 
+def _read_games(path: Path, file_format: str) -> GameFile:
+    if file_format == "csv":
+        return read_games(path.read_bytes(), str(path))
+    return read_tournament_file(path.read_bytes(), file_format, str(path)).as_game_file()
+
+
 def rate(args: argparse.Namespace) -> int:
     try:
         cls = registry()[args.algorithm]
@@ -125,7 +147,7 @@ def rate(args: argparse.Namespace) -> int:
         given = None
         if args.players:
             given = read_players(args.players.read_bytes(), str(args.players))
-        games = read_games(args.games.read_bytes(), str(args.games))
+        games = _read_games(args.games, args.format)
         entries = resolve_entries(games.records, given, str(args.games))
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror or error}")

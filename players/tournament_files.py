@@ -1,0 +1,300 @@
+"""Tournament files (EGD h-files, OpenGotha XML) in and out of the site.
+
+Import in two steps: :func:`plan_tournament_import` matches the file's players to the
+site's (by EGD PIN, then username, then full name) and says what storing the file
+would do, without writing; :func:`tournament_import` stores the plan (the tournament,
+the new players, the games) in one transaction, or nothing.
+
+Export: :func:`tournament_file` is a stored tournament as the engine's
+:class:`TournamentFile`, which ``ratings.engine.formats.egd.write_egd`` writes.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter, defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db import transaction
+
+from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
+from ratings.engine.records import DEFAULT_EVEN_KOMI, GameRecord, Status, Winner
+
+from . import services
+from .models import Player, Tournament
+from .resync import name_key
+
+
+@dataclass(frozen=True)
+class PlayerMatch:
+    """A player of the file and who they are on the site. ``how`` says why they matched
+    ("EGD PIN", "username", "name", "--map"); a new player has no ``player``."""
+
+    file_player: FilePlayer
+    username: str
+    player: Player | None = None
+    how: str = ""
+
+    @property
+    def is_new(self) -> bool:
+        return self.player is None
+
+
+@dataclass
+class ImportPlan:
+    """What storing a tournament file would do. ``problems`` stop it."""
+
+    file: TournamentFile
+    matches: list[PlayerMatch]
+    problems: list[str]
+    tournament: Tournament | None  # already on file under the file's code, without games
+
+    @property
+    def new_players(self) -> list[PlayerMatch]:
+        return [match for match in self.matches if match.is_new]
+
+    @property
+    def matched_players(self) -> list[PlayerMatch]:
+        return [match for match in self.matches if not match.is_new]
+
+    def records(self) -> list[GameRecord]:
+        """The file's games under the site's usernames."""
+        username = {match.file_player.username: match.username for match in self.matches}
+        return [
+            dataclasses.replace(record, white=username[record.white], black=username[record.black])
+            for record in self.file.records
+        ]
+
+
+def _differs(pin: str, player: Player) -> bool:
+    """Two different EGD PINs: two different people, whatever their names."""
+    return bool(pin and player.egd_pin and pin != player.egd_pin)
+
+
+class _Matcher:
+    def __init__(self, mapping: Mapping[str, str]) -> None:
+        self.mapping = dict(mapping)
+        self.active = list(Player.objects.filter(active=True).select_related("club"))
+        self.by_pin: dict[str, list[Player]] = defaultdict(list)
+        self.by_name: dict[str, list[Player]] = defaultdict(list)
+        for player in self.active:
+            if player.egd_pin:
+                self.by_pin[player.egd_pin].append(player)
+            self.by_name[name_key(player.full_name)].append(player)
+        self.by_username = {player.username: player for player in self.active}
+        self.taken = set(Player.objects.values_list("username", flat=True))
+        self.problems: list[str] = []
+
+    def match(self, file_player: FilePlayer) -> PlayerMatch:
+        where = f"{file_player.full_name} (line {file_player.line})"
+        pin = file_player.pin
+        if file_player.username in self.mapping:
+            target = self.mapping.pop(file_player.username)
+            player = self.by_username.get(target)
+            if player is None:
+                self.problems.append(f"{where}: --map names '{target}', no active player")
+                return PlayerMatch(file_player, target)
+            return PlayerMatch(file_player, player.username, player, "--map")
+        if pin and self.by_pin.get(pin):
+            holders = self.by_pin[pin]
+            if len(holders) > 1:
+                names = ", ".join(sorted(p.username for p in holders))
+                self.problems.append(f"{where}: EGD PIN {pin} belongs to {names}")
+            return PlayerMatch(file_player, holders[0].username, holders[0], "EGD PIN")
+        player = self.by_username.get(file_player.username)
+        if player is not None and not _differs(pin, player):
+            return PlayerMatch(file_player, player.username, player, "username")
+        namesakes = [
+            p for p in self.by_name.get(name_key(file_player.full_name), []) if not _differs(pin, p)
+        ]
+        if len(namesakes) > 1:
+            names = ", ".join(sorted(p.username for p in namesakes))
+            self.problems.append(
+                f"{where}: several players have this name ({names}); give the right one "
+                f"with --map {file_player.username}=USERNAME"
+            )
+        if namesakes:
+            return PlayerMatch(file_player, namesakes[0].username, namesakes[0], "name")
+        return PlayerMatch(file_player, self.new_username(file_player.username))
+
+    def new_username(self, suggestion: str) -> str:
+        username, suffix = suggestion, 2
+        while username in self.taken:
+            username = f"{suggestion}-{suffix}"
+            suffix += 1
+        self.taken.add(username)
+        return username
+
+
+def plan_tournament_import(
+    file: TournamentFile, mapping: Mapping[str, str] | None = None
+) -> ImportPlan:
+    """Match the file's players to the site's players and say what importing would do.
+
+    A player matches, in this order: the one named by ``mapping`` (file username ->
+    site username), the active player with their EGD PIN, the active player with their
+    suggested username, the one active player with their full name (case and spacing
+    aside). A username or name match is refused when both have EGD PINs that differ.
+    Everyone else is a new player under their suggested username (``-2``... if taken).
+    """
+    matcher = _Matcher(mapping or {})
+    matches = [matcher.match(file_player) for file_player in file.players]
+    problems = matcher.problems
+    problems += [
+        f"--map {name}=...: the file has no player suggested as '{name}'"
+        for name in matcher.mapping
+    ]
+    claimed: dict[int, list[PlayerMatch]] = defaultdict(list)
+    for match in matches:
+        if match.player is not None:
+            claimed[match.player.pk].append(match)
+    for same in claimed.values():
+        if len(same) > 1:
+            lines = ", ".join(str(match.file_player.line) for match in same)
+            problems.append(
+                f"lines {lines} all match {same[0].username}: give the others with --map"
+            )
+    code = file.tournament.code
+    tournament = Tournament.objects.filter(code=code).first()
+    if tournament is not None and tournament.games.exists():
+        problems.append(
+            f"the tournament '{code}' is already on file with "
+            f"{tournament.games.count()} games (import under another code with --code)"
+        )
+    return ImportPlan(file, matches, problems, tournament)
+
+
+def tournament_import(
+    *,
+    user,
+    plan: ImportPlan,
+    allow_duplicates: bool = False,
+    dry_run: bool = False,
+    source: str = "",
+) -> services.ImportResult:
+    """Store a planned import at once: the tournament (unless already on file), the new
+    players (from the file's name, rank and EGD PIN) and the games; all or nothing.
+    Raises ``ServiceError`` (nothing stored) if the plan has problems or a game is
+    refused."""
+    if plan.problems:
+        raise services.ServiceError(
+            "the file cannot be imported as it is; nothing was stored",
+            [(None, "", problem) for problem in plan.problems],
+        )
+    info = plan.file.tournament
+    with transaction.atomic():
+        tournament = plan.tournament
+        new_tournaments = []
+        if tournament is None:
+            tournament = Tournament.objects.create(
+                code=info.code,
+                name=info.name[:200],
+                start_date=info.start,
+                end_date=info.end,
+                egf_class=info.tournament_class,
+            )
+            services.audit(
+                user,
+                "tournament_create",
+                tournament,
+                after={
+                    "code": tournament.code,
+                    "name": tournament.name,
+                    "start_date": info.start.isoformat(),
+                    "end_date": info.end.isoformat(),
+                    "egf_class": tournament.egf_class,
+                },
+                summary=f"import {source}",
+            )
+            new_tournaments.append(tournament.code)
+        for match in plan.new_players:
+            services.player_create(
+                user=user,
+                username=match.username,
+                full_name=match.file_player.full_name[:200] or match.username,
+                entry_rank=match.file_player.rank,
+                egd_pin=match.file_player.pin,
+            )
+        result = services.games_import(
+            user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
+        )
+        if dry_run:
+            transaction.set_rollback(True)
+    return services.ImportResult(
+        games=result.games,
+        adjustments=0,
+        new_players=[match.username for match in plan.new_players],
+        new_tournaments=new_tournaments,
+    )
+
+
+# --- export ---------------------------------------------------------------------------
+
+
+def _names(player: Player) -> tuple[str, str]:
+    """(surname, given name) from a full name kept as "Given Surname"."""
+    words = player.full_name.split()
+    if not words:
+        return player.username, ""
+    return words[-1], " ".join(words[:-1])
+
+
+def tournament_file(tournament: Tournament, *, country: str = "XX") -> TournamentFile:
+    """A stored tournament's valid games, with their players as the file lists them: the
+    rank each declared on their first game (else their entry rank) and their EGD PIN.
+    The site keeps no country or EGD club of a player: ``country`` is every player's."""
+    games = list(
+        tournament.games.valid().select_related("white", "black").order_by("date", "round", "seq")
+    )
+    players: dict[int, FilePlayer] = {}
+    records = []
+    for game in games:
+        for player, declared in ((game.white, game.white_rank), (game.black, game.black_rank)):
+            if player.pk not in players:
+                surname, given_name = _names(player)
+                players[player.pk] = FilePlayer(
+                    number=len(players) + 1,
+                    surname=surname,
+                    given_name=given_name,
+                    rank=declared if declared is not None else player.entry_rank,
+                    username=player.username,
+                    country=country,
+                    pin=player.egd_pin,
+                )
+        records.append(
+            GameRecord(
+                date=game.date,
+                white=game.white.username,
+                black=game.black.username,
+                winner=Winner(game.winner),
+                white_rank=players[game.white_id].rank,
+                black_rank=players[game.black_id].rank,
+                handicap=game.handicap,
+                komi=Fraction(game.komi),
+                status=Status(game.status),
+                board_size=game.board_size,
+                tournament=tournament.code,
+                tournament_class=tournament.egf_class,
+                round=game.round,
+                time_minutes=Fraction(game.time_minutes) if game.time_minutes else None,
+                comment=game.comment,
+                seq=game.seq,
+            )
+        )
+    if not games and not (tournament.start_date and tournament.end_date):
+        raise services.ServiceError(
+            f"the tournament '{tournament.code}' has no dates and no games: nothing to export"
+        )
+    even_komi = Counter(record.komi for record in records if record.handicap == 0)
+    info = TournamentInfo(
+        code=tournament.code,
+        name=tournament.name or tournament.code,
+        start=tournament.start_date or games[0].date,
+        end=tournament.end_date or max(game.date for game in games),
+        tournament_class=tournament.egf_class,
+        komi=even_komi.most_common(1)[0][0] if even_komi else DEFAULT_EVEN_KOMI,
+        rounds=max((game.round for game in games), default=0),
+    )
+    return TournamentFile(info, list(players.values()), records)

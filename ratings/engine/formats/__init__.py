@@ -1,0 +1,264 @@
+"""Tournament result files: EGD h-files and OpenGotha XML, read into game records.
+
+Both readers give a :class:`TournamentFile`: the tournament, its players and its rated
+games as SPEC section 2 records (status ``tournament``, one record per game). A record
+names its players by :attr:`FilePlayer.username`, a suggestion derived from the name
+(:func:`assign_usernames`); the site maps it to its own players before storing
+anything, the command line rates the file under these names.
+
+Every round of a tournament is dated by spreading the rounds over the tournament's
+days (:func:`round_date`): neither format records the day of a round.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+import unicodedata
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from fractions import Fraction
+
+from ..ranks import Rank
+from ..records import (
+    DEFAULT_EVEN_KOMI,
+    DEFAULT_HANDICAP_KOMI,
+    Entry,
+    GameFile,
+    GameRecord,
+    Status,
+    Winner,
+)
+
+FORMATS = ("egd", "opengotha")
+MAX_USERNAME_LENGTH = 150
+MAX_CODE_LENGTH = 50
+
+# Latin letters that Unicode does not decompose into an ASCII letter and an accent.
+_ASCII_LETTERS = str.maketrans(
+    {
+        "ø": "o",
+        "Ø": "O",
+        "ł": "l",
+        "Ł": "L",
+        "đ": "d",
+        "Đ": "D",
+        "ð": "d",
+        "Ð": "D",
+        "\u0131": "i",  # dotless i
+        "ß": "ss",
+        "æ": "ae",
+        "Æ": "AE",
+        "œ": "oe",
+        "Œ": "OE",
+        "þ": "th",
+        "Þ": "TH",
+    }
+)
+
+
+def ascii_text(text: str) -> str:
+    """``text`` in plain ASCII letters: accents dropped, ``ø`` as ``o``, ``ß`` as ``ss``;
+    characters with no ASCII form (CJK, say) are left out."""
+    decomposed = unicodedata.normalize("NFKD", text.translate(_ASCII_LETTERS))
+    return decomposed.encode("ascii", "ignore").decode("ascii")
+
+
+def slug(text: str) -> str:
+    """Lowercase ASCII words joined by ``-``: ``"Aya de Groot"`` -> ``"aya-de-groot"``."""
+    return re.sub(r"[^a-z0-9]+", "-", ascii_text(text).lower()).strip("-")
+
+
+def tournament_code(text: str) -> str:
+    """A tournament code the site accepts (letters, digits, ``-`` and ``_``, at most 50
+    characters) made from a file's code or name; case is kept (EGD codes: ``T210604E``)."""
+    code = re.sub(r"[^A-Za-z0-9_-]+", "-", ascii_text(text)).strip("-")
+    return code[:MAX_CODE_LENGTH].rstrip("-")
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentInfo:
+    """What a file says of the tournament itself."""
+
+    code: str
+    name: str
+    start: date
+    end: date
+    tournament_class: str = "A"  # EGF class A-D
+    komi: Fraction = DEFAULT_EVEN_KOMI  # of the even games; handicap games have 0.5
+    rounds: int = 0
+    place: str = ""  # EGD PC[...]: "country,city"
+    handicap_rule: str = ""  # EGD HA[...], e.g. "h9"
+    time: str = ""  # EGD TM[...]: the EGF adjusted time
+    comment: str = ""  # EGD CM[...]
+    board_size: int = 19
+
+
+@dataclass(frozen=True, slots=True)
+class FilePlayer:
+    """A player as the file lists them. ``number`` is their position in the file (the
+    number h-file results refer to); ``username`` the suggestion for a new player."""
+
+    number: int
+    surname: str
+    given_name: str
+    rank: Rank
+    username: str = ""
+    country: str = ""
+    club: str = ""
+    pin: str = ""  # EGD PIN, digits
+    rating: int | None = None  # OpenGotha's rating at registration (not used to rate)
+    line: int | None = None
+
+    @property
+    def full_name(self) -> str:
+        """ "Given Surname", as the site keeps full names."""
+        return " ".join(part for part in (self.given_name, self.surname) if part)
+
+
+@dataclass(slots=True)
+class TournamentFile:
+    """A tournament file, read. ``notes`` say what was read but not rated (forfeits,
+    games without a result), for the user to see."""
+
+    tournament: TournamentInfo
+    players: list[FilePlayer]
+    records: list[GameRecord]
+    notes: list[str] = field(default_factory=list)
+
+    def player(self, username: str) -> FilePlayer:
+        for player in self.players:
+            if player.username == username:
+                return player
+        raise KeyError(username)
+
+    def entries(self) -> dict[str, Entry]:
+        """Each player's entry: the rank the file gives them."""
+        return {player.username: Entry(player.rank) for player in self.players}
+
+    def as_game_file(self) -> GameFile:
+        """The records as the CSV reader would give them; the notes become warnings."""
+        return GameFile(list(self.records), list(self.notes))
+
+    def renamed(
+        self, *, code: str | None = None, tournament_class: str | None = None
+    ) -> TournamentFile:
+        """This file under another tournament code or EGF class (records included)."""
+        info = self.tournament
+        changes = {}
+        if code is not None:
+            changes["code"] = code
+        if tournament_class is not None:
+            changes["tournament_class"] = tournament_class
+        info = dataclasses.replace(info, **changes)
+        records = [
+            dataclasses.replace(
+                record, tournament=info.code, tournament_class=info.tournament_class
+            )
+            for record in self.records
+        ]
+        return TournamentFile(info, list(self.players), records, list(self.notes))
+
+
+def komi_of(text: str) -> Fraction | None:
+    """A komi as SPEC section 2 allows it (a multiple of 0.5 in -50..50), or None."""
+    try:
+        komi = Fraction(text.strip())
+    except (ValueError, ZeroDivisionError):
+        return None
+    return komi if komi.denominator in (1, 2) and -50 <= komi <= 50 else None
+
+
+def round_date(start: date, end: date, round_number: int, rounds: int) -> date:
+    """The day round ``round_number`` (1..rounds) is dated: the rounds spread evenly over
+    the tournament's days, the first on the first day (5 rounds on a weekend: 3 on
+    Saturday, 2 on Sunday; 10 rounds over 14 days: days 1, 2, 3, 5, 6, 8, 9, 10, 12, 13)."""
+    days = (end - start).days + 1
+    if rounds <= 1 or days <= 1 or round_number <= 1:
+        return start
+    return start + timedelta(days=min(round_number - 1, rounds - 1) * days // rounds)
+
+
+def tournament_game(
+    info: TournamentInfo,
+    round_number: int,
+    white: FilePlayer,
+    black: FilePlayer,
+    winner: Winner,
+    handicap: int,
+    *,
+    line: int | None,
+    time_minutes: Fraction | None = None,
+) -> GameRecord:
+    """A rated game of the file as a record: dated by its round (:func:`round_date`),
+    the players' ranks as the file gives them, the file's komi (0.5 with handicap)."""
+    return GameRecord(
+        date=round_date(info.start, info.end, round_number, info.rounds),
+        white=white.username,
+        black=black.username,
+        winner=winner,
+        white_rank=white.rank,
+        black_rank=black.rank,
+        handicap=handicap,
+        komi=info.komi if handicap == 0 else DEFAULT_HANDICAP_KOMI,
+        status=Status.TOURNAMENT,
+        board_size=info.board_size,
+        tournament=info.code,
+        tournament_class=info.tournament_class,
+        round=round_number,
+        time_minutes=time_minutes,
+        line=line,
+    )
+
+
+def _collision_order(player: FilePlayer) -> tuple:
+    # What survives writing a file and reading it back, so that namesakes keep their
+    # usernames whatever order the file lists them in.
+    return (
+        player.pin or "~",
+        player.country,
+        player.club,
+        -player.rank.stones,
+        -player.rank.pro,
+        player.surname,
+        player.given_name,
+        player.number,
+    )
+
+
+def assign_usernames(players: Sequence[FilePlayer]) -> list[FilePlayer]:
+    """``players`` with their suggested usernames: the lowercase ASCII slug of "given
+    surname" (``player-<number>`` when the name has no ASCII letters); namesakes get
+    ``-2``, ``-3``... in the order of PIN, country, club and rank, so the suggestion does
+    not depend on where the file lists them."""
+    by_slug: dict[str, list[FilePlayer]] = defaultdict(list)
+    for player in players:
+        base = slug(f"{player.given_name} {player.surname}")[: MAX_USERNAME_LENGTH - 8]
+        by_slug[base.strip("-") or f"player-{player.number}"].append(player)
+    taken = set(by_slug)
+    chosen: dict[int, str] = {}
+    for base, namesakes in by_slug.items():
+        ordered = sorted(namesakes, key=_collision_order)
+        chosen[ordered[0].number] = base
+        suffix = 2
+        for player in ordered[1:]:
+            while f"{base}-{suffix}" in taken:
+                suffix += 1
+            chosen[player.number] = f"{base}-{suffix}"
+            taken.add(chosen[player.number])
+    return [dataclasses.replace(player, username=chosen[player.number]) for player in players]
+
+
+def read_tournament_file(data: bytes | str, file_format: str, source: str = "") -> TournamentFile:
+    """Read ``data`` as ``file_format`` (``egd`` or ``opengotha``)."""
+    if file_format == "egd":
+        from .egd import read_egd
+
+        return read_egd(data, source)
+    if file_format == "opengotha":
+        from .opengotha import read_opengotha
+
+        return read_opengotha(data, source)
+    raise ValueError(f"unknown tournament file format '{file_format}' ({', '.join(FORMATS)})")

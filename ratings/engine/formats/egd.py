@@ -1,0 +1,621 @@
+"""EGD tournament result files ("h-files": h9 and the older layouts) read and written.
+
+An h-file is plain text. Lines starting with ``;`` are comments; some carry the header
+as ``; KEY[value]`` (``CL`` class, ``EV`` name, ``TC`` code, ``PC`` place, ``DT``
+start,end dates, ``KM`` komi, ``HA`` handicap rule, ``TM`` adjusted time, ``CM``
+comment). Every other line is a player::
+
+     12 Kachanovskyi Artem   6D UA Rivn   40  397 0 0   19+/w0   22+/b0  ... |13411530
+
+place (blank for a tie), "Surname Given" (``_`` for a space inside either), rank,
+country, club (may be absent), numbers (MMS, SOS...: ignored), one result per round,
+and optionally ``|`` and the EGD PIN. A result is ``<opponent><+ - = ?>`` then
+optionally ``/`` (or ``!`` for a forfeit), the colour (``w``, ``b`` or ``?``) and the
+handicap: ``19+/w0`` beat the 19th player as White in an even game, ``7-/b3`` lost to
+the 7th player as Black with 3 stones, ``0+``/``0-``/``0=`` no game (bye, free
+round), ``?`` no game. The opponent is the position of their line in the file, counted
+from 1 (OpenGotha leaves the place blank for a tie, so the printed place cannot be it).
+
+The widths are fixed in h9 files but vary in older ones, so a line is read by tokens:
+the rank is the first rank-like token followed by a two-letter country code, and the
+results are the last run of as many result tokens as the file has rounds (score columns
+such as ``33=`` for 33.5 points stand apart from the results).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import date
+from fractions import Fraction
+
+from ..ranks import Rank, RankError, parse_rank
+from ..records import (
+    DEFAULT_EVEN_KOMI,
+    DEFAULT_HANDICAP_KOMI,
+    GameFileError,
+    GameRecord,
+    RowError,
+    Status,
+    Winner,
+)
+from . import (
+    FilePlayer,
+    TournamentFile,
+    TournamentInfo,
+    assign_usernames,
+    komi_of,
+    tournament_game,
+)
+from . import tournament_code as make_code
+
+_HEADER_RE = re.compile(r"^\s*;\s*([A-Z]{2})\[(.*)\]\s*$")
+_RESULT_RE = re.compile(r"^(\d+)([-+=?])([/!]?)([wWbB?]?)(\d?)(!?)$")
+_RANK_RE = re.compile(r"^\d{1,2}[kdpKDP]$")
+_BARE_KYU_RE = re.compile(r"^\d{2}$")  # "10" for 10k: old files' two-character rank field
+_COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
+_NUMBER_RE = re.compile(r"^[-+]?\d+([.,]\d+)?½?$")
+_PIN_RE = re.compile(r"^\d{1,20}$")
+_NO_CLUB = ("xxx", "xxxx")
+
+
+@dataclass(frozen=True, slots=True)
+class _Result:
+    """One round of one player's line."""
+
+    opponent: int  # 0: no game
+    outcome: str  # "+", "-", "=", or "?" (no result yet)
+    forfeit: bool
+    colour: str  # "w", "b" or "" (not given)
+    handicap: int | None  # None: not given
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class _Line:
+    player: FilePlayer
+    results: list[_Result]
+
+
+def _decode(data: bytes | str) -> str:
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # OpenGotha writes h-files in ISO-8859-15.
+        return data.decode("iso8859_15")
+
+
+def _is_result(token: str) -> bool:
+    return token == "?" or _RESULT_RE.match(token) is not None
+
+
+def _parse_result(token: str) -> _Result:
+    if token == "?":
+        return _Result(0, "?", False, "", None, token)
+    match = _RESULT_RE.match(token)
+    assert match is not None  # only result tokens get here
+    opponent, outcome, separator, colour, handicap, bang = match.groups()
+    colour = colour.lower()
+    return _Result(
+        opponent=int(opponent),
+        outcome=outcome,
+        forfeit=separator == "!" or bang == "!",
+        colour="" if colour == "?" else colour,
+        handicap=int(handicap) if handicap else None,
+        text=token,
+    )
+
+
+def _parse_rank(token: str) -> Rank:
+    if _BARE_KYU_RE.match(token):
+        return parse_rank(token + "k")
+    return parse_rank(token)
+
+
+def _is_rank(token: str) -> bool:
+    return _RANK_RE.match(token) is not None or _BARE_KYU_RE.match(token) is not None
+
+
+def _runs(tokens: Sequence[str]) -> list[tuple[int, int]]:
+    """(start, length) of each run of consecutive result tokens."""
+    runs = []
+    start = None
+    for index, token in enumerate([*tokens, ""]):
+        if _is_result(token):
+            if start is None:
+                start = index
+        elif start is not None:
+            runs.append((start, index - start))
+            start = None
+    return runs
+
+
+@dataclass(frozen=True, slots=True)
+class _RawLine:
+    line: int
+    number: int
+    tokens: list[str]  # after the club
+    player: FilePlayer
+
+
+def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _RawLine | None:
+    body = text.split(";", 1)[0]
+    pin = ""
+    if "|" in body:
+        body, pin = body.split("|", 1)
+        pin = pin.strip()
+        if pin and not _PIN_RE.match(pin):
+            errors.append(RowError(line, "pin", f"'{pin}' after '|' is not an EGD PIN (digits)"))
+            return None
+    tokens = body.split()
+    start = 1 if tokens and tokens[0].isdigit() else 0
+    rank_at = next(
+        (
+            index
+            for index in range(start + 1, len(tokens) - 1)
+            if _is_rank(tokens[index]) and _COUNTRY_RE.match(tokens[index + 1])
+        ),
+        None,
+    )
+    if rank_at is None:
+        errors.append(
+            RowError(
+                line,
+                "rank",
+                "no name followed by a rank and a country code (e.g. 'Smith John 5k GB')",
+            )
+        )
+        return None
+    try:
+        rank = _parse_rank(tokens[rank_at])
+    except RankError as error:
+        errors.append(RowError(line, "rank", str(error)))
+        return None
+    names = [name.replace("_", " ") for name in tokens[start:rank_at]]
+    surname = " ".join(names[:-1]) if len(names) > 1 else names[0]
+    given_name = names[-1] if len(names) > 1 else ""
+    rest = tokens[rank_at + 2 :]
+    club = ""
+    if rest and not _is_result(rest[0]) and not _NUMBER_RE.match(rest[0]):
+        club = "" if rest[0].lower() in _NO_CLUB else rest[0]
+        rest = rest[1:]
+    player = FilePlayer(
+        number=number,
+        surname=surname,
+        given_name=given_name,
+        rank=rank,
+        country=tokens[rank_at + 1].upper(),
+        club=club,
+        pin=pin,
+        line=line,
+    )
+    return _RawLine(line, number, rest, player)
+
+
+def _round_count(raw_lines: Sequence[_RawLine]) -> int:
+    """The number of rounds: the most common length of a line's longest run of result
+    tokens, not counting a run's leading bare ``?`` (score columns may hold them just
+    before the results); a broken line does not decide it."""
+
+    def longest(tokens: list[str]) -> int:
+        lengths = []
+        for start, length in _runs(tokens):
+            leading = 0
+            while leading < length and tokens[start + leading] == "?":
+                leading += 1
+            lengths.append(length - leading)
+        return max(lengths, default=0)
+
+    counts = Counter(longest(raw.tokens) for raw in raw_lines)
+    return max(counts.items(), key=lambda item: (item[1], item[0]))[0] if counts else 0
+
+
+def _results_of(raw: _RawLine, rounds: int, errors: list[RowError]) -> list[_Result] | None:
+    runs = [run for run in _runs(raw.tokens) if run[1] >= rounds]
+    if not runs:
+        found = max((length for _, length in _runs(raw.tokens)), default=0)
+        errors.append(
+            RowError(
+                raw.line,
+                "results",
+                f"expected {rounds} round results (like 12+/w0 or 0=), found {found}",
+            )
+        )
+        return None
+    start, length = runs[-1]
+    # Score columns just before the results may look like results ("4=" for 4.5).
+    tokens = raw.tokens[start + length - rounds : start + length]
+    return [_parse_result(token) for token in tokens]
+
+
+def _header(lines: Sequence[str]) -> dict[str, tuple[int, str]]:
+    header: dict[str, tuple[int, str]] = {}
+    for number, text in enumerate(lines, start=1):
+        match = _HEADER_RE.match(text)
+        if match and match.group(1) not in header:
+            header[match.group(1)] = (number, match.group(2).strip())
+    return header
+
+
+def _header_dates(header, errors: list[RowError]) -> tuple[date, date] | None:
+    if "DT" not in header:
+        errors.append(RowError(1, "DT", "the header has no DT[start,end] line with the dates"))
+        return None
+    line, text = header["DT"]
+    parts = [part.strip() for part in text.split(",") if part.strip()]
+    try:
+        days = [date.fromisoformat(part) for part in parts]
+    except ValueError:
+        days = []
+    if not days:
+        errors.append(RowError(line, "DT", f"'{text}' is not dates (YYYY-MM-DD,YYYY-MM-DD)"))
+        return None
+    start, end = days[0], days[-1]
+    if end < start:
+        errors.append(RowError(line, "DT", f"the end date {end} is before the start {start}"))
+        return None
+    return start, end
+
+
+def _header_komi(header, errors: list[RowError]) -> Fraction:
+    if "KM" not in header or not header["KM"][1]:
+        return DEFAULT_EVEN_KOMI
+    line, text = header["KM"]
+    komi = komi_of(text.replace(",", "."))
+    if komi is None:
+        errors.append(RowError(line, "KM", f"'{text}' is not a komi (a multiple of 0.5)"))
+        return DEFAULT_EVEN_KOMI
+    return komi
+
+
+def _header_info(header, rounds: int, errors: list[RowError]) -> TournamentInfo | None:
+    name = header.get("EV", (1, ""))[1]
+    code = make_code(header["TC"][1]) if header.get("TC", (0, ""))[1] else make_code(name)
+    if not code:
+        errors.append(
+            RowError(1, "EV", "the header has no EV[...] name (nor a TC[...] code) to go by")
+        )
+    tournament_class = header.get("CL", (1, "A"))[1].upper() or "A"
+    if tournament_class not in ("A", "B", "C", "D"):
+        errors.append(
+            RowError(header["CL"][0], "CL", f"'{tournament_class}' is not a class (A, B, C or D)")
+        )
+    dates = _header_dates(header, errors)
+    komi = _header_komi(header, errors)
+    if not code or dates is None:
+        return None
+    return TournamentInfo(
+        code=code,
+        name=name or code,
+        start=dates[0],
+        end=dates[1],
+        tournament_class=tournament_class,
+        komi=komi,
+        rounds=rounds,
+        place=header.get("PC", (0, ""))[1],
+        handicap_rule=header.get("HA", (0, ""))[1],
+        time=header.get("TM", (0, ""))[1],
+        comment=header.get("CM", (0, ""))[1],
+    )
+
+
+class _Games:
+    """Pairs the two halves of each game and turns them into records."""
+
+    def __init__(self, lines: list[_Line], info: TournamentInfo, errors: list[RowError]):
+        self.lines = lines
+        self.info = info
+        self.errors = errors
+        self.records: list[GameRecord] = []
+        self.forfeits = 0
+        self.unfinished = 0
+
+    def error(self, line: _Line, round_number: int, message: str) -> None:
+        self.errors.append(RowError(line.player.line or 0, f"round {round_number}", message))
+
+    def pair(self) -> None:
+        count = len(self.lines)
+        for line in self.lines:
+            me = line.player.number
+            for round_number, result in enumerate(line.results, start=1):
+                if result.opponent == 0:
+                    continue
+                if result.opponent == me:
+                    self.error(
+                        line, round_number, f"'{result.text}': a player cannot play themselves"
+                    )
+                    continue
+                if result.opponent > count:
+                    self.error(
+                        line,
+                        round_number,
+                        f"'{result.text}': there is no player {result.opponent} "
+                        f"(the file lists {count})",
+                    )
+                    continue
+                other = self.lines[result.opponent - 1]
+                theirs = other.results[round_number - 1]
+                if theirs.opponent != me:
+                    said = f"'{theirs.text}'" if theirs.opponent else f"no game ('{theirs.text}')"
+                    self.error(
+                        line,
+                        round_number,
+                        f"'{result.text}' names player {result.opponent}, whose line "
+                        f"{other.player.line} has {said} in this round",
+                    )
+                    continue
+                if me < result.opponent:
+                    self.game(line, other, round_number, result, theirs)
+
+    def game(self, line: _Line, other: _Line, round_number: int, mine: _Result, theirs: _Result):
+        if mine.forfeit or theirs.forfeit:
+            if mine.forfeit != theirs.forfeit:
+                self.error(
+                    line,
+                    round_number,
+                    f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
+                    "disagree on whether the game was forfeited",
+                )
+            else:
+                self.forfeits += 1
+            return
+        if (mine.outcome, theirs.outcome) not in (("+", "-"), ("-", "+"), ("=", "="), ("?", "?")):
+            self.error(
+                line,
+                round_number,
+                f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
+                "disagree on the result",
+            )
+            return
+        if mine.outcome == "?":
+            self.unfinished += 1
+            return
+        if mine.colour and theirs.colour and mine.colour == theirs.colour:
+            self.error(
+                line,
+                round_number,
+                f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
+                "give both players the same colour",
+            )
+            return
+        handicaps = {h for h in (mine.handicap, theirs.handicap) if h is not None}
+        if len(handicaps) > 1:
+            self.error(
+                line,
+                round_number,
+                f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
+                "disagree on the handicap",
+            )
+            return
+        handicap = handicaps.pop() if handicaps else 0
+        if mine.colour:
+            white_is_me = mine.colour == "w"
+        elif theirs.colour:
+            white_is_me = theirs.colour == "b"
+        elif handicap:
+            # No colour given: the weaker player takes the stones (equal ranks: the
+            # player listed first is White).
+            white_is_me = line.player.rank >= other.player.rank
+        else:
+            white_is_me = True  # the player listed first is White
+        white, black = (line, other) if white_is_me else (other, line)
+        mine_won = {"+": True, "-": False}.get(mine.outcome)
+        if mine_won is None:
+            winner = Winner.JIGO
+        else:
+            winner = Winner.WHITE if mine_won == white_is_me else Winner.BLACK
+        self.records.append(
+            tournament_game(
+                self.info,
+                round_number,
+                white.player,
+                black.player,
+                winner,
+                handicap,
+                line=line.player.line,
+            )
+        )
+
+
+def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
+    """Read an EGD h-file. Raises :class:`GameFileError` listing every problem (line,
+    column, reason); nothing of a file with a problem is to be used."""
+    lines = _decode(data).splitlines()
+    errors: list[RowError] = []
+    raw_lines: list[_RawLine] = []
+    for line_number, text in enumerate(lines, start=1):
+        if not text.strip() or text.lstrip().startswith(";"):
+            continue
+        raw = _read_player(line_number, len(raw_lines) + 1, text, errors)
+        if raw is not None:
+            raw_lines.append(raw)
+    if not raw_lines and not errors:
+        errors.append(RowError(1, "", "no player lines: this is not an EGD tournament file"))
+    rounds = _round_count(raw_lines)
+    info = _header_info(_header(lines), rounds, errors)
+    pins: dict[str, int] = {}
+    for raw in raw_lines:
+        if raw.player.pin and raw.player.pin in pins:
+            errors.append(
+                RowError(
+                    raw.line,
+                    "pin",
+                    f"PIN {raw.player.pin} is also on line {pins[raw.player.pin]}: "
+                    "one player listed twice",
+                )
+            )
+        pins.setdefault(raw.player.pin, raw.line)
+    results = [_results_of(raw, rounds, errors) for raw in raw_lines]
+    if errors or info is None:
+        raise GameFileError(errors, source)
+    named = assign_usernames([raw.player for raw in raw_lines])
+    parsed = [_Line(player, result or []) for player, result in zip(named, results, strict=True)]
+    games = _Games(parsed, info, errors)
+    games.pair()
+    if errors:
+        raise GameFileError(errors, source)
+    records = sorted(games.records, key=lambda record: (record.round, record.line or 0))
+    records = [replace(record, seq=seq) for seq, record in enumerate(records, start=1)]
+    notes = []
+    if games.forfeits:
+        notes.append(f"{games.forfeits} forfeited games (marked '!') not rated")
+    if games.unfinished:
+        notes.append(f"{games.unfinished} games without a result ('?') not rated")
+    return TournamentFile(info, named, records, notes)
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+def _clean(text: str, forbidden: str = ";|[]") -> str:
+    """Text without the characters that would end a header value or a player line."""
+    return "".join("_" if char in forbidden else char for char in text).strip()
+
+
+def _name_field(player: FilePlayer) -> str:
+    surname = _clean(player.surname or player.username).replace(" ", "_") or "x"
+    given_name = _clean(player.given_name).replace(" ", "_")
+    return f"{surname} {given_name}" if given_name else surname
+
+
+def _club_field(club: str) -> str:
+    club = _clean(club).replace(" ", "")
+    if not club or _is_result(club) or _NUMBER_RE.match(club):
+        return "xxxx"
+    return club
+
+
+def _komi_text(komi: Fraction) -> str:
+    return str(komi.numerator) if komi.denominator == 1 else str(float(komi))
+
+
+def _columns(tournament: TournamentFile) -> dict[int, int]:
+    """Each record's round column (by index in ``records``): its round, or for a game
+    without a round number the first column where neither player has a game."""
+    busy: set[tuple[str, int]] = set()
+    columns: dict[int, int] = {}
+    for index, record in enumerate(tournament.records):
+        if record.round:
+            for name in (record.white, record.black):
+                if (name, record.round) in busy:
+                    raise ValueError(
+                        f"{name} has two games in round {record.round}: an h-file has "
+                        "one result per player per round"
+                    )
+                busy.add((name, record.round))
+            columns[index] = record.round
+    for index, record in enumerate(tournament.records):
+        if record.round:
+            continue
+        column = 1
+        while (record.white, column) in busy or (record.black, column) in busy:
+            column += 1
+        busy.update({(record.white, column), (record.black, column)})
+        columns[index] = column
+    return columns
+
+
+def write_egd(tournament: TournamentFile) -> str:
+    """The tournament as an h9 file that :func:`read_egd` reads back to the same games.
+
+    Players are listed by wins, then rank, then name, numbered from 1 in that order;
+    each round's result names the opponent's number, the result, the colour and the
+    handicap (``12+/w0``); a round without a game is ``0-``. Only the records are
+    written: forfeits and byes of the file it came from are not kept.
+    """
+    info = tournament.tournament
+    known = {player.username for player in tournament.players}
+    for record in tournament.records:
+        if record.is_adjustment or record.winner is None:
+            raise ValueError(f"only games go into an h-file, not {record}")
+        missing = {record.white, record.black} - known
+        if missing:
+            raise ValueError(f"{', '.join(sorted(missing))} is not among the players")
+    columns = _columns(tournament)
+    rounds = max([info.rounds, *columns.values()], default=0)
+    wins: Counter[str] = Counter()
+    for record in tournament.records:
+        if record.winner is Winner.WHITE:
+            wins[record.white] += 1
+        elif record.winner is Winner.BLACK:
+            wins[record.black] += 1
+    players = sorted(
+        tournament.players,
+        key=lambda p: (-wins[p.username], -p.rank.stones, -p.rank.pro, p.surname, p.number),
+    )
+    number = {player.username: index for index, player in enumerate(players, start=1)}
+    cells: dict[tuple[str, int], str] = {}
+    for index, record in enumerate(tournament.records):
+        column = columns[index]
+        for me, them, colour in (
+            (record.white, record.black, "w"),
+            (record.black, record.white, "b"),
+        ):
+            if record.winner is Winner.JIGO:
+                outcome = "="
+            else:
+                mine = Winner.WHITE if colour == "w" else Winner.BLACK
+                outcome = "+" if record.winner is mine else "-"
+            cells[me, column] = f"{number[them]}{outcome}/{colour}{record.handicap}"
+    lines = [
+        f"; CL[{info.tournament_class}]",
+        f"; EV[{_clean(info.name)}]",
+        f"; TC[{_clean(info.code)}]",
+    ]
+    if info.place:
+        lines.append(f"; PC[{_clean(info.place)}]")
+    lines.append(f"; DT[{info.start.isoformat()},{info.end.isoformat()}]")
+    if info.handicap_rule:
+        lines.append(f"; HA[{_clean(info.handicap_rule)}]")
+    lines.append(f"; KM[{_komi_text(info.komi)}]")
+    if info.time:
+        lines.append(f"; TM[{_clean(info.time)}]")
+    if info.comment:
+        lines.append(f"; CM[{_clean(info.comment)}]")
+    lines += [
+        "; Generated by clubrating",
+        ";",
+        f"; Pl {'Name':<30} {'Rk':>3} Co Club Wins"
+        + "".join(f" {f'R{r}':>8}" for r in range(1, rounds + 1)),
+    ]
+    for player in players:
+        country = player.country if _COUNTRY_RE.match(player.country or "") else "XX"
+        line = (
+            f"{number[player.username]:>4} {_name_field(player):<30} {player.rank!s:>3} "
+            f"{country.upper()} {_club_field(player.club):>4} {wins[player.username]:>4}"
+        )
+        line += "".join(
+            f" {cells.get((player.username, r), '0-'):>8}" for r in range(1, rounds + 1)
+        )
+        if _PIN_RE.match(player.pin):
+            line += f" |{player.pin}"
+        lines.append(line)
+    return "\n".join(lines) + "\n"
+
+
+def egd_losses(tournament: TournamentFile) -> list[str]:
+    """What an h-file of ``tournament`` cannot carry: an EGD PIN that is not digits, and
+    game by game a komi other than the file's (even games) or 0.5 (handicap games),
+    another board size or status."""
+    info = tournament.tournament
+    losses = [
+        f"{player.username}: the EGD PIN '{player.pin}' is not digits and is left out"
+        for player in tournament.players
+        if player.pin and not _PIN_RE.match(player.pin)
+    ]
+    for record in tournament.records:
+        expected = info.komi if record.handicap == 0 else DEFAULT_HANDICAP_KOMI
+        game = f"round {record.round} {record.white}-{record.black}"
+        if record.komi != expected:
+            losses.append(
+                f"{game}: komi {_komi_text(record.komi)} is written as {_komi_text(expected)}"
+            )
+        if record.board_size != info.board_size:
+            losses.append(f"{game}: the {record.board_size}x{record.board_size} board is lost")
+        if record.status is not Status.TOURNAMENT:
+            losses.append(f"{game}: a {record.status.value} game reads back as a tournament game")
+    return losses
