@@ -67,9 +67,11 @@ def _preview(rank_list) -> ResyncPreview:
 def _render_resync(request, form, preview=None, apply_form=None):
     context = {"form": form, "preview": preview, "apply_form": apply_form}
     if preview is not None:
-        unknown = preview.of(Outcome.UNKNOWN)
-        hidden = unknown[UNKNOWN_SHOWN:]
-        shown = [row for row in preview.rows if row not in hidden] if hidden else preview.rows
+        shown, unknown = [], 0
+        for row in preview.rows:
+            unknown += row.outcome == Outcome.UNKNOWN
+            if row.outcome != Outcome.UNKNOWN or unknown <= UNKNOWN_SHOWN:
+                shown.append(row)
         matched = [row.player for row in preview.rows if row.player is not None]
         context |= {
             "table": ResyncPreviewTable(
@@ -79,7 +81,7 @@ def _render_resync(request, form, preview=None, apply_form=None):
             ),
             "counts": [(outcome, n) for outcome, n in preview.counts().items() if n],
             "changed": len(preview.changes),
-            "hidden_unknown": len(hidden),
+            "hidden_unknown": len(preview.rows) - len(shown),
             "dates": preview.effective_dates,
         }
     return render(request, "committee/resync.html", context)

@@ -1,8 +1,11 @@
 """The resync with the national ranks: upload or paste a list, preview who changes, apply
 it as one batch, see the batch, revert it."""
 
+import gzip
 import re
+import time
 from datetime import date
+from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -265,3 +268,30 @@ def test_the_batch_page_takes_a_fixed_number_of_queries(
 
     with django_assert_max_num_queries(8):
         client.get(f"/committee/resync/{batch.pk}/")
+
+
+EGD_LIST = Path("/work/shared/data/egd-ratinglists/allworld_lp_2018-12-27.html.gz")
+
+
+@pytest.mark.skipif(not EGD_LIST.exists(), reason=f"{EGD_LIST} is not on this machine")
+def test_a_whole_real_national_list_previews_in_reasonable_time(client, connie, club):
+    """The EGD's world list of 2018 (45,000 players), written as name;grade, with one of
+    our players added: a preview of a whole national list stays quick."""
+    lines = ["Name;Grade"]
+    with gzip.open(EGD_LIST, "rt", encoding="latin-1") as text:
+        for line in text:
+            fields = line.split()
+            # PIN, name..., country, club, grade, P&D, GoR, NT, last appearance
+            if len(fields) >= 9 and fields[0].isdigit():
+                lines.append(f"{' '.join(fields[1:-7])};{fields[-5]}")
+    lines.append("Thandi Nkosi;4k")
+
+    started = time.monotonic()
+    response = preview(client, "\n".join(lines))
+    elapsed = time.monotonic() - started
+
+    assert outcomes(response)[0] == ("changed", str(len(lines)))
+    counts = {outcome.value: n for outcome, n in response.context["counts"]}
+    assert counts["changed"] == 1
+    assert counts["unknown"] + counts.get("bad line", 0) == len(lines) - 2
+    assert elapsed < 30, f"the preview took {elapsed:.1f} s"
