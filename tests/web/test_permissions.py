@@ -93,6 +93,15 @@ ROUTES: dict[str, Route] = {
     "club_list": Route(EVERYONE),
     "club_detail": Route(EVERYONE, _pk("club")),
     "health": Route(EVERYONE),
+    # The read-only JSON API (players/urls_api.py): GET for everyone, no CSRF (no writes).
+    "api_index": Route(EVERYONE),
+    "api_players": Route(EVERYONE),
+    "api_player": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "api_player_history": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "api_games": Route(EVERYONE),
+    "api_game": Route(EVERYONE, _pk("game")),
+    "api_tournaments": Route(EVERYONE),
+    "api_tournament": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     # Accounts (django.contrib.auth): log in and out, change one's own password.
     "login": Route(
         EVERYONE,
