@@ -93,6 +93,9 @@ ROUTES: dict[str, Route] = {
     "club_list": Route(EVERYONE),
     "club_detail": Route(EVERYONE, _pk("club")),
     "health": Route(EVERYONE),
+    # The algorithm lab and the what-if calculator (ratings/urls.py).
+    "lab": Route(EVERYONE),
+    "calculator": Route(EVERYONE),
     # The read-only JSON API (players/urls_api.py): GET for everyone, no CSRF (no writes).
     "api_index": Route(EVERYONE),
     "api_players": Route(EVERYONE),
