@@ -1,5 +1,5 @@
 // Reload a page that says something is still running (data-auto-refresh="<seconds>"),
-// so the committee sees a recompute advance and finish without pressing reload.
+// so that a page waiting for a recompute shows it advance and finish without a reload.
 (function () {
   "use strict";
   var element = document.querySelector("[data-auto-refresh]");
