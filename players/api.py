@@ -1,0 +1,394 @@
+"""The read-only JSON API, version 1 (docs/api.md): players with their current ratings,
+a player's history per algorithm, games and tournaments.
+
+Field names are part of the contract: within v1 fields are only ever added, never
+renamed or removed. Ranks are strings (``15k``, ``3d``, ``2p``), dates ISO, ratings
+numbers: integers for an algorithm with whole-number indexes (SAGC), floats at full
+precision for the others.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+from urllib.parse import urlencode
+
+from django.http import HttpRequest
+from django.urls import reverse
+
+from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
+
+from . import api_selectors, selectors
+from .api_base import API_VERSION, PAGE_PARAMETERS, Params, api_view, not_found, paginate
+from .models import Game, Player, Tournament
+from .selectors import AlgorithmInfo
+
+# --- values -------------------------------------------------------------------------------
+
+
+def _number(value: float, integer_values: bool) -> int | float:
+    """An index as an integer, a rating at full precision (``+ 0.0``: no ``-0.0``)."""
+    return int(value) if integer_values else float(value) + 0.0
+
+
+def _rank(rank) -> str | None:
+    return None if rank is None else str(rank)
+
+
+def _date(day) -> str | None:
+    return None if day is None else day.isoformat()
+
+
+def _url(request: HttpRequest, name: str, *args: Any, query: dict | None = None) -> str:
+    path = reverse(name, args=args)
+    if query:
+        path += "?" + urlencode(query)
+    return request.build_absolute_uri(path)
+
+
+def _template(request: HttpRequest, name: str, field: str, sample: Any = None) -> str:
+    """The absolute URL of an endpoint with ``{field}`` in the place of its argument."""
+    sample = field if sample is None else sample
+    return _url(request, name, sample).replace(f"/{sample}/", f"/{{{field}}}/")
+
+
+def _algorithms() -> dict[str, AlgorithmInfo]:
+    return {info.name: info for info in selectors.algorithms()}
+
+
+# --- players -------------------------------------------------------------------------------
+
+
+def _rating_json(rating: CurrentRating | None, info: AlgorithmInfo) -> dict | None:
+    if rating is None:
+        return None
+    return {
+        "rank": str(rating.rank),
+        "value": _number(rating.value, info.integer_values),
+        "games": rating.games,
+    }
+
+
+def _player_json(
+    request: HttpRequest,
+    player: Player,
+    ratings: dict[str, CurrentRating],
+    infos: Iterable[AlgorithmInfo],
+) -> dict:
+    return {
+        "username": player.username,
+        "full_name": player.full_name,
+        "club": {"id": player.club.pk, "name": player.club.name} if player.club_id else None,
+        "national_rank": _rank(player.national_rank),
+        "entry_rank": _rank(player.entry_rank),
+        "active": player.active,
+        "last_updated": _date(player.last_updated),
+        # every maintained algorithm, null where it has not rated the player yet
+        "ratings": {info.name: _rating_json(ratings.get(info.name), info) for info in infos},
+        "url": _url(request, "api_player", player.username),
+    }
+
+
+def _player_or_404(username: str) -> Player:
+    player = api_selectors.player(username) if "\x00" not in username else None
+    if player is None:
+        raise not_found("username", f"no player with the username '{username}'")
+    return player
+
+
+@api_view
+def index(request: HttpRequest) -> dict:
+    Params(request, ())
+    infos = selectors.algorithms()
+    pending = api_selectors.recompute_pending_from([info.name for info in infos])
+    return {
+        "api_version": API_VERSION,
+        "algorithms": [
+            {
+                "name": info.name,
+                "title": info.title,
+                "primary": position == 0,
+                "values": "integer" if info.integer_values else "float",
+                "history": "per_game" if info.has_history else "month_end",
+                "recompute_pending_from": _date(pending.get(info.name)),
+            }
+            for position, info in enumerate(infos)
+        ],
+        "endpoints": {
+            "players": _url(request, "api_players"),
+            "player": _template(request, "api_player", "username"),
+            "player_history": _template(request, "api_player_history", "username"),
+            "games": _url(request, "api_games"),
+            "game": _template(request, "api_game", "id", sample=0),
+            "tournaments": _url(request, "api_tournaments"),
+            "tournament": _template(request, "api_tournament", "code"),
+        },
+    }
+
+
+@api_view
+def players(request: HttpRequest) -> dict:
+    params = Params(request, ("club", "active", "q", "since", "until", *PAGE_PARAMETERS))
+    since, until = params.date_range()
+    club = None
+    club_id = params.integer("club", default=0, minimum=1)
+    if club_id:
+        club = api_selectors.club(club_id)
+        if club is None:
+            raise not_found("club", f"no club number {club_id}")
+    filters = api_selectors.PlayerFilters(
+        club=club,
+        active=params.boolean("active"),
+        search=params.text("q"),
+        since=since,
+        until=until,
+    )
+    page = paginate(request, params, api_selectors.players(filters))
+    infos = selectors.algorithms()
+    ratings = api_selectors.current_ratings(
+        [player.pk for player in page.rows], [info.name for info in infos]
+    )
+    return {
+        **page.envelope,
+        "results": [
+            _player_json(request, player, ratings.get(player.pk, {}), infos) for player in page.rows
+        ],
+    }
+
+
+@api_view
+def player(request: HttpRequest, username: str) -> dict:
+    Params(request, ())
+    found = _player_or_404(username)
+    infos = selectors.algorithms()
+    ratings = api_selectors.current_ratings([found.pk], [info.name for info in infos])
+    data = _player_json(request, found, ratings.get(found.pk, {}), infos)
+    data["links"] = {
+        "html": _url(request, "player_log", found.username),
+        "games": _url(request, "api_games", query={"player": found.username}),
+        "history": {
+            info.name: _url(
+                request, "api_player_history", found.username, query={"algorithm": info.name}
+            )
+            for info in infos
+        },
+    }
+    return data
+
+
+# --- a player's history ------------------------------------------------------------------
+
+_RESULTS = {"W": {"W": "won", "B": "lost"}, "B": {"W": "lost", "B": "won"}}
+
+
+def _change_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
+    """What one history row says of a change, in the history and on a game."""
+    return {
+        "rank_before": str(row.rank_before),
+        "value_before": _number(row.value_before, info.integer_values),
+        "change": _number(row.change, info.integer_values),
+        "value_after": _number(row.value_after, info.integer_values),
+        "rank_after": str(row.rank_after),
+        "factors": row.factors,
+        "skipped": row.skipped or None,
+    }
+
+
+def _history_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
+    game = row.game
+    source = game if game is not None else row.adjustment
+    if game is None:
+        result = None
+    elif game.winner == Game.Winner.JIGO:
+        result = "jigo"
+    else:
+        result = _RESULTS[row.colour][game.winner]
+    return {
+        "date": row.date.isoformat(),
+        "kind": "game" if game is not None else "adjustment",
+        "game_id": row.game_id,
+        "adjustment_id": row.adjustment_id,
+        "opponent": row.opponent.username,
+        "opponent_rank": str(row.opponent_rank),
+        "colour": row.colour or None,
+        "handicap": game.handicap if game is not None else None,
+        "komi": float(game.komi) if game is not None else None,
+        "winner": game.winner if game is not None else None,
+        "result": result,
+        "status": game.status if game is not None else "adjustment",
+        "tournament": game.tournament.code if game is not None and game.tournament_id else None,
+        "round": game.round if game is not None else None,
+        "comment": source.comment if source is not None else "",
+        **_change_json(row, info),
+        # a game voided since the last recompute; its row goes with the next one
+        "void": source is not None and source.is_void,
+    }
+
+
+def _snapshot_json(row: RatingSnapshot, info: AlgorithmInfo) -> dict:
+    return {
+        "date": row.date.isoformat(),
+        "rank": str(row.rank),
+        "value": _number(row.value, info.integer_values),
+        "games": row.games,
+    }
+
+
+@api_view
+def player_history(request: HttpRequest, username: str) -> dict:
+    params = Params(request, ("algorithm", "order", "since", "until", *PAGE_PARAMETERS))
+    infos = _algorithms()
+    name = params.text("algorithm") or next(iter(infos))
+    if name not in infos:
+        raise not_found(
+            "algorithm", f"'{name}' is not maintained here; choose one of {', '.join(infos)}"
+        )
+    info = infos[name]
+    newest_first = params.newest_first()
+    since, until = params.date_range()
+    found = _player_or_404(username)
+    if info.has_history:
+        rows = api_selectors.history(
+            found, name, since=since, until=until, newest_first=newest_first
+        )
+        page = paginate(request, params, rows)
+        results = [_history_json(row, info) for row in page.rows]
+    else:
+        rows = api_selectors.snapshots(
+            found, name, since=since, until=until, newest_first=newest_first
+        )
+        page = paginate(request, params, rows)
+        results = [_snapshot_json(row, info) for row in page.rows]
+    return {
+        "player": found.username,
+        "algorithm": name,
+        "kind": "per_game" if info.has_history else "month_end",
+        "order": "newest" if newest_first else "oldest",
+        **page.envelope,
+        "results": results,
+    }
+
+
+# --- games ---------------------------------------------------------------------------------
+
+
+def _game_json(request: HttpRequest, game: Game) -> dict:
+    return {
+        "id": game.pk,
+        "seq": game.seq,
+        "date": game.date.isoformat(),
+        "round": game.round,
+        "white": game.white.username,
+        "black": game.black.username,
+        "white_rank": _rank(game.white_rank),
+        "black_rank": _rank(game.black_rank),
+        "handicap": game.handicap,
+        "komi": float(game.komi),
+        "winner": game.winner,
+        "status": game.status,
+        "board_size": game.board_size,
+        "time_minutes": game.time_minutes,
+        "tournament": game.tournament.code if game.tournament_id else None,
+        "comment": game.comment,
+        "void": game.is_void,
+        "url": _url(request, "api_game", game.pk),
+    }
+
+
+def _named(params: Params, name: str, lookup, what: str):
+    """The row a filter parameter names (None when not given); 404 if there is none."""
+    value = params.text(name)
+    if not value:
+        return None
+    found = lookup(value)
+    if found is None:
+        raise not_found(name, f"no {what} '{value}'")
+    return found
+
+
+@api_view
+def games(request: HttpRequest) -> dict:
+    names = ("player", "tournament", "status", "since", "until", "include_void", "order")
+    params = Params(request, (*names, *PAGE_PARAMETERS))
+    since, until = params.date_range()
+    filters = api_selectors.GameFilters(
+        player=_named(params, "player", api_selectors.player, "player with the username"),
+        tournament=_named(params, "tournament", _tournament_by_code, "tournament with the code"),
+        status=params.choice("status", Game.Status.values),
+        since=since,
+        until=until,
+        include_void=bool(params.boolean("include_void")),
+        newest_first=params.newest_first(),
+    )
+    page = paginate(request, params, api_selectors.games(filters))
+    return {**page.envelope, "results": [_game_json(request, game) for game in page.rows]}
+
+
+@api_view
+def game(request: HttpRequest, pk: int) -> dict:
+    Params(request, ())
+    found = api_selectors.game(pk)
+    if found is None:
+        raise not_found("id", f"no game number {pk}")
+    infos = {name: info for name, info in _algorithms().items() if info.has_history}
+    ratings: dict[str, dict | None] = dict.fromkeys(infos)
+    for row in api_selectors.game_ratings(found, infos):
+        side = "white" if row.colour == "W" else "black"
+        ratings[row.algorithm] = ratings[row.algorithm] or {}
+        ratings[row.algorithm][side] = _change_json(row, infos[row.algorithm])
+    links = {
+        "white": _url(request, "api_player", found.white.username),
+        "black": _url(request, "api_player", found.black.username),
+        "tournament": (
+            _url(request, "api_tournament", found.tournament.code) if found.tournament_id else None
+        ),
+    }
+    # per algorithm White's and Black's change; null where it has no rows (not rated yet, void)
+    return {**_game_json(request, found), "ratings": ratings, "links": links}
+
+
+# --- tournaments ------------------------------------------------------------------------
+
+
+def _tournament_by_code(code: str) -> Tournament | None:
+    return Tournament.objects.filter(code=code).first() if "\x00" not in code else None
+
+
+def _tournament_json(request: HttpRequest, tournament: Tournament) -> dict:
+    return {
+        "code": tournament.code,
+        "name": tournament.name,
+        "tournament_class": tournament.egf_class,
+        "start_date": _date(tournament.start_date),
+        "end_date": _date(tournament.end_date),
+        "first_game": _date(tournament.first_game),
+        "last_game": _date(tournament.last_game),
+        "player_count": tournament.player_count,
+        "game_count": tournament.game_count,
+        "url": _url(request, "api_tournament", tournament.code),
+    }
+
+
+@api_view
+def tournaments(request: HttpRequest) -> dict:
+    params = Params(request, ("since", "until", *PAGE_PARAMETERS))
+    since, until = params.date_range()
+    rows = api_selectors.tournaments(since=since, until=until)
+    page = paginate(request, params, rows, rows_first=False)
+    return {**page.envelope, "results": [_tournament_json(request, row) for row in page.rows]}
+
+
+@api_view
+def tournament(request: HttpRequest, code: str) -> dict:
+    Params(request, ())
+    found = api_selectors.tournament(code)
+    if found is None:
+        raise not_found("code", f"no tournament with the code '{code}'")
+    return {
+        **_tournament_json(request, found),
+        "links": {
+            "html": _url(request, "tournament_detail", found.code),
+            "games": _url(request, "api_games", query={"tournament": found.code}),
+        },
+        "games": [_game_json(request, row) for row in api_selectors.tournament_games(found)],
+    }

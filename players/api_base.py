@@ -1,0 +1,209 @@
+"""What every endpoint of the read-only JSON API shares (docs/api.md): the view
+decorator, query parameters checked one by one, the error shape and pagination.
+
+A view raises :class:`ApiError` for anything the client got wrong; the decorator turns
+it into ``{"error": {"field": ..., "message": ...}}`` with its status. A view returns a
+plain dict; the decorator makes it JSON with the caching headers.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import date
+from typing import Any
+
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.utils.cache import get_conditional_response, patch_cache_control, set_response_etag
+from django.views.decorators.csrf import csrf_exempt
+
+API_VERSION = "1"
+DEFAULT_PAGE_SIZE = 50
+MAX_PAGE_SIZE = 500
+CACHE_SECONDS = 60
+SAFE_METHODS = ("GET", "HEAD")
+PAGE_PARAMETERS = ("page", "page_size")
+
+_ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TRUE = ("1", "true", "yes")
+_FALSE = ("0", "false", "no")
+
+
+class ApiError(Exception):
+    """A request the API cannot answer: 400 for a malformed parameter, 404 for a
+    well-formed one naming something that does not exist."""
+
+    def __init__(self, status: int, field: str | None, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.field = field
+        self.message = message
+
+
+def not_found(field: str, message: str) -> ApiError:
+    return ApiError(404, field, message)
+
+
+def _json(request: HttpRequest, data: dict, status: int = 200) -> HttpResponse:
+    response = JsonResponse(
+        data,
+        status=status,
+        json_dumps_params={"ensure_ascii": False},
+        content_type="application/json; charset=utf-8",
+    )
+    # Every answer is the same for everyone: shared caches may keep it for a minute.
+    patch_cache_control(response, public=True, max_age=CACHE_SECONDS)
+    return response
+
+
+def error_response(request: HttpRequest, status: int, field: str | None, message: str):
+    return _json(request, {"error": {"field": field, "message": message}}, status)
+
+
+def api_view(view: Callable[..., dict]) -> Callable[..., HttpResponse]:
+    """A read-only endpoint: GET and HEAD only (anything else 405, in the error shape),
+    no login, no CSRF check (it never writes), JSON with ``Cache-Control: public,
+    max-age=60`` and an ETag that turns a repeated request into a 304."""
+
+    @functools.wraps(view)
+    def wrapper(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if request.method not in SAFE_METHODS:
+            response = error_response(
+                request,
+                405,
+                None,
+                f"this API is read-only: {request.method} is not allowed, use GET",
+            )
+            response["Allow"] = ", ".join(SAFE_METHODS)
+            return response
+        try:
+            data = view(request, *args, **kwargs)
+        except ApiError as error:
+            return error_response(request, error.status, error.field, error.message)
+        response = _json(request, data)
+        set_response_etag(response)
+        return get_conditional_response(request, etag=response["ETag"], response=response)
+
+    return csrf_exempt(wrapper)
+
+
+class Params:
+    """A request's query parameters, read by name; anything not listed in ``allowed``
+    and any parameter given twice is refused, so that a typo never passes silently."""
+
+    def __init__(self, request: HttpRequest, allowed: Iterable[str]) -> None:
+        self.query = request.GET
+        allowed = set(allowed)
+        for name in self.query:
+            if name not in allowed:
+                known = ", ".join(sorted(allowed)) or "none"
+                raise ApiError(400, name, f"unknown parameter; this endpoint takes: {known}")
+            if len(self.query.getlist(name)) > 1:
+                raise ApiError(400, name, "given more than once")
+            if "\x00" in self.query[name]:
+                raise ApiError(400, name, "contains a NUL character")
+
+    def text(self, name: str) -> str:
+        return self.query.get(name, "").strip()
+
+    def integer(self, name: str, *, default: int, minimum: int, maximum: int | None = None):
+        raw = self.text(name)
+        if not raw:
+            return default
+        if not raw.isascii() or not raw.isdigit():
+            raise ApiError(400, name, f"'{raw}' is not a whole number")
+        value = int(raw)
+        if value < minimum or (maximum is not None and value > maximum):
+            bounds = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
+            raise ApiError(400, name, f"must be {bounds}; got {value}")
+        return value
+
+    def date(self, name: str) -> date | None:
+        raw = self.text(name)
+        if not raw:
+            return None
+        if not _ISO_DATE.fullmatch(raw):
+            raise ApiError(400, name, f"'{raw}' is not a date in the form YYYY-MM-DD")
+        try:
+            return date.fromisoformat(raw)
+        except ValueError as error:
+            raise ApiError(400, name, f"'{raw}' is not a valid date: {error}") from None
+
+    def date_range(self) -> tuple[date | None, date | None]:
+        """``since`` and ``until``, both inclusive."""
+        since, until = self.date("since"), self.date("until")
+        if since is not None and until is not None and until < since:
+            raise ApiError(400, "until", f"{until} is before since ({since})")
+        return since, until
+
+    def newest_first(self) -> bool:
+        """``order``: ``newest`` (the default) or ``oldest``."""
+        return self.choice("order", ("newest", "oldest"), "newest") == "newest"
+
+    def boolean(self, name: str) -> bool | None:
+        raw = self.text(name).lower()
+        if not raw:
+            return None
+        if raw in _TRUE:
+            return True
+        if raw in _FALSE:
+            return False
+        raise ApiError(400, name, f"'{raw}' is not one of {', '.join(_TRUE + _FALSE)}")
+
+    def choice(self, name: str, choices: Iterable[str], default: str | None = None):
+        raw = self.text(name)
+        if not raw:
+            return default
+        choices = list(choices)
+        if raw not in choices:
+            raise ApiError(400, name, f"'{raw}' is not one of {', '.join(choices)}")
+        return raw
+
+
+def page_url(request: HttpRequest, page: int) -> str:
+    """The absolute URL of this request with another page number."""
+    query = request.GET.copy()
+    query["page"] = str(page)
+    return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+
+@dataclass(frozen=True, slots=True)
+class Page:
+    rows: list
+    envelope: dict[str, Any]  # count, page, page_size, next, previous
+
+
+def paginate(
+    request: HttpRequest, params: Params, queryset: QuerySet, *, rows_first: bool = True
+) -> Page:
+    """One page of an ordered queryset, in two queries: the count and the page.
+
+    With ``rows_first`` the page is ``WHERE id IN (SELECT id ... LIMIT n OFFSET m)``:
+    slicing a queryset with ``select_related`` makes the database join every row it
+    skips, which on a deep page of the games costs more than the page itself. A
+    queryset with aggregate annotations slices as it is.
+    """
+    number = params.integer("page", default=1, minimum=1)
+    size = params.integer("page_size", default=DEFAULT_PAGE_SIZE, minimum=1, maximum=MAX_PAGE_SIZE)
+    count = queryset.count()
+    last = max(1, -(-count // size))
+    if number > last:
+        raise not_found("page", f"page {number} is past the last page ({last})")
+    start = (number - 1) * size
+    if rows_first:
+        rows = list(queryset.filter(pk__in=queryset.values("pk")[start : start + size]))
+    else:
+        rows = list(queryset[start : start + size])
+    return Page(
+        rows,
+        {
+            "count": count,
+            "page": number,
+            "page_size": size,
+            "next": page_url(request, number + 1) if number < last else None,
+            "previous": page_url(request, number - 1) if number > 1 else None,
+        },
+    )
