@@ -356,6 +356,14 @@ def _header_of(reader: csv.DictReader, source: str) -> list[str]:
     return header
 
 
+def _first_line(last_line: int, row: Mapping[str, str | list[str] | None]) -> int:
+    """The line a row starts on: the reader counts to the row's last line, and a quoted
+    cell (a comment, say) may hold line breaks."""
+    cells = [cell for key, cell in row.items() if key is not None and cell]
+    cells += row.get(None) or []  # cells beyond the header's columns
+    return last_line - sum(cell.count("\n") for cell in cells)
+
+
 def read_games(data: bytes | str, source: str = "") -> GameFile:
     """Read a SPEC section 2 CSV. Raises :class:`GameFileError` listing every bad row."""
     text = _decode(data, source)
@@ -369,7 +377,7 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
     records: list[GameRecord] = []
     try:
         for seq, row in enumerate(reader, start=1):
-            line = reader.line_num
+            line = _first_line(reader.line_num, row)
             if None in row:
                 errors.append(RowError(line, "", "more cells than header columns"))
                 continue

@@ -11,6 +11,8 @@ an integer over a fixed common denominator (no binary floats before rounding):
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -75,7 +77,12 @@ class SagcPlayer(PlayerState):
 
 def level_factor_60000(rank: Rank) -> int:
     """The level factor times 60000 (an integer): ``x^2 + 1.5x + 55 + x^5/30000``."""
-    x = max(0, 6 - rank.stones)
+    return _level_factor_60000(rank.stones)
+
+
+@functools.cache
+def _level_factor_60000(stones: int) -> int:
+    x = max(0, 6 - stones)
     return 60000 * x * x + 90000 * x + 3_300_000 + 2 * x**5
 
 
@@ -84,8 +91,18 @@ def level_factor(rank: Rank) -> Fraction:
 
 
 def effective_handicap(handicap: int, komi: Fraction) -> int:
-    """``trunc(handicap - (komi - 6)/10)``, toward zero (the seed's Perl ``int``)."""
-    return int(handicap - (Fraction(komi) - 6) / 10)
+    """``trunc(handicap - (komi - 6)/10)``, toward zero (the seed's Perl ``int``).
+
+    With ``komi = p/q`` that is ``trunc(((10·handicap + 6)·q - p) / (10·q))``, done
+    in integers because it runs for every game.
+    """
+    if not isinstance(komi, Fraction):
+        komi = Fraction(komi)
+    numerator = (10 * handicap + 6) * komi.denominator - komi.numerator
+    denominator = 10 * komi.denominator
+    if numerator >= 0:
+        return numerator // denominator
+    return -(-numerator // denominator)
 
 
 def handicap_factor_100(eff: int) -> int:
@@ -99,11 +116,23 @@ def differential(own: Rank, opponent: Rank, colour: Colour, eff: int) -> int:
 
 
 def game_result_factor_100(diff: int, index: int, won: bool) -> int:
-    row = GAME_RESULT_FACTORS[max(-4, min(4, diff))]
+    row = GAME_RESULT_FACTORS[-4 if diff < -4 else 4 if diff > 4 else diff]
     promotion_zone = index >= 0
     if promotion_zone:
         return row[0] if won else row[1]
     return row[2] if won else row[3]
+
+
+def fraction_text(numerator: int, denominator: int) -> str:
+    """``str(Fraction(numerator, denominator))`` for a positive denominator, without
+    building the Fraction (the factors of every game are reported this way)."""
+    divisor = math.gcd(numerator, denominator)
+    if divisor == denominator:
+        return str(numerator // divisor)
+    return f"{numerator // divisor}/{denominator // divisor}"
+
+
+_factor_text = functools.cache(fraction_text)  # for the few distinct values of a factor
 
 
 def round_half_away_from_zero(numerator: int, denominator: int) -> int:
@@ -129,12 +158,15 @@ def first_barrier(rank: Rank) -> int | None:
 
 def barrier_marks(rank: Rank, limit: int = INDEX_LIMIT) -> list[int]:
     """The first mark, then every 50 down, the last being ``-limit``."""
-    first = first_barrier(rank)
+    return list(_barrier_marks(rank.stones, limit))
+
+
+@functools.cache
+def _barrier_marks(stones: int, limit: int) -> tuple[int, ...]:
+    first = first_barrier(Rank(stones))
     if first is None:
-        return []
-    marks = list(range(first, -limit, -50))
-    marks.append(-limit)
-    return marks
+        return ()
+    return (*range(first, -limit, -50), -limit)
 
 
 def loss_barrier(rank: Rank, index: int, limit: int = INDEX_LIMIT) -> int | None:
@@ -143,7 +175,7 @@ def loss_barrier(rank: Rank, index: int, limit: int = INDEX_LIMIT) -> int | None
     From index >= 0 a loss stops at the first mark; from a negative index it stops at
     the next mark under the band the index is in; from the last band it may demote.
     """
-    marks = barrier_marks(rank, limit)
+    marks = _barrier_marks(rank.stones, limit)
     if not marks:
         return -limit  # 30k: never below -999 and never demoted
     if index >= 0:
@@ -157,6 +189,82 @@ def loss_barrier(rank: Rank, index: int, limit: int = INDEX_LIMIT) -> int | None
 def sagc_rank(rank: Rank) -> Rank:
     """SAGC's own rank of a declared one: professionals are 9d, below 30k is 30k."""
     return rank.floored(FLOOR_STONES)
+
+
+class _GameFactors:
+    """What both players' changes share: the factors that depend on the game only.
+
+    Immutable once made, and shared by every game with the same handicap, komi,
+    status and winner (see :func:`_game_factors`).
+    """
+
+    __slots__ = ("black_won", "eff", "gsf2", "gsf_text", "hf100", "hf_text", "white_won")
+
+    def __init__(self, handicap: int, komi: Fraction, status: Status, winner: Winner) -> None:
+        self.eff = effective_handicap(handicap, komi)
+        self.gsf2 = GAME_STATUS_FACTORS_DOUBLED[status]
+        self.gsf_text = _factor_text(self.gsf2, _GSF_DENOMINATOR)
+        self.hf100 = handicap_factor_100(self.eff)
+        self.hf_text = _factor_text(self.hf100, _HF_DENOMINATOR)
+        if winner is Winner.JIGO:
+            self.white_won = self.black_won = None
+        else:
+            self.white_won = winner is Winner.WHITE
+            self.black_won = not self.white_won
+
+
+@functools.cache
+def _cached_game_factors(
+    handicap: int, komi_numerator: int, komi_denominator: int, status: Status, winner: Winner
+) -> _GameFactors:
+    return _GameFactors(handicap, Fraction(komi_numerator, komi_denominator), status, winner)
+
+
+def _game_factors(record: GameRecord) -> _GameFactors:
+    """A game's shared factors; the few combinations a club plays are made once (the key
+    holds komi as two integers: hashing a Fraction costs more than the factors)."""
+    komi = record.komi
+    if not isinstance(komi, Fraction):
+        komi = Fraction(komi)
+    return _cached_game_factors(
+        record.handicap, komi.numerator, komi.denominator, record.status, record.winner
+    )
+
+
+def _game_row(
+    record: GameRecord,
+    colour: Colour,
+    player: SagcPlayer,
+    opponent_name: str,
+    opponent_rank: Rank,
+    rank_before: Rank,
+    index_before: int,
+    change: int,
+    factors: dict,
+    skipped: str,
+) -> HistoryRow:
+    return HistoryRow(
+        seq=record.seq,
+        date=record.date,
+        round=record.round,
+        player=record.white if colour is Colour.WHITE else record.black,
+        opponent=opponent_name,
+        opponent_rank=opponent_rank,
+        colour=colour,
+        handicap=record.handicap,
+        komi=record.komi,
+        winner=record.winner,
+        status=record.status,
+        tournament=record.tournament,
+        value_before=index_before,
+        change=change,
+        value_after=player.value,
+        rank_before=rank_before,
+        rank_after=player.rank,
+        factors=factors,
+        comment=record.comment,
+        skipped=skipped,
+    )
 
 
 @register
@@ -231,94 +339,75 @@ class Sagc(Algorithm):
         )
 
     def _rate_game(self, state: RatingState, record: GameRecord) -> list[HistoryRow]:
-        white, black = state.player(record.white), state.player(record.black)
-        sides = (
-            (Colour.WHITE, record.white, white, record.black),
-            (Colour.BLACK, record.black, black, record.white),
-        )
+        white_name, black_name = record.white, record.black
+        white, black = state.player(white_name), state.player(black_name)
         # Both changes use the ranks and indexes from before the game.
-        before = [(white.rank, white.value), (black.rank, black.value)]
-        skipped = ""
+        white_rank, white_index = white.rank, white.value
+        black_rank, black_index = black.rank, black.value
         if record.board_size != 19:
             skipped = f"SAGC rates 19x19 games only, not {record.board_size}x{record.board_size}"
-        eff = effective_handicap(record.handicap, record.komi)
-        outcomes = [
-            (0, {"skipped": skipped})
-            if skipped
-            else self._change(record, colour, player, opponent_name, before[1 - side][0], eff)
-            for side, (colour, _name, player, opponent_name) in enumerate(sides)
-        ]
-        rows = []
-        for side, (colour, name, player, opponent_name) in enumerate(sides):
-            change, factors = outcomes[side]
-            if not skipped:
+            white_change, white_factors = 0, {"skipped": skipped}
+            black_change, black_factors = 0, {"skipped": skipped}
+        else:
+            skipped = ""
+            game = _game_factors(record)
+            white_change, white_factors = self._change(
+                game, Colour.WHITE, white, black_name, black_rank, game.white_won
+            )
+            black_change, black_factors = self._change(
+                game, Colour.BLACK, black, white_name, white_rank, game.black_won
+            )
+            memory_size = self.params.opponent_memory
+            for player, change, factors, opponent_name in (
+                (white, white_change, white_factors, black_name),
+                (black, black_change, black_factors, white_name),
+            ):
                 self._apply(player, change, factors)
                 player.games += 1
                 memory = player.recent_opponents
                 memory.append(opponent_name)
-                del memory[: -self.params.opponent_memory]
-            rank_before, index_before = before[side]
-            rows.append(
-                HistoryRow(
-                    seq=record.seq,
-                    date=record.date,
-                    round=record.round,
-                    player=name,
-                    opponent=opponent_name,
-                    opponent_rank=before[1 - side][0],
-                    colour=colour,
-                    handicap=record.handicap,
-                    komi=record.komi,
-                    winner=record.winner,
-                    status=record.status,
-                    tournament=record.tournament,
-                    value_before=index_before,
-                    change=change,
-                    value_after=player.value,
-                    rank_before=rank_before,
-                    rank_after=player.rank,
-                    factors=factors,
-                    comment=record.comment,
-                    skipped=skipped,
-                )
-            )
-        return rows
+                if len(memory) > memory_size:
+                    del memory[:-memory_size]
+        return [
+            _game_row(record, Colour.WHITE, white, black_name, black_rank, white_rank,
+                      white_index, white_change, white_factors, skipped),
+            _game_row(record, Colour.BLACK, black, white_name, white_rank, black_rank,
+                      black_index, black_change, black_factors, skipped),
+        ]  # fmt: skip
 
     def _change(
         self,
-        record: GameRecord,
+        game: _GameFactors,
         colour: Colour,
         player: SagcPlayer,
         opponent_name: str,
         opponent_rank: Rank,
-        eff: int,
+        won: bool | None,
     ) -> tuple[int, dict]:
+        """One player's change and its factors; ``won`` is None for a jigo."""
         rank, index = player.rank, player.value
-        diff = differential(rank, opponent_rank, colour, eff)
-        lf = level_factor_60000(rank)
-        gsf2 = GAME_STATUS_FACTORS_DOUBLED[record.status]
-        of10 = max(1, 10 - player.recent_opponents.count(opponent_name))
-        hf100 = handicap_factor_100(eff)
+        diff = differential(rank, opponent_rank, colour, game.eff)
+        lf = _level_factor_60000(rank.stones)
+        of10 = 10 - player.recent_opponents.count(opponent_name)
+        if of10 < 1:
+            of10 = 1
         factors: dict = {
-            "level_factor": str(Fraction(lf, _LF_DENOMINATOR)),
-            "game_status_factor": str(Fraction(gsf2, _GSF_DENOMINATOR)),
-            "opponent_factor": str(Fraction(of10, _OF_DENOMINATOR)),
-            "handicap_factor": str(Fraction(hf100, _HF_DENOMINATOR)),
-            "effective_handicap": eff,
+            "level_factor": _factor_text(lf, _LF_DENOMINATOR),
+            "game_status_factor": game.gsf_text,
+            "opponent_factor": _factor_text(of10, _OF_DENOMINATOR),
+            "handicap_factor": game.hf_text,
+            "effective_handicap": game.eff,
             "differential": diff,
             "zone": "promotion" if index >= 0 else "demotion",
         }
-        if record.winner is Winner.JIGO:
+        if won is None:
             factors.update(result="jigo", game_result_factor="0", product="0")
             return 0, factors
-        won = (record.winner is Winner.WHITE) == (colour is Colour.WHITE)
         grf100 = game_result_factor_100(diff, index, won)
-        numerator = lf * gsf2 * of10 * grf100 * hf100
-        factors.update(
-            result="win" if won else "loss",
-            game_result_factor=str(Fraction(grf100, _GRF_DENOMINATOR)),
-            product=str(Fraction(numerator, _DENOMINATOR)),
-        )
+        numerator = lf * game.gsf2 * of10 * grf100 * game.hf100
+        factors["result"] = "win" if won else "loss"
+        factors["game_result_factor"] = _factor_text(grf100, _GRF_DENOMINATOR)
+        factors["product"] = fraction_text(numerator, _DENOMINATOR)
         return round_half_away_from_zero(numerator, _DENOMINATOR), factors
 
     def _apply(self, player: SagcPlayer, change: int, factors: dict) -> None:

@@ -1,0 +1,1 @@
+"""Benchmarks: ``python -m bench`` (``make bench``); see docs/performance.md."""

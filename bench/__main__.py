@@ -1,0 +1,306 @@
+"""``python -m bench`` (``make bench``): replay speed of every rating algorithm.
+
+Generates a deterministic club file (``bench/generate.py``), then times
+``python -m ratings rate --algorithm NAME --output history GAMES.csv > /dev/null``
+as a subprocess for every registered algorithm (``--output standings`` for those
+without a history), median wall time of three runs and the child's peak resident
+memory. SAGC is also timed against the straightforward Fraction implementation in
+``bench/sagc_reference.py``, and the two record sheets must be identical.
+
+A full run rewrites its own section of docs/performance.md, between
+``<!-- bench:engine -->`` and ``<!-- /bench:engine -->``; ``--quick`` and
+``--only NAME`` runs only print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import itertools
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from bench.generate import Settings, generate
+from ratings.engine.base import registry
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
+DOC = ROOT / "docs" / "performance.md"
+SECTION = "engine"
+REFERENCE = "sagc-reference"
+REFERENCE_OF = "sagc"
+COMPARED_COLUMNS = 12  # every history column but the last, comment (see compare)
+
+
+@dataclass(frozen=True)
+class Measurement:
+    name: str
+    output: str
+    seconds: list[float]
+    peak_kib: int
+    games: int
+
+    @property
+    def median(self) -> float:
+        return statistics.median(self.seconds)
+
+    @property
+    def games_per_second(self) -> float:
+        return self.games / self.median
+
+
+class BenchError(RuntimeError):
+    """A run failed or the engine and the reference disagree."""
+
+
+def run_child(command: Sequence[str], stdout_path: str, timeout: float) -> tuple[float, int]:
+    """Run ``command`` from the project root; returns (wall seconds, peak RSS in KiB).
+
+    ``os.wait4`` gives the resource usage of this one child, so each run's peak
+    memory is its own.
+    """
+    with open(stdout_path, "wb") as out, tempfile.TemporaryFile() as err:
+        started = time.perf_counter()
+        child = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err)
+        while True:
+            done, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if done:
+                break
+            if time.perf_counter() - started > timeout:
+                child.kill()
+                os.wait4(child.pid, 0)
+                child.returncode = -9
+                raise BenchError(f"{' '.join(command)}: no result after {timeout:.0f} s")
+            time.sleep(0.005)
+        seconds = time.perf_counter() - started
+        child.returncode = os.waitstatus_to_exitcode(status)  # reaped here, not by Popen
+        if child.returncode != 0:
+            err.seek(0)
+            message = err.read().decode("utf-8", "replace").strip().splitlines()[-5:]
+            raise BenchError(f"{' '.join(command)} failed:\n" + "\n".join(message))
+    return seconds, usage.ru_maxrss
+
+
+def engine_command(name: str, output: str, games: Path) -> list[str]:
+    rate = ["rate", "--algorithm", name, "--output", output, str(games)]
+    return [sys.executable, "-m", "ratings", *rate]
+
+
+def reference_command(games: Path) -> list[str]:
+    return [sys.executable, "-m", "bench.sagc_reference", str(games)]
+
+
+def measure(
+    name: str, output: str, command: list[str], games: int, runs: int, timeout: float
+) -> Measurement:
+    seconds, peaks = [], []
+    for _ in range(runs):
+        wall, peak = run_child(command, os.devnull, timeout)
+        seconds.append(wall)
+        peaks.append(peak)
+    return Measurement(name, output, seconds, max(peaks), games)
+
+
+def _rows(path: Path) -> Iterator[list[str]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        yield from csv.reader(handle)
+
+
+def compare(engine_csv: Path, reference_csv: Path) -> int:
+    """Both record sheets line by line, every column but the comment (where the engine
+    words its reason for an unrated game its own way); returns the rows compared."""
+    line = 0
+    for line, (ours, theirs) in enumerate(
+        itertools.zip_longest(_rows(engine_csv), _rows(reference_csv)), start=1
+    ):
+        if ours is None or theirs is None or ours[:COMPARED_COLUMNS] != theirs[:COMPARED_COLUMNS]:
+            raise BenchError(
+                f"the engine and the reference differ at line {line}:\n"
+                f"  engine:    {','.join(ours or ['(end of file)'])}\n"
+                f"  reference: {','.join(theirs or ['(end of file)'])}"
+            )
+    return line - 1  # without the header
+
+
+def cross_check(games: Path, timeout: float) -> int:
+    engine_csv, reference_csv = OUT / "sagc-engine.csv", OUT / "sagc-reference.csv"
+    run_child(engine_command(REFERENCE_OF, "history", games), str(engine_csv), timeout)
+    run_child(reference_command(games), str(reference_csv), timeout)
+    return compare(engine_csv, reference_csv)
+
+
+def machine(load: float) -> str:
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return (
+        f"{cpus} CPUs (`nproc`), {model}, Python {platform.python_version()}, "
+        f"load average {load:.1f} at the start"
+    )
+
+
+def table(measurements: list[Measurement], reference: Measurement | None) -> list[str]:
+    runs = len((measurements or [reference])[0].seconds)
+    lines = [
+        f"| algorithm | output | median wall time ({runs} run{'s' if runs > 1 else ''}) "
+        "| games per second | peak memory |",
+        "|---|---|---:|---:|---:|",
+    ]
+    for item in [*measurements, *([reference] if reference else [])]:
+        label = f"`{item.name}`" if item.name != REFERENCE else "SAGC reference (Fractions)"
+        lines.append(
+            f"| {label} | {item.output} | {item.median:.2f} s | "
+            f"{item.games_per_second:,.0f} | {item.peak_kib / 1024:,.0f} MiB |"
+        )
+    return lines
+
+
+def section(
+    settings: Settings,
+    counts: tuple[int, int],
+    size: int,
+    measurements: list[Measurement],
+    reference: Measurement | None,
+    compared: int | None,
+    failures: list[str],
+    command: str,
+    load: float,
+) -> str:
+    games, adjustments = counts
+    today = datetime.now().astimezone().date().isoformat()
+    lines = [
+        f"Measured {today} on {machine(load)}, with `{command}`.",
+        "",
+        f"Input: `python -m bench.generate --games {settings.games} --players "
+        f"{settings.players} --years {settings.years} --seed {settings.seed}`: "
+        f"{games:,} games and {adjustments} adjustments ({size / 2**20:.1f} MiB).",
+        "Each run is `python -m ratings rate --algorithm NAME --output history GAMES.csv "
+        "> /dev/null` in a subprocess (`--output standings` for an algorithm without a "
+        "history); peak memory is that process's maximum resident set size.",
+        "",
+        *table(measurements, reference),
+    ]
+    sagc = next((item for item in measurements if item.name == REFERENCE_OF), None)
+    if reference and sagc:
+        lines += [
+            "",
+            f"SAGC engine against the reference: **{reference.median / sagc.median:.1f}x** "
+            "as fast (the aim is at least 2x).",
+        ]
+    if compared is not None:
+        lines.append(
+            f"Cross-check: the engine and the reference wrote the same {compared:,} "
+            "record-sheet rows (every column but the comment)."
+        )
+    if failures:
+        lines += ["", "Failed:", *(f"- {failure}" for failure in failures)]
+    return "\n".join(lines)
+
+
+def write_section(doc: Path, name: str, body: str) -> None:
+    """Replace the text between this tool's markers, or append the section."""
+    start, end = f"<!-- bench:{name} -->", f"<!-- /bench:{name} -->"
+    text = doc.read_text(encoding="utf-8") if doc.exists() else "# Performance\n"
+    block = f"{start}\n{body}\n{end}"
+    if start in text and end in text:
+        before, rest = text.split(start, 1)
+        after = rest.split(end, 1)[1]
+        text = before + block + after
+    else:
+        text = text.rstrip("\n") + "\n\n" + block + "\n"
+    doc.write_text(text, encoding="utf-8")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    parser.add_argument("--quick", action="store_true", help="20,000 games, one run each")
+    parser.add_argument("--only", metavar="NAME", help=f"one algorithm, or {REFERENCE}")
+    parser.add_argument("--games", type=int, help="default 200,000 (20,000 with --quick)")
+    parser.add_argument("--players", type=int, help="default: one for every 100 games")
+    parser.add_argument("--years", type=int, default=Settings.years)
+    parser.add_argument("--runs", type=int, help="runs per algorithm (default 3, 1 with --quick)")
+    parser.add_argument("--timeout", type=float, default=900, help="seconds per run")
+    parser.add_argument("--no-write", action="store_true", help="do not update the doc")
+    args = parser.parse_args(argv)
+
+    games = args.games or (20_000 if args.quick else Settings.games)
+    settings = Settings(games=games, players=args.players or max(4, games // 100), years=args.years)
+    runs = args.runs or (1 if args.quick else 3)
+    load = os.getloadavg()[0]  # other work on a shared machine slows every figure alike
+    algorithms = registry()
+    names = list(algorithms)
+    if args.only:
+        if args.only not in (*names, REFERENCE):
+            parser.error(f"--only: unknown '{args.only}' (known: {', '.join(names)}, {REFERENCE})")
+        names = [args.only] if args.only != REFERENCE else []
+    with_reference = not args.only or args.only in (REFERENCE, REFERENCE_OF)
+
+    OUT.mkdir(exist_ok=True)
+    games_csv = OUT / f"games-{settings.games}-{settings.players}-{settings.years}.csv"
+    with open(games_csv, "w", encoding="utf-8", newline="") as out:
+        counts = generate(out, settings)
+    print(f"{games_csv.relative_to(ROOT)}: {counts[0]:,} games, {counts[1]} adjustments")
+
+    measurements, failures = [], []
+    for name in names:
+        output = "history" if algorithms[name].has_history else "standings"
+        command = engine_command(name, output, games_csv)
+        try:
+            item = measure(name, output, command, counts[0], runs, args.timeout)
+        except BenchError as error:
+            failures.append(f"`{name}`: {error}")
+            print(f"{name}: FAILED\n{error}", file=sys.stderr)
+            continue
+        measurements.append(item)
+        print(f"{name:>15}: {item.median:7.2f} s  {item.games_per_second:10,.0f} games/s")
+    reference = compared = None
+    if with_reference:
+        command = reference_command(games_csv)
+        try:
+            reference = measure(REFERENCE, "history", command, counts[0], runs, args.timeout)
+            print(f"{REFERENCE:>15}: {reference.median:7.2f} s")
+            compared = cross_check(games_csv, args.timeout)
+        except BenchError as error:
+            failures.append(f"SAGC cross-check: {error}")
+            print(f"cross-check: FAILED\n{error}", file=sys.stderr)
+        else:
+            print(f"cross-check: the same {compared:,} rows from the engine and the reference")
+
+    options = list(sys.argv[1:] if argv is None else argv)
+    command = " ".join(["python -m bench", *options]) if options else "make bench"
+    body = section(
+        settings,
+        counts,
+        games_csv.stat().st_size,
+        measurements,
+        reference,
+        compared,
+        failures,
+        command,
+        load,
+    )
+    print()
+    print(body)
+    if not (args.quick or args.only or args.no_write):
+        write_section(DOC, SECTION, body)
+        print(f"\n{DOC.relative_to(ROOT)}: section bench:{SECTION} updated")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
