@@ -35,7 +35,12 @@ class RankFormField(forms.Field):
         super().__init__(**kwargs)
 
     def widget_attrs(self, widget):
-        return {**super().widget_attrs(widget), "maxlength": "8", "autocomplete": "off"}
+        return {
+            **super().widget_attrs(widget),
+            "maxlength": "20",
+            "autocomplete": "off",
+            "autocapitalize": "none",
+        }
 
     def prepare_value(self, value):
         if isinstance(value, int) and not isinstance(value, bool):

@@ -20,8 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
-from ratings.engine.ranks import Rank, RankError, parse_rank
-
+from .fields import RankFormField
 from .models import Club, Game, Player, Tournament
 from .services import GameInput, ServiceError
 
@@ -33,24 +32,6 @@ TOURNAMENT_OPTIONS = "tournament-options"
 
 # The letters of the paper sheet (typing W, B or D picks them in the select).
 WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", "D (jigo)")]
-
-
-class RankFormField(forms.Field):
-    """A rank as typed (``15k``, ``3 dan``, ``2p``), cleaned to a ``Rank``."""
-
-    widget = forms.TextInput(attrs={"maxlength": "20", "autocapitalize": "none"})
-
-    def to_python(self, value) -> Rank | None:
-        text = (value or "").strip()
-        if not text:
-            return None
-        try:
-            return parse_rank(text)
-        except RankError as error:
-            raise forms.ValidationError(str(error), code="invalid_rank") from None
-
-    def prepare_value(self, value):
-        return str(value) if isinstance(value, Rank) else value
 
 
 def add_field_error(form: forms.Form, field_name: str | None, message: str) -> None:
