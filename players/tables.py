@@ -125,9 +125,7 @@ class RowsInOneCall(tables.Table):
             (bound.attrs["td"].as_html(), getattr(self, f"render_{bound.name}"))
             for bound in self.columns
         ]
-        rows = [
-            self.row_html(row.record, cells, index) for index, row in enumerate(self.paginated_rows)
-        ]
+        rows = [self.row_html(row.record, cells) for row in self.paginated_rows]
         if not rows:
             return format_html(
                 '<tr><td colspan="{}">{}</td></tr>', len(cells), self.empty_text or ""
@@ -135,7 +133,7 @@ class RowsInOneCall(tables.Table):
         # safe: each cell is escaped unless its render method built it with format_html
         return mark_safe("".join(rows))
 
-    def row_html(self, record, cells, index: int) -> str:
+    def row_html(self, record, cells) -> str:
         return "<tr>" + self.cells_html(record, cells) + "</tr>"
 
     @staticmethod
@@ -339,7 +337,7 @@ class RecordSheetTable(RowsInOneCall):
             )
         return format_html_join("; ", "{}", ((part,) for part in parts))
 
-    def row_html(self, record, cells, index: int) -> str:
+    def row_html(self, record, cells) -> str:
         """The row, then the hidden row that tells how its change was computed."""
         return (
             f"<tr>{self.cells_html(record, cells)}</tr>"
