@@ -79,6 +79,8 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
     infos = selectors.algorithms()
     form, ratings = _filtered_ratings(request, algorithm, club)
     table = RatingListTable(ratings, algorithm=algorithm)
+    if club is not None:
+        table.columns.hide("club")  # the page is the club's
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     csv_query = _query(request, club=str(club.pk) if club is not None else None)
     return {

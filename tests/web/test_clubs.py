@@ -59,6 +59,7 @@ def test_a_club_page_lists_its_rated_members_and_names_the_others(client):
     unrated = html[html.index('id="unrated-members"') :]
     assert 'href="/players/newcomer/">New Comer</a>' in unrated
     assert 'name="club"' not in html  # the club is fixed here
+    assert ">Club</a>" not in table
 
 
 def test_a_club_page_filters_and_downloads_only_its_members(client):
