@@ -5,6 +5,7 @@ from clubrating import views
 
 urlpatterns = [
     path("", include("players.urls")),  # "/" (name "home") is the rating list
+    path("", include("ratings.urls")),  # the algorithm lab and the what-if calculator
     path("health/", views.health, name="health"),
     # Before the auth URLs so that this view answers to the name "logout".
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),

@@ -140,3 +140,17 @@ class RecomputeState(models.Model):
     @property
     def is_pending(self) -> bool:
         return self.dirty_from is not None
+
+
+class LabReport(models.Model):
+    """The algorithm lab's figures for one algorithm: how well it predicted the games it
+    rated (``ratings.engine.lab.evaluate``), as of ``computed_at``. One row per
+    algorithm, replaced after each recompute (``ratings.lab_services``)."""
+
+    algorithm = models.CharField(max_length=20, unique=True)
+    computed_at = models.DateTimeField()
+    games_counted = models.PositiveIntegerField(default=0)
+    metrics = models.JSONField(default=dict)
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} lab of {self.computed_at:%Y-%m-%d %H:%M}"

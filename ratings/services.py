@@ -35,6 +35,7 @@ from ratings.engine.base import (
 from ratings.engine.records import GameRecord
 
 from . import progress
+from .lab_services import queue_lab_reports
 from .models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from .selectors import ReplayKey, SourceIds, player_entries, player_ids, replay_records
 
@@ -216,6 +217,8 @@ def _recompute_once(name: str, *, full: bool, from_date: date | None) -> Recompu
             )
             if not cleared:
                 RecomputeState.objects.filter(algorithm=name).update(**finished)
+            if cleared:  # up to date: the lab's figures follow once this commits
+                transaction.on_commit(lambda: queue_lab_reports([name]))
     except Exception as error:
         RecomputeState.objects.filter(algorithm=name).update(
             running_since=None, last_error=f"{type(error).__name__}: {error}"

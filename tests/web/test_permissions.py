@@ -95,7 +95,7 @@ ROUTES: dict[str, Route] = {
     "health": Route(EVERYONE),
     # The algorithm lab and the what-if calculator (ratings/urls.py).
     "lab": Route(EVERYONE),
-    "calculator": Route(EVERYONE),
+    "calculator": Route(EVERYONE, states=("?white_player=ann&black_player=ben&handicap=2",)),
     # The read-only JSON API (players/urls_api.py): GET for everyone, no CSRF (no writes).
     "api_index": Route(EVERYONE),
     "api_players": Route(EVERYONE),

@@ -1,0 +1,171 @@
+"""The what-if calculator's reads and results: both sides' current states from the
+database, then the engine's ``what_if`` under each maintained algorithm.
+
+A player's state under an algorithm is their CurrentRating (rank, value, games); a
+player it has not rated yet starts from their entry rank. SAGC's opponent factor
+uses the opponents of each side's last 10 SAGC games, read from the history, so
+the calculator shows the factor the next real game would get.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date
+from decimal import Decimal
+from fractions import Fraction
+from typing import Any
+
+from players.models import Player
+from players.selectors import AlgorithmInfo
+from ratings.engine.base import HistoryRow, get_algorithm
+from ratings.engine.ranks import Rank
+from ratings.engine.sagc import Sagc
+from ratings.engine.whatif import Contestant, Outcome, WhatIf, WhatIfError, what_if
+
+from .forms import CalculatorInput, SideInput
+from .models import CurrentRating, RatingHistory
+
+SIDE_LABELS = {"white": "(White)", "black": "(Black)"}  # never a username: no brackets
+
+
+@dataclass(frozen=True, slots=True)
+class SideState:
+    """How one side enters one algorithm, for the page to say."""
+
+    contestant: Contestant
+    source: str  # "current", "new" (not rated by it yet) or "typed"
+    meetings: int | None = None  # SAGC: games against the other side among the last ten
+
+
+@dataclass(frozen=True, slots=True)
+class GameFacts:
+    handicap: int
+    komi: Decimal
+
+
+@dataclass(frozen=True, slots=True)
+class ExplainedRow:
+    """An engine row with what ``players.tables.explain`` reads of a stored history row,
+    so that the calculator shows the log page's "how was this computed" panel."""
+
+    factors: dict[str, Any]
+    change: float
+    value_before: float
+    value_after: float
+    rank_before: Rank
+    rank_after: Rank
+    skipped: str
+    game: GameFacts
+    adjustment_id: None = None
+
+    @classmethod
+    def of(cls, row: HistoryRow) -> ExplainedRow:
+        komi = Fraction(row.komi)
+        return cls(
+            factors=dict(row.factors),
+            change=float(row.change),
+            value_before=float(row.value_before),
+            value_after=float(row.value_after),
+            rank_before=row.rank_before,
+            rank_after=row.rank_after,
+            skipped=row.skipped,
+            game=GameFacts(row.handicap, Decimal(komi.numerator) / Decimal(komi.denominator)),
+        )
+
+
+@dataclass(slots=True)
+class AlgorithmResult:
+    info: AlgorithmInfo
+    white: SideState | None = None
+    black: SideState | None = None
+    result: WhatIf | None = None
+    error: str = ""
+    skipped: str = ""  # why the algorithm would not rate this game
+    outcomes: list[Outcome] = field(default_factory=list)
+
+
+def _current_ratings(
+    players: list[Player], names: list[str]
+) -> dict[tuple[int, str], CurrentRating]:
+    ratings = CurrentRating.objects.filter(player__in=players, algorithm__in=names)
+    return {(rating.player_id, rating.algorithm): rating for rating in ratings}
+
+
+def sagc_recent_opponents(player: Player, memory: int) -> list[str]:
+    """The opponents of the player's last ``memory`` SAGC games, oldest first (games it
+    skipped, on small boards, take no place; free games and jigo do)."""
+    opponents = (
+        RatingHistory.objects.filter(
+            algorithm=Sagc.name, player=player, game__isnull=False, skipped=""
+        )
+        .order_by("-position")
+        .values_list("opponent__username", flat=True)[:memory]
+    )
+    return list(reversed(opponents))
+
+
+def _contestant(
+    colour: str,
+    side: SideInput,
+    info: AlgorithmInfo,
+    value_algorithms: tuple[str, ...],
+    ratings: dict[tuple[int, str], CurrentRating],
+    memories: dict[int, list[str]],
+) -> tuple[Contestant, str]:
+    """The side as the algorithm takes it, and where that came from."""
+    player = side.player
+    if player is None:
+        value = side.value if info.name in value_algorithms else None
+        return Contestant(SIDE_LABELS[colour], side.rank, value), "typed"
+    rating = ratings.get((player.pk, info.name))
+    if rating is None:
+        return Contestant(player.username, player.entry_rank), "new"
+    memory = tuple(memories.get(player.pk, ()))
+    return Contestant(player.username, rating.rank, rating.value, rating.games, memory), "current"
+
+
+def results(
+    asked: CalculatorInput, algorithms: list[AlgorithmInfo], today: date
+) -> list[AlgorithmResult]:
+    """The game rated both ways under each algorithm (a few queries, whatever the
+    number of algorithms)."""
+    players = [side.player for side in (asked.white, asked.black) if side.player is not None]
+    names = [info.name for info in algorithms]
+    ratings = _current_ratings(players, names) if players else {}
+    memories: dict[int, list[str]] = {}
+    if Sagc.name in names:
+        memory = get_algorithm(Sagc.name).params.opponent_memory
+        memories = {player.pk: sagc_recent_opponents(player, memory) for player in players}
+    made = []
+    for info in algorithms:
+        item = AlgorithmResult(info)
+        made.append(item)
+        sides = [
+            _contestant(colour, side, info, asked.value_algorithms, ratings, memories)
+            for colour, side in (("white", asked.white), ("black", asked.black))
+        ]
+        (white, white_source), (black, black_source) = sides
+        is_sagc = info.name == Sagc.name
+        item.white = SideState(
+            white, white_source, list(white.recent_opponents).count(black.name) if is_sagc else None
+        )
+        item.black = SideState(
+            black, black_source, list(black.recent_opponents).count(white.name) if is_sagc else None
+        )
+        try:
+            item.result = what_if(
+                get_algorithm(info.name),
+                white,
+                black,
+                handicap=asked.handicap,
+                komi=asked.komi,
+                status=asked.status,
+                board_size=asked.board_size,
+                day=today,
+            )
+        except WhatIfError as error:
+            item.error = str(error)
+            continue
+        item.outcomes = list(item.result.outcomes)
+        item.skipped = next((o.white.skipped for o in item.outcomes if o.white.skipped), "")
+    return made

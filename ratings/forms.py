@@ -1,0 +1,224 @@
+"""The what-if calculator's form: it parses the query string into a ``CalculatorInput``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from crispy_forms.helper import FormHelper
+from crispy_forms.layout import Column, Fieldset, Layout, Row, Submit
+from django import forms
+from django.core.exceptions import ValidationError
+
+from players.fields import RankFormField
+from players.models import Player
+from ratings.engine.ranks import Rank
+from ratings.engine.records import Status, default_komi
+
+PLAYER_OPTIONS = "calculator-player-options"  # the id of the page's <datalist>
+SIDES = ("white", "black")
+
+# The scales a typed value can be in, and the algorithms that use each.
+VALUE_SCALES = (
+    ("sagc", "SAGC index (\u2212999\u2026999 within the rank)", ("sagc",)),
+    ("gor", "EGF GoR (1d = 2100)", ("egf-2021", "egf-2020", "egf-legacy")),
+    ("ladder", "French level / anchor rating (1d = 0\u202699)", ("french", "anchor")),
+    ("gcr", "GCR rating (a newcomer is 1500)", ("gcr",)),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class SideInput:
+    """One side as typed: an existing player, or a rank with an optional value."""
+
+    player: Player | None
+    rank: Rank | None
+    value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CalculatorInput:
+    white: SideInput
+    black: SideInput
+    value_algorithms: tuple[str, ...]  # the algorithms a typed value is for
+    handicap: int
+    komi: Fraction
+    status: Status
+    board_size: int
+
+
+def _player_field() -> forms.CharField:
+    return forms.CharField(
+        required=False,
+        max_length=150,
+        label="Player",
+        widget=forms.TextInput(
+            attrs={
+                "list": PLAYER_OPTIONS,
+                "autocomplete": "off",
+                "autocapitalize": "none",
+                "placeholder": "username",
+            }
+        ),
+    )
+
+
+def _rank_field() -> RankFormField:
+    return RankFormField(
+        required=False,
+        label="or a rank",
+        help_text="",
+        widget=forms.TextInput(attrs={"placeholder": "e.g. 5k"}),
+    )
+
+
+def _value_field() -> forms.FloatField:
+    return forms.FloatField(
+        required=False,
+        label="and a value",
+        widget=forms.NumberInput(attrs={"placeholder": "optional", "step": "any"}),
+    )
+
+
+class CalculatorForm(forms.Form):
+    """GET form: a side is a player (their current state under each algorithm) or a
+    rank with an optional value in one algorithm's scale."""
+
+    white_player = _player_field()
+    white_rank = _rank_field()
+    white_value = _value_field()
+    black_player = _player_field()
+    black_rank = _rank_field()
+    black_value = _value_field()
+    value_scale = forms.ChoiceField(
+        required=False,
+        label="A typed value is a",
+        help_text="The other algorithms start a typed rank as a new player of that rank.",
+    )
+    # A link may leave out any of the game's fields: each has a default.
+    handicap = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=0,
+        initial=0,
+        choices=[(0, "0 (even)"), (1, "1 (no komi)")] + [(h, str(h)) for h in range(2, 10)],
+    )
+    komi = forms.DecimalField(
+        required=False,
+        max_digits=3,
+        decimal_places=1,
+        min_value=Decimal(-50),
+        max_value=Decimal(50),
+        help_text="Empty: 6.5 in an even game, 0.5 with a handicap.",
+        widget=forms.NumberInput(attrs={"step": "0.5", "placeholder": "default"}),
+    )
+    status = forms.TypedChoiceField(
+        required=False,
+        empty_value=Status.NORMAL.value,
+        initial=Status.NORMAL.value,
+        choices=[
+            (Status.NORMAL.value, "Normal"),
+            (Status.TOURNAMENT.value, "Tournament"),
+            (Status.INTERNET.value, "Internet"),
+            (Status.FREE.value, "Free"),
+        ],
+    )
+    board_size = forms.TypedChoiceField(
+        required=False,
+        coerce=int,
+        empty_value=19,
+        initial=19,
+        label="Board",
+        choices=[(19, "19\u00d719"), (13, "13\u00d713"), (9, "9\u00d79")],
+    )
+
+    def __init__(self, *args, algorithms: list[str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.scales = {
+            key: names
+            for key, _label, names in VALUE_SCALES
+            if any(name in algorithms for name in names)
+        }
+        self.fields["value_scale"].choices = [
+            (key, label) for key, label, _names in VALUE_SCALES if key in self.scales
+        ]
+        # a typed value is in the primary algorithm's scale unless another is chosen
+        self.default_scale = next(
+            (key for key, names in self.scales.items() if algorithms[0] in names), ""
+        )
+        self.fields["value_scale"].initial = self.default_scale
+        self.helper = FormHelper()
+        self.helper.form_method = "get"
+        self.helper.disable_csrf = True
+        self.helper.form_id = "calculator-form"
+        self.helper.form_action = "#calculator-results"  # a phone scrolls to the results
+        self.helper.layout = Layout(
+            *[
+                Fieldset(
+                    colour.capitalize(),
+                    Row(
+                        Column(f"{colour}_player", css_class="col-12 col-md-5"),
+                        Column(f"{colour}_rank", css_class="col-6 col-md-3"),
+                        Column(f"{colour}_value", css_class="col-6 col-md-4"),
+                        css_class="g-2",
+                    ),
+                    css_id=f"{colour}-side",
+                )
+                for colour in SIDES
+            ],
+            Row(
+                Column("handicap", css_class="col-6 col-md-3"),
+                Column("komi", css_class="col-6 col-md-3"),
+                Column("status", css_class="col-6 col-md-3"),
+                Column("board_size", css_class="col-6 col-md-3"),
+                css_class="g-2",
+            ),
+            Row(Column("value_scale", css_class="col-12 col-md-6"), css_class="g-2"),
+            Submit("", "Calculate", css_class="btn-primary"),
+        )
+
+    def clean_komi(self) -> Decimal | None:
+        komi = self.cleaned_data.get("komi")
+        if komi is not None and (komi * 2) % 1:
+            raise ValidationError("Komi is a multiple of 0.5.")
+        return komi
+
+    def clean(self) -> dict:
+        data = super().clean()
+        usernames = {colour: (data.get(f"{colour}_player") or "").strip() for colour in SIDES}
+        found = {
+            player.username: player
+            for player in Player.objects.filter(username__in=[u for u in usernames.values() if u])
+        }
+        for colour in SIDES:
+            username, rank = usernames[colour], data.get(f"{colour}_rank")
+            value = data.get(f"{colour}_value")
+            if username and username not in found:
+                self.add_error(f"{colour}_player", f"No player with the username '{username}'.")
+            if username and (rank is not None or value is not None):
+                self.add_error(f"{colour}_rank", "Give a player or a rank, not both.")
+            elif not username and rank is None and f"{colour}_rank" not in self.errors:
+                self.add_error(f"{colour}_player", "Choose a player or type a rank.")
+            if value is not None and rank is None and not username:
+                self.add_error(f"{colour}_value", "A value needs a rank.")
+            data[f"{colour}_player"] = found.get(username)
+        if usernames["white"] and usernames["white"] == usernames["black"]:
+            self.add_error("black_player", "White and Black must be two different players.")
+        return data
+
+    def calculator_input(self) -> CalculatorInput:
+        """What was asked, as domain values (call after ``is_valid``)."""
+        data = self.cleaned_data
+        handicap = data["handicap"]
+        komi = data.get("komi")
+        scale = data.get("value_scale") or self.default_scale
+        return CalculatorInput(
+            white=SideInput(data["white_player"], data.get("white_rank"), data.get("white_value")),
+            black=SideInput(data["black_player"], data.get("black_rank"), data.get("black_value")),
+            value_algorithms=tuple(self.scales.get(scale, ())),
+            handicap=handicap,
+            komi=default_komi(handicap) if komi is None else Fraction(komi),
+            status=Status(data["status"]),
+            board_size=data["board_size"],
+        )

@@ -1,0 +1,137 @@
+"""The algorithm lab and the what-if calculator: public pages, no login."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.utils import timezone
+from django.views.decorators.http import require_safe
+
+from players import selectors as player_selectors
+from players.committee_selectors import player_usernames
+from players.tables import explain, how_html, shown_change, shown_value
+from players.views import _algorithm_tabs
+
+from . import calculator, lab_selectors
+from .forms import PLAYER_OPTIONS, CalculatorForm
+from .lab_tables import BreakdownTable, CalibrationTable, ComparisonTable
+
+BREAKDOWNS = (
+    ("by_rank_band", "Rank of the weaker player"),
+    ("by_handicap", "Handicap"),
+    ("by_status", "Game status"),
+)
+
+
+@require_safe
+def lab(request: HttpRequest) -> HttpResponse:
+    infos = player_selectors.algorithms()
+    selected = player_selectors.algorithm_or_404(request.GET.get("algorithm"))
+    entries = lab_selectors.lab_entries(infos)
+    tabs = _algorithm_tabs(request, infos, selected, infos[0].name)
+    links = {info.name: f"{link or '?'}#lab-detail" for info, link, _active in tabs}
+    entry = next(item for item in entries if item.info.name == selected.name)
+    metrics = entry.metrics
+    return render(
+        request,
+        "ratings/lab.html",
+        {
+            "entries": entries,
+            "comparison": ComparisonTable(entries, links=links),
+            "algorithm": selected,
+            "algorithm_tabs": tabs,
+            "entry": entry,
+            "chart": entry.chart,
+            "calibration": CalibrationTable(metrics.get("calibration", [])),
+            "breakdowns": [
+                BreakdownTable(metrics[key], key=key, title=title)
+                for key, title in BREAKDOWNS
+                if key in metrics
+            ],
+            "pending": [item for item in entries if item.pending_from is not None],
+        },
+    )
+
+
+@require_safe
+def calculator_page(request: HttpRequest) -> HttpResponse:
+    infos = player_selectors.algorithms()
+    names = [info.name for info in infos]
+    form = CalculatorForm(request.GET or None, algorithms=names)
+    results = []
+    if form.is_bound and form.is_valid():
+        results = calculator.results(form.calculator_input(), infos, timezone.localdate())
+    return render(
+        request,
+        "ratings/calculator.html",
+        {
+            "form": form,
+            "results": [_shown(item) for item in results],
+            "players": player_usernames(),
+            "datalist_id": PLAYER_OPTIONS,
+        },
+    )
+
+
+def _shown(item: calculator.AlgorithmResult) -> dict:
+    """One algorithm's result as the page shows it: values and changes formatted, and
+    the "how was this computed" panel of each of the four rows."""
+    info = item.info
+    integer = info.integer_values
+    sides = []
+    for colour, side in (("White", item.white), ("Black", item.black)):
+        state = None
+        if item.result is not None:
+            state = item.result.white if colour == "White" else item.result.black
+        sides.append(
+            {
+                "colour": colour,
+                "name": side.contestant.name,
+                "source": side.source,
+                "meetings": side.meetings,
+                "rank": state.rank if state is not None else side.contestant.rank,
+                "value": shown_value(float(state.value), integer) if state is not None else "",
+                "cells": [],
+            }
+        )
+    panels = []
+    for outcome in item.outcomes:
+        winner = "White" if outcome.winner.value == "W" else "Black"
+        for side, row in zip(sides, (outcome.white, outcome.black), strict=True):
+            side["cells"].append(
+                {
+                    "change": shown_change(row.change, integer),
+                    "rank": row.rank_after,
+                    "value": shown_value(float(row.value_after), integer),
+                }
+            )
+            panels.append(
+                {
+                    "title": f"{winner} wins: {side['colour']} ({side['name']})",
+                    "html": how_html(explain(calculator.ExplainedRow.of(row), info)),
+                }
+            )
+    return {
+        "info": info,
+        "opponent_factor": _opponent_factor_note(item),
+        "error": item.error,
+        "skipped": item.skipped,
+        "p_white": item.result.p_white if item.result is not None else None,
+        "sides": sides,
+        "panels": panels,
+        "rated_per_game": info.has_history,
+    }
+
+
+def _opponent_factor_note(item: calculator.AlgorithmResult) -> str:
+    """SAGC: how often each side met the other in their last ten games, and the
+    opponent factor that gives (1 - 0.1 per meeting, at least 0.1)."""
+    if item.white is None or item.black is None or item.white.meetings is None:
+        return ""
+    parts = []
+    for colour, other, side in (("White", "Black", item.white), ("Black", "White", item.black)):
+        meetings = side.meetings or 0
+        factor = max(1, 10 - meetings) / 10
+        met = f"met {other} {meetings}\u00d7" if meetings else f"has not met {other}"
+        parts.append(f"{colour} {met}, OF {factor:g}")
+    return "; ".join(parts) + "."
