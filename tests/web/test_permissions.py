@@ -114,12 +114,6 @@ ROUTES: dict[str, Route] = {
     "logout": Route(EVERYONE, methods=POST),
     "password_change": Route(LOGGED_IN, methods=GET_POST),
     "password_change_done": Route(LOGGED_IN),
-    "password_reset": Route(EVERYONE, methods=GET_POST),
-    "password_reset_done": Route(EVERYONE),
-    "password_reset_confirm": Route(
-        EVERYONE, lambda world: {"uidb64": "MQ", "token": "set-password"}, GET_POST
-    ),
-    "password_reset_complete": Route(EVERYONE),
     # Volunteer pages (players/urls_entry.py).
     "sheet_list": Route(VOLUNTEER),
     "sheet_new": Route(VOLUNTEER, methods=GET_POST),
