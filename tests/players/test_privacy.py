@@ -51,7 +51,9 @@ def test_the_export_command_prints_json(li_and_olivia):
 def test_erasure_replaces_the_name_and_keeps_the_games_for_the_opponent(li_and_olivia):
     vera, li, olivia = li_and_olivia
     olivia_before = list(
-        RatingHistory.objects.filter(player=olivia).values_list("algorithm", "value_after")
+        RatingHistory.objects.filter(player=olivia)
+        .order_by("algorithm", "position")
+        .values_list("algorithm", "value_after")
     )
     player_erase(user=vera, player=li)
     rating_services.recompute_pending()
@@ -60,7 +62,9 @@ def test_erasure_replaces_the_name_and_keeps_the_games_for_the_opponent(li_and_o
     assert not li.active and li.erased_at is not None
     assert Game.objects.filter(white=li).count() == 1
     olivia_after = list(
-        RatingHistory.objects.filter(player=olivia).values_list("algorithm", "value_after")
+        RatingHistory.objects.filter(player=olivia)
+        .order_by("algorithm", "position")
+        .values_list("algorithm", "value_after")
     )
     assert olivia_after == olivia_before
 

@@ -132,7 +132,7 @@ def test_it_stores_the_sheet_and_shows_it_with_each_games_recompute_status(
 
     page = client.get(response["Location"])
     html = page.content.decode()
-    assert "Sheet 1 saved: 2 games." in html
+    assert f"Sheet {sheet.pk} saved: 2 games." in html
     assert f'href="/games/{games[0].pk}/"' in html
     assert html.count('data-algorithm="sagc" data-status="done"') == 2
     assert "pending" not in html and "running" not in html
