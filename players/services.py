@@ -13,7 +13,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
-from django.db import models, transaction
+from django.db import IntegrityError, models, transaction
 from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 
@@ -987,3 +987,77 @@ def account_set_temporary_password(*, user, account, password: str):
         account.save(update_fields=["password"])
         audit(user, "account_password", account, summary=f"temporary password for {account}")
     return account
+
+
+# --- tournaments ------------------------------------------------------------------
+
+# Paths under /tournaments/ that are pages, not tournaments: no code may be called so.
+RESERVED_TOURNAMENT_CODES = frozenset({"new", "import"})
+_TOURNAMENT_CODE_CHARACTERS = frozenset(
+    "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_"
+)
+
+
+def tournament_code_problem(code: str) -> str | None:
+    """Why ``code`` cannot name a tournament (whether it is taken aside), or None."""
+    max_length = Tournament._meta.get_field("code").max_length
+    if not code or len(code) > max_length or not set(code) <= _TOURNAMENT_CODE_CHARACTERS:
+        return f"'{code}' is not a code: letters, digits, - and _ only (at most {max_length})"
+    if code.lower() in RESERVED_TOURNAMENT_CODES:
+        return f"'{code}' is reserved: choose another code"
+    return None
+
+
+def tournament_create(
+    *,
+    user,
+    code: str,
+    name: str,
+    start_date: date | None = None,
+    end_date: date | None = None,
+    egf_class: str = Tournament.EgfClass.A,
+    summary: str = "",
+) -> Tournament:
+    """A new tournament, so that sheets and imports can name its code. ``summary`` says
+    where it came from in the audit trail (default: its code)."""
+    problems = []
+    code_problem = tournament_code_problem(code)
+    if code_problem:
+        problems.append((None, "code", code_problem))
+    elif Tournament.objects.filter(code=code).exists():
+        problems.append((None, "code", f"the code '{code}' is taken"))
+    if egf_class not in Tournament.EgfClass.values:
+        problems.append((None, "egf_class", f"'{egf_class}' is not an EGF class (A, B, C or D)"))
+    if start_date and end_date and end_date < start_date:
+        problems.append((None, "end_date", f"the end {end_date} is before the start {start_date}"))
+    if end_date and not start_date:
+        problems.append((None, "start_date", "a tournament with an end date needs a start date"))
+    if problems:
+        raise ServiceError("the tournament was not added", problems)
+    try:
+        # The unique code settles a race with another volunteer adding the same code.
+        with transaction.atomic():
+            tournament = Tournament.objects.create(
+                code=code,
+                name=name,
+                start_date=start_date,
+                end_date=end_date,
+                egf_class=egf_class,
+            )
+            audit(
+                user,
+                "tournament_create",
+                tournament,
+                after={
+                    "code": code,
+                    "name": name,
+                    "start_date": _jsonable(start_date),
+                    "end_date": _jsonable(end_date),
+                    "egf_class": egf_class,
+                },
+                summary=summary or code,
+            )
+    except IntegrityError:
+        message = f"the code '{code}' is taken"
+        raise ServiceError("the tournament was not added", [(None, "code", message)]) from None
+    return tournament

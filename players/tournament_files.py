@@ -3,7 +3,8 @@
 Import in two steps: :func:`plan_tournament_import` matches the file's players to the
 site's (by EGD PIN, then username, then full name) and says what storing the file
 would do, without writing; :func:`tournament_import` stores the plan (the tournament,
-the new players, the games) in one transaction, or nothing.
+the new players, the games) in one transaction, or nothing. ``manage.py
+import_tournament`` and the import page (``/tournaments/import/``) both go through them.
 
 Export: :func:`tournament_file` is a stored tournament as the engine's
 :class:`TournamentFile`, which ``ratings.engine.formats.egd.write_egd`` writes.
@@ -12,12 +13,13 @@ Export: :func:`tournament_file` is a stored tournament as the engine's
 from __future__ import annotations
 
 import dataclasses
+import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.records import DEFAULT_EVEN_KOMI, GameRecord, Status, Winner
@@ -27,15 +29,25 @@ from .models import Player, Tournament
 from .resync import name_key
 
 
+def guess_format(data: bytes) -> str:
+    """``opengotha`` for an XML file, else ``egd``: an h-file never starts with ``<``."""
+    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return "opengotha" if start.startswith(b"<") else "egd"
+
+
 @dataclass(frozen=True)
 class PlayerMatch:
     """A player of the file and who they are on the site. ``how`` says why they matched
-    ("EGD PIN", "username", "name", "--map"); a new player has no ``player``."""
+    ("EGD PIN", "username", "name", "--map"); a new player has no ``player``.
+    ``conflict`` says why this match stops the import (the plan's problems say it with
+    the line); ``namesakes`` are other active players with the same full name."""
 
     file_player: FilePlayer
     username: str
     player: Player | None = None
     how: str = ""
+    conflict: str = ""
+    namesakes: tuple[str, ...] = ()
 
     @property
     def is_new(self) -> bool:
@@ -49,7 +61,8 @@ class ImportPlan:
     file: TournamentFile
     matches: list[PlayerMatch]
     problems: list[str]
-    tournament: Tournament | None  # already on file under the file's code, without games
+    tournament: Tournament | None  # already on file under the file's code
+    games_on_file: int = 0  # of that tournament: then the file cannot be stored under it
 
     @property
     def new_players(self) -> list[PlayerMatch]:
@@ -67,6 +80,21 @@ class ImportPlan:
             for record in self.file.records
         ]
 
+    def fingerprint(self) -> str:
+        """A digest of what storing would do: the tournament, who each player is, the
+        games. A confirmation is for the plan it was shown, not for a later one."""
+        info = self.file.tournament
+        parts = [
+            repr((info.code, info.name, info.start, info.end, info.tournament_class)),
+            repr(self.tournament.pk if self.tournament else None),
+            *(repr((m.file_player.number, m.username, m.is_new)) for m in self.matches),
+            *(
+                repr((r.date, r.round, r.white, r.black, r.winner, r.handicap, r.komi))
+                for r in self.file.records
+            ),
+        ]
+        return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
+
 
 def _differs(pin: str, player: Player) -> bool:
     """Two different EGD PINs: two different people, whatever their names."""
@@ -74,8 +102,9 @@ def _differs(pin: str, player: Player) -> bool:
 
 
 class _Matcher:
-    def __init__(self, mapping: Mapping[str, str]) -> None:
+    def __init__(self, mapping: Mapping[str, str], new_usernames: Mapping[str, str]) -> None:
         self.mapping = dict(mapping)
+        self.new_usernames = dict(new_usernames)
         self.active = list(Player.objects.filter(active=True).select_related("club"))
         self.by_pin: dict[str, list[Player]] = defaultdict(list)
         self.by_name: dict[str, list[Player]] = defaultdict(list)
@@ -84,40 +113,81 @@ class _Matcher:
                 self.by_pin[player.egd_pin].append(player)
             self.by_name[name_key(player.full_name)].append(player)
         self.by_username = {player.username: player for player in self.active}
-        self.taken = set(Player.objects.values_list("username", flat=True))
+        on_site = set(Player.objects.values_list("username", flat=True))
+        self.on_site = {username.lower() for username in on_site}
+        # Chosen new usernames are reserved first, so no suggestion takes one of them.
+        self.taken = on_site | set(self.new_usernames.values())
+        self.chosen: dict[str, FilePlayer] = {}
         self.problems: list[str] = []
 
+    def _conflict(self, match: PlayerMatch, reason: str, hint: str = "") -> PlayerMatch:
+        where = f"{match.file_player.full_name} (line {match.file_player.line})"
+        self.problems.append(f"{where}: {reason}{hint}")
+        return dataclasses.replace(match, conflict=reason)
+
+    def _namesakes(self, file_player: FilePlayer, username: str) -> tuple[str, ...]:
+        same_name = self.by_name.get(name_key(file_player.full_name), [])
+        return tuple(sorted(p.username for p in same_name if p.username != username))
+
     def match(self, file_player: FilePlayer) -> PlayerMatch:
-        where = f"{file_player.full_name} (line {file_player.line})"
+        found = self._match(file_player)
+        return dataclasses.replace(found, namesakes=self._namesakes(file_player, found.username))
+
+    def _match(self, file_player: FilePlayer) -> PlayerMatch:
         pin = file_player.pin
         if file_player.username in self.mapping:
             target = self.mapping.pop(file_player.username)
             player = self.by_username.get(target)
             if player is None:
-                self.problems.append(f"{where}: --map names '{target}', no active player")
-                return PlayerMatch(file_player, target)
+                return self._conflict(
+                    PlayerMatch(file_player, target), f"--map names '{target}', no active player"
+                )
             return PlayerMatch(file_player, player.username, player, "--map")
+        if file_player.username in self.new_usernames:
+            return self._new_by_choice(file_player, self.new_usernames.pop(file_player.username))
         if pin and self.by_pin.get(pin):
             holders = self.by_pin[pin]
+            match = PlayerMatch(file_player, holders[0].username, holders[0], "EGD PIN")
             if len(holders) > 1:
                 names = ", ".join(sorted(p.username for p in holders))
-                self.problems.append(f"{where}: EGD PIN {pin} belongs to {names}")
-            return PlayerMatch(file_player, holders[0].username, holders[0], "EGD PIN")
+                return self._conflict(match, f"EGD PIN {pin} belongs to {names}")
+            return match
         player = self.by_username.get(file_player.username)
         if player is not None and not _differs(pin, player):
             return PlayerMatch(file_player, player.username, player, "username")
         namesakes = [
             p for p in self.by_name.get(name_key(file_player.full_name), []) if not _differs(pin, p)
         ]
-        if len(namesakes) > 1:
-            names = ", ".join(sorted(p.username for p in namesakes))
-            self.problems.append(
-                f"{where}: several players have this name ({names}); give the right one "
-                f"with --map {file_player.username}=USERNAME"
-            )
         if namesakes:
-            return PlayerMatch(file_player, namesakes[0].username, namesakes[0], "name")
+            match = PlayerMatch(file_player, namesakes[0].username, namesakes[0], "name")
+            if len(namesakes) > 1:
+                names = ", ".join(sorted(p.username for p in namesakes))
+                return self._conflict(
+                    match,
+                    f"several players have this name ({names})",
+                    f"; give the right one with --map {file_player.username}=USERNAME",
+                )
+            return match
         return PlayerMatch(file_player, self.new_username(file_player.username))
+
+    def _new_by_choice(self, file_player: FilePlayer, username: str) -> PlayerMatch:
+        """A new player under the username the user chose for them."""
+        match = PlayerMatch(file_player, username)
+        if username.lower() in self.on_site:
+            return self._conflict(match, f"the username '{username}' is taken")
+        other = self.chosen.setdefault(username, file_player)
+        if other is not file_player:
+            return self._conflict(
+                match, f"the username '{username}' is also chosen for line {other.line}"
+            )
+        holders = self.by_pin.get(file_player.pin, []) if file_player.pin else []
+        if holders:
+            return self._conflict(
+                match,
+                f"EGD PIN {file_player.pin} is already {holders[0].username}'s: "
+                "one person, one record",
+            )
+        return match
 
     def new_username(self, suggestion: str) -> str:
         username, suffix = suggestion, 2
@@ -129,7 +199,9 @@ class _Matcher:
 
 
 def plan_tournament_import(
-    file: TournamentFile, mapping: Mapping[str, str] | None = None
+    file: TournamentFile,
+    mapping: Mapping[str, str] | None = None,
+    new_usernames: Mapping[str, str] | None = None,
 ) -> ImportPlan:
     """Match the file's players to the site's players and say what importing would do.
 
@@ -137,33 +209,38 @@ def plan_tournament_import(
     site username), the active player with their EGD PIN, the active player with their
     suggested username, the one active player with their full name (case and spacing
     aside). A username or name match is refused when both have EGD PINs that differ.
-    Everyone else is a new player under their suggested username (``-2``... if taken).
+    Everyone else is a new player under their suggested username (``-2``... if taken),
+    or under the one ``new_usernames`` (file username -> new username) gives them.
     """
-    matcher = _Matcher(mapping or {})
+    matcher = _Matcher(mapping or {}, new_usernames or {})
     matches = [matcher.match(file_player) for file_player in file.players]
     problems = matcher.problems
     problems += [
         f"--map {name}=...: the file has no player suggested as '{name}'"
-        for name in matcher.mapping
+        for name in [*matcher.mapping, *matcher.new_usernames]
     ]
-    claimed: dict[int, list[PlayerMatch]] = defaultdict(list)
-    for match in matches:
+    claimed: dict[int, list[int]] = defaultdict(list)
+    for index, match in enumerate(matches):
         if match.player is not None:
-            claimed[match.player.pk].append(match)
-    for same in claimed.values():
-        if len(same) > 1:
-            lines = ", ".join(str(match.file_player.line) for match in same)
-            problems.append(
-                f"lines {lines} all match {same[0].username}: give the others with --map"
-            )
+            claimed[match.player.pk].append(index)
+    for indexes in claimed.values():
+        if len(indexes) > 1:
+            username = matches[indexes[0]].username
+            lines = ", ".join(str(matches[index].file_player.line) for index in indexes)
+            problems.append(f"lines {lines} all match {username}: give the others with --map")
+            for index in indexes:
+                matches[index] = dataclasses.replace(
+                    matches[index], conflict=f"lines {lines} all match {username}"
+                )
     code = file.tournament.code
     tournament = Tournament.objects.filter(code=code).first()
-    if tournament is not None and tournament.games.exists():
+    games_on_file = tournament.games.count() if tournament is not None else 0
+    if games_on_file:
         problems.append(
             f"the tournament '{code}' is already on file with "
-            f"{tournament.games.count()} games (import under another code with --code)"
+            f"{games_on_file} games (import under another code with --code)"
         )
-    return ImportPlan(file, matches, problems, tournament)
+    return ImportPlan(file, matches, problems, tournament, games_on_file)
 
 
 def tournament_import(
@@ -184,44 +261,40 @@ def tournament_import(
             [(None, "", problem) for problem in plan.problems],
         )
     info = plan.file.tournament
-    with transaction.atomic():
-        tournament = plan.tournament
-        new_tournaments = []
-        if tournament is None:
-            tournament = Tournament.objects.create(
-                code=info.code,
-                name=info.name[:200],
-                start_date=info.start,
-                end_date=info.end,
-                egf_class=info.tournament_class,
+    try:
+        with transaction.atomic():
+            tournament = plan.tournament
+            new_tournaments = []
+            if tournament is None:
+                tournament = services.tournament_create(
+                    user=user,
+                    code=info.code,
+                    name=info.name[:200],
+                    start_date=info.start,
+                    end_date=info.end,
+                    egf_class=info.tournament_class,
+                    summary=f"import {source}",
+                )
+                new_tournaments.append(tournament.code)
+            for match in plan.new_players:
+                services.player_create(
+                    user=user,
+                    username=match.username,
+                    full_name=match.file_player.full_name[:200] or match.username,
+                    entry_rank=match.file_player.rank,
+                    egd_pin=match.file_player.pin,
+                )
+            result = services.games_import(
+                user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
-            services.audit(
-                user,
-                "tournament_create",
-                tournament,
-                after={
-                    "code": tournament.code,
-                    "name": tournament.name,
-                    "start_date": info.start.isoformat(),
-                    "end_date": info.end.isoformat(),
-                    "egf_class": tournament.egf_class,
-                },
-                summary=f"import {source}",
-            )
-            new_tournaments.append(tournament.code)
-        for match in plan.new_players:
-            services.player_create(
-                user=user,
-                username=match.username,
-                full_name=match.file_player.full_name[:200] or match.username,
-                entry_rank=match.file_player.rank,
-                egd_pin=match.file_player.pin,
-            )
-        result = services.games_import(
-            user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
-        )
-        if dry_run:
-            transaction.set_rollback(True)
+            if dry_run:
+                transaction.set_rollback(True)
+    except IntegrityError:
+        # Someone stored the tournament or one of the new usernames since the plan was made.
+        raise services.ServiceError(
+            "the tournament or a new player was stored by someone else meanwhile; nothing "
+            "was stored: look at the plan again"
+        ) from None
     return services.ImportResult(
         games=result.games,
         adjustments=0,

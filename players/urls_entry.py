@@ -1,8 +1,9 @@
-"""URLs of the volunteer pages (see players/urls.py); views in entry_views.py."""
+"""URLs of the volunteer pages (see players/urls.py); views in entry_views.py and, for
+tournaments, exchange_views.py."""
 
 from django.urls import path
 
-from . import entry_views
+from . import entry_views, exchange_views
 
 urlpatterns = [
     path("sheets/", entry_views.sheet_list, name="sheet_list"),
@@ -13,5 +14,8 @@ urlpatterns = [
     path("games/<int:pk>/void/", entry_views.game_void, name="game_void"),
     path("players/new/", entry_views.player_create, name="player_create"),
     path("players/lookup/", entry_views.player_lookup, name="player_lookup"),
+    # Before the public /tournaments/<code>/: "new" and "import" are reserved codes.
+    path("tournaments/new/", exchange_views.tournament_create_view, name="tournament_create"),
+    path("tournaments/import/", exchange_views.tournament_import_view, name="tournament_import"),
     path("audit/", entry_views.audit_list, name="audit_list"),
 ]

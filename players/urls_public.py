@@ -1,16 +1,26 @@
-"""URLs of the public pages (see players/urls.py): everyone may read them, no login."""
+"""URLs of the public pages (see players/urls.py): everyone may read them, no login.
+Pages in views.py; the downloads of games, record sheets and h-files in exchange_views.py."""
 
 from django.urls import path
 
-from . import views
+from . import exchange_views, views
 
 urlpatterns = [
     # "/" is the rating list; base.html links it as "home"
     path("", views.rating_list, name="home"),
     path("ratings.csv", views.rating_list_csv, name="rating_list_csv"),
+    path("games.csv", exchange_views.games_export_csv, name="games_export_csv"),
+    path(
+        "players/<str:username>/sheet.csv", exchange_views.player_sheet_csv, name="player_sheet_csv"
+    ),
     path("players/<str:username>/", views.player_log, name="player_log"),
     path("tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<slug:code>/", views.tournament_detail, name="tournament_detail"),
+    path(
+        "tournaments/<slug:code>/egd.h9",
+        exchange_views.tournament_export_egd,
+        name="tournament_export_egd",
+    ),
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/<int:pk>/", views.club_detail, name="club_detail"),
 ]

@@ -68,3 +68,13 @@ def committee_with_password(username: str, password: str):
     group, _ = Group.objects.get_or_create(name="committee")
     account.groups.add(group)
     return account
+
+
+def adjustment(player: Player, on: date, rank: str, *, user, **extra):
+    """A committee reset of ``player`` to ``rank`` from ``on``: for every algorithm, or
+    the one ``algorithm=`` names (with a ``value`` in its scale)."""
+    if extra.get("value") is not None:
+        extra["value"] = Decimal(str(extra["value"]))
+    return services.adjustment_apply(
+        user=user, player=player, date=on, new_rank=parse_rank(rank), **extra
+    )

@@ -93,6 +93,10 @@ ROUTES: dict[str, Route] = {
     "club_list": Route(EVERYONE),
     "club_detail": Route(EVERYONE, _pk("club")),
     "health": Route(EVERYONE),
+    # Downloads (players/exchange_views.py): the data is on the public pages already.
+    "games_export_csv": Route(EVERYONE),
+    "player_sheet_csv": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "tournament_export_egd": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     # The algorithm lab and the what-if calculator (ratings/urls.py).
     "lab": Route(EVERYONE),
     "calculator": Route(EVERYONE, states=("?white_player=ann&black_player=ben&handicap=2",)),
@@ -124,6 +128,17 @@ ROUTES: dict[str, Route] = {
     "player_create": Route(VOLUNTEER, methods=GET_POST),
     "player_lookup": Route(VOLUNTEER, query="?q=an"),
     "audit_list": Route(VOLUNTEER),
+    "tournament_create": Route(
+        VOLUNTEER,
+        methods=GET_POST,
+        post_data=lambda world: {
+            "code": "autumn-open",
+            "name": "Autumn Open",
+            "start_date": "2024-09-07",
+            "egf_class": "B",
+        },
+    ),
+    "tournament_import": Route(VOLUNTEER, methods=GET_POST),
     # Committee pages (players/urls_committee.py).
     "committee_resync": Route(
         COMMITTEE, methods=GET_POST, post_data=lambda world: {"list_text": "ann,3k"}

@@ -3,9 +3,8 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from players import services
+from players.exports import tournament_egd
 from players.models import Tournament
-from players.tournament_files import tournament_file
-from ratings.engine.formats.egd import egd_losses, write_egd
 
 
 class Command(BaseCommand):
@@ -13,7 +12,7 @@ class Command(BaseCommand):
         "Print a tournament's valid games as an EGD tournament result file (h9), which "
         "`import_tournament` and `python -m ratings rate --format egd` read back to the same "
         "games. What an h-file cannot carry (another komi, board size or status) is listed on "
-        "stderr."
+        "stderr. The site's /tournaments/CODE/egd.h9 is the same file."
     )
 
     def add_arguments(self, parser):
@@ -31,15 +30,10 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(code=code)
         except Tournament.DoesNotExist:
             raise CommandError(f"no tournament with the code '{code}'") from None
-        if len(country) != 2 or not country.isalpha():
-            raise CommandError(f"--country '{country}' is not a two-letter country code")
         try:
-            exported = tournament_file(tournament, country=country.upper())
-            text = write_egd(exported)
+            exported = tournament_egd(tournament, country=country)
         except services.ServiceError as error:
             raise CommandError(error.message) from None
-        except ValueError as error:
-            raise CommandError(f"{code} cannot be written as an h-file: {error}") from None
-        for loss in egd_losses(exported):
+        for loss in exported.losses:
             self.stderr.write(f"warning: {loss}")
-        self.stdout.write(text, ending="")
+        self.stdout.write(exported.text, ending="")

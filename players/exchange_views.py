@@ -1,0 +1,302 @@
+"""Data exchange pages. Volunteers import a tournament file (EGD h-file or OpenGotha
+XML: upload, preview, confirm) and add a tournament; everyone downloads a tournament as
+an h-file, all games as the game record CSV and a player's record sheet as CSV.
+
+Thin views: the forms read the file, ``players.tournament_files`` matches and stores
+it, ``players.exports`` writes the downloads (the management commands call the same
+functions).
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+from collections import Counter
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+
+from django import forms
+from django.conf import settings
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.http import require_http_methods, require_safe
+
+from ratings.engine.base import get_algorithm
+
+from . import exports, selectors, services
+from .exchange_forms import (
+    FORMAT_LABELS,
+    PlayerChoiceForm,
+    TournamentCreateForm,
+    TournamentImportForm,
+    TournamentUploadForm,
+)
+from .forms import add_service_errors
+from .permissions import volunteer_required
+from .resync import name_key
+from .tournament_files import ImportPlan, PlayerMatch, plan_tournament_import, tournament_import
+
+CSV_LINES_PER_CHUNK = 2000
+# The preview form's fields besides the players' (token, action, file, code...), with room.
+OTHER_FORM_FIELDS = 20
+
+# How a player of the file was matched, as the preview says it.
+MATCHED_BY = {
+    "EGD PIN": "by EGD PIN",
+    "username": "by username",
+    "name": "by exact name",
+    "--map": "your choice",
+}
+
+
+# --- import a tournament file ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PreviewRow:
+    match: PlayerMatch
+    field: forms.BoundField
+    editable: bool  # with a field to type another username in
+    file_namesake: bool  # another player of the file has the same name
+
+    @property
+    def matched_by(self) -> str:
+        return "NEW" if self.match.is_new else MATCHED_BY.get(self.match.how, self.match.how)
+
+
+def _editable(plan: ImportPlan, choices: PlayerChoiceForm) -> set[int]:
+    """The file players (by number) shown with a username field: everyone, unless the
+    fields would pass Django's limit on a form's fields (a tournament of a thousand);
+    then first those who need a look: conflicts, typed-over and new players."""
+    limit = settings.DATA_UPLOAD_MAX_NUMBER_FIELDS
+    budget = len(plan.matches) if limit is None else limit - OTHER_FORM_FIELDS
+    if len(plan.matches) <= budget:
+        return {match.file_player.number for match in plan.matches}
+    first = sorted(
+        plan.matches,
+        key=lambda match: (
+            not match.conflict,
+            not choices.field_for(match).errors,
+            match.how != "--map",
+            not match.is_new,
+        ),
+    )
+    return {match.file_player.number for match in first[:budget]}
+
+
+def _render_upload(request: HttpRequest, form: forms.Form) -> HttpResponse:
+    return render(
+        request,
+        "tournaments/import_upload.html",
+        {"form": form, "file_errors": getattr(form, "file_errors", [])},
+    )
+
+
+def _render_preview(
+    request: HttpRequest,
+    plan: ImportPlan,
+    form: TournamentImportForm,
+    choices: PlayerChoiceForm,
+    **context,
+) -> HttpResponse:
+    names = Counter(name_key(match.file_player.full_name) for match in plan.matches)
+    editable = _editable(plan, choices)
+    rows = [
+        PreviewRow(
+            match,
+            choices.field_for(match),
+            match.file_player.number in editable,
+            names[name_key(match.file_player.full_name)] > 1,
+        )
+        for match in plan.matches
+    ]
+    return render(
+        request,
+        "tournaments/import_preview.html",
+        {
+            "plan": plan,
+            "info": plan.file.tournament,
+            "form": form,
+            "choices": choices,
+            "rows": rows,
+            "conflicts": sum(bool(match.conflict) for match in plan.matches),
+            "file_format": FORMAT_LABELS.get(form["file_format"].value(), ""),
+            **context,
+        },
+    )
+
+
+def _confirmation(
+    form: TournamentImportForm, plan: ImportPlan, automatic: ImportPlan, duplicates: list[str]
+):
+    """The forms that confirm exactly ``plan`` (made from the matching ``automatic``):
+    its fingerprint, and its usernames."""
+    data = form.cleaned_data
+    initial = TournamentImportForm.initial_for(
+        data["content"], data["file_format"], data["filename"], plan.file
+    )
+    confirm = TournamentImportForm(
+        initial={
+            **initial,
+            "fingerprint": plan.fingerprint(),
+            "duplicates_seen": _fingerprint(duplicates) if duplicates else "",
+        }
+    )
+    return confirm, PlayerChoiceForm(matches=plan.matches, automatic=automatic.matches)
+
+
+def _fingerprint(lines: Iterable[str]) -> str:
+    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
+
+
+def _duplicate_lines(error: services.DuplicateGamesError) -> list[str]:
+    return [problem[-1] for problem in error.errors]
+
+
+def _store(user, plan: ImportPlan, data: dict) -> services.ImportResult:
+    """Store the plan. Games that look like stored ones are refused unless the volunteer
+    ticked "import anyway" for the very warnings they were shown."""
+    store = partial(tournament_import, user=user, plan=plan, source=data["filename"])
+    try:
+        return store()
+    except services.DuplicateGamesError as error:
+        seen = data["duplicates_seen"] == _fingerprint(_duplicate_lines(error))
+        if not (data["save_duplicates"] and seen):
+            raise
+    return store(allow_duplicates=True)
+
+
+@volunteer_required
+@require_http_methods(["GET", "POST"])
+def tournament_import_view(request: HttpRequest) -> HttpResponse:
+    """Upload a file (POST with ``file``) to see the preview; the preview posts the file
+    back (``content``) to check the choices again or to import it."""
+    if request.method != "POST":
+        return _render_upload(request, TournamentUploadForm())
+    if "content" not in request.POST:
+        upload = TournamentUploadForm(request.POST, request.FILES)
+        if not upload.is_valid():
+            return _render_upload(request, upload)
+        data = upload.cleaned_data
+        plan = plan_tournament_import(upload.tournament_file)
+        initial = TournamentImportForm.initial_for(
+            data["file"], data["file_format"], data["filename"], upload.tournament_file
+        )
+        form = TournamentImportForm(initial={**initial, "fingerprint": plan.fingerprint()})
+        return _render_preview(request, plan, form, PlayerChoiceForm(matches=plan.matches))
+
+    form = TournamentImportForm(request.POST)
+    form.is_valid()
+    if form.tournament_file is None:  # only an edited or truncated page gets here
+        messages.error(request, "The file did not come back intact: upload it again.")
+        return _render_upload(request, TournamentUploadForm())
+    automatic = plan_tournament_import(form.tournament_file)
+    choices = PlayerChoiceForm(request.POST, matches=automatic.matches)
+    if not (form.is_valid() and choices.is_valid()):
+        return _render_preview(request, automatic, form, choices)
+    plan = plan_tournament_import(form.tournament_file, choices.mapping, choices.new_usernames)
+    context: dict = {}
+    if request.POST.get("action") == "import" and not plan.problems:
+        if form.cleaned_data["fingerprint"] != plan.fingerprint():
+            context["changed"] = True
+        else:
+            try:
+                result = _store(request.user, plan, form.cleaned_data)
+            except services.DuplicateGamesError as error:
+                context["duplicates"] = _duplicate_lines(error)
+            except services.ServiceError as error:
+                context["store_errors"] = [" ".join(str(p) for p in e if p) for e in error.errors]
+                context["store_error"] = error.message
+            else:
+                new = len(result.new_players)
+                messages.success(
+                    request,
+                    f"Imported {result.games} game{'s' * (result.games != 1)} and {new} new "
+                    f"player{'s' * (new != 1)}; the ratings are recomputed.",
+                )
+                return redirect("tournament_detail", plan.file.tournament.code)
+    confirm, choices = _confirmation(form, plan, automatic, context.get("duplicates", []))
+    return _render_preview(request, plan, confirm, choices, **context)
+
+
+# --- a new tournament ------------------------------------------------------------------------
+
+
+@volunteer_required
+@require_http_methods(["GET", "POST"])
+def tournament_create_view(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = TournamentCreateForm(request.POST)
+        if form.is_valid():
+            try:
+                tournament = services.tournament_create(user=request.user, **form.cleaned_data)
+            except services.ServiceError as error:
+                add_service_errors(form, error)
+            else:
+                messages.success(
+                    request,
+                    f"Added the tournament {tournament.code}: record sheets can name it now.",
+                )
+                return redirect(tournament)
+    else:
+        form = TournamentCreateForm()
+    return render(request, "tournaments/tournament_form.html", {"form": form})
+
+
+# --- downloads -----------------------------------------------------------------------------
+
+
+def _csv_chunks(rows: Iterable[list]) -> Iterator[str]:
+    """CSV text a few thousand lines at a time: a response of a million games is never
+    in memory at once, nor written one line per network write."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for count, row in enumerate(rows, start=1):
+        writer.writerow(row)
+        if count % CSV_LINES_PER_CHUNK == 0:
+            yield buffer.getvalue()
+            buffer.seek(0)
+            buffer.truncate()
+    yield buffer.getvalue()
+
+
+def _csv_download(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
+    response = StreamingHttpResponse(_csv_chunks(rows), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
+
+
+@require_safe
+def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
+    """The tournament as an EGD h9 file (``?country=ZA`` for everyone's country)."""
+    tournament = selectors.tournament_or_404(code)
+    try:
+        exported = exports.tournament_egd(tournament, country=request.GET.get("country", "XX"))
+    except services.ServiceError as error:
+        messages.error(request, f"No h-file: {error.message}.")
+        return redirect(tournament)
+    response = HttpResponse(exported.text, content_type="text/plain; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.code}.h9"'
+    return response
+
+
+@require_safe
+def games_export_csv(request: HttpRequest) -> StreamingHttpResponse:
+    """Every valid game and adjustment in the game record CSV of SPEC section 2."""
+    filename = f"games-{timezone.localdate().isoformat()}.csv"
+    return _csv_download(exports.game_record_rows(), filename)
+
+
+@require_safe
+def player_sheet_csv(request: HttpRequest, username: str) -> StreamingHttpResponse:
+    """The record sheet of the log page, oldest row first (``?algorithm=``)."""
+    player = selectors.player_or_404(username)
+    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    if not algorithm.has_history:
+        raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
+    rows = exports.record_sheet_rows(player, get_algorithm(algorithm.name))
+    return _csv_download(rows, f"{player.username}-{algorithm.name}.csv")

@@ -1,0 +1,228 @@
+"""The site's data as files: every game as the game record CSV (SPEC section 2), one
+player's record sheet as CSV, one tournament as an EGD h-file.
+
+``manage.py export_games``, ``export_record_sheet`` and ``export_tournament`` and the
+site's downloads call these same functions, so the command line and the site give the
+same file. The CSV functions yield rows (lists of cells) for a ``csv.writer``, lazily:
+all the games of a big club never sit in memory at once.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterator
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from ratings.engine.base import Algorithm, HistoryRow
+from ratings.engine.formats.egd import egd_losses, write_egd
+from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
+from ratings.engine.records import COLUMNS, Colour, Status, Winner
+from ratings.models import RatingHistory
+
+from . import selectors, services
+from .models import Adjustment, Game, Player, Tournament
+from .tournament_files import tournament_file
+from .views import spreadsheet_safe
+
+_CHUNK = 5000
+RECORD_SHEET_COLUMNS = HISTORY_COLUMNS[1:]  # the log page's 12 columns
+
+_GAME_COLUMNS = (
+    "date",
+    "round",
+    "seq",
+    "white__username",
+    "black__username",
+    "handicap",
+    "komi",
+    "winner",
+    "status",
+    "board_size",
+    "tournament__code",
+    "tournament__egf_class",
+    "time_minutes",
+    "comment",
+)
+_ADJUSTMENT_COLUMNS = (
+    "date",
+    "seq",
+    "player__username",
+    "new_rank",
+    "value",
+    "algorithm",
+    "comment",
+)
+
+
+# --- all games ----------------------------------------------------------------------------
+
+
+def _number(value: Decimal) -> str:
+    """A stored decimal as a plain number: 2100.0000 -> 2100, 0.5000 -> 0.5."""
+    return format(value.normalize(), "f")
+
+
+class _EntryRanks:
+    """Each player's entry rank, on their first row only (SPEC section 2)."""
+
+    def __init__(self) -> None:
+        self.ranks = dict(Player.objects.values_list("username", "entry_rank").iterator())
+        self.seen: set[str] = set()
+
+    def first(self, username: str) -> str:
+        if username in self.seen:
+            return ""
+        self.seen.add(username)
+        return str(self.ranks[username])
+
+
+def _game_cells(row: tuple, entry: _EntryRanks) -> list:
+    (day, round_number, _seq, white, black, handicap, komi, winner, status, board_size,
+     code, egf_class, time_minutes, comment) = row  # fmt: skip
+    cells = {
+        "date": day.isoformat(),
+        "white": spreadsheet_safe(white),
+        "black": spreadsheet_safe(black),
+        "white_rank": entry.first(white),
+        "black_rank": entry.first(black),
+        "handicap": handicap,
+        "komi": format_komi(Fraction(komi)),
+        "winner": winner,
+        "status": status,
+        "board_size": board_size,
+        "tournament": spreadsheet_safe(code or ""),
+        "tournament_class": egf_class or "",
+        "round": round_number,
+        "time_minutes": "" if time_minutes is None else time_minutes,
+        "comment": spreadsheet_safe(comment),
+    }
+    return [cells.get(column, "") for column in COLUMNS]
+
+
+def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
+    day, _seq, username, new_rank, value, algorithm, comment = row
+    # The new rank goes in white_rank. A player whose first row this is starts from it
+    # on the command line (SPEC section 2): the adjustment resets them anyway.
+    entry.seen.add(username)
+    cells = {
+        "date": day.isoformat(),
+        "white": spreadsheet_safe(username),
+        "black": spreadsheet_safe(username),
+        "white_rank": str(new_rank),
+        "status": "adjustment",
+        "value": "" if value is None else _number(value),
+        "algorithm": algorithm,
+        "comment": spreadsheet_safe(comment),
+    }
+    return [cells.get(column, "") for column in COLUMNS]
+
+
+def game_record_rows() -> Iterator[list]:
+    """Every valid game and adjustment as the game record CSV of SPEC section 2, header
+    first, in replay order (date, round, entry; an adjustment at round 0 of its date),
+    each player's entry rank on their first row. ``python -m ratings rate`` replays it
+    to the site's history. Three queries, streamed in chunks."""
+    entry = _EntryRanks()
+    games = (
+        ((row[0], row[1], row[2]), False, row)
+        for row in Game.objects.valid()
+        .order_by("date", "round", "seq")
+        .values_list(*_GAME_COLUMNS)
+        .iterator(chunk_size=_CHUNK)
+    )
+    adjustments = (
+        ((row[0], 0, row[1]), True, row)
+        for row in Adjustment.objects.valid()
+        .order_by("date", "seq")
+        .values_list(*_ADJUSTMENT_COLUMNS)
+        .iterator(chunk_size=_CHUNK)
+    )
+    yield list(COLUMNS)
+    for _key, is_adjustment, row in heapq.merge(games, adjustments, key=lambda item: item[0]):
+        yield _adjustment_cells(row, entry) if is_adjustment else _game_cells(row, entry)
+
+
+# --- one player's record sheet ---------------------------------------------------------------
+
+
+def _history_row(entry: RatingHistory, username: str) -> HistoryRow:
+    """A stored row of the log page as the engine's row (its game or adjustment loaded)."""
+    game = entry.game
+    return HistoryRow(
+        seq=game.seq if game else entry.adjustment.seq,
+        date=entry.date,
+        round=game.round if game else 0,
+        player=username,
+        opponent=entry.opponent.username,
+        opponent_rank=entry.opponent_rank,
+        colour=Colour(entry.colour) if entry.colour else None,
+        handicap=game.handicap if game else 0,
+        komi=Fraction(game.komi) if game else Fraction(0),
+        winner=Winner(game.winner) if game else None,
+        status=Status(game.status) if game else Status.ADJUSTMENT,
+        tournament=game.tournament.code if game and game.tournament_id else "",
+        value_before=entry.value_before,
+        change=entry.change,
+        value_after=entry.value_after,
+        rank_before=entry.rank_before,
+        rank_after=entry.rank_after,
+        factors=entry.factors,
+        comment=(game.comment if game else entry.adjustment.comment) or "",
+        skipped=entry.skipped,
+    )
+
+
+def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
+    """The player's record sheet under ``engine`` (an algorithm with a history), header
+    first, oldest row first: the log page's 12 columns with the numbers
+    ``export_history`` prints. One query, streamed."""
+    yield list(RECORD_SHEET_COLUMNS)
+    rows = selectors.log_rows(player, engine.name).order_by("position").iterator(_CHUNK)
+    for entry in rows:
+        cells = history_cells(_history_row(entry, player.username), engine)[1:]
+        cells[0] = spreadsheet_safe(cells[0])  # the opponent
+        cells[-1] = spreadsheet_safe(cells[-1])  # the comment
+        yield cells
+
+
+# --- one tournament as an h-file -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EgdExport:
+    """An h9 file and what it cannot carry (a komi, board size or status it writes
+    otherwise, an EGD PIN it leaves out). The file says it too, in comment lines on
+    top, so that whoever receives it sees it."""
+
+    text: str
+    losses: list[str]
+
+
+def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
+    """The tournament's valid games as an EGD h9 file that ``read_egd`` reads back to the
+    same games. ``country`` (two letters) is written for every player: the site keeps
+    none. Raises ``ServiceError`` when there is nothing to write or no h-file can hold it."""
+    if len(country) != 2 or not country.isascii() or not country.isalpha():
+        raise services.ServiceError(f"'{country}' is not a two-letter country code")
+    exported = tournament_file(tournament, country=country.upper())
+    if not exported.records:
+        raise services.ServiceError(
+            f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
+        )
+    try:
+        text = write_egd(exported)
+    except ValueError as error:
+        raise services.ServiceError(
+            f"{tournament.code} cannot be written as an h-file: {error}"
+        ) from None
+    losses = egd_losses(exported)
+    # One comment line each (a line starting with ';'); brackets would read as a header.
+    notes = "".join(
+        "; Not carried by this file: "
+        + " ".join(loss.split()).replace("[", "(").replace("]", ")")
+        + "\n"
+        for loss in losses
+    )
+    return EgdExport(notes + text, losses)

@@ -1,0 +1,419 @@
+"""/tournaments/import/: upload an EGD h-file or OpenGotha XML, see who each player is
+and what would be stored (nothing is), confirm, and the tournament, its new players and
+its games are stored in one transaction."""
+
+from __future__ import annotations
+
+import html
+import os
+import re
+from datetime import date, timedelta
+from pathlib import Path
+
+import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db.models import Q
+from django.utils import timezone
+
+from players.exchange_forms import MAX_UPLOAD_BYTES
+from players.models import AuditEntry, Game, Player, Tournament
+from ratings.engine.ranks import parse_rank
+from ratings.models import RecomputeState
+from tests import factories
+from tests.engine.test_egd_format import SPRING_CUP
+from tests.engine.test_opengotha_format import SPRING_CUP as SPRING_CUP_XML
+
+pytestmark = pytest.mark.django_db
+
+URL = "/tournaments/import/"
+SHARED_DATA = Path(
+    os.environ.get("CLUBRATING_SHARED_DATA")
+    or Path(__file__).resolve().parents[2].parent / "shared" / "data"
+)
+EGC2013_H9 = SHARED_DATA / "egc2013-opengotha" / "EGC2013.h9"
+
+
+@pytest.fixture
+def vera(client):
+    volunteer = factories.volunteer()
+    client.force_login(volunteer)
+    return volunteer
+
+
+def upload(client, text: str | bytes, name: str = "spring.h9", **fields):
+    data = text.encode() if isinstance(text, str) else text
+    return client.post(URL, {"file": SimpleUploadedFile(name, data), **fields})
+
+
+def confirmation(response, action: str = "import", **changes) -> dict:
+    """What the preview's form posts: its fields as shown, with ``changes`` typed in."""
+    form, choices = response.context["form"], response.context["choices"]
+    data = {name: form[name].value() for name in form.fields}
+    data = {name: value for name, value in data.items() if value not in (None, False)}
+    data["shown"] = choices["shown"].value()
+    for row in response.context["rows"]:
+        if row.editable:
+            data[row.field.html_name] = row.field.value()
+    data.update(changes)
+    data["action"] = action
+    return data
+
+
+def player_field(response, username: str) -> str:
+    """The name of the preview's field for the file player suggested as ``username``."""
+    for match in response.context["plan"].matches:
+        if match.file_player.username == username:
+            return response.context["choices"].field_for(match).html_name
+    raise KeyError(username)
+
+
+def nothing_stored(players: int = 0) -> bool:
+    return (
+        not Tournament.objects.exists()
+        and not Game.objects.exists()
+        and Player.objects.count() == players
+        and not AuditEntry.objects.exists()
+    )
+
+
+def games_of(username: str) -> int:
+    return Game.objects.filter(Q(white__username=username) | Q(black__username=username)).count()
+
+
+def text_of(response) -> str:
+    text = re.sub(r"<[^>]+>", " ", response.content.decode())
+    return re.sub(r"\s+", " ", html.unescape(text))
+
+
+# --- the preview ------------------------------------------------------------------------------
+
+
+def test_the_preview_shows_how_each_player_is_matched_and_stores_nothing(client, vera):
+    factories.player("jsmith", "3d", full_name="J. Smith", egd_pin="12345678")
+    factories.player("thabo-ndlovu", "1k", full_name="T. Ndlovu")
+    factories.player("aiko", "2k", full_name="aiko  NAKAMURA")
+
+    response = upload(client, SPRING_CUP)
+
+    assert response.status_code == 200
+    rows = {
+        match.file_player.username: (match.username, row.matched_by)
+        for row in response.context["rows"]
+        for match in [row.match]
+    }
+    assert rows == {
+        "john-smith": ("jsmith", "by EGD PIN"),
+        "thabo-ndlovu": ("thabo-ndlovu", "by username"),
+        "aiko-nakamura": ("aiko", "by exact name"),
+        "anna-van-der-merwe": ("anna-van-der-merwe", "NEW"),
+    }
+    text = text_of(response)
+    assert "Spring-Cup-2024" in response.content.decode()
+    assert "2024-03-02 \N{EN DASH} 2024-03-03 · 5 rounds" in text
+    assert "Games to store 6" in text
+    assert (
+        "1 forfeited games (marked '!') not rated; 1 games without a result ('?') not rated" in text
+    )
+    assert "4: 3 on file, 1 new" in text
+    assert "Import 6 games and 1 new player" in text
+    assert nothing_stored(players=3)
+
+
+def test_namesakes_are_flagged_and_block_the_import_until_a_username_is_typed(client, vera):
+    factories.player("aiko1", "2k", full_name="Aiko Nakamura")
+    factories.player("aiko2", "5k", full_name="Aiko Nakamura")
+
+    preview = upload(client, SPRING_CUP)
+
+    aiko = next(m for m in preview.context["plan"].matches if m.username == "aiko1")
+    assert aiko.conflict == "several players have this name (aiko1, aiko2)"
+    assert aiko.namesakes == ("aiko2",)
+    html = preview.content.decode()
+    assert 'id="problems"' in html and 'id="import-button"' not in html
+    assert "1 player marked below needs a username" in text_of(preview)
+
+    field = player_field(preview, "aiko-nakamura")
+    checked = client.post(URL, confirmation(preview, "check", **{field: "aiko2"}))
+    assert 'id="problems"' not in checked.content.decode()
+    row = next(r for r in checked.context["rows"] if r.match.username == "aiko2")
+    assert (row.matched_by, row.match.namesakes) == ("your choice", ("aiko1",))
+
+    stored = client.post(URL, confirmation(checked))
+    assert stored.status_code == 302
+    assert games_of("aiko2") == 4 and games_of("aiko1") == 0
+
+
+def test_a_new_player_is_created_under_the_username_typed_for_them(client, vera):
+    preview = upload(client, SPRING_CUP)
+    field = player_field(preview, "anna-van-der-merwe")
+
+    checked = client.post(URL, confirmation(preview, "check", **{field: "anna-vdm"}))
+    row = next(r for r in checked.context["rows"] if r.match.username == "anna-vdm")
+    assert row.matched_by == "NEW"
+    client.post(URL, confirmation(checked))
+
+    anna = Player.objects.get(username="anna-vdm")
+    assert (anna.full_name, anna.entry_rank) == ("Anna Van der Merwe", parse_rank("5k"))
+    assert not Player.objects.filter(username="anna-van-der-merwe").exists()
+
+
+def test_a_typed_username_that_cannot_be_a_players_is_an_error_at_its_row(client, vera):
+    factories.player("old", "5k", full_name="Old Record", active=False)
+    preview = upload(client, SPRING_CUP)
+    anna = player_field(preview, "anna-van-der-merwe")
+    aiko = player_field(preview, "aiko-nakamura")
+
+    checked = client.post(URL, confirmation(preview, "import", **{anna: "new", aiko: "old"}))
+
+    errors = checked.context["choices"].errors
+    assert errors[anna] == ["'new' is reserved: choose another username"]
+    assert errors[aiko] == ["old is an inactive record (merged into another)"]
+    assert nothing_stored(players=1)
+
+
+def test_two_players_given_one_new_username_are_refused(client, vera):
+    preview = upload(client, SPRING_CUP)
+    anna = player_field(preview, "anna-van-der-merwe")
+    aiko = player_field(preview, "aiko-nakamura")
+
+    checked = client.post(URL, confirmation(preview, "import", **{anna: "same", aiko: "same"}))
+
+    conflicts = [m.conflict for m in checked.context["plan"].matches if m.conflict]
+    assert conflicts == ["the username 'same' is also chosen for line 13"]
+    assert 'id="import-button"' not in checked.content.decode()
+    assert nothing_stored()
+
+
+def test_an_opengotha_file_is_recognised_from_its_content(client, vera):
+    preview = upload(client, SPRING_CUP_XML, name="spring.xml")
+
+    assert preview.context["file_format"] == "OpenGotha XML"
+    assert preview.context["info"].code == "spring-cup"
+    client.post(URL, confirmation(preview))
+    assert Game.objects.count() == 4
+    assert set(Game.objects.values_list("time_minutes", flat=True)) == {40}
+
+
+def test_the_chosen_format_code_and_class_are_used(client, vera):
+    preview = upload(client, SPRING_CUP, file_format="egd", code="spring-b", tournament_class="C")
+
+    assert preview.context["info"].code == "spring-b"
+    client.post(URL, confirmation(preview))
+    assert Tournament.objects.get().egf_class == "C"
+    assert Tournament.objects.get().code == "spring-b"
+
+
+# --- storing ----------------------------------------------------------------------------------
+
+
+def test_import_stores_the_tournament_new_players_and_games_at_once(client, vera):
+    factories.player("jsmith", "3d", full_name="J. Smith", egd_pin="12345678")
+    preview = upload(client, SPRING_CUP)
+
+    response = client.post(URL, confirmation(preview))
+
+    assert response.status_code == 302
+    assert response["Location"] == "/tournaments/Spring-Cup-2024/"
+    tournament = Tournament.objects.get()
+    assert (tournament.name, tournament.egf_class, tournament.start_date, tournament.end_date) == (
+        "Spring Cup 2024",
+        "B",
+        date(2024, 3, 2),
+        date(2024, 3, 3),
+    )
+    assert tournament.games.count() == 6
+    assert set(Player.objects.values_list("username", flat=True)) == {
+        "jsmith",
+        "thabo-ndlovu",
+        "anna-van-der-merwe",
+        "aiko-nakamura",
+    }
+    first = Game.objects.order_by("seq").first()
+    assert (first.white.username, first.black.username, first.status, first.created_by) == (
+        "jsmith",
+        "thabo-ndlovu",
+        "tournament",
+        vera,
+    )
+    audit = AuditEntry.objects.filter(user=vera)
+    assert {"tournament_create", "player_create", "games_import"} <= set(
+        audit.values_list("action", flat=True)
+    )
+    assert audit.get(action="games_import").summary == "spring.h9: 6 games, 0 adjustments"
+    assert set(RecomputeState.objects.values_list("dirty_from", flat=True)) == {date(2024, 3, 2)}
+    page = client.get(response["Location"])
+    assert "Imported 6 games and 3 new players" in page.content.decode()
+
+
+def test_a_confirmation_is_for_the_plan_it_was_shown(client, vera):
+    preview = upload(client, SPRING_CUP)
+    # Meanwhile someone adds Anna: the file's Anna is now her, not a new player.
+    factories.player("anna", "5k", full_name="Anna Van der Merwe")
+
+    response = client.post(URL, confirmation(preview))
+
+    assert 'id="plan-changed"' in response.content.decode()
+    assert nothing_stored(players=1)
+    row = next(r for r in response.context["rows"] if r.match.username == "anna")
+    assert row.matched_by == "by exact name"
+    client.post(URL, confirmation(response))
+    assert Game.objects.filter(white__username="anna").exists()
+
+
+def test_the_file_sent_back_is_read_again_not_trusted(client, vera):
+    preview = upload(client, SPRING_CUP)
+    data = confirmation(preview)
+
+    response = client.post(URL, {**data, "content": data["content"][:-8]})
+
+    assert response.status_code == 200
+    assert "The file did not come back intact: upload it again." in response.content.decode()
+    assert nothing_stored()
+
+
+def test_a_tournament_on_file_with_games_needs_another_code_then_duplicates_a_tick(client, vera):
+    client.post(URL, confirmation(upload(client, SPRING_CUP)))
+    assert Game.objects.count() == 6
+
+    again = upload(client, SPRING_CUP)
+    assert again.context["plan"].games_on_file == 6
+    assert "is already on file with 6 games" in text_of(again)
+    assert 'id="import-button"' not in again.content.decode()
+
+    renamed = client.post(URL, confirmation(again, "check", code="spring-again"))
+    assert 'id="import-button"' in renamed.content.decode()
+    refused = client.post(URL, confirmation(renamed))
+    assert refused.status_code == 200
+    assert len(refused.context["duplicates"]) == 6
+    assert "is already on file as entry 1" in refused.context["duplicates"][0]
+    assert Game.objects.count() == 6
+
+    stored = client.post(URL, confirmation(refused, save_duplicates="on"))
+    assert stored.status_code == 302
+    assert Tournament.objects.get(code="spring-again").games.count() == 6
+
+
+def test_games_the_site_refuses_are_listed_and_nothing_is_stored(client, vera):
+    tomorrow = timezone.localdate() + timedelta(days=1)
+    text = SPRING_CUP.replace("2024-03-02,2024-03-03", f"{tomorrow},{tomorrow}")
+    preview = upload(client, text)
+
+    response = client.post(URL, confirmation(preview))
+
+    assert response.status_code == 200
+    errors = response.context["store_errors"]
+    assert len(errors) == 6 and errors[0] == f"line 11 date {tomorrow} is in the future"
+    assert nothing_stored()
+
+
+def test_a_tournament_added_without_games_receives_the_files_games(client, vera):
+    factories.tournament("Spring-Cup-2024", "Our spring cup", egf_class="A")
+    preview = upload(client, SPRING_CUP)
+
+    assert 'id="tournament-on-file"' in preview.content.decode()
+    client.post(URL, confirmation(preview))
+    tournament = Tournament.objects.get()
+    assert (tournament.name, tournament.games.count()) == ("Our spring cup", 6)
+
+
+# --- files that cannot be imported -------------------------------------------------------------
+
+
+def test_a_broken_file_shows_its_errors_with_line_numbers_and_stores_nothing(client, vera):
+    broken = SPRING_CUP.replace("   2-   1=/b0", "   2+   1=/b0").replace(
+        "2024-03-03]", "2024-02-03]"
+    )
+
+    response = upload(client, broken, name="broken.h9")
+
+    assert response.status_code == 200
+    errors = [(e.line, e.column) for e in response.context["file_errors"]]
+    assert errors == [(4, "DT")]
+    text = text_of(response)
+    assert "broken.h9 has 1 error; nothing was stored." in text
+    assert "4 DT the end date 2024-02-03 is before the start 2024-03-02" in text
+    assert nothing_stored()
+
+    pairing = upload(client, SPRING_CUP.replace("   2-   1=/b0", "   2+   1=/b0"))
+    assert [(e.line, e.column) for e in pairing.context["file_errors"]] == [(12, "round 2")]
+
+
+def test_a_file_that_is_not_a_tournament_file_is_refused(client, vera):
+    response = upload(client, "<html><body>hello</body></html>", name="page.html")
+
+    assert [e.message for e in response.context["file_errors"]] == [
+        "not an OpenGotha file: the root element is not <Tournament>"
+    ]
+    assert nothing_stored()
+
+
+def test_an_upload_over_the_limit_is_refused_with_the_limit(client, vera):
+    too_big = SPRING_CUP.encode() + b";" * MAX_UPLOAD_BYTES
+
+    response = upload(client, too_big)
+
+    assert response.context["form"].errors["file"] == [
+        "The file is 5.0 MB; the limit is 5 MB. Tournament files are far smaller: "
+        "is this the right file?"
+    ]
+    assert nothing_stored()
+
+
+def test_readers_may_not_import(client):
+    client.force_login(factories.user("rita"))
+
+    assert client.get(URL).status_code == 403
+    assert upload(client, SPRING_CUP).status_code == 403
+    assert nothing_stored()
+
+
+def test_a_tournament_too_big_for_a_field_each_gets_fields_for_those_who_need_a_look(
+    client, vera, settings
+):
+    settings.DATA_UPLOAD_MAX_NUMBER_FIELDS = 22  # room for two players' fields
+    factories.player("jsmith", "3d", full_name="J. Smith", egd_pin="12345678")
+    factories.player("thabo-ndlovu", "1k", full_name="T. Ndlovu")
+
+    preview = upload(client, SPRING_CUP)
+
+    editable = {row.match.username for row in preview.context["rows"] if row.editable}
+    assert editable == {"anna-van-der-merwe", "aiko-nakamura"}
+    html = preview.content.decode()
+    assert html.count('class="form-control form-control-sm') == 2
+    assert client.post(URL, confirmation(preview)).status_code == 302
+    assert Game.objects.filter(white__username="jsmith").exists()
+
+
+# --- queries -----------------------------------------------------------------------------------
+
+
+def test_the_preview_takes_a_fixed_number_of_queries(client, vera, django_assert_max_num_queries):
+    for number in range(40):
+        factories.player(f"member-{number}", "10k", full_name=f"Member {number}")
+    with django_assert_max_num_queries(12):
+        preview = upload(client, SPRING_CUP)
+    with django_assert_max_num_queries(16):
+        client.post(URL, confirmation(preview, "check"))
+
+
+# --- a real file -------------------------------------------------------------------------------
+
+
+@pytest.mark.skipif(
+    not EGC2013_H9.is_file(),
+    reason=f"{EGC2013_H9} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_the_egc2013_h_file_previews_and_imports(client, vera):
+    factories.player("fan", "7d", full_name="Hui Fan")
+
+    preview = upload(client, EGC2013_H9.read_bytes(), name="EGC2013.h9")
+
+    plan = preview.context["plan"]
+    assert (len(plan.file.records), len(plan.matches), len(plan.new_players)) == (2226, 594, 593)
+    assert plan.problems == []
+    assert next(m for m in plan.matches if m.username == "fan").how == "name"
+    response = client.post(URL, confirmation(preview))
+    assert response.status_code == 302
+    assert Tournament.objects.get().games.count() == 2226
+    assert Player.objects.count() == 594
