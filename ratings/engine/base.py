@@ -12,6 +12,7 @@ loaded again, so the site can restart a recompute from a checkpoint.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -79,18 +80,32 @@ class PlayerState:
     games: int = 0
 
     def to_data(self) -> dict[str, Any]:
-        data = {}
-        for item in dataclasses.fields(self):
-            data[item.name] = _to_data(getattr(self, item.name))
-        return data
+        return {name: _to_data(getattr(self, name)) for name in _field_names(type(self))}
 
     @classmethod
     def from_data(cls, data: Mapping[str, Any]) -> PlayerState:
-        hints = typing.get_type_hints(cls)
+        hints = _type_hints(cls)
         return cls(**{name: _from_data(hints[name], value) for name, value in data.items()})
 
 
+# Resolving fields and annotations is slow, and a checkpoint dumps or loads thousands
+# of players: once per class.
+@functools.cache
+def _type_hints(cls: type) -> dict[str, Any]:
+    return typing.get_type_hints(cls)
+
+
+@functools.cache
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(item.name for item in dataclasses.fields(cls))
+
+
+_PLAIN = frozenset({str, int, bool, type(None)})  # JSON-able as they are
+
+
 def _to_data(value: Any) -> Any:
+    if type(value) in _PLAIN:
+        return value
     if isinstance(value, Rank):
         return {"stones": value.stones, "pro": value.pro}
     if isinstance(value, Fraction):
@@ -98,6 +113,8 @@ def _to_data(value: Any) -> Any:
     if isinstance(value, float):
         return {"float": value.hex()}  # exact round trip
     if isinstance(value, list | tuple):
+        if all(type(item) in _PLAIN for item in value):
+            return list(value)
         return [_to_data(item) for item in value]
     return value
 
@@ -187,17 +204,25 @@ def sort_standings(rows: Iterable[Standing]) -> list[Standing]:
     return sorted(rows, key=lambda row: (-row.rank.stones, -row.rank.pro, -row.value, row.player))
 
 
-def units(algorithm: Algorithm, records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
+def units(
+    algorithm: Algorithm, records: Iterable[GameRecord], *, presorted: bool = False
+) -> Iterator[list[GameRecord]]:
     """The records this algorithm sees, grouped into the units it rates, in replay order.
 
     Adjustments meant for another algorithm are left out. For algorithms that rate
     tournaments as one block, all games sharing a tournament code form one unit placed
     at the position of the tournament's first game (SPEC section 5).
+
+    ``presorted`` says the records already come in replay order (the site's database
+    streams them so): they are not sorted again and, for an algorithm without blocks,
+    not held in memory either, one unit is made per record as it arrives.
     """
-    ordered = sorted(
-        (record for record in records if record.applies_to(algorithm.name)),
-        key=lambda record: record.order_key,
-    )
+    chosen = (record for record in records if record.applies_to(algorithm.name))
+    if presorted and not algorithm.rates_tournaments_as_blocks:
+        for record in chosen:
+            yield [record]
+        return
+    ordered = list(chosen) if presorted else sorted(chosen, key=lambda record: record.order_key)
     if not algorithm.rates_tournaments_as_blocks:
         for record in ordered:
             yield [record]
