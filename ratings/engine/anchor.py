@@ -31,6 +31,7 @@ from fractions import Fraction
 from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank, RankError, parse_rank
 from .records import Colour, Entry, GameRecord, Status, Winner
+from .rows import adjustment_row, game_row
 
 RATING_PER_RANK = 100
 # Small boards map their handicap to the big board by the ratio of the areas.
@@ -164,7 +165,7 @@ class Anchor(Algorithm):
             (Colour.BLACK, record.black, black, record.white),
         )
         rows = []
-        for side, (colour, name, player, opponent_name) in enumerate(sides):
+        for side, (colour, _name, player, _opponent) in enumerate(sides):
             rank_before, value_before = before[side]
             change, player_factors = changes[side], dict(factors)
             if not skipped:
@@ -176,26 +177,16 @@ class Anchor(Algorithm):
                 player.rank = rank_of(player.value)
                 player.games += 1
             rows.append(
-                HistoryRow(
-                    seq=record.seq,
-                    date=record.date,
-                    round=record.round,
-                    player=name,
-                    opponent=opponent_name,
-                    opponent_rank=before[1 - side][0],
+                game_row(
+                    record,
                     colour=colour,
-                    handicap=record.handicap,
-                    komi=record.komi,
-                    winner=record.winner,
-                    status=record.status,
-                    tournament=record.tournament,
+                    opponent_rank=before[1 - side][0],
+                    rank_before=rank_before,
                     value_before=value_before,
                     change=change,
-                    value_after=player.value,
-                    rank_before=rank_before,
                     rank_after=player.rank,
+                    value_after=player.value,
                     factors=player_factors,
-                    comment=record.comment,
                     skipped=skipped,
                 )
             )
@@ -243,26 +234,14 @@ class Anchor(Algorithm):
             new_value = float(record.value)
         player.value = new_value
         player.rank = rank_of(new_value)
-        return HistoryRow(
-            seq=record.seq,
-            date=record.date,
-            round=record.round,
-            player=record.white,
-            opponent=record.white,
-            opponent_rank=rank_before,
-            colour=None,
-            handicap=0,
-            komi=record.komi,
-            winner=None,
-            status=record.status,
-            tournament=record.tournament,
+        return adjustment_row(
+            record,
+            rank_before=rank_before,
             value_before=value_before,
             change=new_value - value_before,
-            value_after=new_value,
-            rank_before=rank_before,
             rank_after=player.rank,
+            value_after=new_value,
             factors=factors,
-            comment=record.comment,
             skipped=skipped,
         )
 

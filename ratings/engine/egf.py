@@ -26,6 +26,7 @@ from typing import Any, ClassVar
 from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
+from .rows import adjustment_row, game_row
 
 GOR_1D = 2100
 POINTS_PER_GRADE = 100
@@ -358,26 +359,14 @@ class EgfAlgorithm(Algorithm):
         else:
             self._place(player, grade, requested)
             factors["raised_to_floor"] = requested < self.params.floor
-        return HistoryRow(
-            seq=record.seq,
-            date=record.date,
-            round=record.round,
-            player=record.white,
-            opponent=record.white,
-            opponent_rank=rank_before,
-            colour=None,
-            handicap=0,
-            komi=record.komi,
-            winner=None,
-            status=record.status,
-            tournament=record.tournament,
+        return adjustment_row(
+            record,
+            rank_before=rank_before,
             value_before=value_before,
             change=player.value - value_before,
-            value_after=player.value,
-            rank_before=rank_before,
             rank_after=player.rank,
+            value_after=player.value,
             factors=factors,
-            comment=record.comment,
             skipped=skipped,
         )
 
@@ -422,26 +411,16 @@ class _Block:
                 if not reason:
                     self._apply(name, player, change, factors)
                 rows.append(
-                    HistoryRow(
-                        seq=record.seq,
-                        date=record.date,
-                        round=record.round,
-                        player=name,
-                        opponent=opponent,
-                        opponent_rank=self.starts[opponent][1],
+                    game_row(
+                        record,
                         colour=colour,
-                        handicap=record.handicap,
-                        komi=record.komi,
-                        winner=record.winner,
-                        status=record.status,
-                        tournament=record.tournament,
+                        opponent_rank=self.starts[opponent][1],
+                        rank_before=rank_before,
                         value_before=value_before,
                         change=change,
-                        value_after=player.value,
-                        rank_before=rank_before,
                         rank_after=player.rank,
+                        value_after=player.value,
                         factors=factors,
-                        comment=record.comment,
                         skipped=reason,
                     )
                 )

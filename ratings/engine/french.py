@@ -26,6 +26,7 @@ from typing import Any
 from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
+from .rows import adjustment_row, game_row
 
 LEVEL_PER_RANK = 100  # 0..99 = 1d, 100..199 = 2d, -100..-1 = 1k
 RATED_BOARD_SIZES = (9, 13, 19)
@@ -348,26 +349,14 @@ class French(Algorithm):
         else:
             player.value, player.rank, player.known = level, rank_of_level(level), True
             factors["level"] = level
-        return HistoryRow(
-            seq=record.seq,
-            date=record.date,
-            round=record.round,
-            player=record.white,
-            opponent=record.white,
-            opponent_rank=rank_before,
-            colour=None,
-            handicap=0,
-            komi=record.komi,
-            winner=None,
-            status=record.status,
-            tournament=record.tournament,
+        return adjustment_row(
+            record,
+            rank_before=rank_before,
             value_before=level_before,
             change=player.value - level_before + 0.0,
-            value_after=player.value,
-            rank_before=rank_before,
             rank_after=player.rank,
+            value_after=player.value,
             factors=factors,
-            comment=record.comment,
             skipped=skipped,
         )
 
@@ -501,7 +490,7 @@ class French(Algorithm):
         started: set[str] = set()
         for index, record in enumerate(unit):
             white_side, black_side = calculation.sides[index]
-            for colour, name, opponent, side in (
+            for colour, name, _opponent, side in (
                 (Colour.WHITE, record.white, record.black, white_side),
                 (Colour.BLACK, record.black, record.white, black_side),
             ):
@@ -524,26 +513,16 @@ class French(Algorithm):
                             adjustments=adjustments,
                         )
                 rows.append(
-                    HistoryRow(
-                        seq=record.seq,
-                        date=record.date,
-                        round=record.round,
-                        player=name,
-                        opponent=opponent,
-                        opponent_rank=rank_of_level(side.opponent_level),
+                    game_row(
+                        record,
                         colour=colour,
-                        handicap=record.handicap,
-                        komi=record.komi,
-                        winner=record.winner,
-                        status=record.status,
-                        tournament=record.tournament,
+                        opponent_rank=rank_of_level(side.opponent_level),
+                        rank_before=rank_of_level(value_before),
                         value_before=value_before,
                         change=change + 0.0,
-                        value_after=value_after,
-                        rank_before=rank_of_level(value_before),
                         rank_after=rank_of_level(value_after),
+                        value_after=value_after,
                         factors=factors,
-                        comment=record.comment,
                         skipped=skipped[index],
                     )
                 )

@@ -20,6 +20,7 @@ from fractions import Fraction
 from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
+from .rows import adjustment_row, game_row
 
 INDEX_LIMIT = 999
 OPPONENT_MEMORY = 10  # the opponent factor looks at the player's last ten games
@@ -231,42 +232,6 @@ def _game_factors(record: GameRecord) -> _GameFactors:
     )
 
 
-def _game_row(
-    record: GameRecord,
-    colour: Colour,
-    player: SagcPlayer,
-    opponent_name: str,
-    opponent_rank: Rank,
-    rank_before: Rank,
-    index_before: int,
-    change: int,
-    factors: dict,
-    skipped: str,
-) -> HistoryRow:
-    return HistoryRow(
-        seq=record.seq,
-        date=record.date,
-        round=record.round,
-        player=record.white if colour is Colour.WHITE else record.black,
-        opponent=opponent_name,
-        opponent_rank=opponent_rank,
-        colour=colour,
-        handicap=record.handicap,
-        komi=record.komi,
-        winner=record.winner,
-        status=record.status,
-        tournament=record.tournament,
-        value_before=index_before,
-        change=change,
-        value_after=player.value,
-        rank_before=rank_before,
-        rank_after=player.rank,
-        factors=factors,
-        comment=record.comment,
-        skipped=skipped,
-    )
-
-
 @register
 class Sagc(Algorithm):
     name = "sagc"
@@ -315,26 +280,14 @@ class Sagc(Algorithm):
                 skipped = str(error)
                 new_rank, new_index = rank_before, index_before
         player.rank, player.value = new_rank, new_index
-        return HistoryRow(
-            seq=record.seq,
-            date=record.date,
-            round=record.round,
-            player=record.white,
-            opponent=record.white,
-            opponent_rank=rank_before,
-            colour=None,
-            handicap=0,
-            komi=record.komi,
-            winner=None,
-            status=record.status,
-            tournament=record.tournament,
+        return adjustment_row(
+            record,
+            rank_before=rank_before,
             value_before=index_before,
             change=new_index - index_before,
-            value_after=new_index,
-            rank_before=rank_before,
             rank_after=new_rank,
+            value_after=new_index,
             factors={"adjustment": True, "skipped": skipped} if skipped else {"adjustment": True},
-            comment=record.comment,
             skipped=skipped,
         )
 
@@ -369,11 +322,39 @@ class Sagc(Algorithm):
                 if len(memory) > memory_size:
                     del memory[:-memory_size]
         return [
-            _game_row(record, Colour.WHITE, white, black_name, black_rank, white_rank,
-                      white_index, white_change, white_factors, skipped),
-            _game_row(record, Colour.BLACK, black, white_name, white_rank, black_rank,
-                      black_index, black_change, black_factors, skipped),
-        ]  # fmt: skip
+            game_row(
+                record,
+                colour=colour,
+                opponent_rank=opponent_rank,
+                rank_before=rank_before,
+                value_before=index_before,
+                change=change,
+                rank_after=player.rank,
+                value_after=player.value,
+                factors=factors,
+                skipped=skipped,
+            )
+            for colour, player, opponent_rank, rank_before, index_before, change, factors in (
+                (
+                    Colour.WHITE,
+                    white,
+                    black_rank,
+                    white_rank,
+                    white_index,
+                    white_change,
+                    white_factors,
+                ),
+                (
+                    Colour.BLACK,
+                    black,
+                    white_rank,
+                    black_rank,
+                    black_index,
+                    black_change,
+                    black_factors,
+                ),
+            )
+        ]
 
     def _change(
         self,
