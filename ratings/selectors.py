@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -43,7 +43,7 @@ _ADJUSTMENT_COLUMNS = (
     "algorithm",
     "comment",
 )
-_CHUNK = 5000
+_CHUNK = 10_000
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,7 @@ class ReplayKey:
     seq: int
 
     def at_or_after(self) -> Q:
-        return (
+        return Q(date__gte=self.date) & (
             Q(date__gt=self.date)
             | Q(date=self.date, round__gt=self.round)
             | Q(date=self.date, round=self.round, seq__gte=self.seq)
@@ -69,12 +69,32 @@ class SourceIds:
     games: dict[int, int]
     adjustments: dict[int, int]
 
+    def release(self, records: Iterable[GameRecord]) -> None:
+        """Forget records whose rows are written, so that a long replay does not keep
+        an id for every game it has streamed."""
+        for record in records:
+            (self.adjustments if record.is_adjustment else self.games).pop(record.seq, None)
+
+
+def _valid_games(start: ReplayKey | None):
+    games = Game.objects.valid()
+    return games if start is None else games.filter(start.at_or_after())
+
+
+def _valid_adjustments(algorithm: str, start: ReplayKey | None):
+    adjustments = Adjustment.objects.valid().filter(Q(algorithm="") | Q(algorithm=algorithm))
+    if start is not None:
+        # adjustments have no round: they sit at round 0 of their date
+        adjustments = adjustments.filter(
+            Q(date__gt=start.date) | Q(date=start.date, seq__gte=start.seq)
+            if start.round == 0
+            else Q(date__gt=start.date)
+        )
+    return adjustments
+
 
 def _games(start: ReplayKey | None, ids: dict[int, int]) -> Iterator[GameRecord]:
-    games = Game.objects.valid()
-    if start is not None:
-        games = games.filter(start.at_or_after())
-    rows = games.order_by("date", "round", "seq").values_list(*_GAME_COLUMNS)
+    rows = _valid_games(start).order_by("date", "round", "seq").values_list(*_GAME_COLUMNS)
     for row in rows.iterator(chunk_size=_CHUNK):
         ids[row[1]] = row[0]
         yield game_record(
@@ -98,14 +118,7 @@ def _games(start: ReplayKey | None, ids: dict[int, int]) -> Iterator[GameRecord]
 def _adjustments(
     algorithm: str, start: ReplayKey | None, ids: dict[int, int]
 ) -> Iterator[GameRecord]:
-    adjustments = Adjustment.objects.valid().filter(Q(algorithm="") | Q(algorithm=algorithm))
-    if start is not None:
-        # adjustments have no round: they sit at round 0 of their date
-        adjustments = adjustments.filter(
-            Q(date__gt=start.date) | Q(date=start.date, seq__gte=start.seq)
-            if start.round == 0
-            else Q(date__gt=start.date)
-        )
+    adjustments = _valid_adjustments(algorithm, start)
     rows = adjustments.order_by("date", "seq").values_list(*_ADJUSTMENT_COLUMNS)
     for row in rows.iterator(chunk_size=_CHUNK):
         ids[row[1]] = row[0]
@@ -124,7 +137,8 @@ def replay_records(
     algorithm: str, start: ReplayKey | None = None
 ) -> tuple[Iterator[GameRecord], SourceIds]:
     """Valid games and the algorithm's adjustments from ``start`` on, in replay order,
-    streamed from the database; ``SourceIds`` fills in as the stream is read."""
+    streamed from the database (on PostgreSQL through server-side cursors, a chunk at
+    a time); ``SourceIds`` fills in as the stream is read."""
     ids = SourceIds({}, {})
     merged = heapq.merge(
         _games(start, ids.games),
@@ -132,6 +146,11 @@ def replay_records(
         key=lambda record: record.order_key,
     )
     return merged, ids
+
+
+def replay_count(algorithm: str, start: ReplayKey | None = None) -> int:
+    """How many records :func:`replay_records` streams (for progress reports)."""
+    return _valid_games(start).count() + _valid_adjustments(algorithm, start).count()
 
 
 def player_entries() -> dict[str, Entry]:

@@ -20,14 +20,13 @@ KILLED_RECOMPUTE = """
 import sys, time, django
 django.setup()
 from ratings import services
-from ratings.models import RatingHistory
-real_bulk_create = RatingHistory.objects.bulk_create
-def bulk_create_then_wait(rows, *args, **kwargs):
-    created = real_bulk_create(rows, *args, **kwargs)
-    print("wrote", len(created), flush=True)
+from ratings.bulk import RowWriter
+real_flush = RowWriter.flush
+def flush_then_wait(self):
+    real_flush(self)
+    print("wrote", self.written, flush=True)
     time.sleep(60)
-    return created
-RatingHistory.objects.bulk_create = bulk_create_then_wait
+RowWriter.flush = flush_then_wait
 services.recompute_pending(["sagc"])
 """
 
