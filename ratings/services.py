@@ -294,6 +294,7 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
             source_ids.release(unit)
     algorithm.finish(state)
     _replace_current(name, state, ids)
+    _thin_checkpoints(name, position + written)
     return written
 
 
@@ -318,6 +319,44 @@ _HISTORY_COLUMNS = (
 )
 
 
+def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> bool:
+    """Whether to store a checkpoint before the next unit, ``since`` units after the
+    last one, with ``remaining`` records still to replay, ``every`` the setting
+    ``RATINGS_CHECKPOINT_EVERY`` and ``players`` the players in the state.
+
+    Checkpoints are dense near the end of the history, where new and back-dated
+    entries land, and sparse further back: at least a ``_CHECKPOINT_REACH``-th of what
+    is left apart, so that a back-dated entry replays its tail plus about a tenth more,
+    whatever the length of the history, and a full replay of a million games stores a
+    few dozen states. Near the end they are ``every`` units apart, or more in a club of
+    more than ``_CHECKPOINT_PLAYERS`` players: a checkpoint holds every player's state
+    (with 10,000 players one costs about as much as replaying two thousand games).
+    """
+    spacing = max(every, every * players // _CHECKPOINT_PLAYERS, remaining // _CHECKPOINT_REACH)
+    return since >= spacing
+
+
+_CHECKPOINT_REACH = 10
+_CHECKPOINT_PLAYERS = 2500
+
+
+def _thin_checkpoints(algorithm: str, end: int) -> None:
+    """Keep the checkpoints as :func:`_checkpoint_due` spaces them as the history grows:
+    walking back from the end (``end`` history rows), one is kept when it lies at least
+    a ``_CHECKPOINT_REACH``-th of its distance from the end before the last one kept.
+    Without this, the checkpoints each new entry adds near the end would pile up."""
+    kept = end
+    dropped = []
+    checkpoints = Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")
+    for pk, position in checkpoints.values_list("pk", "position"):
+        if kept - position >= (end - position) // _CHECKPOINT_REACH:
+            kept = position
+        else:
+            dropped.append(pk)
+    if dropped:
+        Checkpoint.objects.filter(pk__in=dropped).delete()
+
+
 def _rated_units(
     algorithm: Algorithm, state: RatingState, records: Iterable[GameRecord], total: int
 ) -> Iterator[tuple[tuple[ReplayKey, dict] | None, list[GameRecord], list[HistoryRow]]]:
@@ -337,14 +376,20 @@ def _rated_units(
                 last_of_tournament[record.tournament] = record.order_key
     open_until: tuple | None = None
     every = settings.RATINGS_CHECKPOINT_EVERY
-    done = 0
+    done = since = 0
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
         if count % _PROGRESS_EVERY == 0:
             progress.report(algorithm.name, done, total)
         first = unit[0]
         checkpoint = None
-        if count and count % every == 0 and (open_until is None or open_until < first.order_key):
+        if (
+            count
+            and _checkpoint_due(since, total - done, every, len(state.players))
+            and (open_until is None or open_until < first.order_key)
+        ):
             checkpoint = (ReplayKey(first.date, first.round, first.seq), state.dump())
+            since = 0
+        since += 1
         done += len(unit)
         end = last_of_tournament.get(first.tournament) if not first.is_adjustment else None
         if end is not None and (open_until is None or end > open_until):

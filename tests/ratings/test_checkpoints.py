@@ -1,0 +1,83 @@
+"""Where the recompute keeps its checkpoints: dense near the end of the history, where
+entries land, and sparse further back, so that a back-dated entry replays about its
+tail and a long history keeps few states."""
+
+from datetime import date
+
+import pytest
+
+from ratings import services
+from ratings.models import Checkpoint
+
+pytestmark = pytest.mark.django_db
+
+
+def stored_at(positions: range) -> None:
+    Checkpoint.objects.bulk_create(
+        Checkpoint(
+            algorithm="sagc",
+            date=date(2024, 1, 1),
+            round=0,
+            seq=position,
+            position=position,
+            state={},
+        )
+        for position in positions
+    )
+
+
+def kept() -> list[int]:
+    return sorted(Checkpoint.objects.filter(algorithm="sagc").values_list("position", flat=True))
+
+
+def test_thinning_keeps_the_checkpoints_near_the_end_and_few_further_back():
+    end = 2000
+    stored_at(range(0, end, 2))  # what one entry after another leaves behind
+
+    services._thin_checkpoints("sagc", end)
+
+    positions = kept()
+    assert len(positions) < 100
+    assert positions[-10:] == list(range(end - 20, end, 2))
+    # A back-dated entry at any position replays from the checkpoint before it: at
+    # most about a ninth of its distance from the end more than its own tail.
+    for position in range(positions[0], end):
+        before = max(checkpoint for checkpoint in positions if checkpoint <= position)
+        assert position - before <= (end - position) / 9 + 3
+
+
+def test_thinning_leaves_other_algorithms_alone():
+    Checkpoint.objects.create(
+        algorithm="anchor", date=date(2024, 1, 1), round=0, seq=1, position=1, state={}
+    )
+    stored_at(range(0, 1000, 2))
+
+    services._thin_checkpoints("sagc", 1000)
+
+    assert Checkpoint.objects.filter(algorithm="anchor").count() == 1
+
+
+def replay_checkpoints(units: int, every: int, players: int) -> list[int]:
+    """Where a full replay of ``units`` units stores its checkpoints."""
+    positions, since = [], 0
+    for done in range(units):
+        if done and services._checkpoint_due(since, units - done, every, players):
+            positions.append(done)
+            since = 0
+        since += 1
+    return positions
+
+
+def test_a_full_replay_of_a_million_games_stores_a_few_dozen_states():
+    positions = replay_checkpoints(1_000_000, every=5000, players=10_000)
+
+    assert 10 <= len(positions) <= 40
+    # near the end: every 20,000 units (a checkpoint of 10,000 players is dear)
+    assert positions[-1] >= 1_000_000 - 20_000
+    assert positions[-1] - positions[-2] == 20_000
+
+
+def test_a_small_club_keeps_the_setting_as_its_spacing_near_the_end():
+    positions = replay_checkpoints(20_000, every=1000, players=300)
+
+    assert positions[-1] - positions[-2] == 1000
