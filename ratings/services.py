@@ -27,6 +27,7 @@ from django.utils import timezone
 
 from players.fields import rank_to_code
 from players.models import Adjustment, AuditEntry, Game
+from ratings.engine import gcr
 from ratings.engine.base import (
     Algorithm,
     HistoryRow,
@@ -480,29 +481,29 @@ def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
 
 
 def _rewrite_holistic(algorithm: Algorithm) -> int:
-    """GCR: the standings from all games, and month-end snapshots for the chart."""
+    """GCR: the standings from all games, and month-end snapshots for the chart, all
+    from one replay (``gcr.month_end_snapshots``)."""
     name = algorithm.name
     records = list(replay_records(name)[0])
     entries = player_entries()
     ids = player_ids()
     RatingSnapshot.objects.filter(algorithm=name).delete()
+    wanted = set(_month_ends(records))
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
     with RowWriter(RatingSnapshot, columns) as snapshots:
-        for month_end in _month_ends(records):
-            state = algorithm.new_state(entries)
-            for unit in units(algorithm, (r for r in records if r.date <= month_end)):
-                algorithm.rate_unit(state, unit)
-            algorithm.finish(state)
-            for username, player in state.players.items():
-                if player.games:
+        for month_end, standings in gcr.month_end_snapshots(records, entries, algorithm.params):
+            if month_end not in wanted:
+                continue
+            for standing in standings:
+                if standing.games:
                     snapshots.add(
                         (
                             name,
-                            ids[username],
+                            ids[standing.player],
                             month_end,
-                            rank_to_code(player.rank),
-                            float(player.value),
-                            player.games,
+                            rank_to_code(standing.rank),
+                            float(standing.value),
+                            standing.games,
                         )
                     )
     state = algorithm.new_state(entries)
