@@ -17,17 +17,39 @@ class RatingHistory(models.Model):
 
     ``position`` is the row's place in the algorithm's replay; a recompute deletes the
     rows from a checkpoint's position on and writes them again.
+
+    Only the recompute writes these rows, from ids it has just read in the same
+    transaction, and a million games make two million of them: the foreign keys are
+    not checked by the database (the checks took a third of the time to write the
+    rows) and have no index of their own except ``game`` (the game page looks its rows
+    up): a player's rows are found through ``history_player_log``, and opponents and
+    adjustments are never looked up alone (games, adjustments and players are voided
+    or erased, never deleted).
     """
 
     algorithm = models.CharField(max_length=20)
     position = models.BigIntegerField()
-    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="history")
-    opponent = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="+")
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="history",
+        db_constraint=False,
+        db_index=False,
+    )
+    opponent = models.ForeignKey(
+        Player, on_delete=models.CASCADE, related_name="+", db_constraint=False, db_index=False
+    )
     game = models.ForeignKey(
-        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="+", db_constraint=False
     )
     adjustment = models.ForeignKey(
-        Adjustment, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+        Adjustment,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
     )
     date = models.DateField()
     colour = models.CharField(max_length=1, blank=True)
@@ -45,7 +67,9 @@ class RatingHistory(models.Model):
             models.UniqueConstraint(fields=["algorithm", "position"], name="history_position"),
         ]
         indexes = [
-            models.Index(fields=["algorithm", "player", "-position"], name="history_player_log"),
+            # The log page and its chart (player and algorithm given, newest first); a
+            # player's rows under every algorithm (the data export, cascades).
+            models.Index(fields=["player", "algorithm", "-position"], name="history_player_log"),
         ]
 
     def __str__(self) -> str:
