@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator
+import itertools
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
@@ -93,9 +94,28 @@ def _valid_adjustments(algorithm: str, start: ReplayKey | None):
     return adjustments
 
 
-def _games(start: ReplayKey | None, ids: dict[int, int]) -> Iterator[GameRecord]:
-    rows = _valid_games(start).order_by("date", "round", "seq").values_list(*_GAME_COLUMNS)
-    for row in rows.iterator(chunk_size=_CHUNK):
+def _no_op() -> None:
+    pass
+
+
+def _games(
+    start: ReplayKey | None,
+    ids: dict[int, int],
+    before_fetch: Callable[[], None],
+    after_fetch: Callable[[], None],
+) -> Iterator[GameRecord]:
+    games = _valid_games(start).order_by("date", "round", "seq").values_list(*_GAME_COLUMNS)
+    rows = games.iterator(chunk_size=_CHUNK)
+    for count in itertools.count():
+        # The iterator goes to the database for every _CHUNK rows, the first included.
+        fetches = count % _CHUNK == 0
+        if fetches:
+            before_fetch()
+        row = next(rows, None)
+        if fetches:
+            after_fetch()
+        if row is None:
+            return
         ids[row[1]] = row[0]
         yield game_record(
             seq=row[1],
@@ -134,14 +154,23 @@ def _adjustments(
 
 
 def replay_records(
-    algorithm: str, start: ReplayKey | None = None
+    algorithm: str,
+    start: ReplayKey | None = None,
+    *,
+    before_fetch: Callable[[], None] = _no_op,
+    after_fetch: Callable[[], None] = _no_op,
 ) -> tuple[Iterator[GameRecord], SourceIds]:
     """Valid games and the algorithm's adjustments from ``start`` on, in replay order,
     streamed from the database (on PostgreSQL through server-side cursors, a chunk at
-    a time); ``SourceIds`` fills in as the stream is read."""
+    a time); ``SourceIds`` fills in as the stream is read.
+
+    Each chunk of games is fetched between calls of ``before_fetch`` and
+    ``after_fetch``: the recompute waits there for the rows it is writing through the
+    same connection, then sends the next ones, which go in while it rates the chunk.
+    """
     ids = SourceIds({}, {})
     merged = heapq.merge(
-        _games(start, ids.games),
+        _games(start, ids.games, before_fetch, after_fetch),
         _adjustments(algorithm, start, ids.adjustments),
         key=lambda record: record.order_key,
     )

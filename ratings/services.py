@@ -54,6 +54,9 @@ from .selectors import (
 logger = logging.getLogger(__name__)
 
 _MAX_LOOPS = 20
+# History rows held at most before they are sent (a chunk of games makes about twice
+# its number; a long tournament block more).
+_HISTORY_BUFFER = 100_000
 _PROGRESS_EVERY = 2000  # units between progress reports
 
 
@@ -272,21 +275,28 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     ids = player_ids()
     written = 0
     factors_json = _JsonTexts()
-    records, source_ids = replay_records(name, key)
-    # On PostgreSQL each batch of rows goes in from a thread while the next one is
-    # rated: the server's work (parsing, checking, indexing) overlaps the engine's.
-    with RowWriter(RatingHistory, _HISTORY_COLUMNS, background=True) as history:
+    # On PostgreSQL the rows of each chunk of games go in from a thread while the next
+    # chunk is rated: the server's work (parsing, indexing) overlaps the engine's. The
+    # connection is shared, so the rows are sent just after a chunk is fetched.
+    writer = RowWriter(RatingHistory, _HISTORY_COLUMNS, batch=_HISTORY_BUFFER, background=True)
+    with writer as history:
+        records, source_ids = replay_records(
+            name, key, before_fetch=history.wait, after_fetch=history.send
+        )
         for checkpoint_key, unit, rows in _rated_units(algorithm, state, records, total):
             if checkpoint_key is not None:
-                key_before, dumped = checkpoint_key
-                Checkpoint.objects.create(
-                    algorithm=name,
-                    date=key_before.date,
-                    round=key_before.round,
-                    seq=key_before.seq,
-                    position=position + written,
-                    state=dumped,
-                )
+                key_before, state_json = checkpoint_key
+                with RowWriter(Checkpoint, _CHECKPOINT_COLUMNS) as checkpoints:
+                    checkpoints.add(
+                        (
+                            name,
+                            key_before.date,
+                            key_before.round,
+                            key_before.seq,
+                            position + written,
+                            state_json,
+                        )
+                    )
             for row in rows:
                 history.add(
                     _history_values(name, position + written, row, ids, source_ids, factors_json)
@@ -298,6 +308,8 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     _thin_checkpoints(name, position + written)
     return written
 
+
+_CHECKPOINT_COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")
 
 # History columns in the order _history_values gives them.
 _HISTORY_COLUMNS = (
@@ -358,11 +370,41 @@ def _thin_checkpoints(algorithm: str, end: int) -> None:
         Checkpoint.objects.filter(pk__in=dropped).delete()
 
 
+class _StateJson:
+    """The engine's state as the JSON text of a checkpoint (what ``json.dumps`` makes of
+    ``state.dump()``), kept from one checkpoint to the next: a unit changes only the
+    players of its records, so only the players of the units rated since the last
+    checkpoint are encoded again, and a checkpoint of 10,000 players costs in
+    proportion to those who played meanwhile."""
+
+    def __init__(self, state: RatingState) -> None:
+        self.state = state
+        self.entries: dict[str, str] | None = None  # '"name": {...}' for each player
+        self.touched: set[str] = set()
+
+    def touch(self, unit: Sequence[GameRecord]) -> None:
+        for record in unit:
+            self.touched.add(record.white)
+            self.touched.add(record.black)
+
+    def text(self) -> str:
+        players = self.state.players
+        if self.entries is None:
+            self.entries = {}
+            names = list(players)
+        else:
+            names = [name for name in self.touched if name in players]
+        for name in names:
+            self.entries[name] = f"{json.dumps(name)}: {json.dumps(players[name].to_data())}"
+        self.touched.clear()
+        return "{" + ", ".join(self.entries.values()) + "}"
+
+
 def _rated_units(
     algorithm: Algorithm, state: RatingState, records: Iterable[GameRecord], total: int
-) -> Iterator[tuple[tuple[ReplayKey, dict] | None, list[GameRecord], list[HistoryRow]]]:
-    """Rate unit by unit: with each unit, a checkpoint to store before it (or None)
-    and the unit's rows.
+) -> Iterator[tuple[tuple[ReplayKey, str] | None, list[GameRecord], list[HistoryRow]]]:
+    """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
+    the state as JSON text) or None, and the unit's rows.
 
     ``records`` come in replay order. An algorithm without tournament blocks rates
     them as they stream in. One with blocks needs them all first, to know where each
@@ -377,6 +419,7 @@ def _rated_units(
                 last_of_tournament[record.tournament] = record.order_key
     open_until: tuple | None = None
     every = settings.RATINGS_CHECKPOINT_EVERY
+    state_json = _StateJson(state)
     done = since = 0
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
         if count % _PROGRESS_EVERY == 0:
@@ -385,16 +428,18 @@ def _rated_units(
         checkpoint = None
         if (
             count
+            and since >= every
             and _checkpoint_due(since, total - done, every, len(state.players))
             and (open_until is None or open_until < first.order_key)
         ):
-            checkpoint = (ReplayKey(first.date, first.round, first.seq), state.dump())
+            checkpoint = (ReplayKey(first.date, first.round, first.seq), state_json.text())
             since = 0
         since += 1
         done += len(unit)
         end = last_of_tournament.get(first.tournament) if not first.is_adjustment else None
         if end is not None and (open_until is None or end > open_until):
             open_until = end
+        state_json.touch(unit)
         yield checkpoint, unit, algorithm.rate_unit(state, unit)
 
 
