@@ -7,6 +7,7 @@ marking the ratings dirty); the admin shows them read-only.
 
 from __future__ import annotations
 
+import functools
 from decimal import Decimal
 from fractions import Fraction
 
@@ -253,23 +254,30 @@ def game_record(
     tournament_class,
     comment,
 ) -> GameRecord:
-    """A game as the engine sees it, from plain column values (selectors stream these)."""
+    """A game as the engine sees it, from plain column values (selectors stream these:
+    a recompute makes a million, so the few distinct komis, times, results and
+    statuses are converted once each)."""
     return GameRecord(
         date=date,
         white=white,
         black=black,
-        winner=Winner(winner),
+        winner=_WINNERS[winner],
         handicap=handicap,
-        komi=Fraction(komi),
-        status=Status(status),
+        komi=_fraction(komi),
+        status=_STATUSES[status],
         board_size=board_size,
         tournament=tournament or "",
         tournament_class=tournament_class or "A",
         round=round,
-        time_minutes=Fraction(time_minutes) if time_minutes is not None else None,
+        time_minutes=_fraction(time_minutes) if time_minutes is not None else None,
         comment=comment,
         seq=seq,
     )
+
+
+_WINNERS = {winner.value: winner for winner in Winner}
+_STATUSES = {status.value: status for status in Status}
+_fraction = functools.lru_cache(maxsize=1024)(Fraction)
 
 
 class ResyncBatch(models.Model):

@@ -14,12 +14,20 @@ another core.
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
-from datetime import date
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from django.db import connection, models
 
 BATCH = 20_000
+
+
+def _adapter(field: models.Field) -> Callable[[Any], Any] | None:
+    if isinstance(field, models.DateTimeField):
+        return connection.ops.adapt_datetimefield_value
+    if isinstance(field, models.DateField):
+        return connection.ops.adapt_datefield_value
+    return None
 
 
 class RowWriter:
@@ -55,13 +63,12 @@ class RowWriter:
         self._thread: threading.Thread | None = None
         self._error: BaseException | None = None
         by_column = {field.column: field for field in model._meta.concrete_fields}
-        # SQLite stores dates as ISO text: Django converts them itself, and sqlite3's
-        # own adapter for dates is deprecated.
-        self.date_columns = [
-            index
+        # Elsewhere dates and times are stored as Django stores them (SQLite: text);
+        # sqlite3's own adapters for them are deprecated.
+        self.adapters = [
+            (index, adapter)
             for index, column in enumerate(columns)
-            if isinstance(by_column[column], models.DateField)
-            and not isinstance(by_column[column], models.DateTimeField)
+            if (adapter := _adapter(by_column[column])) is not None
         ]
 
     def add(self, row: tuple) -> None:
@@ -86,8 +93,8 @@ class RowWriter:
             else:
                 self._copy(raw, rows)
         else:
-            if self.date_columns:
-                rows = [self._with_iso_dates(row) for row in rows]
+            if self.adapters:
+                rows = [self._adapted(row) for row in rows]
             with connection.cursor() as cursor:
                 cursor.executemany(self.insert_sql, rows)
         self.written += len(rows)
@@ -118,12 +125,11 @@ class RowWriter:
         except BaseException as error:  # handed to the caller's thread by wait()
             self._error = error
 
-    def _with_iso_dates(self, row: tuple) -> tuple:
+    def _adapted(self, row: tuple) -> tuple:
         values = list(row)
-        for index in self.date_columns:
-            value = values[index]
-            if isinstance(value, date):
-                values[index] = value.isoformat()
+        for index, adapter in self.adapters:
+            if values[index] is not None:
+                values[index] = adapter(values[index])
         return tuple(values)
 
     def __enter__(self) -> RowWriter:

@@ -99,7 +99,16 @@ def dirty_dates(touches: Iterable[Touch]) -> dict[str, date]:
     For algorithms that rate a tournament as one block (EGF, the French ladder) a
     tournament game touches the tournament's first date.
     """
-    touches = list(touches)
+    # The earliest date of each (tournament, algorithm) is all that counts: an import
+    # of a million games touches a million dates.
+    earliest: dict[tuple[int | None, str], date] = {}
+    for touch in touches:
+        key = (touch.tournament_id, touch.algorithm)
+        if key not in earliest or touch.date < earliest[key]:
+            earliest[key] = touch.date
+    touches = [
+        Touch(day, tournament_id, algorithm) for (tournament_id, algorithm), day in earliest.items()
+    ]
     tournament_ids = {touch.tournament_id for touch in touches if touch.tournament_id}
     first_dates = dict(
         Game.objects.filter(tournament_id__in=tournament_ids)
