@@ -10,6 +10,11 @@ memory. SAGC is also timed against the straightforward Fraction implementation i
 A full run rewrites its own section of docs/performance.md, between
 ``<!-- bench:engine -->`` and ``<!-- /bench:engine -->``; ``--quick`` and
 ``--only NAME`` runs only print.
+
+Then, unless ``--only`` or ``--engine`` is given, it runs the database benchmarks
+(``python -m bench.database``: import, full and back-dated recomputes, pages at
+1,000,000 games) and the real-data ones (``python -m bench.realdata``), which write
+their own sections; ``--quick`` makes them small too.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -62,15 +67,21 @@ class BenchError(RuntimeError):
     """A run failed or the engine and the reference disagree."""
 
 
-def run_child(command: Sequence[str], stdout_path: str, timeout: float) -> tuple[float, int]:
-    """Run ``command`` from the project root; returns (wall seconds, peak RSS in KiB).
+def run_child(
+    command: Sequence[str],
+    stdout_path: str,
+    timeout: float,
+    env: Mapping[str, str] | None = None,
+) -> tuple[float, int]:
+    """Run ``command`` from the project root (in ``env``, default this process's
+    environment); returns (wall seconds, peak RSS in KiB).
 
     ``os.wait4`` gives the resource usage of this one child, so each run's peak
     memory is its own.
     """
     with open(stdout_path, "wb") as out, tempfile.TemporaryFile() as err:
         started = time.perf_counter()
-        child = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err)
+        child = subprocess.Popen(command, cwd=ROOT, stdout=out, stderr=err, env=env)
         while True:
             done, status, usage = os.wait4(child.pid, os.WNOHANG)
             if done:
@@ -236,6 +247,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, help="runs per algorithm (default 3, 1 with --quick)")
     parser.add_argument("--timeout", type=float, default=900, help="seconds per run")
     parser.add_argument("--no-write", action="store_true", help="do not update the doc")
+    parser.add_argument(
+        "--engine",
+        action="store_true",
+        help="only the engine replay, not the database and real-data benchmarks that "
+        "follow it (python -m bench.database, python -m bench.realdata)",
+    )
     args = parser.parse_args(argv)
 
     games = args.games or (20_000 if args.quick else Settings.games)
@@ -299,7 +316,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not (args.quick or args.only or args.no_write):
         write_section(DOC, SECTION, body)
         print(f"\n{DOC.relative_to(ROOT)}: section bench:{SECTION} updated")
-    return 1 if failures else 0
+    status = 1 if failures else 0
+    if not (args.only or args.engine):
+        # Imported here: they import this module's helpers.
+        from bench import database, realdata
+
+        passed = [*(["--quick"] if args.quick else []), *(["--no-write"] if args.no_write else [])]
+        status |= database.main(passed, invoked_as=command)
+        status |= realdata.main(passed, invoked_as=command)
+    return status
 
 
 if __name__ == "__main__":

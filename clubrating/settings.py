@@ -279,8 +279,9 @@ if RATINGS_ALGORITHMS and RATINGS_PRIMARY_ALGORITHM not in RATINGS_ALGORITHMS:
         f"RATINGS_PRIMARY_ALGORITHM {RATINGS_PRIMARY_ALGORITHM!r} is not among "
         f"RATINGS_ALGORITHMS ({', '.join(RATINGS_ALGORITHMS)})"
     )
-# A recompute resumes from the last engine checkpoint before the dirty date; one is
-# stored every this many games (or tournaments) of the replay.
+# A recompute resumes from the last engine checkpoint before the dirty date. Near the
+# end of the history they are this many games (or tournaments) apart, more in a club
+# of more than 2,500 players; further back at least a tenth of what follows apart.
 RATINGS_CHECKPOINT_EVERY = env_int("RATINGS_CHECKPOINT_EVERY", 5000)
 if RATINGS_CHECKPOINT_EVERY < 1:
     raise ImproperlyConfigured(
