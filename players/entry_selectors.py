@@ -186,9 +186,10 @@ LOOKUP_LIMIT = 20
 
 def player_lookup(text: str) -> list[dict[str, str]]:
     """Up to 20 players whose username starts with, or whose name contains, ``text``;
-    active players first."""
+    active players first. No name holds a NUL character (and PostgreSQL refuses one in
+    a query): text with one finds nobody."""
     text = text.strip()
-    if not text:
+    if not text or "\x00" in text:
         return []
     players = (
         Player.objects.filter(erased_at__isnull=True)

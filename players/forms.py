@@ -61,6 +61,12 @@ def _player_input(**attrs) -> forms.TextInput:
     )
 
 
+def _lookups(values: Iterable[str]) -> set[str]:
+    """The values worth looking up: filled in, and without a NUL character, which no
+    name holds and PostgreSQL refuses in a query (its field reports it to the user)."""
+    return {value.strip() for value in values if value and value.strip() and "\x00" not in value}
+
+
 class Directory:
     """The players and tournaments a bound form (or a whole formset) names, each kind
     loaded with one query the first time a form asks, so a sheet of twenty rows does
@@ -71,8 +77,8 @@ class Directory:
     """
 
     def __init__(self, usernames: Iterable[str], codes: Iterable[str]) -> None:
-        self._usernames = {name.strip() for name in usernames if name and name.strip()}
-        self._codes = {code.strip() for code in codes if code and code.strip()}
+        self._usernames = _lookups(usernames)
+        self._codes = _lookups(codes)
 
     @classmethod
     def for_data(cls, data: Mapping[str, str]) -> Directory:

@@ -244,3 +244,28 @@ def test_the_rating_list_filters(world, params):
     client, _ = world
     response = client.get(reverse("home"), params)
     assert response.status_code < 500
+
+
+def test_a_nul_character_in_a_player_field_is_an_error_on_the_sheet(world):
+    # PostgreSQL refuses a NUL in a query: looking the sheet's players up with it in
+    # their names was a server error there.
+    client, _ = world
+    data = {
+        "form-TOTAL_FORMS": "2",
+        "form-INITIAL_FORMS": "0",
+        "form-MIN_NUM_FORMS": "0",
+        "form-MAX_NUM_FORMS": "200",
+        "sheet-received_on": "2024-03-02",
+        "sheet-note": "",
+    }
+    for index, (white, black) in enumerate([("ann", "ben"), ("ann", "b\x00en")]):
+        row = {"date": "2024-03-02", "white": white, "black": black, "handicap": "0"}
+        row.update(komi="6.5", winner="W", status="normal", board_size="19")
+        data.update({f"form-{index}-{key}": text for key, text in row.items()})
+    before = counts()
+
+    response = client.post(reverse("sheet_new"), data)
+
+    assert response.status_code == 200
+    assert "Null characters are not allowed" in response.content.decode()
+    assert counts() == before

@@ -318,3 +318,52 @@ def test_a_post_without_the_csrf_token_is_refused(world):
         refused.append((name, response.status_code))
     assert [(name, status) for name, status in refused if status != 403] == []
     assert get_user_model().objects.get(username="sam").check_password(PASSWORD)
+
+
+# Every query parameter a page or the API reads (and a few it does not).
+QUERY_PARAMETERS = [
+    "q",
+    "algorithm",
+    "country",
+    "player",
+    "keep",
+    "duplicate",
+    "page",
+    "sort",
+    "search",
+    "club",
+    "active_months",
+    "action",
+    "user",
+    "object_type",
+    "object_id",
+    "since",
+    "until",
+    "white_player",
+    "black_player",
+    "handicap",
+    "komi",
+    "status",
+    "board_size",
+    "value_scale",
+    "rank",
+    "name",
+    "date",
+]
+
+
+@pytest.mark.parametrize("value", ["a\x00b", "9" * 30])
+def test_no_page_fails_on_a_strange_query_parameter(world, value):
+    # A NUL character reaches PostgreSQL as an error ("text fields cannot contain NUL"):
+    # each page must refuse it, or leave it out of its queries, as with any bad value.
+    failures = []
+    client = client_as("staff", world, raise_request_exception=False)
+    for name, route in ROUTES.items():
+        if "GET" not in route.methods:
+            continue
+        base = reverse(name, kwargs=route.kwargs(world))
+        for parameter in QUERY_PARAMETERS:
+            response = client.get(base, {parameter: value})
+            if response.status_code >= 500:
+                failures.append(f"{base}?{parameter}={value!r}: {response.status_code}")
+    assert failures == []
