@@ -282,7 +282,7 @@ if RATINGS_ALGORITHMS and RATINGS_PRIMARY_ALGORITHM not in RATINGS_ALGORITHMS:
 # A recompute resumes from the last engine checkpoint before the dirty date. Near the
 # end of the history they are this many games (or tournaments) apart, more in a club
 # of more than 2,500 players; further back at least a tenth of what follows apart.
-RATINGS_CHECKPOINT_EVERY = env_int("RATINGS_CHECKPOINT_EVERY", 5000)
+RATINGS_CHECKPOINT_EVERY = env_int("RATINGS_CHECKPOINT_EVERY", 2000)
 if RATINGS_CHECKPOINT_EVERY < 1:
     raise ImproperlyConfigured(
         f"RATINGS_CHECKPOINT_EVERY must be at least 1; got {RATINGS_CHECKPOINT_EVERY}"

@@ -103,12 +103,13 @@ def _games(
     ids: dict[int, int],
     before_fetch: Callable[[], None],
     after_fetch: Callable[[], None],
+    chunk: int,
 ) -> Iterator[GameRecord]:
     games = _valid_games(start).order_by("date", "round", "seq").values_list(*_GAME_COLUMNS)
-    rows = games.iterator(chunk_size=_CHUNK)
+    rows = games.iterator(chunk_size=chunk)
     for count in itertools.count():
-        # The iterator goes to the database for every _CHUNK rows, the first included.
-        fetches = count % _CHUNK == 0
+        # The iterator goes to the database for every ``chunk`` rows, the first included.
+        fetches = count % chunk == 0
         if fetches:
             before_fetch()
         row = next(rows, None)
@@ -159,18 +160,19 @@ def replay_records(
     *,
     before_fetch: Callable[[], None] = _no_op,
     after_fetch: Callable[[], None] = _no_op,
+    chunk: int = _CHUNK,
 ) -> tuple[Iterator[GameRecord], SourceIds]:
     """Valid games and the algorithm's adjustments from ``start`` on, in replay order,
     streamed from the database (on PostgreSQL through server-side cursors, a chunk at
     a time); ``SourceIds`` fills in as the stream is read.
 
-    Each chunk of games is fetched between calls of ``before_fetch`` and
+    Each chunk of ``chunk`` games is fetched between calls of ``before_fetch`` and
     ``after_fetch``: the recompute waits there for the rows it is writing through the
     same connection, then sends the next ones, which go in while it rates the chunk.
     """
     ids = SourceIds({}, {})
     merged = heapq.merge(
-        _games(start, ids.games, before_fetch, after_fetch),
+        _games(start, ids.games, before_fetch, after_fetch, chunk),
         _adjustments(algorithm, start, ids.adjustments),
         key=lambda record: record.order_key,
     )

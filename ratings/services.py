@@ -276,7 +276,9 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
         position = checkpoint.position
         key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
         state.load(checkpoint.state)
-        Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after()).delete()
+        # The checkpoint itself stays valid (nothing before the dirty date changed):
+        # dropping it would send the next back-dated entry there further back.
+        Checkpoint.objects.filter(algorithm=name, position__gt=position).delete()
     # The tail goes in one statement; the unique index on (algorithm, position) finds it.
     RatingHistory.objects.filter(algorithm=name, position__gte=position).delete()
 
@@ -284,28 +286,38 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     ids = player_ids()
     written = 0
     factors_json = _JsonTexts()
-    # On PostgreSQL the rows of each chunk of games go in from a thread while the next
-    # chunk is rated: the server's work (parsing, indexing) overlaps the engine's. The
-    # connection is shared, so the rows are sent just after a chunk is fetched.
-    writer = RowWriter(RatingHistory, _HISTORY_COLUMNS, batch=_HISTORY_BUFFER, background=True)
-    with writer as history:
+    # On PostgreSQL the rows of each chunk of games (and the checkpoints taken while
+    # rating it) go in from threads while the next chunk is rated: the server's work
+    # (parsing, indexing) overlaps the engine's. The connection is shared, so they are
+    # sent just after a chunk is fetched, and the next fetch waits for them.
+    history = RowWriter(RatingHistory, _HISTORY_COLUMNS, batch=_HISTORY_BUFFER, background=True)
+    checkpoints = RowWriter(Checkpoint, _CHECKPOINT_COLUMNS, batch=_HISTORY_BUFFER, background=True)
+
+    def send() -> None:
+        history.send()
+        checkpoints.send()
+
+    def wait() -> None:
+        history.wait()
+        checkpoints.wait()
+
+    with history, checkpoints:
         records, source_ids = replay_records(
-            name, key, before_fetch=history.wait, after_fetch=history.send
+            name, key, before_fetch=wait, after_fetch=send, chunk=_fetch_chunk(total)
         )
         for checkpoint_key, unit, rows in _rated_units(algorithm, state, records, total):
             if checkpoint_key is not None:
                 key_before, state_json = checkpoint_key
-                with RowWriter(Checkpoint, _CHECKPOINT_COLUMNS) as checkpoints:
-                    checkpoints.add(
-                        (
-                            name,
-                            key_before.date,
-                            key_before.round,
-                            key_before.seq,
-                            position + written,
-                            state_json,
-                        )
+                checkpoints.add(
+                    (
+                        name,
+                        key_before.date,
+                        key_before.round,
+                        key_before.seq,
+                        position + written,
+                        state_json,
                     )
+                )
             for row in rows:
                 history.add(
                     _history_values(name, position + written, row, ids, source_ids, factors_json)
@@ -319,6 +331,17 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
 
 
 _CHECKPOINT_COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")
+
+
+def _fetch_chunk(total: int) -> int:
+    """Games fetched at a time for a replay of ``total`` records: 10,000, fewer for a
+    short replay (a back-dated entry), so that its rows too go in while the engine
+    rates the next chunk rather than all at the end."""
+    return max(_MIN_CHUNK, min(_MAX_CHUNK, total // 8))
+
+
+_MIN_CHUNK = 1000
+_MAX_CHUNK = 10_000
 
 # History columns in the order _history_values gives them.
 _HISTORY_COLUMNS = (
@@ -363,20 +386,25 @@ _CHECKPOINT_PLAYERS = 2500
 
 
 def _thin_checkpoints(algorithm: str, end: int) -> None:
-    """Keep the checkpoints as :func:`_checkpoint_due` spaces them as the history grows:
-    walking back from the end (``end`` history rows), one is kept when it lies at least
-    a ``_CHECKPOINT_REACH``-th of its distance from the end before the last one kept.
-    Without this, the checkpoints each new entry adds near the end would pile up."""
+    """Keep the checkpoints as :func:`_checkpoint_due` spaces them as the history grows
+    (``end`` history rows): walking back from the end, one is dropped when the next
+    older one (or the start of the history) lies within a ``_CHECKPOINT_REACH``-th of
+    its own distance from the end of the last one kept. Without this, the checkpoints
+    each new entry adds near the end would pile up; with it, an entry at any position
+    replays at most about a ninth more than its own tail (plus the spacing of
+    :func:`_checkpoint_due` where that is wider)."""
+    checkpoints = Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")
+    stored = list(checkpoints.values_list("pk", "position"))
     kept = end
     dropped = []
-    checkpoints = Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")
-    for pk, position in checkpoints.values_list("pk", "position"):
-        if kept - position >= (end - position) // _CHECKPOINT_REACH:
-            kept = position
-        else:
+    for index, (pk, position) in enumerate(stored):
+        older = stored[index + 1][1] if index + 1 < len(stored) else 0
+        if kept - older <= (end - older) // _CHECKPOINT_REACH:
             dropped.append(pk)
-    if dropped:
-        Checkpoint.objects.filter(pk__in=dropped).delete()
+        else:
+            kept = position
+    for start in range(0, len(dropped), _ID_CHUNK):
+        Checkpoint.objects.filter(pk__in=dropped[start : start + _ID_CHUNK]).delete()
 
 
 class _StateJson:

@@ -5,6 +5,8 @@ tail and a long history keeps few states."""
 from datetime import date
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from ratings import services
 from ratings.models import Checkpoint
@@ -12,7 +14,7 @@ from ratings.models import Checkpoint
 pytestmark = pytest.mark.django_db
 
 
-def stored_at(positions: range) -> None:
+def stored_at(positions) -> None:
     Checkpoint.objects.bulk_create(
         Checkpoint(
             algorithm="sagc",
@@ -44,6 +46,25 @@ def test_thinning_keeps_the_checkpoints_near_the_end_and_few_further_back():
     for position in range(positions[0], end):
         before = max(checkpoint for checkpoint in positions if checkpoint <= position)
         assert position - before <= (end - position) / 9 + 3
+
+
+@settings(
+    max_examples=50, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(positions=st.sets(st.integers(min_value=1, max_value=2999), max_size=120))
+def test_thinning_never_sends_an_entry_back_further_than_a_ninth_of_its_tail(positions):
+    Checkpoint.objects.all().delete()
+    end = 3000
+    stored_at(sorted(positions))
+
+    services._thin_checkpoints("sagc", end)
+
+    before_thinning = [0, *sorted(positions)]
+    after_thinning = [0, *kept()]
+    for position in range(end):
+        was = max(checkpoint for checkpoint in before_thinning if checkpoint <= position)
+        now = max(checkpoint for checkpoint in after_thinning if checkpoint <= position)
+        assert position - now <= max(position - was, (end - position) / 9), position
 
 
 def test_thinning_leaves_other_algorithms_alone():

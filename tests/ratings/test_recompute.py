@@ -93,6 +93,38 @@ def test_a_back_dated_game_resumes_from_a_checkpoint_and_matches_a_full_replay(c
         assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
 
 
+def test_back_dated_entries_on_one_date_replay_the_same_tail_each_time(club, settings):
+    vera, players = club
+    start = date(2024, 1, 1)
+    games = [
+        factories.game(
+            players[i % 5],
+            players[(i + 1 + i // 5 % 4) % 5],
+            "WB"[i % 2],
+            start + timedelta(days=i),
+        )
+        for i in range(60)
+    ]
+    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    rating_services.recompute_pending(["sagc"])
+    replayed = []
+    for winner in "BWBW":
+        services.record_sheet_submit(
+            user=vera,
+            games=[factories.game(players[1], players[4], winner, start + timedelta(days=50))],
+            allow_duplicates=True,
+        )
+        (result,) = rating_services.recompute_pending(["sagc"])
+        replayed.append(result.rows)
+
+    # The checkpoint a recompute resumes from stays: the next entry there finds it
+    # again rather than one further back. Each replay is its tail (two rows per game
+    # from day 50 on, the new ones included) and no more than the spacing before it.
+    assert replayed == sorted(replayed)
+    assert replayed[-1] - replayed[0] == 2 * (len(replayed) - 1)
+    assert stored("sagc") == replayed_from_scratch("sagc")
+
+
 def test_a_write_during_a_recompute_keeps_the_mark(club, monkeypatch):
     vera, (ann, ben, *_rest) = club
     services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
