@@ -11,7 +11,8 @@ with a message saying so.
 - **Tygem 9d index** (961,670 games 2005-2016): timing only. The index has no ranks
   and every player is a Tygem 9d account, so every row declares ``9d`` for both
   players (their entry rank, SPEC section 2); no handicap, komi 6.5 (the server's
-  default); status ``internet``; the winner is the first letter of the result.
+  default); status ``internet``; the winner is the first letter of the result; the
+  account id is the username (the one with a space has an underscore instead).
   Games of one day are ordered by their time, then their game id.
 - **KGS high-dan subset** (36,692 game headers): ranks and handicaps as recorded;
   status ``internet``; main time in whole minutes when it is at least a minute,
@@ -73,6 +74,12 @@ def _write_csv(path: Path, rows: Sequence[dict[str, str]]) -> None:
 TYGEM = DATA / "tygem-9d-index" / "tygem_9d_games_2005-2016.tsv.gz"
 
 
+def _tygem_username(account: str) -> str:
+    """The account id, its spaces (one account has one) as underscores: a username
+    has none (no other account is spelt that way)."""
+    return re.sub(r"\s", "_", account)
+
+
 def tygem() -> Converted:
     games = []
     unknown_results = 0
@@ -86,7 +93,8 @@ def tygem() -> Converted:
                 unknown_results += 1
                 continue
             played = row["datetime"].lstrip("C")  # "C2010.01.01 00:00"
-            games.append((played, int(row["game_id"]), row["white_id"], row["black_id"], winner))
+            white, black = _tygem_username(row["white_id"]), _tygem_username(row["black_id"])
+            games.append((played, int(row["game_id"]), white, black, winner))
     games.sort()
     rows = [
         {
