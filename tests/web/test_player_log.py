@@ -401,3 +401,30 @@ def test_on_a_phone_a_tap_shows_how_a_change_was_computed_and_names_a_point(
     page.mouse.click(chart["x"] + chart["width"] * 0.15, chart["y"] + chart["height"] / 2)
     assert readout.inner_text() != last
     assert re.match(r"2024-0[12]-\d\d: 1\dk [+\u2212]?\d+", readout.inner_text())
+
+
+def test_names_and_comments_are_escaped_on_the_log_page_and_the_list(client, vera):
+    mallory = factories.player("mallory", "5k", full_name='<b onclick="x()">Mal & Co</b>')
+    ben = factories.player("ben", "6k")
+    play(vera, factories.game(mallory, ben, "W", comment="<script>alert(1)</script>"))
+
+    log = client.get("/players/ben/").content.decode()
+    listing = client.get("/").content.decode()
+
+    assert "<script>alert(1)" not in log
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in log
+    for page in (log, listing):
+        assert '<b onclick="x()">' not in page
+        assert "&lt;b onclick=&quot;x()&quot;&gt;Mal &amp; Co&lt;/b&gt;" in page
+
+
+def test_a_table_cell_escapes_text_and_keeps_safe_html():
+    from django.utils.safestring import mark_safe
+    from django.utils.text import format_lazy
+
+    from players.tables import escape_cell
+
+    assert escape_cell('<i>"Mal" & Co</i>') == "&lt;i&gt;&quot;Mal&quot; &amp; Co&lt;/i&gt;"
+    assert escape_cell(mark_safe("<i>ok</i>")) == "<i>ok</i>"
+    assert escape_cell(format_lazy("{}<", "lazy")) == "lazy&lt;"
+    assert escape_cell(-3) == "-3"
