@@ -13,8 +13,9 @@ A full run rewrites its own section of docs/performance.md, between
 
 Then, unless ``--only`` or ``--engine`` is given, it runs the database benchmarks
 (``python -m bench.database``: import, full and back-dated recomputes, pages at
-1,000,000 games) and the real-data ones (``python -m bench.realdata``), which write
-their own sections; ``--quick`` makes them small too.
+1,000,000 games), the real-data ones (``python -m bench.realdata``) and, without
+``--quick``, the public pages (``python -m bench.pages``), which write their own
+sections; ``--quick`` makes the first two small too.
 """
 
 from __future__ import annotations
@@ -324,7 +325,28 @@ def main(argv: Sequence[str] | None = None) -> int:
         passed = [*(["--quick"] if args.quick else []), *(["--no-write"] if args.no_write else [])]
         status |= database.main(passed, invoked_as=command)
         status |= realdata.main(passed, invoked_as=command)
+        if not args.quick:
+            status |= pages_benchmark(None if args.no_write else command)
     return status
+
+
+def pages_benchmark(command: str | None) -> int:
+    """``python -m bench.pages`` on a database made afresh (``BENCH_PAGES_DATABASE_URL``,
+    default ``clubrating_bench_pages``), in a process of its own; with ``command``, it
+    writes its section, naming that command."""
+    from bench.database import fresh_postgres
+
+    url = os.environ.get("BENCH_PAGES_DATABASE_URL", DEFAULT_PAGES_DATABASE)
+    fresh_postgres(url)
+    env = {**os.environ, "DATABASE_URL": url, "LOG_LEVEL": "WARNING"}
+    env.pop("CELERY_BROKER_URL", None)
+    arguments = [sys.executable, "-m", "bench.pages"]
+    if command:
+        arguments += ["--write", command]
+    return subprocess.run(arguments, cwd=ROOT, env=env).returncode
+
+
+DEFAULT_PAGES_DATABASE = "postgres://postgres@127.0.0.1:5432/clubrating_bench_pages"
 
 
 if __name__ == "__main__":

@@ -224,6 +224,11 @@ def table(timings: Sequence[Timing], requests: int) -> list[str]:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.pages", description=__doc__)
     parser.add_argument("--requests", type=int, default=30, help="timed requests per page")
+    parser.add_argument(
+        "--write",
+        metavar="COMMAND",
+        help="also write the table into docs/performance.md, naming COMMAND as what made it",
+    )
     args = parser.parse_args(argv)
     if not os.environ.get("DATABASE_URL"):
         parser.error("set DATABASE_URL to a database of the benchmark's own")
@@ -262,6 +267,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("log page, newest 50 of 2,000", f"/players/{HEAVY_USERNAME}/"),
         ("log page, oldest 50 of 2,000", f"/players/{HEAVY_USERNAME}/?page=40"),
     ]
+    load_before = os.getloadavg()[0]
     timings = [time_page(client, page, url, args.requests) for page, url in pages]
     vendor = connection.vendor
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
@@ -273,7 +279,19 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"load average {load} (1, 5, 15 minutes) when done."
     )
     print()
-    print("\n".join(table(timings, args.requests)))
+    lines = table(timings, args.requests)
+    print("\n".join(lines))
+    if args.write:
+        from django.utils import timezone
+
+        from bench.__main__ import DOC, machine, write_section
+
+        heading = (
+            f"Measured {timezone.localdate().isoformat()} on {machine(load_before)}, "
+            f"{vendor} on the same machine, DEBUG off, with `{args.write}`."
+        )
+        write_section(DOC, "pages", "\n".join([heading, "", *lines]))
+        print("\ndocs/performance.md: section bench:pages updated")
     return 0
 
 
