@@ -483,8 +483,10 @@ class French(Algorithm):
         """The record sheet rows of the final calculation.
 
         A corrected starting level is shown on the player's first rated row of the
-        block: its value_before is the level the player had, and its change is the
-        correction plus the game's change, so that the sheet adds up.
+        block: its value_before is the level the player had, its change the game's own
+        change (SPEC section 3: the algorithm's change for that game; the new value is
+        the level after it, the correction included, as after a barrier or a reset),
+        and its factors give the correction.
         """
         rows = []
         started: set[str] = set()
@@ -504,7 +506,6 @@ class French(Algorithm):
                     else:
                         started.add(name)
                         correction = start[name] - original[name]
-                        change = correction + side.change
                         factors.update(
                             start_level=original[name],
                             corrected_start_level=start[name],

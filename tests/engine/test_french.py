@@ -455,7 +455,7 @@ def test_each_correction_is_the_change_beyond_the_threshold():
     assert nora.factors["game_change"] == 57.68
     assert nora.factors["adjustments"] == 1
     assert nora.value_before == -450.0
-    assert nora.change == 8.0 + 57.68
+    assert nora.change == 57.68  # the game's change; the correction is in the factors
     assert nora.value_after == state.players["nora"].value == -442.0 + 57.68
     assert rows[0].factors["opponent_level"] == -442.0
 
@@ -499,17 +499,23 @@ def test_a_correction_down_follows_the_sign_of_the_change():
     assert top.change < 0
 
 
-def test_the_record_sheet_adds_up_from_the_level_the_player_had():
+def test_the_record_sheet_adds_up_from_the_level_the_player_had_and_the_correction():
     records, players = newcomer_tournament()
     rows, state = rate(records, players)
+    corrected = 0
     for name in players:
         sheet = rows_of(rows, name)
         level = entry_level(players[name].rank)
         for row in sheet:
             assert row.value_before == level
-            assert row.value_before + row.change == pytest.approx(row.value_after, abs=1e-9)
+            assert row.change == row.factors["game_change"]
+            correction = row.factors.get("start_correction", 0.0)
+            corrected += correction != 0
+            expected = row.value_before + correction + row.change
+            assert expected == pytest.approx(row.value_after, abs=1e-9)
             level = row.value_after
         assert level == state.players[name].value
+    assert corrected, "the tournament needs corrections for this test to mean anything"
 
 
 # --- committee adjustments -----------------------------------------------------
