@@ -65,6 +65,9 @@ class Colour(StrEnum):
     BLACK = "B"
 
 
+# Every komi there is: a multiple of 0.5 in -50..50 (SPEC section 2).
+_KOMIS = frozenset(Fraction(halves, 2) for halves in range(-100, 101))
+
 DEFAULT_EVEN_KOMI = Fraction(13, 2)
 DEFAULT_HANDICAP_KOMI = Fraction(1, 2)
 
@@ -151,6 +154,22 @@ class GameFile:
     warnings: list[str] = field(default_factory=list)
 
 
+# Cell texts already parsed without error, and what they gave: a file repeats a few
+# thousand dates and usernames, a few dozen ranks and komis, over and over, and
+# checking each again cost about half of reading a file. Bounded, and only valid
+# texts are kept (a bad one is reported every time it appears).
+_DATES: dict[str, date] = {}
+_RANKS: dict[str, Rank] = {}
+_NUMBERS: dict[str, Fraction] = {}
+_USERNAMES: dict[str, str] = {}
+_KNOWN_LIMIT = 100_000
+
+
+def _remember(known: dict, text: str, value: object) -> None:
+    if len(known) < _KNOWN_LIMIT:
+        known[text] = value
+
+
 class _RowParser:
     """Collects the errors of one row while turning its cells into typed values."""
 
@@ -168,6 +187,9 @@ class _RowParser:
 
     def date(self, column: str) -> date | None:
         text = self.cell(column)
+        known = _DATES.get(text)
+        if known is not None:
+            return known
         if not text:
             self.error(column, "a date is required (YYYY-MM-DD)")
             return None
@@ -175,30 +197,41 @@ class _RowParser:
             self.error(column, f"'{text}' is not an ISO date (YYYY-MM-DD)")
             return None
         try:
-            return date.fromisoformat(text)
+            played_on = date.fromisoformat(text)
         except ValueError:
             self.error(column, f"'{text}' is not a valid date")
             return None
+        _remember(_DATES, text, played_on)
+        return played_on
 
     def username(self, column: str) -> str:
         text = self.cell(column)
+        if text in _USERNAMES:
+            return text
         if not text:
             self.error(column, "a player username is required")
         elif not _USERNAME_RE.match(text):
             self.error(column, f"'{text}' is not a username (no spaces allowed)")
         elif len(text) > MAX_USERNAME_LENGTH:
             self.error(column, f"username longer than {MAX_USERNAME_LENGTH} characters")
+        else:
+            _remember(_USERNAMES, text, text)
         return text
 
     def rank(self, column: str) -> Rank | None:
         text = self.cell(column)
         if not text:
             return None
+        known = _RANKS.get(text)
+        if known is not None:
+            return known
         try:
-            return parse_rank(text)
+            rank = parse_rank(text)
         except RankError as error:
             self.error(column, str(error))
             return None
+        _remember(_RANKS, text, rank)
+        return rank
 
     def integer(self, column: str, default: int, allowed: Iterable[int], what: str) -> int:
         text = self.cell(column)
@@ -218,11 +251,15 @@ class _RowParser:
         text = self.cell(column)
         if not text:
             return None
+        known = _NUMBERS.get(text)
+        if known is not None:
+            return known
         try:
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):
             self.error(column, f"'{text}' is not a number")
             return None
+        _remember(_NUMBERS, text, value)
         return value
 
 
@@ -273,7 +310,7 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
     komi = parser.number("komi")
     if komi is None:
         komi = default_komi(handicap)
-    elif komi.denominator not in (1, 2) or not -50 <= komi <= 50:
+    elif komi not in _KOMIS:
         parser.error("komi", f"{parser.cell('komi')} is not a komi (a multiple of 0.5 in -50..50)")
     board_size = parser.integer("board_size", 19, (9, 13, 19), "a board size (9, 13 or 19)")
     tournament_class = parser.cell("tournament_class").upper() or "A"
@@ -376,8 +413,12 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
     errors: list[RowError] = []
     records: list[GameRecord] = []
     try:
+        previous_line = reader.line_num  # the header's
         for seq, row in enumerate(reader, start=1):
-            line = _first_line(reader.line_num, row)
+            line = reader.line_num
+            if line != previous_line + 1:  # a quoted line break, or blank lines before it
+                line = _first_line(line, row)
+            previous_line = reader.line_num
             if None in row:
                 errors.append(RowError(line, "", "more cells than header columns"))
                 continue

@@ -184,6 +184,29 @@ def test_the_optional_columns_are_validated_too(column, cell, reason):
     assert only_error(text) == (2, column, reason)
 
 
+def test_a_bad_cell_is_reported_on_every_row_even_where_good_ones_repeat():
+    # the reader remembers the texts it has read well; a bad one is checked every time
+    text = csv_text(
+        "2024-03-01,ann,bob,5k,7k,,-1.5,W,,,",
+        "2024-03-01,ann,bob,5x,7k,,-1.5,W,,,",
+        "2024-03-01,ann,bob,5k,7k,,-1.25,W,,,",
+        "2024-03-01,ann,bob,5x,7k,,-1.5,W,,,",
+        "2024-02-30,ann,bob,5k,7k,,-1.5,W,,,",
+        "2024-02-30,ann,bob,5k,7k,,-1.25,W,,,",
+    )
+    found = [(line, column) for line, column, _message in errors_of(text)]
+    assert found == [
+        (3, "white_rank"),
+        (4, "komi"),
+        (5, "white_rank"),
+        (6, "date"),
+        (7, "date"),
+        (7, "komi"),
+    ]
+    good = read_games(csv_text("2024-03-01,ann,bob,5k,7k,,-1.5,W,,,")).records[0]
+    assert (good.date, good.white_rank, good.komi) == (date(2024, 3, 1), parse_rank("5k"), -1.5)
+
+
 def test_every_bad_row_is_reported_and_a_file_with_any_bad_row_yields_no_games():
     text = csv_text(
         "2024-03-01,ann,bob,5k,7k,,,W,,,",
