@@ -278,7 +278,8 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
         state.load(checkpoint.state)
         # The checkpoint itself stays valid (nothing before the dirty date changed):
         # dropping it would send the next back-dated entry there further back.
-        Checkpoint.objects.filter(algorithm=name, position__gt=position).delete()
+        later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
+        later.exclude(pk=checkpoint.pk).delete()
     # The tail goes in one statement; the unique index on (algorithm, position) finds it.
     RatingHistory.objects.filter(algorithm=name, position__gte=position).delete()
 
