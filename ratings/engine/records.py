@@ -161,7 +161,7 @@ class GameFile:
 _DATES: dict[str, date] = {}
 _RANKS: dict[str, Rank] = {}
 _NUMBERS: dict[str, Fraction] = {}
-_USERNAMES: dict[str, str] = {}
+_USERNAMES: set[str] = set()
 _KNOWN_LIMIT = 100_000
 
 
@@ -214,8 +214,8 @@ class _RowParser:
             self.error(column, f"'{text}' is not a username (no spaces allowed)")
         elif len(text) > MAX_USERNAME_LENGTH:
             self.error(column, f"username longer than {MAX_USERNAME_LENGTH} characters")
-        else:
-            _remember(_USERNAMES, text, text)
+        elif len(_USERNAMES) < _KNOWN_LIMIT:
+            _USERNAMES.add(text)
         return text
 
     def rank(self, column: str) -> Rank | None:
