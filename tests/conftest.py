@@ -12,6 +12,13 @@ leg of .ci/run) they fail instead, so CI never skips them silently.
 
 Celery tasks run in-process in every test, whatever the broker; a test that wants a
 real worker asks for ``celery_worker_live``.
+
+The personas are defined here once: ``vera`` (a volunteer) and ``connie`` (a committee
+member). A module whose tests act through the web as them marks itself ``signed_in``:
+there a persona the test asks for is also logged in on pytest-django's ``client``.
+
+Passwords are hashed with MD5 for the test run only (``pytest_configure``): the
+production hasher (PBKDF2) is slow on purpose, and the suite creates many accounts.
 """
 
 import importlib.util
@@ -62,6 +69,35 @@ _REQUIREMENTS: dict[str, tuple[Callable[[], str | None], str]] = {
     "services": (_services_missing, "CLUBRATING_REQUIRE_SERVICES"),
     "browser": (_browser_missing, "CLUBRATING_REQUIRE_BROWSER"),
 }
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # The test run only: production keeps Django's slow-on-purpose default.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+def _signed_in_if_marked(request: pytest.FixtureRequest, account):
+    if request.node.get_closest_marker("signed_in") is not None:
+        request.getfixturevalue("client").force_login(account)
+    return account
+
+
+# The personas import the factories when asked for: the factories import the models,
+# which the engine's tests (run with -p no:django) never load.
+@pytest.fixture
+def vera(request: pytest.FixtureRequest):
+    """A volunteer, logged in on ``client`` in a module marked ``signed_in``."""
+    from tests import factories
+
+    return _signed_in_if_marked(request, factories.volunteer())
+
+
+@pytest.fixture
+def connie(request: pytest.FixtureRequest):
+    """A committee member, logged in on ``client`` in a module marked ``signed_in``."""
+    from tests import factories
+
+    return _signed_in_if_marked(request, factories.committee_member())
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -21,11 +21,6 @@ HISTORY_ALGORITHMS = ("sagc", "egf-2021", "french", "anchor")
 
 
 @pytest.fixture
-def connie():
-    return factories.committee_member()
-
-
-@pytest.fixture
 def club():
     """Ann and Ann's second record (entered again by mistake), with Ben and Cat."""
     vera = factories.volunteer()

@@ -16,11 +16,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def vera():
-    return factories.volunteer()
-
-
-@pytest.fixture
 def alice():
     return factories.player("alice", "5k")
 

@@ -18,12 +18,13 @@ GOOD_PASSWORD = "correct horse battery staple"
 
 
 @pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    member.set_password(GOOD_PASSWORD)
-    member.save()
-    client.force_login(member)
-    return member
+def connie(connie, client):
+    """The committee member with a known password (the pages that change it check the
+    old one), logged in after it is set: a later change would end the session."""
+    connie.set_password(GOOD_PASSWORD)
+    connie.save()
+    client.force_login(connie)
+    return connie
 
 
 def account(username: str):

@@ -12,14 +12,7 @@ from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

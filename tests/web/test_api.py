@@ -101,16 +101,6 @@ def algorithms(settings):
     settings.RATINGS_ALGORITHMS = ALGORITHMS
 
 
-@pytest.fixture
-def vera():
-    return factories.volunteer()
-
-
-@pytest.fixture
-def connie():
-    return factories.committee_member()
-
-
 def play(vera, *games):
     result = services.record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
     rating_services.recompute_pending()

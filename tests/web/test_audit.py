@@ -12,14 +12,7 @@ from players.models import AuditEntry
 from ratings.engine.ranks import parse_rank
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

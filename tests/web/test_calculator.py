@@ -26,11 +26,6 @@ def algorithms(settings):
 
 
 @pytest.fixture
-def vera():
-    return factories.volunteer()
-
-
-@pytest.fixture
 def club(vera):
     """ann (3k) has met ben (6k) twice in her last games, cat (12k) once."""
     ann = factories.player("ann", "3k")

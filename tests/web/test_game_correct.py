@@ -13,14 +13,7 @@ from ratings.models import RatingHistory, RecomputeState
 from ratings.services import recompute_pending
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

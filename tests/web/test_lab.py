@@ -26,11 +26,6 @@ def algorithms(settings):
 
 
 @pytest.fixture
-def vera():
-    return factories.volunteer()
-
-
-@pytest.fixture
 def club(vera):
     """Five games in two months: one free, one on 9x9, one jigo."""
     ann = factories.player("ann", "3k")

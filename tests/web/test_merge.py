@@ -9,14 +9,7 @@ from players import services
 from players.models import AuditEntry, Game, Player
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

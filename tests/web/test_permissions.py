@@ -352,18 +352,43 @@ QUERY_PARAMETERS = [
 ]
 
 
-@pytest.mark.parametrize("value", ["a\x00b", "9" * 30])
-def test_no_page_fails_on_a_strange_query_parameter(world, value):
+def strange_parameter_cases(pages: list[str], offset: int) -> list[tuple[str, str]]:
+    """(page, parameter) pairs, a few per page: page i gets the next PARAMETERS_PER_PAGE
+    parameters from position i * PARAMETERS_PER_PAGE + offset, so that every page is asked
+    and, as the pages outnumber the parameters, every parameter too. The same cases on
+    every run; another ``offset`` pairs the pages with other parameters."""
+    count = len(QUERY_PARAMETERS)
+    return [
+        (page, QUERY_PARAMETERS[(index * PARAMETERS_PER_PAGE + offset + step) % count])
+        for index, page in enumerate(pages)
+        for step in range(PARAMETERS_PER_PAGE)
+    ]
+
+
+PARAMETERS_PER_PAGE = 3
+
+
+def test_the_strange_parameter_cases_ask_every_page_and_every_parameter():
+    pages = [name for name, route in ROUTES.items() if "GET" in route.methods]
+    for offset in (0, len(QUERY_PARAMETERS) // 2):
+        cases = strange_parameter_cases(pages, offset)
+        assert {page for page, _ in cases} == set(pages)
+        assert {parameter for _, parameter in cases} == set(QUERY_PARAMETERS)
+
+
+# Each value pairs the pages with other parameters (the second starts half-way round).
+@pytest.mark.parametrize(
+    ("value", "offset"), [("a\x00b", 0), ("9" * 30, len(QUERY_PARAMETERS) // 2)]
+)
+def test_no_page_fails_on_a_strange_query_parameter(world, value, offset):
     # A NUL character reaches PostgreSQL as an error ("text fields cannot contain NUL"):
     # each page must refuse it, or leave it out of its queries, as with any bad value.
     failures = []
     client = client_as("staff", world, raise_request_exception=False)
-    for name, route in ROUTES.items():
-        if "GET" not in route.methods:
-            continue
-        base = reverse(name, kwargs=route.kwargs(world))
-        for parameter in QUERY_PARAMETERS:
-            response = client.get(base, {parameter: value})
-            if response.status_code >= 500:
-                failures.append(f"{base}?{parameter}={value!r}: {response.status_code}")
+    pages = [name for name, route in ROUTES.items() if "GET" in route.methods]
+    for name, parameter in strange_parameter_cases(pages, offset):
+        base = reverse(name, kwargs=ROUTES[name].kwargs(world))
+        response = client.get(base, {parameter: value})
+        if response.status_code >= 500:
+            failures.append(f"{base}?{parameter}={value!r}: {response.status_code}")
     assert failures == []

@@ -6,16 +6,9 @@ from players.models import AuditEntry, Player
 from ratings.engine.ranks import Rank
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 JSON = {"HTTP_ACCEPT": "application/json"}
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
 
 
 def test_it_shows_the_form(client, vera):

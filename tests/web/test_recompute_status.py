@@ -14,14 +14,7 @@ from ratings import services as rating_services
 from ratings.models import RecomputeState
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

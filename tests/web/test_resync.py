@@ -18,16 +18,9 @@ from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 ON = "2024-06-01"
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
 
 
 @pytest.fixture
@@ -267,7 +260,11 @@ def test_the_batch_page_takes_a_fixed_number_of_queries(
     batch = ResyncBatch.objects.get()
 
     with django_assert_max_num_queries(8):
-        client.get(f"/committee/resync/{batch.pk}/")
+        response = client.get(f"/committee/resync/{batch.pk}/")
+
+    assert response.status_code == 200
+    players = re.findall(r'data-player="([^"]+)"', response.content.decode())
+    assert sorted(players) == ["js1", "js2", "pieter", "thandi"]
 
 
 EGD_LIST = Path("/work/shared/data/egd-ratinglists/allworld_lp_2018-12-27.html.gz")

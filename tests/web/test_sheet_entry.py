@@ -13,7 +13,7 @@ from players.models import Game, RecordSheet, Tournament
 from ratings.models import RecomputeState
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 today = timezone.localdate
 
 ROW_DEFAULTS = {
@@ -56,13 +56,6 @@ def field_block(html: str, field_id: str) -> str:
     match = re.search(rf'<div id="div_{field_id}".*?</div>\s*</div>', html, re.S)
     assert match, f"no field {field_id}"
     return match.group(0)
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
 
 
 @pytest.fixture

@@ -12,16 +12,9 @@ from players import services
 from players.models import AuditEntry, Game, Tournament
 from tests import factories
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 URL = "/tournaments/new/"
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
 
 
 def autumn(**changes) -> dict:

@@ -23,7 +23,7 @@ from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP
 from tests.engine.test_opengotha_format import SPRING_CUP as SPRING_CUP_XML
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 URL = "/tournaments/import/"
 SHARED_DATA = Path(
@@ -31,13 +31,6 @@ SHARED_DATA = Path(
     or Path(__file__).resolve().parents[2].parent / "shared" / "data"
 )
 EGC2013_H9 = SHARED_DATA / "egc2013-opengotha" / "EGC2013.h9"
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
 
 
 def upload(client, text: str | bytes, name: str = "spring.h9", **fields):

@@ -20,11 +20,6 @@ def algorithms(settings):
 
 
 @pytest.fixture
-def vera():
-    return factories.volunteer()
-
-
-@pytest.fixture
 def open_tournament(vera):
     """Four players, two rounds; Ann wins both, Dan loses both, Ben and Cat one each
     (Cat met stronger opponents); one game voided."""
@@ -140,7 +135,15 @@ def test_the_crosstable_is_a_fixed_number_of_queries(
     client, open_tournament, django_assert_max_num_queries
 ):
     with django_assert_max_num_queries(3):  # tournament, games, history
-        client.get("/tournaments/spring-cup/")
+        response = client.get("/tournaments/spring-cup/")
+
+    assert response.status_code == 200
+    assert [row[1] for row in crosstable_rows(response.content.decode())] == [
+        "Ann",
+        "Cat",
+        "Ben",
+        "Dan",
+    ]
 
 
 def test_it_answers_404_for_an_unknown_tournament(client):
