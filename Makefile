@@ -7,7 +7,7 @@ PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
 # Extra arguments for pytest, e.g. make test PYTEST_ARGS="-k health -x".
 PYTEST_ARGS ?=
 
-.PHONY: venv run test lint bench clean
+.PHONY: venv run test lint typecheck bench clean
 
 venv: $(VENV)/.installed
 
@@ -30,6 +30,10 @@ test: venv
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# The rating engine's types (the files are in pyproject.toml's [tool.mypy]).
+typecheck: venv
+	$(VENV)/bin/mypy
 
 bench: venv
 	if [ -f bench/__main__.py ]; then \

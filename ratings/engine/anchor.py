@@ -27,6 +27,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
 from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank, RankError, parse_rank
@@ -114,26 +115,35 @@ def frozen_reason(
     return ""
 
 
+@dataclass(slots=True)
+class AnchorPlayer(PlayerState):
+    value: float  # the rating
+
+
+AnchorState = RatingState[AnchorPlayer]
+
+
 @register
-class Anchor(Algorithm):
+class Anchor(Algorithm[AnchorPlayer]):
     name = "anchor"
     title = "Anchor system"
     params_type = AnchorParams
+    state_type = AnchorPlayer
 
     def __init__(self, params: AnchorParams | None = None) -> None:
         super().__init__(params)
         self.levels = self.params.levels()
 
-    def new_player(self, entry: Entry) -> PlayerState:
+    def new_player(self, entry: Entry) -> AnchorPlayer:
         value = entry_rating(entry.rank) if entry.value is None else float(entry.value)
-        return PlayerState(rank=rank_of(value), value=value)
+        return AnchorPlayer(rank=rank_of(value), value=value)
 
     def entry_problem(self, entry: Entry) -> str | None:
         if entry.value is not None:
             return _rating_problem(entry.value)
         return None
 
-    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+    def rate_unit(self, state: AnchorState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         (record,) = unit
         if record.is_adjustment:
             return [self._adjust(state, record)]
@@ -148,12 +158,13 @@ class Anchor(Algorithm):
             return "a game needs a winner (W, B or D for jigo)"
         return ""
 
-    def _rate_game(self, state: RatingState, record: GameRecord) -> list[HistoryRow]:
+    def _rate_game(self, state: AnchorState, record: GameRecord) -> list[HistoryRow]:
         white, black = state.player(record.white), state.player(record.black)
         # Both changes and both anchor tests use the ratings from before the game.
         before = [(white.rank, white.value), (black.rank, black.value)]
         skipped = self.skip_reason(record)
-        changes, factors = (0.0, 0.0), {"skipped": skipped}
+        changes: tuple[float, float] = (0.0, 0.0)
+        factors: dict[str, Any] = {"skipped": skipped}
         if not skipped:
             try:
                 changes, factors = self._changes(record, white.value, black.value)
@@ -217,7 +228,7 @@ class Anchor(Algorithm):
         factors.update(result="black wins", award=award)
         return (-award, award), factors
 
-    def _adjust(self, state: RatingState, record: GameRecord) -> HistoryRow:
+    def _adjust(self, state: AnchorState, record: GameRecord) -> HistoryRow:
         player = state.player(record.white)
         rank_before, value_before = player.rank, player.value
         new_rank = record.white_rank or player.rank

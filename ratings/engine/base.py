@@ -12,7 +12,6 @@ loaded again, so the site can restart a recompute from a checkpoint.
 from __future__ import annotations
 
 import dataclasses
-import functools
 import types
 import typing
 from abc import ABC, abstractmethod
@@ -21,7 +20,7 @@ from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from .ranks import Rank, RankError, parse_rank
 from .records import Colour, Entry, GameRecord, Status, Winner
@@ -83,21 +82,30 @@ class PlayerState:
         return {name: _to_data(getattr(self, name)) for name in _field_names(type(self))}
 
     @classmethod
-    def from_data(cls, data: Mapping[str, Any]) -> PlayerState:
+    def from_data(cls, data: Mapping[str, Any]) -> Self:
         hints = _type_hints(cls)
         return cls(**{name: _from_data(hints[name], value) for name, value in data.items()})
 
 
 # Resolving fields and annotations is slow, and a checkpoint dumps or loads thousands
-# of players: once per class.
-@functools.cache
+# of players: once per class. (Dictionaries rather than functools.cache: a state class is
+# an unhashable dataclass to the type checker, though the class object hashes.)
+_TYPE_HINTS: dict[type, dict[str, Any]] = {}
+_FIELD_NAMES: dict[type, tuple[str, ...]] = {}
+
+
 def _type_hints(cls: type) -> dict[str, Any]:
-    return typing.get_type_hints(cls)
+    hints = _TYPE_HINTS.get(cls)
+    if hints is None:
+        hints = _TYPE_HINTS[cls] = typing.get_type_hints(cls)
+    return hints
 
 
-@functools.cache
 def _field_names(cls: type) -> tuple[str, ...]:
-    return tuple(item.name for item in dataclasses.fields(cls))
+    names = _FIELD_NAMES.get(cls)
+    if names is None:
+        names = _FIELD_NAMES[cls] = tuple(item.name for item in dataclasses.fields(cls))
+    return names
 
 
 _PLAIN = frozenset({str, int, bool, type(None)})  # JSON-able as they are
@@ -132,15 +140,19 @@ def _from_data(hint: Any, value: Any) -> Any:
     return value
 
 
-class RatingState:
+# The kind of player state an algorithm keeps.
+P = TypeVar("P", bound=PlayerState)
+
+
+class RatingState(Generic[P]):
     """The players' states during a replay, created lazily from their entries."""
 
-    def __init__(self, algorithm: Algorithm, entries: Mapping[str, Entry]) -> None:
+    def __init__(self, algorithm: Algorithm[P], entries: Mapping[str, Entry]) -> None:
         self.algorithm = algorithm
         self.entries = entries
-        self.players: dict[str, PlayerState] = {}
+        self.players: dict[str, P] = {}
 
-    def player(self, name: str) -> PlayerState:
+    def player(self, name: str) -> P:
         state = self.players.get(name)
         if state is None:
             entry = self.entries.get(name)
@@ -153,11 +165,12 @@ class RatingState:
         return {name: state.to_data() for name, state in self.players.items()}
 
     def load(self, data: Mapping[str, Mapping[str, Any]]) -> None:
+        # state_type is the class of P (a class variable cannot name a type variable).
         state_type = self.algorithm.state_type
-        self.players = {name: state_type.from_data(item) for name, item in data.items()}
+        self.players = {name: cast(P, state_type.from_data(item)) for name, item in data.items()}
 
 
-class Algorithm(ABC):
+class Algorithm(ABC, Generic[P]):
     """A rating algorithm. Subclasses set the class variables and ``rate_unit``."""
 
     name: ClassVar[str]
@@ -172,15 +185,15 @@ class Algorithm(ABC):
     def __init__(self, params: Any = None) -> None:
         self.params = params if params is not None else self.params_type()
 
-    def new_state(self, entries: Mapping[str, Entry]) -> RatingState:
+    def new_state(self, entries: Mapping[str, Entry]) -> RatingState[P]:
         return RatingState(self, entries)
 
     @abstractmethod
-    def new_player(self, entry: Entry) -> PlayerState:
+    def new_player(self, entry: Entry) -> P:
         """The state of a player the first time they appear."""
 
     @abstractmethod
-    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+    def rate_unit(self, state: RatingState[P], unit: Sequence[GameRecord]) -> list[HistoryRow]:
         """Rate one unit (see :func:`units`), updating ``state``; rows in replay order,
         White's row before Black's."""
 
@@ -188,14 +201,14 @@ class Algorithm(ABC):
         """Why this starting value cannot be used, or None when it can."""
         return None
 
-    def standings(self, state: RatingState) -> list[Standing]:
+    def standings(self, state: RatingState[P]) -> list[Standing]:
         rows = [
             Standing(name, player.rank, player.value, player.games)
             for name, player in state.players.items()
         ]
         return sort_standings(rows)
 
-    def finish(self, state: RatingState) -> None:  # noqa: B027 - optional hook
+    def finish(self, state: RatingState[P]) -> None:  # an optional hook
         """Called once after the last unit (holistic algorithms compute here)."""
 
 

@@ -117,9 +117,10 @@ def _list_algorithms() -> int:
         print(f"{name}: {cls.title}")
         hints = typing.get_type_hints(cls.params_type)
         for item in dataclasses.fields(cls.params_type):
-            default = (
-                item.default if item.default is not dataclasses.MISSING else item.default_factory()
-            )
+            if item.default_factory is not dataclasses.MISSING:
+                default = item.default_factory()
+            else:
+                default = item.default
             type_name = getattr(hints[item.name], "__name__", str(hints[item.name]))
             print(f"    {item.name} ({type_name}) = {default}")
     return 0

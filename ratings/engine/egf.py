@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import math
 from abc import abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
@@ -226,10 +226,14 @@ class EgfPlayer(PlayerState):
     -900), kept until the GoR first reaches a grade above the floor's.
     """
 
+    value: float  # the GoR
     grade_shown: Rank | None = None
 
 
-class EgfAlgorithm(Algorithm):
+EgfState = RatingState[EgfPlayer]
+
+
+class EgfAlgorithm(Algorithm[EgfPlayer]):
     """The procedure the three sets share; each set supplies Se, con and the bonus."""
 
     state_type = EgfPlayer
@@ -289,7 +293,7 @@ class EgfAlgorithm(Algorithm):
 
     # --- rating ------------------------------------------------------------------------
 
-    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+    def rate_unit(self, state: EgfState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         if len(unit) == 1 and unit[0].is_adjustment:
             return [self._adjust(state, unit[0])]
         games = sorted(unit, key=lambda record: (record.round, record.date, record.seq))
@@ -326,7 +330,7 @@ class EgfAlgorithm(Algorithm):
         if record.winner is Winner.JIGO:
             score = 0.5
         else:
-            score = 1.0 if record.winner.value == colour.value else 0.0
+            score = 1.0 if record.winner == colour.value else 0.0
         con = self.con(start)
         bonus = self.bonus(start)
         weight = CLASS_WEIGHTS[record.tournament_class]
@@ -347,7 +351,7 @@ class EgfAlgorithm(Algorithm):
         }
         return change, factors
 
-    def _adjust(self, state: RatingState, record: GameRecord) -> HistoryRow:
+    def _adjust(self, state: EgfState, record: GameRecord) -> HistoryRow:
         player = state.player(record.white)
         value_before, rank_before = player.value, player.rank
         grade = record.white_rank or rank_before
@@ -379,7 +383,7 @@ class _Block:
     floor is not carried into the next sum.
     """
 
-    def __init__(self, algorithm: EgfAlgorithm, state: RatingState) -> None:
+    def __init__(self, algorithm: EgfAlgorithm, state: EgfState) -> None:
         self.algorithm = algorithm
         self.state = state
         self.starts: dict[str, tuple[float, Rank]] = {}
@@ -456,9 +460,9 @@ class _BradleyTerrySet(EgfAlgorithm):
     set's ceiling (ratings never get near it in play; the clamp keeps a bad value
     from crashing)."""
 
-    se_function: ClassVar[Callable[[float, float], float]]
-    con_function: ClassVar[Callable[[float], float]]
-    bonus_function: ClassVar[Callable[[float], float]]
+    se_function: ClassVar[staticmethod[[float, float], float]]
+    con_function: ClassVar[staticmethod[[float], float]]
+    bonus_function: ClassVar[staticmethod[[float], float]]
 
     def clamped(self, rating: float) -> float:
         return min(self.params.adjusted_max, max(self.params.adjusted_min, rating))

@@ -101,8 +101,12 @@ class FrenchParams:
 
 @dataclass(slots=True)
 class FrenchPlayer(PlayerState):
+    value: float  # the level
     # known to the ladder: a game rated by it, a level given in --players, or a reset
     known: bool = False
+
+
+FrenchState = RatingState[FrenchPlayer]
 
 
 def clamp(value: float, low: float, high: float) -> float:
@@ -228,7 +232,7 @@ def game_changes(
         (white_level, white_fictitious, black_level, black_fictitious),
         (black_level, black_fictitious, white_level, white_fictitious),
     )
-    factors = [
+    factors: list[dict[str, Any]] = [
         {
             "level": level,
             "fictitious_level": fictitious,
@@ -238,8 +242,8 @@ def game_changes(
         for level, fictitious, opponent_level, opponent_fictitious in sides
     ]
     if record.winner is Winner.JIGO:
-        for side in factors:
-            side.update(result="jigo", game_change=0.0)
+        for side_factors in factors:
+            side_factors.update(result="jigo", game_change=0.0)
         return (0.0, factors[0]), (0.0, factors[1])
     winner_side = 0 if record.winner is Winner.WHITE else 1
     winner_level, winner_fictitious = sides[winner_side][:2]
@@ -292,7 +296,7 @@ class _Calculation:
 
 
 @register
-class French(Algorithm):
+class French(Algorithm[FrenchPlayer]):
     name = "french"
     title = "French ladder (old system)"
     params_type = FrenchParams
@@ -324,14 +328,14 @@ class French(Algorithm):
             )
         return level
 
-    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+    def rate_unit(self, state: FrenchState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         if unit[0].is_adjustment:
             return [self._adjust(state, record) for record in unit]
         return self._rate_block(state, unit)
 
     # --- adjustments --------------------------------------------------------------
 
-    def _adjust(self, state: RatingState, record: GameRecord) -> HistoryRow:
+    def _adjust(self, state: FrenchState, record: GameRecord) -> HistoryRow:
         player = state.player(record.white)
         rank_before, level_before = player.rank, player.value
         skipped = ""
@@ -375,7 +379,7 @@ class French(Algorithm):
             return f"a handicap of {record.handicap} stones is above {p.max_handicap} stones"
         if record.board_size not in RATED_BOARD_SIZES:
             return f"board size {record.board_size} is not rated (only 9, 13 and 19)"
-        if time_factor(p, record.time_minutes) is None:
+        if record.time_minutes is not None and time_factor(p, record.time_minutes) is None:
             return (
                 f"{float(record.time_minutes)!r} minutes is faster than "
                 f"{p.minimum_time_minutes!r} minutes per player"
@@ -424,7 +428,7 @@ class French(Algorithm):
                 sides[index] = (pair[0], pair[1])
         return _Calculation(levels, sides)
 
-    def _rate_block(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+    def _rate_block(self, state: FrenchState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         p = self.params
         players: dict[str, FrenchPlayer] = {}
         for record in unit:

@@ -74,6 +74,8 @@ class GcrPlayer(PlayerState):
     each opponent met, the games against them and this player's score in those.
     """
 
+    value: float  # the mean of both passes
+
     score: float = 0.0
     opponents: list[str] = field(default_factory=list)
     pair_games: list[int] = field(default_factory=list)
@@ -105,6 +107,9 @@ class GcrPlayer(PlayerState):
         self.pair_scores[slot] += score
 
 
+GcrState = RatingState[GcrPlayer]
+
+
 class Pair(NamedTuple):
     """Two players who played, ``first`` before ``second`` in the player order."""
 
@@ -129,7 +134,7 @@ SCORES = {Winner.WHITE: (1.0, 0.0), Winner.BLACK: (0.0, 1.0), Winner.JIGO: (0.5,
 
 
 @register
-class Gcr(Algorithm):
+class Gcr(Algorithm[GcrPlayer]):
     name = "gcr"
     title = "Game Courier Ratings"
     params_type = GcrParams
@@ -150,14 +155,14 @@ class Gcr(Algorithm):
             return "a game needs a winner (W, B or D for jigo)"
         return ""
 
-    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+    def rate_unit(self, state: GcrState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         """Record the game in the pairwise table; the rating itself is in :meth:`finish`.
 
         GCR ignores adjustments. A game it does not rate (free, small board) is not
         counted, though its players appear in the standings.
         """
         for record in unit:
-            if record.is_adjustment:
+            if record.is_adjustment or record.winner is None:  # only an adjustment has none
                 continue
             white, black = state.player(record.white), state.player(record.black)
             if self.skip_reason(record):
@@ -167,7 +172,7 @@ class Gcr(Algorithm):
             black.record(record.white, black_score)
         return []
 
-    def finish(self, state: RatingState) -> None:
+    def finish(self, state: GcrState) -> None:
         """Rate the whole table: both passes from scratch, every time it is called."""
         players = state.players
         pairs = pass_order(players)
@@ -261,7 +266,7 @@ def _ordered_correctly(first_rating: float, second_rating: float, pair: Pair) ->
     return rating_sign == score_sign
 
 
-def accuracy(state: RatingState) -> GcrAccuracy | None:
+def accuracy(state: GcrState) -> GcrAccuracy | None:
     """The share of pairs that played whose better-rated player did better (a pair
     with equal ratings counts when its score is level), in percent, for the mean,
     first-pass and reverse-pass ratings. None when nobody has played. Call it after
@@ -281,12 +286,13 @@ def accuracy(state: RatingState) -> GcrAccuracy | None:
             for pair in pairs
         )
         shares.append(100 * correct / len(pairs))
-    return GcrAccuracy(*shares, pairs=len(pairs))
+    mean, first_pass, reverse_pass = shares
+    return GcrAccuracy(mean, first_pass, reverse_pass, pairs=len(pairs))
 
 
 def rate_table(
     records: Iterable[GameRecord], entries: Mapping[str, Entry], params: GcrParams | None = None
-) -> RatingState:
+) -> GcrState:
     """Replay ``records`` and rate the table: the state after :meth:`Gcr.finish`."""
     algorithm = Gcr(params)
     state = algorithm.new_state(entries)

@@ -41,7 +41,7 @@ from .base import Algorithm, RatingState, replay
 from .egf import GOR_1D, GRADE_BORDER, EgfAlgorithm, EgfLegacy, handicap_points, se_legacy
 from .egf import Egf2021 as _Egf2021
 from .french import French, fictitious_levels
-from .gcr import Gcr, GcrParams, month_ends
+from .gcr import Gcr, GcrParams, GcrPlayer, month_ends
 from .ranks import Rank
 from .records import DEFAULT_EVEN_KOMI, Entry, GameRecord, Status, Winner
 from .sagc import Sagc, effective_handicap
@@ -399,7 +399,7 @@ def evaluate(items: Sequence[Prediction]) -> dict[str, Any]:
 
 def gcr_predictions(
     records: Iterable[GameRecord], entries: Mapping[str, Entry], params: GcrParams | None = None
-) -> tuple[list[LabGame], RatingState]:
+) -> tuple[list[LabGame], RatingState[GcrPlayer]]:
     """The games GCR rates, each with both players' GCR at the end of the month
     before its own (1500 for a player with no earlier games), and the final state.
 
@@ -420,7 +420,8 @@ def gcr_predictions(
             position += 1
         month = ordered[start:position]
         for record in month:
-            if record.is_adjustment or algorithm.skip_reason(record):
+            # A game always has a winner; only an adjustment has none.
+            if record.winner is None or record.is_adjustment or algorithm.skip_reason(record):
                 continue
             white, black = state.player(record.white), state.player(record.black)
             matchup = Matchup(

@@ -8,6 +8,7 @@ bad one (line, column, reason); a file with any bad row yields no games.
 from __future__ import annotations
 
 import csv
+import datetime
 import io
 import re
 from collections.abc import Iterable, Mapping, Sequence
@@ -109,7 +110,7 @@ class GameRecord:
         return self.status is Status.ADJUSTMENT
 
     @property
-    def order_key(self) -> tuple[date, int, int]:
+    def order_key(self) -> tuple[datetime.date, int, int]:  # the field ``date`` hides the type
         """The replay order of SPEC section 2: (date, round, seq)."""
         return (self.date, self.round, self.seq)
 
@@ -393,7 +394,7 @@ def _header_of(reader: csv.DictReader, source: str) -> list[str]:
     return header
 
 
-def _first_line(last_line: int, row: Mapping[str, str | list[str] | None]) -> int:
+def _first_line(last_line: int, row: Mapping[str | None, str | list[str] | None]) -> int:
     """The line a row starts on: the reader counts to the row's last line, and a quoted
     cell (a comment, say) may hold line breaks."""
     cells = [cell for key, cell in row.items() if key is not None and cell]

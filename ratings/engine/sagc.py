@@ -73,7 +73,11 @@ class SagcParams:
 
 @dataclass(slots=True)
 class SagcPlayer(PlayerState):
+    value: int  # the SAGC index
     recent_opponents: list[str] = field(default_factory=list)
+
+
+SagcState = RatingState[SagcPlayer]
 
 
 def level_factor_60000(rank: Rank) -> int:
@@ -233,7 +237,7 @@ def _game_factors(record: GameRecord) -> _GameFactors:
 
 
 @register
-class Sagc(Algorithm):
+class Sagc(Algorithm[SagcPlayer]):
     name = "sagc"
     title = "SAGC index"
     params_type = SagcParams
@@ -261,13 +265,13 @@ class Sagc(Algorithm):
             raise ValueError(f"an SAGC index is a whole number in -{limit}..{limit}, not {value}")
         return int(value)
 
-    def rate_unit(self, state: RatingState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
+    def rate_unit(self, state: SagcState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         (record,) = unit
         if record.is_adjustment:
             return [self._adjust(state, record)]
         return self._rate_game(state, record)
 
-    def _adjust(self, state: RatingState, record: GameRecord) -> HistoryRow:
+    def _adjust(self, state: SagcState, record: GameRecord) -> HistoryRow:
         player = state.player(record.white)
         rank_before, index_before = player.rank, player.value
         new_rank = sagc_rank(record.white_rank or player.rank)
@@ -291,7 +295,7 @@ class Sagc(Algorithm):
             skipped=skipped,
         )
 
-    def _rate_game(self, state: RatingState, record: GameRecord) -> list[HistoryRow]:
+    def _rate_game(self, state: SagcState, record: GameRecord) -> list[HistoryRow]:
         white_name, black_name = record.white, record.black
         white, black = state.player(white_name), state.player(black_name)
         # Both changes use the ranks and indexes from before the game.

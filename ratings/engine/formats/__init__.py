@@ -146,13 +146,13 @@ class TournamentFile:
         self, *, code: str | None = None, tournament_class: str | None = None
     ) -> TournamentFile:
         """This file under another tournament code or EGF class (records included)."""
-        info = self.tournament
-        changes = {}
-        if code is not None:
-            changes["code"] = code
-        if tournament_class is not None:
-            changes["tournament_class"] = tournament_class
-        info = dataclasses.replace(info, **changes)
+        info = dataclasses.replace(
+            self.tournament,
+            code=self.tournament.code if code is None else code,
+            tournament_class=(
+                self.tournament.tournament_class if tournament_class is None else tournament_class
+            ),
+        )
         records = [
             dataclasses.replace(
                 record, tournament=info.code, tournament_class=info.tournament_class
