@@ -125,8 +125,7 @@ def games(filters: GameFilters) -> QuerySet[Game]:
     if filters.status:
         rows = rows.filter(status=filters.status)
     rows = _within(rows, "date", filters.since, filters.until)
-    order = ("date", "round", "seq")
-    return rows.order_by(*(f"-{name}" for name in order) if filters.newest_first else order)
+    return rows.in_replay_order(reverse=filters.newest_first)
 
 
 def game(pk: int) -> Game | None:

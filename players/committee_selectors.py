@@ -105,7 +105,7 @@ def games_between(one: Player, other: Player) -> QuerySet[Game]:
         Game.objects.valid()
         .filter(Q(white=one, black=other) | Q(white=other, black=one))
         .select_related("white", "black", "tournament")
-        .order_by("date", "round", "seq")
+        .in_replay_order()
     )
 
 

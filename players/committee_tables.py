@@ -258,7 +258,7 @@ class RecomputeTable(tables.Table):
                     record.progress_total,
                 )
             return badge(f"running for {elapsed} s", "text-bg-info")
-        if record.state is not None and record.state.dirty_from is not None:
+        if record.state is not None and record.state.is_pending:
             return badge("pending", "text-bg-warning")
         if record.state is None or record.state.last_finished is None:
             return badge("never run", "text-bg-light border")

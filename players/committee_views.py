@@ -434,8 +434,7 @@ def account_password(request, pk: int):
 def recompute_status(request):
     statuses = selectors.recompute_statuses()
     busy = any(
-        status.running_since is not None
-        or (status.state is not None and status.state.dirty_from is not None)
+        status.running_since is not None or (status.state is not None and status.state.is_pending)
         for status in statuses
     )
     return render(

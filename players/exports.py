@@ -128,7 +128,7 @@ def game_record_rows() -> Iterator[list]:
     games = (
         ((row[0], row[1], row[2]), False, row)
         for row in Game.objects.valid()
-        .order_by("date", "round", "seq")
+        .in_replay_order()
         .values_list(*_GAME_COLUMNS)
         .iterator(chunk_size=_CHUNK)
     )

@@ -155,8 +155,11 @@ class GameQuerySet(models.QuerySet):
     def valid(self):
         return self.filter(voided_at__isnull=True)
 
-    def in_replay_order(self):
-        return self.order_by("date", "round", "seq")
+    def in_replay_order(self, *, reverse: bool = False):
+        """By (date, round, seq), the order the ratings replay games in (SPEC section 2);
+        ``reverse``: newest first."""
+        order = ("date", "round", "seq")
+        return self.order_by(*(f"-{name}" for name in order) if reverse else order)
 
 
 class Game(Entry):
@@ -336,17 +339,6 @@ class Adjustment(Entry):
 
     def __str__(self) -> str:
         return f"{self.date} {self.player.username} -> {self.new_rank}"
-
-    def to_record(self) -> GameRecord:
-        return adjustment_record(
-            seq=self.seq,
-            date=self.date,
-            player=self.player.username,
-            new_rank=self.new_rank,
-            value=self.value,
-            algorithm=self.algorithm,
-            comment=self.comment,
-        )
 
 
 def adjustment_record(*, seq, date, player, new_rank, value, algorithm, comment) -> GameRecord:

@@ -30,7 +30,7 @@ def player_data_export(player: Player) -> dict[str, Any]:
     games = (
         Game.objects.filter(Q(white=player) | Q(black=player))
         .select_related("white", "black", "tournament")
-        .order_by("date", "round", "seq")
+        .in_replay_order()
     )
     history = (
         RatingHistory.objects.filter(player=player)

@@ -17,12 +17,11 @@ import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
-from fractions import Fraction
 
 from django.db import IntegrityError, transaction
 
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
-from ratings.engine.records import DEFAULT_EVEN_KOMI, GameRecord, Status, Winner
+from ratings.engine.records import DEFAULT_EVEN_KOMI, GameRecord
 
 from . import services
 from .models import Player, Tournament
@@ -319,7 +318,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
     rank each declared on their first game (else their entry rank) and their EGD PIN.
     The site keeps no country or EGD club of a player: ``country`` is every player's."""
     games = list(
-        tournament.games.valid().select_related("white", "black").order_by("date", "round", "seq")
+        tournament.games.valid().select_related("white", "black", "tournament").in_replay_order()
     )
     players: dict[int, FilePlayer] = {}
     records = []
@@ -337,23 +336,10 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
                     pin=player.egd_pin,
                 )
         records.append(
-            GameRecord(
-                date=game.date,
-                white=game.white.username,
-                black=game.black.username,
-                winner=Winner(game.winner),
+            dataclasses.replace(
+                game.to_record(),
                 white_rank=players[game.white_id].rank,
                 black_rank=players[game.black_id].rank,
-                handicap=game.handicap,
-                komi=Fraction(game.komi),
-                status=Status(game.status),
-                board_size=game.board_size,
-                tournament=tournament.code,
-                tournament_class=tournament.egf_class,
-                round=game.round,
-                time_minutes=Fraction(game.time_minutes) if game.time_minutes else None,
-                comment=game.comment,
-                seq=game.seq,
             )
         )
     if not games and not (tournament.start_date and tournament.end_date):

@@ -163,6 +163,7 @@ class RecomputeState(models.Model):
 
     @property
     def is_pending(self) -> bool:
+        """A recompute is due (or running: it clears the date only when done)."""
         return self.dirty_from is not None
 
 

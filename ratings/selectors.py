@@ -105,7 +105,7 @@ def _games(
     after_fetch: Callable[[], None],
     chunk: int,
 ) -> Iterator[GameRecord]:
-    games = _valid_games(start).order_by("date", "round", "seq").values_list(*_GAME_COLUMNS)
+    games = _valid_games(start).in_replay_order().values_list(*_GAME_COLUMNS)
     rows = games.iterator(chunk_size=chunk)
     for count in itertools.count():
         # The iterator goes to the database for every ``chunk`` rows, the first included.

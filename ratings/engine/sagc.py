@@ -161,13 +161,9 @@ def first_barrier(rank: Rank) -> int | None:
     return -999
 
 
-def barrier_marks(rank: Rank, limit: int = INDEX_LIMIT) -> list[int]:
-    """The first mark, then every 50 down, the last being ``-limit``."""
-    return list(_barrier_marks(rank.stones, limit))
-
-
 @functools.cache
 def _barrier_marks(stones: int, limit: int) -> tuple[int, ...]:
+    """The first mark, then every 50 down, the last being ``-limit``."""
     first = first_barrier(Rank(stones))
     if first is None:
         return ()
