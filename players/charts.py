@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from ratings.engine.base import registry
+from ratings.engine.description import VALUE_SCALE, RankScale
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 
 WIDTH = 720
@@ -39,38 +41,10 @@ class ChartPoint:
     value: float
 
 
-@dataclass(frozen=True, slots=True)
-class RankScale:
-    """Where an algorithm's values sit among the ranks.
-
-    ``kind`` is "index" (a rank plus an index of -limit..limit, SAGC), "points" (a
-    rating, ``points_per_rank`` a rank, the bottom of 1d at ``bottom_of_1d``) or
-    "value" (a rating with no ranks in it).
-    """
-
-    kind: str
-    limit: int = 999
-    bottom_of_1d: float = 0.0
-    points_per_rank: float = 100.0
-
-
-INDEX_SCALE = RankScale("index")
-VALUE_SCALE = RankScale("value")
-
-# SPEC sections 4 and 5: SAGC indexes live inside a rank; an EGF GoR of 2050..2149 is
-# 1d; a French level or an anchor rating of 0..99 is 1d. GCR ratings have no ranks.
-RANK_SCALES: dict[str, RankScale] = {
-    "sagc": INDEX_SCALE,
-    "egf-2021": RankScale("points", bottom_of_1d=2050.0),
-    "egf-2020": RankScale("points", bottom_of_1d=2050.0),
-    "egf-legacy": RankScale("points", bottom_of_1d=2050.0),
-    "french": RankScale("points", bottom_of_1d=0.0),
-    "anchor": RankScale("points", bottom_of_1d=0.0),
-}
-
-
 def scale_for(algorithm: str) -> RankScale:
-    return RANK_SCALES.get(algorithm, VALUE_SCALE)
+    """The rank scale the algorithm describes itself with (``Algorithm.rank_scale``)."""
+    known = registry().get(algorithm)
+    return known.rank_scale if known is not None else VALUE_SCALE
 
 
 @dataclass(frozen=True, slots=True)

@@ -7,6 +7,7 @@ Every function returns what one page needs in a fixed, small number of queries
 from __future__ import annotations
 
 import calendar
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
 
@@ -15,7 +16,8 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 from django.http import Http404
 
-from ratings.engine.base import registry
+from ratings.engine.base import Algorithm, registry
+from ratings.engine.description import FormulaFactor, RankScale, ValueScale
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from ratings.services import maintained_algorithms, primary_algorithm
@@ -36,6 +38,27 @@ class AlgorithmInfo:
     integer_values: bool  # SAGC shows whole-number indexes
     has_history: bool  # False for GCR: standings and month-end snapshots only
     rates_tournaments_as_blocks: bool
+    # what the algorithm says of itself (ratings/engine/description.py)
+    value_scale: ValueScale
+    rank_scale: RankScale
+    factor_labels: Mapping[str, str]
+    formula: tuple[FormulaFactor, ...]
+    prediction_note: str
+
+    @classmethod
+    def of(cls, algorithm: type[Algorithm]) -> AlgorithmInfo:
+        return cls(
+            name=algorithm.name,
+            title=algorithm.title,
+            integer_values=algorithm.integer_values,
+            has_history=algorithm.has_history,
+            rates_tournaments_as_blocks=algorithm.rates_tournaments_as_blocks,
+            value_scale=algorithm.value_scale,
+            rank_scale=algorithm.rank_scale,
+            factor_labels=algorithm.factor_labels,
+            formula=algorithm.formula,
+            prediction_note=algorithm.prediction_note,
+        )
 
     @property
     def short_title(self) -> str:
@@ -54,16 +77,7 @@ class AlgorithmInfo:
 def algorithms() -> list[AlgorithmInfo]:
     """The maintained algorithms, the primary one first."""
     known = registry()
-    return [
-        AlgorithmInfo(
-            name=name,
-            title=known[name].title,
-            integer_values=known[name].integer_values,
-            has_history=known[name].has_history,
-            rates_tournaments_as_blocks=known[name].rates_tournaments_as_blocks,
-        )
-        for name in maintained_algorithms()
-    ]
+    return [AlgorithmInfo.of(known[name]) for name in maintained_algorithms()]
 
 
 def algorithm_or_404(name: str | None, default: str | None = None) -> AlgorithmInfo:

@@ -18,8 +18,9 @@ from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
 
 from ratings.bulk import RowWriter
+from ratings.engine.base import algorithm_names
 from ratings.engine.ranks import Rank, parse_rank
-from ratings.engine.records import ALGORITHM_NAMES, Entry, GameRecord, resolve_entries
+from ratings.engine.records import Entry, GameRecord, resolve_entries
 from ratings.services import Touch, mark_dirty
 
 from .fields import rank_to_code
@@ -561,7 +562,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
 
 
 def _check_algorithm(algorithm: str) -> None:
-    if algorithm and algorithm not in ALGORITHM_NAMES:
+    if algorithm and algorithm not in algorithm_names():
         raise ServiceError(
             f"'{algorithm}' is not an algorithm", [(None, "algorithm", "unknown algorithm")]
         )

@@ -7,6 +7,7 @@ import functools
 import html
 import json
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
@@ -18,6 +19,9 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django_tables2.data import TableQuerysetData
+
+from ratings.engine.base import registry
+from ratings.engine.description import FormulaFactor
 
 from .models import Game
 from .selectors import AlgorithmInfo, Crosstable
@@ -378,72 +382,6 @@ class Explanation:
     details: list[tuple[str, str]] = field(default_factory=list)
 
 
-SAGC_FORMULA = (
-    ("LF", "level factor", "level_factor"),
-    ("GSF", "game status factor", "game_status_factor"),
-    ("OF", "opponent factor", "opponent_factor"),
-    ("GRF", "game result factor", "game_result_factor"),
-    ("HF", "handicap factor", "handicap_factor"),
-)
-
-# Readable names of the factors the algorithms record; a key not listed here is shown
-# by its own name, so a new factor never breaks the page.
-FACTOR_LABELS = {
-    # EGF GoR
-    "start_rating": "Rating before (a tournament's: at its start)",
-    "opponent_start_rating": "Opponent's rating before",
-    "handicap_points": "Handicap in rating points",
-    "own_adjusted": "Own rating with the handicap",
-    "opponent_adjusted": "Opponent's rating with the handicap",
-    "se": "Expected result (Se)",
-    "score": "Result (1 win, ½ jigo, 0 loss)",
-    "con": "Factor con",
-    "bonus": "Bonus",
-    "class": "Tournament class",
-    "class_weight": "Class weight",
-    "a": "Factor a",
-    "eps": "Epsilon",
-    "beta": "Beta",
-    "floored": "Raised to the floor",
-    "requested_value": "Requested value",
-    "raised_to_floor": "Raised to the floor",
-    # French ladder
-    "level": "Level before",
-    "fictitious_level": "Fictitious level",
-    "opponent_level": "Opponent's level",
-    "opponent_fictitious_level": "Opponent's fictitious level",
-    "result": "Result",
-    "basic_change_formula": "Basic change by the formula",
-    "basic_rule": "Limits used",
-    "basic_min": "Lowest basic change",
-    "basic_max": "Highest basic change",
-    "mixed_min": "Lowest change against a player below \u22122000",
-    "mixed_max": "Highest change against a player below \u22122000",
-    "basic_change": "Basic change",
-    "handicap_factor": "Handicap factor",
-    "change_after_handicap": "After the handicap",
-    "board_size_factor": "Board size factor",
-    "change_after_board_size": "After the board size",
-    "time_factor": "Time factor",
-    "change_after_time": "After the thinking time",
-    "level_weight": "Level weight",
-    "game_change": "Change of the game",
-    "start_level": "Level before the tournament",
-    "corrected_start_level": "Corrected starting level",
-    "start_correction": "Correction of the starting level",
-    "threshold": "Correction threshold",
-    "adjustments": "Corrections of the tournament",
-    "barrier": "Barrier",
-    # anchor system
-    "handicap_stones": "Handicap stones (board-scaled)",
-    "board_factor": "Board factor",
-    "x": "x = handicap \u2212 (Rw \u2212 Rb)/100",
-    "alpha": "Alpha",
-    "award": "Award",
-    "frozen": "Frozen by the anchor",
-    "formula_change": "Change by the formula",
-    "default_value": "Default value",
-}
 _HIDDEN_FACTORS = {"adjustment", "skipped"}
 _FRACTION = re.compile(r"^-?\d+/\d+$")
 
@@ -501,8 +439,16 @@ def factor_text(value: Any) -> str:
     return str(value)
 
 
-def factor_label(key: str) -> str:
-    return FACTOR_LABELS.get(key) or key.replace("_", " ").capitalize()
+def factor_label(key: str, own: Mapping[str, str]) -> str:
+    """The algorithm's own label of a factor (``Algorithm.factor_labels``), else another
+    algorithm's, else the key made readable: a new factor never breaks the page."""
+    label = own.get(key)
+    if label is None:
+        label = next(
+            (cls.factor_labels[key] for cls in registry().values() if key in cls.factor_labels),
+            None,
+        )
+    return label or key.replace("_", " ").capitalize()
 
 
 def explain(record, algorithm: AlgorithmInfo) -> Explanation:
@@ -518,8 +464,8 @@ def explain(record, algorithm: AlgorithmInfo) -> Explanation:
         )
     if record.skipped:
         explanation.notes.append(f"Not rated: {record.skipped}.")
-    if algorithm.name == "sagc" and "level_factor" in factors:
-        _explain_sagc(record, factors, explanation)
+    if algorithm.formula and algorithm.formula[0].key in factors:
+        _explain_sagc(record, factors, explanation, algorithm.formula)
         return explanation
     if not record.skipped and not record.adjustment_id:
         explanation.notes.append(
@@ -527,18 +473,20 @@ def explain(record, algorithm: AlgorithmInfo) -> Explanation:
             f"{shown_change(record.change, False)} = {plain_number(record.value_after, 2)}."
         )
     explanation.details = [
-        (factor_label(key), factor_text(value))
+        (factor_label(key, algorithm.factor_labels), factor_text(value))
         for key, value in factors.items()
         if key not in _HIDDEN_FACTORS
     ]
     return explanation
 
 
-def _explain_sagc(record, factors: dict, explanation: Explanation) -> None:
+def _explain_sagc(
+    record, factors: dict, explanation: Explanation, formula: tuple[FormulaFactor, ...]
+) -> None:
     explanation.formula = [
-        Factor(symbol, name, decimal_text(factors[key]))
-        for symbol, name, key in SAGC_FORMULA
-        if key in factors
+        Factor(factor.symbol, factor.name, decimal_text(factors[factor.key]))
+        for factor in formula
+        if factor.key in factors
     ]
     explanation.product = decimal_text(factors.get("product", "0"))
     result = factors.get("result", "")

@@ -16,7 +16,7 @@ from django_tables2 import RequestConfig
 from ratings.engine.output import format_value
 
 from . import selectors
-from .charts import ChartPoint, rank_chart, scale_for
+from .charts import ChartPoint, rank_chart
 from .forms_public import RatingListFilterForm
 from .models import Club
 from .tables import (
@@ -180,7 +180,7 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
             "algorithm_tabs": _algorithm_tabs(request, tabs, algorithm, primary.name),
             "table": table,
             "chart": rank_chart(
-                points, scale_for(algorithm.name), integer_values=algorithm.integer_values
+                points, algorithm.rank_scale, integer_values=algorithm.integer_values
             ),
             "notice": selectors.recompute_notice(algorithm.name, player),
         },

@@ -34,7 +34,7 @@ class SideState:
 
     contestant: Contestant
     source: str  # "current", "new" (not rated by it yet) or "typed"
-    meetings: int | None = None  # SAGC: games against the other side among the last ten
+    meetings: int | None = None  # SAGC: games against the other side among those it remembers
 
 
 @dataclass(frozen=True, slots=True)

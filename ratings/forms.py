@@ -13,19 +13,22 @@ from django.core.exceptions import ValidationError
 
 from players.fields import RankFormField
 from players.models import Player
+from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, default_komi
 
 PLAYER_OPTIONS = "calculator-player-options"  # the id of the page's <datalist>
 SIDES = ("white", "black")
 
-# The scales a typed value can be in, and the algorithms that use each.
-VALUE_SCALES = (
-    ("sagc", "SAGC index (\u2212999\u2026999 within the rank)", ("sagc",)),
-    ("gor", "EGF GoR (1d = 2100)", ("egf-2021", "egf-2020", "egf-legacy")),
-    ("ladder", "French level / anchor rating (1d = 0\u202699)", ("french", "anchor")),
-    ("gcr", "GCR rating (a newcomer is 1500)", ("gcr",)),
-)
+
+def value_scales() -> list[tuple[str, str, tuple[str, ...]]]:
+    """The scales a typed value can be in, and the algorithms that use each: (key,
+    label, names), in the registry's order, as each algorithm describes its scale."""
+    scales: dict[str, tuple[str, list[str]]] = {}
+    for name, algorithm in registry().items():
+        scale = algorithm.value_scale
+        scales.setdefault(scale.key, (scale.label, []))[1].append(name)
+    return [(key, label, tuple(names)) for key, (label, names) in scales.items()]
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,13 +138,12 @@ class CalculatorForm(forms.Form):
 
     def __init__(self, *args, algorithms: list[str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        scales = value_scales()
         self.scales = {
-            key: names
-            for key, _label, names in VALUE_SCALES
-            if any(name in algorithms for name in names)
+            key: names for key, _label, names in scales if any(name in algorithms for name in names)
         }
         self.fields["value_scale"].choices = [
-            (key, label) for key, label, _names in VALUE_SCALES if key in self.scales
+            (key, label) for key, label, _names in scales if key in self.scales
         ]
         # a typed value is in the primary algorithm's scale unless another is chosen
         self.default_scale = next(

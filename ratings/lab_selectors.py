@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from datetime import date
 
 from players.selectors import AlgorithmInfo
-from ratings.engine.lab import PREDICTION_NOTES
 
 from .lab_charts import CalibrationChart, calibration_chart
 from .models import LabReport, RecomputeState
@@ -50,7 +49,7 @@ def lab_entries(algorithms: list[AlgorithmInfo]) -> list[LabEntry]:
                 outdated=(
                     report is not None and finished is not None and finished > report.computed_at
                 ),
-                note=PREDICTION_NOTES.get(info.name, ""),
+                note=info.prediction_note,
             )
         )
     return entries

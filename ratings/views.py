@@ -11,6 +11,8 @@ from players import selectors as player_selectors
 from players.committee_selectors import player_usernames
 from players.tables import explain, how_html, shown_change, shown_value
 from players.views import _algorithm_tabs
+from ratings.engine.base import get_algorithm
+from ratings.engine.sagc import Sagc, opponent_factor
 
 from . import calculator, lab_selectors
 from .forms import PLAYER_OPTIONS, CalculatorForm
@@ -124,14 +126,14 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
 
 
 def _opponent_factor_note(item: calculator.AlgorithmResult) -> str:
-    """SAGC: how often each side met the other in their last ten games, and the
-    opponent factor that gives (1 - 0.1 per meeting, at least 0.1)."""
+    """SAGC: how often each side met the other in the games the engine remembers
+    (``opponent_memory``), and the opponent factor that gives."""
     if item.white is None or item.black is None or item.white.meetings is None:
         return ""
+    memory = get_algorithm(Sagc.name).params.opponent_memory
     parts = []
     for colour, other, side in (("White", "Black", item.white), ("Black", "White", item.black)):
         meetings = side.meetings or 0
-        factor = max(1, 10 - meetings) / 10
         met = f"met {other} {meetings}\u00d7" if meetings else f"has not met {other}"
-        parts.append(f"{colour} {met}, OF {factor:g}")
-    return "; ".join(parts) + "."
+        parts.append(f"{colour} {met}, OF {opponent_factor(meetings):g}")
+    return f"Opponent factor, from each side's last {memory} games: " + "; ".join(parts) + "."

@@ -1,12 +1,23 @@
-"""Importing this module registers every algorithm (see ``base.register``).
+"""The registry: every algorithm of the site, in the order the site lists them.
 
-Each algorithm lives in its own module; add one line here when a module is added.
+Add a new algorithm's class here (and nowhere else): the command line, the rating list,
+the log page, the lab, the calculator and the API take it from ``base.registry()``, and
+each describes itself (see ``description.py``).
 """
 
-from . import (
-    anchor,  # noqa: F401
-    egf,  # noqa: F401
-    french,  # noqa: F401
-    gcr,  # noqa: F401
-    sagc,  # noqa: F401
+from .anchor import Anchor
+from .base import Algorithm
+from .egf import Egf2020, Egf2021, EgfLegacy
+from .french import French
+from .gcr import Gcr
+from .sagc import Sagc
+
+ALGORITHMS: tuple[type[Algorithm], ...] = (
+    Sagc,
+    Egf2021,
+    Egf2020,
+    EgfLegacy,
+    French,
+    Gcr,
+    Anchor,
 )

@@ -29,7 +29,9 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
+from .base import Algorithm, HistoryRow, PlayerState, RatingState
+from .description import Matchup, RankScale, logistic
+from .french import LADDER_SCALE
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank, RankError, parse_rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_row
@@ -123,12 +125,35 @@ class AnchorPlayer(PlayerState):
 AnchorState = RatingState[AnchorPlayer]
 
 
-@register
 class Anchor(Algorithm[AnchorPlayer]):
     name = "anchor"
     title = "Anchor system"
     params_type = AnchorParams
     state_type = AnchorPlayer
+    value_scale = LADDER_SCALE
+    rank_scale = RankScale("points", bottom_of_1d=0.0)  # a rating of 0..99 is 1d
+    factor_labels = {
+        "handicap_stones": "Handicap stones (board-scaled)",
+        "board_factor": "Board factor",
+        "x": "x = handicap \u2212 (Rw \u2212 Rb)/100",
+        "a": "Factor a",
+        "alpha": "Alpha",
+        "award": "Award",
+        "frozen": "Frozen by the anchor",
+        "formula_change": "Change by the formula",
+        "default_value": "Default value",
+    }
+    prediction_note = (
+        "The probability at which White's expected change is zero: with "
+        "x = H \u2212 (Rw \u2212 Rb)/100 (H scaled on small boards), a win gains "
+        "a\u00b7e^(\u03b1x) and a loss costs a\u00b7e^(\u2212\u03b1x), which balance at "
+        "P(White) = 1 / (1 + e^(2\u03b1x)); "
+        "with \u03b1 = ln 2 / 2 each stone of x halves White's odds."
+    )
+
+    def predict_white(self, matchup: Matchup) -> float:
+        """Where White's expected change is zero: ``p a e^(ax) = (1 - p) a e^(-ax)``."""
+        return logistic(-2 * self.params.alpha * anchor_x(matchup))
 
     def __init__(self, params: AnchorParams | None = None) -> None:
         super().__init__(params)
@@ -263,3 +288,9 @@ def _rating_problem(value: Fraction) -> str | None:
     except OverflowError:
         return f"a rating of {value} is too large"
     return None
+
+
+def anchor_x(matchup: Matchup) -> float:
+    """The anchor system's ``x = H - (Rw - Rb)/100``, H scaled on small boards."""
+    stones = matchup.handicap * BOARD_FACTORS.get(matchup.board_size, 1.0)
+    return stones - (matchup.white.value - matchup.black.value) / RATING_PER_RANK

@@ -22,6 +22,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
+from .description import VALUE_SCALE, FormulaFactor, Matchup, RankScale, ValueScale
 from .ranks import Rank, RankError, parse_rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 
@@ -182,6 +183,16 @@ class Algorithm(ABC, Generic[P]):
     # values are shown as integers (SAGC indexes) rather than full-precision floats
     integer_values: ClassVar[bool] = False
 
+    # How the site shows it (description.py): the scale a typed value is in, where its
+    # values sit among the ranks on a chart, the labels of the factors its history rows
+    # keep, the product its change is (if it is one) for the "how was this computed"
+    # panel, and what the lab says of its prediction (see ``predict_white``).
+    value_scale: ClassVar[ValueScale]
+    rank_scale: ClassVar[RankScale] = VALUE_SCALE
+    factor_labels: ClassVar[Mapping[str, str]] = {}
+    formula: ClassVar[tuple[FormulaFactor, ...]] = ()
+    prediction_note: ClassVar[str] = ""
+
     def __init__(self, params: Any = None) -> None:
         self.params = params if params is not None else self.params_type()
 
@@ -210,6 +221,11 @@ class Algorithm(ABC, Generic[P]):
 
     def finish(self, state: RatingState[P]) -> None:  # an optional hook
         """Called once after the last unit (holistic algorithms compute here)."""
+
+    def predict_white(self, matchup: Matchup) -> float:
+        """P(White wins) before the game, for the lab and the calculator. An algorithm
+        that makes no prediction does not override it (the lab leaves it out)."""
+        raise NotImplementedError(f"{self.name} makes no prediction")
 
 
 def sort_standings(rows: Iterable[Standing]) -> list[Standing]:
@@ -335,19 +351,17 @@ def parse_params(params_type: type, pairs: Sequence[str]) -> Any:
 
 # --- registry -------------------------------------------------------------------
 
-_REGISTRY: dict[str, type[Algorithm]] = {}
-
-
-def register(cls: type[Algorithm]) -> type[Algorithm]:
-    """Class decorator: make the algorithm available by its name."""
-    _REGISTRY[cls.name] = cls
-    return cls
-
 
 def registry() -> dict[str, type[Algorithm]]:
-    from . import algorithms  # noqa: F401 - importing registers every algorithm
+    """Every algorithm by name, in the order of the one list, ``algorithms.ALGORITHMS``."""
+    # Imported when asked: the algorithms' modules import this one.
+    from . import algorithms
 
-    return dict(_REGISTRY)
+    return {cls.name: cls for cls in algorithms.ALGORITHMS}
+
+
+def algorithm_names() -> tuple[str, ...]:
+    return tuple(registry())
 
 
 def get_algorithm(name: str, params: Any = None) -> Algorithm:

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
+from .base import Algorithm, HistoryRow, PlayerState, RatingState
+from .description import Matchup, RankScale, ValueScale
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_row
@@ -240,6 +241,32 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
     rates_tournaments_as_blocks = True
     # the rating at which the set's formulas break down (None: they never do)
     rating_ceiling: ClassVar[float | None] = None
+    value_scale = ValueScale("gor", "EGF GoR (1d = 2100)")
+    rank_scale = RankScale("points", bottom_of_1d=float(GRADE_BORDER))  # GoR 2050..2149: 1d
+    factor_labels = {
+        "start_rating": "Rating before (a tournament's: at its start)",
+        "opponent_start_rating": "Opponent's rating before",
+        "handicap_points": "Handicap in rating points",
+        "own_adjusted": "Own rating with the handicap",
+        "opponent_adjusted": "Opponent's rating with the handicap",
+        "se": "Expected result (Se)",
+        "score": "Result (1 win, \u00bd jigo, 0 loss)",
+        "con": "Factor con",
+        "bonus": "Bonus",
+        "class": "Tournament class",
+        "class_weight": "Class weight",
+        "a": "Factor a",
+        "eps": "Epsilon",
+        "beta": "Beta",
+        "floored": "Raised to the floor",
+        "requested_value": "Requested value",
+        "raised_to_floor": "Raised to the floor",
+    }
+
+    def predict_white(self, matchup: Matchup) -> float:
+        """The set's own Se of White; Black's rating raised by ``100 (H - 0.5)``."""
+        black_adjusted = matchup.black.value + handicap_points(matchup.handicap)
+        return self.expected(matchup.white.value, black_adjusted)[0]
 
     @abstractmethod
     def expected(self, own_adjusted: float, opponent_adjusted: float) -> tuple[float, dict]:
@@ -477,33 +504,51 @@ class _BradleyTerrySet(EgfAlgorithm):
         return self.bonus_function(self.clamped(rating))
 
 
-@register
 class Egf2021(_BradleyTerrySet):
     name = "egf-2021"
     title = "EGF GoR (2021 system)"
     params_type = Egf2021Params
+    prediction_note = (
+        "Its own expected result Se = 1 / (1 + exp(\u03b2(Rb') \u2212 \u03b2(Rw'))), "
+        "\u03b2(r) = \u22127 ln(3300 \u2212 r), Black's rating raised by 100 (H \u2212 0.5) "
+        "for H \u2265 1. Within a tournament: the ratings at its start, as the set rates it."
+    )
     rating_ceiling = 3300
     se_function = staticmethod(se_2021)
     con_function = staticmethod(con_2021)
     bonus_function = staticmethod(bonus_2021)
 
 
-@register
 class Egf2020(_BradleyTerrySet):
     name = "egf-2020"
     title = "EGF GoR (2020 commission recommendation)"
     params_type = Egf2020Params
+    prediction_note = (
+        "Its own expected result Se = 1 / (1 + exp(B(Rb') \u2212 B(Rw'))), "
+        "B(r) = \u22126 ln(3200 \u2212 r), Black's rating raised by 100 (H \u2212 0.5). "
+        "Within a tournament: the ratings at its start."
+    )
     rating_ceiling = 3200
     se_function = staticmethod(se_2020)
     con_function = staticmethod(con_2020)
     bonus_function = staticmethod(bonus_2020)
 
 
-@register
 class EgfLegacy(EgfAlgorithm):
     name = "egf-legacy"
     title = "EGF GoR (legacy system, before 2021)"
     params_type = EgfLegacyParams
+    prediction_note = (
+        "Its own expected result 1 / (exp(D/a) + 1) for the weaker side, D the gap of the "
+        "handicap-adjusted ratings, a = 205 \u2212 r/20 of the weaker; without eps (0.016, "
+        "a deflation that makes the two sides' Se add up to less than 1). Within a "
+        "tournament: the ratings at its start."
+    )
+
+    def predict_white(self, matchup: Matchup) -> float:
+        """Se of White without eps; Black's rating raised by ``100 (H - 0.5)``."""
+        black_adjusted = matchup.black.value + handicap_points(matchup.handicap)
+        return se_legacy(matchup.white.value, black_adjusted, 0.0)[0]
 
     def expected(self, own_adjusted: float, opponent_adjusted: float) -> tuple[float, dict]:
         se, a = se_legacy(own_adjusted, opponent_adjusted, self.params.eps)
@@ -514,3 +559,13 @@ class EgfLegacy(EgfAlgorithm):
 
     def bonus(self, rating: float) -> float:
         return 0.0
+
+
+# The EGF 2021 curve, the fixed reference for the algorithms without a probability of
+# their own (default parameters: adjusted ratings clamped into [-900, 3299.999]).
+_REFERENCE = Egf2021()
+
+
+def reference_curve(white_gor: float, black_gor: float) -> float:
+    """P(White wins) by the EGF 2021 curve from two (handicap-adjusted) GoRs."""
+    return _REFERENCE.expected(white_gor, black_gor)[0]

@@ -23,7 +23,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
+from .base import Algorithm, HistoryRow, PlayerState, RatingState
+from .description import Matchup, RankScale, ValueScale
+from .egf import GRADE_BORDER, reference_curve
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_row
@@ -97,6 +99,11 @@ class FrenchParams:
         for name, value in vars(self).items():
             if isinstance(value, float) and not math.isfinite(value):
                 raise ValueError(f"{name} must be a finite number")
+
+
+# The calculator's scale of a typed French level, which the anchor system shares.
+LADDER_SCALE = ValueScale("ladder", "French level / anchor rating (1d = 0\u202699)")
+LEVEL_TO_GOR = GRADE_BORDER  # a level of 0 (the bottom of 1d) is GoR 2050
 
 
 @dataclass(slots=True)
@@ -295,13 +302,53 @@ class _Calculation:
     sides: list[tuple[_Side, _Side]]  # per game of the block: White's, Black's
 
 
-@register
 class French(Algorithm[FrenchPlayer]):
     name = "french"
     title = "French ladder (old system)"
     params_type = FrenchParams
     state_type = FrenchPlayer
     rates_tournaments_as_blocks = True
+    value_scale = LADDER_SCALE
+    rank_scale = RankScale("points", bottom_of_1d=0.0)  # a level of 0..99 is 1d
+    factor_labels = {
+        "level": "Level before",
+        "fictitious_level": "Fictitious level",
+        "opponent_level": "Opponent's level",
+        "opponent_fictitious_level": "Opponent's fictitious level",
+        "result": "Result",
+        "basic_change_formula": "Basic change by the formula",
+        "basic_rule": "Limits used",
+        "basic_min": "Lowest basic change",
+        "basic_max": "Highest basic change",
+        "mixed_min": "Lowest change against a player below \u22122000",
+        "mixed_max": "Highest change against a player below \u22122000",
+        "basic_change": "Basic change",
+        "handicap_factor": "Handicap factor",
+        "change_after_handicap": "After the handicap",
+        "board_size_factor": "Board size factor",
+        "change_after_board_size": "After the board size",
+        "time_factor": "Time factor",
+        "change_after_time": "After the thinking time",
+        "level_weight": "Level weight",
+        "game_change": "Change of the game",
+        "start_level": "Level before the tournament",
+        "corrected_start_level": "Corrected starting level",
+        "start_correction": "Correction of the starting level",
+        "threshold": "Correction threshold",
+        "adjustments": "Corrections of the tournament",
+        "barrier": "Barrier",
+    }
+    prediction_note = (
+        "The ladder states no probability. Its fictitious levels (Black + 100 (H \u2212 0.5)) "
+        "put on the EGF scale as GoR 2050 + level (both call 0..99 and 2050..2149 1d), then "
+        "the EGF 2021 curve. Komi plays no part. Within a tournament: the levels at its "
+        "start (the ladder corrects a tournament's starting levels after seeing its results)."
+    )
+
+    def predict_white(self, matchup: Matchup) -> float:
+        """The EGF 2021 curve at ``2050 + fictitious level`` (komi plays no part)."""
+        white, black = fictitious_levels(matchup.white.value, matchup.black.value, matchup.handicap)
+        return reference_curve(white + LEVEL_TO_GOR, black + LEVEL_TO_GOR)
 
     def new_player(self, entry: Entry) -> FrenchPlayer:
         if entry.value is None:

@@ -34,7 +34,8 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState, Standing, register, replay
+from .base import Algorithm, HistoryRow, PlayerState, RatingState, Standing, replay
+from .description import Matchup, ValueScale
 from .records import Entry, GameRecord, Status, Winner
 
 RATED_BOARD_SIZE = 19
@@ -133,13 +134,18 @@ class GcrAccuracy:
 SCORES = {Winner.WHITE: (1.0, 0.0), Winner.BLACK: (0.0, 1.0), Winner.JIGO: (0.5, 0.5)}
 
 
-@register
 class Gcr(Algorithm[GcrPlayer]):
     name = "gcr"
     title = "Game Courier Ratings"
     params_type = GcrParams
     state_type = GcrPlayer
     has_history = False
+    value_scale = ValueScale("gcr", "GCR rating (a newcomer is 1500)")
+    prediction_note = (
+        "Its own expected percentage 50 + (Rw \u2212 Rb)/8, clamped to 0..100; GCR has no "
+        "handicap. It keeps no per-game history: each month's games are predicted from a "
+        "full GCR of the games up to the previous month's end (everyone 1500 before)."
+    )
 
     def new_player(self, entry: Entry) -> GcrPlayer:
         # A starting rating from --players is ignored: everyone starts equal (SPEC 5).
@@ -202,6 +208,10 @@ class Gcr(Algorithm[GcrPlayer]):
             past[first] = first_past + games
             past[second] = second_past + games
         return ratings
+
+    def predict_white(self, matchup: Matchup) -> float:
+        """GCR's expected share ``clamp(50 + (Rw - Rb)/8, 0, 100) / 100``."""
+        return self.expected(matchup.white.value - matchup.black.value)
 
     def expected(self, difference: float) -> float:
         """The first player's expected share of the games, as a fraction of 1."""

@@ -33,23 +33,16 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
-from .anchor import BOARD_FACTORS, RATING_PER_RANK, Anchor
-from .base import Algorithm, RatingState, replay
-from .egf import GOR_1D, GRADE_BORDER, EgfAlgorithm, EgfLegacy, handicap_points, se_legacy
-from .egf import Egf2021 as _Egf2021
-from .french import French, fictitious_levels
+from .base import Algorithm, RatingState, registry, replay
+from .description import Matchup, Side
 from .gcr import Gcr, GcrParams, GcrPlayer, month_ends
 from .ranks import Rank
-from .records import DEFAULT_EVEN_KOMI, Entry, GameRecord, Status, Winner
-from .sagc import Sagc, effective_handicap
+from .records import Entry, GameRecord, Status, Winner
 
 LOG_LOSS_CLIP = 1e-6  # probabilities are kept in [1e-6, 1 - 1e-6] for the log loss
 CALIBRATION_BINS = 10
-SAGC_INDEX_PER_STONE = 1000  # rank + index/1000: +999 meets the next rank's 0
-FRENCH_LEVEL_TO_GOR = GRADE_BORDER  # a French level of 0 (the bottom of 1d) is GoR 2050
 # a prediction this close to 0.5 names no favourite
 NO_FAVOURITE_TOLERANCE = 1e-12
 
@@ -75,25 +68,6 @@ STATUS_GROUPS = (
 
 
 @dataclass(frozen=True, slots=True)
-class Side:
-    """One player's state just before a game, in the algorithm's own terms."""
-
-    rank: Rank
-    value: float
-
-
-@dataclass(frozen=True, slots=True)
-class Matchup:
-    """What a prediction may use: both players before the game and its conditions."""
-
-    white: Side
-    black: Side
-    handicap: int = 0
-    komi: Fraction = DEFAULT_EVEN_KOMI
-    board_size: int = 19
-
-
-@dataclass(frozen=True, slots=True)
 class LabGame:
     """A rated game as the lab sees it: the matchup, its result and its status."""
 
@@ -116,136 +90,20 @@ class Prediction:
 Predictor = Callable[[Matchup], float]
 
 
-def logistic(z: float) -> float:
-    """``1 / (1 + e^-z)`` without overflow for large ``|z|``."""
-    if z >= 0:
-        return 1 / (1 + math.exp(-z))
-    exp_z = math.exp(z)
-    return exp_z / (1 + exp_z)
-
-
 # --- the predictors ---------------------------------------------------------------------
-
-# The EGF 2021 curve, the fixed reference for the algorithms without a probability of
-# their own (default parameters: adjusted ratings clamped into [-900, 3299.999]).
-_REFERENCE = _Egf2021()
-
-
-def reference_curve(white_gor: float, black_gor: float) -> float:
-    """P(White wins) by the EGF 2021 curve from two (handicap-adjusted) GoRs."""
-    return _REFERENCE.expected(white_gor, black_gor)[0]
-
-
-def predict_egf(algorithm: EgfAlgorithm, matchup: Matchup) -> float:
-    """The set's own Se of White; Black's rating raised by ``100 (H - 0.5)``."""
-    black_adjusted = matchup.black.value + handicap_points(matchup.handicap)
-    if isinstance(algorithm, EgfLegacy):
-        return se_legacy(matchup.white.value, black_adjusted, 0.0)[0]
-    return algorithm.expected(matchup.white.value, black_adjusted)[0]
-
-
-def sagc_strength(rank: Rank, index: float) -> float:
-    """A SAGC rank and index as a strength in stones: ``stones + index/1000``.
-
-    Continuous across promotions and demotions: a 5k at +999 and a 4k at 0 are
-    within a thousandth of a stone of each other."""
-    return rank.stones + index / SAGC_INDEX_PER_STONE
-
-
-def sagc_gor(rank: Rank, index: float) -> float:
-    return GOR_1D + RATING_PER_RANK * sagc_strength(rank, index)
-
-
-def predict_sagc(algorithm: Sagc, matchup: Matchup) -> float:
-    """The EGF 2021 curve at ``2100 + 100 (stones + index/1000)``, Black raised by
-    SAGC's effective handicap in ranks (the handicap the seed calls fair)."""
-    eff = effective_handicap(matchup.handicap, Fraction(matchup.komi))
-    white = sagc_gor(matchup.white.rank, matchup.white.value)
-    black = sagc_gor(matchup.black.rank, matchup.black.value) + RATING_PER_RANK * eff
-    return reference_curve(white, black)
-
-
-def predict_french(algorithm: French, matchup: Matchup) -> float:
-    """The EGF 2021 curve at ``2050 + fictitious level`` (komi plays no part)."""
-    white, black = fictitious_levels(matchup.white.value, matchup.black.value, matchup.handicap)
-    return reference_curve(white + FRENCH_LEVEL_TO_GOR, black + FRENCH_LEVEL_TO_GOR)
-
-
-def anchor_x(matchup: Matchup) -> float:
-    """The anchor system's ``x = H - (Rw - Rb)/100``, H scaled on small boards."""
-    stones = matchup.handicap * BOARD_FACTORS.get(matchup.board_size, 1.0)
-    return stones - (matchup.white.value - matchup.black.value) / RATING_PER_RANK
-
-
-def predict_anchor(algorithm: Anchor, matchup: Matchup) -> float:
-    """Where White's expected change is zero: ``p a e^(ax) = (1 - p) a e^(-ax)``."""
-    return logistic(-2 * algorithm.params.alpha * anchor_x(matchup))
-
-
-def predict_gcr(algorithm: Gcr, matchup: Matchup) -> float:
-    """GCR's expected share ``clamp(50 + (Rw - Rb)/8, 0, 100) / 100``."""
-    return algorithm.expected(matchup.white.value - matchup.black.value)
-
-
-_PREDICTORS: tuple[tuple[type[Algorithm], Callable[[Any, Matchup], float]], ...] = (
-    (EgfAlgorithm, predict_egf),
-    (Sagc, predict_sagc),
-    (French, predict_french),
-    (Anchor, predict_anchor),
-    (Gcr, predict_gcr),
-)
 
 
 def predictor(algorithm: Algorithm) -> Predictor | None:
-    """P(White wins) under ``algorithm``, or None for an algorithm the lab does not know."""
-    for kind, function in _PREDICTORS:
-        if isinstance(algorithm, kind):
-            return lambda matchup: function(algorithm, matchup)
-    return None
+    """P(White wins) under ``algorithm``, or None for an algorithm that makes no
+    prediction (each algorithm makes its own: ``Algorithm.predict_white``)."""
+    if type(algorithm).predict_white is Algorithm.predict_white:
+        return None
+    return algorithm.predict_white
 
 
-PREDICTION_NOTES: dict[str, str] = {
-    "egf-2021": (
-        "Its own expected result Se = 1 / (1 + exp(\u03b2(Rb') \u2212 \u03b2(Rw'))), "
-        "\u03b2(r) = \u22127 ln(3300 \u2212 r), Black's rating raised by 100 (H \u2212 0.5) "
-        "for H \u2265 1. Within a tournament: the ratings at its start, as the set rates it."
-    ),
-    "egf-2020": (
-        "Its own expected result Se = 1 / (1 + exp(B(Rb') \u2212 B(Rw'))), "
-        "B(r) = \u22126 ln(3200 \u2212 r), Black's rating raised by 100 (H \u2212 0.5). "
-        "Within a tournament: the ratings at its start."
-    ),
-    "egf-legacy": (
-        "Its own expected result 1 / (exp(D/a) + 1) for the weaker side, D the gap of the "
-        "handicap-adjusted ratings, a = 205 \u2212 r/20 of the weaker; without eps (0.016, "
-        "a deflation that makes the two sides' Se add up to less than 1). Within a "
-        "tournament: the ratings at its start."
-    ),
-    "sagc": (
-        "SAGC states no probability. Strength in stones = rank + index/1000, put on the "
-        "EGF scale as GoR 2100 + 100 \u00d7 strength; Black is raised by 100 \u00d7 the "
-        "effective handicap trunc(H \u2212 (komi \u2212 6)/10), the handicap SAGC calls fair; "
-        "then the EGF 2021 curve, a fixed published curve (not fitted to these games)."
-    ),
-    "french": (
-        "The ladder states no probability. Its fictitious levels (Black + 100 (H \u2212 0.5)) "
-        "put on the EGF scale as GoR 2050 + level (both call 0..99 and 2050..2149 1d), then "
-        "the EGF 2021 curve. Komi plays no part. Within a tournament: the levels at its "
-        "start (the ladder corrects a tournament's starting levels after seeing its results)."
-    ),
-    "anchor": (
-        "The probability at which White's expected change is zero: with "
-        "x = H \u2212 (Rw \u2212 Rb)/100 (H scaled on small boards), a win gains "
-        "a\u00b7e^(\u03b1x) and a loss costs a\u00b7e^(\u2212\u03b1x), which balance at "
-        "P(White) = 1 / (1 + e^(2\u03b1x)); "
-        "with \u03b1 = ln 2 / 2 each stone of x halves White's odds."
-    ),
-    "gcr": (
-        "Its own expected percentage 50 + (Rw \u2212 Rb)/8, clamped to 0..100; GCR has no "
-        "handicap. It keeps no per-game history: each month's games are predicted from a "
-        "full GCR of the games up to the previous month's end (everyone 1500 before)."
-    ),
-}
+def prediction_notes() -> dict[str, str]:
+    """What the lab says of each algorithm's prediction, by algorithm name."""
+    return {name: cls.prediction_note for name, cls in registry().items()}
 
 
 # --- grouping -----------------------------------------------------------------------------

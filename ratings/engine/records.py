@@ -19,8 +19,6 @@ from fractions import Fraction
 
 from .ranks import Rank, RankError, parse_rank
 
-ALGORITHM_NAMES = ("sagc", "egf-2021", "egf-2020", "egf-legacy", "french", "gcr", "anchor")
-
 COLUMNS = (
     "date",
     "white",
@@ -323,10 +321,9 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
         parser.error("time_minutes", f"{parser.cell('time_minutes')} is not a positive time")
     value = parser.number("value")
     algorithm = parser.cell("algorithm").lower()
-    if algorithm and algorithm not in ALGORITHM_NAMES:
-        parser.error(
-            "algorithm", f"'{algorithm}' is not an algorithm ({', '.join(ALGORITHM_NAMES)})"
-        )
+    known = _algorithm_names()
+    if algorithm and algorithm not in known:
+        parser.error("algorithm", f"'{algorithm}' is not an algorithm ({', '.join(known)})")
 
     if status is Status.ADJUSTMENT:
         if white and black and white != black:
@@ -496,3 +493,17 @@ def resolve_entries(
     if errors:
         raise GameFileError(errors, source)
     return entries
+
+
+def _algorithm_names() -> tuple[str, ...]:
+    # The registry imports the algorithms, which import this module: asked when needed.
+    from .base import algorithm_names
+
+    return algorithm_names()
+
+
+def __getattr__(name: str) -> tuple[str, ...]:
+    """``ALGORITHM_NAMES``: the registry's names (``algorithms.ALGORITHMS`` decides)."""
+    if name == "ALGORITHM_NAMES":
+        return _algorithm_names()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -17,7 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState, register
+from .base import Algorithm, HistoryRow, PlayerState, RatingState
+from .description import INDEX_SCALE, FormulaFactor, Matchup, ValueScale
+from .egf import GOR_1D, POINTS_PER_GRADE, reference_curve
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_row
@@ -232,13 +234,35 @@ def _game_factors(record: GameRecord) -> _GameFactors:
     )
 
 
-@register
 class Sagc(Algorithm[SagcPlayer]):
     name = "sagc"
     title = "SAGC index"
     params_type = SagcParams
     state_type = SagcPlayer
     integer_values = True
+    value_scale = ValueScale("sagc", "SAGC index (\u2212999\u2026999 within the rank)")
+    rank_scale = INDEX_SCALE
+    formula = (
+        FormulaFactor("LF", "level factor", "level_factor"),
+        FormulaFactor("GSF", "game status factor", "game_status_factor"),
+        FormulaFactor("OF", "opponent factor", "opponent_factor"),
+        FormulaFactor("GRF", "game result factor", "game_result_factor"),
+        FormulaFactor("HF", "handicap factor", "handicap_factor"),
+    )
+    prediction_note = (
+        "SAGC states no probability. Strength in stones = rank + index/1000, put on the "
+        "EGF scale as GoR 2100 + 100 \u00d7 strength; Black is raised by 100 \u00d7 the "
+        "effective handicap trunc(H \u2212 (komi \u2212 6)/10), the handicap SAGC calls fair; "
+        "then the EGF 2021 curve, a fixed published curve (not fitted to these games)."
+    )
+
+    def predict_white(self, matchup: Matchup) -> float:
+        """The EGF 2021 curve at ``2100 + 100 (stones + index/1000)``, Black raised by
+        SAGC's effective handicap in ranks (the handicap the seed calls fair)."""
+        eff = effective_handicap(matchup.handicap, Fraction(matchup.komi))
+        white = sagc_gor(matchup.white.rank, matchup.white.value)
+        black = sagc_gor(matchup.black.rank, matchup.black.value) + POINTS_PER_GRADE * eff
+        return reference_curve(white, black)
 
     def new_player(self, entry: Entry) -> SagcPlayer:
         index = 0
@@ -413,3 +437,26 @@ class Sagc(Algorithm[SagcPlayer]):
                 factors["promoted"] = True
                 return
         player.value = new_index
+
+
+# --- the lab's view of an index -------------------------------------------------------
+
+INDEX_PER_STONE = 1000  # rank + index/1000: +999 meets the next rank's 0
+
+
+def sagc_strength(rank: Rank, index: float) -> float:
+    """A SAGC rank and index as a strength in stones: ``stones + index/1000``.
+
+    Continuous across promotions and demotions: a 5k at +999 and a 4k at 0 are
+    within a thousandth of a stone of each other."""
+    return rank.stones + index / INDEX_PER_STONE
+
+
+def sagc_gor(rank: Rank, index: float) -> float:
+    return GOR_1D + POINTS_PER_GRADE * sagc_strength(rank, index)
+
+
+def opponent_factor(meetings: int) -> float:
+    """The opponent factor of a player who met this opponent ``meetings`` times in
+    their remembered games: 1 - 0.1 per meeting, at least 0.1 (``of10 / 10`` of ``Sagc``)."""
+    return max(1, 10 - meetings) / 10

@@ -16,7 +16,8 @@ from datetime import date
 from fractions import Fraction
 
 from .base import Algorithm, HistoryRow, PlayerState, RatingState
-from .lab import Matchup, Side, predictor
+from .description import Matchup, Side
+from .lab import predictor
 from .ranks import Rank
 from .records import Entry, GameRecord, Status, Winner
 from .sagc import SagcPlayer

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
+from ratings.engine.egf import reference_curve
 from ratings.engine.gcr import accuracy, month_end_snapshots
 from ratings.engine.lab import LabGame, Matchup, Prediction, Side
 from ratings.engine.ranks import Rank, parse_rank
@@ -156,7 +157,7 @@ def test_a_sagc_index_is_a_fraction_of_a_stone_continuous_across_promotion():
 
 def test_the_sagc_prediction_is_the_egf_2021_curve_at_the_players_level():
     white, black = Side(parse_rank("2d"), 250), Side(parse_rank("1d"), -100)
-    expected = lab.reference_curve(2100 + 100 * 1.25, 2100 + 100 * -0.1)
+    expected = reference_curve(2100 + 100 * 1.25, 2100 + 100 * -0.1)
     assert p_white("sagc", white, black) == expected
 
 
@@ -164,7 +165,7 @@ def test_the_french_prediction_uses_its_fictitious_levels_on_the_egf_curve():
     white, black = Side(Rank(-5), -450.0), Side(Rank(-7), -600.0)
     # two stones raise Black by 150: level for level
     assert p_white("french", white, black, handicap=2) == pytest.approx(0.5)
-    assert p_white("french", white, black) == lab.reference_curve(2050 - 450, 2050 - 600)
+    assert p_white("french", white, black) == reference_curve(2050 - 450, 2050 - 600)
 
 
 def test_the_gcr_prediction_is_its_expected_percentage():

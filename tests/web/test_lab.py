@@ -10,8 +10,9 @@ import pytest
 from players import services
 from ratings import lab_services, tasks
 from ratings import services as rating_services
-from ratings.engine import lab
 from ratings.engine.egf import se_2021
+from ratings.engine.gcr import Gcr
+from ratings.engine.sagc import Sagc
 from ratings.models import LabReport, RatingHistory
 from tests import factories
 
@@ -150,7 +151,7 @@ def test_the_page_shows_the_reports_computed_on_and_each_section(
         assert f">{title}</a>" in html
     assert 'id="calibration-chart"' in html and "<circle" in html
     assert 'id="lab-by_rank_band"' in html and 'id="lab-by_handicap"' in html
-    assert lab.PREDICTION_NOTES["sagc"][:40] in html
+    assert Sagc.prediction_note[:40] in html
     assert "recompute pending" not in html.lower()
 
 
@@ -161,7 +162,7 @@ def test_the_gcr_section_shows_the_game_courier_accuracy(
     html = client.get("/lab/?algorithm=gcr").content.decode()
     assert 'id="gcr-accuracy"' in html
     assert "of the\n      2 pairs" in html or re.search(r"of the\s+2 pairs", html)
-    assert lab.PREDICTION_NOTES["gcr"][:40] in html
+    assert Gcr.prediction_note[:40] in html
 
 
 def test_the_page_says_a_recompute_is_pending(
