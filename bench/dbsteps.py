@@ -151,11 +151,11 @@ def copy_baseline(algorithm: str) -> dict[str, Any]:
 
     from ratings.bulk import RowWriter
     from ratings.models import RatingHistory
-    from ratings.services import _HISTORY_COLUMNS
+    from ratings.services import HISTORY_COLUMNS
 
     # The factors as JSON text, as the recompute hands them over.
     text = "factors::text" if connection.vendor == "postgresql" else "factors"
-    columns = ", ".join(text if name == "factors" else name for name in _HISTORY_COLUMNS)
+    columns = ", ".join(text if name == "factors" else name for name in HISTORY_COLUMNS)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT {columns} FROM ratings_ratinghistory WHERE algorithm = %s ORDER BY position",
@@ -167,7 +167,7 @@ def copy_baseline(algorithm: str) -> dict[str, Any]:
         with delete, connection.cursor() as cursor:
             cursor.execute("DELETE FROM ratings_ratinghistory WHERE algorithm = %s", [algorithm])
         write.__enter__()
-        with RowWriter(RatingHistory, _HISTORY_COLUMNS) as writer:
+        with RowWriter(RatingHistory, HISTORY_COLUMNS) as writer:
             for row in rows:
                 writer.add(row)
     write.__exit__(None, None, None)  # after the commit: deferred checks run there

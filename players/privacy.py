@@ -20,7 +20,7 @@ from ratings.models import CurrentRating, RatingHistory
 from ratings.services import Touch, mark_dirty
 
 from .models import Adjustment, AuditEntry, Game, Player
-from .services import ServiceError, _earliest_entry, adjustment_snapshot, audit, game_snapshot
+from .services import ServiceError, adjustment_snapshot, audit, earliest_entry, game_snapshot
 
 ERASED_NAME = "Erased player"
 
@@ -95,7 +95,7 @@ def player_erase(*, user, player: Player) -> Player:
         _redact_audit_trail(player, old_names, new_username)
         audit(user, "player_erase", player, after={"username": new_username})
         # Engine checkpoints hold usernames: replay from the player's first entry on.
-        earliest = _earliest_entry([player])
+        earliest = earliest_entry([player])
         if earliest is not None:
             mark_dirty([Touch(earliest)])
     return player

@@ -896,7 +896,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
                 "they are two people, not two records of one person"
             )
             raise ServiceError(message, [(None, "duplicate", message)])
-        earliest = _earliest_entry([keep, duplicate])
+        earliest = earliest_entry([keep, duplicate])
         moved_games = list(
             Game.objects.select_related("white", "black", "tournament")
             .filter(Q(white=duplicate) | Q(black=duplicate))
@@ -957,7 +957,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
     return keep
 
 
-def _earliest_entry(players: Sequence[Player]) -> date | None:
+def earliest_entry(players: Sequence[Player]) -> date | None:
     """The date of the first valid game or adjustment of any of ``players``."""
     first_game = (
         Game.objects.valid()

@@ -46,7 +46,7 @@ def _query(request: HttpRequest, **changes: str | None) -> str:
     return f"?{encoded}" if encoded else ""
 
 
-def _algorithm_tabs(request: HttpRequest, infos, selected, default_name: str | None = None):
+def algorithm_tabs(request: HttpRequest, infos, selected, default_name: str | None = None):
     """(algorithm, link, active) for each algorithm; the default needs no parameter."""
     return [
         (
@@ -85,7 +85,7 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
     csv_query = _query(request, club=str(club.pk) if club is not None else None)
     return {
         "algorithm": algorithm,
-        "algorithm_tabs": _algorithm_tabs(request, infos, algorithm, infos[0].name),
+        "algorithm_tabs": algorithm_tabs(request, infos, algorithm, infos[0].name),
         "form": form,
         "table": table,
         "csv_url": reverse("rating_list_csv") + csv_query,
@@ -177,7 +177,7 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
             "entry_grade_differs": (
                 primary_rating is None or player.entry_rank != primary_rating.rank
             ),
-            "algorithm_tabs": _algorithm_tabs(request, tabs, algorithm, primary.name),
+            "algorithm_tabs": algorithm_tabs(request, tabs, algorithm, primary.name),
             "table": table,
             "chart": rank_chart(
                 points, algorithm.rank_scale, integer_values=algorithm.integer_values
@@ -221,7 +221,7 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
             "crosstable": crosstable,
             "table": CrosstableTable(crosstable, algorithm=algorithm),
             "algorithm": algorithm,
-            "algorithm_tabs": _algorithm_tabs(request, infos, algorithm, default),
+            "algorithm_tabs": algorithm_tabs(request, infos, algorithm, default),
         },
     )
 

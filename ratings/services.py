@@ -291,7 +291,7 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     # rating it) go in from threads while the next chunk is rated: the server's work
     # (parsing, indexing) overlaps the engine's. The connection is shared, so they are
     # sent just after a chunk is fetched, and the next fetch waits for them.
-    history = RowWriter(RatingHistory, _HISTORY_COLUMNS, batch=_HISTORY_BUFFER, background=True)
+    history = RowWriter(RatingHistory, HISTORY_COLUMNS, batch=_HISTORY_BUFFER, background=True)
     checkpoints = RowWriter(Checkpoint, _CHECKPOINT_COLUMNS, batch=_HISTORY_BUFFER, background=True)
 
     def send() -> None:
@@ -345,7 +345,7 @@ _MIN_CHUNK = 1000
 _MAX_CHUNK = 10_000
 
 # History columns in the order _history_values gives them.
-_HISTORY_COLUMNS = (
+HISTORY_COLUMNS = (
     "algorithm",
     "position",
     "player_id",
@@ -523,7 +523,7 @@ def _history_values(
     source: SourceIds,
     factors_json: Callable[[Mapping[str, Any]], str],
 ) -> tuple:
-    """One RatingHistory row as the database stores it (see _HISTORY_COLUMNS)."""
+    """One RatingHistory row as the database stores it (see HISTORY_COLUMNS)."""
     is_adjustment = row.is_adjustment
     return (
         algorithm,

@@ -10,7 +10,7 @@ from django.views.decorators.http import require_safe
 from players import selectors as player_selectors
 from players.committee_selectors import player_usernames
 from players.tables import explain, how_html, shown_change, shown_value
-from players.views import _algorithm_tabs
+from players.views import algorithm_tabs
 from ratings.engine.base import get_algorithm
 from ratings.engine.sagc import Sagc, opponent_factor
 
@@ -30,7 +30,7 @@ def lab(request: HttpRequest) -> HttpResponse:
     infos = player_selectors.algorithms()
     selected = player_selectors.algorithm_or_404(request.GET.get("algorithm"))
     entries = lab_selectors.lab_entries(infos)
-    tabs = _algorithm_tabs(request, infos, selected, infos[0].name)
+    tabs = algorithm_tabs(request, infos, selected, infos[0].name)
     links = {info.name: f"{link or '?'}#lab-detail" for info, link, _active in tabs}
     entry = next(item for item in entries if item.info.name == selected.name)
     metrics = entry.metrics
