@@ -151,6 +151,10 @@ class Anchor(Algorithm[AnchorPlayer]):
         "with \u03b1 = ln 2 / 2 each stone of x halves White's odds."
     )
 
+    def default_value(self, rank: Rank) -> float:
+        """100 x stones: the bottom of the rank."""
+        return entry_rating(rank)
+
     def predict_white(self, matchup: Matchup) -> float:
         """Where White's expected change is zero: ``p a e^(ax) = (1 - p) a e^(-ax)``."""
         return logistic(-2 * self.params.alpha * anchor_x(matchup))
@@ -260,7 +264,7 @@ class Anchor(Algorithm[AnchorPlayer]):
         skipped = ""
         factors: dict = {"adjustment": True}
         if record.value is None:
-            new_value = entry_rating(new_rank)
+            new_value = self.default_value(new_rank)
             factors["default_value"] = "100 x stones"
         elif problem := _rating_problem(record.value):
             skipped = problem

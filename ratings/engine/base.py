@@ -222,6 +222,11 @@ class Algorithm(ABC, Generic[P]):
     def finish(self, state: RatingState[P]) -> None:  # an optional hook
         """Called once after the last unit (holistic algorithms compute here)."""
 
+    def default_value(self, rank: Rank) -> Number | None:
+        """The value a committee reset to ``rank`` gives when it names none; None for an
+        algorithm that ignores resets (GCR)."""
+        return None
+
     def predict_white(self, matchup: Matchup) -> float:
         """P(White wins) before the game, for the lab and the calculator. An algorithm
         that makes no prediction does not override it (the lab leaves it out)."""

@@ -263,6 +263,10 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
         "raised_to_floor": "Raised to the floor",
     }
 
+    def default_value(self, rank: Rank) -> float:
+        """The GoR of the grade: 2100 + 100 x stones, a pro 2700 + 30 (n - 1)."""
+        return grade_rating(rank)
+
     def predict_white(self, matchup: Matchup) -> float:
         """The set's own Se of White; Black's rating raised by ``100 (H - 0.5)``."""
         black_adjusted = matchup.black.value + handicap_points(matchup.handicap)
@@ -382,7 +386,7 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
         player = state.player(record.white)
         value_before, rank_before = player.value, player.rank
         grade = record.white_rank or rank_before
-        requested = float(record.value) if record.value is not None else grade_rating(grade)
+        requested = float(record.value) if record.value is not None else self.default_value(grade)
         skipped = self._rating_problem(requested) or ""
         factors: dict[str, Any] = {"adjustment": True, "requested_value": requested}
         if skipped:

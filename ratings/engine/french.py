@@ -345,6 +345,10 @@ class French(Algorithm[FrenchPlayer]):
         "start (the ladder corrects a tournament's starting levels after seeing its results)."
     )
 
+    def default_value(self, rank: Rank) -> float:
+        """The level of the rank on entry, 100 x stones + 50 (1d = 50)."""
+        return entry_level(rank)
+
     def predict_white(self, matchup: Matchup) -> float:
         """The EGF 2021 curve at ``2050 + fictitious level`` (komi plays no part)."""
         white, black = fictitious_levels(matchup.white.value, matchup.black.value, matchup.handicap)
@@ -393,7 +397,7 @@ class French(Algorithm[FrenchPlayer]):
                 skipped = str(error)
                 level = level_before
         else:
-            level = entry_level(record.white_rank or player.rank)
+            level = self.default_value(record.white_rank or player.rank)
         factors: dict[str, Any] = {"adjustment": True}
         if skipped:
             factors["skipped"] = skipped

@@ -256,6 +256,10 @@ class Sagc(Algorithm[SagcPlayer]):
         "then the EGF 2021 curve, a fixed published curve (not fitted to these games)."
     )
 
+    def default_value(self, rank: Rank) -> int:
+        """A reset without an index starts the rank at 0."""
+        return 0
+
     def predict_white(self, matchup: Matchup) -> float:
         """The EGF 2021 curve at ``2100 + 100 (stones + index/1000)``, Black raised by
         SAGC's effective handicap in ranks (the handicap the seed calls fair)."""
@@ -296,7 +300,7 @@ class Sagc(Algorithm[SagcPlayer]):
         rank_before, index_before = player.rank, player.value
         new_rank = sagc_rank(record.white_rank or player.rank)
         skipped = ""
-        new_index = 0
+        new_index = self.default_value(new_rank)
         if record.value is not None:
             try:
                 new_index = self._checked_index(record.value)

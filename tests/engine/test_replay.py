@@ -66,8 +66,26 @@ class _Blocks(Algorithm):
 
 
 def test_every_algorithm_of_the_spec_is_registered_by_name():
-    assert set(registry()) == set(ALGORITHM_NAMES)
+    spec = {"sagc", "egf-2021", "egf-2020", "egf-legacy", "french", "gcr", "anchor"}
+    assert set(registry()) == spec
     assert registry()["sagc"] is Sagc
+    assert tuple(registry()) == ALGORITHM_NAMES  # the CSV reader's list is the registry's
+
+
+@pytest.mark.parametrize("name", sorted(registry()))
+def test_a_reset_without_a_value_gives_the_algorithms_default_value_for_the_rank(name):
+    algorithm = get_algorithm(name)
+    reset = GameRecord(
+        date(2024, 3, 1), "ann", "ann", white_rank=Rank(-2), status=Status.ADJUSTMENT
+    )
+
+    rows = list(replay(algorithm, [reset], {"ann": Entry(Rank(-9))}))
+
+    default = algorithm.default_value(Rank(-2))
+    if not algorithm.has_history:
+        assert (rows, default) == ([], None)  # GCR ignores resets
+    else:
+        assert [(row.rank_after, row.value_after) for row in rows] == [(Rank(-2), default)]
 
 
 def test_an_unknown_algorithm_name_lists_the_known_ones():
