@@ -3,8 +3,9 @@ database, then the engine's ``what_if`` under each maintained algorithm.
 
 A player's state under an algorithm is their CurrentRating (rank, value, games); a
 player it has not rated yet starts from their entry rank. SAGC's opponent factor
-uses the opponents of each side's last 10 SAGC games, read from the history, so
-the calculator shows the factor the next real game would get.
+uses the opponents of each side's last SAGC games (as many as its
+``opponent_memory``, ten by default), read from the history, so the calculator shows
+the factor the next real game would get.
 """
 
 from __future__ import annotations
