@@ -24,6 +24,8 @@ class Someone:
     full_name: str
     national_rank: Rank | None
     active: bool = True
+    egd_pin: str = ""
+    national_id: str = ""
 
 
 def parse(text: str, default_date: date | None = ON):
