@@ -210,6 +210,7 @@ def _read_egd(lines: list[str], default_date: date | None) -> RankList:
         if gor not in ratings:
             ratings[gor] = Decimal(gor) if gor > 0 else None  # 0: a new record, no GoR yet
         result.listed.append(ListedRank(number, name, rank, effective, pin, "", ratings[gor]))
+    result.bad.sort(key=lambda bad: bad.line)
     return result
 
 
