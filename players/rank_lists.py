@@ -172,7 +172,7 @@ def _is_egd(lines: list[str]) -> bool:
     )
 
 
-def _read_egd(lines: list[str], default_date: date | None) -> RankList:
+def _read_egd(lines: list[str], default_date: date | None, list_date_first: bool) -> RankList:
     result = RankList(format=EGD)
     ranks: dict[str, Rank] = {}
     ratings: dict[int, Decimal | None] = {}
@@ -197,6 +197,8 @@ def _read_egd(lines: list[str], default_date: date | None) -> RankList:
             continue
         pending.append((number, stripped, *row))
     effective = default_date or result.list_date
+    if list_date_first and result.list_date is not None:
+        effective = result.list_date
     if effective is None and pending:
         raise ListFormatError("The list has no date: give the effective date.")
     for number, stripped, pin, name, grade, gor in pending:
@@ -282,11 +284,15 @@ def _read_aga(lines: list[str], default_date: date | None) -> RankList:
 # --- any list -----------------------------------------------------------------------
 
 
-def read_rank_list(data: bytes | str, *, default_date: date | None, today: date) -> RankList:
+def read_rank_list(
+    data: bytes | str, *, default_date: date | None, today: date, list_date_first: bool = False
+) -> RankList:
     """The players and ranks of a list in any known format (see the module's docstring).
 
-    ``default_date`` is the effective date of lines without one (the form's date);
-    ``today`` bounds the dates. Raises :class:`ListFormatError` for a file that is no list.
+    ``default_date`` is the effective date of lines without one (the form's date), the
+    list's own date standing in when it is None, or standing first with
+    ``list_date_first``; ``today`` bounds the dates. Raises :class:`ListFormatError`
+    for a file that is no list.
     """
     container = ""
     if isinstance(data, bytes):
@@ -305,7 +311,7 @@ def read_rank_list(data: bytes | str, *, default_date: date | None, today: date)
     lines = text.splitlines()
     sniffed = [line for line in lines[:SNIFF_LINES] if line.strip()]
     if _is_egd(sniffed):
-        result = _read_egd(lines, default_date)
+        result = _read_egd(lines, default_date, list_date_first)
     elif _is_aga(sniffed):
         result = _read_aga(lines, default_date)
     else:

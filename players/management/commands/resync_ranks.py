@@ -3,12 +3,12 @@
 from datetime import date
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
 from players import committee_selectors as selectors
 from players import services
+from players.management.users import command_user
 from players.rank_lists import ListFormatError, read_rank_list
 from players.resync import Outcome, PreviewRow, ResyncPreview, match_rank_list
 
@@ -50,7 +50,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         file = options["file"]
-        actor = self._actor(options["user"])
+        actor = command_user(options["user"])
         chosen = _date(options["date"]) if options["date"] else None
         try:
             data = file.read_bytes()
@@ -58,9 +58,9 @@ class Command(BaseCommand):
             raise CommandError(f"{file}: {error.strerror or error}") from None
         today = timezone.localdate()
         try:
-            rank_list = read_rank_list(data, default_date=chosen, today=today)
-            if chosen is None and rank_list.list_date is None:
-                rank_list = read_rank_list(data, default_date=today, today=today)
+            rank_list = read_rank_list(
+                data, default_date=chosen or today, today=today, list_date_first=chosen is None
+            )
         except ListFormatError as error:
             raise CommandError(f"{file}: {error}") from None
         preview = match_rank_list(rank_list, selectors.resync_candidates())
@@ -91,14 +91,6 @@ class Command(BaseCommand):
                 f"{batch.effective_date}; the ratings are recomputed from that date."
             )
         )
-
-    def _actor(self, username):
-        if not username:
-            return services.system_user()
-        try:
-            return get_user_model().objects.get(username=username)
-        except get_user_model().DoesNotExist:
-            raise CommandError(f"no user '{username}'") from None
 
     def _show(self, preview: ResyncPreview) -> None:
         write = self.stdout.write
