@@ -220,6 +220,8 @@ class ResyncPreview:
     format: str = "simple list"
     is_federation_list: bool = False
     unrated: int = 0
+    # Lines of a federation's list about no player here: counted, without a row each.
+    others: int = 0
 
     def of(self, outcome: Outcome) -> list[PreviewRow]:
         return [row for row in self.rows if row.outcome == outcome]
@@ -249,6 +251,7 @@ class ResyncPreview:
         counts = dict.fromkeys(Outcome, 0)
         for row in self.rows:
             counts[row.outcome] += 1
+        counts[Outcome.UNKNOWN] += self.others
         return counts
 
     def shown(self, *, unknown: int, bad: int) -> list[PreviewRow]:
@@ -306,6 +309,16 @@ class _Players:
                 self.by_national_id[player.national_id] = player
             if player.active:
                 self.by_name[person_key(player.full_name)].append(player)
+
+    def surely_unknown(self, listed: ListedRank) -> bool:
+        """No player has this line's PIN, id, username or name (the quick test that a
+        federation's list of 45,000 players needs: nearly every line is someone else)."""
+        return (
+            listed.pin not in self.by_pin
+            and listed.national_id not in self.by_national_id
+            and listed.name.casefold() not in self.by_folded_username
+            and person_key(listed.name) not in self.by_name
+        )
 
     def by_any_username(self, name: str) -> Any:
         """The player of this username, whatever its case when only one fits."""
@@ -391,9 +404,14 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
     active players it does not name are listed too, as "not on the list".
     """
     indexed = _Players(players)
+    federation = rank_list.is_federation_list
     matched: list[tuple[ListedRank, Any, str]] = []
     rows: list[PreviewRow] = []
+    others = 0
     for listed in rank_list.listed:
+        if federation and indexed.surely_unknown(listed):
+            others += 1
+            continue
         found = _find(listed, indexed)
         if isinstance(found, PreviewRow):
             rows.append(found)
@@ -423,7 +441,7 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
                 how=how,
             )
         )
-    if rank_list.is_federation_list:
+    if federation:
         named = {row.player.username for row in rows if row.player is not None}
         rows += [
             PreviewRow(
@@ -449,6 +467,7 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
         rows,
         rank_list.has_header,
         format=rank_list.format,
-        is_federation_list=rank_list.is_federation_list,
+        is_federation_list=federation,
         unrated=rank_list.unrated,
+        others=others,
     )
