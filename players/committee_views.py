@@ -53,6 +53,9 @@ PER_PAGE = 50
 # names the club does not know: only the first of those are listed, the rest counted.
 UNKNOWN_SHOWN = 100
 BAD_SHOWN = 100  # bad lines listed; the rest are counted
+# The club's players a federation's list does not name: a big club that plays no
+# tournaments would otherwise fill the page (a row weighs about 1 kB).
+ABSENT_SHOWN = 200
 PASTED_SHOWN_AGAIN = 64 * 1024  # a pasted list longer than this is not put back in the page
 # A generated password waits here, in the server-side session, for the one page that
 # shows it; reading it removes it.
@@ -73,7 +76,7 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
         # A list without ratings: nothing to choose.
         apply_form.fields["use_ratings"].widget = forms.HiddenInput()
     if preview is not None:
-        shown = preview.shown(unknown=UNKNOWN_SHOWN, bad=BAD_SHOWN)
+        shown = preview.shown(unknown=UNKNOWN_SHOWN, bad=BAD_SHOWN, absent=ABSENT_SHOWN)
         counts = preview.counts()
         matched = [row.player for row in shown if row.player is not None]
         context |= {
@@ -93,6 +96,8 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
             "hidden_unknown": counts[Outcome.UNKNOWN]
             - sum(row.outcome == Outcome.UNKNOWN for row in shown),
             "hidden_bad": counts[Outcome.BAD] - sum(row.outcome == Outcome.BAD for row in shown),
+            "hidden_absent": counts[Outcome.ABSENT]
+            - sum(row.outcome == Outcome.ABSENT for row in shown),
             "dates": preview.effective_dates,
         }
     return render(request, "committee/resync.html", context)

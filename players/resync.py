@@ -254,12 +254,14 @@ class ResyncPreview:
         counts[Outcome.UNKNOWN] += self.others
         return counts
 
-    def shown(self, *, unknown: int, bad: int) -> list[PreviewRow]:
-        """The rows to list: every row about one of the club's players, the first
-        ``bad`` bad lines and, of a club's own list, the first ``unknown`` unknown names
-        (likely typos); a federation's list names thousands of players of other clubs,
-        who are counted, never listed."""
+    def shown(self, *, unknown: int, bad: int, absent: int | None = None) -> list[PreviewRow]:
+        """The rows to list: every row about one of the club's players (of those not on
+        the list, the first ``absent``), the first ``bad`` bad lines and, of a club's own
+        list, the first ``unknown`` unknown names (likely typos); a federation's list
+        names thousands of players of other clubs, who are counted, never listed."""
         limits = {Outcome.UNKNOWN: 0 if self.is_federation_list else unknown, Outcome.BAD: bad}
+        if absent is not None:
+            limits[Outcome.ABSENT] = absent
         seen = dict.fromkeys(limits, 0)
         rows = []
         for row in self.rows:

@@ -426,3 +426,13 @@ def test_a_federation_list_shows_the_clubs_rows_and_counts_everyone_else():
 
     assert preview.counts()[Outcome.UNKNOWN] == 300
     assert [row.outcome for row in shown] == [Outcome.CHANGED] + [Outcome.BAD] * 100
+
+
+def test_the_clubs_players_not_on_a_federation_list_are_listed_up_to_a_limit():
+    players = [Someone(f"p{n}", f"Player Number{n}") for n in range(30)]
+
+    preview = match([egd_line("11111111", "Nkosi Thandi")], players)
+
+    assert preview.counts()[Outcome.ABSENT] == 30
+    assert len(preview.shown(unknown=100, bad=100, absent=20)) == 20
+    assert len(preview.shown(unknown=100, bad=100)) == 30

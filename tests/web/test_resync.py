@@ -437,7 +437,7 @@ def test_the_real_egd_list_previews_fast_and_light_and_applies(client, connie, c
     html = response.content.decode()
     assert "<strong>EGD rating list</strong> (gzip)\n      of 2018-12-27" in html
     assert outcomes(response)[:2] == [("changed", "28"), ("changed", "30")]
-    assert "45169 players of other clubs" in html
+    assert "45,169 players of other clubs" in html
     counts = {outcome.value: n for outcome, n in response.context["counts"]}
     # "Smith John" of the list is John Smith, a name js1 and js2 share; neither is named.
     assert counts == {"changed": 2, "shared name": 1, "not on the list": 2}
