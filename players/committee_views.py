@@ -45,13 +45,13 @@ from .committee_tables import (
 )
 from .models import Player, ResyncBatch
 from .permissions import committee_required
-from .resync import Outcome, ResyncPreview, match_rank_list
+from .resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from .services import ServiceError
 
 PER_PAGE = 50
 # The preview lists every line, except that a whole national list has thousands of
 # names the club does not know: only the first of those are listed, the rest counted.
-UNKNOWN_SHOWN = 100
+UNKNOWN_SHOWN = UNKNOWN_ROWS
 BAD_SHOWN = 100  # bad lines listed; the rest are counted
 # The club's players a federation's list does not name: a big club that plays no
 # tournaments would otherwise fill the page (a row weighs about 1 kB).

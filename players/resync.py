@@ -192,6 +192,9 @@ class Outcome(StrEnum):
     UNKNOWN = "unknown"
 
 
+# The unknown names of a club's own list that the preview can list (the rest are counted).
+UNKNOWN_ROWS = 100
+
 # The order of the preview: what will happen first, then what needs a look, then the rest.
 OUTCOME_ORDER = {outcome: index for index, outcome in enumerate(Outcome)}
 FLAGGED = frozenset(
@@ -257,8 +260,9 @@ class ResyncPreview:
     def shown(self, *, unknown: int, bad: int, absent: int | None = None) -> list[PreviewRow]:
         """The rows to list: every row about one of the club's players (of those not on
         the list, the first ``absent``), the first ``bad`` bad lines and, of a club's own
-        list, the first ``unknown`` unknown names (likely typos); a federation's list
-        names thousands of players of other clubs, who are counted, never listed."""
+        list, the first ``unknown`` unknown names (likely typos; at most ``UNKNOWN_ROWS``
+        have a row); a federation's list names thousands of players of other clubs, who
+        are counted, never listed."""
         limits = {Outcome.UNKNOWN: 0 if self.is_federation_list else unknown, Outcome.BAD: bad}
         if absent is not None:
             limits[Outcome.ABSENT] = absent
@@ -410,13 +414,19 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
     matched: list[tuple[ListedRank, Any, str]] = []
     rows: list[PreviewRow] = []
     others = 0
+    # Of a club's own list, the first unknown names get a row (they may be typos to
+    # list); the rest, and every line of a federation's list about no player here, are
+    # only counted.
+    unknown_rows = 0 if federation else UNKNOWN_ROWS
     for listed in rank_list.listed:
-        if federation and indexed.surely_unknown(listed):
+        if unknown_rows <= 0 and indexed.surely_unknown(listed):
             others += 1
             continue
         found = _find(listed, indexed)
         if isinstance(found, PreviewRow):
             rows.append(found)
+            if found.outcome == Outcome.UNKNOWN:
+                unknown_rows -= 1
         else:
             matched.append((listed, *found))
 

@@ -453,3 +453,18 @@ def test_the_real_egd_list_previews_fast_and_light_and_applies(client, connie, c
         "thandi": "6k",
         "pieter": "1d",
     }
+
+
+def test_a_list_of_150000_lines_previews_and_applies(client, connie, club):
+    """The apply names the kept upload: it never posts the list back, whatever its size
+    (a 150,000-line list used to preview but not apply: the request was too big)."""
+    lines = [f"Stranger Number{n};{n % 30 + 1}k" for n in range(150_000)] + ["thandi;4k"]
+    data = gzip.compress("\n".join(lines).encode())
+
+    response = upload(client, "big.csv.gz", data)
+    applied = apply(client, "", token=upload_token(response))
+
+    assert response.context["unknown"] == 150_000
+    assert len(response.content) < 500_000
+    assert applied.status_code == 302
+    assert [a.player.username for a in ResyncBatch.objects.get().adjustments.all()] == ["thandi"]

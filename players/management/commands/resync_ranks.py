@@ -10,9 +10,9 @@ from players import committee_selectors as selectors
 from players import services
 from players.management.users import command_user
 from players.rank_lists import ListFormatError, read_rank_list
-from players.resync import Outcome, PreviewRow, ResyncPreview, match_rank_list
+from players.resync import UNKNOWN_ROWS, Outcome, PreviewRow, ResyncPreview, match_rank_list
 
-SHOWN = 100  # bad lines (and unknown names of a club's own list) printed; the rest counted
+SHOWN = UNKNOWN_ROWS  # bad lines (and unknown names of a club's own list) printed
 
 
 def _date(text: str) -> date:
