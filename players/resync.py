@@ -214,6 +214,7 @@ class PreviewRow:
     note: str = ""
     rating: Decimal | None = None
     how: str = ""  # how the line was matched: "EGD PIN", "national id", "username", "name"
+    namesakes: tuple[str, ...] = ()  # the usernames a shared name may mean
 
 
 @dataclass
@@ -383,6 +384,7 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
                 Outcome.SHARED_NAME,
                 note=f"players {_describe(namesakes)} share this name: "
                 "list the one you mean by username",
+                namesakes=tuple(player.username for player in namesakes),
             )
         if not namesakes:
             return _row(listed, Outcome.UNKNOWN, note="no player has this username or name")
@@ -455,6 +457,7 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
         )
     if federation:
         named = {row.player.username for row in rows if row.player is not None}
+        named.update(username for row in rows for username in row.namesakes)
         rows += [
             PreviewRow(
                 None,

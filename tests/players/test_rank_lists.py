@@ -192,16 +192,17 @@ def test_every_player_of_the_real_egd_lists_is_read(path):
 
 @pytest.mark.skipif(not EGD_2018.exists(), reason=f"{EGD_2018} is not on this machine")
 def test_the_45000_line_egd_list_reads_in_well_under_a_second():
-    """docs/performance.md records the figure; the bound allows for a loaded machine."""
+    """docs/performance.md records the figure (0.24 s); CPU time, as the machine running
+    the tests may be busy with other work, and a bound with a margin."""
     data = EGD_2018.read_bytes()
     timings = []
     for _ in range(3):
-        started = time.perf_counter()
+        started = time.process_time()
         result = read(data, default_date=None)
-        timings.append(time.perf_counter() - started)
+        timings.append(time.process_time() - started)
 
     assert len(result.listed) == 45172
-    assert min(timings) < 2.0, f"reading took {min(timings):.2f} s"
+    assert min(timings) < 1.0, f"reading took {min(timings):.2f} s of CPU"
 
 
 # --- the AGA's TDList -----------------------------------------------------------------
@@ -436,3 +437,14 @@ def test_the_clubs_players_not_on_a_federation_list_are_listed_up_to_a_limit():
     assert preview.counts()[Outcome.ABSENT] == 30
     assert len(preview.shown(unknown=100, bad=100, absent=20)) == 20
     assert len(preview.shown(unknown=100, bad=100)) == 30
+
+
+def test_players_who_share_a_listed_name_are_not_also_reported_absent():
+    first = Someone("js1", "John Smith")
+    second = Someone("js2", "John Smith")
+
+    preview = match([egd_line("11111111", "Smith John")], [first, second])
+
+    assert [(row.outcome, row.namesakes) for row in preview.rows] == [
+        (Outcome.SHARED_NAME, ("js1", "js2"))
+    ]

@@ -430,20 +430,24 @@ def test_the_real_egd_list_previews_fast_and_light_and_applies(client, connie, c
     Player.objects.filter(pk=club["pieter"].pk).update(full_name="Robert Aahs")  # 1d, by name
     data = EGD_LIST.read_bytes()
 
-    started = time.perf_counter()
+    started, cpu_started = time.perf_counter(), time.process_time()
     response = upload(client, EGD_LIST.name, data, effective_date="")
-    elapsed = time.perf_counter() - started
+    elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
 
     html = response.content.decode()
     assert "<strong>EGD rating list</strong> (gzip)\n      of 2018-12-27" in html
     assert outcomes(response)[:2] == [("changed", "28"), ("changed", "30")]
     assert "45,169 players of other clubs" in html
     counts = {outcome.value: n for outcome, n in response.context["counts"]}
-    # "Smith John" of the list is John Smith, a name js1 and js2 share; neither is named.
-    assert counts == {"changed": 2, "shared name": 1, "not on the list": 2}
+    # "Smith John" of the list is John Smith, a name js1 and js2 share.
+    assert counts == {"changed": 2, "shared name": 1}
     assert len(response.content) < 500_000, f"the page weighs {len(response.content)} bytes"
-    print(f"preview of {EGD_LIST.name}: {elapsed:.2f} s, {len(response.content)} bytes")
-    assert elapsed < 2 * 3, f"the preview took {elapsed:.2f} s"  # 2 s, on a loaded machine
+    print(
+        f"preview of {EGD_LIST.name}: {cpu:.2f} s CPU, {elapsed:.2f} s, {len(response.content)} B"
+    )
+    # The server's time is its CPU time here (the test client runs it in this process):
+    # the wall-clock time of a machine shared with other work says little.
+    assert cpu < 2, f"the preview took {cpu:.2f} s of CPU"
 
     apply(client, "", token=upload_token(response), effective_date="")
 
