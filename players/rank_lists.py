@@ -56,6 +56,12 @@ MAX_TEXT_BYTES = 64 * 1024 * 1024
 SNIFF_LINES = 200
 
 
+NOT_TEXT = (
+    "This is not a text file (it holds binary data): upload the list as text "
+    "(CSV, TXT or the EGD's HTML page), plain, gzip or zip."
+)
+
+
 class ListFormatError(ValueError):
     """The file as a whole cannot be read as a rank list: the message says why."""
 
@@ -88,21 +94,21 @@ def _unzip(data: bytes) -> bytes:
                     f"The zip file holds {names}: it should hold the one list only."
                 )
             (member,) = members
-            if member.file_size > MAX_TEXT_BYTES:
-                raise ListFormatError(
-                    f"{member.filename} in the zip file is more than 64 MB: that is no rank list."
-                )
-            return archive.read(member)
+            with archive.open(member) as unpacked:
+                text = unpacked.read(MAX_TEXT_BYTES + 1)
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as error:
         raise ListFormatError(f"The zip file is damaged ({error}): download it again.") from None
+    if len(text) > MAX_TEXT_BYTES:
+        raise ListFormatError("The zip file unpacks to more than 64 MB: that is no rank list.")
+    return text
 
 
 def unpack(data: bytes) -> tuple[bytes, str]:
     """The list's bytes out of a gzip or zip file, and what they came in ("" if plain)."""
     if data.startswith(b"\x1f\x8b"):
-        return unpack(_gunzip(data))[0], "gzip"
-    if data.startswith(b"PK\x03\x04") or data.startswith(b"PK\x05\x06"):
-        return unpack(_unzip(data))[0], "zip"
+        return _gunzip(data), "gzip"
+    if data.startswith((b"PK\x03\x04", b"PK\x05\x06")):
+        return _unzip(data), "zip"
     return data, ""
 
 
@@ -116,10 +122,7 @@ def decode(data: bytes) -> str:
                 "The file starts as UTF-16 but is not: save it as UTF-8."
             ) from None
     if b"\x00" in data[:65536]:
-        raise ListFormatError(
-            "This is not a text file (it holds binary data): upload the list as text "
-            "(CSV, TXT or the EGD's HTML page), gzip or zip."
-        )
+        raise ListFormatError(NOT_TEXT)
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -314,10 +317,7 @@ def read_rank_list(
     if not text.strip():
         raise ListFormatError("The list is empty.")
     if _looks_binary(text):
-        raise ListFormatError(
-            "This is not a text file (it holds binary data): upload the list as text "
-            "(CSV, TXT or the EGD's HTML page), gzip or zip."
-        )
+        raise ListFormatError(NOT_TEXT)
     lines = text.splitlines()
     sniffed = [line for line in lines[:SNIFF_LINES] if line.strip()]
     if _is_egd(sniffed):
