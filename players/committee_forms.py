@@ -176,6 +176,7 @@ class ResyncApplyForm(forms.Form):
                 "upload", "The list previewed is no longer kept (a day at most): upload it again."
             )
             return cleaned
+        cleaned["kept"] = upload
         try:
             cleaned["rank_list"] = read_list(bytes(upload.data), cleaned.get("effective_date"))
         except ListFormatError as error:

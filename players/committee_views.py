@@ -166,6 +166,7 @@ def resync_apply(request):
             preview=preview,
             use_ratings=data["use_ratings"],
             note=data["note"],
+            upload=data["kept"],
         )
     except ServiceError as error:
         add_service_errors(form, error)

@@ -699,11 +699,20 @@ def resync_apply(
 
 
 def resync_apply_preview(
-    *, user, preview: ResyncPreview, use_ratings: bool = False, note: str = ""
+    *,
+    user,
+    preview: ResyncPreview,
+    use_ratings: bool = False,
+    note: str = "",
+    upload: ResyncUpload | None = None,
 ) -> ResyncBatch:
     """Apply what a preview shows: its changed lines and, with ``use_ratings``, the
     list's ratings of every listed player (changed or not). Refused, storing nothing,
-    when nothing would change or the changes carry more than one effective date."""
+    when nothing would change or the changes carry more than one effective date.
+
+    The kept ``upload`` the preview was read from is used up in the same transaction,
+    so that a second click on the apply button (or a second tab) applies nothing twice.
+    """
     rows = [
         row
         for row in preview.rows
@@ -730,7 +739,10 @@ def resync_apply_preview(
         )
         for row in rows
     ]
-    return resync_apply(user=user, changes=changes, effective_date=dates[0], note=note)
+    with transaction.atomic():
+        if upload is not None and not ResyncUpload.objects.filter(pk=upload.pk).delete()[0]:
+            raise ServiceError("This list was already applied: see the earlier resyncs.")
+        return resync_apply(user=user, changes=changes, effective_date=dates[0], note=note)
 
 
 # Uploads are kept a day: long enough to check a preview and apply it.

@@ -472,3 +472,15 @@ def test_a_list_of_150000_lines_previews_and_applies(client, connie, club):
     assert len(response.content) < 500_000
     assert applied.status_code == 302
     assert [a.player.username for a in ResyncBatch.objects.get().adjustments.all()] == ["thandi"]
+
+
+def test_a_previewed_list_is_applied_once_only(client, connie, club):
+    token = upload_token(preview(client, "thandi,4k"))
+
+    first = apply(client, "", token=token)
+    second = apply(client, "", token=token, use_ratings="on")
+
+    assert first.status_code == second.status_code == 302
+    assert second["Location"] == "/committee/resync/"
+    assert ResyncBatch.objects.count() == 1
+    assert not ResyncUpload.objects.exists(), "the kept list is used up by its apply"
