@@ -359,6 +359,8 @@ def test_an_uploaded_aga_tdlist_names_its_format_and_applies_with_the_ratings(cl
     }
     assert Player.objects.get(username="thandi").national_rank == parse_rank("3k")
     assert Player.objects.get(username="pieter").national_rank == parse_rank("12k")
+    listed = client.get("/committee/resync/batches/").context["table"].data[0]
+    assert listed.adjustment_count == 2, "the batch list counts players, not adjustments"
     rating_services.recompute_pending()
     gor = CurrentRating.objects.get(player=club["pieter"], algorithm=egf[0]).value
     assert round(gor) == 900, "the EGF algorithms start from the list's rating"
@@ -484,3 +486,20 @@ def test_a_previewed_list_is_applied_once_only(client, connie, club):
     assert second["Location"] == "/committee/resync/"
     assert ResyncBatch.objects.count() == 1
     assert not ResyncUpload.objects.exists(), "the kept list is used up by its apply"
+
+
+def test_reverting_a_batch_with_ratings_voids_them_all(client, connie, club):
+    response = upload(client, "tdlista.txt", AGA_LIST.encode())
+    apply(client, "", token=upload_token(response), use_ratings="on")
+    batch = ResyncBatch.objects.get()
+
+    client.post(f"/committee/resync/{batch.pk}/revert/")
+
+    assert Adjustment.objects.filter(resync_batch=batch).count() == 1 + 2 * len(
+        services.egf_algorithms()
+    )
+    assert not Adjustment.objects.valid().exists()
+    assert Player.objects.get(username="thandi").national_rank == parse_rank("5k")
+    assert Player.objects.get(username="pieter").national_rank == parse_rank("12k")
+    listed = client.get("/committee/resync/batches/").context["table"].data[0]
+    assert listed.adjustment_count == 2, "the batch list counts players, not adjustments"
