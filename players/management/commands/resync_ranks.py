@@ -122,4 +122,4 @@ def _line(row: PreviewRow) -> str:
     rating = f" GoR {row.rating:f}" if row.rating is not None else ""
     note = f"  {row.note}" if row.note else ""
     written = row.written[:40]
-    return f"{where:>11}  {row.outcome.value:<15} {written:<40} {player:<24} {ranks}{rating}{note}"
+    return f"{where:>11}  {row.outcome.value:<16} {written:<40} {player:<24} {ranks}{rating}{note}"
