@@ -74,7 +74,7 @@ class ClubAdmin(AuditedAdmin):
 class PlayerAdmin(AuditedAdmin):
     list_display = ["username", "full_name", "club", "entry_rank", "national_rank", "active"]
     list_filter = ["active", "club"]
-    search_fields = ["username", "full_name", "egd_pin"]
+    search_fields = ["username", "full_name", "egd_pin", "national_id"]
     list_select_related = ["club"]
     # The entry rank is the point of departure of every replay: it changes only
     # through a committee adjustment, which the recompute picks up.

@@ -22,11 +22,12 @@ from ratings.engine.base import registry
 from ratings.services import maintained_algorithms
 
 from .fields import RankFormField
-from .models import Adjustment, Player
-from .resync import RankList, parse_rank_list
+from .models import Adjustment, Player, ResyncUpload
+from .rank_lists import ListFormatError, read_rank_list
+from .resync import RankList
 from .services import Role, ServiceError
 
-LIST_MAX_BYTES = 4 * 1024 * 1024  # a whole national list is well under 2 MB
+LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
 
 
@@ -59,12 +60,17 @@ def _not_in_future(day: date | None) -> date | None:
 
 
 class ResyncForm(forms.Form):
-    """A national rank list, uploaded or pasted, to preview."""
+    """A national rank list, uploaded or pasted, to preview. The form reads the list
+    (``cleaned_data["rank_list"]``); the bytes are kept for the apply."""
 
     list_file = forms.FileField(
         required=False,
         label="Upload the list",
-        help_text="A CSV or text file (UTF-8 or Latin-1).",
+        help_text=(
+            "The EGD's rating list (allworld_lp or alleuro_lp, as downloaded: HTML or text, "
+            "gzipped or not), the AGA's TDList, or a CSV or text file of the lines below; "
+            "plain, gzip or zip, UTF-8 or Latin-1."
+        ),
     )
     list_text = forms.CharField(
         required=False,
@@ -86,7 +92,7 @@ class ResyncForm(forms.Form):
     effective_date = forms.DateField(
         required=False,
         widget=_date_input(),
-        help_text="For the lines without a date of their own.",
+        help_text="For the lines without a date of their own; empty: the list's own date.",
     )
     note = forms.CharField(
         required=False,
@@ -101,7 +107,7 @@ class ResyncForm(forms.Form):
     def clean_effective_date(self):
         return _not_in_future(self.cleaned_data["effective_date"])
 
-    def clean_list_file(self) -> str | None:
+    def clean_list_file(self) -> bytes | None:
         upload = self.cleaned_data["list_file"]
         if upload is None:
             return None
@@ -109,41 +115,49 @@ class ResyncForm(forms.Form):
             raise ValidationError(
                 f"The file is {upload.size // 1024} KB; the limit is {LIST_MAX_BYTES // 1024} KB."
             )
-        data = upload.read()
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError:
-            # National lists are often Latin-1 (the EGD's is); every byte decodes.
-            return data.decode("latin-1")
+        return upload.read()
 
     def clean(self):
         cleaned = super().clean()
         uploaded, pasted = cleaned.get("list_file"), cleaned.get("list_text", "")
-        if "list_file" in self.errors:
+        if "list_file" in self.errors or "effective_date" in self.errors:
             return cleaned
-        if uploaded and pasted.strip():
+        if uploaded is not None and pasted.strip():
             self.add_error("list_file", "Upload a file or paste a list, not both.")
-        elif not uploaded and not pasted.strip():
+            return cleaned
+        if uploaded is None and not pasted.strip():
             self.add_error("list_text", "Paste the list here, or upload it as a file.")
-        else:
-            cleaned["list"] = uploaded or pasted
+            return cleaned
+        where = "list_file" if uploaded is not None else "list_text"
+        cleaned["list_name"] = self.files["list_file"].name if uploaded is not None else ""
+        cleaned["list_data"] = uploaded if uploaded is not None else pasted.encode("utf-8")
+        try:
+            cleaned["rank_list"] = read_list(cleaned["list_data"], cleaned.get("effective_date"))
+        except ListFormatError as error:
+            self.add_error(where, str(error))
         return cleaned
 
-    def rank_list(self) -> RankList:
-        return parse_rank_list(
-            self.cleaned_data["list"],
-            default_date=self.cleaned_data.get("effective_date"),
-            today=timezone.localdate(),
-        )
+
+def read_list(data: bytes, effective_date: date | None) -> RankList:
+    return read_rank_list(data, default_date=effective_date, today=timezone.localdate())
 
 
 class ResyncApplyForm(forms.Form):
-    """The previewed list sent again, with the committee member's confirmation: the view
-    parses it again rather than trusting anything the browser kept."""
+    """The confirmation of a preview. The list itself stayed on the server (named by
+    ``upload``); the view reads and matches it again rather than trusting the page."""
 
-    list = forms.CharField(widget=forms.HiddenInput, strip=False)
+    upload = forms.UUIDField(widget=forms.HiddenInput)
     effective_date = forms.DateField(required=False, widget=forms.HiddenInput)
     note = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
+    use_ratings = forms.BooleanField(
+        required=False,
+        label="Also start the EGF ratings from the list's ratings",
+        help_text=(
+            "Each listed player gets, in every EGF algorithm, the list's rating as their "
+            "GoR from the effective date (the AGA's ratings converted to the GoR scale), "
+            "including the players whose rank is unchanged."
+        ),
+    )
     confirm = forms.BooleanField(
         label="I have checked the preview: apply the changes listed above",
         error_messages={"required": "Tick this box to apply the changes."},
@@ -152,12 +166,22 @@ class ResyncApplyForm(forms.Form):
     def clean_effective_date(self):
         return _not_in_future(self.cleaned_data["effective_date"])
 
-    def rank_list(self) -> RankList:
-        return parse_rank_list(
-            self.cleaned_data["list"],
-            default_date=self.cleaned_data.get("effective_date"),
-            today=timezone.localdate(),
-        )
+    def clean(self):
+        cleaned = super().clean()
+        if "upload" in self.errors or "effective_date" in self.errors:
+            return cleaned
+        upload = ResyncUpload.objects.filter(token=cleaned["upload"]).first()
+        if upload is None:
+            self.add_error(
+                "upload", "The list previewed is no longer kept (a day at most): upload it again."
+            )
+            return cleaned
+        cleaned["kept"] = upload
+        try:
+            cleaned["rank_list"] = read_list(bytes(upload.data), cleaned.get("effective_date"))
+        except ListFormatError as error:
+            self.add_error("upload", str(error))
+        return cleaned
 
 
 # --- one player: adjustment and merge --------------------------------------------

@@ -25,7 +25,9 @@ from .services import SYSTEM_USERNAME
 
 def resync_candidates() -> QuerySet[Player]:
     """Every player, with just what matching a rank list needs (one query)."""
-    return Player.objects.only("id", "username", "full_name", "national_rank", "active")
+    return Player.objects.only(
+        "id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id"
+    )
 
 
 def primary_ranks(players: list[Player]) -> dict[int, Rank]:
@@ -39,7 +41,8 @@ def primary_ranks(players: list[Player]) -> dict[int, Rank]:
 
 def resync_batches() -> QuerySet[ResyncBatch]:
     return ResyncBatch.objects.select_related("created_by", "reverted_by").annotate(
-        adjustment_count=Count("adjustments")
+        # Players, not adjustments: a rating from the list adds one per EGF algorithm.
+        adjustment_count=Count("adjustments__player", distinct=True)
     )
 
 

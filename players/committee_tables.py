@@ -15,6 +15,8 @@ TABLE_ATTRS = {"class": "table table-sm align-middle"}
 OUTCOME_BADGES = {
     Outcome.CHANGED: "text-bg-primary",
     Outcome.UNCHANGED: "text-bg-light border",
+    Outcome.CONFLICT: "text-bg-danger",
+    Outcome.ABSENT: "text-bg-info",
     Outcome.SHARED_NAME: "text-bg-warning",
     Outcome.REPEATED: "text-bg-warning",
     Outcome.INACTIVE: "text-bg-warning",
@@ -37,11 +39,12 @@ class ResyncPreviewTable(tables.Table):
     """What applying a rank list does, line by line (rows are ``resync.PreviewRow``)."""
 
     # On a phone the table scrolls sideways: what changes comes first.
-    line = tables.Column("Line")
+    line = tables.Column("Line", empty_values=())
     written = tables.Column("As written")
     outcome = tables.Column("Result", attrs=NOWRAP)
     current_rank = tables.Column("National now", empty_values=())
     new_rank = tables.Column("Listed", empty_values=())
+    rating = tables.Column("Listed rating (GoR)", empty_values=())
     player = tables.Column(empty_values=())
     club_rank = tables.Column("Club rank now", empty_values=())
     effective_date = tables.DateColumn("Y-m-d", verbose_name="Effective", attrs=NOWRAP)
@@ -61,8 +64,18 @@ class ResyncPreviewTable(tables.Table):
     def render_outcome(self, value):
         return badge(value.value, OUTCOME_BADGES[value])
 
+    def render_line(self, record):
+        return record.line if record.line is not None else DASH
+
+    def render_rating(self, record):
+        return f"{record.rating:f}" if record.rating is not None else ""
+
     def render_player(self, record):
-        return player_link(record.player) if record.player is not None else DASH
+        if record.player is None:
+            return DASH
+        if record.how in ("", "username"):
+            return player_link(record.player)
+        return format_html("{} <small>by {}</small>", player_link(record.player), record.how)
 
     def render_current_rank(self, record):
         if record.player is None:

@@ -8,6 +8,7 @@ Views are thin: a form parses, a service writes, a selector reads.
 
 from __future__ import annotations
 
+from django import forms
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.http import Http404
@@ -44,13 +45,18 @@ from .committee_tables import (
 )
 from .models import Player, ResyncBatch
 from .permissions import committee_required
-from .resync import Outcome, ResyncPreview, match_rank_list
-from .services import ResyncChange, ServiceError
+from .resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
+from .services import ServiceError
 
 PER_PAGE = 50
 # The preview lists every line, except that a whole national list has thousands of
 # names the club does not know: only the first of those are listed, the rest counted.
-UNKNOWN_SHOWN = 100
+UNKNOWN_SHOWN = UNKNOWN_ROWS
+BAD_SHOWN = 100  # bad lines listed; the rest are counted
+# The club's players a federation's list does not name: a big club that plays no
+# tournaments would otherwise fill the page (a row weighs about 1 kB).
+ABSENT_SHOWN = 200
+PASTED_SHOWN_AGAIN = 64 * 1024  # a pasted list longer than this is not put back in the page
 # A generated password waits here, in the server-side session, for the one page that
 # shows it; reading it removes it.
 SHOWN_ONCE = "committee_password_shown_once"
@@ -64,97 +70,108 @@ def _preview(rank_list) -> ResyncPreview:
     return match_rank_list(rank_list, selectors.resync_candidates())
 
 
-def _render_resync(request, form, preview=None, apply_form=None):
+def _render_resync(request, form, preview=None, apply_form=None, rank_list=None):
     context = {"form": form, "preview": preview, "apply_form": apply_form}
+    if apply_form is not None and not preview.rated:
+        # A list without ratings: nothing to choose.
+        apply_form.fields["use_ratings"].widget = forms.HiddenInput()
     if preview is not None:
-        shown, unknown = [], 0
-        for row in preview.rows:
-            unknown += row.outcome == Outcome.UNKNOWN
-            if row.outcome != Outcome.UNKNOWN or unknown <= UNKNOWN_SHOWN:
-                shown.append(row)
-        matched = [row.player for row in preview.rows if row.player is not None]
+        shown = preview.shown(unknown=UNKNOWN_SHOWN, bad=BAD_SHOWN, absent=ABSENT_SHOWN)
+        counts = preview.counts()
+        matched = [row.player for row in shown if row.player is not None]
         context |= {
             "table": ResyncPreviewTable(
                 shown,
                 club_ranks=selectors.primary_ranks(matched),
                 club_algorithm=primary_algorithm(),
+                exclude=() if any(row.rating is not None for row in shown) else ("rating",),
             ),
-            "counts": [(outcome, n) for outcome, n in preview.counts().items() if n],
+            "rank_list": rank_list,
+            "counts": [
+                (outcome, n) for outcome, n in counts.items() if n and outcome != Outcome.UNKNOWN
+            ],
+            "unknown": counts[Outcome.UNKNOWN],
             "changed": len(preview.changes),
-            "hidden_unknown": len(preview.rows) - len(shown),
+            "rated": len(preview.rated),
+            "hidden_unknown": counts[Outcome.UNKNOWN]
+            - sum(row.outcome == Outcome.UNKNOWN for row in shown),
+            "hidden_bad": counts[Outcome.BAD] - sum(row.outcome == Outcome.BAD for row in shown),
+            "hidden_absent": counts[Outcome.ABSENT]
+            - sum(row.outcome == Outcome.ABSENT for row in shown),
             "dates": preview.effective_dates,
         }
     return render(request, "committee/resync.html", context)
 
 
+def _preview_again_form(data: dict) -> ResyncForm:
+    """The form under a preview, to change the date or the list: a short pasted list
+    comes back in it, an uploaded file or a long list is uploaded again."""
+    pasted = data.get("list_text", "")
+    return ResyncForm(
+        initial={
+            "list_text": pasted if len(pasted) <= PASTED_SHOWN_AGAIN else "",
+            "effective_date": data.get("effective_date"),
+            "note": data.get("note", ""),
+        }
+    )
+
+
 @committee_required
 @require_http_methods(["GET", "POST"])
 def resync(request):
-    """The list to upload or paste; posting it shows the preview and the apply form."""
+    """The list to upload or paste; posting it shows the preview and the apply form.
+    The list is kept on the server for the apply (a national list is megabytes)."""
     if request.method != "POST":
         return _render_resync(request, ResyncForm())
     form = ResyncForm(request.POST, request.FILES)
     if not form.is_valid():
         return _render_resync(request, form)
     data = form.cleaned_data
-    initial = {
-        "list": data["list"],
-        "effective_date": data["effective_date"],
-        "note": data["note"],
-    }
-    # The list comes back as text, so that it can be edited and previewed again.
-    again = ResyncForm(initial={**initial, "list_text": data["list"]})
+    upload = services.resync_upload_store(
+        user=request.user, name=data["list_name"], data=data["list_data"]
+    )
+    apply_form = ResyncApplyForm(
+        initial={
+            "upload": upload.token,
+            "effective_date": data["effective_date"],
+            "note": data["note"],
+        }
+    )
+    rank_list = data["rank_list"]
     return _render_resync(
-        request, again, _preview(form.rank_list()), ResyncApplyForm(initial=initial)
+        request, _preview_again_form(data), _preview(rank_list), apply_form, rank_list
     )
 
 
 @committee_required
 @require_POST
 def resync_apply(request):
-    """Apply the previewed list: parsed and matched again, never trusted from the page."""
+    """Apply the previewed list, read again from the server's copy and matched again,
+    never trusted from the page."""
     form = ResyncApplyForm(request.POST)
-    if not form.is_valid() and ("list" in form.errors or "effective_date" in form.errors):
-        # Hidden fields: only a page left open past midnight or an edited page gets here.
-        messages.error(request, "The list did not come back intact: preview it again.")
+    if not form.is_valid() and "rank_list" not in form.cleaned_data:
+        # Hidden fields: a list kept too long, or an edited page, gets here.
+        for error in form.errors.get("upload", []) or ["The list did not come back intact."]:
+            messages.error(request, f"{error} Preview it again.")
         return redirect("committee_resync")
-    preview = _preview(form.rank_list())
     data = form.cleaned_data
-    again = ResyncForm(
-        initial={
-            "list_text": data["list"],
-            "effective_date": data.get("effective_date"),
-            "note": data.get("note", ""),
-        }
-    )
-    if form.is_valid():
-        dates = preview.effective_dates
-        if not dates:
-            form.add_error(None, "Nobody's national rank changes: there is nothing to apply.")
-        elif len(dates) > 1:
-            form.add_error(
-                None,
-                "The changes have more than one effective date "
-                f"({', '.join(str(day) for day in dates)}). A resync is one batch with one "
-                "date: split the list, or leave the dates out of the lines and give the "
-                "date in the form.",
-            )
+    rank_list = data["rank_list"]
+    preview = _preview(rank_list)
+    again = _preview_again_form(data)
     if not form.is_valid():
-        return _render_resync(request, again, preview, form)
-    players = Player.objects.select_related("club").in_bulk(
-        [row.player.pk for row in preview.changes]
-    )
+        return _render_resync(request, again, preview, form, rank_list)
     try:
-        batch = services.resync_apply(
+        batch = services.resync_apply_preview(
             user=request.user,
-            changes=[ResyncChange(players[row.player.pk], row.new_rank) for row in preview.changes],
-            effective_date=dates[0],
+            preview=preview,
+            use_ratings=data["use_ratings"],
             note=data["note"],
+            upload=data["kept"],
         )
     except ServiceError as error:
         add_service_errors(form, error)
-        return _render_resync(request, again, preview, form)
-    count = len(preview.changes)
+        return _render_resync(request, again, preview, form, rank_list)
+    count = batch.adjustments.values("player").distinct().count()
     messages.success(
         request,
         f"Resync #{batch.pk} applied: {count} player{'s' if count != 1 else ''} "

@@ -1,4 +1,5 @@
-"""Player, Club, Tournament, RecordSheet, Game, Adjustment, ResyncBatch and the audit trail.
+"""Player, Club, Tournament, RecordSheet, Game, Adjustment, ResyncBatch, ResyncUpload and
+the audit trail.
 
 Games and adjustments are the site's truth: every rating is replayed from them.
 They are written only through ``players.services`` (one transaction each, audited,
@@ -49,6 +50,13 @@ class Player(models.Model):
     entry_rank = RankField(help_text="The true entry grade (may be below 30k).")
     national_rank = RankField(null=True, blank=True)
     egd_pin = models.CharField("EGD PIN", max_length=20, blank=True, db_index=True)
+    national_id = models.CharField(
+        "national id",
+        max_length=30,
+        blank=True,
+        help_text="The player's id with their national federation (e.g. the AGA ID); "
+        "the resync matches a federation's list by it. Unique when set.",
+    )
     active = models.BooleanField(default=True)
     last_updated = models.DateField(
         null=True,
@@ -62,6 +70,14 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["username"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["national_id"],
+                condition=~models.Q(national_id=""),
+                name="player_national_id_unique_when_set",
+                violation_error_message="Another player has this national id.",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.full_name} ({self.username})" if self.full_name else self.username
@@ -302,6 +318,26 @@ class ResyncBatch(models.Model):
 
     def __str__(self) -> str:
         return f"Resync {self.pk} ({self.effective_date})"
+
+
+class ResyncUpload(models.Model):
+    """A rank list as it was previewed, kept on the server so that applying it does not
+    post the whole list back (a national list is megabytes): the apply form names it by
+    its token and the list is read and matched again from these bytes."""
+
+    token = models.UUIDField(unique=True, editable=False)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    name = models.CharField(max_length=255, blank=True, help_text="The file's name, if uploaded.")
+    data = models.BinaryField(help_text="The list as uploaded (possibly gzip or zip).")
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"Resync upload {self.name or self.token} ({self.created_at:%Y-%m-%d %H:%M})"
 
 
 class AdjustmentQuerySet(models.QuerySet):

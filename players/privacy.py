@@ -46,6 +46,7 @@ def player_data_export(player: Player) -> dict[str, Any]:
             "entry_rank": str(player.entry_rank),
             "national_rank": str(player.national_rank) if player.national_rank else None,
             "egd_pin": player.egd_pin,
+            "national_id": player.national_id,
             "active": player.active,
             "created_at": player.created_at.isoformat(),
             "last_updated": player.last_updated.isoformat() if player.last_updated else None,
@@ -88,6 +89,7 @@ def player_erase(*, user, player: Player) -> Player:
         player.username = new_username
         player.full_name = f"{ERASED_NAME} {player.pk}"
         player.egd_pin = ""
+        player.national_id = ""
         player.club = None
         player.active = False
         player.erased_at = timezone.now()

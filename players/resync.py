@@ -1,9 +1,9 @@
-"""Reading a national rank list for the resync, and matching it to the club's players.
+"""The simple rank list of the resync, and matching any rank list to the players.
 
-Pure functions, no database: ``parse_rank_list`` turns pasted or uploaded text into
-listed ranks and bad lines; ``match_rank_list`` compares them with the players (any
-objects with ``username``, ``full_name``, ``national_rank`` and ``active``) and says,
-line by line, what applying the list would do.
+Pure functions, no database: ``parse_rank_list`` turns the simple list (below) into
+listed ranks and bad lines (``players.rank_lists.read_rank_list`` reads every format,
+this one included, from an upload); ``match_rank_list`` compares them with the players
+and says, line by line, what applying the list would do.
 
 The list has one player a line: ``username or full name, rank[, effective date]``,
 separated by tabs, semicolons or commas (on each line tabs win, then semicolons, so a
@@ -17,10 +17,12 @@ from __future__ import annotations
 
 import csv
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
+from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
@@ -30,14 +32,21 @@ DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 HEADER_WORDS = ("rank", "grade")
 
 
-@dataclass(frozen=True)
+# Slotted, not frozen: a federation's list makes 45,000 of these and of the preview's
+# rows, and a frozen dataclass is several times slower to create.
+@dataclass(slots=True)
 class ListedRank:
-    """One line of the list that reads as a player and a rank."""
+    """One line of the list that reads as a player and a rank. A federation's list also
+    says who the player is there (``pin``: EGD PIN; ``national_id``: e.g. the AGA ID) and
+    may give a rating on the GoR scale (``rating``)."""
 
     line: int
     name: str
     rank: Rank
     effective_date: date
+    pin: str = ""
+    national_id: str = ""
+    rating: Decimal | None = None
 
 
 @dataclass(frozen=True)
@@ -52,6 +61,15 @@ class RankList:
     listed: list[ListedRank] = field(default_factory=list)
     bad: list[BadLine] = field(default_factory=list)
     has_header: bool = False
+    format: str = "simple list"  # the format read (``rank_lists`` names them)
+    container: str = ""  # "gzip" or "zip" when the list came packed
+    list_date: date | None = None  # the date the list gives itself, if any
+    unrated: int = 0  # members listed without a rating, hence without a rank
+
+    @property
+    def is_federation_list(self) -> bool:
+        """A federation's whole list (EGD, AGA), rather than the club's own lines."""
+        return self.format != "simple list"
 
 
 class LineError(ValueError):
@@ -165,21 +183,28 @@ class Outcome(StrEnum):
 
     CHANGED = "changed"
     UNCHANGED = "unchanged"
+    CONFLICT = "conflict"
     SHARED_NAME = "shared name"
     REPEATED = "listed twice"
     INACTIVE = "inactive"
+    ABSENT = "not on the list"
     BAD = "bad line"
     UNKNOWN = "unknown"
 
 
+# The unknown names of a club's own list that the preview can list (the rest are counted).
+UNKNOWN_ROWS = 100
+
 # The order of the preview: what will happen first, then what needs a look, then the rest.
 OUTCOME_ORDER = {outcome: index for index, outcome in enumerate(Outcome)}
-FLAGGED = frozenset({Outcome.SHARED_NAME, Outcome.REPEATED, Outcome.INACTIVE, Outcome.BAD})
+FLAGGED = frozenset(
+    {Outcome.CONFLICT, Outcome.SHARED_NAME, Outcome.REPEATED, Outcome.INACTIVE, Outcome.BAD}
+)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class PreviewRow:
-    line: int
+    line: int | None
     written: str
     outcome: Outcome
     player: Any = None
@@ -187,12 +212,20 @@ class PreviewRow:
     new_rank: Rank | None = None
     effective_date: date | None = None
     note: str = ""
+    rating: Decimal | None = None
+    how: str = ""  # how the line was matched: "EGD PIN", "national id", "username", "name"
+    namesakes: tuple[str, ...] = ()  # the usernames a shared name may mean
 
 
 @dataclass
 class ResyncPreview:
     rows: list[PreviewRow]
     has_header: bool = False
+    format: str = "simple list"
+    is_federation_list: bool = False
+    unrated: int = 0
+    # Lines of a federation's list about no player here: counted, without a row each.
+    others: int = 0
 
     def of(self, outcome: Outcome) -> list[PreviewRow]:
         return [row for row in self.rows if row.outcome == outcome]
@@ -200,6 +233,15 @@ class ResyncPreview:
     @property
     def changes(self) -> list[PreviewRow]:
         return self.of(Outcome.CHANGED)
+
+    @property
+    def rated(self) -> list[PreviewRow]:
+        """The club's players the list gives a rating for (changed or not)."""
+        return [
+            row
+            for row in self.rows
+            if row.outcome in (Outcome.CHANGED, Outcome.UNCHANGED) and row.rating is not None
+        ]
 
     @property
     def flagged(self) -> list[PreviewRow]:
@@ -213,7 +255,27 @@ class ResyncPreview:
         counts = dict.fromkeys(Outcome, 0)
         for row in self.rows:
             counts[row.outcome] += 1
+        counts[Outcome.UNKNOWN] += self.others
         return counts
+
+    def shown(self, *, unknown: int, bad: int, absent: int | None = None) -> list[PreviewRow]:
+        """The rows to list: every row about one of the club's players (of those not on
+        the list, the first ``absent``), the first ``bad`` bad lines and, of a club's own
+        list, the first ``unknown`` unknown names (likely typos; at most ``UNKNOWN_ROWS``
+        have a row); a federation's list names thousands of players of other clubs, who
+        are counted, never listed."""
+        limits = {Outcome.UNKNOWN: 0 if self.is_federation_list else unknown, Outcome.BAD: bad}
+        if absent is not None:
+            limits[Outcome.ABSENT] = absent
+        seen = dict.fromkeys(limits, 0)
+        rows = []
+        for row in self.rows:
+            if row.outcome in limits:
+                seen[row.outcome] += 1
+                if seen[row.outcome] > limits[row.outcome]:
+                    continue
+            rows.append(row)
+        return rows
 
 
 def name_key(name: str) -> str:
@@ -221,67 +283,159 @@ def name_key(name: str) -> str:
     return " ".join(name.split()).casefold()
 
 
+def person_key(name: str) -> str:
+    """A name as federations and clubs may both write it: ignoring case, accents, runs of
+    spaces and the order of its words ("Aspden James" is James Aspden, "Müller" Muller)."""
+    if not name.isascii():
+        decomposed = unicodedata.normalize("NFKD", name)
+        name = "".join(char for char in decomposed if not unicodedata.combining(char))
+    # "Family, Given" (the AGA's way) is the same name as "Given Family".
+    return " ".join(sorted(name.replace(",", " ").casefold().split()))
+
+
 def _describe(players: Sequence[Any]) -> str:
     return ", ".join(sorted(player.username for player in players))
 
 
-def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPreview:
-    """Match each listed name to one player (by username first, in any case, then by full
-    name among the active players) and say what applying the list would do with the line."""
-    by_username: dict[str, Any] = {}
-    by_folded_username: dict[str, list[Any]] = defaultdict(list)
-    by_name: dict[str, list[Any]] = defaultdict(list)
-    for player in players:
-        by_username[player.username] = player
-        by_folded_username[player.username.casefold()].append(player)
-        if player.active:
-            by_name[name_key(player.full_name)].append(player)
+class _Players:
+    """The players indexed the ways a list can name them."""
 
-    def by_any_username(name: str) -> Any:
+    def __init__(self, players: Iterable[Any]) -> None:
+        self.all: list[Any] = list(players)
+        self.by_username: dict[str, Any] = {}
+        self.by_folded_username: dict[str, list[Any]] = defaultdict(list)
+        self.by_pin: dict[str, list[Any]] = defaultdict(list)
+        self.by_national_id: dict[str, Any] = {}
+        self.by_name: dict[str, list[Any]] = defaultdict(list)
+        for player in self.all:
+            self.by_username[player.username] = player
+            self.by_folded_username[player.username.casefold()].append(player)
+            if player.egd_pin:
+                self.by_pin[player.egd_pin].append(player)
+            if player.national_id:
+                self.by_national_id[player.national_id] = player
+            if player.active:
+                self.by_name[person_key(player.full_name)].append(player)
+
+    def surely_unknown(self, listed: ListedRank) -> bool:
+        """No player has this line's PIN, id, username or name (the quick test that a
+        federation's list of 45,000 players needs: nearly every line is someone else)."""
+        return (
+            listed.pin not in self.by_pin
+            and listed.national_id not in self.by_national_id
+            and listed.name.casefold() not in self.by_folded_username
+            and person_key(listed.name) not in self.by_name
+        )
+
+    def by_any_username(self, name: str) -> Any:
         """The player of this username, whatever its case when only one fits."""
-        if name in by_username:
-            return by_username[name]
-        folded = by_folded_username.get(name.casefold(), [])
+        if name in self.by_username:
+            return self.by_username[name]
+        folded = self.by_folded_username.get(name.casefold(), [])
         return folded[0] if len(folded) == 1 else None
 
-    matched: list[tuple[ListedRank, Any]] = []
-    rows: list[PreviewRow] = []
-    for listed in rank_list.listed:
-        player = by_any_username(listed.name)
-        if player is None:
-            namesakes = by_name.get(name_key(listed.name), [])
-            if len(namesakes) > 1:
-                rows.append(
-                    PreviewRow(
-                        listed.line,
-                        listed.name,
-                        Outcome.SHARED_NAME,
-                        new_rank=listed.rank,
-                        effective_date=listed.effective_date,
-                        note=f"players {_describe(namesakes)} share this name: "
-                        "list the one you mean by username",
-                    )
-                )
-                continue
-            player = namesakes[0] if namesakes else None
-        if player is None:
-            rows.append(
-                PreviewRow(
-                    listed.line,
-                    listed.name,
-                    Outcome.UNKNOWN,
-                    new_rank=listed.rank,
-                    effective_date=listed.effective_date,
-                    note="no player has this username or name",
-                )
+
+def _other_identity(listed: ListedRank, player: Any) -> str:
+    """Why a player matched by username or name is someone else: another PIN or id."""
+    if listed.pin and player.egd_pin and listed.pin != player.egd_pin:
+        return f"the list gives EGD PIN {listed.pin}, {player.username} has {player.egd_pin}"
+    if listed.national_id and player.national_id and listed.national_id != player.national_id:
+        return (
+            f"the list gives national id {listed.national_id}, "
+            f"{player.username} has {player.national_id}"
+        )
+    return ""
+
+
+def _row(listed: ListedRank, outcome: Outcome, **fields: Any) -> PreviewRow:
+    return PreviewRow(
+        listed.line,
+        listed.name,
+        outcome,
+        new_rank=listed.rank,
+        effective_date=listed.effective_date,
+        rating=listed.rating,
+        **fields,
+    )
+
+
+def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow:
+    """The player a line names and how, or the row that says why it names nobody."""
+    if listed.pin:
+        with_pin = players.by_pin.get(listed.pin, [])
+        active = [player for player in with_pin if player.active] or with_pin
+        if len(active) == 1:
+            return active[0], "EGD PIN"
+        if active:
+            return _row(
+                listed,
+                Outcome.CONFLICT,
+                note=f"players {_describe(active)} share EGD PIN {listed.pin}: merge them",
             )
+    if listed.national_id and listed.national_id in players.by_national_id:
+        return players.by_national_id[listed.national_id], "national id"
+    player = players.by_any_username(listed.name)
+    how = "username"
+    if player is None:
+        namesakes = players.by_name.get(person_key(listed.name), [])
+        if len(namesakes) > 1:
+            return _row(
+                listed,
+                Outcome.SHARED_NAME,
+                note=f"players {_describe(namesakes)} share this name: "
+                "list the one you mean by username",
+                namesakes=tuple(player.username for player in namesakes),
+            )
+        if not namesakes:
+            return _row(listed, Outcome.UNKNOWN, note="no player has this username or name")
+        player, how = namesakes[0], "name"
+    if other := _other_identity(listed, player):
+        return _row(
+            listed,
+            Outcome.CONFLICT,
+            player=player,
+            current_rank=player.national_rank,
+            note=f"the {how} matches but {other}: another person",
+        )
+    return player, how
+
+
+def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPreview:
+    """Match each listed line to one player and say what applying the list would do.
+
+    A line names a player by EGD PIN first, then by national id, then by username (in
+    any case), then by full name among the active players, in either order and ignoring
+    case, accents and runs of spaces. A username or name whose player has another PIN or
+    national id on file than the line's is a conflict: another person of that name.
+    ``players`` are any objects with ``username``, ``full_name``, ``national_rank``,
+    ``active``, ``egd_pin`` and ``national_id``. For a federation's whole list the
+    active players it does not name are listed too, as "not on the list".
+    """
+    indexed = _Players(players)
+    federation = rank_list.is_federation_list
+    matched: list[tuple[ListedRank, Any, str]] = []
+    rows: list[PreviewRow] = []
+    others = 0
+    # Of a club's own list, the first unknown names get a row (they may be typos to
+    # list); the rest, and every line of a federation's list about no player here, are
+    # only counted.
+    unknown_rows = 0 if federation else UNKNOWN_ROWS
+    for listed in rank_list.listed:
+        if unknown_rows <= 0 and indexed.surely_unknown(listed):
+            others += 1
             continue
-        matched.append((listed, player))
+        found = _find(listed, indexed)
+        if isinstance(found, PreviewRow):
+            rows.append(found)
+            if found.outcome == Outcome.UNKNOWN:
+                unknown_rows -= 1
+        else:
+            matched.append((listed, *found))
 
     lines_of: dict[Any, list[int]] = defaultdict(list)
-    for listed, player in matched:
+    for listed, player, _how in matched:
         lines_of[player.username].append(listed.line)
-    for listed, player in matched:
+    for listed, player, how in matched:
         outcome, note = Outcome.CHANGED, ""
         lines = lines_of[player.username]
         if len(lines) > 1:
@@ -292,17 +446,43 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
         elif player.national_rank == listed.rank:
             outcome = Outcome.UNCHANGED
         rows.append(
-            PreviewRow(
-                listed.line,
-                listed.name,
+            _row(
+                listed,
                 outcome,
                 player=player,
                 current_rank=player.national_rank,
-                new_rank=listed.rank,
-                effective_date=listed.effective_date,
                 note=note,
+                how=how,
             )
         )
+    if federation:
+        named = {row.player.username for row in rows if row.player is not None}
+        named.update(username for row in rows for username in row.namesakes)
+        rows += [
+            PreviewRow(
+                None,
+                player.full_name,
+                Outcome.ABSENT,
+                player=player,
+                current_rank=player.national_rank,
+                note="no line of the list names this player",
+            )
+            for player in indexed.all
+            if player.active and player.username not in named
+        ]
     rows += [PreviewRow(bad.line, bad.text, Outcome.BAD, note=bad.reason) for bad in rank_list.bad]
-    rows.sort(key=lambda row: (OUTCOME_ORDER[row.outcome], row.line))
-    return ResyncPreview(rows, rank_list.has_header)
+    rows.sort(
+        key=lambda row: (
+            OUTCOME_ORDER[row.outcome],
+            row.line if row.line is not None else 0,
+            row.player.username if row.player is not None else "",
+        )
+    )
+    return ResyncPreview(
+        rows,
+        rank_list.has_header,
+        format=rank_list.format,
+        is_federation_list=federation,
+        unrated=rank_list.unrated,
+        others=others,
+    )

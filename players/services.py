@@ -5,9 +5,10 @@ touches (``ratings.services.mark_dirty``)."""
 from __future__ import annotations
 
 import secrets
+import uuid
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -18,7 +19,8 @@ from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
 
 from ratings.bulk import RowWriter
-from ratings.engine.base import algorithm_names
+from ratings.engine.base import algorithm_names, registry
+from ratings.engine.egf import EgfAlgorithm
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import Entry, GameRecord, resolve_entries
 from ratings.services import Touch, mark_dirty
@@ -33,9 +35,11 @@ from .models import (
     Player,
     RecordSheet,
     ResyncBatch,
+    ResyncUpload,
     Tournament,
 )
 from .permissions import COMMITTEE, VOLUNTEERS
+from .resync import Outcome, ResyncPreview
 
 SYSTEM_USERNAME = "system"
 
@@ -166,6 +170,7 @@ def player_snapshot(player: Player) -> dict[str, Any]:
         "entry_rank": _jsonable(player.entry_rank),
         "national_rank": _jsonable(player.national_rank),
         "egd_pin": player.egd_pin,
+        "national_id": player.national_id,
         "active": player.active,
     }
 
@@ -611,51 +616,146 @@ def adjustment_apply(
 
 @dataclass(frozen=True)
 class ResyncChange:
+    """One player of a resync: a new national rank and/or, from the list, a rating on
+    the GoR scale that the EGF algorithms restart the player from."""
+
     player: Player
     new_rank: Rank
+    rating: Decimal | None = None
+    rank_changes: bool = True
+
+
+def egf_algorithms() -> list[str]:
+    """The registered EGF GoR algorithms: the ones a GoR from a list is a value for."""
+    return [name for name, cls in registry().items() if issubclass(cls, EgfAlgorithm)]
 
 
 def resync_apply(
     *, user, changes: Sequence[ResyncChange], effective_date: date, note: str = ""
 ) -> ResyncBatch:
-    """Reset the players whose national rank changed, as one batch."""
+    """Reset the players whose national rank changed, as one batch.
+
+    A changed rank is one adjustment for every algorithm (the algorithm's default value
+    for the rank); a rating from the list is, in addition, one adjustment per EGF
+    algorithm with that value, entered after it (so it is the one those algorithms keep).
+    """
     if not changes:
         raise ServiceError("nobody's rank changes: nothing to apply")
+    comment = f"Resync with national rank ({note})" if note else "Resync with national rank"
+    rated_algorithms = egf_algorithms()
     with transaction.atomic():
         batch = ResyncBatch.objects.create(
             created_by=user, effective_date=effective_date, note=note
         )
         for change in changes:
-            before = player_snapshot(change.player)
-            Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
-            change.player.national_rank = change.new_rank
-            audit(
-                user,
-                "player_national_rank",
-                change.player,
-                before=before,
-                after=player_snapshot(change.player),
-                summary=f"resync {batch.pk}",
-            )
-            adjustment_apply(
-                user=user,
-                player=change.player,
-                date=effective_date,
-                new_rank=change.new_rank,
-                reason=Adjustment.Reason.RESYNC,
-                comment=f"Resync with national rank ({note})"
-                if note
-                else "Resync with national rank",
-                batch=batch,
-            )
+            if change.rank_changes:
+                before = player_snapshot(change.player)
+                Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
+                change.player.national_rank = change.new_rank
+                audit(
+                    user,
+                    "player_national_rank",
+                    change.player,
+                    before=before,
+                    after=player_snapshot(change.player),
+                    summary=f"resync {batch.pk}",
+                )
+                adjustment_apply(
+                    user=user,
+                    player=change.player,
+                    date=effective_date,
+                    new_rank=change.new_rank,
+                    reason=Adjustment.Reason.RESYNC,
+                    comment=comment,
+                    batch=batch,
+                )
+            if change.rating is not None:
+                for algorithm in rated_algorithms:
+                    adjustment_apply(
+                        user=user,
+                        player=change.player,
+                        date=effective_date,
+                        new_rank=change.new_rank,
+                        value=change.rating,
+                        algorithm=algorithm,
+                        reason=Adjustment.Reason.RESYNC,
+                        comment=f"{comment}, rating {change.rating:f} from the list",
+                        batch=batch,
+                    )
         audit(
             user,
             "resync_apply",
             batch,
-            after={"players": [c.player.username for c in changes], "date": str(effective_date)},
+            after={
+                "players": [c.player.username for c in changes if c.rank_changes],
+                "ratings": {
+                    c.player.username: f"{c.rating:f}" for c in changes if c.rating is not None
+                },
+                "date": str(effective_date),
+            },
             summary=f"{len(changes)} players",
         )
     return batch
+
+
+def resync_apply_preview(
+    *,
+    user,
+    preview: ResyncPreview,
+    use_ratings: bool = False,
+    note: str = "",
+    upload: ResyncUpload | None = None,
+) -> ResyncBatch:
+    """Apply what a preview shows: its changed lines and, with ``use_ratings``, the
+    list's ratings of every listed player (changed or not). Refused, storing nothing,
+    when nothing would change or the changes carry more than one effective date.
+
+    The kept ``upload`` the preview was read from is used up in the same transaction,
+    so that a second click on the apply button (or a second tab) applies nothing twice.
+    """
+    rows = [
+        row
+        for row in preview.rows
+        if row.outcome == Outcome.CHANGED
+        or (use_ratings and row.outcome == Outcome.UNCHANGED and row.rating is not None)
+    ]
+    if not rows:
+        raise ServiceError("Nobody's national rank changes: there is nothing to apply.")
+    dates = sorted({row.effective_date for row in rows})
+    if len(dates) > 1:
+        raise ServiceError(
+            "The changes have more than one effective date "
+            f"({', '.join(str(day) for day in dates)}). A resync is one batch with one "
+            "date: split the list, or leave the dates out of the lines and give the "
+            "date in the form."
+        )
+    players = Player.objects.select_related("club").in_bulk([row.player.pk for row in rows])
+    changes = [
+        ResyncChange(
+            players[row.player.pk],
+            row.new_rank,
+            rating=row.rating if use_ratings else None,
+            rank_changes=row.outcome == Outcome.CHANGED,
+        )
+        for row in rows
+    ]
+    with transaction.atomic():
+        if upload is not None and not ResyncUpload.objects.filter(pk=upload.pk).delete()[0]:
+            raise ServiceError("This list was already applied: see the earlier resyncs.")
+        return resync_apply(user=user, changes=changes, effective_date=dates[0], note=note)
+
+
+# Uploads are kept a day: long enough to check a preview and apply it.
+RESYNC_UPLOAD_KEPT = timedelta(days=1)
+
+
+def resync_upload_store(*, user, name: str, data: bytes) -> ResyncUpload:
+    """Keep a previewed list for its apply; forget those older than a day."""
+    with transaction.atomic():
+        ResyncUpload.objects.filter(created_at__lt=timezone.now() - RESYNC_UPLOAD_KEPT).delete()
+        return ResyncUpload.objects.create(
+            token=uuid.uuid4(), created_by=user, name=name[:255], data=data
+        )
 
 
 def resync_revert(*, user, batch_id: int) -> ResyncBatch:

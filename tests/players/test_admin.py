@@ -62,3 +62,29 @@ def test_an_admin_edit_of_a_player_is_audited(client, staff):
     assert entry.before["full_name"] == "Alice"
     assert entry.after["full_name"] == "Alice Mokoena"
     assert entry.user == staff
+
+
+def test_the_national_id_is_edited_in_the_admin_and_unique_when_set(client, staff):
+    alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
+    factories.player("carol", "9k")  # no national id, as bob: many may have none
+
+    def save(player, national_id):
+        return client.post(
+            reverse("admin:players_player_change", args=[player.pk]),
+            {
+                "username": player.username,
+                "full_name": player.full_name,
+                "national_rank": str(player.national_rank),
+                "national_id": national_id,
+                "active": "on",
+            },
+        )
+
+    assert save(alice, "15648").status_code == 302
+    refused = save(bob, "15648")
+
+    assert Player.objects.get(pk=alice.pk).national_id == "15648"
+    assert "Another player has this national id." in refused.content.decode()
+    assert Player.objects.get(pk=bob.pk).national_id == ""
+    audit = AuditEntry.objects.get(action__contains="player", object_id=str(alice.pk))
+    assert audit.after["national_id"] == "15648"

@@ -24,6 +24,8 @@ class Someone:
     full_name: str
     national_rank: Rank | None
     active: bool = True
+    egd_pin: str = ""
+    national_id: str = ""
 
 
 def parse(text: str, default_date: date | None = ON):
@@ -231,3 +233,15 @@ def test_it_reads_names_and_grades_of_a_real_national_list():
     assert [(r.name, str(r.rank)) for r in result.listed] == [
         (name, str(parse_rank(grade))) for name, grade in rows
     ]
+
+
+def test_of_a_long_list_the_first_hundred_unknown_names_have_a_row_the_rest_are_counted():
+    text = "\n".join(f"Stranger {n},{n % 20 + 1}k" for n in range(250)) + "\nthandi,4k"
+    thandi = Someone("thandi", "Thandi Nkosi", parse_rank("5k"))
+
+    preview = match_rank_list(parse(text), [thandi])
+
+    unknown = preview.of(Outcome.UNKNOWN)
+    assert [row.line for row in unknown] == list(range(1, 101))
+    assert preview.counts()[Outcome.UNKNOWN] == 250
+    assert [row.player for row in preview.changes] == [thandi]

@@ -171,7 +171,7 @@ def test_the_resync_upload(world, lines, separator, fields):
     text = "\n".join(separator.join(cells) for cells in lines)
     for url, data in (
         (reverse("committee_resync"), {"list_text": text, **fields}),
-        (reverse("committee_resync_apply"), {"list": text, "confirm": "on", **fields}),
+        (reverse("committee_resync_apply"), {"upload": text, "confirm": "on", **fields}),
     ):
         assert_no_server_error_and_all_or_nothing(client, url, data)
 

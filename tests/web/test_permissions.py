@@ -146,7 +146,10 @@ ROUTES: dict[str, Route] = {
     "committee_resync_apply": Route(
         COMMITTEE,
         methods=POST,
-        post_data=lambda world: {"list": "ann,2k", "effective_date": "2024-05-01"},
+        post_data=lambda world: {
+            "upload": "00000000-0000-0000-0000-000000000000",
+            "effective_date": "2024-05-01",
+        },
     ),
     "committee_resync_batches": Route(COMMITTEE),
     "committee_resync_batch": Route(COMMITTEE, _pk("batch")),

@@ -3,10 +3,10 @@
 import sys
 from pathlib import Path
 
-from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
 from players import services
+from players.management.users import command_user
 from players.models import Tournament
 from players.tournament_files import ImportPlan, plan_tournament_import, tournament_import
 from ratings.engine.formats import FORMATS, read_tournament_file, tournament_code
@@ -64,7 +64,7 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         file, dry_run = options["file"], options["dry_run"]
-        actor = self._actor(options["user"])
+        actor = command_user(options["user"])
         try:
             tournament = read_tournament_file(file.read_bytes(), options["format"], str(file))
         except OSError as error:
@@ -116,14 +116,6 @@ class Command(BaseCommand):
                 else "."
             )
         )
-
-    def _actor(self, username):
-        if not username:
-            return services.system_user()
-        try:
-            return get_user_model().objects.get(username=username)
-        except get_user_model().DoesNotExist:
-            raise CommandError(f"no user '{username}'") from None
 
     def _show(self, plan: ImportPlan) -> None:
         info = plan.file.tournament
