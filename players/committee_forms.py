@@ -22,6 +22,7 @@ from ratings.engine.base import registry
 from ratings.services import maintained_algorithms
 
 from .fields import RankFormField
+from .lookup import player_from_text
 from .models import Adjustment, Player
 from .resync import RankList, parse_rank_list
 from .services import Role, ServiceError
@@ -201,7 +202,8 @@ class AdjustmentForm(forms.Form):
 
 
 class PlayerField(forms.CharField):
-    """A player typed by username (any case when only one fits); cleans to the Player."""
+    """A player typed by username, name or EGD PIN (``players.lookup``); cleans to the
+    Player, or says which players the text could name."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 150)
@@ -214,18 +216,11 @@ class PlayerField(forms.CharField):
         super().__init__(**kwargs)
 
     def clean(self, value) -> Player:
-        username = super().clean(value)
-        player = Player.objects.filter(username=username).first()
-        if player is None:
-            matches = list(Player.objects.filter(username__iexact=username)[:2])
-            player = matches[0] if len(matches) == 1 else None
-        if player is None:
-            raise ValidationError(f"No player has the username “{username}”.")
-        return player
+        return player_from_text(super().clean(value))
 
 
 class PlayerChoiceForm(forms.Form):
-    player = PlayerField(label="Username")
+    player = PlayerField(label="Player", help_text="Username, name or EGD PIN.")
 
 
 class MergeForm(forms.Form):

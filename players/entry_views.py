@@ -258,6 +258,7 @@ def player_create(request: HttpRequest) -> HttpResponse:
                     club=data["club"],
                     entry_rank=data["national_rank"],
                     national_rank=data["national_rank"],
+                    egd_pin=data["egd_pin"],
                 )
             except services.ServiceError as error:
                 add_service_errors(form, error)

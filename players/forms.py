@@ -20,6 +20,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
+from . import lookup
 from .fields import RankFormField
 from .models import Club, Game, Player, Tournament
 from .services import GameInput, ServiceError
@@ -79,6 +80,7 @@ class Directory:
     def __init__(self, usernames: Iterable[str], codes: Iterable[str]) -> None:
         self._usernames = _lookups(usernames)
         self._codes = _lookups(codes)
+        self._index = lookup.LazyIndex()
 
     @classmethod
     def for_data(cls, data: Mapping[str, str]) -> Directory:
@@ -100,7 +102,7 @@ class Directory:
             matches |= Q(username__iexact=name)
         found: dict[str, Player] = {}
         # select_related: the sheet's service reads each player's club (founding date).
-        for player in Player.objects.filter(matches).select_related("club"):
+        for player in lookup.lookup_players().filter(matches).select_related("club", "merged_into"):
             found[player.username] = player
             found.setdefault(player.username.lower(), player)
         return found
@@ -111,9 +113,14 @@ class Directory:
             return {}
         return {t.code: t for t in Tournament.objects.filter(code__in=self._codes)}
 
-    def player(self, username: str) -> Player | None:
+    def player(self, text: str) -> Player:
+        """The player ``text`` names (see ``players.lookup``): usernames come from the
+        one query above, anything else from the lookup index, built once per sheet."""
         players = self._players
-        return players.get(username) or players.get(username.lower())
+        exact = players.get(text) or players.get(text.lower())
+        if exact is not None:
+            return lookup.resolve(lookup.Lookup(text, player=exact))
+        return lookup.resolve(self._index.index.find(text), if_new="add them first")
 
     def tournament(self, code: str) -> Tournament | None:
         return self._tournaments.get(code)
@@ -175,12 +182,12 @@ class GameFieldsForm(forms.Form):
         self.unknown_players: set[str] = set()
 
     def _clean_player(self, name: str) -> Player:
-        username = self.cleaned_data[name].strip()
-        player = self.directory.player(username)
-        if player is None:
-            self.unknown_players.add(name)
-            raise forms.ValidationError(f"no player '{username}' — add them first", code="unknown")
-        return player
+        try:
+            return self.directory.player(self.cleaned_data[name].strip())
+        except forms.ValidationError as error:
+            if error.code == "unknown":
+                self.unknown_players.add(name)
+            raise
 
     def clean_white(self) -> Player:
         return self._clean_player("white")
@@ -384,6 +391,34 @@ class PlayerCreateForm(forms.Form):
     national_rank = RankFormField(
         help_text="e.g. 15k, 3d or 1p. The player's starting rank on every rating list.",
     )
+    egd_pin = forms.CharField(
+        label="EGD PIN",
+        required=False,
+        max_length=20,
+        help_text="If the player has one (European Go Database).",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    someone_else = forms.BooleanField(
+        label="This is someone else: add them anyway",
+        required=False,
+        help_text="Tick only after checking the similar names shown above.",
+    )
+
+    def clean_egd_pin(self) -> str:
+        return self.cleaned_data["egd_pin"].strip()
+
+    def clean(self):
+        data = super().clean()
+        full_name = data.get("full_name", "").strip()
+        if full_name and not data.get("someone_else"):
+            similar = lookup.player_index().similar_names(full_name)
+            if similar:
+                self.add_error(
+                    "full_name",
+                    f"similar names on file: {lookup.describe(similar)}. Is it one of them? "
+                    "If not, tick “This is someone else” and add again.",
+                )
+        return data
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]

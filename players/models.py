@@ -57,6 +57,10 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     erased_at = models.DateTimeField(null=True, blank=True)
+    # Set when this record was merged into another one (and made inactive).
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_records"
+    )
 
     objects = PlayerQuerySet.as_manager()
 

@@ -22,6 +22,7 @@ from ratings.services import maintained_algorithms, primary_algorithm
 
 from .charts import ChartPoint
 from .fields import code_to_rank
+from .lookup import player_index
 from .models import Adjustment, Club, Game, Player, Tournament
 
 # --- algorithms ------------------------------------------------------------------
@@ -119,10 +120,9 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet[CurrentR
     if filters.active_since is not None:
         ratings = ratings.filter(player__last_updated__gte=filters.active_since)
     if filters.search:
-        ratings = ratings.filter(
-            Q(player__username__icontains=filters.search)
-            | Q(player__full_name__icontains=filters.search)
-        )
+        # The player lookup's search: names in any order and without their accents,
+        # EGD PINs (a few thousand ids at most, in one IN list).
+        ratings = ratings.filter(player_id__in=player_index().search_ids(filters.search))
     return ratings.order_by("-rank", "-value", "player__username")
 
 

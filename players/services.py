@@ -400,6 +400,19 @@ def _touches(game: Game) -> Touch:
 # --- players ------------------------------------------------------------------
 
 
+def _pin_problems(egd_pin: str, player: Player | None = None) -> list[tuple[Any, str, str]]:
+    """An EGD PIN belongs to one person: refused when another record has it already."""
+    if not egd_pin:
+        return []
+    holders = Player.objects.filter(egd_pin=egd_pin, erased_at__isnull=True)
+    if player is not None:
+        holders = holders.exclude(pk=player.pk)
+    holder = holders.first()
+    if holder is None:
+        return []
+    return [(None, "egd_pin", f"the EGD PIN {egd_pin} is already on file, for {holder}")]
+
+
 def player_create(
     *,
     user,
@@ -410,10 +423,12 @@ def player_create(
     national_rank: Rank | None = None,
     egd_pin: str = "",
 ) -> Player:
+    problems = []
     if Player.objects.filter(username=username).exists():
-        raise ServiceError(
-            f"the username '{username}' is taken", [(None, "username", "already taken")]
-        )
+        problems.append((None, "username", "already taken"))
+    problems += _pin_problems(egd_pin)
+    if problems:
+        raise ServiceError(f"{username} was not added", problems)
     with transaction.atomic():
         player = Player.objects.create(
             username=username,
@@ -929,7 +944,8 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         )
         duplicate_before = player_snapshot(duplicate)
         duplicate.active = False
-        duplicate.save(update_fields=["active"])
+        duplicate.merged_into = keep
+        duplicate.save(update_fields=["active", "merged_into"])
         summary = f"{duplicate.username} merged into {keep.username}"
         details = {
             "kept": keep.username,

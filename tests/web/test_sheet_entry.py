@@ -153,7 +153,8 @@ def test_it_stores_nothing_when_one_row_names_an_unknown_player(client, vera, al
     assert RecordSheet.objects.count() == 0
     html = response.content.decode()
     block = field_block(html, "id_form-1-white")
-    assert "no player &#x27;alcie&#x27; — add them first" in block
+    assert "no player &#x27;alcie&#x27; — did you mean alice" in block
+    assert "If not, add them first" in block
     assert "is-invalid" in block
     assert 'data-new-player-for="id_form-1-white"' in html
     assert "The sheet has 1 problem" in html and "Nothing was stored." in html
