@@ -21,7 +21,8 @@ from django.utils import timezone
 from ratings.engine.base import registry
 from ratings.services import maintained_algorithms
 
-from .fields import RankFormField
+from .dates import TYPED_DATE_HELP
+from .fields import RankFormField, TypedDateField
 from .lookup import player_from_text
 from .models import Adjustment, Player
 from .resync import RankList, parse_rank_list
@@ -44,10 +45,6 @@ def algorithm_choices(everything: str) -> list[tuple[str, str]]:
     return [("", everything)] + [
         (name, f"{name}: {algorithms[name].title}") for name in maintained_algorithms()
     ]
-
-
-def _date_input() -> forms.DateInput:
-    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 def _not_in_future(day: date | None) -> date | None:
@@ -84,10 +81,9 @@ class ResyncForm(forms.Form):
             "a header line is fine."
         ),
     )
-    effective_date = forms.DateField(
+    effective_date = TypedDateField(
         required=False,
-        widget=_date_input(),
-        help_text="For the lines without a date of their own.",
+        help_text=f"For the lines without a date of their own ({TYPED_DATE_HELP}).",
     )
     note = forms.CharField(
         required=False,
@@ -165,7 +161,7 @@ class ResyncApplyForm(forms.Form):
 
 
 class AdjustmentForm(forms.Form):
-    date = forms.DateField(widget=_date_input(), help_text="The reset counts from this date on.")
+    date = TypedDateField(help_text=f"The reset counts from this date on ({TYPED_DATE_HELP}).")
     new_rank = RankFormField(label="New rank", help_text="Up or down, e.g. 12k or 2d.")
     algorithm = forms.ChoiceField(required=False)
     value = forms.DecimalField(

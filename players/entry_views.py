@@ -71,7 +71,9 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         sheet_form = SheetForm(request.POST, prefix="sheet")
         formset = SheetGameFormSet(request.POST)
-        if sheet_form.is_valid() and formset.is_valid():
+        # Both validated, so that every error of the page shows in one round.
+        sheet_valid, rows_valid = sheet_form.is_valid(), formset.is_valid()
+        if sheet_valid and rows_valid:
             try:
                 result = _submit_sheet(request.user, formset.game_inputs(), sheet_form.cleaned_data)
             except services.DuplicateGamesError as error:

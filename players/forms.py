@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import lookup
-from .fields import RankFormField
+from .fields import RankFormField, TypedDateField
 from .models import Club, Game, Player, Tournament
 from .services import GameInput, ServiceError
 
@@ -129,10 +129,7 @@ class Directory:
 class GameFieldsForm(forms.Form):
     """The fields of one game: a row of a record sheet, or a correction."""
 
-    date = forms.DateField(
-        initial=timezone.localdate,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
+    date = TypedDateField(initial=timezone.localdate, help_text="")
     white = forms.CharField(max_length=150, widget=_player_input())
     black = forms.CharField(max_length=150, widget=_player_input())
     handicap = forms.IntegerField(
@@ -212,6 +209,21 @@ class GameFieldsForm(forms.Form):
 
     def clean_round(self) -> int:
         return self.cleaned_data["round"] or 0
+
+    def clean_date(self):
+        day = self.cleaned_data["date"]
+        if day > timezone.localdate():
+            raise forms.ValidationError(f"{day} is in the future", code="future")
+        return day
+
+    def clean(self):
+        """The checks across fields, in the same round as each field's own: every
+        error of the row shows at once."""
+        data = super().clean()
+        white, black = data.get("white"), data.get("black")
+        if white is not None and black is not None and white.pk == black.pk:
+            self.add_error("black", "a player cannot play themselves")
+        return data
 
     def more_fields_in_use(self) -> bool:
         """Whether the row's tournament, round, board or time differ from the defaults
@@ -295,20 +307,17 @@ SheetGameFormSet = forms.formset_factory(
 class SheetForm(forms.Form):
     """What belongs to the sheet rather than to one game."""
 
-    received_on = forms.DateField(
-        label="Sheet received on",
-        required=False,
-        initial=timezone.localdate,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    received_on = TypedDateField(
+        label="Sheet received on", required=False, initial=timezone.localdate
     )
     note = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
     save_duplicates = forms.BooleanField(
-        label="These are not duplicates: save anyway", required=False
+        label="I have checked these games: save anyway", required=False
     )
-    # A fingerprint of the duplicate warnings the volunteer was shown: "save anyway"
-    # confirms those games, not whatever duplicates a later edit of the sheet makes.
+    # A fingerprint of the warnings (duplicates, outlying dates) the volunteer was
+    # shown: "save anyway" confirms those games, not whatever a later edit makes.
     duplicates_seen = forms.CharField(required=False, widget=forms.HiddenInput)
 
 

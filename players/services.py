@@ -7,7 +7,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date
+from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
@@ -82,14 +82,18 @@ class GameInput:
         return Decimal("6.5") if self.handicap == 0 else Decimal("0.5")
 
     def duplicate_key(self) -> tuple:
-        return (
-            self.date,
-            self.white.pk,
-            self.black.pk,
-            self.handicap,
-            self.resolved_komi,
-            self.winner,
+        return duplicate_key(
+            self.date, self.white.pk, self.black.pk, self.handicap, self.resolved_komi, self.winner
         )
+
+
+def duplicate_key(day, white_id, black_id, handicap, komi, winner) -> tuple:
+    """What makes two games the same game: the date, the two players whichever colour
+    each had, the handicap, the komi and who won (the player, not the colour), so that a
+    game entered again with the colours swapped is found."""
+    winner_id = {"W": white_id, "B": black_id}.get(winner)
+    first, second = sorted((white_id, black_id))
+    return (day, first, second, handicap, Decimal(komi), winner_id)
 
 
 @dataclass
@@ -302,16 +306,54 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
     stored = (
         Game.objects.valid()
         .filter(date__in={game.date for game in games})
-        .values_list("date", "white_id", "black_id", "handicap", "komi", "winner", "seq")
+        .values_list("date", "white_id", "black_id", "handicap", "komi", "winner", "pk")
     )
-    on_file = {row[:6]: row[6] for row in stored}
+    on_file = {duplicate_key(*row[:6]): row[6] for row in stored}
     for label, game in zip(labels, games, strict=True):
-        seq = on_file.get(game.duplicate_key())
-        if seq is not None:
+        number = on_file.get(game.duplicate_key())
+        if number is not None:
             found.append(
                 f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
-                f"winner {game.winner}) is already on file as entry {seq}"
+                f"winner {game.winner}) is already on file as game {number}"
             )
+    return found
+
+
+OUTLIER_MARGIN = timedelta(days=365)
+
+
+def find_outliers(games: Sequence[GameInput]) -> list[str]:
+    """Games dated more than a year before a player's first valid game or after their
+    last one: a mistyped year looks like that. Described for the user, to confirm."""
+    players = {player.pk: player for game in games for player in (game.white, game.black)}
+    spans: dict[int, tuple[date, date]] = {}
+    for side in ("white", "black"):
+        rows = (
+            Game.objects.valid()
+            .filter(**{f"{side}__in": list(players)})
+            .values_list(side)
+            .annotate(first=Min("date"), last=Max("date"))
+            .order_by()
+        )
+        for pk, first, last in rows:
+            known = spans.get(pk, (first, last))
+            spans[pk] = (min(first, known[0]), max(last, known[1]))
+    found = []
+    for index, game in enumerate(games, start=1):
+        for player in (game.white, game.black):
+            if player.pk not in spans:
+                continue
+            first, last = spans[player.pk]
+            if game.date < first - OUTLIER_MARGIN:
+                found.append(
+                    f"game {index}: {game.date} is more than a year before "
+                    f"{player.username}'s first game ({first})"
+                )
+            elif game.date > last + OUTLIER_MARGIN:
+                found.append(
+                    f"game {index}: {game.date} is more than a year after "
+                    f"{player.username}'s last game ({last})"
+                )
     return found
 
 
@@ -465,9 +507,9 @@ def record_sheet_submit(
         raise ServiceError("the sheet has errors; nothing was stored", problems)
     with transaction.atomic():
         if not allow_duplicates:
-            duplicates = find_duplicates(games)
-            if duplicates:
-                raise DuplicateGamesError("these games look like duplicates", duplicates)
+            doubtful = find_duplicates(games) + find_outliers(games)
+            if doubtful:
+                raise DuplicateGamesError("these games need a second look", doubtful)
         sheet = RecordSheet.objects.create(entered_by=user, received_on=received_on, note=note)
         seqs = next_seqs(len(games))
         stored = Game.objects.bulk_create(

@@ -280,8 +280,8 @@ def test_it_warns_of_a_duplicate_and_stores_it_once_confirmed(client, vera, alic
     assert warned.status_code == 200
     html = warned.content.decode()
     assert 'id="duplicate-warning"' in html
-    assert "is already on file as entry 1" in html
-    assert "These are not duplicates: save anyway" in html
+    assert "is already on file as game" in html
+    assert "I have checked these games: save anyway" in html
     assert Game.objects.count() == 1
     fingerprint = re.search(r'name="sheet-duplicates_seen" value="(\w+)"', html).group(1)
 
