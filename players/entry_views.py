@@ -159,7 +159,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if game.is_void:
-        messages.error(request, f"Game {game.seq} is void: it cannot be corrected.")
+        messages.error(request, f"Game {game.pk} is void: it cannot be corrected.")
         return redirect("game_detail", pk)
     conflict = None
     if request.method == "POST":
@@ -180,7 +180,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
             except services.ServiceError as error:
                 add_service_errors(form, error)
             else:
-                messages.success(request, f"Game {game.seq} corrected.")
+                messages.success(request, f"Game {game.pk} corrected.")
                 return redirect("game_detail", pk)
     else:
         form = GameCorrectionForm(initial=GameCorrectionForm.initial_for(game))
@@ -201,7 +201,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def game_void(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if game.is_void:
-        messages.info(request, f"Game {game.seq} is already void.")
+        messages.info(request, f"Game {game.pk} is already void.")
         return redirect("game_detail", pk)
     changed_meanwhile = False
     if request.method == "POST":
@@ -224,7 +224,7 @@ def game_void(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, error.message)
                 return redirect("game_detail", pk)
             else:
-                messages.success(request, f"Game {game.seq} is void.")
+                messages.success(request, f"Game {game.pk} is void.")
                 return redirect("game_detail", pk)
     else:
         form = GameVoidForm(initial={"version": game.version})

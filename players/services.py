@@ -125,8 +125,9 @@ def _jsonable(value: Any) -> Any:
 
 
 def game_snapshot(game: Game) -> dict[str, Any]:
+    """A game for the audit trail; the game's one number (its page's) is the entry's
+    object id, so its entry counter is left out."""
     return {
-        "seq": game.seq,
         "version": game.version,
         "date": _jsonable(game.date),
         "round": game.round,
@@ -547,7 +548,7 @@ def _locked_game(game_id: int, version: int) -> Game:
     )
     if game.version != version:
         raise ConcurrentEditError(
-            f"game {game.seq} was changed by someone else since you opened it "
+            f"game {game.pk} was changed by someone else since you opened it "
             f"(version {game.version}, yours {version}); reload it and try again"
         )
     return game
@@ -561,7 +562,7 @@ def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Gam
     with transaction.atomic():
         game = _locked_game(game_id, version)
         if game.is_void:
-            raise ServiceError(f"game {game.seq} is void; it cannot be corrected")
+            raise ServiceError(f"game {game.pk} is void; it cannot be corrected")
         before = game_snapshot(game)
         old_touch, old_players = _touches(game), (game.white, game.black)
         for name in (
@@ -601,7 +602,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id, version)
         if game.is_void:
-            raise ServiceError(f"game {game.seq} is already void")
+            raise ServiceError(f"game {game.pk} is already void")
         before = game_snapshot(game)
         game.voided_at = timezone.now()
         game.voided_by = user
@@ -992,7 +993,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         details = {
             "kept": keep.username,
             "duplicate": duplicate.username,
-            "games": sorted(snapshot["seq"] for snapshot in before.values()),
+            "games": sorted(before),
             "adjustments": [adjustment.seq for adjustment in moved_adjustments],
             "note": note,
         }

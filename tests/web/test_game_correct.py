@@ -84,7 +84,7 @@ def test_it_shows_the_game_with_its_ratings_audit_and_buttons(client, games):
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"Game {game.seq}: alice \N{EN DASH} bob" in html
+    assert f"Game {game.pk}: alice \N{EN DASH} bob" in html
     assert f'href="/games/{game.pk}/edit/"' in html
     assert f'href="/games/{game.pk}/void/"' in html
     assert "sagc done" in html
