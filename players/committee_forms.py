@@ -24,9 +24,9 @@ from ratings.services import maintained_algorithms
 from .dates import TYPED_DATE_HELP
 from .fields import RankFormField, TypedDateField
 from .lookup import player_from_text
-from .models import Adjustment, Player
+from .models import Adjustment, Club, Player
 from .resync import RankList, parse_rank_list
-from .services import Role, ServiceError
+from .services import PLAYER_EDIT_FIELDS, Role, ServiceError
 
 LIST_MAX_BYTES = 4 * 1024 * 1024  # a whole national list is well under 2 MB
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
@@ -195,6 +195,41 @@ class AdjustmentForm(forms.Form):
                 "or leave the value empty.",
             )
         return cleaned
+
+
+class PlayerEditForm(forms.Form):
+    """A player's record as the committee corrects it (``services.player_update``)."""
+
+    full_name = forms.CharField(max_length=200)
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.all(), required=False, empty_label="no club"
+    )
+    egd_pin = forms.CharField(label="EGD PIN", required=False, max_length=20)
+    national_rank = RankFormField(
+        required=False, help_text="As on the national list, e.g. 15k or 3d (50k to 9d, 1p to 9p)."
+    )
+    entry_rank = RankFormField(
+        help_text="Where the player's ratings start: correcting it recomputes them from "
+        "the player's first game."
+    )
+    active = forms.BooleanField(required=False, help_text="Inactive players leave the lists.")
+
+    @staticmethod
+    def initial_for(player: Player) -> dict:
+        return {name: getattr(player, name) for name in PLAYER_EDIT_FIELDS}
+
+    def clean_full_name(self) -> str:
+        full_name = self.cleaned_data["full_name"].strip()
+        if not full_name:
+            raise ValidationError("A player needs a name.")
+        return full_name
+
+    def clean_egd_pin(self) -> str:
+        return self.cleaned_data["egd_pin"].strip()
+
+    def changes(self) -> dict:
+        """The fields whose value differs from the record (call after ``is_valid``)."""
+        return {name: self.cleaned_data[name] for name in self.changed_data}
 
 
 class PlayerField(forms.CharField):

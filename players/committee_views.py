@@ -29,6 +29,7 @@ from .committee_forms import (
     MergeConfirmForm,
     MergeForm,
     PlayerChoiceForm,
+    PlayerEditForm,
     ResyncApplyForm,
     ResyncForm,
     TemporaryPasswordForm,
@@ -253,6 +254,33 @@ def adjust(request, username: str):
             "table": table,
         },
     )
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request, username: str):
+    """Correct a player's record; the audit trail keeps it before and after."""
+    player = get_object_or_404(Player.objects.select_related("club"), username=username)
+    initial = PlayerEditForm.initial_for(player)
+    form = PlayerEditForm(request.POST or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        changes = form.changes()
+        try:
+            player = services.player_update(user=request.user, player=player, **changes)
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            if not changes:
+                messages.info(request, f"Nothing changed: {player.username} is as it was.")
+            else:
+                recomputed = (
+                    " The ratings are recomputed from the player's first game."
+                    if "entry_rank" in changes
+                    else ""
+                )
+                messages.success(request, f"{player.username} corrected.{recomputed}")
+            return redirect(player)
+    return render(request, "committee/player_edit.html", {"player": player, "form": form})
 
 
 def _render_merge(request, form, confirm_form=None):

@@ -66,6 +66,18 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["username"]
+        constraints = [
+            # SPEC section 1: 50k (-50) to 9d (8), then 1p-9p (9-17), for both ranks.
+            models.CheckConstraint(
+                condition=models.Q(entry_rank__gte=-50, entry_rank__lte=17),
+                name="player_entry_rank_in_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(national_rank__isnull=True)
+                | models.Q(national_rank__gte=-50, national_rank__lte=17),
+                name="player_national_rank_in_range",
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"{self.full_name} ({self.username})" if self.full_name else self.username

@@ -485,6 +485,61 @@ def player_create(
     return player
 
 
+# The fields a committee member corrects on a player's record (the username stays: it
+# is the record's address and the name the sheets use).
+PLAYER_EDIT_FIELDS = ("full_name", "club", "egd_pin", "national_rank", "entry_rank", "active")
+
+
+def player_update(*, user, player: Player, **changes: Any) -> Player:
+    """Correct a player's record: any of ``PLAYER_EDIT_FIELDS``. Ranks are bounded as
+    every rank is (SPEC section 1: 50k to 9d, 1p to 9p); an EGD PIN belongs to one
+    record. A corrected entry rank is where the player's ratings start, so the ratings
+    are recomputed from the player's first game or adjustment."""
+    unknown = set(changes) - set(PLAYER_EDIT_FIELDS)
+    if unknown:
+        raise ValueError(f"not a field a player is corrected by: {', '.join(sorted(unknown))}")
+    problems: list[tuple[Any, str, str]] = []
+    for name in ("entry_rank", "national_rank"):
+        rank = changes.get(name, getattr(player, name))
+        if not (rank is None and name == "national_rank") and not isinstance(rank, Rank):
+            problems.append((None, name, f"{rank!r} is not a rank (50k to 9d, 1p to 9p)"))
+    if "full_name" in changes:
+        changes["full_name"] = changes["full_name"].strip()
+        if not changes["full_name"]:
+            problems.append((None, "full_name", "a player needs a name"))
+    if "egd_pin" in changes:
+        changes["egd_pin"] = (changes["egd_pin"] or "").strip()
+        problems += _pin_problems(changes["egd_pin"], player)
+    if problems:
+        raise ServiceError(f"{player.username} was not changed", problems)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("club").get(pk=player.pk)
+        if player.erased_at is not None:
+            raise ServiceError(f"{player.username}'s record was erased: it cannot be changed")
+        before = player_snapshot(player)
+        old_entry_rank = player.entry_rank
+        for name, value in changes.items():
+            setattr(player, name, value)
+        after = player_snapshot(player)
+        if after == before:
+            return player
+        player.save(update_fields=list(changes))
+        changed = ", ".join(key for key in after if after[key] != before.get(key))
+        audit(
+            user,
+            "player_update",
+            player,
+            before=before,
+            after=after,
+            summary=f"{player.username}: {changed}",
+        )
+        if player.entry_rank != old_entry_rank:
+            first = _earliest_entry([player])
+            if first is not None:
+                mark_dirty([Touch(first)])
+    return player
+
+
 # --- games --------------------------------------------------------------------
 
 

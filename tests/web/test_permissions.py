@@ -160,6 +160,9 @@ ROUTES: dict[str, Route] = {
     "committee_adjust": Route(
         COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
     ),
+    "committee_player_edit": Route(
+        COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
+    ),
     "committee_merge": Route(
         COMMITTEE,
         methods=GET_POST,

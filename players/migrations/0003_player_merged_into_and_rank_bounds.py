@@ -1,5 +1,6 @@
-"""A merged record remembers the record it was merged into; records merged before this
-migration learn it from their "player_deactivate" audit entry."""
+"""A merged record remembers the record it was merged into (records merged before this
+migration learn it from their "player_deactivate" audit entry); a player's entry and
+national ranks are bounded in the database as everywhere (SPEC section 1)."""
 
 import django.db.models.deletion
 from django.db import migrations, models
@@ -35,4 +36,22 @@ class Migration(migrations.Migration):
             ),
         ),
         migrations.RunPython(merged_into_from_audit, migrations.RunPython.noop),
+        migrations.AddConstraint(
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(("entry_rank__gte", -50), ("entry_rank__lte", 17)),
+                name="player_entry_rank_in_range",
+            ),
+        ),
+        migrations.AddConstraint(
+            model_name="player",
+            constraint=models.CheckConstraint(
+                condition=models.Q(
+                    ("national_rank__isnull", True),
+                    models.Q(("national_rank__gte", -50), ("national_rank__lte", 17)),
+                    _connector="OR",
+                ),
+                name="player_national_rank_in_range",
+            ),
+        ),
     ]
