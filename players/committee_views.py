@@ -43,7 +43,7 @@ from .committee_tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
-from .models import Player, ResyncBatch
+from .models import Player
 from .permissions import committee_required
 from .resync import Outcome, ResyncPreview, match_rank_list
 from .services import ResyncChange, ServiceError
@@ -181,9 +181,21 @@ def resync_batch_detail(request, pk: int):
 
 
 @committee_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def resync_batch_revert(request, pk: int):
-    get_object_or_404(ResyncBatch, pk=pk)
+    """GET: what reverting the resync changes, player by player, and the button to
+    confirm; POST: revert it."""
+    batch = get_object_or_404(selectors.resync_batches(), pk=pk)
+    if request.method != "POST":
+        if batch.reverted_at is not None:
+            messages.info(request, f"Resync #{batch.pk} was already reverted.")
+            return redirect("committee_resync_batch", pk=pk)
+        restored = services.national_ranks_before(batch)
+        changes = [
+            (adjustment, restored.get(adjustment.player_id))
+            for adjustment in selectors.batch_adjustments(batch).filter(voided_at=None)
+        ]
+        return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
     try:
         batch = services.resync_revert(user=request.user, batch_id=pk)
     except ServiceError as error:

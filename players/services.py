@@ -778,6 +778,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
             raise ServiceError(f"resync {batch.pk} was already reverted")
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
+        restored_ranks = national_ranks_before(batch)
         for adjustment in adjustments:
             before = adjustment_snapshot(adjustment)
             adjustment.voided_at, adjustment.voided_by = now, user
@@ -791,7 +792,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
                 before=before,
                 after=adjustment_snapshot(adjustment),
             )
-            restored = _national_rank_before(adjustment)
+            restored = restored_ranks.get(adjustment.player_id)
             if restored is not None:
                 Player.objects.filter(pk=adjustment.player_id).update(national_rank=restored)
         batch.reverted_at, batch.reverted_by = now, user
@@ -801,19 +802,17 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
     return batch
 
 
-def _national_rank_before(adjustment: Adjustment) -> Rank | None:
-    entry = (
-        AuditEntry.objects.filter(
-            action="player_national_rank",
-            object_id=str(adjustment.player_id),
-            summary=f"resync {adjustment.resync_batch_id}",
-        )
-        .order_by("-id")
-        .first()
-    )
-    if entry is None or not entry.before or not entry.before.get("national_rank"):
-        return None
-    return parse_rank(entry.before["national_rank"])
+def national_ranks_before(batch: ResyncBatch) -> dict[int, Rank]:
+    """The national rank each player of a resync had before it (player id -> rank), from
+    the audit trail, in one query: what reverting the batch restores."""
+    entries = AuditEntry.objects.filter(
+        action="player_national_rank", summary=f"resync {batch.pk}"
+    ).order_by("id")
+    ranks = {}
+    for object_id, before in entries.values_list("object_id", "before"):
+        if before and before.get("national_rank") and object_id.isdigit():
+            ranks[int(object_id)] = parse_rank(before["national_rank"])
+    return ranks
 
 
 # --- imports --------------------------------------------------------------------

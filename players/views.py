@@ -190,6 +190,8 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
                 points, scale_for(algorithm.name), integer_values=algorithm.integer_values
             ),
             "notice": selectors.recompute_notice(algorithm.name, player),
+            "voided_games": selectors.voided_games(player),
+            "merged_records": selectors.merged_records(player),
         },
     )
 

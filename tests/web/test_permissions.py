@@ -150,7 +150,7 @@ ROUTES: dict[str, Route] = {
     ),
     "committee_resync_batches": Route(COMMITTEE),
     "committee_resync_batch": Route(COMMITTEE, _pk("batch")),
-    "committee_resync_revert": Route(COMMITTEE, _pk("batch"), POST),
+    "committee_resync_revert": Route(COMMITTEE, _pk("batch"), GET_POST),
     "committee_accounts": Route(COMMITTEE),
     "committee_account_create": Route(COMMITTEE, methods=GET_POST),
     "committee_account": Route(COMMITTEE, _pk("sam")),
