@@ -196,6 +196,8 @@ class GameFieldsForm(forms.Form):
         komi = self.cleaned_data["komi"]
         if komi is not None and (komi * 2) % 1:
             raise forms.ValidationError(f"{komi} is not a komi: use a multiple of 0.5")
+        if komi is not None and not -50 <= komi <= 50:
+            raise forms.ValidationError(f"{komi} is not a komi: it lies between -50 and 50")
         return komi
 
     def clean_tournament(self) -> Tournament | None:
@@ -450,12 +452,8 @@ class AuditFilterForm(forms.Form):
     )
     object_type = forms.ChoiceField(label="Object", required=False)
     object_id = forms.CharField(label="Object id", required=False, max_length=50)
-    since = forms.DateField(
-        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = TypedDateField(label="From", required=False, help_text="")
+    until = TypedDateField(label="To", required=False, help_text="")
 
     def __init__(self, *args, actions: Iterable[str], object_types: Iterable[str], **kwargs):
         super().__init__(*args, **kwargs)

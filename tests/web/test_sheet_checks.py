@@ -37,7 +37,7 @@ def test_every_error_of_the_sheet_shows_in_one_round(client, vera, alice, bob):
     response = client.post(
         "/sheets/new/",
         sheet_post(
-            {"white": "alice", "black": "alice", "winner": "W", "handicap": "12"},
+            {"white": "alice", "black": "alice", "winner": "W", "handicap": "12", "komi": "60"},
             {"white": "bob", "black": "nobody", "winner": "", "date": "31/2"},
             received_on="soon",
         ),
@@ -46,6 +46,7 @@ def test_every_error_of_the_sheet_shows_in_one_round(client, vera, alice, bob):
     html = response.content.decode()
     assert "a player cannot play themselves" in field_block(html, "id_form-0-black")
     assert "Ensure this value is less than or equal to 9" in field_block(html, "id_form-0-handicap")
+    assert "60 is not a komi: it lies between -50 and 50" in field_block(html, "id_form-0-komi")
     assert "no player &#x27;nobody&#x27;" in field_block(html, "id_form-1-black")
     assert "This field is required" in field_block(html, "id_form-1-winner")
     assert "&#x27;31/2&#x27; is not a date" in field_block(html, "id_form-1-date")
