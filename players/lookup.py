@@ -175,9 +175,11 @@ class PlayerIndex:
         return [loaded[pk] for pk in wanted if pk in loaded]
 
     def _one_or_many(self, text: str, ids: list[int]) -> Lookup:
-        if len(set(ids)) > 1:
-            return Lookup(text, matches=self._players(ids, MATCHES_SHOWN))
-        return Lookup(text, player=self._players(ids)[0])
+        # Loaded afresh: a player erased since the index was built is not returned.
+        players = self._players(ids, MATCHES_SHOWN)
+        if len(players) == 1:
+            return Lookup(text, player=players[0])
+        return Lookup(text, matches=players)
 
     def find(self, text: str) -> Lookup:
         """The player ``text`` names: a username, an identifier, a full name (words in

@@ -141,3 +141,12 @@ def test_at_10000_players_a_typo_is_answered_in_well_under_a_second():
     # Measured 10-40 ms for the three on a loaded 2-core machine (the index itself,
     # built once per process and kept until a player changes: 0.7-1.2 s).
     assert elapsed < 0.5
+
+
+def test_a_player_erased_after_the_index_was_built_is_not_returned(elsa):
+    assert lookup.find_player("Elsa Botha").player == elsa
+    Player.objects.filter(pk=elsa.pk).update(erased_at="2024-01-01T00:00:00Z")  # no audit
+
+    found = lookup.find_player("Elsa Botha")
+
+    assert (found.player, found.matches) == (None, [])
