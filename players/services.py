@@ -290,6 +290,18 @@ def _club_warnings(games: Sequence[GameInput]) -> list[str]:
     return warnings
 
 
+class GameOnFile(str):
+    """A duplicate warning (a sentence) that knows the game on file it names, so that a
+    page can link to it."""
+
+    game_id: int
+
+    def __new__(cls, text: str, game_id: int) -> GameOnFile:
+        warning = super().__new__(cls, text)
+        warning.game_id = game_id
+        return warning
+
+
 def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = None) -> list[str]:
     """Games identical (date, players, colours, handicap, komi, result) to a stored valid
     game or to another game of the same batch, described for the user. ``labels`` name
@@ -314,8 +326,11 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
         number = on_file.get(game.duplicate_key())
         if number is not None:
             found.append(
-                f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
-                f"winner {game.winner}) is already on file as game {number}"
+                GameOnFile(
+                    f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
+                    f"winner {game.winner}) is already on file as game {number}",
+                    number,
+                )
             )
     return found
 

@@ -9,6 +9,7 @@ import pytest
 from players import services
 from players.models import AuditEntry
 from tests import factories
+from tests.web.test_sheet_entry import sheet_post
 
 pytestmark = pytest.mark.django_db
 
@@ -75,3 +76,11 @@ def test_the_api_gives_the_number_as_id_and_its_page_address(client, game):
 
     assert data["id"] == game.pk
     assert data["url"].endswith(f"/api/v1/games/{game.pk}/")
+
+
+def test_the_sheets_duplicate_warning_links_to_the_game_on_file(client, game):
+    row = {"white": "alice", "black": "bob", "winner": "W", "date": "2024-03-01"}
+
+    html = client.post("/sheets/new/", sheet_post(row)).content.decode()
+
+    assert f'<a href="/games/{game.pk}/">see game {game.pk}</a>' in html
