@@ -162,6 +162,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
         messages.error(request, f"Game {game.pk} is void: it cannot be corrected.")
         return redirect("game_detail", pk)
     conflict = None
+    confirm_date = False
     if request.method == "POST":
         form = GameCorrectionForm(request.POST)
         if form.is_valid():
@@ -171,12 +172,16 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     game_id=game.pk,
                     version=form.cleaned_data["version"],
                     changes=form.game_input(),
+                    allow_outliers=form.cleaned_data["confirm_date"],
                 )
             except services.ConcurrentEditError:
                 # Never overwrite silently: show the current game, and what was typed.
                 game = _game(pk)
                 conflict = form.differences_from(game)
                 form = GameCorrectionForm(initial=GameCorrectionForm.initial_for(game))
+            except services.DuplicateGamesError as error:
+                add_service_errors(form, error)
+                confirm_date = True  # the box to tick if the date is right
             except services.ServiceError as error:
                 add_service_errors(form, error)
             else:
@@ -191,6 +196,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "game": game,
             "form": form,
             "conflict": conflict,
+            "confirm_date": confirm_date,
             "tournament_codes": selectors.tournament_codes(),
         },
     )

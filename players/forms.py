@@ -327,6 +327,8 @@ class GameCorrectionForm(GameFieldsForm):
     """Every field of a stored game, and the version it was loaded at."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
+    # Shown only when the new date is far from the players' other games.
+    confirm_date = forms.BooleanField(label="The date is right: save anyway", required=False)
 
     # On the one-game page there is room to explain (the sheet's rows have none).
     HELP = {
@@ -366,7 +368,7 @@ class GameCorrectionForm(GameFieldsForm):
         differences = []
         for name, field in self.fields.items():
             typed = self[name].value()
-            if name != "version" and field.has_changed(current[name], typed):
+            if name in current and name != "version" and field.has_changed(current[name], typed):
                 now = "" if current[name] is None else str(current[name])
                 differences.append((self[name].label, now, typed))
         return differences

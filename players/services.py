@@ -338,14 +338,20 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
 OUTLIER_MARGIN = timedelta(days=365)
 
 
-def find_outliers(games: Sequence[GameInput]) -> list[str]:
+def find_outliers(
+    games: Sequence[GameInput], labels: Sequence[str] | None = None, exclude: Iterable[int] = ()
+) -> list[str]:
     """Games dated more than a year before a player's first valid game or after their
-    last one: a mistyped year looks like that. Described for the user, to confirm."""
+    last one: a mistyped year looks like that. Described for the user, to confirm;
+    ``labels`` as for :func:`find_duplicates`, ``exclude`` the stored games (by id) not
+    to compare with (the one being corrected)."""
+    labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
     players = {player.pk: player for game in games for player in (game.white, game.black)}
     spans: dict[int, tuple[date, date]] = {}
     for side in ("white", "black"):
         rows = (
             Game.objects.valid()
+            .exclude(pk__in=list(exclude))
             .filter(**{f"{side}__in": list(players)})
             .values_list(side)
             .annotate(first=Min("date"), last=Max("date"))
@@ -355,19 +361,19 @@ def find_outliers(games: Sequence[GameInput]) -> list[str]:
             known = spans.get(pk, (first, last))
             spans[pk] = (min(first, known[0]), max(last, known[1]))
     found = []
-    for index, game in enumerate(games, start=1):
+    for label, game in zip(labels, games, strict=True):
         for player in (game.white, game.black):
             if player.pk not in spans:
                 continue
             first, last = spans[player.pk]
             if game.date < first - OUTLIER_MARGIN:
                 found.append(
-                    f"game {index}: {game.date} is more than a year before "
+                    f"{label}: {game.date} is more than a year before "
                     f"{player.username}'s first game ({first})"
                 )
             elif game.date > last + OUTLIER_MARGIN:
                 found.append(
-                    f"game {index}: {game.date} is more than a year after "
+                    f"{label}: {game.date} is more than a year after "
                     f"{player.username}'s last game ({last})"
                 )
     return found
@@ -624,8 +630,12 @@ def _locked_game(game_id: int, version: int) -> Game:
     return game
 
 
-def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Game:
-    """Correct a game (any field, including its date: back-dating)."""
+def game_correct(
+    *, user, game_id: int, version: int, changes: GameInput, allow_outliers: bool = False
+) -> Game:
+    """Correct a game (any field, including its date: back-dating). A new date more
+    than a year away from either player's other games is refused (DuplicateGamesError,
+    at the date field) unless ``allow_outliers``."""
     problems = _game_problems(changes)
     if problems:
         raise ServiceError("the correction has errors; nothing was changed", problems)
@@ -633,6 +643,13 @@ def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Gam
         game = _locked_game(game_id, version)
         if game.is_void:
             raise ServiceError(f"game {game.pk} is void; it cannot be corrected")
+        if changes.date != game.date and not allow_outliers:
+            outliers = find_outliers([changes], ["the new date"], exclude=[game.pk])
+            if outliers:
+                raise DuplicateGamesError(
+                    "the new date needs a second look",
+                    [(None, "date", message) for message in outliers],
+                )
         before = game_snapshot(game)
         old_touch, old_players = _touches(game), (game.white, game.black)
         for name in (
