@@ -26,7 +26,7 @@ from .fields import RankFormField, TypedDateField
 from .lookup import player_from_text
 from .models import Adjustment, Club, Player
 from .resync import RankList, parse_rank_list
-from .services import PLAYER_EDIT_FIELDS, Role, ServiceError
+from .services import PLAYER_EDIT_FIELDS, Role, ServiceError, pin_problem
 
 LIST_MAX_BYTES = 4 * 1024 * 1024  # a whole national list is well under 2 MB
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
@@ -224,8 +224,17 @@ class PlayerEditForm(forms.Form):
             raise ValidationError("A player needs a name.")
         return full_name
 
+    def __init__(self, *args, player: Player | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+
     def clean_egd_pin(self) -> str:
-        return self.cleaned_data["egd_pin"].strip()
+        # Checked here too (the service checks again), so it shows with the other errors.
+        egd_pin = self.cleaned_data["egd_pin"].strip()
+        problem = pin_problem(egd_pin, self.player)
+        if problem:
+            raise ValidationError(problem)
+        return egd_pin
 
     def changes(self) -> dict:
         """The fields whose value differs from the record (call after ``is_valid``)."""

@@ -274,7 +274,7 @@ def player_edit(request, username: str):
     """Correct a player's record; the audit trail keeps it before and after."""
     player = get_object_or_404(Player.objects.select_related("club"), username=username)
     initial = PlayerEditForm.initial_for(player)
-    form = PlayerEditForm(request.POST or None, initial=initial)
+    form = PlayerEditForm(request.POST or None, initial=initial, player=player)
     if request.method == "POST" and form.is_valid():
         changes = form.changes()
         try:

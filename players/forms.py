@@ -23,7 +23,7 @@ from django.utils import timezone
 from . import lookup
 from .fields import RankFormField, TypedDateField
 from .models import Club, Game, Player, Tournament
-from .services import GameInput, ServiceError
+from .services import GameInput, ServiceError, pin_problem
 
 # Paths under /players/ that are pages, not log pages: no player may be called so.
 RESERVED_USERNAMES = frozenset({"new", "lookup"})
@@ -418,7 +418,12 @@ class PlayerCreateForm(forms.Form):
     )
 
     def clean_egd_pin(self) -> str:
-        return self.cleaned_data["egd_pin"].strip()
+        # Checked here too (the service checks again), so it shows with the other errors.
+        egd_pin = self.cleaned_data["egd_pin"].strip()
+        problem = pin_problem(egd_pin)
+        if problem:
+            raise forms.ValidationError(problem)
+        return egd_pin
 
     def clean(self):
         data = super().clean()

@@ -464,17 +464,21 @@ def _touches(game: Game) -> Touch:
 # --- players ------------------------------------------------------------------
 
 
-def _pin_problems(egd_pin: str, player: Player | None = None) -> list[tuple[Any, str, str]]:
-    """An EGD PIN belongs to one person: refused when another record has it already."""
+def pin_problem(egd_pin: str, player: Player | None = None) -> str | None:
+    """Why ``egd_pin`` cannot be ``player``'s (or a new player's): an EGD PIN belongs to
+    one person, so another record holding it already refuses it. None if it can."""
     if not egd_pin:
-        return []
+        return None
     holders = Player.objects.filter(egd_pin=egd_pin, erased_at__isnull=True)
     if player is not None:
         holders = holders.exclude(pk=player.pk)
     holder = holders.first()
-    if holder is None:
-        return []
-    return [(None, "egd_pin", f"the EGD PIN {egd_pin} is already on file, for {holder}")]
+    return None if holder is None else f"the EGD PIN {egd_pin} is already on file, for {holder}"
+
+
+def _pin_problems(egd_pin: str, player: Player | None = None) -> list[tuple[Any, str, str]]:
+    problem = pin_problem(egd_pin, player)
+    return [(None, "egd_pin", problem)] if problem else []
 
 
 def player_create(

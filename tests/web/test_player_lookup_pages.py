@@ -150,3 +150,21 @@ def test_a_merged_record_on_the_sheet_says_where_it_went(client, vera, elsa, kag
 
     block = field_block(response.content.decode(), "id_form-0-white")
     assert "elsa-old was merged into elsab4: use elsab4" in block
+
+
+def test_a_new_players_errors_show_in_one_round(client, vera, elsa):
+    response = client.post(
+        "/players/new/",
+        {
+            "username": "new",
+            "full_name": "Elsa Botha",
+            "national_rank": "0k",
+            "egd_pin": "12345678",
+        },
+    )
+
+    html = response.content.decode()
+    assert "&#x27;new&#x27; is reserved" in field_block(html, "id_username")
+    assert "similar names on file: elsab4 (Elsa Botha)" in field_block(html, "id_full_name")
+    assert "is not a rank" in field_block(html, "id_national_rank")
+    assert "the EGD PIN 12345678 is already on file" in field_block(html, "id_egd_pin")
