@@ -21,11 +21,13 @@ from django.utils import timezone
 from ratings.engine.base import registry
 from ratings.services import maintained_algorithms
 
-from .fields import RankFormField
-from .models import Adjustment, Player, ResyncUpload
+from .dates import TYPED_DATE_HELP
+from .fields import RankFormField, TypedDateField
+from .lookup import player_from_text
+from .models import Adjustment, Club, Player, ResyncUpload
 from .rank_lists import ListFormatError, read_rank_list
 from .resync import RankList
-from .services import Role, ServiceError
+from .services import PLAYER_EDIT_FIELDS, Role, ServiceError, pin_problem
 
 LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
@@ -44,10 +46,6 @@ def algorithm_choices(everything: str) -> list[tuple[str, str]]:
     return [("", everything)] + [
         (name, f"{name}: {algorithms[name].title}") for name in maintained_algorithms()
     ]
-
-
-def _date_input() -> forms.DateInput:
-    return forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 
 
 def _not_in_future(day: date | None) -> date | None:
@@ -89,10 +87,12 @@ class ResyncForm(forms.Form):
             "a header line is fine."
         ),
     )
-    effective_date = forms.DateField(
+    effective_date = TypedDateField(
         required=False,
-        widget=_date_input(),
-        help_text="For the lines without a date of their own; empty: the list's own date.",
+        help_text=(
+            "For the lines without a date of their own; empty: the list's own date "
+            f"({TYPED_DATE_HELP})."
+        ),
     )
     note = forms.CharField(
         required=False,
@@ -188,7 +188,7 @@ class ResyncApplyForm(forms.Form):
 
 
 class AdjustmentForm(forms.Form):
-    date = forms.DateField(widget=_date_input(), help_text="The reset counts from this date on.")
+    date = TypedDateField(help_text=f"The reset counts from this date on ({TYPED_DATE_HELP}).")
     new_rank = RankFormField(label="New rank", help_text="Up or down, e.g. 12k or 2d.")
     algorithm = forms.ChoiceField(required=False)
     value = forms.DecimalField(
@@ -224,8 +224,53 @@ class AdjustmentForm(forms.Form):
         return cleaned
 
 
+class PlayerEditForm(forms.Form):
+    """A player's record as the committee corrects it (``services.player_update``)."""
+
+    full_name = forms.CharField(max_length=200)
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.all(), required=False, empty_label="no club"
+    )
+    egd_pin = forms.CharField(label="EGD PIN", required=False, max_length=20)
+    national_rank = RankFormField(
+        required=False, help_text="As on the national list, e.g. 15k or 3d (50k to 9d, 1p to 9p)."
+    )
+    entry_rank = RankFormField(
+        help_text="Where the player's ratings start: correcting it recomputes them from "
+        "the player's first game."
+    )
+    active = forms.BooleanField(required=False, help_text="Inactive players leave the lists.")
+
+    @staticmethod
+    def initial_for(player: Player) -> dict:
+        return {name: getattr(player, name) for name in PLAYER_EDIT_FIELDS}
+
+    def clean_full_name(self) -> str:
+        full_name = self.cleaned_data["full_name"].strip()
+        if not full_name:
+            raise ValidationError("A player needs a name.")
+        return full_name
+
+    def __init__(self, *args, player: Player | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.player = player
+
+    def clean_egd_pin(self) -> str:
+        # Checked here too (the service checks again), so it shows with the other errors.
+        egd_pin = self.cleaned_data["egd_pin"].strip()
+        problem = pin_problem(egd_pin, self.player)
+        if problem:
+            raise ValidationError(problem)
+        return egd_pin
+
+    def changes(self) -> dict:
+        """The fields whose value differs from the record (call after ``is_valid``)."""
+        return {name: self.cleaned_data[name] for name in self.changed_data}
+
+
 class PlayerField(forms.CharField):
-    """A player typed by username (any case when only one fits); cleans to the Player."""
+    """A player typed by username, name or EGD PIN (``players.lookup``); cleans to the
+    Player, or says which players the text could name."""
 
     def __init__(self, **kwargs):
         kwargs.setdefault("max_length", 150)
@@ -238,18 +283,11 @@ class PlayerField(forms.CharField):
         super().__init__(**kwargs)
 
     def clean(self, value) -> Player:
-        username = super().clean(value)
-        player = Player.objects.filter(username=username).first()
-        if player is None:
-            matches = list(Player.objects.filter(username__iexact=username)[:2])
-            player = matches[0] if len(matches) == 1 else None
-        if player is None:
-            raise ValidationError(f"No player has the username “{username}”.")
-        return player
+        return player_from_text(super().clean(value))
 
 
 class PlayerChoiceForm(forms.Form):
-    player = PlayerField(label="Username")
+    player = PlayerField(label="Player", help_text="Username, name or EGD PIN.")
 
 
 class MergeForm(forms.Form):

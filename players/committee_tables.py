@@ -297,7 +297,7 @@ class RecomputeTable(tables.Table):
 class GameTable(tables.Table):
     """A few games (rows have ``white``, ``black`` and ``tournament`` loaded)."""
 
-    seq = tables.Column("Entry", linkify=("game_detail", [tables.A("pk")]))
+    number = tables.Column("Game", accessor="pk", linkify=("game_detail", [tables.A("pk")]))
     date = tables.DateColumn("Y-m-d", attrs=NOWRAP)
     white = tables.Column()
     black = tables.Column()

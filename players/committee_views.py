@@ -30,6 +30,7 @@ from .committee_forms import (
     MergeConfirmForm,
     MergeForm,
     PlayerChoiceForm,
+    PlayerEditForm,
     ResyncApplyForm,
     ResyncForm,
     TemporaryPasswordForm,
@@ -43,7 +44,7 @@ from .committee_tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
-from .models import Player, ResyncBatch
+from .models import Player
 from .permissions import committee_required
 from .resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from .services import ServiceError
@@ -197,9 +198,21 @@ def resync_batch_detail(request, pk: int):
 
 
 @committee_required
-@require_POST
+@require_http_methods(["GET", "POST"])
 def resync_batch_revert(request, pk: int):
-    get_object_or_404(ResyncBatch, pk=pk)
+    """GET: what reverting the resync changes, player by player, and the button to
+    confirm; POST: revert it."""
+    batch = get_object_or_404(selectors.resync_batches(), pk=pk)
+    if request.method != "POST":
+        if batch.reverted_at is not None:
+            messages.info(request, f"Resync #{batch.pk} was already reverted.")
+            return redirect("committee_resync_batch", pk=pk)
+        restored = services.national_ranks_before(batch)
+        changes = [
+            (adjustment, restored.get(adjustment.player_id))
+            for adjustment in selectors.batch_adjustments(batch).filter(voided_at=None)
+        ]
+        return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
     try:
         batch = services.resync_revert(user=request.user, batch_id=pk)
     except ServiceError as error:
@@ -270,6 +283,33 @@ def adjust(request, username: str):
             "table": table,
         },
     )
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def player_edit(request, username: str):
+    """Correct a player's record; the audit trail keeps it before and after."""
+    player = get_object_or_404(Player.objects.select_related("club"), username=username)
+    initial = PlayerEditForm.initial_for(player)
+    form = PlayerEditForm(request.POST or None, initial=initial, player=player)
+    if request.method == "POST" and form.is_valid():
+        changes = form.changes()
+        try:
+            player = services.player_update(user=request.user, player=player, **changes)
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            if not changes:
+                messages.info(request, f"Nothing changed: {player.username} is as it was.")
+            else:
+                recomputed = (
+                    " The ratings are recomputed from the player's first game."
+                    if "entry_rank" in changes
+                    else ""
+                )
+                messages.success(request, f"{player.username} corrected.{recomputed}")
+            return redirect(player)
+    return render(request, "committee/player_edit.html", {"player": player, "form": form})
 
 
 def _render_merge(request, form, confirm_form=None):

@@ -14,7 +14,8 @@ from django.db.models import Count, Q, QuerySet
 from ratings.models import RatingHistory, RecomputeState
 from ratings.services import maintained_algorithms
 
-from .models import AuditEntry, Game, Player, RecordSheet, Tournament
+from .lookup import lookup_players, player_index
+from .models import AuditEntry, Game, RecordSheet, Tournament
 
 DONE, PENDING, RUNNING = "done", "pending", "running"
 
@@ -186,18 +187,20 @@ LOOKUP_LIMIT = 20
 
 def player_lookup(text: str) -> list[dict[str, str]]:
     """Up to 20 players whose username starts with, or whose name contains, ``text``;
-    active players first. No name holds a NUL character (and PostgreSQL refuses one in
-    a query): text with one finds nobody."""
+    active players first; else those the player lookup finds, or the closest names.
+    No name holds a NUL character (and PostgreSQL refuses one in a query): text with
+    one finds nobody."""
     text = text.strip()
     if not text or "\x00" in text:
         return []
-    players = (
-        Player.objects.filter(erased_at__isnull=True)
+    players = list(
+        lookup_players()
         .filter(Q(username__istartswith=text) | Q(full_name__icontains=text))
-        .order_by("-active", "username")
-        .values("username", "full_name", "entry_rank")[:LOOKUP_LIMIT]
+        .order_by("-active", "username")[:LOOKUP_LIMIT]
     )
+    if not players:  # a name in another order, without its accents, an EGD PIN, a typo
+        players = player_index().search(text, LOOKUP_LIMIT)
     return [
-        {"username": p["username"], "full_name": p["full_name"], "rank": str(p["entry_rank"])}
+        {"username": p.username, "full_name": p.full_name, "rank": str(p.entry_rank)}
         for p in players
     ]

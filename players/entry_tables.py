@@ -39,7 +39,8 @@ def format_value(value: float) -> str:
 class SheetGamesTable(tables.Table):
     """The games of a record sheet, each with its recompute status."""
 
-    seq = tables.Column("Entry", linkify=("game_detail", [tables.A("pk")]))
+    # The game's one number: its page's address and title, the audit's object id.
+    number = tables.Column("Game", accessor="pk", linkify=("game_detail", [tables.A("pk")]))
     date = tables.DateColumn("Y-m-d", attrs=NO_WRAP)
     white = tables.Column()
     black = tables.Column()
@@ -57,7 +58,7 @@ class SheetGamesTable(tables.Table):
         model = Game
         fields = ()
         sequence = (
-            "seq",
+            "number",
             "date",
             "white",
             "black",

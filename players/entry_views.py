@@ -71,7 +71,9 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         sheet_form = SheetForm(request.POST, prefix="sheet")
         formset = SheetGameFormSet(request.POST)
-        if sheet_form.is_valid() and formset.is_valid():
+        # Both validated, so that every error of the page shows in one round.
+        sheet_valid, rows_valid = sheet_form.is_valid(), formset.is_valid()
+        if sheet_valid and rows_valid:
             try:
                 result = _submit_sheet(request.user, formset.game_inputs(), sheet_form.cleaned_data)
             except services.DuplicateGamesError as error:
@@ -157,9 +159,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if game.is_void:
-        messages.error(request, f"Game {game.seq} is void: it cannot be corrected.")
+        messages.error(request, f"Game {game.pk} is void: it cannot be corrected.")
         return redirect("game_detail", pk)
     conflict = None
+    confirm_date = False
     if request.method == "POST":
         form = GameCorrectionForm(request.POST)
         if form.is_valid():
@@ -169,16 +172,20 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
                     game_id=game.pk,
                     version=form.cleaned_data["version"],
                     changes=form.game_input(),
+                    allow_outliers=form.cleaned_data["confirm_date"],
                 )
             except services.ConcurrentEditError:
                 # Never overwrite silently: show the current game, and what was typed.
                 game = _game(pk)
                 conflict = form.differences_from(game)
                 form = GameCorrectionForm(initial=GameCorrectionForm.initial_for(game))
+            except services.DuplicateGamesError as error:
+                add_service_errors(form, error)
+                confirm_date = True  # the box to tick if the date is right
             except services.ServiceError as error:
                 add_service_errors(form, error)
             else:
-                messages.success(request, f"Game {game.seq} corrected.")
+                messages.success(request, f"Game {game.pk} corrected.")
                 return redirect("game_detail", pk)
     else:
         form = GameCorrectionForm(initial=GameCorrectionForm.initial_for(game))
@@ -189,6 +196,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "game": game,
             "form": form,
             "conflict": conflict,
+            "confirm_date": confirm_date,
             "tournament_codes": selectors.tournament_codes(),
         },
     )
@@ -199,7 +207,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
 def game_void(request: HttpRequest, pk: int) -> HttpResponse:
     game = _game(pk)
     if game.is_void:
-        messages.info(request, f"Game {game.seq} is already void.")
+        messages.info(request, f"Game {game.pk} is already void.")
         return redirect("game_detail", pk)
     changed_meanwhile = False
     if request.method == "POST":
@@ -222,7 +230,7 @@ def game_void(request: HttpRequest, pk: int) -> HttpResponse:
                 messages.error(request, error.message)
                 return redirect("game_detail", pk)
             else:
-                messages.success(request, f"Game {game.seq} is void.")
+                messages.success(request, f"Game {game.pk} is void.")
                 return redirect("game_detail", pk)
     else:
         form = GameVoidForm(initial={"version": game.version})
@@ -258,6 +266,7 @@ def player_create(request: HttpRequest) -> HttpResponse:
                     club=data["club"],
                     entry_rank=data["national_rank"],
                     national_rank=data["national_rank"],
+                    egd_pin=data["egd_pin"],
                 )
             except services.ServiceError as error:
                 add_service_errors(form, error)

@@ -1,4 +1,5 @@
-"""A model field that stores a Go rank as one sortable integer.
+"""A model field that stores a Go rank as one sortable integer, and the form fields of
+a rank and of a date typed by keyboard.
 
 Amateur ranks are their stones (30k = -30 … 9d = 8); professional ranks follow 9d
 (1p = 9 … 9p = 17), so ``ORDER BY`` and range filters sort by strength.
@@ -6,11 +7,16 @@ Amateur ranks are their stones (30k = -30 … 9d = 8); professional ranks follow
 
 from __future__ import annotations
 
+from datetime import date
+
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils import timezone
 
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, Rank, RankError, parse_rank
+
+from .dates import TYPED_DATE_HELP, TypedDateError, parse_typed_date
 
 
 def rank_to_code(rank: Rank) -> int:
@@ -54,6 +60,51 @@ class RankFormField(forms.Field):
             return parse_rank(str(value))
         except RankError as error:
             raise ValidationError(str(error), code="invalid_rank") from None
+
+
+class TypedDateInput(forms.DateInput):
+    """A text input for a date (the browser's date input swallows typed digits into its
+    segments): the page's script adds a "Today" button, with today in the club's time
+    zone; without the script, "t" typed in the field is today too."""
+
+    input_type = "text"
+
+    def __init__(self, attrs=None):
+        super().__init__(
+            attrs={
+                "autocomplete": "off",
+                "spellcheck": "false",
+                "data-date-field": "",
+                "size": "12",
+                **(attrs or {}),
+            },
+            format="%Y-%m-%d",
+        )
+
+    def get_context(self, name, value, attrs):
+        context = super().get_context(name, value, attrs)
+        context["widget"]["attrs"]["data-today"] = timezone.localdate().isoformat()
+        return context
+
+
+class TypedDateField(forms.DateField):
+    """A date typed as the volunteer likes (``players.dates``); cleans to a date."""
+
+    widget = TypedDateInput
+
+    def __init__(self, **kwargs):
+        kwargs.setdefault("help_text", TYPED_DATE_HELP)
+        super().__init__(**kwargs)
+
+    def to_python(self, value):
+        if value in self.empty_values:
+            return None
+        if isinstance(value, date):
+            return value
+        try:
+            return parse_typed_date(str(value), timezone.localdate())
+        except TypedDateError as error:
+            raise ValidationError(str(error), code="invalid") from None
 
 
 class RankField(models.SmallIntegerField):

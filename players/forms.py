@@ -20,9 +20,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
-from .fields import RankFormField
+from . import lookup
+from .fields import RankFormField, TypedDateField
 from .models import Club, Game, Player, Tournament
-from .services import GameInput, ServiceError
+from .services import GameInput, ServiceError, pin_problem
 
 # Paths under /players/ that are pages, not log pages: no player may be called so.
 RESERVED_USERNAMES = frozenset({"new", "lookup"})
@@ -79,6 +80,7 @@ class Directory:
     def __init__(self, usernames: Iterable[str], codes: Iterable[str]) -> None:
         self._usernames = _lookups(usernames)
         self._codes = _lookups(codes)
+        self._index = lookup.LazyIndex()
 
     @classmethod
     def for_data(cls, data: Mapping[str, str]) -> Directory:
@@ -100,7 +102,7 @@ class Directory:
             matches |= Q(username__iexact=name)
         found: dict[str, Player] = {}
         # select_related: the sheet's service reads each player's club (founding date).
-        for player in Player.objects.filter(matches).select_related("club"):
+        for player in lookup.lookup_players().filter(matches).select_related("club", "merged_into"):
             found[player.username] = player
             found.setdefault(player.username.lower(), player)
         return found
@@ -111,9 +113,14 @@ class Directory:
             return {}
         return {t.code: t for t in Tournament.objects.filter(code__in=self._codes)}
 
-    def player(self, username: str) -> Player | None:
+    def player(self, text: str) -> Player:
+        """The player ``text`` names (see ``players.lookup``): usernames come from the
+        one query above, anything else from the lookup index, built once per sheet."""
         players = self._players
-        return players.get(username) or players.get(username.lower())
+        exact = players.get(text) or players.get(text.lower())
+        if exact is not None:
+            return lookup.resolve(lookup.Lookup(text, player=exact))
+        return lookup.resolve(self._index.index.find(text), if_new="add them first")
 
     def tournament(self, code: str) -> Tournament | None:
         return self._tournaments.get(code)
@@ -122,10 +129,7 @@ class Directory:
 class GameFieldsForm(forms.Form):
     """The fields of one game: a row of a record sheet, or a correction."""
 
-    date = forms.DateField(
-        initial=timezone.localdate,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-    )
+    date = TypedDateField(initial=timezone.localdate, help_text="")
     white = forms.CharField(max_length=150, widget=_player_input())
     black = forms.CharField(max_length=150, widget=_player_input())
     handicap = forms.IntegerField(
@@ -175,12 +179,12 @@ class GameFieldsForm(forms.Form):
         self.unknown_players: set[str] = set()
 
     def _clean_player(self, name: str) -> Player:
-        username = self.cleaned_data[name].strip()
-        player = self.directory.player(username)
-        if player is None:
-            self.unknown_players.add(name)
-            raise forms.ValidationError(f"no player '{username}' — add them first", code="unknown")
-        return player
+        try:
+            return self.directory.player(self.cleaned_data[name].strip())
+        except forms.ValidationError as error:
+            if error.code == "unknown":
+                self.unknown_players.add(name)
+            raise
 
     def clean_white(self) -> Player:
         return self._clean_player("white")
@@ -192,6 +196,8 @@ class GameFieldsForm(forms.Form):
         komi = self.cleaned_data["komi"]
         if komi is not None and (komi * 2) % 1:
             raise forms.ValidationError(f"{komi} is not a komi: use a multiple of 0.5")
+        if komi is not None and not -50 <= komi <= 50:
+            raise forms.ValidationError(f"{komi} is not a komi: it lies between -50 and 50")
         return komi
 
     def clean_tournament(self) -> Tournament | None:
@@ -205,6 +211,21 @@ class GameFieldsForm(forms.Form):
 
     def clean_round(self) -> int:
         return self.cleaned_data["round"] or 0
+
+    def clean_date(self):
+        day = self.cleaned_data["date"]
+        if day > timezone.localdate():
+            raise forms.ValidationError(f"{day} is in the future", code="future")
+        return day
+
+    def clean(self):
+        """The checks across fields, in the same round as each field's own: every
+        error of the row shows at once."""
+        data = super().clean()
+        white, black = data.get("white"), data.get("black")
+        if white is not None and black is not None and white.pk == black.pk:
+            self.add_error("black", "a player cannot play themselves")
+        return data
 
     def more_fields_in_use(self) -> bool:
         """Whether the row's tournament, round, board or time differ from the defaults
@@ -288,20 +309,17 @@ SheetGameFormSet = forms.formset_factory(
 class SheetForm(forms.Form):
     """What belongs to the sheet rather than to one game."""
 
-    received_on = forms.DateField(
-        label="Sheet received on",
-        required=False,
-        initial=timezone.localdate,
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+    received_on = TypedDateField(
+        label="Sheet received on", required=False, initial=timezone.localdate
     )
     note = forms.CharField(
         required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
     )
     save_duplicates = forms.BooleanField(
-        label="These are not duplicates: save anyway", required=False
+        label="I have checked these games: save anyway", required=False
     )
-    # A fingerprint of the duplicate warnings the volunteer was shown: "save anyway"
-    # confirms those games, not whatever duplicates a later edit of the sheet makes.
+    # A fingerprint of the warnings (duplicates, outlying dates) the volunteer was
+    # shown: "save anyway" confirms those games, not whatever a later edit makes.
     duplicates_seen = forms.CharField(required=False, widget=forms.HiddenInput)
 
 
@@ -309,6 +327,8 @@ class GameCorrectionForm(GameFieldsForm):
     """Every field of a stored game, and the version it was loaded at."""
 
     version = forms.IntegerField(widget=forms.HiddenInput)
+    # Shown only when the new date is far from the players' other games.
+    confirm_date = forms.BooleanField(label="The date is right: save anyway", required=False)
 
     # On the one-game page there is room to explain (the sheet's rows have none).
     HELP = {
@@ -348,7 +368,7 @@ class GameCorrectionForm(GameFieldsForm):
         differences = []
         for name, field in self.fields.items():
             typed = self[name].value()
-            if name != "version" and field.has_changed(current[name], typed):
+            if name in current and name != "version" and field.has_changed(current[name], typed):
                 now = "" if current[name] is None else str(current[name])
                 differences.append((self[name].label, now, typed))
         return differences
@@ -384,6 +404,39 @@ class PlayerCreateForm(forms.Form):
     national_rank = RankFormField(
         help_text="e.g. 15k, 3d or 1p. The player's starting rank on every rating list.",
     )
+    egd_pin = forms.CharField(
+        label="EGD PIN",
+        required=False,
+        max_length=20,
+        help_text="If the player has one (European Go Database).",
+        widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
+    )
+    someone_else = forms.BooleanField(
+        label="This is someone else: add them anyway",
+        required=False,
+        help_text="Tick only after checking the similar names shown above.",
+    )
+
+    def clean_egd_pin(self) -> str:
+        # Checked here too (the service checks again), so it shows with the other errors.
+        egd_pin = self.cleaned_data["egd_pin"].strip()
+        problem = pin_problem(egd_pin)
+        if problem:
+            raise forms.ValidationError(problem)
+        return egd_pin
+
+    def clean(self):
+        data = super().clean()
+        full_name = data.get("full_name", "").strip()
+        if full_name and not data.get("someone_else"):
+            similar = lookup.player_index().similar_names(full_name)
+            if similar:
+                self.add_error(
+                    "full_name",
+                    f"similar names on file: {lookup.describe(similar)}. Is it one of them? "
+                    "If not, tick “This is someone else” and add again.",
+                )
+        return data
 
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
@@ -406,12 +459,8 @@ class AuditFilterForm(forms.Form):
     )
     object_type = forms.ChoiceField(label="Object", required=False)
     object_id = forms.CharField(label="Object id", required=False, max_length=50)
-    since = forms.DateField(
-        label="From", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
-    until = forms.DateField(
-        label="To", required=False, widget=forms.DateInput(attrs={"type": "date"})
-    )
+    since = TypedDateField(label="From", required=False, help_text="")
+    until = TypedDateField(label="To", required=False, help_text="")
 
     def __init__(self, *args, actions: Iterable[str], object_types: Iterable[str], **kwargs):
         super().__init__(*args, **kwargs)

@@ -21,8 +21,10 @@ class RatingListFilterForm(forms.Form):
     search = forms.CharField(
         required=False,
         max_length=100,
-        label="Name or username",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. thandi", "type": "search"}),
+        label="Find a player",
+        widget=forms.TextInput(
+            attrs={"placeholder": "name, username or EGD PIN", "type": "search"}
+        ),
     )
     club = forms.ModelChoiceField(
         queryset=Club.objects.order_by("name"), required=False, empty_label="All clubs"

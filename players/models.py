@@ -65,6 +65,10 @@ class Player(models.Model):
     )
     created_at = models.DateTimeField(auto_now_add=True)
     erased_at = models.DateTimeField(null=True, blank=True)
+    # Set when this record was merged into another one (and made inactive).
+    merged_into = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_records"
+    )
 
     objects = PlayerQuerySet.as_manager()
 
@@ -76,7 +80,17 @@ class Player(models.Model):
                 condition=~models.Q(national_id=""),
                 name="player_national_id_unique_when_set",
                 violation_error_message="Another player has this national id.",
-            )
+            ),
+            # SPEC section 1: 50k (-50) to 9d (8), then 1p-9p (9-17), for both ranks.
+            models.CheckConstraint(
+                condition=models.Q(entry_rank__gte=-50, entry_rank__lte=17),
+                name="player_entry_rank_in_range",
+            ),
+            models.CheckConstraint(
+                condition=models.Q(national_rank__isnull=True)
+                | models.Q(national_rank__gte=-50, national_rank__lte=17),
+                name="player_national_rank_in_range",
+            ),
         ]
 
     def __str__(self) -> str:

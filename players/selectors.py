@@ -24,6 +24,7 @@ from ratings.services import maintained_algorithms, primary_algorithm
 
 from .charts import ChartPoint
 from .fields import code_to_rank
+from .lookup import player_index
 from .models import Adjustment, Club, Game, Player, Tournament
 
 # --- algorithms ------------------------------------------------------------------
@@ -133,10 +134,9 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet[CurrentR
     if filters.active_since is not None:
         ratings = ratings.filter(player__last_updated__gte=filters.active_since)
     if filters.search:
-        ratings = ratings.filter(
-            Q(player__username__icontains=filters.search)
-            | Q(player__full_name__icontains=filters.search)
-        )
+        # The player lookup's search: names in any order and without their accents,
+        # EGD PINs (a few thousand ids at most, in one IN list).
+        ratings = ratings.filter(player_id__in=player_index().search_ids(filters.search))
     return ratings.order_by("-rank", "-value", "player__username")
 
 
@@ -196,9 +196,25 @@ def recompute_notice(algorithm: str, player: Player | None = None) -> RecomputeN
 
 def player_or_404(username: str) -> Player:
     try:
-        return Player.objects.select_related("club").get(username=username)
+        return Player.objects.select_related("club", "merged_into").get(username=username)
     except Player.DoesNotExist:
         raise Http404(f"no player with the username '{username}'") from None
+
+
+def voided_games(player: Player) -> list[Game]:
+    """The player's void games, the latest first: they count for nothing, but the log
+    page still shows them (struck through, with the reason) rather than lose them."""
+    return list(
+        Game.objects.filter(voided_at__isnull=False)
+        .filter(Q(white=player) | Q(black=player))
+        .select_related("white", "black")
+        .order_by("-date", "-pk")
+    )
+
+
+def merged_records(player: Player) -> list[Player]:
+    """The records merged into ``player`` (their usernames once named this person)."""
+    return list(player.merged_records.order_by("username"))
 
 
 def player_ratings(player: Player) -> dict[str, CurrentRating]:
@@ -221,7 +237,8 @@ def log_rows(player: Player, algorithm: str) -> QuerySet[RatingHistory]:
 
 def chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
     """Rank and value over time under a per-game algorithm: where the player started,
-    then after every row (one query, in replay order).
+    then after every row (one query, in replay order). An adjustment is a step: the
+    line stays level until its date, then jumps (a point before it, on its date).
 
     The ranks come as their stored integers: building a Rank per row through the
     field's converter cost more than the query itself for a player with thousands of
@@ -234,7 +251,14 @@ def chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
             rank_before_code=Cast("rank_before", IntegerField()),
             rank_after_code=Cast("rank_after", IntegerField()),
         )
-        .values_list("date", "rank_before_code", "value_before", "rank_after_code", "value_after")
+        .values_list(
+            "date",
+            "rank_before_code",
+            "value_before",
+            "rank_after_code",
+            "value_after",
+            "adjustment_id",
+        )
     )
     if not rows:
         return []
@@ -247,7 +271,10 @@ def chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
 
     first_date, first_rank, first_value = rows[0][:3]
     points = [ChartPoint(first_date, rank(first_rank), first_value)]
-    points += [ChartPoint(day, rank(code), value) for day, _, _, code, value in rows]
+    for day, code_before, value_before, code, value, adjustment_id in rows:
+        if adjustment_id is not None and points[-1].date != day:
+            points.append(ChartPoint(day, rank(code_before), value_before))
+        points.append(ChartPoint(day, rank(code), value))
     return points
 
 

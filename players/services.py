@@ -87,14 +87,18 @@ class GameInput:
         return Decimal("6.5") if self.handicap == 0 else Decimal("0.5")
 
     def duplicate_key(self) -> tuple:
-        return (
-            self.date,
-            self.white.pk,
-            self.black.pk,
-            self.handicap,
-            self.resolved_komi,
-            self.winner,
+        return duplicate_key(
+            self.date, self.white.pk, self.black.pk, self.handicap, self.resolved_komi, self.winner
         )
+
+
+def duplicate_key(day, white_id, black_id, handicap, komi, winner) -> tuple:
+    """What makes two games the same game: the date, the two players whichever colour
+    each had, the handicap, the komi and who won (the player, not the colour), so that a
+    game entered again with the colours swapped is found."""
+    winner_id = {"W": white_id, "B": black_id}.get(winner)
+    first, second = sorted((white_id, black_id))
+    return (day, first, second, handicap, Decimal(komi), winner_id)
 
 
 @dataclass
@@ -126,8 +130,9 @@ def _jsonable(value: Any) -> Any:
 
 
 def game_snapshot(game: Game) -> dict[str, Any]:
+    """A game for the audit trail; the game's one number (its page's) is the entry's
+    object id, so its entry counter is left out."""
     return {
-        "seq": game.seq,
         "version": game.version,
         "date": _jsonable(game.date),
         "round": game.round,
@@ -291,6 +296,18 @@ def _club_warnings(games: Sequence[GameInput]) -> list[str]:
     return warnings
 
 
+class GameOnFile(str):
+    """A duplicate warning (a sentence) that knows the game on file it names, so that a
+    page can link to it."""
+
+    game_id: int
+
+    def __new__(cls, text: str, game_id: int) -> GameOnFile:
+        warning = super().__new__(cls, text)
+        warning.game_id = game_id
+        return warning
+
+
 def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = None) -> list[str]:
     """Games identical (date, players, colours, handicap, komi, result) to a stored valid
     game or to another game of the same batch, described for the user. ``labels`` name
@@ -308,16 +325,63 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
     stored = (
         Game.objects.valid()
         .filter(date__in={game.date for game in games})
-        .values_list("date", "white_id", "black_id", "handicap", "komi", "winner", "seq")
+        .values_list("date", "white_id", "black_id", "handicap", "komi", "winner", "pk")
     )
-    on_file = {row[:6]: row[6] for row in stored}
+    on_file = {duplicate_key(*row[:6]): row[6] for row in stored}
     for label, game in zip(labels, games, strict=True):
-        seq = on_file.get(game.duplicate_key())
-        if seq is not None:
+        number = on_file.get(game.duplicate_key())
+        if number is not None:
             found.append(
-                f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
-                f"winner {game.winner}) is already on file as entry {seq}"
+                GameOnFile(
+                    f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
+                    f"winner {game.winner}) is already on file as game {number}",
+                    number,
+                )
             )
+    return found
+
+
+OUTLIER_MARGIN = timedelta(days=365)
+
+
+def find_outliers(
+    games: Sequence[GameInput], labels: Sequence[str] | None = None, exclude: Iterable[int] = ()
+) -> list[str]:
+    """Games dated more than a year before a player's first valid game or after their
+    last one: a mistyped year looks like that. Described for the user, to confirm;
+    ``labels`` as for :func:`find_duplicates`, ``exclude`` the stored games (by id) not
+    to compare with (the one being corrected)."""
+    labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
+    players = {player.pk: player for game in games for player in (game.white, game.black)}
+    spans: dict[int, tuple[date, date]] = {}
+    for side in ("white", "black"):
+        rows = (
+            Game.objects.valid()
+            .exclude(pk__in=list(exclude))
+            .filter(**{f"{side}__in": list(players)})
+            .values_list(side)
+            .annotate(first=Min("date"), last=Max("date"))
+            .order_by()
+        )
+        for pk, first, last in rows:
+            known = spans.get(pk, (first, last))
+            spans[pk] = (min(first, known[0]), max(last, known[1]))
+    found = []
+    for label, game in zip(labels, games, strict=True):
+        for player in (game.white, game.black):
+            if player.pk not in spans:
+                continue
+            first, last = spans[player.pk]
+            if game.date < first - OUTLIER_MARGIN:
+                found.append(
+                    f"{label}: {game.date} is more than a year before "
+                    f"{player.username}'s first game ({first})"
+                )
+            elif game.date > last + OUTLIER_MARGIN:
+                found.append(
+                    f"{label}: {game.date} is more than a year after "
+                    f"{player.username}'s last game ({last})"
+                )
     return found
 
 
@@ -406,6 +470,23 @@ def _touches(game: Game) -> Touch:
 # --- players ------------------------------------------------------------------
 
 
+def pin_problem(egd_pin: str, player: Player | None = None) -> str | None:
+    """Why ``egd_pin`` cannot be ``player``'s (or a new player's): an EGD PIN belongs to
+    one person, so another record holding it already refuses it. None if it can."""
+    if not egd_pin:
+        return None
+    holders = Player.objects.filter(egd_pin=egd_pin, erased_at__isnull=True)
+    if player is not None:
+        holders = holders.exclude(pk=player.pk)
+    holder = holders.first()
+    return None if holder is None else f"the EGD PIN {egd_pin} is already on file, for {holder}"
+
+
+def _pin_problems(egd_pin: str, player: Player | None = None) -> list[tuple[Any, str, str]]:
+    problem = pin_problem(egd_pin, player)
+    return [(None, "egd_pin", problem)] if problem else []
+
+
 def player_create(
     *,
     user,
@@ -416,10 +497,12 @@ def player_create(
     national_rank: Rank | None = None,
     egd_pin: str = "",
 ) -> Player:
+    problems = []
     if Player.objects.filter(username=username).exists():
-        raise ServiceError(
-            f"the username '{username}' is taken", [(None, "username", "already taken")]
-        )
+        problems.append((None, "username", "already taken"))
+    problems += _pin_problems(egd_pin)
+    if problems:
+        raise ServiceError(f"{username} was not added", problems)
     with transaction.atomic():
         player = Player.objects.create(
             username=username,
@@ -430,6 +513,61 @@ def player_create(
             egd_pin=egd_pin,
         )
         audit(user, "player_create", player, after=player_snapshot(player), summary=username)
+    return player
+
+
+# The fields a committee member corrects on a player's record (the username stays: it
+# is the record's address and the name the sheets use).
+PLAYER_EDIT_FIELDS = ("full_name", "club", "egd_pin", "national_rank", "entry_rank", "active")
+
+
+def player_update(*, user, player: Player, **changes: Any) -> Player:
+    """Correct a player's record: any of ``PLAYER_EDIT_FIELDS``. Ranks are bounded as
+    every rank is (SPEC section 1: 50k to 9d, 1p to 9p); an EGD PIN belongs to one
+    record. A corrected entry rank is where the player's ratings start, so the ratings
+    are recomputed from the player's first game or adjustment."""
+    unknown = set(changes) - set(PLAYER_EDIT_FIELDS)
+    if unknown:
+        raise ValueError(f"not a field a player is corrected by: {', '.join(sorted(unknown))}")
+    problems: list[tuple[Any, str, str]] = []
+    for name in ("entry_rank", "national_rank"):
+        rank = changes.get(name, getattr(player, name))
+        if not (rank is None and name == "national_rank") and not isinstance(rank, Rank):
+            problems.append((None, name, f"{rank!r} is not a rank (50k to 9d, 1p to 9p)"))
+    if "full_name" in changes:
+        changes["full_name"] = changes["full_name"].strip()
+        if not changes["full_name"]:
+            problems.append((None, "full_name", "a player needs a name"))
+    if "egd_pin" in changes:
+        changes["egd_pin"] = (changes["egd_pin"] or "").strip()
+        problems += _pin_problems(changes["egd_pin"], player)
+    if problems:
+        raise ServiceError(f"{player.username} was not changed", problems)
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("club").get(pk=player.pk)
+        if player.erased_at is not None:
+            raise ServiceError(f"{player.username}'s record was erased: it cannot be changed")
+        before = player_snapshot(player)
+        old_entry_rank = player.entry_rank
+        for name, value in changes.items():
+            setattr(player, name, value)
+        after = player_snapshot(player)
+        if after == before:
+            return player
+        player.save(update_fields=list(changes))
+        changed = ", ".join(key for key in after if after[key] != before.get(key))
+        audit(
+            user,
+            "player_update",
+            player,
+            before=before,
+            after=after,
+            summary=f"{player.username}: {changed}",
+        )
+        if player.entry_rank != old_entry_rank:
+            first = earliest_entry([player])
+            if first is not None:
+                mark_dirty([Touch(first)])
     return player
 
 
@@ -456,9 +594,9 @@ def record_sheet_submit(
         raise ServiceError("the sheet has errors; nothing was stored", problems)
     with transaction.atomic():
         if not allow_duplicates:
-            duplicates = find_duplicates(games)
-            if duplicates:
-                raise DuplicateGamesError("these games look like duplicates", duplicates)
+            doubtful = find_duplicates(games) + find_outliers(games)
+            if doubtful:
+                raise DuplicateGamesError("these games need a second look", doubtful)
         sheet = RecordSheet.objects.create(entered_by=user, received_on=received_on, note=note)
         seqs = next_seqs(len(games))
         stored = Game.objects.bulk_create(
@@ -496,21 +634,32 @@ def _locked_game(game_id: int, version: int) -> Game:
     )
     if game.version != version:
         raise ConcurrentEditError(
-            f"game {game.seq} was changed by someone else since you opened it "
+            f"game {game.pk} was changed by someone else since you opened it "
             f"(version {game.version}, yours {version}); reload it and try again"
         )
     return game
 
 
-def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Game:
-    """Correct a game (any field, including its date: back-dating)."""
+def game_correct(
+    *, user, game_id: int, version: int, changes: GameInput, allow_outliers: bool = False
+) -> Game:
+    """Correct a game (any field, including its date: back-dating). A new date more
+    than a year away from either player's other games is refused (DuplicateGamesError,
+    at the date field) unless ``allow_outliers``."""
     problems = _game_problems(changes)
     if problems:
         raise ServiceError("the correction has errors; nothing was changed", problems)
     with transaction.atomic():
         game = _locked_game(game_id, version)
         if game.is_void:
-            raise ServiceError(f"game {game.seq} is void; it cannot be corrected")
+            raise ServiceError(f"game {game.pk} is void; it cannot be corrected")
+        if changes.date != game.date and not allow_outliers:
+            outliers = find_outliers([changes], ["the new date"], exclude=[game.pk])
+            if outliers:
+                raise DuplicateGamesError(
+                    "the new date needs a second look",
+                    [(None, "date", message) for message in outliers],
+                )
         before = game_snapshot(game)
         old_touch, old_players = _touches(game), (game.white, game.black)
         for name in (
@@ -550,7 +699,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
     with transaction.atomic():
         game = _locked_game(game_id, version)
         if game.is_void:
-            raise ServiceError(f"game {game.seq} is already void")
+            raise ServiceError(f"game {game.pk} is already void")
         before = game_snapshot(game)
         game.voided_at = timezone.now()
         game.voided_by = user
@@ -766,6 +915,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
             raise ServiceError(f"resync {batch.pk} was already reverted")
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
+        restored_ranks = national_ranks_before(batch)
         for adjustment in adjustments:
             before = adjustment_snapshot(adjustment)
             adjustment.voided_at, adjustment.voided_by = now, user
@@ -779,7 +929,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
                 before=before,
                 after=adjustment_snapshot(adjustment),
             )
-            restored = _national_rank_before(adjustment)
+            restored = restored_ranks.get(adjustment.player_id)
             if restored is not None:
                 Player.objects.filter(pk=adjustment.player_id).update(national_rank=restored)
         batch.reverted_at, batch.reverted_by = now, user
@@ -789,19 +939,17 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
     return batch
 
 
-def _national_rank_before(adjustment: Adjustment) -> Rank | None:
-    entry = (
-        AuditEntry.objects.filter(
-            action="player_national_rank",
-            object_id=str(adjustment.player_id),
-            summary=f"resync {adjustment.resync_batch_id}",
-        )
-        .order_by("-id")
-        .first()
-    )
-    if entry is None or not entry.before or not entry.before.get("national_rank"):
-        return None
-    return parse_rank(entry.before["national_rank"])
+def national_ranks_before(batch: ResyncBatch) -> dict[int, Rank]:
+    """The national rank each player of a resync had before it (player id -> rank), from
+    the audit trail, in one query: what reverting the batch restores."""
+    entries = AuditEntry.objects.filter(
+        action="player_national_rank", summary=f"resync {batch.pk}"
+    ).order_by("id")
+    ranks = {}
+    for object_id, before in entries.values_list("object_id", "before"):
+        if before and before.get("national_rank") and object_id.isdigit():
+            ranks[int(object_id)] = parse_rank(before["national_rank"])
+    return ranks
 
 
 # --- imports --------------------------------------------------------------------
@@ -1030,12 +1178,13 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         )
         duplicate_before = player_snapshot(duplicate)
         duplicate.active = False
-        duplicate.save(update_fields=["active"])
+        duplicate.merged_into = keep
+        duplicate.save(update_fields=["active", "merged_into"])
         summary = f"{duplicate.username} merged into {keep.username}"
         details = {
             "kept": keep.username,
             "duplicate": duplicate.username,
-            "games": sorted(snapshot["seq"] for snapshot in before.values()),
+            "games": sorted(before),
             "adjustments": [adjustment.seq for adjustment in moved_adjustments],
             "note": note,
         }

@@ -307,13 +307,25 @@ class RecordSheetTable(RowsInOneCall):
         return game.get_status_display()
 
     def render_change(self, record) -> str:
+        if record.adjustment_id:
+            # An adjustment's own "change" is no game's: show what it moved (a resync
+            # from 7k to 6k is not "0"): the rank, else the value within the rank (an
+            # index counts within its rank, so across ranks its difference means little).
+            if record.rank_before != record.rank_after:
+                change = f"{record.rank_before} \u2192 {record.rank_after}"
+            else:
+                change = shown_change(
+                    record.value_after - record.value_before, self.algorithm.integer_values
+                )
+        else:
+            change = shown_change(record.change, self.algorithm.integer_values)
         return format_html(
             '<button type="button" class="btn btn-link btn-sm p-0 change-toggle"'
             ' data-bs-toggle="collapse" data-bs-target="#how-{}" aria-expanded="false"'
             ' aria-controls="how-{}" title="How was this computed?">{}</button>',
             record.pk,
             record.pk,
-            shown_change(record.change, self.algorithm.integer_values),
+            change,
         )
 
     def render_value_after(self, record) -> str:

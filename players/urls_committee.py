@@ -53,6 +53,11 @@ urlpatterns = [
         committee_views.adjust,
         name="committee_adjust",
     ),
+    path(
+        "committee/players/<str:username>/edit/",
+        committee_views.player_edit,
+        name="committee_player_edit",
+    ),
     path("committee/players/merge/", committee_views.merge, name="committee_merge"),
     path("committee/recompute/", committee_views.recompute_status, name="committee_recompute"),
     path(

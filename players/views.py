@@ -18,6 +18,7 @@ from ratings.engine.output import format_value
 from . import selectors
 from .charts import ChartPoint, rank_chart
 from .forms_public import RatingListFilterForm
+from .lookup import player_index
 from .models import Club
 from .tables import (
     ClubTable,
@@ -90,6 +91,12 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
         "table": table,
         "csv_url": reverse("rating_list_csv") + csv_query,
         "notice": selectors.recompute_notice(algorithm.name),
+        # A search that finds nobody offers the closest names.
+        "did_you_mean": (
+            player_index().suggest(form.cleaned_data["search"])
+            if form.cleaned_data.get("search") and not table.paginator.count
+            else []
+        ),
     }
 
 
@@ -183,6 +190,8 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
                 points, algorithm.rank_scale, integer_values=algorithm.integer_values
             ),
             "notice": selectors.recompute_notice(algorithm.name, player),
+            "voided_games": selectors.voided_games(player),
+            "merged_records": selectors.merged_records(player),
         },
     )
 

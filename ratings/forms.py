@@ -12,6 +12,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 
 from players.fields import RankFormField
+from players.lookup import LazyIndex, player_from_text
 from players.models import Player
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
@@ -61,7 +62,7 @@ def _player_field() -> forms.CharField:
                 "list": PLAYER_OPTIONS,
                 "autocomplete": "off",
                 "autocapitalize": "none",
-                "placeholder": "username",
+                "placeholder": "username or name",
             }
         ),
     )
@@ -189,15 +190,16 @@ class CalculatorForm(forms.Form):
     def clean(self) -> dict:
         data = super().clean()
         usernames = {colour: (data.get(f"{colour}_player") or "").strip() for colour in SIDES}
-        found = {
-            player.username: player
-            for player in Player.objects.filter(username__in=[u for u in usernames.values() if u])
-        }
+        found: dict[str, Player] = {}
+        index = LazyIndex()  # built only if a side is not typed as a username
         for colour in SIDES:
             username, rank = usernames[colour], data.get(f"{colour}_rank")
             value = data.get(f"{colour}_value")
-            if username and username not in found:
-                self.add_error(f"{colour}_player", f"No player with the username '{username}'.")
+            if username:
+                try:
+                    found[username] = player_from_text(username, index)
+                except ValidationError as error:
+                    self.add_error(f"{colour}_player", error)
             if username and (rank is not None or value is not None):
                 self.add_error(f"{colour}_rank", "Give a player or a rank, not both.")
             elif not username and rank is None and f"{colour}_rank" not in self.errors:
@@ -205,7 +207,8 @@ class CalculatorForm(forms.Form):
             if value is not None and rank is None and not username:
                 self.add_error(f"{colour}_value", "A value needs a rank.")
             data[f"{colour}_player"] = found.get(username)
-        if usernames["white"] and usernames["white"] == usernames["black"]:
+        white, black = data["white_player"], data["black_player"]
+        if white is not None and black is not None and white.pk == black.pk:
             self.add_error("black_player", "White and Black must be two different players.")
         return data
 

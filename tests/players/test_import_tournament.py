@@ -204,7 +204,7 @@ def test_a_tournament_already_on_file_is_not_imported_again(spring):
         run("import_tournament", str(spring), "--yes")
     with pytest.raises(CommandError, match="a code has letters, digits, - and _ only"):
         run("import_tournament", str(spring), "--yes", "--code", "spring two")
-    with pytest.raises(CommandError, match="is already on file as entry 1"):
+    with pytest.raises(CommandError, match="is already on file as game"):
         run("import_tournament", str(spring), "--yes", "--code", "spring-2")
     out = run(
         "import_tournament", str(spring), "--yes", "--code", "spring-2", "--class", "C",

@@ -87,6 +87,48 @@ def test_it_refuses_a_duplicate_unless_confirmed(vera, alice, bob):
     assert Game.objects.count() == 2
 
 
+def test_the_same_game_with_the_colours_swapped_is_a_duplicate(vera, alice, bob):
+    stored = services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+
+    with pytest.raises(services.DuplicateGamesError) as refused:
+        services.record_sheet_submit(user=vera, games=[factories.game(bob, alice, "B")])
+
+    assert refused.value.errors == [
+        f"game 1 (2024-03-01, bob - alice, winner B) is already on file as game "
+        f"{stored.games[0].pk}"
+    ]
+
+
+def test_swapped_colours_with_the_other_player_winning_are_another_game(vera, alice, bob):
+    services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+
+    services.record_sheet_submit(user=vera, games=[factories.game(bob, alice, "W")])
+
+    assert Game.objects.count() == 2
+
+
+def test_a_game_a_year_away_from_a_players_games_asks_for_confirmation(vera, alice, bob):
+    services.record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(alice, bob, "W", date(2024, 3, 1)),
+            factories.game(alice, bob, "B", date(2024, 9, 1)),
+        ],
+    )
+    carol = factories.player("carol", "3k")
+    early = factories.game(carol, alice, "W", date(2014, 3, 1))
+    late_enough = factories.game(bob, carol, "W", date(2025, 8, 31))
+
+    with pytest.raises(services.DuplicateGamesError) as refused:
+        services.record_sheet_submit(user=vera, games=[late_enough, early])
+
+    assert refused.value.errors == [
+        "game 2: 2014-03-01 is more than a year before alice's first game (2024-03-01)"
+    ]
+    services.record_sheet_submit(user=vera, games=[late_enough, early], allow_duplicates=True)
+    assert Game.objects.count() == 4
+
+
 def test_a_new_game_marks_every_algorithm_dirty_from_its_date(
     vera, alice, bob, django_capture_on_commit_callbacks
 ):

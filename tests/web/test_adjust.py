@@ -125,5 +125,5 @@ def test_the_chooser_opens_a_players_page_by_username_in_any_case(client, connie
     unknown = client.get("/committee/players/adjust/", {"player": "nobody"})
 
     assert response["Location"] == "/committee/players/thandi/adjust/"
-    assert unknown.context["form"].errors == {"player": ["No player has the username “nobody”."]}
+    assert unknown.context["form"].errors == {"player": ["no player 'nobody'"]}
     assert '<option value="thandi">Thandi Nkosi</option>' in unknown.content.decode()

@@ -76,7 +76,7 @@ def test_it_enters_a_sheet_fixes_a_typo_and_back_dates_a_game(live_server, brows
     black = page.locator("#id_form-1-black")
     expect(black).to_have_class(re.compile(r"\bis-invalid\b"))
     expect(page.locator("#div_id_form-1-black .invalid-feedback")).to_have_text(
-        "no player 'bbo' — add them first"
+        "no player 'bbo' — did you mean bob (Bob Smit)? If not, add them first"
     )
     expect(page.locator("#sheet-errors")).to_contain_text("Nothing was stored.")
     assert Game.objects.count() == 0
@@ -161,3 +161,32 @@ def test_it_adds_a_missing_player_from_the_sheet_without_losing_the_rows(
     page.click("text=Save the sheet")
     page.wait_for_url(re.compile(r"/sheets/\d+/$"))
     assert sorted(Game.objects.values_list("white__username", flat=True)) == ["alice", "dave"]
+
+
+def test_a_date_is_typed_short_and_today_is_one_key_away(live_server, browser_page, players):
+    page = browser_page
+    base = live_server.url
+    log_in(page, base)
+    page.goto(f"{base}/sheets/new/")
+    today = page.locator("#id_form-0-date").get_attribute("data-today")
+
+    page.fill("#id_form-0-date", "")
+    page.type("#id_form-0-date", "t")
+    expect(page.locator("#id_form-0-date")).to_have_value(today)
+    page.fill("#id_form-1-date", "1/3/2024")
+    page.fill("#id_form-2-date", "")
+    page.locator("#id_form-2-date ~ button.date-today").click()
+    expect(page.locator("#id_form-2-date")).to_have_value(today)
+    page.fill("#id_form-2-date", "")  # the third row stays blank: it is skipped
+    type_row(page, 0, today, "alice", "bob", "W")
+    page.select_option("#id_form-1-winner", "B")
+    page.fill("#id_form-1-white", "Moyo Alice")  # a name in the other order finds alice
+    page.fill("#id_form-1-black", "carol")
+    page.click("button[type=submit]:has-text('Save the sheet')")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+
+    games = list(Game.objects.order_by("seq").values_list("date", "white__username"))
+    assert [(str(day), white) for day, white in games] == [
+        (today, "alice"),
+        ("2024-03-01", "alice"),
+    ]

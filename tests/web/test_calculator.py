@@ -161,7 +161,7 @@ def test_komi_defaults_to_the_handicap_and_is_used_by_sagc(client, club):
     ("query", "field", "message"),
     [
         ("white_player=ann&white_rank=5k&black_rank=7k", "white_rank", "not both"),
-        ("white_player=nobody&black_rank=7k", "white_player", "No player with the username"),
+        ("white_player=nobody&black_rank=7k", "white_player", "no player"),
         ("white_player=ann&black_player=ann", "black_player", "two different players"),
         ("black_rank=7k", "white_player", "Choose a player or type a rank"),
         ("white_value=5&black_rank=7k", "white_value", "A value needs a rank"),

@@ -77,7 +77,7 @@ def test_it_shows_the_game_with_its_ratings_audit_and_buttons(client, games):
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"Game {game.seq}: alice \N{EN DASH} bob" in html
+    assert f"Game {game.pk}: alice \N{EN DASH} bob" in html
     assert f'href="/games/{game.pk}/edit/"' in html
     assert f'href="/games/{game.pk}/void/"' in html
     assert "sagc done" in html
@@ -207,3 +207,31 @@ def test_it_does_not_edit_a_void_game(client, vera, games):
 def test_it_answers_404_for_a_game_that_does_not_exist(client, vera):
     assert client.get("/games/999/").status_code == 404
     assert client.get("/games/999/edit/").status_code == 404
+
+
+def test_a_new_date_years_from_the_players_other_games_is_saved_only_once_confirmed(
+    client, vera, games
+):
+    game = games[2]  # alice - carol: carol has no other game, alice's are in March 2024
+
+    asked = client.post(f"/games/{game.pk}/edit/", edit_post(game, date="2014-03-15"))
+    confirmed = client.post(
+        f"/games/{game.pk}/edit/", edit_post(game, date="2014-03-15", confirm_date="on")
+    )
+
+    html = asked.content.decode()
+    field = re.search(r'<div id="div_id_date".*?</div>\s*</div>', html, re.S).group(0)
+    assert "the new date: 2014-03-15 is more than a year before alice&#x27;s first game" in field
+    assert 'name="confirm_date"' in html
+    assert confirmed.status_code == 302
+    game.refresh_from_db()
+    assert game.date == date(2014, 3, 15)
+
+
+def test_a_date_near_the_players_games_needs_no_confirmation(client, vera, games):
+    game = games[2]
+
+    response = client.post(f"/games/{game.pk}/edit/", edit_post(game, date="2024-03-10"))
+
+    assert response.status_code == 302
+    assert 'name="confirm_date"' not in client.get(f"/games/{game.pk}/edit/").content.decode()

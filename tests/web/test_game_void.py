@@ -28,7 +28,7 @@ def test_it_asks_for_confirmation_and_a_reason(client, game):
 
     assert response.status_code == 200
     html = response.content.decode()
-    assert f"Void game {game.seq}?" in html
+    assert f"Void game {game.pk}?" in html
     assert 'name="reason"' in html
     assert 'name="version" value="1"' in html
     assert 'method="post"' in html
@@ -94,7 +94,7 @@ def test_it_says_so_when_the_game_is_already_void(client, vera, game):
         f"/games/{game.pk}/void/", {"reason": "second", "version": "2"}, follow=True
     )
 
-    assert f"Game {game.seq} is already void." in response.content.decode()
+    assert f"Game {game.pk} is already void." in response.content.decode()
     game.refresh_from_db()
     assert game.void_reason == "first"
 

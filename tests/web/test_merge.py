@@ -101,5 +101,5 @@ def test_the_two_records_must_differ_and_exist(client, connie, club):
     assert same.context["form"].errors == {
         "duplicate": ["This is the record to keep: choose the other record."]
     }
-    assert unknown.context["form"].errors == {"duplicate": ["No player has the username “nobody”."]}
+    assert unknown.context["form"].errors == {"duplicate": ["no player 'nobody'"]}
     assert 'data-record="keep"' not in same.content.decode()

@@ -153,7 +153,7 @@ ROUTES: dict[str, Route] = {
     ),
     "committee_resync_batches": Route(COMMITTEE),
     "committee_resync_batch": Route(COMMITTEE, _pk("batch")),
-    "committee_resync_revert": Route(COMMITTEE, _pk("batch"), POST),
+    "committee_resync_revert": Route(COMMITTEE, _pk("batch"), GET_POST),
     "committee_accounts": Route(COMMITTEE),
     "committee_account_create": Route(COMMITTEE, methods=GET_POST),
     "committee_account": Route(COMMITTEE, _pk("sam")),
@@ -161,6 +161,9 @@ ROUTES: dict[str, Route] = {
     "committee_account_password": Route(COMMITTEE, _pk("sam"), POST),
     "committee_adjust_choose": Route(COMMITTEE),
     "committee_adjust": Route(
+        COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
+    ),
+    "committee_player_edit": Route(
         COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
     ),
     "committee_merge": Route(

@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from players import services
+from players import selectors, services
 from players.charts import ChartPoint, downsample, rank_chart, scale_for
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
@@ -199,7 +199,7 @@ def test_a_game_an_algorithm_skips_is_listed_with_its_reason(client, vera):
     assert row[-1] == "not rated: free games are not rated by EGF GoR"
 
 
-def test_a_void_game_is_not_on_the_sheet(client, vera):
+def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
     play(
         vera,
@@ -213,7 +213,54 @@ def test_a_void_game_is_not_on_the_sheet(client, vera):
     html = client.get("/players/ann/").content.decode()
 
     assert [cells(row)[10] for row in sheet_rows(html)] == ["2024-01-10"]
-    assert "wrong result" not in html and "void" not in html.lower()
+    assert "wrong result" not in html
+    voided_section = html[html.index('id="voided-games"') :]
+    voided_section = voided_section[: voided_section.index("</details>")]
+    assert "Show voided games (1)" in voided_section
+    assert "<td><del>2024-01-11</del></td>" in voided_section
+    assert "<td>typo</td>" in voided_section
+
+
+def test_without_void_games_there_is_no_voided_section(client, vera):
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
+    play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
+    rating_services.recompute_pending()
+
+    assert 'id="voided-games"' not in client.get("/players/ann/").content.decode()
+
+
+def test_a_merged_record_says_where_it_went_and_the_kept_one_names_it(client, vera):
+    ann, ben = factories.player("ann", "5k", full_name="Ann Dube"), factories.player("ben", "6k")
+    old = factories.player("ann-old", "5k")
+    play(vera, factories.game(old, ben, "W", date(2024, 1, 10)))
+    services.player_merge(user=vera, keep=ann, duplicate=old)
+    rating_services.recompute_pending()
+
+    merged = client.get("/players/ann-old/").content.decode()
+    kept = client.get("/players/ann/").content.decode()
+
+    banner = merged[merged.index('id="merged-into"') :]
+    assert 'This record was merged into\n    <a href="/players/ann/">Ann Dube (ann)</a>' in banner
+    assert 'id="merged-records"' in kept and 'href="/players/ann-old/"' in kept
+
+
+def test_an_adjustment_row_shows_the_rank_it_moved_and_the_chart_steps(client, vera):
+    ann, ben = factories.player("ann", "7k"), factories.player("ben", "7k")
+    play(vera, factories.game(ann, ben, "W", date(2024, 8, 1)))
+    factories.adjustment(ann, date(2024, 11, 1), "6k", user=vera, reason="resync")
+    rating_services.recompute_pending()
+
+    html = client.get("/players/ann/").content.decode()
+    points = selectors.chart_points(ann, "sagc")
+
+    adjustment_row = sheet_rows(html)[0]
+    assert cells(adjustment_row)[7] == "7k \u2192 6k"
+    # Level from the game in August to the adjustment, then straight up on its date.
+    assert [(point.date, str(point.rank)) for point in points[-2:]] == [
+        (date(2024, 11, 1), "7k"),
+        (date(2024, 11, 1), "6k"),
+    ]
+    assert points[-3].value == points[-2].value
 
 
 def test_gcr_shows_month_end_standings_instead_of_a_sheet(client, vera):

@@ -63,6 +63,7 @@ def test_it_loads_every_asset_from_the_site_itself(client):
         "/static/vendor/bootstrap/css/bootstrap.min.css",
         "/static/css/site.css",
         "/static/vendor/bootstrap/js/bootstrap.bundle.min.js",
+        "/static/js/date-field.js",
     ]
     for asset in assets:
         assert finders.find(asset.removeprefix("/static/")), asset

@@ -243,6 +243,25 @@ def test_reverting_a_batch_voids_its_adjustments_and_restores_national_ranks(cli
     assert "Revert this resync" not in html
 
 
+def test_reverting_asks_first_on_a_page_that_says_what_will_change(client, connie, club):
+    apply(client, "thandi,4k\npieter;13k")
+    batch = ResyncBatch.objects.get()
+
+    batch_page = client.get(f"/committee/resync/{batch.pk}/").content.decode()
+    confirm = client.get(f"/committee/resync/{batch.pk}/revert/")
+
+    assert f'href="/committee/resync/{batch.pk}/revert/"' in batch_page
+    assert f'action="/committee/resync/{batch.pk}/revert/"' not in batch_page
+    html = confirm.content.decode()
+    assert f"Revert resync #{batch.pk}?" in html
+    row = re.search(r"<tr>\s*<td><a href=\"/players/thandi/\">.*?</tr>", html, re.S).group(0)
+    assert "reset to 4k from" in row
+    assert re.search(r"<td>4k</td>\s*<td>5k</td>", row), row
+    assert not Adjustment.objects.filter(voided_at__isnull=False).exists()
+    batch.refresh_from_db()
+    assert batch.reverted_at is None
+
+
 def test_a_batch_is_reverted_only_once(client, connie, club):
     apply(client, "thandi,4k")
     batch = ResyncBatch.objects.get()

@@ -146,7 +146,8 @@ def test_it_stores_nothing_when_one_row_names_an_unknown_player(client, vera, al
     assert RecordSheet.objects.count() == 0
     html = response.content.decode()
     block = field_block(html, "id_form-1-white")
-    assert "no player &#x27;alcie&#x27; — add them first" in block
+    assert "no player &#x27;alcie&#x27; — did you mean alice" in block
+    assert "If not, add them first" in block
     assert "is-invalid" in block
     assert 'data-new-player-for="id_form-1-white"' in html
     assert "The sheet has 1 problem" in html and "Nothing was stored." in html
@@ -272,8 +273,8 @@ def test_it_warns_of_a_duplicate_and_stores_it_once_confirmed(client, vera, alic
     assert warned.status_code == 200
     html = warned.content.decode()
     assert 'id="duplicate-warning"' in html
-    assert "is already on file as entry 1" in html
-    assert "These are not duplicates: save anyway" in html
+    assert "is already on file as game" in html
+    assert "I have checked these games: save anyway" in html
     assert Game.objects.count() == 1
     fingerprint = re.search(r'name="sheet-duplicates_seen" value="(\w+)"', html).group(1)
 

@@ -278,7 +278,7 @@ def test_a_tournament_on_file_with_games_needs_another_code_then_duplicates_a_ti
     refused = client.post(URL, confirmation(renamed))
     assert refused.status_code == 200
     assert len(refused.context["duplicates"]) == 6
-    assert "is already on file as entry 1" in refused.context["duplicates"][0]
+    assert "is already on file as game" in refused.context["duplicates"][0]
     assert Game.objects.count() == 6
 
     stored = client.post(URL, confirmation(refused, save_duplicates="on"))
