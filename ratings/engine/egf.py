@@ -251,9 +251,21 @@ class EgfAlgorithm(Algorithm):
 
     def new_player(self, entry: Entry) -> EgfPlayer:
         value = grade_rating(entry.rank) if entry.value is None else float(entry.value)
+        declared = self.declared_start(entry)
+        if declared is not None:
+            value = declared
         player = EgfPlayer(rank=entry.rank, value=value)
         self._place(player, entry.rank, value)
         return player
+
+    def declared_start(self, entry: Entry) -> float | None:
+        """The GoR a tournament file declared for a player new to this algorithm, when
+        it is their start: no ``value`` given and the GoR one this algorithm accepts
+        (else the grade's rating, as for any new player)."""
+        if entry.value is not None or entry.declared_rating is None:
+            return None
+        declared = float(entry.declared_rating)
+        return None if self._rating_problem(declared) else declared
 
     def entry_problem(self, entry: Entry) -> str | None:
         if entry.value is None:

@@ -45,6 +45,7 @@ from . import (
     tournament_code,
     tournament_game,
 )
+from .standings import MCMAHON_CRITERIA, Round, known_criteria, place_players, score_text
 
 MAX_BYTES = 10 * 1024 * 1024  # the real files are below 1 MB
 # An entity declaration, or a DOCTYPE with an internal subset (where entities are
@@ -70,6 +71,25 @@ FORFEITS = tuple(
 )
 NO_RESULT = ("RESULT_BOTHWIN", "RESULT_BOTHLOSE")
 NOT_PLAYED = "RESULT_UNKNOWN"
+MCMAHON_PARAMETERS = (
+    "genMMBar",
+    "genMMFloor",
+    "genMMZero",
+    "genMMS2ValueAbsent",
+    "genMMS2ValueBye",
+    "genNBW2ValueAbsent",
+    "genNBW2ValueBye",
+)
+# OpenGotha's defaults for a file that does not say.
+MCMAHON_DEFAULTS = {
+    "genMMBar": "9D",
+    "genMMFloor": "30K",
+    "genMMZero": "30K",
+    "genMMS2ValueAbsent": "1",
+    "genMMS2ValueBye": "2",
+    "genNBW2ValueAbsent": "0",
+    "genNBW2ValueBye": "2",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +212,14 @@ class _Reader:
         correction = self.integer(handicap, "hdCorrection", 0) if handicap else 0
         if not code or start is None or end is None or end < start or komi is None:
             return None
+        criteria = tuple(
+            element.attributes.get("name", "").strip()
+            for element in sorted(
+                self.all("PlacementCriterion", "PlacementCriteria"),
+                key=lambda element: self.integer(element, "number", 0) or 0,
+            )
+            if self._in_individual_placement(element)
+        )
         return TournamentInfo(
             code=code,
             name=name or code,
@@ -202,7 +230,17 @@ class _Reader:
             place=attributes.get("location", "").strip(),
             handicap_rule=f"h{correction}" if correction else "",
             board_size=size or 19,
+            score_names=known_criteria(criteria),
+            mcmahon=tuple(
+                (key, attributes[key].strip()) for key in MCMAHON_PARAMETERS if key in attributes
+            ),
         )
+
+    def _in_individual_placement(self, criterion: _Element) -> bool:
+        """A criterion of the players' placement, not of the teams' (OpenGotha nests
+        both as PlacementCriteria; the teams' sit after TeamPlacementParameterSet)."""
+        team = self.one("TeamPlacementParameterSet")
+        return team is None or criterion.line < team.line
 
     def basic_time(self) -> Fraction | None:
         """The main thinking time per player, in minutes (the French ladder's rapid rule)."""
@@ -237,10 +275,12 @@ class _Reader:
         result = element.attributes.get("result", "").strip() or NOT_PLAYED
         return round_number, table, white, black, handicap, result
 
-    def players(self) -> tuple[list[FilePlayer], dict[str, int]]:
-        """The players, and each player's number by OpenGotha key."""
+    def players(self) -> tuple[list[FilePlayer], dict[str, int], dict[int, int]]:
+        """The players, each player's number by OpenGotha key, and each player's
+        McMahon start correction (smmsCorrection) by number."""
         players: list[FilePlayer] = []
         keys: dict[str, int] = {}
+        corrections: dict[int, int] = {}
         for element in self.all("Player", "Players"):
             attributes = element.attributes
             surname = attributes.get("name", "").strip()
@@ -265,6 +305,7 @@ class _Reader:
             number = len(players) + 1
             keys[key] = number
             rating = self.integer(element, "rating", 0) if attributes.get("rating") else None
+            corrections[number] = self.integer(element, "smmsCorrection", 0) or 0
             players.append(
                 FilePlayer(
                     number=number,
@@ -278,7 +319,19 @@ class _Reader:
                     line=element.line,
                 )
             )
-        return players, keys
+        return players, keys, corrections
+
+    def byes(self, keys: dict[str, int]) -> set[tuple[int, int]]:
+        """(player, round) of each ByePlayer (a bye: no game, the bye's points)."""
+        byes = set()
+        for element in self.all("ByePlayer", "ByePlayers"):
+            number = _player_number(keys, element.attributes.get("player", "").strip())
+            round_number = self.integer(element, "roundNumber", 0)
+            if number is None:
+                self.error(element, "player", "no player with this key")
+            elif round_number:
+                byes.add((number, round_number))
+        return byes
 
 
 def _player_number(keys: dict[str, int], key: str) -> int | None:
@@ -309,13 +362,15 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
         )
     reader = _Reader(elements, errors)
     info = reader.info()
-    players, keys = reader.players()
+    players, keys, corrections = reader.players()
     players = assign_usernames(players)
+    byes = reader.byes(keys)
     basic_time = reader.basic_time()
     games = reader.all("Game", "Games")
     played: dict[tuple[int, int], int] = {}  # (player, round) -> line of its game
     rated: list[tuple[int, int, int, _Element, int, int, int, Winner]] = []
     forfeits = no_result = not_played = 0
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]] = {}
     for index, element in enumerate(games):
         game = reader.game(element, keys)
         if game is None:
@@ -342,10 +397,14 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
             rated.append((round_number, table, index, element, white, black, handicap, winner))
         else:
             reader.error(element, "result", f"'{result}' is not an OpenGotha result")
+            continue
+        pairings[round_number, white] = (black, "w", handicap, result)
+        pairings[round_number, black] = (white, "b", handicap, result)
     if errors or info is None:
         raise GameFileError(errors, source)
     rounds = max([info.rounds, *(game[0] for game in rated)])
     info = replace(info, rounds=rounds)
+    players, info = _standings(info, players, pairings, byes, corrections)
     records = [
         replace(
             tournament_game(
@@ -372,3 +431,88 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
     if not_played:
         notes.append(f"{not_played} games without a result yet (RESULT_UNKNOWN) not rated")
     return TournamentFile(info, players, records, notes)
+
+
+# (points of the player named first, of the other), by OpenGotha result, White first.
+_POINTS = {
+    "RESULT_WHITEWINS": (1, 0),
+    "RESULT_BLACKWINS": (0, 1),
+    "RESULT_EQUAL": (Fraction(1, 2), Fraction(1, 2)),
+    "RESULT_BOTHWIN": (1, 1),
+    "RESULT_BOTHLOSE": (0, 0),
+    "RESULT_UNKNOWN": (0, 0),
+}
+
+
+def _token(opponent: int, colour: str, handicap: int, result: str) -> tuple[str, Fraction]:
+    """One round as an h-file writes it, and the points it gives."""
+    forfeit = result.endswith("_BYDEF")
+    white_points, black_points = _POINTS[result.removesuffix("_BYDEF")]
+    points = Fraction(white_points if colour == "w" else black_points)
+    if result == NOT_PLAYED:
+        return f"{opponent}?/{colour}{handicap}", points
+    if result in NO_RESULT or forfeit:
+        return f"{opponent}{'+' if points else '-'}!", points
+    outcome = "=" if result == "RESULT_EQUAL" else "+" if points else "-"
+    return f"{opponent}{outcome}/{colour}{handicap}", points
+
+
+def _rank_value(text: str) -> int:
+    """OpenGotha's number for a rank (1D = 0, 1K = -1, 30K = -30)."""
+    return parse_rank(text).stones
+
+
+def _standings(
+    info: TournamentInfo,
+    players: list[FilePlayer],
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]],
+    byes: set[tuple[int, int]],
+    corrections: dict[int, int],
+) -> tuple[list[FilePlayer], TournamentInfo]:
+    """The players with each round as an h-file writes it and their place and scores by
+    the file's placement criteria (OpenGotha keeps no standings: it computes them)."""
+    parameters = {**MCMAHON_DEFAULTS, **dict(info.mcmahon)}
+    criteria = info.score_names or MCMAHON_CRITERIA
+    score = "MMS" if any(c in ("MMS", "SOSM", "SOSOSM", "SODOSM") for c in criteria) else "NBW"
+    bye_points = Fraction(int(parameters[f"gen{score}2ValueBye"]), 2)
+    absent_points = Fraction(int(parameters[f"gen{score}2ValueAbsent"]), 2)
+    try:
+        zero, floor, bar = (
+            _rank_value(parameters[key]) for key in ("genMMZero", "genMMFloor", "genMMBar")
+        )
+    except RankError:
+        zero, floor, bar = -30, -30, 8
+    rounds: dict[str, list[Round]] = {}
+    tokens: dict[int, list[str]] = {}
+    start: dict[str, Fraction] = {}
+    for player in players:
+        number = player.number
+        played, written = [], []
+        for round_number in range(1, info.rounds + 1):
+            if (round_number, number) in pairings:
+                opponent, colour, handicap, result = pairings[round_number, number]
+                token, points = _token(opponent, colour, handicap, result)
+                played.append(Round(players[opponent - 1].username, points))
+            elif (number, round_number) in byes:
+                token, points = "0+", bye_points
+                played.append(Round(None, points))
+            else:
+                token, points = "0-", absent_points
+                played.append(Round(None, points))
+            written.append(token)
+        rounds[player.username] = played
+        tokens[number] = written
+        smms = min(max(player.rank.stones, floor), bar) - zero
+        start[player.username] = Fraction(smms + corrections.get(number, 0))
+    placed = place_players(rounds, criteria, start=start, order=[p.username for p in players])
+    by_name = {entry.player: entry for entry in placed}
+    players = [
+        replace(
+            player,
+            place="" if by_name[player.username].tied else str(by_name[player.username].place),
+            scores=tuple(score_text(value) for value in by_name[player.username].scores),
+            results=tuple(tokens[player.number]),
+        )
+        for player in players
+    ]
+    return players, replace(info, score_names=tuple(criteria))
