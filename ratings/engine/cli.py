@@ -33,7 +33,8 @@ EGD tournament result file (h-file, h9 or older) or an OpenGotha XML file. Its
 rated games are its rounds' games (status tournament), its players are named by the
 usernames the site would suggest ("Fan Hui" is hui-fan) and start from the ranks
 the file gives them (the EGF algorithms from the GoR it declares, OpenGotha's
-rating, as the EGD does and the site after importing the file); forfeits and games without a result are not rated.
+rating, as the EGD does and the site after importing the file); forfeits and games
+without a result are not rated.
 """
 
 EPILOG = """\

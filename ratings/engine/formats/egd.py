@@ -240,11 +240,12 @@ def _results_of(
 # Tie-breaker names of the column heading, longest first: OpenGotha glues them
 # together when a column is wider than its name ("SOSSOSOS" is SOS and SOSOS).
 _SCORE_NAMES = sorted(
-    (
-        "MMS NBW SOS SOSOS SODOS SOSW SOSOSW SODOSW SOSM SOSOSM SODOSM CUSS CUSSW CUSSM "
-        "SOSM1 SOSM2 SOSW1 SOSW2 SOSWM1 SOSWM2 SOSMM1 SOSMM2 STS SOSTS EXT EXR SDC DC "
-        "Pts Points Score Wins MSOS SODOS SORP Hd HD"
-    ).split(),
+    [
+        *("MMS", "NBW", "SOS", "SOSOS", "SODOS", "SOSW", "SOSOSW", "SODOSW", "SOSM"),
+        *("SOSOSM", "SODOSM", "CUSS", "CUSSW", "CUSSM", "SOSM1", "SOSM2", "SOSW1"),
+        *("SOSW2", "SOSWM1", "SOSWM2", "SOSMM1", "SOSMM2", "STS", "SOSTS", "EXT", "EXR"),
+        *("SDC", "DC", "Pts", "Points", "Score", "Wins", "MSOS", "SORP", "Hd", "HD"),
+    ],
     key=len,
     reverse=True,
 )
@@ -731,10 +732,9 @@ def write_egd(tournament: TournamentFile) -> str:
             f"{country.upper()} {_club_field(player.club):>4}{scores}"
         )
         written = list(player.results) + [""] * (rounds - len(player.results))
-        line += "".join(
-            f" {_as_written(written[r - 1], cells.get((player.username, r)), _names_busy(written[r - 1], players, cells, r)):>8}"
-            for r in range(1, rounds + 1)
-        )
+        for r in range(1, rounds + 1):
+            busy = _names_busy(written[r - 1], players, cells, r)
+            line += f" {_as_written(written[r - 1], cells.get((player.username, r)), busy):>8}"
         if _PIN_RE.match(player.pin):
             line += f" |{player.pin}"
         lines.append(line)
