@@ -272,7 +272,7 @@ def _csv_download(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
 
 @require_safe
 def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
-    """The tournament as an EGD h9 file (``?country=ZA`` for everyone's country)."""
+    """The tournament as an EGD h9 file (``?country=ZA`` for players of no known country)."""
     tournament = selectors.tournament_or_404(code)
     try:
         exported = exports.tournament_egd(tournament, country=request.GET.get("country", "XX"))

@@ -202,8 +202,9 @@ class EgdExport:
 
 def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     """The tournament's valid games as an EGD h9 file that ``read_egd`` reads back to the
-    same games. ``country`` (two letters) is written for every player: the site keeps
-    none. Raises ``ServiceError`` when there is nothing to write or no h-file can hold it."""
+    same tournament (an imported one as its file had it). ``country`` (two letters) is
+    written for players whose country the site does not know. Raises ``ServiceError``
+    when there is nothing to write or no h-file can hold it."""
     if len(country) != 2 or not country.isascii() or not country.isalpha():
         raise services.ServiceError(f"'{country}' is not a two-letter country code")
     exported = tournament_file(tournament, country=country.upper())

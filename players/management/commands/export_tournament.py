@@ -21,8 +21,8 @@ class Command(BaseCommand):
         parser.add_argument(
             "--country",
             default="XX",
-            help="two-letter country code written for every player (the site keeps none; "
-            "default XX, unknown)",
+            help="two-letter country code written for players whose country the site does "
+            "not know (default XX, unknown)",
         )
 
     def handle(self, *args, code, country, **options):

@@ -101,6 +101,7 @@ class TournamentInfo:
     # OpenGotha's McMahon and bye parameters (genMMBar, genMMS2ValueBye...), as read,
     # to place its players and to be written back.
     mcmahon: tuple[tuple[str, str], ...] = ()
+    file_format: str = ""  # "egd" or "opengotha": the file it was read from
 
 
 @dataclass(frozen=True, slots=True)

@@ -354,6 +354,7 @@ def _header_info(header, rounds: int, errors: list[RowError]) -> TournamentInfo 
         handicap_rule=header.get("HA", (0, ""))[1],
         time=header.get("TM", (0, ""))[1],
         comment=header.get("CM", (0, ""))[1],
+        file_format="egd",
     )
 
 

@@ -230,6 +230,7 @@ class _Reader:
             place=attributes.get("location", "").strip(),
             handicap_rule=f"h{correction}" if correction else "",
             board_size=size or 19,
+            file_format="opengotha",
             score_names=known_criteria(criteria),
             mcmahon=tuple(
                 (key, attributes[key].strip()) for key in MCMAHON_PARAMETERS if key in attributes
