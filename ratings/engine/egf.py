@@ -234,6 +234,7 @@ class EgfAlgorithm(Algorithm):
 
     state_type = EgfPlayer
     rates_tournaments_as_blocks = True
+    starts_at_declared_rating = True
     # the rating at which the set's formulas break down (None: they never do)
     rating_ceiling: ClassVar[float | None] = None
 

@@ -9,7 +9,7 @@ site (points, then SOS, then SOSOS).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -37,13 +37,13 @@ class Round:
     """One round of one player: the opponent (None: no game) and the points it gave
     (1 a win, ½ a jigo, a bye's or an absence's value)."""
 
-    opponent: str | None
+    opponent: Hashable | None  # a username, or whatever names the players
     points: Fraction
 
 
 @dataclass(frozen=True, slots=True)
 class Placed:
-    player: str
+    player: Hashable
     place: int  # tied players share a place
     tied: bool  # shares the place with the player above
     scores: tuple[Fraction, ...]  # one per criterion
@@ -60,24 +60,24 @@ def criterion_label(name: str) -> str:
 
 
 def place_players(
-    rounds: Mapping[str, Sequence[Round]],
+    rounds: Mapping[Hashable, Sequence[Round]],
     criteria: Sequence[str] = SITE_CRITERIA,
     *,
-    start: Mapping[str, Fraction] | None = None,
-    order: Sequence[str] = (),
+    start: Mapping[Hashable, Fraction] | None = None,
+    order: Sequence[Hashable] = (),
 ) -> list[Placed]:
     """Every player of ``rounds`` placed by ``criteria`` (best first). ``start`` is each
     player's McMahon start (MMS = start + points); SOS sums the opponents' main score
     (MMS when the criteria hold MMS, else points), SOSOS their SOS, SODOS the main
     score of the opponents beaten (half for a jigo). Players equal on every criterion
-    share a place and keep ``order`` (then their name) between them."""
+    share a place and keep ``order`` between them (else the order of ``rounds``)."""
     criteria = known_criteria(criteria) or SITE_CRITERIA
     start = start or {}
     points = {name: sum((r.points for r in played), Fraction(0)) for name, played in rounds.items()}
     mcmahon = {name: start.get(name, Fraction(0)) + points[name] for name in rounds}
     main = mcmahon if any(CRITERIA[c][0] == "mcmahon" for c in criteria) else points
-    sos: dict[str, Fraction] = defaultdict(Fraction)
-    sodos: dict[str, Fraction] = defaultdict(Fraction)
+    sos: dict[Hashable, Fraction] = defaultdict(Fraction)
+    sodos: dict[Hashable, Fraction] = defaultdict(Fraction)
     for name, played in rounds.items():
         for one in played:
             if one.opponent is None or one.opponent not in main:
@@ -85,7 +85,7 @@ def place_players(
             sos[name] += main[one.opponent]
             # The points of a game are 1, ½ or 0: SODOS weighs the opponent by them.
             sodos[name] += main[one.opponent] * min(one.points, Fraction(1))
-    sosos: dict[str, Fraction] = defaultdict(Fraction)
+    sosos: dict[Hashable, Fraction] = defaultdict(Fraction)
     for name, played in rounds.items():
         for one in played:
             if one.opponent is not None and one.opponent in main:
@@ -94,7 +94,7 @@ def place_players(
     position = {name: index for index, name in enumerate(order)}
     scores = {name: tuple(values[CRITERIA[c][0]][name] for c in criteria) for name in rounds}
     ranked = sorted(
-        rounds, key=lambda name: ([-v for v in scores[name]], position.get(name, len(order)), name)
+        rounds, key=lambda name: ([-v for v in scores[name]], position.get(name, len(order)))
     )
     placed: list[Placed] = []
     for index, name in enumerate(ranked):
