@@ -285,6 +285,20 @@ def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
 
 
 @require_safe
+def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse:
+    """The tournament as an OpenGotha XML file (``?country=ZA`` as for the h-file)."""
+    tournament = selectors.tournament_or_404(code)
+    try:
+        text = exports.tournament_opengotha(tournament, country=request.GET.get("country", "XX"))
+    except services.ServiceError as error:
+        messages.error(request, f"No OpenGotha file: {error.message}.")
+        return redirect(tournament)
+    response = HttpResponse(text, content_type="application/xml; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.code}.xml"'
+    return response
+
+
+@require_safe
 def games_export_csv(request: HttpRequest) -> StreamingHttpResponse:
     """Every valid game and adjustment in the game record CSV of SPEC section 2."""
     filename = f"games-{timezone.localdate().isoformat()}.csv"

@@ -218,6 +218,9 @@ class TournamentPlayer(models.Model):
     rating = models.IntegerField(null=True, blank=True, help_text="The GoR the file declares.")
     scores = models.JSONField(default=list, blank=True)
     results = models.JSONField(default=list, blank=True)
+    mcmahon_correction = models.SmallIntegerField(
+        default=0, help_text="OpenGotha's smmsCorrection (1: a player above the bar)."
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -415,9 +415,10 @@ def _store_entrants(tournament: Tournament, plan: ImportPlan, players: dict[int,
             rank=file_player.rank,
             country=_country(file_player.country),
             club=file_player.club[:50],
-            rating=_rating(file_player),
+            rating=file_player.rating,  # as written: -900 is 30k's GoR, not a start
             scores=list(file_player.scores),
             results=list(file_player.results),
+            mcmahon_correction=file_player.mcmahon_correction,
         )
         for file_player in (match.file_player for match in plan.matches)
     )
@@ -457,6 +458,7 @@ def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
         place=entrant.place,
         scores=tuple(entrant.scores),
         results=tuple(entrant.results),
+        mcmahon_correction=entrant.mcmahon_correction,
     )
 
 

@@ -144,6 +144,13 @@ class Migration(migrations.Migration):
                 ("scores", models.JSONField(blank=True, default=list)),
                 ("results", models.JSONField(blank=True, default=list)),
                 (
+                    "mcmahon_correction",
+                    models.SmallIntegerField(
+                        default=0,
+                        help_text="OpenGotha's smmsCorrection (1: a player above the bar).",
+                    ),
+                ),
+                (
                     "player",
                     models.ForeignKey(
                         on_delete=django.db.models.deletion.PROTECT,

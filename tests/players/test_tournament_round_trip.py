@@ -316,3 +316,62 @@ def test_a_declared_gor_is_where_the_egf_algorithms_start_a_new_player(client, t
     first = next(line.split(",") for line in lines[1:] if line.startswith("hui-fan,"))
     new_value, change = (float(first[header.index(column)]) for column in ("new_value", "change"))
     assert new_value - change == pytest.approx(2796)
+
+
+# --- OpenGotha export -----------------------------------------------------------------------
+
+EGC2013_XML = SHARED_DATA / "egc2013-opengotha" / "egc2013.xml"
+
+
+def opengotha_standings(file) -> list[tuple]:
+    return [
+        (p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.rating, p.place, p.scores,
+         p.results, p.mcmahon_correction)
+        for p in file.players
+    ]  # fmt: skip
+
+
+def test_an_imported_opengotha_tournament_exports_as_the_same_opengotha_file(client):
+    original = import_text(DECLARED, read_opengotha, "declared.xml")
+    text = run("export_tournament", "declared-open", "--format", "opengotha")
+    again = read_opengotha(text)
+    assert opengotha_standings(again) == opengotha_standings(original)
+    assert games_of(again) == games_of(original)
+    download = client.get("/tournaments/declared-open/opengotha.xml")
+    assert download["Content-Disposition"] == 'attachment; filename="declared-open.xml"'
+    assert download.content.decode() == text
+    assert 'id="opengotha-download"' in client.get("/tournaments/declared-open/").content.decode()
+
+
+def test_an_h_file_tournament_exports_as_opengotha_with_its_games_and_byes():
+    original = import_text(PLESSIS_CUP)
+    again = read_opengotha(run("export_tournament", "plessis-cup", "--format", "opengotha"))
+    assert games_of(again.renamed(tournament_class="B")) == games_of(original)
+    assert [(p.surname, p.given_name, p.country, p.club) for p in again.players] == [
+        (p.surname, p.given_name, p.country, p.club) for p in original.players
+    ]
+    assert again.players[1].results[2] == "0+"  # Aya de Groot's bye
+
+
+@pytest.mark.skipif(
+    not EGC2013_XML.is_file(),
+    reason=f"{EGC2013_XML} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_egc2013_goes_through_the_site_to_the_same_opengotha_file(client):
+    original = import_text(EGC2013_XML.read_bytes(), read_opengotha, "egc2013.xml")
+    fan = Player.objects.get(egd_pin="12633346")
+    assert (fan.full_name, fan.country, fan.federation_club, fan.declared_rating) == (
+        "Hui Fan",
+        "FR",
+        "75Op",
+        2796,
+    )
+    again = read_opengotha(run("export_tournament", "EGC2013", "--format", "opengotha"))
+    assert opengotha_standings(again) == opengotha_standings(original)
+    assert games_of(again) == games_of(original)
+    assert again.notes == original.notes
+    html = client.get("/tournaments/EGC2013/").content.decode()
+    table = html[html.index('id="crosstable"') :]
+    # the standings OpenGotha printed: Fan Hui, Tormanen, Lisy; no 15k second
+    assert table.index("Hui Fan") < table.index("Antti Tormanen") < table.index("Pavol Lisy")

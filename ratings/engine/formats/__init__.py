@@ -126,6 +126,7 @@ class FilePlayer:
     place: str = ""
     scores: tuple[str, ...] = ()
     results: tuple[str, ...] = ()
+    mcmahon_correction: int = 0  # OpenGotha's smmsCorrection (1: above the bar)
 
     @property
     def full_name(self) -> str:

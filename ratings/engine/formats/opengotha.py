@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from xml.parsers import expat
+from xml.sax.saxutils import quoteattr
 
 from ..ranks import RankError, parse_rank
 from ..records import (
@@ -45,7 +46,14 @@ from . import (
     tournament_code,
     tournament_game,
 )
-from .standings import MCMAHON_CRITERIA, Round, known_criteria, place_players, score_text
+from .standings import (
+    CRITERIA,
+    MCMAHON_CRITERIA,
+    Round,
+    known_criteria,
+    place_players,
+    score_text,
+)
 
 MAX_BYTES = 10 * 1024 * 1024  # the real files are below 1 MB
 # An entity declaration, or a DOCTYPE with an internal subset (where entities are
@@ -276,12 +284,10 @@ class _Reader:
         result = element.attributes.get("result", "").strip() or NOT_PLAYED
         return round_number, table, white, black, handicap, result
 
-    def players(self) -> tuple[list[FilePlayer], dict[str, int], dict[int, int]]:
-        """The players, each player's number by OpenGotha key, and each player's
-        McMahon start correction (smmsCorrection) by number."""
+    def players(self) -> tuple[list[FilePlayer], dict[str, int]]:
+        """The players, and each player's number by OpenGotha key."""
         players: list[FilePlayer] = []
         keys: dict[str, int] = {}
-        corrections: dict[int, int] = {}
         for element in self.all("Player", "Players"):
             attributes = element.attributes
             surname = attributes.get("name", "").strip()
@@ -306,7 +312,6 @@ class _Reader:
             number = len(players) + 1
             keys[key] = number
             rating = self.integer(element, "rating", 0) if attributes.get("rating") else None
-            corrections[number] = self.integer(element, "smmsCorrection", 0) or 0
             players.append(
                 FilePlayer(
                     number=number,
@@ -318,9 +323,10 @@ class _Reader:
                     pin=pin,
                     rating=rating,
                     line=element.line,
+                    mcmahon_correction=self.integer(element, "smmsCorrection", 0) or 0,
                 )
             )
-        return players, keys, corrections
+        return players, keys
 
     def byes(self, keys: dict[str, int]) -> set[tuple[int, int]]:
         """(player, round) of each ByePlayer (a bye: no game, the bye's points)."""
@@ -363,7 +369,7 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
         )
     reader = _Reader(elements, errors)
     info = reader.info()
-    players, keys, corrections = reader.players()
+    players, keys = reader.players()
     players = assign_usernames(players)
     byes = reader.byes(keys)
     basic_time = reader.basic_time()
@@ -405,7 +411,7 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
         raise GameFileError(errors, source)
     rounds = max([info.rounds, *(game[0] for game in rated)])
     info = replace(info, rounds=rounds)
-    players, info = _standings(info, players, pairings, byes, corrections)
+    players, info = _standings(info, players, pairings, byes)
     records = [
         replace(
             tournament_game(
@@ -453,7 +459,8 @@ def _token(opponent: int, colour: str, handicap: int, result: str) -> tuple[str,
     if result == NOT_PLAYED:
         return f"{opponent}?/{colour}{handicap}", points
     if result in NO_RESULT or forfeit:
-        return f"{opponent}{'+' if points else '-'}!", points
+        outcome = "=" if points == Fraction(1, 2) else "+" if points else "-"
+        return f"{opponent}{outcome}!", points
     outcome = "=" if result == "RESULT_EQUAL" else "+" if points else "-"
     return f"{opponent}{outcome}/{colour}{handicap}", points
 
@@ -468,7 +475,6 @@ def _standings(
     players: list[FilePlayer],
     pairings: dict[tuple[int, int], tuple[int, str, int, str]],
     byes: set[tuple[int, int]],
-    corrections: dict[int, int],
 ) -> tuple[list[FilePlayer], TournamentInfo]:
     """The players with each round as an h-file writes it and their place and scores by
     the file's placement criteria (OpenGotha keeps no standings: it computes them)."""
@@ -504,16 +510,284 @@ def _standings(
         rounds[player.username] = played
         tokens[number] = written
         smms = min(max(player.rank.stones, floor), bar) - zero
-        start[player.username] = Fraction(smms + corrections.get(number, 0))
+        start[player.username] = Fraction(smms + player.mcmahon_correction)
     placed = place_players(rounds, criteria, start=start, order=[p.username for p in players])
     by_name = {entry.player: entry for entry in placed}
     players = [
         replace(
             player,
-            place="" if by_name[player.username].tied else str(by_name[player.username].place),
+            # OpenGotha prints a shared place for players tied on every criterion.
+            place=str(by_name[player.username].place),
             scores=tuple(score_text(value) for value in by_name[player.username].scores),
             results=tuple(tokens[player.number]),
         )
         for player in players
     ]
     return players, replace(info, score_names=tuple(criteria))
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+# OpenGotha's names of the criteria the EGD and the site use, by the tournament's main
+# score (NBW: points; MMS: McMahon score).
+_OPENGOTHA_CRITERIA = {
+    ("NBW", "SOS"): "SOSW",
+    ("NBW", "SOSOS"): "SOSOSW",
+    ("NBW", "SODOS"): "SODOSW",
+    ("MMS", "SOS"): "SOSM",
+    ("MMS", "SOSOS"): "SOSOSM",
+    ("MMS", "SODOS"): "SODOSM",
+}
+_MAX_ROUNDS = 20  # OpenGotha's participating flags cover 20 rounds
+# What OpenGotha's reader needs of the parameter sets besides those a file carries
+# (it dereferences PairingParameterSet and HandicapParameterSet unconditionally); the
+# values are OpenGotha's defaults, as its own files have them.
+_PAIRING_DEFAULTS = {
+    "paiBaAvoidDuplGame": "500000000000000",
+    "paiBaBalanceWB": "1000000",
+    "paiBaDeterministic": "true",
+    "paiBaRandom": "0",
+    "paiMaAdditionalPlacementCritSystem1": "Rating",
+    "paiMaAdditionalPlacementCritSystem2": "NULL",
+    "paiMaAvoidMixingCategories": "0",
+    "paiMaCompensateDUDD": "true",
+    "paiMaDUDDLowerMode": "TOP",
+    "paiMaDUDDUpperMode": "TOP",
+    "paiMaDUDDWeight": "100000000",
+    "paiMaLastRoundForSeedSystem1": "2",
+    "paiMaMaximizeSeeding": "5000000",
+    "paiMaMinimizeScoreDifference": "100000000000",
+    "paiMaSeedSystem1": "SPLITANDSLIP",
+    "paiMaSeedSystem2": "SPLITANDSLIP",
+    "paiSeAvoidSameGeo": "100000000000",
+    "paiSeBarThresholdActive": "true",
+    "paiSeDefSecCrit": "100000000000",
+    "paiSeMinimizeHandicap": "0",
+    "paiSeNbWinsThresholdActive": "true",
+    "paiSePreferMMSDiffRatherThanSameClub": "3",
+    "paiSePreferMMSDiffRatherThanSameCountry": "1",
+    "paiSeRankThreshold": "4D",
+    "paiStandardNX1Factor": "0.5",
+}
+
+
+def _attributes(values: dict[str, object]) -> str:
+    return " ".join(f"{key}={quoteattr(str(value))}" for key, value in values.items())
+
+
+def _opengotha_name(text: str) -> str:
+    # OpenGotha writes a space inside a name as "_" (its key is name and first name
+    # without spaces), and the reader turns it back.
+    return "_".join(text.split())
+
+
+def _opengotha_criteria(info: TournamentInfo) -> list[str]:
+    names = [name.upper() for name in info.score_names if name]
+    main = "MMS" if "MMS" in names or any(n.endswith("M") for n in names) else "NBW"
+    criteria = [
+        name if name in ("NBW", "MMS") else _OPENGOTHA_CRITERIA.get((main, name), name)
+        for name in names
+    ]
+    return [name for name in criteria if name in CRITERIA] or ["MMS", "SOSM", "SOSOSM"]
+
+
+def _komi_attribute(komi: Fraction) -> str:
+    return str(komi.numerator) if komi.denominator == 1 else f"{float(komi):g}"
+
+
+def _unplayed_games(
+    tournament: TournamentFile, played: set[tuple[str, int]]
+) -> list[tuple[int, str, str, str]]:
+    """Games a file listed that are not rated (forfeits, games without a result), from
+    the players' rounds as written: (round, white, black, OpenGotha result)."""
+    players = tournament.players
+    games = []
+    for player in players:
+        for round_number, token in enumerate(player.results, start=1):
+            match = _RESULT_TOKEN_RE.match(token)
+            if match is None or (player.username, round_number) in played:
+                continue
+            opponent_number, outcome, colour, forfeit = (
+                int(match["opponent"]),
+                match["outcome"],
+                match["colour"].lower(),
+                bool(match["forfeit"]) or token.endswith("!"),
+            )
+            if not (forfeit or outcome == "?") or not player.number < opponent_number:
+                continue
+            if opponent_number > len(players):
+                continue
+            opponent = players[opponent_number - 1]
+            if (opponent.username, round_number) in played:
+                continue
+            i_am_white = colour != "b"
+            white, black = (player, opponent) if i_am_white else (opponent, player)
+            theirs = _RESULT_TOKEN_RE.match(opponent.results[round_number - 1])
+            their_outcome = theirs["outcome"] if theirs else ""
+            if outcome == "?":
+                result = NOT_PLAYED
+            elif outcome == their_outcome and outcome in "+-":
+                # Both won or both lost: no result between the two (OpenGotha's own).
+                result = "RESULT_BOTHWIN" if outcome == "+" else "RESULT_BOTHLOSE"
+            elif outcome == "=":
+                result = "RESULT_EQUAL_BYDEF"
+            else:
+                white_won = (outcome == "+") == i_am_white
+                result = "RESULT_WHITEWINS_BYDEF" if white_won else "RESULT_BLACKWINS_BYDEF"
+            games.append((round_number, white.username, black.username, result))
+    return games
+
+
+_RESULT_TOKEN_RE = re.compile(
+    r"^(?P<opponent>\d+)(?P<outcome>[-+=?])(?P<forfeit>!?)/?(?P<colour>[wWbB?]?)\d?!?$"
+)
+
+
+def write_opengotha(tournament: TournamentFile) -> str:
+    """The tournament as an OpenGotha XML file: its players (names, rank, country, club,
+    EGD PIN, declared rating), every game with its round, colours, handicap and result,
+    the byes (``0+``), forfeits and games without a result of the file it came from,
+    and the parameter sets OpenGotha's reader requires (the McMahon bar and floor, the
+    placement criteria). :func:`read_opengotha` reads it back to the same players,
+    games and standings. Raises ``ValueError`` for two players of one name (OpenGotha
+    tells players apart by name)."""
+    info = tournament.tournament
+    keys: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for player in tournament.players:
+        name, first = _opengotha_name(player.surname), _opengotha_name(player.given_name)
+        key = (name + first).upper()
+        if key in seen:
+            raise ValueError(
+                f"{seen[key]} and {player.username} have one name: OpenGotha tells players "
+                "apart by name"
+            )
+        seen[key] = player.username
+        keys[player.username] = key
+    by_round: dict[int, int] = {}
+    games = []
+    played: set[tuple[str, int]] = set()
+    for record in tournament.records:
+        if record.is_adjustment or record.winner is None:
+            raise ValueError(f"only games go into an OpenGotha file, not {record}")
+        played.update({(record.white, record.round), (record.black, record.round)})
+    results = {Winner.WHITE: "RESULT_WHITEWINS", Winner.BLACK: "RESULT_BLACKWINS"}
+    listed = [
+        (r.round, r.white, r.black, r.handicap, results.get(r.winner, "RESULT_EQUAL"))
+        for r in tournament.records
+    ] + [
+        (round_number, white, black, 0, result)
+        for round_number, white, black, result in _unplayed_games(tournament, played)
+    ]
+    for round_number, white, black, handicap, result in sorted(listed, key=lambda g: g[0]):
+        by_round[round_number] = by_round.get(round_number, 0) + 1
+        values = {
+            "blackPlayer": keys[black],
+            "handicap": handicap,
+            "knownColor": "true",
+            "result": result,
+            "roundNumber": round_number,
+            "tableNumber": by_round[round_number],
+            "whitePlayer": keys[white],
+        }
+        games.append(f"<Game {_attributes(values)}/>")
+    rounds = max(
+        [
+            info.rounds,
+            *(r.round for r in tournament.records),
+            *(len(p.results) for p in tournament.players),
+        ]
+    )
+    players = []
+    byes = []
+    for player in tournament.players:
+        absent = {
+            round_number
+            for round_number, token in enumerate(player.results, start=1)
+            if token in ("0-", "0=", "?") and (player.username, round_number) not in played
+        }
+        byes += [
+            f"<ByePlayer {_attributes({'player': keys[player.username], 'roundNumber': r})}/>"
+            for r, token in enumerate(player.results, start=1)
+            if token.startswith("0+")
+        ]
+        values = {
+            "agaExpirationDate": "",
+            "agaId": "",
+            "club": player.club,
+            "country": player.country,
+            "egfPin": player.pin,
+            "ffgLicence": "",
+            "ffgLicenceStatus": "",
+            "firstName": _opengotha_name(player.given_name),
+            "grade": str(player.rank).upper(),
+            "name": _opengotha_name(player.surname) or player.username,
+            "participating": "".join(
+                "0" if r in absent else "1" for r in range(1, _MAX_ROUNDS + 1)
+            ),
+            "rank": str(player.rank).upper(),
+        }
+        if player.rating is not None:
+            values["rating"] = player.rating
+            values["ratingOrigin"] = "EGF" if player.pin else "INI"
+        values.update({"registeringStatus": "FIN", "smmsCorrection": player.mcmahon_correction})
+        players.append(f"<Player {_attributes(values)}/>")
+    times = {record.time_minutes for record in tournament.records}
+    basic_time = times.pop() if len(times) == 1 else None
+    general = {
+        "basicTime": int(basic_time) if basic_time else 60,
+        "beginDate": info.start.isoformat(),
+        "canByoYomiTime": 300,
+        "complementaryTimeSystem": "STDBYOYOMI",
+        "director": "",
+        "endDate": info.end.isoformat(),
+        "fischerTime": 10,
+        **{**MCMAHON_DEFAULTS, **dict(info.mcmahon)},
+        "genRoundDownNBWMMS": "true",
+        "komi": _komi_attribute(info.komi),
+        "location": info.place,
+        "name": info.name,
+        "nbMovesCanTime": 15,
+        "numberOfCategories": 1,
+        "numberOfRounds": max(rounds, 1),
+        "shortName": info.code,
+        "size": info.board_size,
+        "stdByoYomiTime": 60,
+    }
+    correction = re.fullmatch(r"[hH](-?\d+)", info.handicap_rule.strip())
+    handicap = {
+        "hdBasedOnMMS": "true",
+        "hdCeiling": 9 if any(r.handicap for r in tournament.records) else 0,
+        "hdCorrection": correction.group(1) if correction else 0,
+        "hdNoHdRankThreshold": "30K",
+    }
+    criteria = _opengotha_criteria(info) + ["NULL"] * 6
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+        '<Tournament dataVersion="201">',
+        "<Players>",
+        *players,
+        "</Players>",
+        "<Games>",
+        *games,
+        "</Games>",
+        "<ByePlayers>",
+        *byes,
+        "</ByePlayers>",
+        "<TournamentParameterSet>",
+        f"<GeneralParameterSet {_attributes(general)}/>",
+        f"<HandicapParameterSet {_attributes(handicap)}/>",
+        "<PlacementParameterSet>",
+        "<PlacementCriteria>",
+        *(
+            f"<PlacementCriterion {_attributes({'name': name, 'number': number})}/>"
+            for number, name in enumerate(criteria[:6], start=1)
+        ),
+        "</PlacementCriteria>",
+        "</PlacementParameterSet>",
+        f"<PairingParameterSet {_attributes(_PAIRING_DEFAULTS)}/>",
+        "</TournamentParameterSet>",
+        "</Tournament>",
+    ]
+    return "\n".join(lines) + "\n"
