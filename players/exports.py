@@ -201,14 +201,20 @@ class EgdExport:
     losses: list[str]
 
 
+def _tournament_for_export(tournament: Tournament, country: str):
+    """The stored tournament as a file lists it, ``country`` (two letters) for players
+    whose country the site does not know."""
+    if len(country) != 2 or not country.isascii() or not country.isalpha():
+        raise services.ServiceError(f"'{country}' is not a two-letter country code")
+    return tournament_file(tournament, country=country.upper())
+
+
 def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     """The tournament's valid games as an EGD h9 file that ``read_egd`` reads back to the
     same tournament (an imported one as its file had it). ``country`` (two letters) is
     written for players whose country the site does not know. Raises ``ServiceError``
     when there is nothing to write or no h-file can hold it."""
-    if len(country) != 2 or not country.isascii() or not country.isalpha():
-        raise services.ServiceError(f"'{country}' is not a two-letter country code")
-    exported = tournament_file(tournament, country=country.upper())
+    exported = _tournament_for_export(tournament, country)
     if not exported.records:
         raise services.ServiceError(
             f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
@@ -238,9 +244,7 @@ def tournament_opengotha(tournament: Tournament, *, country: str = "XX") -> str:
     placement criteria) that OpenGotha opens and ``read_opengotha`` reads back to the
     same players, games and standings. Raises ``ServiceError`` when there is nothing
     to write or OpenGotha cannot hold it (two players of one name)."""
-    if len(country) != 2 or not country.isascii() or not country.isalpha():
-        raise services.ServiceError(f"'{country}' is not a two-letter country code")
-    exported = tournament_file(tournament, country=country.upper())
+    exported = _tournament_for_export(tournament, country)
     if not exported.players:
         raise services.ServiceError(
             f"the tournament '{tournament.code}' has no players: an OpenGotha file needs some"

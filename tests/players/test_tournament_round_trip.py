@@ -15,6 +15,7 @@ from django.core.management import call_command
 
 from players import services
 from players.models import Player, TournamentPlayer, split_full_name
+from players.privacy import player_erase
 from players.tournament_files import plan_tournament_import, tournament_import
 from ratings import services as rating_services
 from ratings.engine.cli import main
@@ -24,6 +25,7 @@ from ratings.engine.records import GameFileError
 from ratings.models import RatingHistory
 from tests import factories
 from tests.engine.test_egd_format import ARCHIVE, BROKEN_ARCHIVE_FILES, SHARED_DATA, games_of
+from tests.engine.test_opengotha_format import standings_of as opengotha_standings
 
 pytestmark = pytest.mark.django_db
 
@@ -323,14 +325,6 @@ def test_a_declared_gor_is_where_the_egf_algorithms_start_a_new_player(client, t
 EGC2013_XML = SHARED_DATA / "egc2013-opengotha" / "egc2013.xml"
 
 
-def opengotha_standings(file) -> list[tuple]:
-    return [
-        (p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.rating, p.place, p.scores,
-         p.results, p.mcmahon_correction)
-        for p in file.players
-    ]  # fmt: skip
-
-
 def test_an_imported_opengotha_tournament_exports_as_the_same_opengotha_file(client):
     original = import_text(DECLARED, read_opengotha, "declared.xml")
     text = run("export_tournament", "declared-open", "--format", "opengotha")
@@ -375,3 +369,14 @@ def test_egc2013_goes_through_the_site_to_the_same_opengotha_file(client):
     table = html[html.index('id="crosstable"') :]
     # the standings OpenGotha printed: Fan Hui, Tormanen, Lisy; no 15k second
     assert table.index("Hui Fan") < table.index("Antti Tormanen") < table.index("Pavol Lisy")
+
+
+def test_erasing_a_player_erases_them_from_the_files_lists_too():
+    import_text(PLESSIS_CUP)
+    sofia = Player.objects.get(egd_pin="12000001")
+    player_erase(user=services.system_user(), player=sofia)
+    sofia.refresh_from_db()
+    assert (sofia.country, sofia.federation_club, sofia.family_name) == ("", "", str(sofia.pk))
+    entrant = TournamentPlayer.objects.get(player=sofia)
+    assert (entrant.family_name, entrant.country, entrant.club) == (str(sofia.pk), "", "")
+    assert "du_Plessis" not in run("export_tournament", "plessis-cup")
