@@ -592,3 +592,12 @@ def test_egc2013_h9_and_the_opengotha_file_give_the_same_games():
 
     assert len(xml.records) == 2259 - 33
     assert games(h9) == games(xml)
+
+
+def test_a_gor_column_gives_the_players_declared_ratings():
+    text = SPRING_CUP.replace("Club  MMS SOS", "Club  Rt  SOS")
+    tournament = read_egd(text)
+    assert tournament.tournament.score_names == ("Rt", "SOS")
+    assert [player.rating for player in tournament.players] == [4, 2, 1, 1]
+    assert tournament.entries()["john-smith"].declared_rating == 4
+    assert read_egd(SPRING_CUP).players[0].rating is None  # MMS is no GoR

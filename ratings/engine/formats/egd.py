@@ -237,6 +237,9 @@ def _results_of(
     return [_parse_result(token) for token in tokens], tuple(raw.tokens[:first])
 
 
+# Headings of a column of the players' GoR (KPMC 2021: "Rt"): the rating they declared.
+RATING_COLUMNS = ("Rt", "GoR", "Rating")
+
 # Tie-breaker names of the column heading, longest first: OpenGotha glues them
 # together when a column is wider than its name ("SOSSOSOS" is SOS and SOSOS).
 _SCORE_NAMES = sorted(
@@ -245,6 +248,7 @@ _SCORE_NAMES = sorted(
         *("SOSOSM", "SODOSM", "CUSS", "CUSSW", "CUSSM", "SOSM1", "SOSM2", "SOSW1"),
         *("SOSW2", "SOSWM1", "SOSWM2", "SOSMM1", "SOSMM2", "STS", "SOSTS", "EXT", "EXR"),
         *("SDC", "DC", "Pts", "Points", "Score", "Wins", "MSOS", "SORP", "Hd", "HD"),
+        *RATING_COLUMNS,
     ],
     key=len,
     reverse=True,
@@ -476,6 +480,13 @@ class _Games:
         )
 
 
+def _declared(scores: tuple[str, ...], at: int | None) -> int | None:
+    """The GoR in the rating column, when the file has one and it is a whole number."""
+    if at is None or at >= len(scores) or not re.fullmatch(r"-?\d{1,4}", scores[at]):
+        return None
+    return int(scores[at])
+
+
 def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
     """Read an EGD h-file. Raises :class:`GameFileError` listing every problem (line,
     column, reason); nothing of a file with a problem is to be used."""
@@ -509,12 +520,14 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
         raise GameFileError(errors, source)
     score_count = Counter(len(result[1]) for result in results if result).most_common(1)
     info = replace(info, score_names=_score_names(lines, score_count[0][0] if score_count else 0))
+    rating_at = next((i for i, name in enumerate(info.score_names) if name in RATING_COLUMNS), None)
     named = assign_usernames(
         [
             replace(
                 raw.player,
                 scores=result[1] if result else (),
                 results=tuple(r.text for r in result[0]) if result else (),
+                rating=_declared(result[1], rating_at) if result else None,
             )
             for raw, result in zip(raw_lines, results, strict=True)
         ]
