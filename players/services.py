@@ -758,6 +758,7 @@ def games_import(
                 Player(
                     username=username,
                     full_name=username,
+                    family_name=username,  # bulk_create skips save(), which splits names
                     entry_rank=entries[username].rank,
                     national_rank=entries[username].rank,
                 )
