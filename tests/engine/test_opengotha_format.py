@@ -370,6 +370,16 @@ def test_the_written_file_has_what_opengothas_reader_requires():
     assert re.findall(r' rating="([^"]+)"', text) == ["2250", "1600", "1850"]
     assert re.findall(r'<PlacementCriterion name="(\w+)"', text)[:2] == ["MMS", "SOSM"]
     assert '<ByePlayer player="NAKAMURAAIKO" roundNumber="4"/>' in text
+    # its Player constructor: a first name, a club of at most 4 characters, a country
+    # of 2 letters or none
+    tournament = read_opengotha(SPRING_CUP)
+    tournament.players[0] = replace(tournament.players[0], given_name="", club="Cape Town GC")
+    text = write_opengotha(tournament)
+    assert all(re.findall(r' firstName="([^"]+)"', text))
+    assert all(len(club) <= 4 for club in re.findall(r' club="([^"]*)"', text))
+    assert all(len(country) in (0, 2) for country in re.findall(r' country="([^"]*)"', text))
+    smith = read_opengotha(text).players[0]
+    assert (smith.surname, smith.given_name, smith.club) == ("Smith", "", "Cape")
 
 
 def test_an_h_file_written_as_opengotha_keeps_its_games_byes_and_forfeits():

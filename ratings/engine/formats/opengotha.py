@@ -315,8 +315,8 @@ class _Reader:
             players.append(
                 FilePlayer(
                     number=number,
-                    surname=surname.replace("_", " "),
-                    given_name=given_name.replace("_", " "),
+                    surname=surname.replace("_", " ").strip(),
+                    given_name=given_name.replace("_", " ").strip(),
                     rank=rank,
                     country=attributes.get("country", "").strip().upper(),
                     club=attributes.get("club", "").strip(),
@@ -656,7 +656,8 @@ def write_opengotha(tournament: TournamentFile) -> str:
     keys: dict[str, str] = {}
     seen: dict[str, str] = {}
     for player in tournament.players:
-        name, first = _opengotha_name(player.surname), _opengotha_name(player.given_name)
+        name = _opengotha_name(player.surname) or player.username
+        first = _opengotha_name(player.given_name) or "_"
         key = (name + first).upper()
         if key in seen:
             raise ValueError(
@@ -715,12 +716,13 @@ def write_opengotha(tournament: TournamentFile) -> str:
         values = {
             "agaExpirationDate": "",
             "agaId": "",
-            "club": player.club,
+            "club": player.club[:4],  # OpenGotha refuses longer clubs
             "country": player.country,
             "egfPin": player.pin,
             "ffgLicence": "",
             "ffgLicenceStatus": "",
-            "firstName": _opengotha_name(player.given_name),
+            # OpenGotha refuses an empty first name: "_" is a blank one (a space).
+            "firstName": _opengotha_name(player.given_name) or "_",
             "grade": str(player.rank).upper(),
             "name": _opengotha_name(player.surname) or player.username,
             "participating": "".join(
