@@ -14,7 +14,7 @@ import pytest
 from django.core.management import call_command
 
 from players import services
-from players.models import Player, TournamentPlayer, split_full_name
+from players.models import Player, Tournament, TournamentPlayer, split_full_name
 from players.privacy import player_erase
 from players.tournament_files import plan_tournament_import, tournament_import
 from ratings import services as rating_services
@@ -380,3 +380,19 @@ def test_erasing_a_player_erases_them_from_the_files_lists_too():
     entrant = TournamentPlayer.objects.get(player=sofia)
     assert (entrant.family_name, entrant.country, entrant.club) == (str(sofia.pk), "", "")
     assert "du_Plessis" not in run("export_tournament", "plessis-cup")
+
+
+def test_a_game_added_on_the_site_to_an_imported_tournament_keeps_the_files_standings():
+    original = import_text(PLESSIS_CUP)
+    newcomer = factories.player("newcomer", "5k", full_name="Lindiwe Dube")
+    sofia = Player.objects.get(egd_pin="12000001")
+    cup = Tournament.objects.get(code="plessis-cup")
+    services.record_sheet_submit(
+        user=factories.volunteer(),
+        games=[factories.game(sofia, newcomer, "W", date(2024, 5, 5), tournament=cup, round=4)],
+    )
+    exported = read_egd(run("export_tournament", "plessis-cup"))
+    assert [p.place for p in exported.players] == ["1", "2", "3", "", "5"]
+    assert exported.players[4].surname == "Dube"
+    assert [p.scores for p in exported.players[:4]] == [p.scores for p in original.players]
+    assert exported.players[0].results[3] == "5+/w0"

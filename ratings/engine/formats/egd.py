@@ -660,11 +660,16 @@ def _names_busy(
 
 def _placed(tournament: TournamentFile) -> tuple[list[FilePlayer], tuple[str, ...]]:
     """The players in the order to write them, with their place and scores, and the
-    names of the score columns: as the file had them when every player came from one,
-    else placed by points, SOS and SOSOS (a tournament entered on the site)."""
+    names of the score columns: as the file had them when the players came from one
+    (those added since after them, by position), else placed by points, SOS and SOSOS
+    (a tournament entered on the site)."""
     players = tournament.players
-    if players and all(player.results for player in players):
-        return list(players), tournament.tournament.score_names
+    if any(player.results for player in players):
+        # Players added since the file (a game entered on the site) follow its players.
+        return [
+            player if player.results else replace(player, place=str(position))
+            for position, player in enumerate(players, start=1)
+        ], tournament.tournament.score_names
     rounds: dict[str, list[Round]] = {player.username: [] for player in players}
     for record in tournament.records:
         white_points = {Winner.WHITE: 1, Winner.BLACK: 0}.get(record.winner, Fraction(1, 2))
