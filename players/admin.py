@@ -72,13 +72,47 @@ class ClubAdmin(AuditedAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(AuditedAdmin):
-    list_display = ["username", "full_name", "club", "entry_rank", "national_rank", "active"]
-    list_filter = ["active", "club"]
-    search_fields = ["username", "full_name", "egd_pin", "national_id"]
+    list_display = [
+        "username",
+        "full_name",
+        "country",
+        "federation_club",
+        "club",
+        "entry_rank",
+        "national_rank",
+        "active",
+    ]
+    list_filter = ["active", "club", "country"]
+    search_fields = ["username", "full_name", "family_name", "given_name", "egd_pin", "national_id"]
     list_select_related = ["club"]
     # The entry rank is the point of departure of every replay: it changes only
-    # through a committee adjustment, which the recompute picks up.
-    readonly_fields = ["entry_rank", "last_updated", "created_at", "erased_at"]
+    # through a committee adjustment, which the recompute picks up. The declared GoR
+    # comes from the tournament files; the full name is derived from the two names.
+    readonly_fields = [
+        "entry_rank",
+        "declared_rating",
+        "last_updated",
+        "created_at",
+        "erased_at",
+    ]
+    fields = [
+        "username",
+        "given_name",
+        "family_name",
+        "full_name",
+        "country",
+        "federation_club",
+        "club",
+        "entry_rank",
+        "national_rank",
+        "egd_pin",
+        "national_id",
+        "declared_rating",
+        "active",
+        "last_updated",
+        "created_at",
+        "erased_at",
+    ]
     snapshot = staticmethod(services.player_snapshot)
 
 

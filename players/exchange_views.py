@@ -270,18 +270,38 @@ def _csv_download(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
     return response
 
 
-@require_safe
-def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
-    """The tournament as an EGD h9 file (``?country=ZA`` for everyone's country)."""
+def _tournament_download(request, code: str, kind: str, write, extension: str, content_type):
+    """A tournament's file as a download, or its page saying why there is none."""
     tournament = selectors.tournament_or_404(code)
     try:
-        exported = exports.tournament_egd(tournament, country=request.GET.get("country", "XX"))
+        text = write(tournament, country=request.GET.get("country", "XX"))
     except services.ServiceError as error:
-        messages.error(request, f"No h-file: {error.message}.")
+        messages.error(request, f"No {kind}: {error.message}.")
         return redirect(tournament)
-    response = HttpResponse(exported.text, content_type="text/plain; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.code}.h9"'
+    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.code}.{extension}"'
     return response
+
+
+@require_safe
+def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
+    """The tournament as an EGD h9 file (``?country=ZA`` for players of no known country)."""
+    return _tournament_download(
+        request,
+        code,
+        "h-file",
+        lambda tournament, country: exports.tournament_egd(tournament, country=country).text,
+        "h9",
+        "text/plain",
+    )
+
+
+@require_safe
+def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse:
+    """The tournament as an OpenGotha XML file (``?country=ZA`` as for the h-file)."""
+    return _tournament_download(
+        request, code, "OpenGotha file", exports.tournament_opengotha, "xml", "application/xml"
+    )
 
 
 @require_safe

@@ -17,6 +17,7 @@ from fractions import Fraction
 
 from ratings.engine.base import Algorithm, HistoryRow
 from ratings.engine.formats.egd import egd_losses, write_egd
+from ratings.engine.formats.opengotha import write_opengotha
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, Colour, Status, Winner
 from ratings.models import RatingHistory
@@ -200,13 +201,20 @@ class EgdExport:
     losses: list[str]
 
 
-def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
-    """The tournament's valid games as an EGD h9 file that ``read_egd`` reads back to the
-    same games. ``country`` (two letters) is written for every player: the site keeps
-    none. Raises ``ServiceError`` when there is nothing to write or no h-file can hold it."""
+def _tournament_for_export(tournament: Tournament, country: str):
+    """The stored tournament as a file lists it, ``country`` (two letters) for players
+    whose country the site does not know."""
     if len(country) != 2 or not country.isascii() or not country.isalpha():
         raise services.ServiceError(f"'{country}' is not a two-letter country code")
-    exported = tournament_file(tournament, country=country.upper())
+    return tournament_file(tournament, country=country.upper())
+
+
+def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
+    """The tournament's valid games as an EGD h9 file that ``read_egd`` reads back to the
+    same tournament (an imported one as its file had it). ``country`` (two letters) is
+    written for players whose country the site does not know. Raises ``ServiceError``
+    when there is nothing to write or no h-file can hold it."""
+    exported = _tournament_for_export(tournament, country)
     if not exported.records:
         raise services.ServiceError(
             f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
@@ -226,3 +234,24 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
         for loss in losses
     )
     return EgdExport(notes + text, losses)
+
+
+# --- one tournament as an OpenGotha file -----------------------------------------------------
+
+
+def tournament_opengotha(tournament: Tournament, *, country: str = "XX") -> str:
+    """The tournament as an OpenGotha XML file (players, games, byes, forfeits, the
+    placement criteria) that OpenGotha opens and ``read_opengotha`` reads back to the
+    same players, games and standings. Raises ``ServiceError`` when there is nothing
+    to write or OpenGotha cannot hold it (two players of one name)."""
+    exported = _tournament_for_export(tournament, country)
+    if not exported.players:
+        raise services.ServiceError(
+            f"the tournament '{tournament.code}' has no players: an OpenGotha file needs some"
+        )
+    try:
+        return write_opengotha(exported)
+    except ValueError as error:
+        raise services.ServiceError(
+            f"{tournament.code} cannot be written as an OpenGotha file: {error}"
+        ) from None

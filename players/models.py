@@ -38,12 +38,64 @@ class PlayerQuerySet(models.QuerySet):
         return self.filter(active=True)
 
 
+# Lowercase words that belong to the family name that follows them ("Sofia du
+# Plessis": family name "du Plessis").
+FAMILY_NAME_PARTICLES = frozenset(
+    {"da", "das", "de", "del", "della", "dei", "der", "des", "di", "do", "dos", "du"}
+    | {"el", "la", "le", "lo", "ten", "ter", "van", "von", "zu"}
+)
+
+
+def split_full_name(full_name: str) -> tuple[str, str]:
+    """(given name, family name) of a full name written "Given Family": the last word
+    is the family name, with the lowercase particles before it ("Aya de Groot": "Aya",
+    "de Groot"); one word is a family name alone."""
+    words = full_name.split()
+    if len(words) <= 1:
+        return "", " ".join(words)
+    start = len(words) - 1
+    while start > 1 and words[start - 1] in FAMILY_NAME_PARTICLES:
+        start -= 1
+    return " ".join(words[:start]), " ".join(words[start:])
+
+
+_NAME_FIELDS = ("full_name", "given_name", "family_name")
+
+
+def join_names(given_name: str, family_name: str) -> str:
+    """The full name, "Given Family", as lists and the sheet lookup show it."""
+    return " ".join(part for part in (given_name.strip(), family_name.strip()) if part)
+
+
 class Player(models.Model):
     """A person who plays at a club. ``username`` is the stable identifier; two
-    players may share a full name."""
+    players may share a full name.
+
+    Names are kept as federations describe them, family and given name apart;
+    ``full_name`` ("Given Family") is derived from them on save. Code that sets only
+    ``full_name`` (an older form, say) gets it split (:func:`split_full_name`)."""
 
     username = models.SlugField(max_length=150, unique=True, allow_unicode=True)
     full_name = models.CharField(max_length=200)
+    family_name = models.CharField(max_length=150, blank=True)
+    given_name = models.CharField(max_length=150, blank=True)
+    country = models.CharField(
+        max_length=2,
+        blank=True,
+        help_text="ISO 3166 two-letter country code, as the EGD and OpenGotha give it.",
+    )
+    federation_club = models.CharField(
+        "club (federation)",
+        max_length=50,
+        blank=True,
+        help_text="The club or club abbreviation the federations list (EGD: '75Op').",
+    )
+    declared_rating = models.IntegerField(
+        null=True,
+        blank=True,
+        help_text="The GoR a tournament file declared at the player's earliest tournament "
+        "on file; the EGF algorithms start the player at it.",
+    )
     club = models.ForeignKey(
         Club, null=True, blank=True, on_delete=models.PROTECT, related_name="players"
     )
@@ -96,8 +148,36 @@ class Player(models.Model):
     def __str__(self) -> str:
         return f"{self.full_name} ({self.username})" if self.full_name else self.username
 
+    def save(self, *args, **kwargs):
+        self.sync_names()
+        update_fields = kwargs.get("update_fields")
+        if update_fields is not None and set(_NAME_FIELDS) & set(update_fields):
+            kwargs["update_fields"] = {*update_fields, *_NAME_FIELDS}
+        super().save(*args, **kwargs)
+        self._loaded_names = (self.full_name, self.given_name, self.family_name)
+
     def get_absolute_url(self) -> str:
         return reverse("player_log", args=[self.username])
+
+    @classmethod
+    def from_db(cls, db, field_names, values):
+        player = super().from_db(db, field_names, values)
+        # Read from the instance's dict: a deferred name (``only()``) is not fetched.
+        loaded = tuple(player.__dict__.get(name) for name in _NAME_FIELDS)
+        player._loaded_names = None if None in loaded else loaded
+        return player
+
+    def sync_names(self) -> None:
+        """Derive the full name from the family and given names when those changed (or
+        are set on a new player), else split a changed full name into them."""
+        if any(name not in self.__dict__ for name in _NAME_FIELDS):
+            return  # saved with only some fields loaded: the names are not touched
+        loaded = getattr(self, "_loaded_names", None)
+        names_changed = loaded is None or (self.given_name, self.family_name) != loaded[1:]
+        if names_changed and (self.given_name.strip() or self.family_name.strip()):
+            self.full_name = join_names(self.given_name, self.family_name)
+        elif loaded is None or self.full_name != loaded[0]:
+            self.given_name, self.family_name = split_full_name(self.full_name)
 
 
 class Tournament(models.Model):
@@ -107,11 +187,37 @@ class Tournament(models.Model):
         C = "C", "C (weight 0.5)"
         D = "D", "D (weight 0.25)"
 
+    class Standings(models.TextChoices):
+        OWN = "", "by its own criteria"
+        EGD = "egd", "as the h-file has them"
+        OPENGOTHA = "opengotha", "by the OpenGotha file's placement criteria"
+
     code = models.SlugField(max_length=50, unique=True)
     name = models.CharField(max_length=200)
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
     egf_class = models.CharField(max_length=1, choices=EgfClass.choices, default=EgfClass.A)
+    # What the EGD header carries besides the dates and class (PC, HA, TM, CM), kept
+    # from an imported file and written back.
+    location = models.CharField(max_length=200, blank=True, help_text="EGD PC: 'country,city'.")
+    handicap_rule = models.CharField(max_length=50, blank=True, help_text="EGD HA, e.g. h9.")
+    adjusted_time = models.CharField(
+        max_length=50, blank=True, help_text="EGD TM: the EGF adjusted time."
+    )
+    file_comment = models.CharField(max_length=500, blank=True, help_text="EGD CM.")
+    standings = models.CharField(
+        max_length=10,
+        choices=Standings.choices,
+        blank=True,
+        default=Standings.OWN,
+        help_text="Where the standings come from: an imported file, or the games.",
+    )
+    score_names = models.JSONField(
+        default=list, blank=True, help_text="The file's tie-breaker columns (MMS, SOS...)."
+    )
+    mcmahon = models.JSONField(
+        default=list, blank=True, help_text="OpenGotha's McMahon and bye parameters."
+    )
 
     class Meta:
         ordering = ["-start_date", "code"]
@@ -121,6 +227,42 @@ class Tournament(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("tournament_detail", args=[self.code])
+
+
+class TournamentPlayer(models.Model):
+    """A player as an imported tournament file lists them: their position in the file
+    (the number its results refer to), place and tie-breakers, each round as written,
+    and the name, rank, country, club and GoR the file gives. The games themselves are
+    the tournament's ``Game`` rows; these keep what a file says besides them, so that
+    the tournament is shown and exported as the file had it."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entrants")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="tournament_entries")
+    number = models.PositiveIntegerField()
+    place = models.CharField(max_length=10, blank=True, help_text="Blank for a tie.")
+    family_name = models.CharField(max_length=150, blank=True)
+    given_name = models.CharField(max_length=150, blank=True)
+    rank = RankField()
+    country = models.CharField(max_length=2, blank=True)
+    club = models.CharField(max_length=50, blank=True)
+    rating = models.IntegerField(null=True, blank=True, help_text="The GoR the file declares.")
+    scores = models.JSONField(default=list, blank=True)
+    results = models.JSONField(default=list, blank=True)
+    mcmahon_correction = models.SmallIntegerField(
+        default=0, help_text="OpenGotha's smmsCorrection (1: a player above the bar)."
+    )
+
+    class Meta:
+        ordering = ["tournament", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["tournament", "number"], name="tournament_player_number"
+            ),
+            models.UniqueConstraint(fields=["tournament", "player"], name="tournament_player_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.tournament_id} #{self.number} {self.player_id}"
 
 
 class RecordSheet(models.Model):

@@ -87,13 +87,19 @@ def player_erase(*, user, player: Player) -> Player:
         old_names = [name for name in (player.username, player.full_name) if name]
         new_username = f"erased-{player.pk}"
         player.username = new_username
-        player.full_name = f"{ERASED_NAME} {player.pk}"
+        player.given_name, player.family_name = ERASED_NAME, str(player.pk)
         player.egd_pin = ""
         player.national_id = ""
+        player.country = ""
+        player.federation_club = ""
         player.club = None
         player.active = False
         player.erased_at = timezone.now()
         player.save()
+        # The tournament files' lists keep the place and games, not who it was.
+        player.tournament_entries.update(
+            given_name=ERASED_NAME, family_name=str(player.pk), country="", club=""
+        )
         _redact_audit_trail(player, old_names, new_username)
         audit(user, "player_erase", player, after={"username": new_username})
         # Engine checkpoints hold usernames: replay from the player's first entry on.

@@ -7,9 +7,11 @@ Every function returns what one page needs in a fixed, small number of queries
 from __future__ import annotations
 
 import calendar
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from datetime import date
+from fractions import Fraction
 
 from django.db.models import Count, Exists, IntegerField, Max, Min, OuterRef, Q, QuerySet
 from django.db.models.expressions import RawSQL
@@ -18,6 +20,7 @@ from django.http import Http404
 
 from ratings.engine.base import Algorithm, registry
 from ratings.engine.description import FormulaFactor, RankScale, ValueScale
+from ratings.engine.formats.standings import SITE_CRITERIA, Round, criterion_label, place_players
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from ratings.services import maintained_algorithms, primary_algorithm
@@ -25,7 +28,7 @@ from ratings.services import maintained_algorithms, primary_algorithm
 from .charts import ChartPoint
 from .fields import code_to_rank
 from .lookup import player_index
-from .models import Adjustment, Club, Game, Player, Tournament
+from .models import Adjustment, Club, Game, Player, Tournament, TournamentPlayer
 
 # --- algorithms ------------------------------------------------------------------
 
@@ -45,6 +48,7 @@ class AlgorithmInfo:
     factor_labels: Mapping[str, str]
     formula: tuple[FormulaFactor, ...]
     prediction_note: str
+    starts_at_declared_rating: bool  # the EGF algorithms: a file's GoR is the start
 
     @classmethod
     def of(cls, algorithm: type[Algorithm]) -> AlgorithmInfo:
@@ -59,6 +63,7 @@ class AlgorithmInfo:
             factor_labels=algorithm.factor_labels,
             formula=algorithm.formula,
             prediction_note=algorithm.prediction_note,
+            starts_at_declared_rating=algorithm.starts_at_declared_rating,
         )
 
     @property
@@ -222,6 +227,20 @@ def player_ratings(player: Player) -> dict[str, CurrentRating]:
     return {rating.algorithm: rating for rating in CurrentRating.objects.filter(player=player)}
 
 
+def declared_rating_source(player: Player) -> Tournament | None:
+    """The earliest imported tournament whose file declared the GoR the player starts
+    at under the EGF algorithms (one query; None without a declared GoR)."""
+    if player.declared_rating is None:
+        return None
+    entry = (
+        TournamentPlayer.objects.filter(player=player, rating=player.declared_rating)
+        .select_related("tournament")
+        .order_by("tournament__start_date", "tournament__code")
+        .first()
+    )
+    return entry.tournament if entry is not None else None
+
+
 def log_rows(player: Player, algorithm: str) -> QuerySet[RatingHistory]:
     """The player's record sheet under ``algorithm``, newest first.
 
@@ -345,12 +364,13 @@ class RoundResult:
 @dataclass(slots=True)
 class CrosstableRow:
     player: Player
-    rank: Rank | None  # as declared on the sheet, else the player's entry rank
+    rank: Rank | None  # as declared on the sheet or in the file, else the entry rank
     rounds: dict[int, list[RoundResult]] = field(default_factory=dict)
     wins: float = 0
     games: int = 0
-    sos: float = 0  # sum of the opponents' wins: the first tie-break
-    number: int = 0
+    number: int = 0  # the row's position: the number round cells name opponents by
+    place: str = ""  # the standing: shared by tied players (blank for a tie in an h-file)
+    scores: list = field(default_factory=list)  # one per Crosstable.score_names
     value_before: float | None = None
     value_after: float | None = None
     rank_after: Rank | None = None
@@ -369,14 +389,53 @@ class Crosstable:
     game_count: int
     first_game: date | None
     last_game: date | None
+    score_names: list[str] = field(default_factory=list)
+    standings: str = ""  # Tournament.standings: where the places come from
+    ties: bool = False  # some players share a place
+
+    @property
+    def placement(self) -> str:
+        """How the players are placed, in words, for the page."""
+        criteria = " then ".join(name for name in self.score_names if name) or "the file's order"
+        if self.standings == Tournament.Standings.EGD:
+            return f"Places and tie-breakers as the tournament's h-file gives them ({criteria})."
+        if self.standings == Tournament.Standings.OPENGOTHA:
+            return (
+                f"Places by the placement criteria of the tournament's OpenGotha file: {criteria}."
+            )
+        return (
+            "Players in order of points (a win 1, a jigo ½), then SOS (the sum of their "
+            "opponents' points), then SOSOS (the sum of their opponents' SOS)."
+        )
+
+
+def _file_order(entrants: list[TournamentPlayer]) -> dict[int, tuple[int, int]]:
+    """Each file player's (place, position): a blank place (a tie in an h-file) is the
+    place of the line above."""
+    order: dict[int, tuple[int, int]] = {}
+    place = 0
+    for entrant in entrants:
+        text = entrant.place.strip().rstrip(".")
+        place = int(text) if text.isdigit() else place
+        order[entrant.player_id] = (place, entrant.number)
+    return order
 
 
 def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
-    """The tournament's players, placed by wins then the sum of their opponents' wins,
-    with each round's games and their rating before and after the tournament under
-    ``algorithm`` (two queries)."""
+    """The tournament's players in their standings, with each round's games and their
+    rating before and after the tournament under ``algorithm``.
+
+    An imported tournament is placed as its file has it (an h-file's places and
+    columns; an OpenGotha file's criteria, computed at import), a tournament entered
+    on the site by points, SOS and SOSOS (:mod:`ratings.engine.formats.standings`).
+    Three queries, four for an imported tournament (its file's players)."""
     games = list(
         tournament.games.valid().select_related("white", "black").order_by("round", "date", "seq")
+    )
+    entrants = (
+        list(tournament.entrants.select_related("player").order_by("number"))
+        if tournament.standings
+        else []
     )
     rows: dict[int, CrosstableRow] = {}
 
@@ -385,28 +444,44 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
             rows[player.pk] = CrosstableRow(player, declared or player.entry_rank)
         return rows[player.pk]
 
+    for entrant in entrants:
+        row = row_of(entrant.player, entrant.rank)
+        row.place, row.scores = entrant.place, list(entrant.scores)
+    played: dict[int, list[Round]] = defaultdict(list)
     for game in games:
         white, black = row_of(game.white, game.white_rank), row_of(game.black, game.black_rank)
         white.games += 1
         black.games += 1
-        if game.winner == Game.Winner.JIGO:
-            white.wins += 0.5
-            black.wins += 0.5
-        elif game.winner == Game.Winner.WHITE:
-            white.wins += 1
-        else:
-            black.wins += 1
-    for row in rows.values():
-        row.sos = 0
-    for game in games:
-        rows[game.white_id].sos += rows[game.black_id].wins
-        rows[game.black_id].sos += rows[game.white_id].wins
-    ordered = sorted(
-        rows.values(),
-        key=lambda row: (-row.wins, -row.sos, -(row.rank.stones if row.rank else -99)),
+        white_points = {"W": Fraction(1), "B": Fraction(0)}.get(game.winner, Fraction(1, 2))
+        white.wins += float(white_points)
+        black.wins += float(1 - white_points)
+        played[game.white_id].append(Round(game.black_id, white_points))
+        played[game.black_id].append(Round(game.white_id, 1 - white_points))
+    placed = place_players(
+        {pk: played.get(pk, []) for pk in rows},
+        SITE_CRITERIA,
+        order=sorted(rows, key=lambda pk: (-rows[pk].rank.stones, rows[pk].player.username)),
     )
+    if entrants:
+        file_order = _file_order(entrants)
+        after = len(file_order)
+        position = {entry.player: index for index, entry in enumerate(placed)}
+        ordered = sorted(
+            rows.values(),
+            key=lambda row: file_order.get(row.player.pk, (after, after + position[row.player.pk])),
+        )
+        score_names = [criterion_label(name) for name in tournament.score_names]
+    else:
+        for entry in placed:
+            rows[entry.player].place = str(entry.place)
+            rows[entry.player].scores = list(entry.scores)
+        ordered = [rows[entry.player] for entry in placed]
+        score_names = [criterion_label(name) for name in SITE_CRITERIA]
+    width = max((len(row.scores) for row in ordered), default=0)
+    score_names = (score_names + [""] * width)[:width]
     for number, row in enumerate(ordered, start=1):
         row.number = number
+        row.scores += [""] * (width - len(row.scores))
     for game in games:
         for own, other, colour in ((game.white, game.black, "w"), (game.black, game.white, "b")):
             if game.winner == Game.Winner.JIGO:
@@ -434,6 +509,9 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         game_count=len(games),
         first_game=games[0].date if games else None,
         last_game=max(game.date for game in games) if games else None,
+        score_names=score_names,
+        standings=tournament.standings,
+        ties=any(row.place != str(row.number) for row in ordered),
     )
 
 

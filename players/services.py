@@ -171,6 +171,11 @@ def player_snapshot(player: Player) -> dict[str, Any]:
     return {
         "username": player.username,
         "full_name": player.full_name,
+        "family_name": player.family_name,
+        "given_name": player.given_name,
+        "country": player.country,
+        "federation_club": player.federation_club,
+        "declared_rating": player.declared_rating,
         "club": player.club.name if player.club_id else None,
         "entry_rank": _jsonable(player.entry_rank),
         "national_rank": _jsonable(player.national_rank),
@@ -496,7 +501,14 @@ def player_create(
     club: Club | None = None,
     national_rank: Rank | None = None,
     egd_pin: str = "",
+    family_name: str = "",
+    given_name: str = "",
+    country: str = "",
+    federation_club: str = "",
+    declared_rating: int | None = None,
 ) -> Player:
+    """A new player. With ``family_name`` or ``given_name`` the full name is derived
+    from them; else ``full_name`` is split (``models.split_full_name``)."""
     problems = []
     if Player.objects.filter(username=username).exists():
         problems.append((None, "username", "already taken"))
@@ -507,6 +519,11 @@ def player_create(
         player = Player.objects.create(
             username=username,
             full_name=full_name,
+            family_name=family_name,
+            given_name=given_name,
+            country=country,
+            federation_club=federation_club,
+            declared_rating=declared_rating,
             club=club,
             entry_rank=entry_rank,
             national_rank=national_rank if national_rank is not None else entry_rank,
@@ -990,6 +1007,7 @@ def games_import(
                 Player(
                     username=username,
                     full_name=username,
+                    family_name=username,  # bulk_create skips save(), which splits names
                     entry_rank=entries[username].rank,
                     national_rank=entries[username].rank,
                 )

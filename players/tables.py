@@ -626,17 +626,25 @@ class RoundColumn(tables.Column):
         )
 
 
+class ScoreColumn(tables.Column):
+    """One tie-breaker of the standings: as the file wrote it, or computed (3.5)."""
+
+    def __init__(self, index: int, **kwargs) -> None:
+        super().__init__(empty_values=(), orderable=False, **kwargs)
+        self.index = index
+
+    def render(self, record) -> str:
+        value = record.scores[self.index] if self.index < len(record.scores) else ""
+        return decimal_text(value, 1) if isinstance(value, Fraction) else str(value)
+
+
 class CrosstableTable(tables.Table):
     """A tournament's players in place order; a column per round (built per tournament)."""
 
     number = tables.Column(verbose_name="#")
+    place = tables.Column(verbose_name="Place", empty_values=())
     player = tables.Column(empty_values=())
     rank = tables.Column(verbose_name="Rank", empty_values=())
-    wins = tables.Column(verbose_name="Wins", attrs=NUMBER)
-    sos = tables.Column(
-        verbose_name="SOS",
-        attrs=NUMBER_WIDE_SCREENS_ONLY,
-    )
     value_before = tables.Column(
         verbose_name="Before",
         attrs=NUMBER_WIDE_SCREENS_ONLY,
@@ -662,18 +670,31 @@ class CrosstableTable(tables.Table):
             )
             for number in crosstable.rounds
         ]
+        score_columns = [
+            (
+                f"score_{index}",
+                ScoreColumn(
+                    index,
+                    verbose_name=name or "—",
+                    attrs=NUMBER if index == 0 else NUMBER_WIDE_SCREENS_ONLY,
+                ),
+            )
+            for index, name in enumerate(crosstable.score_names)
+        ]
         super().__init__(
             crosstable.rows,
-            extra_columns=round_columns,
+            extra_columns=round_columns + score_columns,
             sequence=(
                 "number",
+                "place",
                 "player",
                 "rank",
                 *(name for name, _ in round_columns),
-                "wins",
-                "sos",
+                *(name for name, _ in score_columns),
                 "...",
             ),
+            # The place is its own column only where it is not the row's number (ties).
+            exclude=() if crosstable.ties else ("place",),
         )
         self.algorithm = algorithm
         label = algorithm.short_title
@@ -690,12 +711,6 @@ class CrosstableTable(tables.Table):
 
     def render_rank(self, record) -> str:
         return str(record.rank) if record.rank else ""
-
-    def render_wins(self, value) -> str:
-        return decimal_text(Fraction(str(value)), 1)
-
-    def render_sos(self, value) -> str:
-        return decimal_text(Fraction(str(value)), 1)
 
     def render_value_before(self, value) -> str:
         return shown_value(value, self.algorithm.integer_values) if value is not None else ""

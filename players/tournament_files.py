@@ -17,14 +17,16 @@ import hashlib
 from collections import Counter, defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
+from datetime import date
 
 from django.db import IntegrityError, transaction
+from django.db.models import Min
 
-from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
+from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo, declared_rating
 from ratings.engine.records import DEFAULT_EVEN_KOMI, GameRecord
 
 from . import services
-from .models import Player, Tournament
+from .models import Game, Player, Tournament, TournamentPlayer
 from .resync import name_key
 
 
@@ -275,17 +277,29 @@ def tournament_import(
                     summary=f"import {source}",
                 )
                 new_tournaments.append(tournament.code)
+            _keep_file_details(tournament, info)
+            players = {}
             for match in plan.new_players:
-                services.player_create(
+                file_player = match.file_player
+                players[file_player.number] = services.player_create(
                     user=user,
                     username=match.username,
-                    full_name=match.file_player.full_name[:200] or match.username,
-                    entry_rank=match.file_player.rank,
-                    egd_pin=match.file_player.pin,
+                    full_name=file_player.full_name[:200] or match.username,
+                    family_name=file_player.surname[:150],
+                    given_name=file_player.given_name[:150],
+                    country=_country(file_player.country),
+                    federation_club=file_player.club[:50],
+                    declared_rating=_rating(file_player),
+                    entry_rank=file_player.rank,
+                    egd_pin=file_player.pin,
                 )
+            _fill_matched_players(user, plan, info)
             result = services.games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
+            for match in plan.matched_players:
+                players[match.file_player.number] = match.player
+            _store_entrants(tournament, plan, players)
             if dry_run:
                 transaction.set_rollback(True)
     except IntegrityError:
@@ -302,39 +316,172 @@ def tournament_import(
     )
 
 
+def _country(text: str) -> str:
+    """An ISO 3166 two-letter code, as the files give it (some old files write UK)."""
+    text = text.strip().upper()
+    return text if len(text) == 2 and text.isascii() and text.isalpha() else ""
+
+
+def _rating(file_player: FilePlayer) -> int | None:
+    rating = declared_rating(file_player)
+    return int(rating) if rating is not None else None
+
+
+def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
+    """What the file says of the tournament besides its dates and class: the EGD header
+    (PC, HA, TM, CM) and where its standings come from, to show and write back."""
+    tournament.location = info.place[:200]
+    tournament.handicap_rule = info.handicap_rule[:50]
+    tournament.adjusted_time = info.time[:50]
+    tournament.file_comment = info.comment[:500]
+    tournament.standings = info.file_format
+    tournament.score_names = list(info.score_names)
+    tournament.mcmahon = [list(pair) for pair in info.mcmahon]
+    tournament.save(
+        update_fields=[
+            "location",
+            "handicap_rule",
+            "adjusted_time",
+            "file_comment",
+            "standings",
+            "score_names",
+            "mcmahon",
+        ]
+    )
+
+
+def _fill_matched_players(user, plan: ImportPlan, info: TournamentInfo) -> None:
+    """Players already on file get the country and club the file gives when they have
+    none, and its declared GoR when this tournament is their earliest on file (a GoR
+    starts a player new to the EGF algorithms: the one of their first tournament)."""
+    matched = [match for match in plan.matched_players if match.player is not None]
+    earliest = _earliest_games([match.player.pk for match in matched])
+    for match in matched:
+        player, file_player = match.player, match.file_player
+        before = services.player_snapshot(player)
+        changed = []
+        country = _country(file_player.country)
+        if country and not player.country:
+            player.country = country
+            changed.append("country")
+        if file_player.club and not player.federation_club:
+            player.federation_club = file_player.club[:50]
+            changed.append("federation_club")
+        rating = _rating(file_player)
+        first = earliest.get(player.pk)
+        earliest_here = first is None or info.start < first
+        if rating is not None and earliest_here and player.declared_rating != rating:
+            player.declared_rating = rating
+            changed.append("declared_rating")
+        if changed:
+            player.save(update_fields=changed)
+            services.audit(
+                user,
+                "player_update",
+                player,
+                before=before,
+                after=services.player_snapshot(player),
+                summary=f"{player.username}: from the file of {info.code}",
+            )
+
+
+def _earliest_games(player_ids: list[int]) -> dict[int, date]:
+    """Each player's earliest valid game date (two grouped queries)."""
+    earliest: dict[int, date] = {}
+    for side in ("white", "black"):
+        rows = (
+            Game.objects.valid()
+            .filter(**{f"{side}_id__in": player_ids})
+            .values_list(f"{side}_id")
+            .annotate(first=Min("date"))
+        )
+        for player_id, first in rows:
+            if player_id not in earliest or first < earliest[player_id]:
+                earliest[player_id] = first
+    return earliest
+
+
+def _store_entrants(tournament: Tournament, plan: ImportPlan, players: dict[int, Player]) -> None:
+    """The file's players as it lists them (TournamentPlayer rows), in one query."""
+    TournamentPlayer.objects.bulk_create(
+        TournamentPlayer(
+            tournament=tournament,
+            player=players[file_player.number],
+            number=file_player.number,
+            place=file_player.place[:10],
+            family_name=file_player.surname[:150],
+            given_name=file_player.given_name[:150],
+            rank=file_player.rank,
+            country=_country(file_player.country),
+            club=file_player.club[:50],
+            rating=file_player.rating,  # as written: -900 is 30k's GoR, not a start
+            scores=list(file_player.scores),
+            results=list(file_player.results),
+            mcmahon_correction=file_player.mcmahon_correction,
+        )
+        for file_player in (match.file_player for match in plan.matches)
+    )
+
+
 # --- export ---------------------------------------------------------------------------
 
 
-def _names(player: Player) -> tuple[str, str]:
-    """(surname, given name) from a full name kept as "Given Surname"."""
-    words = player.full_name.split()
-    if not words:
-        return player.username, ""
-    return words[-1], " ".join(words[:-1])
+def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
+    """A player of a game entered on the site, as a file lists them: their family and
+    given names, country (else ``country``), club and EGD PIN."""
+    return FilePlayer(
+        number=number,
+        surname=player.family_name or player.full_name or player.username,
+        given_name=player.given_name if player.family_name else "",
+        rank=rank,
+        username=player.username,
+        country=player.country or country,
+        club=player.federation_club,
+        pin=player.egd_pin,
+        rating=player.declared_rating,
+    )
+
+
+def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
+    """A player as the imported file listed them."""
+    return FilePlayer(
+        number=entrant.number,
+        surname=entrant.family_name,
+        given_name=entrant.given_name,
+        rank=entrant.rank,
+        username=entrant.player.username,
+        country=entrant.country or country,
+        club=entrant.club,
+        pin=entrant.player.egd_pin,
+        rating=entrant.rating,
+        place=entrant.place,
+        scores=tuple(entrant.scores),
+        results=tuple(entrant.results),
+        mcmahon_correction=entrant.mcmahon_correction,
+    )
 
 
 def tournament_file(tournament: Tournament, *, country: str = "XX") -> TournamentFile:
-    """A stored tournament's valid games, with their players as the file lists them: the
-    rank each declared on their first game (else their entry rank) and their EGD PIN.
-    The site keeps no country or EGD club of a player: ``country`` is every player's."""
+    """A stored tournament's valid games, with their players as the file lists them.
+
+    An imported tournament's players are the file's, in its order, with their place,
+    tie-breakers, rounds as written, names, rank, country and club as the file gave them;
+    a player of a game added on the site since comes after them. Other players have
+    the rank they declared on their first game (else their entry rank), their names,
+    country (else ``country``), club and EGD PIN as the site keeps them."""
     games = list(
         tournament.games.valid().select_related("white", "black", "tournament").in_replay_order()
     )
-    players: dict[int, FilePlayer] = {}
+    entrants = list(tournament.entrants.select_related("player").order_by("number"))
+    players: dict[int, FilePlayer] = {
+        entrant.player_id: _entrant(entrant, country) for entrant in entrants
+    }
     records = []
     for game in games:
         for player, declared in ((game.white, game.white_rank), (game.black, game.black_rank)):
             if player.pk not in players:
-                surname, given_name = _names(player)
-                players[player.pk] = FilePlayer(
-                    number=len(players) + 1,
-                    surname=surname,
-                    given_name=given_name,
-                    rank=declared if declared is not None else player.entry_rank,
-                    username=player.username,
-                    country=country,
-                    pin=player.egd_pin,
-                )
+                rank = declared if declared is not None else player.entry_rank
+                players[player.pk] = _site_player(player, len(players) + 1, rank, country)
         records.append(
             dataclasses.replace(
                 game.to_record(),
@@ -347,6 +494,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
             f"the tournament '{tournament.code}' has no dates and no games: nothing to export"
         )
     even_komi = Counter(record.komi for record in records if record.handicap == 0)
+    written_rounds = max((len(entrant.results) for entrant in entrants), default=0)
     info = TournamentInfo(
         code=tournament.code,
         name=tournament.name or tournament.code,
@@ -354,6 +502,13 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         end=tournament.end_date or max(game.date for game in games),
         tournament_class=tournament.egf_class,
         komi=even_komi.most_common(1)[0][0] if even_komi else DEFAULT_EVEN_KOMI,
-        rounds=max((game.round for game in games), default=0),
+        rounds=max([written_rounds, *(game.round for game in games)]),
+        place=tournament.location,
+        handicap_rule=tournament.handicap_rule,
+        time=tournament.adjusted_time,
+        comment=tournament.file_comment,
+        score_names=tuple(tournament.score_names),
+        mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
+        file_format=tournament.standings,
     )
     return TournamentFile(info, list(players.values()), records)

@@ -21,6 +21,11 @@ urlpatterns = [
         exchange_views.tournament_export_egd,
         name="tournament_export_egd",
     ),
+    path(
+        "tournaments/<slug:code>/opengotha.xml",
+        exchange_views.tournament_export_opengotha,
+        name="tournament_export_opengotha",
+    ),
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/<int:pk>/", views.club_detail, name="club_detail"),
 ]

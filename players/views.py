@@ -184,6 +184,11 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
             "entry_grade_differs": (
                 primary_rating is None or player.entry_rank != primary_rating.rank
             ),
+            "declared_start": (
+                selectors.declared_rating_source(player)
+                if algorithm.starts_at_declared_rating
+                else None
+            ),
             "algorithm_tabs": algorithm_tabs(request, tabs, algorithm, primary.name),
             "table": table,
             "chart": rank_chart(

@@ -185,10 +185,13 @@ def replay_count(algorithm: str, start: ReplayKey | None = None) -> int:
 
 
 def player_entries() -> dict[str, Entry]:
-    """Every player's entry: the rank recorded when they were created (SPEC section 2)."""
+    """Every player's entry: the rank recorded when they were created (SPEC section 2),
+    and the GoR their earliest tournament file declared (the EGF algorithms start them
+    at it, as ``python -m ratings`` does on that file)."""
+    rows = Player.objects.values_list("username", "entry_rank", "declared_rating")
     return {
-        username: Entry(rank)
-        for username, rank in Player.objects.values_list("username", "entry_rank").iterator()
+        username: Entry(rank, declared_rating=Fraction(declared) if declared is not None else None)
+        for username, rank, declared in rows.iterator()
     }
 
 

@@ -180,6 +180,8 @@ class Algorithm(ABC, Generic[P]):
     state_type: ClassVar[type[PlayerState]] = PlayerState
     has_history: ClassVar[bool] = True
     rates_tournaments_as_blocks: ClassVar[bool] = False
+    # Starts a new player at the GoR a tournament file declares (Entry.declared_rating).
+    starts_at_declared_rating: ClassVar[bool] = False
     # values are shown as integers (SAGC indexes) rather than full-precision floats
     integer_values: ClassVar[bool] = False
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from .base import ParamsError, get_algorithm, parse_params, registry, replay
-from .formats import FORMATS, read_tournament_file
+from .formats import FORMATS, FilePlayer, read_tournament_file, with_declared_ratings
 from .output import write_history, write_standings
 from .records import GameFile, GameFileError, read_games, read_players, resolve_entries
 
@@ -32,7 +32,9 @@ With --format egd or --format opengotha, GAMES.csv is a tournament file instead:
 EGD tournament result file (h-file, h9 or older) or an OpenGotha XML file. Its
 rated games are its rounds' games (status tournament), its players are named by the
 usernames the site would suggest ("Fan Hui" is hui-fan) and start from the ranks
-the file gives them; forfeits and games without a result are not rated.
+the file gives them (the EGF algorithms from the GoR it declares, OpenGotha's
+rating, as the EGD does and the site after importing the file); forfeits and games
+without a result are not rated.
 """
 
 EPILOG = """\
@@ -126,10 +128,12 @@ def _list_algorithms() -> int:
     return 0
 
 
-def _read_games(path: Path, file_format: str) -> GameFile:
+def _read_games(path: Path, file_format: str) -> tuple[GameFile, list[FilePlayer]]:
+    """The games, and the players of a tournament file (none for a CSV file)."""
     if file_format == "csv":
-        return read_games(path.read_bytes(), str(path))
-    return read_tournament_file(path.read_bytes(), file_format, str(path)).as_game_file()
+        return read_games(path.read_bytes(), str(path)), []
+    tournament = read_tournament_file(path.read_bytes(), file_format, str(path))
+    return tournament.as_game_file(), tournament.players
 
 
 def rate(args: argparse.Namespace) -> int:
@@ -148,8 +152,9 @@ def rate(args: argparse.Namespace) -> int:
         given = None
         if args.players:
             given = read_players(args.players.read_bytes(), str(args.players))
-        games = _read_games(args.games, args.format)
+        games, file_players = _read_games(args.games, args.format)
         entries = resolve_entries(games.records, given, str(args.games))
+        entries = with_declared_ratings(entries, file_players)
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror or error}")
     except GameFileError as error:

@@ -239,6 +239,7 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
 
     state_type = EgfPlayer
     rates_tournaments_as_blocks = True
+    starts_at_declared_rating = True
     # the rating at which the set's formulas break down (None: they never do)
     rating_ceiling: ClassVar[float | None] = None
     value_scale = ValueScale("gor", "EGF GoR (1d = 2100)")
@@ -286,9 +287,21 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
 
     def new_player(self, entry: Entry) -> EgfPlayer:
         value = grade_rating(entry.rank) if entry.value is None else float(entry.value)
+        declared = self.declared_start(entry)
+        if declared is not None:
+            value = declared
         player = EgfPlayer(rank=entry.rank, value=value)
         self._place(player, entry.rank, value)
         return player
+
+    def declared_start(self, entry: Entry) -> float | None:
+        """The GoR a tournament file declared for a player new to this algorithm, when
+        it is their start: no ``value`` given and the GoR one this algorithm accepts
+        (else the grade's rating, as for any new player)."""
+        if entry.value is not None or entry.declared_rating is None:
+            return None
+        declared = float(entry.declared_rating)
+        return None if self._rating_problem(declared) else declared
 
     def entry_problem(self, entry: Entry) -> str | None:
         if entry.value is None:

@@ -141,10 +141,15 @@ class GameFileError(ValueError):
 @dataclass(frozen=True, slots=True)
 class Entry:
     """Where a player starts: the declared rank and, optionally, a starting value in
-    the algorithm's own scale (from ``--players`` or the site's national list)."""
+    the algorithm's own scale (from ``--players`` or the site's national list).
+
+    ``declared_rating`` is a GoR a tournament file gave the player (OpenGotha's
+    ``rating``, an h-file's GoR column): the EGF algorithms start a player new to them
+    at it, as the EGD does, when no ``value`` is given; the others ignore it."""
 
     rank: Rank
     value: Fraction | None = None
+    declared_rating: Fraction | None = None
 
 
 @dataclass(slots=True)

@@ -366,14 +366,19 @@ def test_a_written_file_reads_back_to_the_same_games_and_tournament():
     again = read_egd(write_egd(tournament))
     assert games_of(again) == games_of(tournament)
     assert again.tournament == tournament.tournament
-    assert [(p.username, p.rank, p.pin) for p in again.players] == sorted(
-        ((p.username, p.rank, p.pin) for p in tournament.players),
-        key=lambda item: ["john-smith", "aiko-nakamura", "thabo-ndlovu",
-                          "anna-van-der-merwe"].index(item[0]),
-    )  # fmt: skip
+    assert again.tournament.score_names == ("MMS", "SOS")
+
+    def standings(file):
+        return [
+            (p.place, p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.scores,
+             p.results)
+            for p in file.players
+        ]  # fmt: skip
+
+    assert standings(again) == standings(tournament)
 
 
-def test_the_written_file_lists_players_by_wins_with_fixed_width_columns():
+def test_a_file_is_written_back_in_its_order_with_its_columns_and_rounds_as_written():
     text = write_egd(read_egd(SPRING_CUP))
     lines = text.splitlines()
     assert lines[:9] == [
@@ -388,16 +393,37 @@ def test_the_written_file_lists_players_by_wins_with_fixed_width_columns():
         "; CM[Canadian byo-yomi]",
     ]
     players = [line for line in lines if not line.startswith(";")]
-    # by wins, then rank; each round: opponent's number, result, colour, handicap
+    # the bye 0+ stays a bye, 4+ stays without a colour, forfeits and '?' as written
     assert players == [
-        "   1 Smith John                      3d ZA CTGC    2    3+/w0    4+/w2    2=/w0"
-        "       0-       0- |12345678",
-        "   2 Nakamura Aiko                   2k JP Toky    2    4+/b0    3-/b0    1=/b0"
-        "       0-    4+/b0",
-        "   3 Ndlovu Thabo                    1k ZA CTGC    1    1-/b0    2+/w0       0-"
-        "       0-       0-",
-        "   4 Van_der_Merwe Anna              5k ZA xxxx    0    2-/w0    1-/b2       0-"
-        "       0-    2-/w0",
+        "   1 Smith John                      3d ZA CTGC     4    10    2+/w0    3+/w2    4=/w0"
+        "       0+    2+!w0 |12345678",
+        "   2 Ndlovu Thabo                    1k ZA CTGC     2    10    1-/b0       4+       0="
+        "    3?/b0    1-!b0",
+        "   3 Van_der_Merwe Anna              5k ZA xxxx     1    10     4-/w    1-/b2       0-"
+        "    2?/w0    4-/?0",
+        "   4 Nakamura Aiko                   2k JP Toky     1     9     3+/b       2-    1=/b0"
+        "        ?    3+/?0",
+    ]
+
+
+def test_a_tournament_without_file_standings_is_placed_by_points_sos_and_sosos():
+    tournament = read_egd(SPRING_CUP)
+    tournament.players = [
+        replace(player, place="", scores=(), results=()) for player in tournament.players
+    ]
+    lines = write_egd(tournament).splitlines()
+    assert lines[11].startswith("; Pl Name                            Rk Co Club NBW SOS SOSOS")
+    players = [line for line in lines if not line.startswith(";")]
+    # Nakamura and Smith both have 2.5 points and 3.5 SOS: Nakamura's SOSOS is higher
+    assert players == [
+        "   1 Nakamura Aiko                   2k JP Toky   2.5   3.5  23.5    4+/b0    3-/b0"
+        "    2=/b0       0-    4+/b0",
+        "   2 Smith John                      3d ZA CTGC   2.5   3.5    16    3+/w0    4+/w2"
+        "    1=/w0       0-       0- |12345678",
+        "   3 Ndlovu Thabo                    1k ZA CTGC     1     5     7    2-/b0    1+/w0"
+        "       0-       0-       0-",
+        "   4 Van_der_Merwe Anna              5k ZA xxxx     0   7.5  10.5    1-/w0    2-/b2"
+        "       0-       0-    1-/w0",
     ]
 
 
@@ -566,3 +592,12 @@ def test_egc2013_h9_and_the_opengotha_file_give_the_same_games():
 
     assert len(xml.records) == 2259 - 33
     assert games(h9) == games(xml)
+
+
+def test_a_gor_column_gives_the_players_declared_ratings():
+    text = SPRING_CUP.replace("Club  MMS SOS", "Club  Rt  SOS")
+    tournament = read_egd(text)
+    assert tournament.tournament.score_names == ("Rt", "SOS")
+    assert [player.rating for player in tournament.players] == [4, 2, 1, 1]
+    assert tournament.entries()["john-smith"].declared_rating == 4
+    assert read_egd(SPRING_CUP).players[0].rating is None  # MMS is no GoR

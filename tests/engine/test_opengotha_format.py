@@ -7,6 +7,8 @@ here); ``CLUBRATING_SHARED_DATA`` points elsewhere. Tests that need them skip, s
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import replace
 from datetime import date
 from fractions import Fraction
 from pathlib import Path
@@ -16,9 +18,10 @@ import pytest
 from ratings.engine.cli import main
 from ratings.engine.formats import opengotha
 from ratings.engine.formats.egd import read_egd, write_egd
-from ratings.engine.formats.opengotha import read_opengotha
+from ratings.engine.formats.opengotha import read_opengotha, write_opengotha
 from ratings.engine.ranks import parse_rank
 from ratings.engine.records import GameFileError, Status, Winner
+from tests.engine.test_egd_format import SPRING_CUP as EGD_SPRING_CUP
 from tests.engine.test_egd_format import games_of
 
 SHARED_DATA = Path(
@@ -333,3 +336,90 @@ def test_the_egc_files_are_read_with_their_forfeits_left_out():
     assert len(egc2011.records) == 2708 - 18
     assert egc2013.tournament.rounds == egc2011.tournament.rounds == 10
     assert sum(bool(p.pin) for p in egc2013.players) == 535
+
+
+# --- writing ------------------------------------------------------------------------------
+
+
+def standings_of(tournament) -> list[tuple]:
+    return [
+        (p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.rating, p.place, p.scores,
+         p.results, p.mcmahon_correction)
+        for p in tournament.players
+    ]  # fmt: skip
+
+
+def test_a_written_opengotha_file_reads_back_to_the_same_tournament():
+    tournament = read_opengotha(SPRING_CUP)
+    again = read_opengotha(write_opengotha(tournament))
+    assert games_of(again) == games_of(tournament)
+    assert standings_of(again) == standings_of(tournament)
+    assert again.notes == tournament.notes  # the forfeit, both lost, not played yet
+    # OpenGotha's defaults are written out for the McMahon parameters the file left out
+    assert replace(again.tournament, mcmahon=()) == tournament.tournament
+
+
+def test_the_written_file_has_what_opengothas_reader_requires():
+    # OpenGotha's reader dereferences the first GeneralParameterSet, HandicapParameterSet
+    # and PairingParameterSet unconditionally, reads ranks as 7D/15K, ratings as whole
+    # numbers and placement criteria by OpenGotha's names.
+    text = write_opengotha(read_opengotha(SPRING_CUP))
+    for element in ("GeneralParameterSet", "HandicapParameterSet", "PairingParameterSet"):
+        assert text.count(f"<{element} ") == 1
+    assert re.findall(r' rank="([^"]+)"', text) == ["3D", "1K", "5K", "2K"]
+    assert re.findall(r' rating="([^"]+)"', text) == ["2250", "1600", "1850"]
+    assert re.findall(r'<PlacementCriterion name="(\w+)"', text)[:2] == ["MMS", "SOSM"]
+    assert '<ByePlayer player="NAKAMURAAIKO" roundNumber="4"/>' in text
+    # its Player constructor: a first name, a club of at most 4 characters, a country
+    # of 2 letters or none
+    tournament = read_opengotha(SPRING_CUP)
+    tournament.players[0] = replace(tournament.players[0], given_name="", club="Cape Town GC")
+    text = write_opengotha(tournament)
+    assert all(re.findall(r' firstName="([^"]+)"', text))
+    assert all(len(club) <= 4 for club in re.findall(r' club="([^"]*)"', text))
+    assert all(len(country) in (0, 2) for country in re.findall(r' country="([^"]*)"', text))
+    smith = read_opengotha(text).players[0]
+    assert (smith.surname, smith.given_name, smith.club) == ("Smith", "", "Cape")
+
+
+def test_an_h_file_written_as_opengotha_keeps_its_games_byes_and_forfeits():
+    h_file = read_egd(EGD_SPRING_CUP)
+    text = write_opengotha(h_file)
+    again = read_opengotha(text)
+    # an OpenGotha file has no EGF class: class A unless the import says otherwise
+    assert games_of(again.renamed(tournament_class="B")) == games_of(h_file)
+    assert '<ByePlayer player="SMITHJOHN" roundNumber="4"/>' in text
+    assert again.notes == [
+        "1 games won or lost by forfeit (*_BYDEF) not rated",
+        "1 games without a result yet (RESULT_UNKNOWN) not rated",
+    ]
+    # the h-file's MMS, SOS columns become OpenGotha's criteria
+    assert again.tournament.score_names == ("MMS", "SOSM")
+
+
+def test_two_players_of_one_name_cannot_be_written_for_opengotha():
+    tournament = read_opengotha(SPRING_CUP)
+    tournament.players[1] = replace(tournament.players[1], surname="Smith", given_name="John")
+    with pytest.raises(ValueError, match="OpenGotha tells players apart by name"):
+        write_opengotha(tournament)
+
+
+@pytest.mark.skipif(
+    not (EGC / "egc2013.xml").is_file(),
+    reason=f"EGC OpenGotha files not found in {EGC} (set CLUBRATING_SHARED_DATA)",
+)
+def test_egc2013_is_placed_as_its_h9_file_and_written_back_identically():
+    egc = read_opengotha((EGC / "egc2013.xml").read_bytes())
+    # the places OpenGotha printed in EGC2013.h9, from the same tournament
+    h9 = read_egd((EGC / "EGC2013.h9").read_bytes())
+    # (OpenGotha rounds half points of SOS down in its h9 export: 408.5 is printed 408)
+    top = [(p.full_name, p.scores[0]) for p in sorted(egc.players, key=place)][:8]
+    assert top == [(p.full_name, p.scores[0]) for p in h9.players[:8]]
+    again = read_opengotha(write_opengotha(egc))
+    assert standings_of(again) == standings_of(egc)
+    assert games_of(again) == games_of(egc)
+    assert again.notes == egc.notes
+
+
+def place(player) -> tuple[int, int]:
+    return (int(player.place), player.number)

@@ -17,7 +17,7 @@ from django.core.management import call_command
 
 from players import services
 from players.exports import RECORD_SHEET_COLUMNS
-from players.models import Game, Player, Tournament
+from players.models import Game, Player, Tournament, TournamentPlayer
 from players.tournament_files import plan_tournament_import, tournament_import
 from ratings import services as rating_services
 from ratings.engine.base import get_algorithm
@@ -281,10 +281,18 @@ def test_the_h_file_says_in_comments_what_it_cannot_carry(client, season):
     assert len(read_egd(text).records) == 6
 
 
-def test_the_h_file_gives_everyone_the_country_asked_for(client, season):
-    text = content_of(client.get("/tournaments/Spring-Cup-2024/egd.h9?country=za"))
+def test_the_h_file_gives_the_country_asked_for_to_players_without_one(client, season):
+    TournamentPlayer.objects.filter(player__username="thabo-ndlovu").update(country="")
 
-    assert {player.country for player in read_egd(text).players} == {"ZA"}
+    text = content_of(client.get("/tournaments/Spring-Cup-2024/egd.h9?country=gb"))
+
+    countries = {player.username: player.country for player in read_egd(text).players}
+    assert countries == {
+        "john-smith": "ZA",
+        "thabo-ndlovu": "GB",
+        "anna-van-der-merwe": "ZA",
+        "aiko-nakamura": "JP",
+    }
 
 
 def test_no_h_file_for_a_tournament_without_games_or_a_bad_country(client, season):
@@ -313,7 +321,8 @@ def test_the_tournament_page_links_its_h_file(client, season):
 
 
 def test_the_h_file_takes_a_fixed_number_of_queries(client, season, django_assert_max_num_queries):
-    with django_assert_max_num_queries(2):
+    # the tournament, its games with their players, the file's players
+    with django_assert_max_num_queries(3):
         response = client.get("/tournaments/Spring-Cup-2024/egd.h9")
         exported = read_egd(content_of(response))
 
@@ -335,9 +344,7 @@ def test_the_egc2013_h_file_goes_through_the_site_unchanged(client, vera):
 
     assert len(exported.records) == 2226
     assert games_of(exported) == games_of(original)
-    # Players without a rated game (forfeits only) are not in the games, so not written.
-    playing = {name for record in original.records for name in (record.white, record.black)}
-    pins = {player.username: player.pin for player in original.players}
-    assert {player.username: player.pin for player in exported.players} == {
-        username: pins[username] for username in playing
-    }
+    # Every player of the file, those with forfeits only among them, in the file's order.
+    assert [(p.username, p.pin, p.place, p.scores, p.results) for p in exported.players] == [
+        (p.username, p.pin, p.place, p.scores, p.results) for p in original.players
+    ]

@@ -1,28 +1,35 @@
-"""Print a stored tournament as an EGD tournament result file (h9)."""
+"""Print a stored tournament as an EGD tournament result file (h9) or OpenGotha XML."""
 
 from django.core.management.base import BaseCommand, CommandError
 
 from players import services
-from players.exports import tournament_egd
+from players.exports import tournament_egd, tournament_opengotha
 from players.models import Tournament
 
 
 class Command(BaseCommand):
     help = (
-        "Print a tournament's valid games as an EGD tournament result file (h9), which "
+        "Print a tournament as an EGD tournament result file (h9), which "
         "`import_tournament` and `python -m ratings rate --format egd` read back to the same "
-        "games. What an h-file cannot carry (another komi, board size or status) is listed on "
-        "stderr. The site's /tournaments/CODE/egd.h9 is the same file."
+        "tournament (an imported one as its file had it), or with --format opengotha as an "
+        "OpenGotha XML file. What an h-file cannot carry (another komi, board size or status) "
+        "is listed on stderr. The site's /tournaments/CODE/egd.h9 and opengotha.xml are the "
+        "same files."
     )
 
     def add_arguments(self, parser):
         parser.add_argument("code", metavar="CODE", help="the tournament's code")
-        parser.add_argument("--format", choices=("egd",), default="egd", help="egd (h9)")
+        parser.add_argument(
+            "--format",
+            choices=("egd", "opengotha"),
+            default="egd",
+            help="egd (h9, the default) or opengotha (XML)",
+        )
         parser.add_argument(
             "--country",
             default="XX",
-            help="two-letter country code written for every player (the site keeps none; "
-            "default XX, unknown)",
+            help="two-letter country code written for players whose country the site does "
+            "not know (default XX, unknown)",
         )
 
     def handle(self, *args, code, country, **options):
@@ -30,6 +37,12 @@ class Command(BaseCommand):
             tournament = Tournament.objects.get(code=code)
         except Tournament.DoesNotExist:
             raise CommandError(f"no tournament with the code '{code}'") from None
+        if options["format"] == "opengotha":
+            try:
+                self.stdout.write(tournament_opengotha(tournament, country=country), ending="")
+            except services.ServiceError as error:
+                raise CommandError(error.message) from None
+            return
         try:
             exported = tournament_egd(tournament, country=country)
         except services.ServiceError as error:

@@ -94,6 +94,14 @@ class TournamentInfo:
     time: str = ""  # EGD TM[...]: the EGF adjusted time
     comment: str = ""  # EGD CM[...]
     board_size: int = 19
+    # The tie-breaker columns the players' ``scores`` hold (h-file: the column heading
+    # between the club and the rounds, e.g. MMS SOS SOSOS; OpenGotha: its placement
+    # criteria); empty names where the file does not say.
+    score_names: tuple[str, ...] = ()
+    # OpenGotha's McMahon and bye parameters (genMMBar, genMMS2ValueBye...), as read,
+    # to place its players and to be written back.
+    mcmahon: tuple[tuple[str, str], ...] = ()
+    file_format: str = ""  # "egd" or "opengotha": the file it was read from
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,8 +117,16 @@ class FilePlayer:
     country: str = ""
     club: str = ""
     pin: str = ""  # EGD PIN, digits
-    rating: int | None = None  # OpenGotha's rating at registration (not used to rate)
+    rating: int | None = None  # the GoR the file declares (OpenGotha ``rating``)
     line: int | None = None
+    # The standings as the file has them: the printed place ("" for a tie), the
+    # tie-breaker columns as written, and one result per round as an h-file writes it
+    # (``12+/w0``, ``0+`` a bye, ``0-`` no game, ``12+!`` a forfeit), numbering
+    # opponents by their position in the file.
+    place: str = ""
+    scores: tuple[str, ...] = ()
+    results: tuple[str, ...] = ()
+    mcmahon_correction: int = 0  # OpenGotha's smmsCorrection (1: above the bar)
 
     @property
     def full_name(self) -> str:
@@ -135,8 +151,11 @@ class TournamentFile:
         raise KeyError(username)
 
     def entries(self) -> dict[str, Entry]:
-        """Each player's entry: the rank the file gives them."""
-        return {player.username: Entry(player.rank) for player in self.players}
+        """Each player's entry: the rank the file gives them, and the GoR it declares."""
+        return {
+            player.username: Entry(player.rank, declared_rating=declared_rating(player))
+            for player in self.players
+        }
 
     def as_game_file(self) -> GameFile:
         """The records as the CSV reader would give them; the notes become warnings."""
@@ -160,6 +179,31 @@ class TournamentFile:
             for record in self.records
         ]
         return TournamentFile(info, list(self.players), records, list(self.notes))
+
+
+def declared_rating(player: FilePlayer) -> Fraction | None:
+    """The GoR the file declares for ``player`` (None when it gives none: OpenGotha
+    writes -2950 and below for "no rating")."""
+    if player.rating is None or player.rating <= MIN_DECLARED_RATING:
+        return None
+    return Fraction(player.rating)
+
+
+MIN_DECLARED_RATING = -900  # a GoR is above -900 (30k); OpenGotha's "none" is -2950
+
+
+def with_declared_ratings(
+    entries: dict[str, Entry], players: Sequence[FilePlayer]
+) -> dict[str, Entry]:
+    """``entries`` with each file player's declared GoR (``python -m ratings`` on a
+    tournament file: the site stores the same GoR on the player it creates)."""
+    ratings = {player.username: declared_rating(player) for player in players}
+    return {
+        name: dataclasses.replace(entry, declared_rating=ratings[name])
+        if ratings.get(name) is not None and entry.declared_rating is None
+        else entry
+        for name, entry in entries.items()
+    }
 
 
 def komi_of(text: str) -> Fraction | None:

@@ -50,6 +50,7 @@ from . import (
     tournament_game,
 )
 from . import tournament_code as make_code
+from .standings import SITE_CRITERIA, Round, place_players, score_text
 
 _HEADER_RE = re.compile(r"^\s*;\s*([A-Z]{2})\[(.*)\]\s*$")
 _RESULT_RE = re.compile(r"^(\d+)([-+=?])([/!]?)([wWbB?]?)(\d?)(!?)$")
@@ -192,6 +193,7 @@ def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _
         club=club,
         pin=pin,
         line=line,
+        place=tokens[0] if start else "",
     )
     return _RawLine(line, number, rest, player)
 
@@ -214,7 +216,9 @@ def _round_count(raw_lines: Sequence[_RawLine]) -> int:
     return max(counts.items(), key=lambda item: (item[1], item[0]))[0] if counts else 0
 
 
-def _results_of(raw: _RawLine, rounds: int, errors: list[RowError]) -> list[_Result] | None:
+def _results_of(
+    raw: _RawLine, rounds: int, errors: list[RowError]
+) -> tuple[list[_Result], tuple[str, ...]] | None:
     runs = [run for run in _runs(raw.tokens) if run[1] >= rounds]
     if not runs:
         found = max((length for _, length in _runs(raw.tokens)), default=0)
@@ -228,8 +232,62 @@ def _results_of(raw: _RawLine, rounds: int, errors: list[RowError]) -> list[_Res
         return None
     start, length = runs[-1]
     # Score columns just before the results may look like results ("4=" for 4.5).
-    tokens = raw.tokens[start + length - rounds : start + length]
-    return [_parse_result(token) for token in tokens]
+    first = start + length - rounds
+    tokens = raw.tokens[first : start + length]
+    return [_parse_result(token) for token in tokens], tuple(raw.tokens[:first])
+
+
+# Headings of a column of the players' GoR (KPMC 2021: "Rt"): the rating they declared.
+RATING_COLUMNS = ("Rt", "GoR", "Rating")
+
+# Tie-breaker names of the column heading, longest first: OpenGotha glues them
+# together when a column is wider than its name ("SOSSOSOS" is SOS and SOSOS).
+_SCORE_NAMES = sorted(
+    [
+        *("MMS", "NBW", "SOS", "SOSOS", "SODOS", "SOSW", "SOSOSW", "SODOSW", "SOSM"),
+        *("SOSOSM", "SODOSM", "CUSS", "CUSSW", "CUSSM", "SOSM1", "SOSM2", "SOSW1"),
+        *("SOSW2", "SOSWM1", "SOSWM2", "SOSMM1", "SOSMM2", "STS", "SOSTS", "EXT", "EXR"),
+        *("SDC", "DC", "Pts", "Points", "Score", "Wins", "MSOS", "SORP", "Hd", "HD"),
+        *RATING_COLUMNS,
+    ],
+    key=len,
+    reverse=True,
+)
+
+
+def _split_score_names(word: str) -> list[str]:
+    """The tie-breaker names glued in ``word`` ("" for a word that is none: a round's
+    heading such as ``R1`` or ``1``, which older files put above the scores)."""
+    names = []
+    while word:
+        name = next((n for n in _SCORE_NAMES if word.upper().startswith(n.upper())), None)
+        if name is None:
+            return [*names, ""]
+        names.append(word[: len(name)])
+        word = word[len(name) :]
+    return names
+
+
+def _score_names(lines: Sequence[str], scores: int) -> tuple[str, ...]:
+    """The names of the ``scores`` tie-breaker columns from the column heading (the
+    last comment line before the players with "Name" in it): the words after the
+    club's heading; "" where the heading does not name a column."""
+    heading: list[str] = []
+    for text in lines:
+        stripped = text.strip()
+        if not stripped.startswith(";"):
+            if stripped:
+                break
+            continue
+        words = stripped.lstrip(";").split()
+        if any(word.lower() == "name" for word in words):
+            heading = words
+    club_at = next((i for i, word in enumerate(heading) if word.lower() in ("club", "cl")), None)
+    if club_at is None:
+        return ("",) * scores
+    names = [name for word in heading[club_at + 1 :] for name in _split_score_names(word)]
+    names = names[:scores]
+    return tuple(names) + ("",) * (scores - len(names))
 
 
 def _header(lines: Sequence[str]) -> dict[str, tuple[int, str]]:
@@ -300,6 +358,7 @@ def _header_info(header, rounds: int, errors: list[RowError]) -> TournamentInfo 
         handicap_rule=header.get("HA", (0, ""))[1],
         time=header.get("TM", (0, ""))[1],
         comment=header.get("CM", (0, ""))[1],
+        file_format="egd",
     )
 
 
@@ -421,6 +480,13 @@ class _Games:
         )
 
 
+def _declared(scores: tuple[str, ...], at: int | None) -> int | None:
+    """The GoR in the rating column, when the file has one and it is a whole number."""
+    if at is None or at >= len(scores) or not re.fullmatch(r"-?\d{1,4}", scores[at]):
+        return None
+    return int(scores[at])
+
+
 def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
     """Read an EGD h-file. Raises :class:`GameFileError` listing every problem (line,
     column, reason); nothing of a file with a problem is to be used."""
@@ -452,8 +518,24 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
     results = [_results_of(raw, rounds, errors) for raw in raw_lines]
     if errors or info is None:
         raise GameFileError(errors, source)
-    named = assign_usernames([raw.player for raw in raw_lines])
-    parsed = [_Line(player, result or []) for player, result in zip(named, results, strict=True)]
+    score_count = Counter(len(result[1]) for result in results if result).most_common(1)
+    info = replace(info, score_names=_score_names(lines, score_count[0][0] if score_count else 0))
+    rating_at = next((i for i, name in enumerate(info.score_names) if name in RATING_COLUMNS), None)
+    named = assign_usernames(
+        [
+            replace(
+                raw.player,
+                scores=result[1] if result else (),
+                results=tuple(r.text for r in result[0]) if result else (),
+                rating=_declared(result[1], rating_at) if result else None,
+            )
+            for raw, result in zip(raw_lines, results, strict=True)
+        ]
+    )
+    parsed = [
+        _Line(player, result[0] if result else [])
+        for player, result in zip(named, results, strict=True)
+    ]
     games = _Games(parsed, info, errors)
     games.pair()
     if errors:
@@ -519,35 +601,9 @@ def _columns(tournament: TournamentFile) -> dict[int, int]:
     return columns
 
 
-def write_egd(tournament: TournamentFile) -> str:
-    """The tournament as an h9 file that :func:`read_egd` reads back to the same games.
-
-    Players are listed by wins, then rank, then name, numbered from 1 in that order;
-    each round's result names the opponent's number, the result, the colour and the
-    handicap (``12+/w0``); a round without a game is ``0-``. Only the records are
-    written: forfeits and byes of the file it came from are not kept.
-    """
-    info = tournament.tournament
-    known = {player.username for player in tournament.players}
-    for record in tournament.records:
-        if record.is_adjustment or record.winner is None:
-            raise ValueError(f"only games go into an h-file, not {record}")
-        missing = {record.white, record.black} - known
-        if missing:
-            raise ValueError(f"{', '.join(sorted(missing))} is not among the players")
+def _game_cells(tournament: TournamentFile, number: dict[str, int]) -> dict[tuple[str, int], str]:
+    """Each player's result token of each round with a game (``12+/w0``)."""
     columns = _columns(tournament)
-    rounds = max([info.rounds, *columns.values()], default=0)
-    wins: Counter[str] = Counter()
-    for record in tournament.records:
-        if record.winner is Winner.WHITE:
-            wins[record.white] += 1
-        elif record.winner is Winner.BLACK:
-            wins[record.black] += 1
-    players = sorted(
-        tournament.players,
-        key=lambda p: (-wins[p.username], -p.rank.stones, -p.rank.pro, p.surname, p.number),
-    )
-    number = {player.username: index for index, player in enumerate(players, start=1)}
     cells: dict[tuple[str, int], str] = {}
     for index, record in enumerate(tournament.records):
         column = columns[index]
@@ -561,6 +617,106 @@ def write_egd(tournament: TournamentFile) -> str:
                 mine = Winner.WHITE if colour == "w" else Winner.BLACK
                 outcome = "+" if record.winner is mine else "-"
             cells[me, column] = f"{number[them]}{outcome}/{colour}{record.handicap}"
+    return cells
+
+
+def _as_written(written: str, game: str | None, opponent_has_game: bool = False) -> str:
+    """A round's cell: the file's own token when it says what the stored game says
+    (``18+`` for ``18+/w0``: the colour and handicap may be left out), a round without
+    a game as the file wrote it (``0+`` a bye, ``?``, a forfeit ``12+!``), else the
+    game's token (``0-`` when there is neither)."""
+    if not written:
+        return game or "0-"
+    mine = _parse_result(written) if _is_result(written) else None
+    if game is None:
+        if mine is None or mine.opponent == 0:
+            return written
+        if (mine.forfeit or mine.outcome == "?") and not opponent_has_game:
+            return written
+        return "0-"  # the file's game is no longer stored (voided), or moved
+    ours = _parse_result(game)
+    if (
+        mine is not None
+        and not mine.forfeit
+        and (mine.opponent, mine.outcome) == (ours.opponent, ours.outcome)
+        and mine.colour in ("", ours.colour)
+        and mine.handicap in (None, ours.handicap)
+    ):
+        return written
+    return game
+
+
+def _names_busy(
+    written: str, players: list[FilePlayer], cells: dict[tuple[str, int], str], round_number: int
+) -> bool:
+    """Whether the opponent a written token names has a stored game in that round."""
+    if not _is_result(written):
+        return False
+    opponent = _parse_result(written).opponent
+    if not 0 < opponent <= len(players):
+        return False
+    return (players[opponent - 1].username, round_number) in cells
+
+
+def _placed(tournament: TournamentFile) -> tuple[list[FilePlayer], tuple[str, ...]]:
+    """The players in the order to write them, with their place and scores, and the
+    names of the score columns: as the file had them when the players came from one
+    (those added since after them, by position), else placed by points, SOS and SOSOS
+    (a tournament entered on the site)."""
+    players = tournament.players
+    if any(player.results for player in players):
+        # Players added since the file (a game entered on the site) follow its players.
+        return [
+            player if player.results else replace(player, place=str(position))
+            for position, player in enumerate(players, start=1)
+        ], tournament.tournament.score_names
+    rounds: dict[str, list[Round]] = {player.username: [] for player in players}
+    for record in tournament.records:
+        white_points = {Winner.WHITE: 1, Winner.BLACK: 0}.get(record.winner, Fraction(1, 2))
+        rounds[record.white].append(Round(record.black, Fraction(white_points)))
+        rounds[record.black].append(Round(record.white, 1 - Fraction(white_points)))
+    by_rank = sorted(
+        players, key=lambda p: (-p.rank.stones, -p.rank.pro, p.surname, p.given_name, p.number)
+    )
+    placed = place_players(rounds, SITE_CRITERIA, order=[p.username for p in by_rank])
+    by_name = {player.username: player for player in players}
+    return [
+        replace(
+            by_name[entry.player],
+            place="" if entry.tied else str(entry.place),
+            scores=tuple(score_text(value) for value in entry.scores),
+        )
+        for entry in placed
+    ], SITE_CRITERIA
+
+
+def write_egd(tournament: TournamentFile) -> str:
+    """The tournament as an h9 file that :func:`read_egd` reads back to the same
+    tournament.
+
+    A tournament read from a file is written as the file had it: its players in the
+    file's order with their place and tie-breaker columns, and each round as written
+    (``0+`` a bye stays a bye, ``18+`` stays without a colour) unless the stored game
+    says otherwise. Other tournaments are placed by points, then SOS, then SOSOS
+    (:mod:`.standings`). Each round's result names the opponent's number in the file,
+    the result, the colour and the handicap (``12+/w0``); a round without a game is
+    ``0-``.
+    """
+    info = tournament.tournament
+    known = {player.username for player in tournament.players}
+    for record in tournament.records:
+        if record.is_adjustment or record.winner is None:
+            raise ValueError(f"only games go into an h-file, not {record}")
+        missing = {record.white, record.black} - known
+        if missing:
+            raise ValueError(f"{', '.join(sorted(missing))} is not among the players")
+    players, score_names = _placed(tournament)
+    number = {player.username: index for index, player in enumerate(players, start=1)}
+    cells = _game_cells(tournament, number)
+    rounds = max(
+        [info.rounds, *(column for _, column in cells), *(len(p.results) for p in players)],
+        default=0,
+    )
     lines = [
         f"; CL[{info.tournament_class}]",
         f"; EV[{_clean(info.name)}]",
@@ -576,21 +732,28 @@ def write_egd(tournament: TournamentFile) -> str:
         lines.append(f"; TM[{_clean(info.time)}]")
     if info.comment:
         lines.append(f"; CM[{_clean(info.comment)}]")
+    score_count = max((len(player.scores) for player in players), default=0)
+    # "-" heads a column the file did not name, so the names keep their columns.
+    names = list(score_names[:score_count]) + [""] * (score_count - len(score_names))
+    heading = " ".join(name or "-" for name in names).rstrip(" -")
     lines += [
         "; Generated by clubrating",
         ";",
-        f"; Pl {'Name':<30} {'Rk':>3} Co Club Wins"
+        f"; Pl {'Name':<30} {'Rk':>3} Co Club {heading}".rstrip()
         + "".join(f" {f'R{r}':>8}" for r in range(1, rounds + 1)),
     ]
     for player in players:
         country = player.country if _COUNTRY_RE.match(player.country or "") else "XX"
+        scores = "".join(f" {_clean(score).replace(' ', '') or '0':>5}" for score in player.scores)
+        scores += " " * 6 * (score_count - len(player.scores))
         line = (
-            f"{number[player.username]:>4} {_name_field(player):<30} {player.rank!s:>3} "
-            f"{country.upper()} {_club_field(player.club):>4} {wins[player.username]:>4}"
+            f"{player.place:>4} {_name_field(player):<30} {player.rank!s:>3} "
+            f"{country.upper()} {_club_field(player.club):>4}{scores}"
         )
-        line += "".join(
-            f" {cells.get((player.username, r), '0-'):>8}" for r in range(1, rounds + 1)
-        )
+        written = list(player.results) + [""] * (rounds - len(player.results))
+        for r in range(1, rounds + 1):
+            busy = _names_busy(written[r - 1], players, cells, r)
+            line += f" {_as_written(written[r - 1], cells.get((player.username, r)), busy):>8}"
         if _PIN_RE.match(player.pin):
             line += f" |{player.pin}"
         lines.append(line)

@@ -27,6 +27,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 from xml.parsers import expat
+from xml.sax.saxutils import quoteattr
 
 from ..ranks import RankError, parse_rank
 from ..records import (
@@ -44,6 +45,14 @@ from . import (
     komi_of,
     tournament_code,
     tournament_game,
+)
+from .standings import (
+    CRITERIA,
+    MCMAHON_CRITERIA,
+    Round,
+    known_criteria,
+    place_players,
+    score_text,
 )
 
 MAX_BYTES = 10 * 1024 * 1024  # the real files are below 1 MB
@@ -70,6 +79,25 @@ FORFEITS = tuple(
 )
 NO_RESULT = ("RESULT_BOTHWIN", "RESULT_BOTHLOSE")
 NOT_PLAYED = "RESULT_UNKNOWN"
+MCMAHON_PARAMETERS = (
+    "genMMBar",
+    "genMMFloor",
+    "genMMZero",
+    "genMMS2ValueAbsent",
+    "genMMS2ValueBye",
+    "genNBW2ValueAbsent",
+    "genNBW2ValueBye",
+)
+# OpenGotha's defaults for a file that does not say.
+MCMAHON_DEFAULTS = {
+    "genMMBar": "9D",
+    "genMMFloor": "30K",
+    "genMMZero": "30K",
+    "genMMS2ValueAbsent": "1",
+    "genMMS2ValueBye": "2",
+    "genNBW2ValueAbsent": "0",
+    "genNBW2ValueBye": "2",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,6 +220,14 @@ class _Reader:
         correction = self.integer(handicap, "hdCorrection", 0) if handicap else 0
         if not code or start is None or end is None or end < start or komi is None:
             return None
+        criteria = tuple(
+            element.attributes.get("name", "").strip()
+            for element in sorted(
+                self.all("PlacementCriterion", "PlacementCriteria"),
+                key=lambda element: self.integer(element, "number", 0) or 0,
+            )
+            if self._in_individual_placement(element)
+        )
         return TournamentInfo(
             code=code,
             name=name or code,
@@ -202,7 +238,18 @@ class _Reader:
             place=attributes.get("location", "").strip(),
             handicap_rule=f"h{correction}" if correction else "",
             board_size=size or 19,
+            file_format="opengotha",
+            score_names=known_criteria(criteria),
+            mcmahon=tuple(
+                (key, attributes[key].strip()) for key in MCMAHON_PARAMETERS if key in attributes
+            ),
         )
+
+    def _in_individual_placement(self, criterion: _Element) -> bool:
+        """A criterion of the players' placement, not of the teams' (OpenGotha nests
+        both as PlacementCriteria; the teams' sit after TeamPlacementParameterSet)."""
+        team = self.one("TeamPlacementParameterSet")
+        return team is None or criterion.line < team.line
 
     def basic_time(self) -> Fraction | None:
         """The main thinking time per player, in minutes (the French ladder's rapid rule)."""
@@ -268,17 +315,30 @@ class _Reader:
             players.append(
                 FilePlayer(
                     number=number,
-                    surname=surname.replace("_", " "),
-                    given_name=given_name.replace("_", " "),
+                    surname=surname.replace("_", " ").strip(),
+                    given_name=given_name.replace("_", " ").strip(),
                     rank=rank,
                     country=attributes.get("country", "").strip().upper(),
                     club=attributes.get("club", "").strip(),
                     pin=pin,
                     rating=rating,
                     line=element.line,
+                    mcmahon_correction=self.integer(element, "smmsCorrection", 0) or 0,
                 )
             )
         return players, keys
+
+    def byes(self, keys: dict[str, int]) -> set[tuple[int, int]]:
+        """(player, round) of each ByePlayer (a bye: no game, the bye's points)."""
+        byes = set()
+        for element in self.all("ByePlayer", "ByePlayers"):
+            number = _player_number(keys, element.attributes.get("player", "").strip())
+            round_number = self.integer(element, "roundNumber", 0)
+            if number is None:
+                self.error(element, "player", "no player with this key")
+            elif round_number:
+                byes.add((number, round_number))
+        return byes
 
 
 def _player_number(keys: dict[str, int], key: str) -> int | None:
@@ -311,11 +371,13 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
     info = reader.info()
     players, keys = reader.players()
     players = assign_usernames(players)
+    byes = reader.byes(keys)
     basic_time = reader.basic_time()
     games = reader.all("Game", "Games")
     played: dict[tuple[int, int], int] = {}  # (player, round) -> line of its game
     rated: list[tuple[int, int, int, _Element, int, int, int, Winner]] = []
     forfeits = no_result = not_played = 0
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]] = {}
     for index, element in enumerate(games):
         game = reader.game(element, keys)
         if game is None:
@@ -342,10 +404,14 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
             rated.append((round_number, table, index, element, white, black, handicap, winner))
         else:
             reader.error(element, "result", f"'{result}' is not an OpenGotha result")
+            continue
+        pairings[round_number, white] = (black, "w", handicap, result)
+        pairings[round_number, black] = (white, "b", handicap, result)
     if errors or info is None:
         raise GameFileError(errors, source)
     rounds = max([info.rounds, *(game[0] for game in rated)])
     info = replace(info, rounds=rounds)
+    players, info = _standings(info, players, pairings, byes)
     records = [
         replace(
             tournament_game(
@@ -372,3 +438,358 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
     if not_played:
         notes.append(f"{not_played} games without a result yet (RESULT_UNKNOWN) not rated")
     return TournamentFile(info, players, records, notes)
+
+
+# (points of the player named first, of the other), by OpenGotha result, White first.
+_POINTS = {
+    "RESULT_WHITEWINS": (1, 0),
+    "RESULT_BLACKWINS": (0, 1),
+    "RESULT_EQUAL": (Fraction(1, 2), Fraction(1, 2)),
+    "RESULT_BOTHWIN": (1, 1),
+    "RESULT_BOTHLOSE": (0, 0),
+    "RESULT_UNKNOWN": (0, 0),
+}
+
+
+def _token(opponent: int, colour: str, handicap: int, result: str) -> tuple[str, Fraction]:
+    """One round as an h-file writes it, and the points it gives."""
+    forfeit = result.endswith("_BYDEF")
+    white_points, black_points = _POINTS[result.removesuffix("_BYDEF")]
+    points = Fraction(white_points if colour == "w" else black_points)
+    if result == NOT_PLAYED:
+        return f"{opponent}?/{colour}{handicap}", points
+    if result in NO_RESULT or forfeit:
+        outcome = "=" if points == Fraction(1, 2) else "+" if points else "-"
+        return f"{opponent}{outcome}!", points
+    outcome = "=" if result == "RESULT_EQUAL" else "+" if points else "-"
+    return f"{opponent}{outcome}/{colour}{handicap}", points
+
+
+def _rank_value(text: str) -> int:
+    """OpenGotha's number for a rank (1D = 0, 1K = -1, 30K = -30)."""
+    return parse_rank(text).stones
+
+
+def _standings(
+    info: TournamentInfo,
+    players: list[FilePlayer],
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]],
+    byes: set[tuple[int, int]],
+) -> tuple[list[FilePlayer], TournamentInfo]:
+    """The players with each round as an h-file writes it and their place and scores by
+    the file's placement criteria (OpenGotha keeps no standings: it computes them)."""
+    parameters = {**MCMAHON_DEFAULTS, **dict(info.mcmahon)}
+    criteria = info.score_names or MCMAHON_CRITERIA
+    score = "MMS" if any(c in ("MMS", "SOSM", "SOSOSM", "SODOSM") for c in criteria) else "NBW"
+    bye_points = Fraction(int(parameters[f"gen{score}2ValueBye"]), 2)
+    absent_points = Fraction(int(parameters[f"gen{score}2ValueAbsent"]), 2)
+    try:
+        zero, floor, bar = (
+            _rank_value(parameters[key]) for key in ("genMMZero", "genMMFloor", "genMMBar")
+        )
+    except RankError:
+        zero, floor, bar = -30, -30, 8
+    rounds: dict[str, list[Round]] = {}
+    tokens: dict[int, list[str]] = {}
+    start: dict[str, Fraction] = {}
+    for player in players:
+        number = player.number
+        played, written = [], []
+        for round_number in range(1, info.rounds + 1):
+            if (round_number, number) in pairings:
+                opponent, colour, handicap, result = pairings[round_number, number]
+                token, points = _token(opponent, colour, handicap, result)
+                played.append(Round(players[opponent - 1].username, points))
+            elif (number, round_number) in byes:
+                token, points = "0+", bye_points
+                played.append(Round(None, points))
+            else:
+                token, points = "0-", absent_points
+                played.append(Round(None, points))
+            written.append(token)
+        rounds[player.username] = played
+        tokens[number] = written
+        smms = min(max(player.rank.stones, floor), bar) - zero
+        start[player.username] = Fraction(smms + player.mcmahon_correction)
+    placed = place_players(rounds, criteria, start=start, order=[p.username for p in players])
+    by_name = {entry.player: entry for entry in placed}
+    players = [
+        replace(
+            player,
+            # OpenGotha prints a shared place for players tied on every criterion.
+            place=str(by_name[player.username].place),
+            scores=tuple(score_text(value) for value in by_name[player.username].scores),
+            results=tuple(tokens[player.number]),
+        )
+        for player in players
+    ]
+    return players, replace(info, score_names=tuple(criteria))
+
+
+# --- writing ------------------------------------------------------------------------
+
+
+# OpenGotha's names of the criteria the EGD and the site use, by the tournament's main
+# score (NBW: points; MMS: McMahon score).
+_OPENGOTHA_CRITERIA = {
+    ("NBW", "SOS"): "SOSW",
+    ("NBW", "SOSOS"): "SOSOSW",
+    ("NBW", "SODOS"): "SODOSW",
+    ("MMS", "SOS"): "SOSM",
+    ("MMS", "SOSOS"): "SOSOSM",
+    ("MMS", "SODOS"): "SODOSM",
+}
+_MAX_ROUNDS = 20  # OpenGotha's participating flags cover 20 rounds
+# What OpenGotha's reader needs of the parameter sets besides those a file carries
+# (it dereferences PairingParameterSet and HandicapParameterSet unconditionally); the
+# values are OpenGotha's defaults, as its own files have them.
+_PAIRING_DEFAULTS = {
+    "paiBaAvoidDuplGame": "500000000000000",
+    "paiBaBalanceWB": "1000000",
+    "paiBaDeterministic": "true",
+    "paiBaRandom": "0",
+    "paiMaAdditionalPlacementCritSystem1": "Rating",
+    "paiMaAdditionalPlacementCritSystem2": "NULL",
+    "paiMaAvoidMixingCategories": "0",
+    "paiMaCompensateDUDD": "true",
+    "paiMaDUDDLowerMode": "TOP",
+    "paiMaDUDDUpperMode": "TOP",
+    "paiMaDUDDWeight": "100000000",
+    "paiMaLastRoundForSeedSystem1": "2",
+    "paiMaMaximizeSeeding": "5000000",
+    "paiMaMinimizeScoreDifference": "100000000000",
+    "paiMaSeedSystem1": "SPLITANDSLIP",
+    "paiMaSeedSystem2": "SPLITANDSLIP",
+    "paiSeAvoidSameGeo": "100000000000",
+    "paiSeBarThresholdActive": "true",
+    "paiSeDefSecCrit": "100000000000",
+    "paiSeMinimizeHandicap": "0",
+    "paiSeNbWinsThresholdActive": "true",
+    "paiSePreferMMSDiffRatherThanSameClub": "3",
+    "paiSePreferMMSDiffRatherThanSameCountry": "1",
+    "paiSeRankThreshold": "4D",
+    "paiStandardNX1Factor": "0.5",
+}
+
+
+def _attributes(values: dict[str, object]) -> str:
+    return " ".join(f"{key}={quoteattr(str(value))}" for key, value in values.items())
+
+
+def _opengotha_name(text: str) -> str:
+    # OpenGotha writes a space inside a name as "_" (its key is name and first name
+    # without spaces), and the reader turns it back.
+    return "_".join(text.split())
+
+
+def _opengotha_criteria(info: TournamentInfo) -> list[str]:
+    names = [name.upper() for name in info.score_names if name]
+    main = "MMS" if "MMS" in names or any(n.endswith("M") for n in names) else "NBW"
+    criteria = [
+        name if name in ("NBW", "MMS") else _OPENGOTHA_CRITERIA.get((main, name), name)
+        for name in names
+    ]
+    return [name for name in criteria if name in CRITERIA] or ["MMS", "SOSM", "SOSOSM"]
+
+
+def _komi_attribute(komi: Fraction) -> str:
+    return str(komi.numerator) if komi.denominator == 1 else f"{float(komi):g}"
+
+
+def _unplayed_games(
+    tournament: TournamentFile, played: set[tuple[str, int]]
+) -> list[tuple[int, str, str, str]]:
+    """Games a file listed that are not rated (forfeits, games without a result), from
+    the players' rounds as written: (round, white, black, OpenGotha result)."""
+    players = tournament.players
+    games = []
+    for player in players:
+        for round_number, token in enumerate(player.results, start=1):
+            match = _RESULT_TOKEN_RE.match(token)
+            if match is None or (player.username, round_number) in played:
+                continue
+            opponent_number, outcome, colour, forfeit = (
+                int(match["opponent"]),
+                match["outcome"],
+                match["colour"].lower(),
+                bool(match["forfeit"]) or token.endswith("!"),
+            )
+            if not (forfeit or outcome == "?") or not player.number < opponent_number:
+                continue
+            if opponent_number > len(players):
+                continue
+            opponent = players[opponent_number - 1]
+            if (opponent.username, round_number) in played:
+                continue
+            i_am_white = colour != "b"
+            white, black = (player, opponent) if i_am_white else (opponent, player)
+            theirs = _RESULT_TOKEN_RE.match(opponent.results[round_number - 1])
+            their_outcome = theirs["outcome"] if theirs else ""
+            if outcome == "?":
+                result = NOT_PLAYED
+            elif outcome == their_outcome and outcome in "+-":
+                # Both won or both lost: no result between the two (OpenGotha's own).
+                result = "RESULT_BOTHWIN" if outcome == "+" else "RESULT_BOTHLOSE"
+            elif outcome == "=":
+                result = "RESULT_EQUAL_BYDEF"
+            else:
+                white_won = (outcome == "+") == i_am_white
+                result = "RESULT_WHITEWINS_BYDEF" if white_won else "RESULT_BLACKWINS_BYDEF"
+            games.append((round_number, white.username, black.username, result))
+    return games
+
+
+_RESULT_TOKEN_RE = re.compile(
+    r"^(?P<opponent>\d+)(?P<outcome>[-+=?])(?P<forfeit>!?)/?(?P<colour>[wWbB?]?)\d?!?$"
+)
+
+
+def write_opengotha(tournament: TournamentFile) -> str:
+    """The tournament as an OpenGotha XML file: its players (names, rank, country, club,
+    EGD PIN, declared rating), every game with its round, colours, handicap and result,
+    the byes (``0+``), forfeits and games without a result of the file it came from,
+    and the parameter sets OpenGotha's reader requires (the McMahon bar and floor, the
+    placement criteria). :func:`read_opengotha` reads it back to the same players,
+    games and standings. Raises ``ValueError`` for two players of one name (OpenGotha
+    tells players apart by name)."""
+    info = tournament.tournament
+    keys: dict[str, str] = {}
+    seen: dict[str, str] = {}
+    for player in tournament.players:
+        name = _opengotha_name(player.surname) or player.username
+        first = _opengotha_name(player.given_name) or "_"
+        key = (name + first).upper()
+        if key in seen:
+            raise ValueError(
+                f"{seen[key]} and {player.username} have one name: OpenGotha tells players "
+                "apart by name"
+            )
+        seen[key] = player.username
+        keys[player.username] = key
+    by_round: dict[int, int] = {}
+    games = []
+    played: set[tuple[str, int]] = set()
+    for record in tournament.records:
+        if record.is_adjustment or record.winner is None:
+            raise ValueError(f"only games go into an OpenGotha file, not {record}")
+        played.update({(record.white, record.round), (record.black, record.round)})
+    results = {Winner.WHITE: "RESULT_WHITEWINS", Winner.BLACK: "RESULT_BLACKWINS"}
+    listed = [
+        (r.round, r.white, r.black, r.handicap, results.get(r.winner, "RESULT_EQUAL"))
+        for r in tournament.records
+    ] + [
+        (round_number, white, black, 0, result)
+        for round_number, white, black, result in _unplayed_games(tournament, played)
+    ]
+    for round_number, white, black, handicap, result in sorted(listed, key=lambda g: g[0]):
+        by_round[round_number] = by_round.get(round_number, 0) + 1
+        values = {
+            "blackPlayer": keys[black],
+            "handicap": handicap,
+            "knownColor": "true",
+            "result": result,
+            "roundNumber": round_number,
+            "tableNumber": by_round[round_number],
+            "whitePlayer": keys[white],
+        }
+        games.append(f"<Game {_attributes(values)}/>")
+    rounds = max(
+        [
+            info.rounds,
+            *(r.round for r in tournament.records),
+            *(len(p.results) for p in tournament.players),
+        ]
+    )
+    players = []
+    byes = []
+    for player in tournament.players:
+        absent = {
+            round_number
+            for round_number, token in enumerate(player.results, start=1)
+            if token in ("0-", "0=", "?") and (player.username, round_number) not in played
+        }
+        byes += [
+            f"<ByePlayer {_attributes({'player': keys[player.username], 'roundNumber': r})}/>"
+            for r, token in enumerate(player.results, start=1)
+            if token.startswith("0+")
+        ]
+        values = {
+            "agaExpirationDate": "",
+            "agaId": "",
+            "club": player.club[:4],  # OpenGotha refuses longer clubs
+            "country": player.country,
+            "egfPin": player.pin,
+            "ffgLicence": "",
+            "ffgLicenceStatus": "",
+            # OpenGotha refuses an empty first name: "_" is a blank one (a space).
+            "firstName": _opengotha_name(player.given_name) or "_",
+            "grade": str(player.rank).upper(),
+            "name": _opengotha_name(player.surname) or player.username,
+            "participating": "".join(
+                "0" if r in absent else "1" for r in range(1, _MAX_ROUNDS + 1)
+            ),
+            "rank": str(player.rank).upper(),
+        }
+        if player.rating is not None:
+            values["rating"] = player.rating
+            values["ratingOrigin"] = "EGF" if player.pin else "INI"
+        values.update({"registeringStatus": "FIN", "smmsCorrection": player.mcmahon_correction})
+        players.append(f"<Player {_attributes(values)}/>")
+    times = {record.time_minutes for record in tournament.records}
+    basic_time = times.pop() if len(times) == 1 else None
+    general = {
+        "basicTime": int(basic_time) if basic_time else 60,
+        "beginDate": info.start.isoformat(),
+        "canByoYomiTime": 300,
+        "complementaryTimeSystem": "STDBYOYOMI",
+        "director": "",
+        "endDate": info.end.isoformat(),
+        "fischerTime": 10,
+        **{**MCMAHON_DEFAULTS, **dict(info.mcmahon)},
+        "genRoundDownNBWMMS": "true",
+        "komi": _komi_attribute(info.komi),
+        "location": info.place,
+        "name": info.name,
+        "nbMovesCanTime": 15,
+        "numberOfCategories": 1,
+        "numberOfRounds": max(rounds, 1),
+        "shortName": info.code,
+        "size": info.board_size,
+        "stdByoYomiTime": 60,
+    }
+    correction = re.fullmatch(r"[hH](-?\d+)", info.handicap_rule.strip())
+    handicap = {
+        "hdBasedOnMMS": "true",
+        "hdCeiling": 9 if any(r.handicap for r in tournament.records) else 0,
+        "hdCorrection": correction.group(1) if correction else 0,
+        "hdNoHdRankThreshold": "30K",
+    }
+    criteria = _opengotha_criteria(info) + ["NULL"] * 6
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+        '<Tournament dataVersion="201">',
+        "<Players>",
+        *players,
+        "</Players>",
+        "<Games>",
+        *games,
+        "</Games>",
+        "<ByePlayers>",
+        *byes,
+        "</ByePlayers>",
+        "<TournamentParameterSet>",
+        f"<GeneralParameterSet {_attributes(general)}/>",
+        f"<HandicapParameterSet {_attributes(handicap)}/>",
+        "<PlacementParameterSet>",
+        "<PlacementCriteria>",
+        *(
+            f"<PlacementCriterion {_attributes({'name': name, 'number': number})}/>"
+            for number, name in enumerate(criteria[:6], start=1)
+        ),
+        "</PlacementCriteria>",
+        "</PlacementParameterSet>",
+        f"<PairingParameterSet {_attributes(_PAIRING_DEFAULTS)}/>",
+        "</TournamentParameterSet>",
+        "</Tournament>",
+    ]
+    return "\n".join(lines) + "\n"

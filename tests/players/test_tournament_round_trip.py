@@ -1,0 +1,398 @@
+"""Tournaments as their files had them: names as federations write them, countries and
+clubs, standings, declared GoRs, and every archive h-file back out of export_tournament
+as the same tournament."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import re
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.core.management import call_command
+
+from players import services
+from players.models import Player, Tournament, TournamentPlayer, split_full_name
+from players.privacy import player_erase
+from players.tournament_files import plan_tournament_import, tournament_import
+from ratings import services as rating_services
+from ratings.engine.cli import main
+from ratings.engine.formats.egd import read_egd
+from ratings.engine.formats.opengotha import read_opengotha
+from ratings.engine.records import GameFileError
+from ratings.models import RatingHistory
+from tests import factories
+from tests.engine.test_egd_format import ARCHIVE, BROKEN_ARCHIVE_FILES, SHARED_DATA, games_of
+from tests.engine.test_opengotha_format import standings_of as opengotha_standings
+
+pytestmark = pytest.mark.django_db
+
+BROKEN = set(BROKEN_ARCHIVE_FILES)  # refused by the reader for real
+ARCHIVE_FILES = sorted(ARCHIVE.rglob("*.txt")) if ARCHIVE.is_dir() else []
+
+# Places 1 and 2 tie on points; the file puts the player with fewer wins first (its own
+# tie-breaker), which points-then-SOS would swap. Line 4 ties with line 3 (blank place).
+PLESSIS_CUP = """\
+; CL[B]
+; EV[Plessis Cup]
+; TC[plessis-cup]
+; PC[ZA, Stellenbosch]
+; DT[2024-05-04,2024-05-05]
+; HA[h9]
+; KM[6.5]
+; TM[60]
+;
+; Pl Name                          Rk Co Club  MMS  SOS  SOSOS   1      2      3
+   1 du_Plessis Sofia              2k ZA StGo    2    5     11   2-/w0  3+/b0  4+/w0 |12000001
+   2 Groot Aya_de                  1k NL DHaa    2    4     12   1+/b0  4+/w0  0+    |12000002
+   3 Mokoena Thabo                 3k ZA xxxx    1    4     10   4+/w0  1-/w0  0-
+     Nakamura Aiko                 3k JP Toky    1    4     10   3-/b0  2-/b0  1-/b0
+"""
+
+
+def run(*args, **options) -> str:
+    out = io.StringIO()
+    call_command(*args, stdout=out, **options)
+    return out.getvalue()
+
+
+def import_text(text: str | bytes, reader=read_egd, source: str = "test.h9"):
+    file = reader(text, source)
+    tournament_import(user=services.system_user(), plan=plan_tournament_import(file), source=source)
+    return file
+
+
+def standings_of(file) -> list[tuple]:
+    return [
+        (p.place, p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.scores, p.results)
+        for p in file.players
+    ]
+
+
+def header_of(file) -> tuple:
+    info = file.tournament
+    return (
+        info.code,
+        info.name,
+        info.tournament_class,
+        info.place,
+        info.start,
+        info.end,
+        info.handicap_rule,
+        info.komi,
+        info.time,
+        info.score_names,
+    )
+
+
+# --- names ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("full_name", "given", "family"),
+    [
+        ("Sofia du Plessis", "Sofia", "du Plessis"),
+        ("Anna van der Merwe", "Anna", "van der Merwe"),
+        ("Fan Hui", "Fan", "Hui"),
+        ("Madonna", "", "Madonna"),
+        ("Jean Pierre  Martin", "Jean Pierre", "Martin"),
+        ("", "", ""),
+    ],
+)
+def test_a_full_name_splits_into_given_and_family_name(full_name, given, family):
+    assert split_full_name(full_name) == (given, family)
+
+
+def test_the_full_name_is_derived_from_the_family_and_given_names():
+    player = factories.player("sofia", "2k", full_name="Sofia Plessis")
+    player.family_name = "du Plessis"
+    player.save()
+    player.refresh_from_db()
+    assert player.full_name == "Sofia du Plessis"
+    player.full_name = "Sofie van Wyk"  # a form that knows only the full name
+    player.save()
+    player.refresh_from_db()
+    assert (player.given_name, player.family_name) == ("Sofie", "van Wyk")
+
+
+def test_an_import_fills_names_country_club_and_the_files_list():
+    import_text(PLESSIS_CUP)
+    sofia = Player.objects.get(egd_pin="12000001")
+    assert (sofia.given_name, sofia.family_name, sofia.full_name) == (
+        "Sofia",
+        "du Plessis",
+        "Sofia du Plessis",
+    )
+    assert (sofia.country, sofia.federation_club) == ("ZA", "StGo")
+    aya = Player.objects.get(egd_pin="12000002")
+    assert (aya.given_name, aya.family_name, aya.country) == ("Aya de", "Groot", "NL")
+    entrants = TournamentPlayer.objects.filter(tournament__code="plessis-cup").order_by("number")
+    assert [(e.number, e.place, e.family_name, e.scores) for e in entrants] == [
+        (1, "1", "du Plessis", ["2", "5", "11"]),
+        (2, "2", "Groot", ["2", "4", "12"]),
+        (3, "3", "Mokoena", ["1", "4", "10"]),
+        (4, "", "Nakamura", ["1", "4", "10"]),
+    ]
+
+
+def test_a_matched_player_gets_the_country_and_club_they_lacked():
+    known = factories.player("sofia", "2k", full_name="Sofia du Plessis", egd_pin="12000001")
+    import_text(PLESSIS_CUP)
+    known.refresh_from_db()
+    assert (known.country, known.federation_club) == ("ZA", "StGo")
+
+
+# --- export ---------------------------------------------------------------------------------
+
+
+def test_the_exported_h_file_is_the_imported_one():
+    original = import_text(PLESSIS_CUP)
+    text = run("export_tournament", "plessis-cup")
+    assert "   1 du_Plessis Sofia" in text  # not "Plessis Sofia_du"
+    assert "       0+" in text  # the bye stays a bye
+    exported = read_egd(text)
+    assert standings_of(exported) == standings_of(original)
+    assert header_of(exported) == header_of(original)
+    assert games_of(exported) == games_of(original)
+
+
+def test_a_site_tournament_exports_the_players_names_country_and_club():
+    sofia = factories.player("sofia", "2k", full_name="Sofia du Plessis")
+    sofia.country, sofia.federation_club = "ZA", "StGo"
+    sofia.save()
+    thabo = factories.player("thabo", "3k", full_name="Thabo Mokoena")
+    cup = factories.tournament("site-cup", "Site Cup")
+    services.record_sheet_submit(
+        user=factories.volunteer(),
+        games=[factories.game(sofia, thabo, "W", date(2024, 5, 4), tournament=cup, round=1)],
+    )
+    exported = read_egd(run("export_tournament", "site-cup"))
+    assert [(p.place, p.surname, p.given_name, p.country, p.club) for p in exported.players] == [
+        ("1", "du Plessis", "Sofia", "ZA", "StGo"),
+        ("2", "Mokoena", "Thabo", "XX", ""),
+    ]
+    assert exported.tournament.score_names == ("NBW", "SOS", "SOSOS")
+
+
+@pytest.mark.skipif(
+    not ARCHIVE_FILES,
+    reason=f"go-tournaments-archive not found in {SHARED_DATA} (set CLUBRATING_SHARED_DATA)",
+)
+@pytest.mark.parametrize(
+    "path",
+    [path for path in ARCHIVE_FILES if path.name not in BROKEN],
+    ids=lambda path: path.name,
+)
+def test_every_archive_h_file_comes_back_out_of_export_tournament_as_written(path: Path):
+    original = read_egd(path.read_bytes(), path.name)
+    import_text(path.read_bytes(), source=path.name)
+    exported = read_egd(run("export_tournament", original.tournament.code), "exported")
+    assert header_of(exported) == header_of(original)
+    assert standings_of(exported) == standings_of(original)
+    assert games_of(exported) == games_of(original)
+
+
+def test_the_archive_holds_every_file_the_round_trip_expects():
+    if not ARCHIVE_FILES:
+        pytest.skip(f"go-tournaments-archive not found in {SHARED_DATA}")
+    unreadable = []
+    for path in ARCHIVE_FILES:
+        try:
+            read_egd(path.read_bytes(), path.name)
+        except GameFileError:
+            unreadable.append(path.name)
+    assert set(unreadable) == BROKEN
+
+
+# --- standings ------------------------------------------------------------------------------
+
+
+PLESSIS_NAMES = ("Sofia du Plessis", "Aya de Groot", "Thabo Mokoena", "Aiko Nakamura")
+
+
+def crosstable_names(html: str) -> list[str]:
+    """The players in the order the crosstable lists them."""
+    table = html[html.index('id="crosstable"') :]
+    return sorted((name for name in PLESSIS_NAMES if name in table), key=table.index)
+
+
+def test_an_imported_h_file_is_placed_as_the_file_places_it(client):
+    import_text(PLESSIS_CUP)
+    html = client.get("/tournaments/plessis-cup/").content.decode()
+    assert crosstable_names(html) == [
+        "Sofia du Plessis",
+        "Aya de Groot",
+        "Thabo Mokoena",
+        "Aiko Nakamura",
+    ]
+    assert "Places and tie-breakers as the tournament&#x27;s h-file gives them" in html
+    headings = re.findall(r"<th[^>]*>\s*([^<]*?)\s*</th>", html)
+    assert headings[:10] == [
+        "#",
+        "Place",
+        "Player",
+        "Rank",
+        "R1",
+        "R2",
+        "R3",
+        "MMS",
+        "SOS",
+        "SOSOS",
+    ]
+
+
+def test_an_opengotha_tournament_is_placed_by_its_criteria(client):
+    import_text(DECLARED, read_opengotha, "declared.xml")
+    html = client.get("/tournaments/declared-open/").content.decode()
+    assert "placement criteria of the tournament&#x27;s OpenGotha file: MMS then SOS" in html
+    table = html[html.index('id="crosstable"') :]
+    # Fan Hui won both games; Tormanen (6d) starts a McMahon point above Nowak (5d... bar)
+    assert table.index("Hui Fan") < table.index("Antti Tormanen") < table.index("Jan Nowak")
+
+
+def test_a_site_tournament_says_it_is_placed_by_points_sos_and_sosos(client):
+    factories.tournament("site-cup", "Site Cup")
+    html = client.get("/tournaments/site-cup/").content.decode()
+    assert "in order of points" in html and "then SOSOS" in html
+
+
+# --- declared ratings -----------------------------------------------------------------------
+
+DECLARED = """\
+<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<Tournament dataVersion="201">
+<Players>
+<Player club="75Op" country="FR" egfPin="10000001" firstName="Hui" name="Fan" rank="7D" rating="2796"/>
+<Player club="eGo" country="FI" egfPin="10000002" firstName="Antti" name="Tormanen" rank="6D" rating="2650"/>
+<Player club="" country="PL" firstName="Jan" name="Nowak" rank="5D"/>
+</Players>
+<Games>
+<Game blackPlayer="TORMANENANTTI" handicap="0" result="RESULT_WHITEWINS" roundNumber="1" tableNumber="1" whitePlayer="FANHUI"/>
+<Game blackPlayer="NOWAKJAN" handicap="0" result="RESULT_WHITEWINS" roundNumber="2" tableNumber="1" whitePlayer="FANHUI"/>
+</Games>
+<TournamentParameterSet>
+<GeneralParameterSet beginDate="2013-07-28" endDate="2013-07-29" genMMBar="9D" genMMFloor="20K" genMMZero="30K" komi="6.5" name="Declared Open" numberOfRounds="2" shortName="declared-open" size="19"/>
+<PlacementParameterSet>
+<PlacementCriteria>
+<PlacementCriterion name="MMS" number="1"/>
+<PlacementCriterion name="SOSM" number="2"/>
+<PlacementCriterion name="NULL" number="3"/>
+</PlacementCriteria>
+</PlacementParameterSet>
+</TournamentParameterSet>
+</Tournament>
+"""  # noqa: E501
+
+
+def first_value(algorithm: str, username: str) -> float:
+    row = (
+        RatingHistory.objects.filter(algorithm=algorithm, player__username=username)
+        .order_by("position")
+        .first()
+    )
+    return float(row.value_before)
+
+
+def test_a_declared_gor_is_where_the_egf_algorithms_start_a_new_player(client, tmp_path):
+    import_text(DECLARED, read_opengotha, "declared.xml")
+    fan = Player.objects.get(egd_pin="10000001")
+    assert fan.declared_rating == 2796
+    rating_services.recompute_pending()
+    assert first_value("egf-2021", fan.username) == 2796
+    assert first_value("egf-2021", "jan-nowak") == 2500  # 5d without a declared GoR
+
+    html = client.get(f"/players/{fan.username}/?algorithm=egf-2021").content.decode()
+    assert 'id="declared-rating"' in html and "GoR <strong>2796</strong>" in html
+    assert "Declared Open" in html
+
+    # python -m ratings on the same file starts him at the same GoR
+    path = tmp_path / "declared.xml"
+    path.write_text(DECLARED, encoding="utf-8")
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert main(["rate", "--algorithm", "egf-2021", "--format", "opengotha", str(path)]) == 0
+    lines = out.getvalue().splitlines()
+    header = lines[0].split(",")
+    first = next(line.split(",") for line in lines[1:] if line.startswith("hui-fan,"))
+    new_value, change = (float(first[header.index(column)]) for column in ("new_value", "change"))
+    assert new_value - change == pytest.approx(2796)
+
+
+# --- OpenGotha export -----------------------------------------------------------------------
+
+EGC2013_XML = SHARED_DATA / "egc2013-opengotha" / "egc2013.xml"
+
+
+def test_an_imported_opengotha_tournament_exports_as_the_same_opengotha_file(client):
+    original = import_text(DECLARED, read_opengotha, "declared.xml")
+    text = run("export_tournament", "declared-open", "--format", "opengotha")
+    again = read_opengotha(text)
+    assert opengotha_standings(again) == opengotha_standings(original)
+    assert games_of(again) == games_of(original)
+    download = client.get("/tournaments/declared-open/opengotha.xml")
+    assert download["Content-Disposition"] == 'attachment; filename="declared-open.xml"'
+    assert download.content.decode() == text
+    assert 'id="opengotha-download"' in client.get("/tournaments/declared-open/").content.decode()
+
+
+def test_an_h_file_tournament_exports_as_opengotha_with_its_games_and_byes():
+    original = import_text(PLESSIS_CUP)
+    again = read_opengotha(run("export_tournament", "plessis-cup", "--format", "opengotha"))
+    assert games_of(again.renamed(tournament_class="B")) == games_of(original)
+    assert [(p.surname, p.given_name, p.country, p.club) for p in again.players] == [
+        (p.surname, p.given_name, p.country, p.club) for p in original.players
+    ]
+    assert again.players[1].results[2] == "0+"  # Aya de Groot's bye
+
+
+@pytest.mark.skipif(
+    not EGC2013_XML.is_file(),
+    reason=f"{EGC2013_XML} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_egc2013_goes_through_the_site_to_the_same_opengotha_file(client):
+    original = import_text(EGC2013_XML.read_bytes(), read_opengotha, "egc2013.xml")
+    fan = Player.objects.get(egd_pin="12633346")
+    assert (fan.full_name, fan.country, fan.federation_club, fan.declared_rating) == (
+        "Hui Fan",
+        "FR",
+        "75Op",
+        2796,
+    )
+    again = read_opengotha(run("export_tournament", "EGC2013", "--format", "opengotha"))
+    assert opengotha_standings(again) == opengotha_standings(original)
+    assert games_of(again) == games_of(original)
+    assert again.notes == original.notes
+    html = client.get("/tournaments/EGC2013/").content.decode()
+    table = html[html.index('id="crosstable"') :]
+    # the standings OpenGotha printed: Fan Hui, Tormanen, Lisy; no 15k second
+    assert table.index("Hui Fan") < table.index("Antti Tormanen") < table.index("Pavol Lisy")
+
+
+def test_erasing_a_player_erases_them_from_the_files_lists_too():
+    import_text(PLESSIS_CUP)
+    sofia = Player.objects.get(egd_pin="12000001")
+    player_erase(user=services.system_user(), player=sofia)
+    sofia.refresh_from_db()
+    assert (sofia.country, sofia.federation_club, sofia.family_name) == ("", "", str(sofia.pk))
+    entrant = TournamentPlayer.objects.get(player=sofia)
+    assert (entrant.family_name, entrant.country, entrant.club) == (str(sofia.pk), "", "")
+    assert "du_Plessis" not in run("export_tournament", "plessis-cup")
+
+
+def test_a_game_added_on_the_site_to_an_imported_tournament_keeps_the_files_standings():
+    original = import_text(PLESSIS_CUP)
+    newcomer = factories.player("newcomer", "5k", full_name="Lindiwe Dube")
+    sofia = Player.objects.get(egd_pin="12000001")
+    cup = Tournament.objects.get(code="plessis-cup")
+    services.record_sheet_submit(
+        user=factories.volunteer(),
+        games=[factories.game(sofia, newcomer, "W", date(2024, 5, 5), tournament=cup, round=4)],
+    )
+    exported = read_egd(run("export_tournament", "plessis-cup"))
+    assert [p.place for p in exported.players] == ["1", "2", "3", "", "5"]
+    assert exported.players[4].surname == "Dube"
+    assert [p.scores for p in exported.players[:4]] == [p.scores for p in original.players]
+    assert exported.players[0].results[3] == "5+/w0"
