@@ -11,9 +11,12 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
+from datetime import date
 from fractions import Fraction
 
-from django.db.models import IntegerField
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Case, F, IntegerField, Q, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -24,7 +27,7 @@ from ratings.engine.base import get_algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Colour, Status, Winner
 
-from .models import LabReport, RatingHistory
+from .models import LabReport, RatingHistory, RecomputeState
 from .selectors import player_entries, replay_records
 
 logger = logging.getLogger(__name__)
@@ -157,14 +160,43 @@ def compute_lab_reports(algorithms: Sequence[str]) -> list[LabReport]:
     return reports
 
 
-def queue_lab_reports(algorithms: Sequence[str]) -> None:
-    """Ask a worker to recompute the lab's reports of ``algorithms`` (run after a
-    recompute commits). The lab only reads: a broker that is down, or a report that
-    fails while tasks run in-process, leaves the last report in place (the page
-    shows its date) and never fails the recompute or the write that ran it."""
-    from .tasks import compute_lab_reports as task
+def mark_lab_dirty(algorithm: str, start: date | None) -> None:
+    """Inside a recompute's transaction: the lab's report of ``algorithm`` is behind from
+    ``start`` (None: from the beginning). Its task is queued for after the commit,
+    ``RATINGS_LAB_DELAY_SECONDS`` later, unless one is waiting already: a burst of
+    writes, each followed by a recompute, brings one lab run at its end."""
+    day = start or date.min
+    rows = RecomputeState.objects.filter(algorithm=algorithm)
+    rows.update(
+        lab_dirty_from=Case(
+            When(Q(lab_dirty_from__isnull=True) | Q(lab_dirty_from__gt=day), then=Value(day)),
+            default=F("lab_dirty_from"),
+        )
+    )
+    if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=timezone.now()):
+        from .tasks import update_lab_report
 
-    try:
-        task.delay(list(algorithms))
-    except Exception:  # the broker's errors vary by transport; in-process, the report's own
-        logger.exception("the lab reports of %s were not computed", ", ".join(algorithms))
+        transaction.on_commit(
+            lambda: update_lab_report.apply_async(
+                (algorithm,), countdown=settings.RATINGS_LAB_DELAY_SECONDS
+            )
+        )
+
+
+def update_lab_report(algorithm: str) -> LabReport | None:
+    """The lab's debounced task: bring the report of ``algorithm`` up to date, unless
+    its ratings are still dirty (writes keep coming: the recompute that follows queues
+    the lab again) or it is up to date already. Never raises for a report the lab
+    cannot make: the page keeps the last one, with its date."""
+    rows = RecomputeState.objects.filter(algorithm=algorithm)
+    rows.update(lab_queued_at=None)
+    state = rows.first()
+    if state is None or state.lab_dirty_from is None or state.dirty_from is not None:
+        return None
+    if lab.predictor(get_algorithm(algorithm)) is None:
+        rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
+        return None
+    report = compute_lab_report(algorithm)
+    # A recompute that committed meanwhile moved the date and queued another run.
+    rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
+    return report
