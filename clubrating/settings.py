@@ -243,7 +243,7 @@ CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or env_str("REDIS_URL")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
 # Files the embedded set-up keeps beside the database (ignored by git and docker).
-VAR_DIR = BASE_DIR / "var"
+VAR_DIR = Path(env_str("CLUBRATING_VAR_DIR", str(BASE_DIR / "var")))
 BROKER_DIR = VAR_DIR / "broker"
 if CELERY_BROKER_URL is None:
     # Never contacted while eager; set so nothing falls back to Celery's AMQP default.
