@@ -11,22 +11,24 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterator, Sequence
-from datetime import date
+from datetime import date, timedelta
 from fractions import Fraction
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, IntegerField, Q, Value, When
+from django.db.models import Case, F, IntegerField, Min, Q, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
 from players.fields import code_to_rank
+from players.models import Game
 from ratings.engine import gcr as gcr_engine
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Colour, Status, Winner
 
+from . import lab_tallies
 from .models import LabReport, RatingHistory, RecomputeState
 from .selectors import player_entries, replay_records
 
@@ -47,12 +49,21 @@ _HISTORY_COLUMNS = (
     "game__status",
     "game__winner",
     "game__tournament_id",
+    "date",
 )
 
 
 def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
-    """The games ``algorithm`` rated (not skipped, not free), each with both players'
-    value and rank just before it, from one query over its stored history.
+    """The games ``algorithm`` rated (see :func:`dated_history_games`)."""
+    return (game for _day, game in dated_history_games(algorithm, blocks=blocks))
+
+
+def dated_history_games(
+    algorithm: str, *, blocks: bool, since: date | None = None
+) -> Iterator[tuple[date, lab.LabGame]]:
+    """The games ``algorithm`` rated (not skipped, not free) on or after ``since``, each
+    with its date and both players' value and rank just before it, from one query over
+    its stored history.
 
     With ``blocks`` (EGF, the French ladder: a tournament is rated as one block) a
     tournament game uses each player's value at the tournament's start, the value on
@@ -60,11 +71,13 @@ def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
     French ladder's later rows hold starting levels corrected after the block's
     results were seen.
     """
+    rows = RatingHistory.objects.filter(
+        algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
+    )
+    if since is not None:
+        rows = rows.filter(date__gte=since)
     rows = (
-        RatingHistory.objects.filter(
-            algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
-        )
-        .annotate(rank_code=Cast("rank_before", IntegerField()))
+        rows.annotate(rank_code=Cast("rank_before", IntegerField()))
         .order_by("position")
         .values_list(*_HISTORY_COLUMNS)
     )
@@ -88,6 +101,7 @@ def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
         status,
         winner,
         tournament_id,
+        day,
     ) in rows.iterator(chunk_size=_CHUNK):
         rank = ranks.get(rank_code)
         if rank is None:
@@ -106,12 +120,15 @@ def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
         fraction = komis.get(komi)
         if fraction is None:
             fraction = komis[komi] = Fraction(komi)
-        yield lab.LabGame(
-            matchup=lab.Matchup(
-                white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
+        yield (
+            day,
+            lab.LabGame(
+                matchup=lab.Matchup(
+                    white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
+                ),
+                winner=winners[winner],
+                status=statuses[status],
             ),
-            winner=winners[winner],
-            status=statuses[status],
         )
 
 
@@ -133,20 +150,63 @@ def _gcr_metrics(algorithm) -> tuple[dict, int]:
     return metrics, metrics["games"]
 
 
-def compute_lab_report(algorithm: str) -> LabReport:
-    """Compute and store the lab's figures for one algorithm (replacing its last report)."""
+def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
+    """Compute and store the lab's figures for one algorithm (replacing its last report):
+    in full, or with ``since`` from that date's month on, the tallies of the months
+    before it kept from the last report (``ratings.lab_tallies``). GCR, which keeps no
+    per-game history, is always replayed in full."""
     engine = get_algorithm(algorithm)
+    tallies: dict[str, dict] = {}
     if not engine.has_history:
         metrics, counted = _gcr_metrics(engine)
     else:
-        games = history_games(algorithm, blocks=engine.rates_tournaments_as_blocks)
-        metrics = lab.evaluate(lab.predictions(engine, games))
+        blocks = engine.rates_tournaments_as_blocks
+        stored = LabReport.objects.filter(algorithm=algorithm).values_list("tallies", flat=True)
+        kept = next(iter(stored), None) or None
+        start = None
+        if since is not None and kept is not None:
+            start = _recount_start(since, blocks=blocks)
+            first_month = _month(start)
+            tallies = {month: part for month, part in kept.items() if month < first_month}
+        by_month: dict[str, list[lab.LabGame]] = {}
+        for day, game in dated_history_games(algorithm, blocks=blocks, since=start):
+            by_month.setdefault(_month(day), []).append(game)
+        for month, games in by_month.items():
+            tallies[month] = lab_tallies.tally(lab.predictions(engine, games))
+        metrics = lab_tallies.metrics(lab_tallies.combined(tallies.values()))
         counted = metrics["games"]
     report, _created = LabReport.objects.update_or_create(
         algorithm=algorithm,
-        defaults={"computed_at": timezone.now(), "games_counted": counted, "metrics": metrics},
+        defaults={
+            "computed_at": timezone.now(),
+            "games_counted": counted,
+            "metrics": metrics,
+            "tallies": tallies,
+        },
     )
     return report
+
+
+def _month(day: date) -> str:
+    return f"{day.year:04d}-{day.month:02d}"
+
+
+def _recount_start(since: date, *, blocks: bool) -> date:
+    """The first day of the month of ``since``; with ``blocks``, moved back to the month of
+    the first game of any tournament that has games from there on, whose later games
+    are predicted from the players' values at its start (its first rows)."""
+    start = since.replace(day=1)
+    if not blocks:
+        return start
+    while True:
+        spanning = Game.objects.filter(
+            tournament_id__in=Game.objects.filter(date__gte=start, tournament__isnull=False).values(
+                "tournament_id"
+            )
+        ).aggregate(first=Min("date"))["first"]
+        if spanning is None or spanning >= start:
+            return start
+        start = spanning.replace(day=1)
 
 
 def compute_lab_reports(algorithms: Sequence[str]) -> list[LabReport]:
@@ -174,13 +234,50 @@ def mark_lab_dirty(algorithm: str, start: date | None) -> None:
         )
     )
     if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=timezone.now()):
-        from .tasks import update_lab_report
+        _queue_lab_update(algorithm)
 
-        transaction.on_commit(
-            lambda: update_lab_report.apply_async(
+
+def _queue_lab_update(algorithm: str) -> None:
+    """Queue the lab's update of ``algorithm`` for after the commit. The lab only reads:
+    a report that fails while tasks run in-process leaves the last report in place (the
+    page shows its date) and never fails the recompute or the write that ran it."""
+    from .tasks import update_lab_report
+
+    def send() -> None:
+        try:
+            update_lab_report.apply_async(
                 (algorithm,), countdown=settings.RATINGS_LAB_DELAY_SECONDS
             )
+        except Exception:  # in-process, the report's own error
+            logger.exception("the lab report of %s was not brought up to date", algorithm)
+
+    transaction.on_commit(send)
+
+
+def sweep_lab_reports(states: Sequence[RecomputeState]) -> list[str]:
+    """Part of the periodic sweep: queue again the lab update of every clean algorithm
+    whose report is behind and whose queued update is older than the sweep's period
+    plus the lab's delay (its message was lost). Returns the algorithms queued."""
+    now = timezone.now()
+    stale = now - timedelta(
+        seconds=settings.RATINGS_SWEEP_SECONDS + settings.RATINGS_LAB_DELAY_SECONDS
+    )
+    queued = []
+    for state in states:
+        if state.lab_dirty_from is None or state.dirty_from is not None:
+            continue
+        if state.lab_queued_at is not None and state.lab_queued_at > stale:
+            continue
+        same = (
+            Q(lab_queued_at__isnull=True)
+            if state.lab_queued_at is None
+            else Q(lab_queued_at=state.lab_queued_at)
         )
+        rows = RecomputeState.objects.filter(same, algorithm=state.algorithm)
+        if rows.update(lab_queued_at=now):
+            _queue_lab_update(state.algorithm)
+            queued.append(state.algorithm)
+    return queued
 
 
 def update_lab_report(algorithm: str) -> LabReport | None:
@@ -196,7 +293,7 @@ def update_lab_report(algorithm: str) -> LabReport | None:
     if lab.predictor(get_algorithm(algorithm)) is None:
         rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
         return None
-    report = compute_lab_report(algorithm)
+    report = compute_lab_report(algorithm, since=state.lab_dirty_from)
     # A recompute that committed meanwhile moved the date and queued another run.
     rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
     return report

@@ -180,12 +180,15 @@ class RecomputeState(models.Model):
 class LabReport(models.Model):
     """The algorithm lab's figures for one algorithm: how well it predicted the games it
     rated (``ratings.engine.lab.evaluate``), as of ``computed_at``. One row per
-    algorithm, replaced after each recompute (``ratings.lab_services``)."""
+    algorithm, brought up to date after its recomputes (``ratings.lab_services``)."""
 
     algorithm = models.CharField(max_length=20, unique=True)
     computed_at = models.DateTimeField()
     games_counted = models.PositiveIntegerField(default=0)
     metrics = models.JSONField(default=dict)
+    # The sums behind the metrics per month of games ("YYYY-MM": ratings.lab_tallies),
+    # so that the next report recounts only the months from the first one rewritten.
+    tallies = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"{self.algorithm} lab of {self.computed_at:%Y-%m-%d %H:%M}"

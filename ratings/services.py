@@ -40,7 +40,7 @@ from ratings.engine.records import GameRecord
 
 from . import liveness, progress
 from .bulk import RowWriter
-from .lab_services import mark_lab_dirty
+from .lab_services import mark_lab_dirty, sweep_lab_reports
 from .models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from .selectors import (
     ReplayKey,
@@ -238,8 +238,9 @@ def recompute(
 def sweep() -> list[str]:
     """What celery beat runs every ``RATINGS_SWEEP_SECONDS``: queue the recompute of every
     dirty algorithm that no live runner has and whose queued task is not recent (its
-    message was lost, say to a broker that was down, or its worker died). A running
-    mark whose runner stopped beating is dropped. Returns the algorithms queued."""
+    message was lost, say to a broker that was down, or its worker died), and the lab
+    update of a clean one whose lab is behind in the same way. A running mark whose
+    runner stopped beating is dropped. Returns the algorithms whose recompute it queued."""
     ensure_states()
     now = timezone.now()
     recent = now - timedelta(seconds=settings.RATINGS_SWEEP_SECONDS)
@@ -268,6 +269,7 @@ def sweep() -> list[str]:
         if rows.filter(same).update(queued_at=now):
             queue_recompute(name)
             queued.append(name)
+    sweep_lab_reports([states[name] for name in maintained_algorithms() if name in states])
     return queued
 
 
