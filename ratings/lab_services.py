@@ -4,7 +4,7 @@ A report is the engine's ``lab.evaluate`` over the games an algorithm rated, eac
 predicted from both players' states just before it. For the algorithms with a
 history that state is in the stored rows (``value_before``, ``rank_before``): one
 query over the algorithm's history, no replay. GCR has no history and is replayed
-month by month from the games (``lab.gcr_predictions``).
+month by month from the games, as ``lab.gcr_predictions`` does.
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ from players.fields import code_to_rank
 from players.models import Game
 from ratings.engine import gcr as gcr_engine
 from ratings.engine import lab
-from ratings.engine.base import get_algorithm
+from ratings.engine.base import RatingState, get_algorithm, replay
+from ratings.engine.gcr import Gcr
 from ratings.engine.ranks import Rank
-from ratings.engine.records import Colour, Status, Winner
+from ratings.engine.records import Colour, GameRecord, Status, Winner
 
 from . import lab_tallies
 from .models import LabReport, RatingHistory, RecomputeState
@@ -132,49 +133,90 @@ def dated_history_games(
         )
 
 
-def _gcr_metrics(algorithm) -> tuple[dict, int]:
+def gcr_dated_games(
+    algorithm: Gcr, since: date | None = None
+) -> tuple[list[tuple[date, lab.LabGame]], RatingState]:
+    """The games GCR rates from ``since`` on, each with its date and both players' GCR
+    at the end of the month before its own, as ``lab.gcr_predictions`` makes them; and
+    the final state.
+
+    GCR rates its whole table from scratch at every month's end, so the table at the
+    end of the month before ``since`` is one rating of all the games before it: those
+    are counted into the table and rated once, not month by month again.
+    """
     records, _ids = replay_records(algorithm.name)
-    games, state = lab.gcr_predictions(records, player_entries(), algorithm.params)
-    metrics = lab.evaluate(lab.predictions(algorithm, games))
+    entries = player_entries()
+    state = algorithm.new_state(entries)
+    before: list[GameRecord] = []
+    months: dict[str, list[GameRecord]] = {}
+    for record in records:
+        if since is not None and record.date < since:
+            before.append(record)
+        else:
+            months.setdefault(_month(record.date), []).append(record)
+    if before:
+        for _ in replay(algorithm, before, entries, state):
+            pass
+    games: list[tuple[date, lab.LabGame]] = []
+    for month in months.values():  # in replay order, hence month by month
+        for record in month:
+            if record.is_adjustment or algorithm.skip_reason(record):
+                continue
+            white, black = state.player(record.white), state.player(record.black)
+            matchup = lab.Matchup(
+                white=lab.Side(white.rank, white.value),
+                black=lab.Side(black.rank, black.value),
+                handicap=record.handicap,
+                komi=record.komi,
+                board_size=record.board_size,
+            )
+            games.append((record.date, lab.LabGame(matchup, record.winner, record.status)))
+        for _ in replay(algorithm, month, entries, state):
+            pass
+    return games, state
+
+
+def _gcr_accuracy(state: RatingState) -> dict | None:
     accuracy = gcr_engine.accuracy(state)
-    metrics["gcr_accuracy"] = (
-        None
-        if accuracy is None
-        else {
-            "mean": accuracy.mean,
-            "first_pass": accuracy.first_pass,
-            "reverse_pass": accuracy.reverse_pass,
-            "pairs": accuracy.pairs,
-        }
-    )
-    return metrics, metrics["games"]
+    if accuracy is None:
+        return None
+    return {
+        "mean": accuracy.mean,
+        "first_pass": accuracy.first_pass,
+        "reverse_pass": accuracy.reverse_pass,
+        "pairs": accuracy.pairs,
+    }
 
 
 def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
     """Compute and store the lab's figures for one algorithm (replacing its last report):
     in full, or with ``since`` from that date's month on, the tallies of the months
     before it kept from the last report (``ratings.lab_tallies``). GCR, which keeps no
-    per-game history, is always replayed in full."""
+    per-game history, is rated once up to that month, then month by month."""
     engine = get_algorithm(algorithm)
+    blocks = engine.rates_tournaments_as_blocks
+    stored = LabReport.objects.filter(algorithm=algorithm).values_list("tallies", flat=True)
+    kept = next(iter(stored), None) or None
     tallies: dict[str, dict] = {}
-    if not engine.has_history:
-        metrics, counted = _gcr_metrics(engine)
+    start = None
+    if since is not None and kept is not None:
+        start = _recount_start(since, blocks=blocks)
+        first_month = _month(start)
+        tallies = {month: part for month, part in kept.items() if month < first_month}
+    state = None
+    if engine.has_history:
+        dated = dated_history_games(algorithm, blocks=blocks, since=start)
     else:
-        blocks = engine.rates_tournaments_as_blocks
-        stored = LabReport.objects.filter(algorithm=algorithm).values_list("tallies", flat=True)
-        kept = next(iter(stored), None) or None
-        start = None
-        if since is not None and kept is not None:
-            start = _recount_start(since, blocks=blocks)
-            first_month = _month(start)
-            tallies = {month: part for month, part in kept.items() if month < first_month}
-        by_month: dict[str, list[lab.LabGame]] = {}
-        for day, game in dated_history_games(algorithm, blocks=blocks, since=start):
-            by_month.setdefault(_month(day), []).append(game)
-        for month, games in by_month.items():
-            tallies[month] = lab_tallies.tally(lab.predictions(engine, games))
-        metrics = lab_tallies.metrics(lab_tallies.combined(tallies.values()))
-        counted = metrics["games"]
+        dated, state = gcr_dated_games(engine, start)
+    by_month: dict[str, list[lab.LabGame]] = {}
+    for day, game in dated:
+        by_month.setdefault(_month(day), []).append(game)
+    for month, games in by_month.items():
+        tallies[month] = lab_tallies.tally(lab.predictions(engine, games))
+    metrics = lab_tallies.metrics(lab_tallies.combined(tallies.values()))
+    if state is not None:
+        metrics["gcr_accuracy"] = _gcr_accuracy(state)
+    counted = metrics["games"]
     report, _created = LabReport.objects.update_or_create(
         algorithm=algorithm,
         defaults={

@@ -18,7 +18,7 @@ from tests import factories
 
 pytestmark = pytest.mark.django_db
 
-ALGORITHMS = ["sagc", "egf-2021", "french", "anchor"]
+ALGORITHMS = ["sagc", "egf-2021", "french", "anchor", "gcr"]
 
 
 @pytest.fixture(autouse=True)
