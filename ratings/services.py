@@ -172,6 +172,13 @@ def queue_recompute(algorithm: str) -> None:
 # --- the recompute ------------------------------------------------------------
 
 
+def forget_queued(algorithm: str) -> None:
+    """The task of ``algorithm`` could not be sent (the broker is down): drop its queued
+    mark, so that the next sweep queues it at once instead of waiting for the mark to
+    age."""
+    RecomputeState.objects.filter(algorithm=algorithm).update(queued_at=None)
+
+
 @dataclass(frozen=True, slots=True)
 class RecomputeResult:
     algorithm: str

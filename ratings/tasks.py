@@ -10,6 +10,7 @@ middle leaves the message to another, and have time limits.
 from __future__ import annotations
 
 import logging
+import time
 
 from celery import shared_task
 from celery.contrib.django.task import DjangoTask
@@ -21,19 +22,45 @@ from . import lab_services, services
 logger = logging.getLogger(__name__)
 
 
+# After a failed publish, further ones are not tried for this long: a write that
+# dirties seven algorithms would otherwise wait for seven connection timeouts.
+BROKER_DOWN_SECONDS = 10.0
+
+
 class QueuedTask(DjangoTask):
     """A task whose sending never fails the write that sends it: a broker that is down
     is logged, and the periodic sweep queues the work again. In-process (no broker,
     the tests) the task's own errors still propagate."""
 
-    def apply_async(self, *args, **kwargs):
-        try:
-            return super().apply_async(*args, **kwargs)
-        except Exception:  # the broker's errors vary by transport
-            if self.app.conf.task_always_eager:
-                raise
-            logger.exception("could not queue %s; the periodic sweep will run it", self.name)
+    broker_down_until = 0.0  # monotonic time, shared by every task of this process
+
+    def apply_async(self, args=None, kwargs=None, **options):
+        eager = self.app.conf.task_always_eager
+        if not eager and time.monotonic() < QueuedTask.broker_down_until:
+            logger.warning(
+                "not queueing %s: the broker was down moments ago; the periodic sweep will run it",
+                self.name,
+            )
+            self.not_sent(args or ())
             return None
+        try:
+            return super().apply_async(args, kwargs, **options)
+        except Exception:  # the broker's errors vary by transport
+            if eager:
+                raise
+            QueuedTask.broker_down_until = time.monotonic() + BROKER_DOWN_SECONDS
+            logger.exception("could not queue %s; the periodic sweep will run it", self.name)
+            self.not_sent(args or ())
+            return None
+
+    def not_sent(self, args) -> None:
+        """Called with the task's arguments when it could not be sent."""
+
+
+class RecomputeTask(QueuedTask):
+    def not_sent(self, args) -> None:
+        # The algorithm is not queued after all: the next sweep queues it at once.
+        services.forget_queued(*args)
 
 
 _RETRY = {
@@ -44,7 +71,7 @@ _RETRY = {
 
 
 @shared_task(
-    base=QueuedTask,
+    base=RecomputeTask,
     # The outcome is in RecomputeState; no one waits for a result, and a result
     # backend that is down must not hold up the write that queued the task.
     ignore_result=True,

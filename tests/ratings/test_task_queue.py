@@ -164,5 +164,9 @@ def test_a_broker_that_is_down_is_logged_not_raised(caplog, monkeypatch):
     celery_app.conf.task_always_eager = False  # the autouse fixture restores it
     monkeypatch.setattr(celery_app, "send_task", broker_down)
 
+    monkeypatch.setattr(tasks.QueuedTask, "broker_down_until", 0.0)
+
     assert tasks.recompute_algorithm.apply_async(("sagc",)) is None
+    assert tasks.recompute_algorithm.apply_async(("anchor",)) is None
     assert "could not queue ratings.tasks.recompute_algorithm" in caplog.text
+    assert "not queueing ratings.tasks.recompute_algorithm: the broker was down" in caplog.text
