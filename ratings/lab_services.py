@@ -51,20 +51,22 @@ _HISTORY_COLUMNS = (
     "game__winner",
     "game__tournament_id",
     "date",
+    "position",
 )
 
 
 def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
     """The games ``algorithm`` rated (see :func:`dated_history_games`)."""
-    return (game for _day, game in dated_history_games(algorithm, blocks=blocks))
+    return (game for _day, _position, game in dated_history_games(algorithm, blocks=blocks))
 
 
 def dated_history_games(
-    algorithm: str, *, blocks: bool, since: date | None = None
-) -> Iterator[tuple[date, lab.LabGame]]:
+    algorithm: str, *, blocks: bool, since: date | None = None, from_position: int = 0
+) -> Iterator[tuple[date, int, lab.LabGame]]:
     """The games ``algorithm`` rated (not skipped, not free) on or after ``since``, each
-    with its date and both players' value and rank just before it, from one query over
-    its stored history.
+    with its date, the position of its first row and both players' value and rank just
+    before it, from one query over its stored history (from ``from_position`` on, a
+    bound the caller knows that saves reading the rows before it).
 
     With ``blocks`` (EGF, the French ladder: a tournament is rated as one block) a
     tournament game uses each player's value at the tournament's start, the value on
@@ -76,7 +78,7 @@ def dated_history_games(
         algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
     )
     if since is not None:
-        rows = rows.filter(date__gte=since)
+        rows = rows.filter(date__gte=since, position__gte=from_position)
     rows = (
         rows.annotate(rank_code=Cast("rank_before", IntegerField()))
         .order_by("position")
@@ -103,6 +105,7 @@ def dated_history_games(
         winner,
         tournament_id,
         day,
+        position,
     ) in rows.iterator(chunk_size=_CHUNK):
         rank = ranks.get(rank_code)
         if rank is None:
@@ -113,9 +116,9 @@ def dated_history_games(
             )
         side = lab.Side(rank, value_before)
         if colour == Colour.WHITE.value:
-            pending[game_id] = side
+            pending[game_id] = (side, position)
             continue
-        white = pending.pop(game_id, None)
+        white, first_position = pending.pop(game_id, (None, position))
         if white is None or skipped or status == Status.FREE.value:
             continue
         fraction = komis.get(komi)
@@ -123,6 +126,7 @@ def dated_history_games(
             fraction = komis[komi] = Fraction(komi)
         yield (
             day,
+            first_position,
             lab.LabGame(
                 matchup=lab.Matchup(
                     white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
@@ -135,7 +139,7 @@ def dated_history_games(
 
 def gcr_dated_games(
     algorithm: Gcr, since: date | None = None
-) -> tuple[list[tuple[date, lab.LabGame]], RatingState]:
+) -> tuple[list[tuple[date, int, lab.LabGame]], RatingState]:
     """The games GCR rates from ``since`` on, each with its date and both players' GCR
     at the end of the month before its own, as ``lab.gcr_predictions`` makes them; and
     the final state.
@@ -157,7 +161,7 @@ def gcr_dated_games(
     if before:
         for _ in replay(algorithm, before, entries, state):
             pass
-    games: list[tuple[date, lab.LabGame]] = []
+    games: list[tuple[date, int, lab.LabGame]] = []
     for month in months.values():  # in replay order, hence month by month
         for record in month:
             if record.is_adjustment or algorithm.skip_reason(record):
@@ -170,7 +174,8 @@ def gcr_dated_games(
                 komi=record.komi,
                 board_size=record.board_size,
             )
-            games.append((record.date, lab.LabGame(matchup, record.winner, record.status)))
+            game = lab.LabGame(matchup, record.winner, record.status)
+            games.append((record.date, 0, game))
         for _ in replay(algorithm, month, entries, state):
             pass
     return games, state
@@ -199,20 +204,28 @@ def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
     kept = next(iter(stored), None) or None
     tallies: dict[str, dict] = {}
     start = None
+    from_position = 0
     if since is not None and kept is not None:
         start = _recount_start(since, blocks=blocks)
         first_month = _month(start)
         tallies = {month: part for month, part in kept.items() if month < first_month}
+        from_position = _first_position(kept, first_month)
     state = None
     if engine.has_history:
-        dated = dated_history_games(algorithm, blocks=blocks, since=start)
+        dated = dated_history_games(
+            algorithm, blocks=blocks, since=start, from_position=from_position
+        )
     else:
         dated, state = gcr_dated_games(engine, start)
     by_month: dict[str, list[lab.LabGame]] = {}
-    for day, game in dated:
-        by_month.setdefault(_month(day), []).append(game)
+    first_positions: dict[str, int] = {}
+    for day, position, game in dated:
+        month = _month(day)
+        by_month.setdefault(month, []).append(game)
+        first_positions[month] = min(position, first_positions.get(month, position))
     for month, games in by_month.items():
         tallies[month] = lab_tallies.tally(lab.predictions(engine, games))
+        tallies[month]["first_position"] = first_positions[month]
     metrics = lab_tallies.metrics(lab_tallies.combined(tallies.values()))
     if state is not None:
         metrics["gcr_accuracy"] = _gcr_accuracy(state)
@@ -227,6 +240,20 @@ def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
         },
     )
     return report
+
+
+def _first_position(tallies: dict[str, dict], first_month: str) -> int:
+    """A position before every history row dated from ``first_month`` on, from the last
+    report's tallies: the rows dated before that month are the same as when it was
+    made (a recompute rewrites from a date on, and that month starts at or before it),
+    so the rows from there on start no earlier than the first row of a month from there
+    on did then, or, when no such month was counted, than the last month counted."""
+    later = [
+        part.get("first_position", 0) for month, part in tallies.items() if month >= first_month
+    ]
+    if later:
+        return min(later)
+    return max((part.get("first_position", 0) for part in tallies.values()), default=0)
 
 
 def _month(day: date) -> str:

@@ -110,9 +110,9 @@ def test_only_the_months_from_the_dirty_date_are_counted_again(club, monkeypatch
     counted_from = []
     real = lab_services.dated_history_games
 
-    def spy(algorithm, *, blocks, since=None):
+    def spy(algorithm, *, blocks, since=None, from_position=0):
         counted_from.append(since)
-        return real(algorithm, blocks=blocks, since=since)
+        return real(algorithm, blocks=blocks, since=since, from_position=from_position)
 
     monkeypatch.setattr(lab_services, "dated_history_games", spy)
     lab_services.compute_lab_report("sagc", since=date(2024, 5, 20))
