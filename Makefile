@@ -22,7 +22,7 @@ run: venv
 	if $(VENV_PY) manage.py help load_demo >/dev/null 2>&1; then \
 		$(VENV_PY) manage.py load_demo --if-empty; \
 	fi
-	$(VENV_PY) manage.py runserver 127.0.0.1:8000
+	$(VENV_PY) -m clubrating.devserver 127.0.0.1:8000
 
 test: venv
 	$(VENV)/bin/pytest $(PYTEST_ARGS)
@@ -42,7 +42,8 @@ bench: venv
 		echo "No benchmarks yet (bench/__main__.py does not exist)."; \
 	fi
 
-# Everything generated, including the virtualenv; never the database db.sqlite3.
+# Everything generated, including the virtualenv; never the database db.sqlite3 (nor
+# var/, which holds the entries the embedded worker has not taken yet).
 clean:
 	rm -rf $(VENV) staticfiles test-output .pytest_cache .ruff_cache .hypothesis *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -35,8 +35,8 @@ def _setup() -> None:
     from ratings import services
 
     # The writes below queue a recompute on commit; the benchmark runs it itself.
-    services.queue_recompute = lambda: None
-    services.queue_lab_reports = lambda algorithms: None
+    services.queue_recompute = lambda algorithm: None
+    services.mark_lab_dirty = lambda algorithm, start: None
 
 
 def _server_pid() -> int | None:

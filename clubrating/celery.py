@@ -2,10 +2,41 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, bootsteps
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
 
 app = Celery("clubrating")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+class Heartbeat(bootsteps.StartStopStep):
+    """The worker says it is alive every ``liveness.HEARTBEAT_SECONDS`` (``/health/`` and
+    the committee's recompute page read it). It beats from the worker's own timer, in
+    its main process, so a long recompute in the pool does not silence it."""
+
+    requires = {"celery.worker.components:Timer"}
+
+    def __init__(self, worker, **kwargs):
+        super().__init__(worker, **kwargs)
+        self.timer_entry = None
+
+    def start(self, worker):
+        from ratings import liveness
+
+        liveness.worker_beat(worker.hostname)
+        self.timer_entry = worker.timer.call_repeatedly(
+            liveness.HEARTBEAT_SECONDS, liveness.worker_beat, (worker.hostname,), priority=10
+        )
+
+    def stop(self, worker):
+        from ratings import liveness
+
+        if self.timer_entry is not None:
+            self.timer_entry.cancel()
+            self.timer_entry = None
+        liveness.worker_stopped(worker.hostname)
+
+
+app.steps["worker"].add(Heartbeat)

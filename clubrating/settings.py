@@ -152,6 +152,20 @@ else:
             f"DATABASE_URL is not a database URL this site can use (scheme {scheme!r}): {exc}"
         ) from None
 
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # The embedded set-up has a web process and a worker writing to one file: the WAL
+    # journal lets pages read while a recompute writes; a writer waits for the lock
+    # (up to a minute: a recompute's transaction) rather than failing at once; and a
+    # transaction takes the write lock when it begins (IMMEDIATE), so two never both
+    # read and then fail to upgrade ("database is locked" mid-transaction).
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            "timeout": 60,
+            "transaction_mode": "IMMEDIATE",
+            "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+        }
+    )
+
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 AUTH_PASSWORD_VALIDATORS = [
@@ -223,12 +237,29 @@ if not DEBUG:
     CSRF_COOKIE_SECURE = True
 
 # --- Celery: a broker URL means real workers; none means tasks run in-process.
+# `filesystem://` is the embedded set-up of `make run` (clubrating/devserver.py): a
+# broker that needs no server, its messages files in var/broker/.
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL") or env_str("REDIS_URL")
 CELERY_TASK_ALWAYS_EAGER = CELERY_BROKER_URL is None
 CELERY_TASK_EAGER_PROPAGATES = True
+# Files the embedded set-up keeps beside the database (ignored by git and docker).
+VAR_DIR = Path(env_str("CLUBRATING_VAR_DIR", str(BASE_DIR / "var")))
+BROKER_DIR = VAR_DIR / "broker"
 if CELERY_BROKER_URL is None:
     # Never contacted while eager; set so nothing falls back to Celery's AMQP default.
     CELERY_BROKER_URL = "memory://"
+elif CELERY_BROKER_URL.startswith("filesystem://"):
+    # One folder for every queue: each process writes its messages into it and reads
+    # from it. No result backend: no task's result is ever waited for.
+    for _folder in ("messages", "processed", "control"):
+        (BROKER_DIR / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(BROKER_DIR / "messages"),
+        "data_folder_out": str(BROKER_DIR / "messages"),
+        "processed_folder": str(BROKER_DIR / "processed"),
+        "control_folder": str(BROKER_DIR / "control"),
+        "store_processed": False,
+    }
 else:
     CELERY_RESULT_BACKEND = CELERY_BROKER_URL
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
@@ -245,11 +276,13 @@ CELERY_TASK_PUBLISH_RETRY_POLICY = {
 # take each other's tasks.
 CELERY_TASK_DEFAULT_QUEUE = env_str("CELERY_TASK_DEFAULT_QUEUE", "celery")
 CELERY_TIMEZONE = TIME_ZONE
-# The sweep runs whatever recompute is pending, so a lost task message only delays it.
+# The sweep queues whatever recompute is pending and has no task (its message was
+# lost) or whose runner died, so a lost task message only delays it.
+RATINGS_SWEEP_SECONDS = env_int("RATINGS_SWEEP_SECONDS", 60)
 CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     "recompute-sweep": {
         "task": "ratings.tasks.recompute_pending",
-        "schedule": env_int("RATINGS_SWEEP_SECONDS", 60),
+        "schedule": RATINGS_SWEEP_SECONDS,
     },
 }
 
@@ -264,6 +297,16 @@ if _redis_url:
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": _redis_url,
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "clubrating"),
+        }
+    }
+elif CELERY_BROKER_URL.startswith("filesystem://"):
+    # The embedded set-up: the worker's heartbeat and a recompute's progress must reach
+    # the web process; files in var/cache/ do that without a server.
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+            "LOCATION": str(VAR_DIR / "cache"),
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "clubrating"),
         }
     }
@@ -286,6 +329,21 @@ RATINGS_CHECKPOINT_EVERY = env_int("RATINGS_CHECKPOINT_EVERY", 2000)
 if RATINGS_CHECKPOINT_EVERY < 1:
     raise ImproperlyConfigured(
         f"RATINGS_CHECKPOINT_EVERY must be at least 1; got {RATINGS_CHECKPOINT_EVERY}"
+    )
+
+# A recompute task is stopped (and rolled back) after this many seconds; the hard
+# limit kills its process a minute later. A lab report has the same limit.
+RATINGS_RECOMPUTE_TIME_LIMIT = env_int("RATINGS_RECOMPUTE_TIME_LIMIT", 3600)
+# The lab's report of an algorithm is brought up to date this long after its last
+# recompute, once: a burst of entries makes one lab run, not one per entry.
+RATINGS_LAB_DELAY_SECONDS = env_int("RATINGS_LAB_DELAY_SECONDS", 10)
+if RATINGS_RECOMPUTE_TIME_LIMIT < 1:
+    raise ImproperlyConfigured(
+        f"RATINGS_RECOMPUTE_TIME_LIMIT must be at least 1; got {RATINGS_RECOMPUTE_TIME_LIMIT}"
+    )
+if RATINGS_LAB_DELAY_SECONDS < 0:
+    raise ImproperlyConfigured(
+        f"RATINGS_LAB_DELAY_SECONDS must not be negative; got {RATINGS_LAB_DELAY_SECONDS}"
     )
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()

@@ -1,6 +1,7 @@
 """Project-wide views: the health check, the throttled login, and the logout that says
 it logged out."""
 
+import time
 from typing import TypedDict
 
 from django.conf import settings
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_safe
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubrating.celery import app as celery_app
+from ratings import liveness
 
 
 class DatabaseCheck(TypedDict):
@@ -21,10 +23,17 @@ class DatabaseCheck(TypedDict):
     detail: str
 
 
-class TasksCheck(TypedDict):
+class WorkerCheck(TypedDict):
+    alive: bool
+    name: str | None
+    seconds_since_heartbeat: float | None
+
+
+class TasksCheck(TypedDict, total=False):
     ok: bool
     mode: str
     detail: str
+    worker: WorkerCheck
 
 
 def check_database() -> DatabaseCheck:
@@ -35,6 +44,18 @@ def check_database() -> DatabaseCheck:
     except DatabaseError as exc:
         return {"ok": False, "detail": f"{type(exc).__name__}: {exc}"}
     return {"ok": True, "detail": f"{connection.vendor} answered"}
+
+
+def check_worker() -> WorkerCheck:
+    """Whether a Celery worker has written its heartbeat lately (``ratings.liveness``)."""
+    beat = liveness.last_worker_heartbeat()
+    if beat is None:
+        return {"alive": False, "name": None, "seconds_since_heartbeat": None}
+    return {
+        "alive": liveness.worker_alive(beat),
+        "name": beat["name"],
+        "seconds_since_heartbeat": round(time.time() - beat["at"], 1),
+    }
 
 
 def check_tasks() -> TasksCheck:
@@ -49,7 +70,29 @@ def check_tasks() -> TasksCheck:
             conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
     except (BrokerError, OSError) as exc:
         return {"ok": False, "mode": "celery", "detail": f"broker unreachable: {exc}"}
-    return {"ok": True, "mode": "celery", "detail": "broker answered"}
+    try:
+        worker = check_worker()
+    except Exception as exc:  # the cache's errors vary by backend
+        return {
+            "ok": False,
+            "mode": "celery",
+            "detail": f"broker answered; the workers' heartbeat cannot be read: {exc}",
+        }
+    if not worker["alive"]:
+        since = worker["seconds_since_heartbeat"]
+        silent = "no worker has ever" if since is None else f"no worker has for {since:.0f} s"
+        return {
+            "ok": False,
+            "mode": "celery",
+            "detail": f"broker answered, but {silent} sent a heartbeat: nothing is recomputed",
+            "worker": worker,
+        }
+    return {
+        "ok": True,
+        "mode": "celery",
+        "detail": "broker answered; a worker is alive",
+        "worker": worker,
+    }
 
 
 @require_safe

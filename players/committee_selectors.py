@@ -3,18 +3,20 @@ tables never query per row."""
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass
 from datetime import date, datetime
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from ratings import progress
+from ratings import liveness, progress
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
-from ratings.services import maintained_algorithms, primary_algorithm
+from ratings.services import maintained_algorithms, primary_algorithm, running_stalled
 
 from .models import Adjustment, Game, Player, ResyncBatch
 from .permissions import COMMITTEE, VOLUNTEERS
@@ -141,6 +143,8 @@ class AlgorithmStatus:
     state: RecomputeState | None
     progress_done: int | None = None
     progress_total: int | None = None
+    # Marked running by a runner that stopped beating: its process died.
+    stalled: bool = False
 
     @property
     def running_since(self) -> datetime | None:
@@ -175,6 +179,31 @@ def recompute_statuses() -> list[AlgorithmStatus]:
                 state=state,
                 progress_done=reported["done"] if reported else None,
                 progress_total=reported["total"] if reported else None,
+                stalled=state is not None and running_stalled(state),
             )
         )
     return statuses
+
+
+@dataclass(frozen=True)
+class WorkerStatus:
+    """Whether recomputes can run: in-process (no broker), or a worker's last heartbeat."""
+
+    in_process: bool
+    alive: bool
+    name: str | None = None
+    seconds_since_heartbeat: float | None = None
+
+
+def worker_status() -> WorkerStatus:
+    if settings.CELERY_TASK_ALWAYS_EAGER:
+        return WorkerStatus(in_process=True, alive=True)
+    beat = liveness.last_worker_heartbeat()
+    if beat is None:
+        return WorkerStatus(in_process=False, alive=False)
+    return WorkerStatus(
+        in_process=False,
+        alive=liveness.worker_alive(beat),
+        name=beat["name"],
+        seconds_since_heartbeat=time.time() - beat["at"],
+    )

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.html import format_html
 
 from .models import Adjustment, ResyncBatch
@@ -257,6 +258,14 @@ class RecomputeTable(tables.Table):
         return format_html("<strong>{}</strong><br><small>{}</small>", record.name, record.title)
 
     def render_status(self, record):
+        if record.stalled:
+            return format_html(
+                "{}<br><small>started {} on {}, which has stopped answering; the next sweep "
+                "starts it again</small>",
+                badge("stalled", "text-bg-danger"),
+                timezone.localtime(record.running_since).strftime("%Y-%m-%d %H:%M:%S"),
+                record.state.running_on or "an unknown process",
+            )
         if record.running_since is not None:
             elapsed = int(record.elapsed_seconds)
             if record.percent_done is not None:

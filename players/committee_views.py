@@ -499,6 +499,7 @@ def recompute_status(request):
         "committee/recompute.html",
         {
             "table": RecomputeTable(statuses),
+            "worker": selectors.worker_status(),
             "form": FullRecomputeForm(),
             "auto_refresh": AUTO_REFRESH_SECONDS if busy else None,
         },

@@ -12,7 +12,7 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet
 
 from ratings.models import RatingHistory, RecomputeState
-from ratings.services import maintained_algorithms
+from ratings.services import maintained_algorithms, running_stalled
 
 from .lookup import lookup_players, player_index
 from .models import AuditEntry, Game, RecordSheet, Tournament
@@ -29,15 +29,18 @@ class RecomputeStatus:
 def recompute_statuses(dates: Sequence[date]) -> list[list[RecomputeStatus]]:
     """For each date (a game's), whether every maintained algorithm has rated it with
     the current games: "done" when the algorithm is clean, or dirty only from a later
-    date, and not running; else "running" or "pending". One query for all dates."""
+    date, and not running; else "running" or "pending" (a recompute whose process died,
+    ``running_stalled``, is pending: it runs again). One query for all dates."""
     algorithms = maintained_algorithms()
     states = {s.algorithm: s for s in RecomputeState.objects.filter(algorithm__in=algorithms)}
+    running = {name for name, state in states.items() if state.running_since is not None}
+    running -= {name for name in running if running_stalled(states[name])}
 
     def status(algorithm: str, day: date) -> str:
         state = states.get(algorithm)
         if state is None:  # never marked dirty: nothing is waiting
             return DONE
-        if state.running_since is not None:
+        if algorithm in running:
             return RUNNING
         if state.dirty_from is not None and state.dirty_from <= day:
             return PENDING

@@ -148,7 +148,18 @@ class RecomputeState(models.Model):
     algorithm = models.CharField(max_length=20, primary_key=True)
     dirty_from = models.DateField(null=True, blank=True)
     generation = models.BigIntegerField(default=0)
+    # Set by the write that queues the algorithm's task, cleared when a worker takes it:
+    # a burst of writes queues one task, not one per write.
+    queued_at = models.DateTimeField(null=True, blank=True)
     running_since = models.DateTimeField(null=True, blank=True)
+    # Who runs it ("host:pid", ratings.liveness.runner_name): its heartbeat tells a
+    # running recompute from one whose process died.
+    running_on = models.CharField(max_length=200, blank=True)
+    # The lab's reports are behind from this date (the earliest date a recompute
+    # rewrote since they were last brought up to date); None: current.
+    lab_dirty_from = models.DateField(null=True, blank=True)
+    # Set when the lab's debounced task is queued, cleared when it runs.
+    lab_queued_at = models.DateTimeField(null=True, blank=True)
     last_started = models.DateTimeField(null=True, blank=True)
     last_finished = models.DateTimeField(null=True, blank=True)
     last_duration = models.FloatField(null=True, blank=True)
@@ -170,12 +181,15 @@ class RecomputeState(models.Model):
 class LabReport(models.Model):
     """The algorithm lab's figures for one algorithm: how well it predicted the games it
     rated (``ratings.engine.lab.evaluate``), as of ``computed_at``. One row per
-    algorithm, replaced after each recompute (``ratings.lab_services``)."""
+    algorithm, brought up to date after its recomputes (``ratings.lab_services``)."""
 
     algorithm = models.CharField(max_length=20, unique=True)
     computed_at = models.DateTimeField()
     games_counted = models.PositiveIntegerField(default=0)
     metrics = models.JSONField(default=dict)
+    # The sums behind the metrics per month of games ("YYYY-MM": ratings.lab_tallies),
+    # so that the next report recounts only the months from the first one rewritten.
+    tallies = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:
         return f"{self.algorithm} lab of {self.computed_at:%Y-%m-%d %H:%M}"

@@ -38,9 +38,9 @@ from ratings.engine.base import (
 )
 from ratings.engine.records import GameRecord
 
-from . import progress
+from . import liveness, progress
 from .bulk import RowWriter
-from .lab_services import queue_lab_reports
+from .lab_services import mark_lab_dirty, sweep_lab_reports
 from .models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from .selectors import (
     ReplayKey,
@@ -133,40 +133,50 @@ def dirty_dates(touches: Iterable[Touch]) -> dict[str, date]:
 
 def mark_dirty(touches: Iterable[Touch]) -> dict[str, date]:
     """Move each algorithm's dirty date back to what ``touches`` reach, inside the
-    caller's transaction, and queue the recompute for after the commit."""
+    caller's transaction, and queue each dirty algorithm's recompute (the primary one
+    first) for after the commit.
+
+    A task is queued only when none is waiting for that algorithm (``queued_at``): a
+    burst of writes, or an import calling this thousands of times, queues one task per
+    algorithm; the task that runs clears the mark first, so a write made while it runs
+    queues one more (at most one waiting and one running).
+    """
     dates = dirty_dates(touches)
     if not dates:
         return dates
     ensure_states()
-    for name, day in dates.items():
-        RecomputeState.objects.filter(algorithm=name).update(
+    now = timezone.now()
+    for name, day in dates.items():  # in maintained_algorithms() order: primary first
+        state = RecomputeState.objects.filter(algorithm=name)
+        state.update(
             dirty_from=Case(
                 When(Q(dirty_from__isnull=True) | Q(dirty_from__gt=day), then=Value(day)),
                 default=F("dirty_from"),
             ),
             generation=F("generation") + 1,
         )
-    # One task per transaction is enough: it recomputes everything that is dirty.
-    pending = connection.run_on_commit
-    if not any(callback[1] is queue_recompute for callback in pending):
-        transaction.on_commit(queue_recompute)
+        if state.filter(queued_at__isnull=True).update(queued_at=now):
+            queue_recompute(name)
     return dates
 
 
-def queue_recompute() -> None:
-    """Ask a worker to run what is pending. A broker that is down only delays the
-    recompute: the game is stored and the periodic sweep will pick it up."""
-    from .tasks import recompute_pending
+def queue_recompute(algorithm: str) -> None:
+    """Send ``algorithm``'s recompute task once the current transaction commits (at once
+    outside one). A broker that is down only delays it: the task's ``apply_async``
+    logs the error, the write stands, and the periodic sweep queues it again."""
+    from .tasks import recompute_algorithm
 
-    try:
-        recompute_pending.delay()
-    except Exception:  # the broker's errors vary by transport; none may fail the write
-        if settings.CELERY_TASK_ALWAYS_EAGER:
-            raise
-        logger.exception("could not queue the recompute; the periodic sweep will run it")
+    recompute_algorithm.delay_on_commit(algorithm)
 
 
 # --- the recompute ------------------------------------------------------------
+
+
+def forget_queued(algorithm: str) -> None:
+    """The task of ``algorithm`` could not be sent (the broker is down): drop its queued
+    mark, so that the next sweep queues it at once instead of waiting for the mark to
+    age."""
+    RecomputeState.objects.filter(algorithm=algorithm).update(queued_at=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -179,38 +189,155 @@ class RecomputeResult:
 
 def _lock(algorithm: str) -> None:
     """Serialize recomputes of one algorithm. On PostgreSQL a transaction-level advisory
-    lock; SQLite allows one writer at a time anyway."""
+    lock; on SQLite the recompute's transaction begins IMMEDIATE (settings), which takes
+    the database's one write lock at its start."""
     if connection.vendor == "postgresql":
         key = zlib.crc32(f"clubrating.recompute.{algorithm}".encode()) & 0x7FFFFFFF
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [key])
 
 
+def run_queued(algorithm: str) -> list[RecomputeResult]:
+    """What the task of one algorithm does: take the queued mark off (a write from now
+    on queues another task), then, unless a live runner is already at it (it loops
+    while the generation moves, so it will rate what this task was queued for),
+    recompute until nothing is left."""
+    ensure_states()
+    RecomputeState.objects.filter(algorithm=algorithm).update(queued_at=None)
+    runner = liveness.runner_name()
+    if not _claim(algorithm, runner, force=False):
+        logger.info("%s is already being recomputed; this task has nothing to do", algorithm)
+        return []
+    return _run_claimed(algorithm, runner)
+
+
 def recompute_pending(algorithms: Sequence[str] | None = None) -> list[RecomputeResult]:
-    """Recompute every maintained algorithm that is marked dirty."""
+    """Recompute now, in this process, every maintained algorithm (or those named) that
+    is marked dirty, one after the other."""
     ensure_states()
     names = list(algorithms) if algorithms else maintained_algorithms()
+    dirty = set(
+        RecomputeState.objects.filter(algorithm__in=names, dirty_from__isnull=False).values_list(
+            "algorithm", flat=True
+        )
+    )
+    runner = liveness.runner_name()
     results = []
     for name in names:
-        for _ in range(_MAX_LOOPS):
-            result = _recompute_once(name, full=False, from_date=None)
-            if result is None:
-                break
-            results.append(result)
+        if name in dirty:
+            _claim(name, runner, force=True)
+            results += _run_claimed(name, runner)
     return results
 
 
 def recompute(
     algorithm: str, *, full: bool = False, from_date: date | None = None
 ) -> RecomputeResult | None:
-    """Recompute one algorithm now: from its dirty date, from ``from_date``, or in full."""
+    """Recompute one algorithm now: from its dirty date, from ``from_date``, or in full
+    (and then whatever writes made meanwhile left pending)."""
     ensure_states()
-    return _recompute_once(algorithm, full=full, from_date=from_date)
+    runner = liveness.runner_name()
+    _claim(algorithm, runner, force=True)
+    results = _run_claimed(algorithm, runner, full=full, from_date=from_date)
+    return results[0] if results else None
+
+
+def sweep() -> list[str]:
+    """What celery beat runs every ``RATINGS_SWEEP_SECONDS``: queue the recompute of every
+    dirty algorithm that no live runner has and whose queued task is not recent (its
+    message was lost, say to a broker that was down, or its worker died), and the lab
+    update of a clean one whose lab is behind in the same way. A running mark whose
+    runner stopped beating is dropped. Returns the algorithms whose recompute it queued."""
+    ensure_states()
+    now = timezone.now()
+    recent = now - timedelta(seconds=settings.RATINGS_SWEEP_SECONDS)
+    states = {state.algorithm: state for state in RecomputeState.objects.all()}
+    queued = []
+    for name in maintained_algorithms():
+        state = states.get(name)
+        if state is None:
+            continue
+        rows = RecomputeState.objects.filter(algorithm=name)
+        if state.running_since is not None:
+            if liveness.runner_alive(state.running_on, state.running_since):
+                continue
+            logger.warning(
+                "the recompute of %s started at %s on %s stopped answering; taken over",
+                name,
+                state.running_since,
+                state.running_on or "an unknown runner",
+            )
+            rows.filter(running_since=state.running_since).update(running_since=None, running_on="")
+        if state.dirty_from is None or (state.queued_at is not None and state.queued_at > recent):
+            continue
+        same = (
+            Q(queued_at__isnull=True) if state.queued_at is None else Q(queued_at=state.queued_at)
+        )
+        if rows.filter(same).update(queued_at=now):
+            queue_recompute(name)
+            queued.append(name)
+    sweep_lab_reports([states[name] for name in maintained_algorithms() if name in states])
+    return queued
+
+
+def running_stalled(state: RecomputeState) -> bool:
+    """Whether ``state`` is marked running by a runner that stopped beating (its process
+    died): the recompute is not going on, whatever ``running_since`` says."""
+    return state.running_since is not None and not liveness.runner_alive(
+        state.running_on, state.running_since
+    )
+
+
+def _claim(algorithm: str, runner: str, *, force: bool) -> bool:
+    """Mark ``algorithm`` running on ``runner``, unless (without ``force``) a live runner
+    has it. Compare-and-set on the mark read, so two tasks never both take it."""
+    rows = RecomputeState.objects.filter(algorithm=algorithm)
+    state = rows.get()
+    mark = {"running_since": timezone.now(), "running_on": runner}
+    if force:
+        rows.update(**mark)
+        return True
+    if state.running_since is not None and liveness.runner_alive(
+        state.running_on, state.running_since
+    ):
+        return False
+    same = (
+        Q(running_since__isnull=True)
+        if state.running_since is None
+        else Q(running_since=state.running_since, running_on=state.running_on)
+    )
+    return bool(rows.filter(same).update(**mark))
+
+
+def _run_claimed(
+    algorithm: str, runner: str, *, full: bool = False, from_date: date | None = None
+) -> list[RecomputeResult]:
+    """Recompute ``algorithm``, which ``runner`` has claimed, and keep going while writes
+    move its generation; then drop the running mark, in the same statement that checks
+    that nothing is dirty (a write landing after that check finds it not running, so
+    its task runs)."""
+    rows = RecomputeState.objects.filter(algorithm=algorithm)
+    results = []
+    try:
+        with liveness.RunnerHeartbeat(runner):
+            for _ in range(_MAX_LOOPS):
+                result = _recompute_once(algorithm, full=full, from_date=from_date)
+                full, from_date = False, None
+                if result is not None:
+                    results.append(result)
+                if rows.filter(running_on=runner, dirty_from__isnull=True).update(
+                    running_since=None, running_on=""
+                ):
+                    return results
+                if not rows.filter(dirty_from__isnull=False).exists():
+                    return results  # another runner took it over and finished it
+    finally:
+        rows.filter(running_on=runner).update(running_since=None, running_on="")
+    return results
 
 
 def _recompute_once(name: str, *, full: bool, from_date: date | None) -> RecomputeResult | None:
     started = time.monotonic()
-    RecomputeState.objects.filter(algorithm=name).update(running_since=timezone.now())
     try:
         with transaction.atomic():
             _lock(name)
@@ -218,14 +345,10 @@ def _recompute_once(name: str, *, full: bool, from_date: date | None) -> Recompu
             generation = state_row.generation
             start = None if full else _earliest(from_date, state_row.dirty_from)
             if not full and start is None:
-                # Nothing to do: drop the "running" mark set above, or the state would
-                # say running until the next real recompute.
-                RecomputeState.objects.filter(algorithm=name).update(running_since=None)
                 return None
             rows = _rewrite(get_algorithm(name), start)
             seconds = time.monotonic() - started
             finished = dict(
-                running_since=None,
                 last_started=timezone.now() - timedelta(seconds=seconds),
                 last_finished=timezone.now(),
                 last_duration=seconds,
@@ -234,17 +357,18 @@ def _recompute_once(name: str, *, full: bool, from_date: date | None) -> Recompu
                 last_error="",
             )
             # Clear the mark only if no write moved it while we replayed; otherwise the
-            # loop in recompute_pending runs again from the (earlier) date it now holds.
+            # runner's loop runs again from the (earlier) date it now holds.
             cleared = RecomputeState.objects.filter(algorithm=name, generation=generation).update(
                 dirty_from=None, **finished
             )
             if not cleared:
                 RecomputeState.objects.filter(algorithm=name).update(**finished)
-            if cleared:  # up to date: the lab's figures follow once this commits
-                transaction.on_commit(lambda: queue_lab_reports([name]))
+            # The lab is behind from the first date rewritten; it catches up once this
+            # commits and, debounced, once a burst of writes is over.
+            mark_lab_dirty(name, start)
     except Exception as error:
         RecomputeState.objects.filter(algorithm=name).update(
-            running_since=None, last_error=f"{type(error).__name__}: {error}"
+            last_error=f"{type(error).__name__}: {error}"
         )
         raise
     finally:

@@ -1,12 +1,18 @@
+import time
+
 import pytest
+from django.core.cache import cache
 from django.db import DatabaseError, connection
 
 from clubrating import views
+from ratings import liveness
 
 pytestmark = pytest.mark.django_db
 
 
 def test_it_is_ok_in_the_configured_set_up(client, settings):
+    if not settings.CELERY_TASK_ALWAYS_EAGER:  # the services leg: as if a worker ran
+        liveness.worker_beat("celery@services-leg")
     response = client.get("/health/")
 
     assert response.status_code == 200
@@ -82,3 +88,58 @@ def test_it_is_never_cached(client):
 
 def test_it_refuses_post(client):
     assert client.post("/health/").status_code == 405
+
+
+@pytest.fixture
+def celery_mode(settings):
+    """A broker that answers (kombu's in-memory transport) and no in-process tasks."""
+    settings.CELERY_BROKER_URL = "memory://"
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    cache.delete("worker-heartbeat")
+    yield
+    cache.delete("worker-heartbeat")
+
+
+def test_it_is_degraded_when_no_worker_has_ever_sent_a_heartbeat(client, celery_mode):
+    response = client.get("/health/")
+
+    assert response.status_code == 503
+    tasks = response.json()["tasks"]
+    assert tasks["ok"] is False
+    assert tasks["detail"] == (
+        "broker answered, but no worker has ever sent a heartbeat: nothing is recomputed"
+    )
+    assert tasks["worker"] == {"alive": False, "name": None, "seconds_since_heartbeat": None}
+
+
+def test_it_is_ok_while_a_worker_beats(client, celery_mode):
+    liveness.worker_beat("celery@club-laptop")
+
+    response = client.get("/health/")
+
+    assert response.status_code == 200
+    tasks = response.json()["tasks"]
+    assert tasks["detail"] == "broker answered; a worker is alive"
+    assert tasks["worker"]["alive"] is True
+    assert tasks["worker"]["name"] == "celery@club-laptop"
+    assert 0 <= tasks["worker"]["seconds_since_heartbeat"] < 5
+
+
+def test_it_is_degraded_when_the_worker_stopped_beating(client, celery_mode, monkeypatch):
+    liveness.worker_beat("celery@club-laptop")
+    later = time.time() + liveness.STALE_AFTER_SECONDS + 30
+    monkeypatch.setattr(time, "time", lambda: later)
+
+    response = client.get("/health/")
+
+    assert response.status_code == 503
+    tasks = response.json()["tasks"]
+    assert tasks["worker"]["alive"] is False
+    assert tasks["detail"].startswith("broker answered, but no worker has for 9")
+
+
+def test_a_worker_that_stops_cleanly_clears_its_heartbeat(client, celery_mode):
+    liveness.worker_beat("celery@club-laptop")
+    liveness.worker_stopped("celery@club-laptop")
+
+    assert client.get("/health/").status_code == 503

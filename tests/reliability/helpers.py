@@ -2,6 +2,7 @@
 
 import os
 import sys
+from pathlib import Path
 
 from django.db import connection
 
@@ -18,6 +19,27 @@ def child_environment() -> dict[str, str]:
         f"{settings['PORT'] or 5432}/{settings['NAME']}"
     )
     return {**os.environ, "DATABASE_URL": url, "PYTHONPATH": os.getcwd()}
+
+
+def embedded_environment(folder: Path, **extra: str) -> dict[str, str]:
+    """The environment of the embedded set-up of ``make run`` (SQLite, the filesystem
+    broker, the file cache) with its database and var folder in ``folder``, for child
+    processes that work there instead of on the test's database."""
+    env = {
+        key: value
+        for key, value in os.environ.items()
+        if key not in ("CELERY_BROKER_URL", "REDIS_URL", "DATABASE_URL", "CACHE_KEY_PREFIX")
+    }
+    env.update(
+        DATABASE_URL=f"sqlite:///{folder / 'db.sqlite3'}",
+        CELERY_BROKER_URL="filesystem://localhost/",
+        CLUBRATING_VAR_DIR=str(folder / "var"),
+        DEBUG="1",
+        LOG_LEVEL="WARNING",
+        PYTHONPATH=os.getcwd(),
+        **extra,
+    )
+    return env
 
 
 def python() -> str:

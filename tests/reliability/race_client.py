@@ -31,7 +31,7 @@ def main() -> None:
     players = list(Player.objects.order_by("username"))
     start = date(2024, 1, 1)
     stored_tags: list[str] = []
-    attempted = refused = 0
+    attempted = refused = locked = 0
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         attempted += 1
@@ -77,11 +77,17 @@ def main() -> None:
                             comment=game.comment,
                         ),
                     )
-        except (services.ServiceError, DatabaseError):
+        except (services.ServiceError, DatabaseError) as error:
             # A stale version (another process changed the game first) or a
-            # serialization failure: refused as a whole, nothing half-written.
+            # serialization failure: refused as a whole, nothing half-written. SQLite's
+            # "database is locked" is counted apart: its settings must prevent it.
             refused += 1
-    print(json.dumps({"tags": stored_tags, "attempted": attempted, "refused": refused}))
+            locked += "database is locked" in str(error)
+    print(
+        json.dumps(
+            {"tags": stored_tags, "attempted": attempted, "refused": refused, "locked": locked}
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -35,7 +35,7 @@ def test_the_recompute_task_retries_after_a_database_error(monkeypatch):
     # after the countdown) instead of raising Retry to the caller.
     celery_app.conf.task_eager_propagates = False
     try:
-        result = tasks.recompute_pending.apply(kwargs={"algorithms": ["sagc"]})
+        result = tasks.recompute_algorithm.apply(args=["sagc"])
     finally:
         celery_app.conf.task_eager_propagates = True
     assert result.successful(), result.traceback
@@ -45,6 +45,13 @@ def test_the_recompute_task_retries_after_a_database_error(monkeypatch):
 
 
 def test_the_retry_policy_backs_off():
-    task = tasks.recompute_pending
+    task = tasks.recompute_algorithm
     assert any(issubclass(OperationalError, kind) for kind in task.autoretry_for)
     assert task.retry_backoff and task.max_retries >= 5
+
+
+def test_the_recompute_task_is_acknowledged_late_and_has_time_limits(settings):
+    for task in (tasks.recompute_algorithm, tasks.update_lab_report):
+        assert task.acks_late and task.reject_on_worker_lost
+        assert task.soft_time_limit == settings.RATINGS_RECOMPUTE_TIME_LIMIT
+        assert task.time_limit > task.soft_time_limit

@@ -51,7 +51,7 @@ def test_a_killed_recompute_leaves_the_previous_history_and_the_next_run_complet
     )
 
     # The back-dated game waits for the child's recompute, not the in-process one.
-    monkeypatch.setattr(rating_services, "queue_recompute", lambda: None)
+    monkeypatch.setattr(rating_services, "queue_recompute", lambda algorithm: None)
     services.record_sheet_submit(
         user=vera, games=[factories.game(players[0], players[3], "B", start + timedelta(5))]
     )

@@ -5,11 +5,12 @@ import re
 from datetime import date, timedelta
 
 import pytest
+from django.core.cache import cache
 from django.utils import timezone
 
 from players import services
 from players.models import AuditEntry
-from ratings import progress
+from ratings import liveness, progress
 from ratings import services as rating_services
 from ratings.models import RecomputeState
 from tests import factories
@@ -123,3 +124,49 @@ def test_with_no_games_there_is_nothing_to_recompute(client, connie):
     response = client.post("/committee/recompute/full/", {"algorithm": ""}, follow=True)
 
     assert "Nothing to recompute" in response.content.decode()
+
+
+def test_a_recompute_whose_runner_died_shows_as_stalled(client, connie, games):
+    RecomputeState.objects.filter(algorithm="sagc").update(
+        running_since=timezone.now() - timedelta(hours=6), running_on="worker-host:4242"
+    )
+    progress.report("sagc", 12000, 32163)
+
+    row = rows(client.get("/committee/recompute/"))["sagc"]
+
+    assert row.startswith("sagc SAGC index stalled started ")
+    assert "on worker-host:4242, which has stopped answering" in row
+    assert "running for" not in row
+    progress.clear("sagc")
+
+
+def test_a_recompute_whose_runner_beats_shows_as_running(client, connie, games):
+    RecomputeState.objects.filter(algorithm="sagc").update(
+        running_since=timezone.now() - timedelta(hours=1), running_on="worker-host:4242"
+    )
+
+    with liveness.RunnerHeartbeat("worker-host:4242"):
+        row = rows(client.get("/committee/recompute/"))["sagc"]
+
+    assert re.search(r"running for 3(599|600|601) s", row)
+
+
+def test_the_page_says_when_no_worker_is_running(client, connie, games, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    cache.delete("worker-heartbeat")
+
+    html = client.get("/committee/recompute/").content.decode()
+
+    assert "No worker is running." in html
+    assert "No worker has answered yet." in html
+
+
+def test_the_page_names_the_live_worker(client, connie, games, settings):
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    liveness.worker_beat("celery@club-laptop")
+
+    html = client.get("/committee/recompute/").content.decode()
+
+    assert "worker alive" in html
+    assert "celery@club-laptop answered 0 s ago." in html
+    cache.delete("worker-heartbeat")

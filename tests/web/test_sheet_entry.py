@@ -346,6 +346,14 @@ def test_it_shows_a_game_as_pending_until_its_algorithm_has_replayed_its_date(
     html = client.get(f"/sheets/{result.sheet.pk}/").content.decode()
     assert html.count('data-algorithm="sagc" data-status="running"') == 2
 
+    # Marked running by a process that stopped answering hours ago: it runs again later.
+    RecomputeState.objects.filter(algorithm="sagc").update(
+        running_since=timezone.now() - timedelta(hours=6), running_on="dead-host:4242"
+    )
+    html = client.get(f"/sheets/{result.sheet.pk}/").content.decode()
+    assert 'data-status="running"' not in html
+    assert 'data-algorithm="sagc" data-status="pending"' in html
+
 
 def test_it_shows_a_sheet_with_a_bounded_number_of_queries(
     client, vera, alice, bob, django_assert_max_num_queries

@@ -1,0 +1,142 @@
+"""The embedded set-up of ``make run``: Django's development server, a Celery worker and
+celery beat, on a broker that needs no server, stopped together.
+
+    python -m clubrating.devserver [runserver arguments, default 127.0.0.1:8000]
+
+Without ``CELERY_BROKER_URL`` (or ``REDIS_URL``) the three processes use kombu's
+filesystem transport, its messages files in ``var/broker/`` (settings.py), so a save
+returns at once and the recompute runs in the worker, the same task code as in
+production. Ctrl-C (SIGINT) or SIGTERM stops all three; so does any one of them
+exiting. Each runs in a process group of its own, which is what is signalled: the
+development server's autoreloader and the worker's pool go with their parent.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Sequence
+
+# How long the processes get to stop on their own before they are killed: the worker
+# finishes (or, past this, abandons) the recompute it is running; an abandoned one
+# rolls back and runs again at the next start.
+STOP_SECONDS = 10
+EMBEDDED_BROKER = "filesystem://localhost/"
+
+
+def commands(runserver_arguments: Sequence[str]) -> dict[str, list[str]]:
+    """The command line of each process, by name."""
+    python = sys.executable
+    level = os.environ.get("LOG_LEVEL", "INFO").strip() or "INFO"
+    return {
+        "web": [python, "manage.py", "runserver", *(runserver_arguments or ["127.0.0.1:8000"])],
+        # One process: SQLite has one writer at a time, so a second would only wait.
+        # Mingle and gossip talk to other workers, of which there are none.
+        "worker": [
+            python,
+            "-m",
+            "celery",
+            "-A",
+            "clubrating",
+            "worker",
+            "--loglevel",
+            level,
+            "--concurrency",
+            "1",
+            "--without-mingle",
+            "--without-gossip",
+        ],
+        "beat": [python, "-m", "celery", "-A", "clubrating", "beat", "--loglevel", level],
+    }
+
+
+def environment() -> dict[str, str]:
+    """This process's environment, with the embedded broker unless one is configured,
+    and beat's schedule file in the var folder (settings.VAR_DIR)."""
+    env = dict(os.environ)
+    env.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
+    if not env.get("CELERY_BROKER_URL", "").strip() and not env.get("REDIS_URL", "").strip():
+        env["CELERY_BROKER_URL"] = EMBEDDED_BROKER
+    return env
+
+
+def stop(processes: dict[str, subprocess.Popen]) -> None:
+    """SIGTERM each process, then SIGKILL the process group of any still running after
+    ``STOP_SECONDS``. The worker is signalled alone (it stops its pool itself, after
+    the task at hand); the development server with its group (its autoreloader's
+    parent would die and leave the server itself running)."""
+    for name, process in processes.items():
+        with contextlib.suppress(ProcessLookupError):  # already gone
+            if name == "web":
+                os.killpg(process.pid, signal.SIGTERM)
+            else:
+                process.send_signal(signal.SIGTERM)
+    deadline = time.monotonic() + STOP_SECONDS
+    for process in processes.values():
+        try:
+            process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        # Whatever the group still holds (a pool process whose parent was killed).
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+
+
+class _Stop(Exception):
+    """SIGINT or SIGTERM reached the supervisor."""
+
+
+def _raise_stop(signum, frame) -> None:
+    raise _Stop(signal.Signals(signum).name)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    env = environment()
+    from django.conf import settings  # after DJANGO_SETTINGS_MODULE is known
+
+    os.environ.update(env)
+    schedule = settings.VAR_DIR / "celerybeat-schedule"
+    settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+    planned = commands(arguments)
+    planned["beat"] += ["--schedule", str(schedule)]
+    signal.signal(signal.SIGINT, _raise_stop)
+    signal.signal(signal.SIGTERM, _raise_stop)
+    processes: dict[str, subprocess.Popen] = {}
+    status = 0
+    try:
+        for name, command in planned.items():
+            processes[name] = subprocess.Popen(command, env=env, start_new_session=True)
+        pids = ", ".join(f"{name} {process.pid}" for name, process in processes.items())
+        print(
+            f"clubrating: running {pids} (broker {env['CELERY_BROKER_URL']}); "
+            "Ctrl-C stops them all.",
+            flush=True,
+        )
+        while True:
+            for name, process in processes.items():
+                code = process.poll()
+                if code is not None:
+                    print(
+                        f"clubrating: {name} exited with {code}; stopping the others.", flush=True
+                    )
+                    status = code or 1
+                    raise _Stop(name)
+            time.sleep(0.5)
+    except _Stop:
+        pass
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        stop(processes)
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,150 @@
+"""The lab's figures as sums that can be kept and added: a tally per month.
+
+Every figure of ``ratings.engine.lab.evaluate`` is a count or a mean over games, so
+the sums behind them, kept per month of games, let a report be brought up to date from
+a date: the months before it are added from what is stored, only the games from its
+month on are predicted again (``ratings.lab_services``). ``metrics`` turns a tally
+into exactly the dictionary ``lab.evaluate`` makes (the same keys, the same counts,
+the same means up to the order of the float additions).
+
+A tally is JSON: ``{"all": S, "calibration": [[games, predicted, observed], ...],
+"by_rank_band": {group: S}, "by_handicap": {...}, "by_status": {...}}`` with ``S`` the
+list of sums ``_SUMS``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from ratings.engine import lab
+
+# The sums of one group, in this order.
+_SUMS = (
+    "games",
+    "jigo",
+    "favourite_won",
+    "favourite_lost",
+    "no_favourite",
+    "log_loss",
+    "brier",
+    "predicted",
+    "observed",
+)
+_GAMES, _JIGO, _WON, _LOST, _NO_FAVOURITE, _LOG_LOSS, _BRIER, _PREDICTED, _OBSERVED = range(9)
+
+# Tally key -> the Prediction attribute it groups by, and the groups in page order.
+BREAKDOWNS: dict[str, tuple[str, Sequence[tuple[str, str]]]] = {
+    "by_rank_band": ("rank_band", lab.RANK_BANDS),
+    "by_handicap": ("handicap_group", lab.HANDICAP_GROUPS),
+    "by_status": ("status", lab.STATUS_GROUPS),
+}
+
+
+def empty() -> dict[str, Any]:
+    return {
+        "all": [0] * len(_SUMS),
+        "calibration": [[0, 0.0, 0.0] for _ in range(lab.CALIBRATION_BINS)],
+        **{key: {} for key in BREAKDOWNS},
+    }
+
+
+def _add_prediction(sums: list, item: lab.Prediction) -> None:
+    """``lab.summary``'s accumulation, for one game."""
+    p, score = item.p_white, item.white_score
+    sums[_GAMES] += 1
+    sums[_LOG_LOSS] += lab.game_log_loss(p, score)
+    sums[_BRIER] += (p - score) ** 2
+    sums[_PREDICTED] += p
+    sums[_OBSERVED] += score
+    if score == 0.5:
+        sums[_JIGO] += 1
+    elif abs(p - 0.5) <= lab.NO_FAVOURITE_TOLERANCE:
+        sums[_NO_FAVOURITE] += 1
+    elif (p > 0.5) == (score == 1.0):
+        sums[_WON] += 1
+    else:
+        sums[_LOST] += 1
+
+
+def tally(items: Iterable[lab.Prediction]) -> dict[str, Any]:
+    """The sums of some predictions."""
+    result = empty()
+    bins = lab.CALIBRATION_BINS
+    for item in items:
+        _add_prediction(result["all"], item)
+        cell = result["calibration"][min(bins - 1, max(0, int(item.p_white * bins)))]
+        cell[0] += 1
+        cell[1] += item.p_white
+        cell[2] += item.white_score
+        for key, (attribute, _groups) in BREAKDOWNS.items():
+            group = getattr(item, attribute)
+            sums = result[key].setdefault(group, [0] * len(_SUMS))
+            _add_prediction(sums, item)
+    return result
+
+
+def combined(tallies: Iterable[dict[str, Any]]) -> dict[str, Any]:
+    """The sum of several tallies (months added up)."""
+    result = empty()
+    for part in tallies:
+        result["all"] = [a + b for a, b in zip(result["all"], part["all"], strict=True)]
+        result["calibration"] = [
+            [a + b for a, b in zip(mine, theirs, strict=True)]
+            for mine, theirs in zip(result["calibration"], part["calibration"], strict=True)
+        ]
+        for key in BREAKDOWNS:
+            for group, sums in part[key].items():
+                mine = result[key].get(group)
+                result[key][group] = (
+                    list(sums) if mine is None else [a + b for a, b in zip(mine, sums, strict=True)]
+                )
+    return result
+
+
+def _summary(sums: Sequence[float]) -> dict[str, Any]:
+    """What ``lab.summary`` gives, from the sums."""
+    games, jigo, won, lost = sums[_GAMES], sums[_JIGO], sums[_WON], sums[_LOST]
+    with_favourite = won + lost
+    return {
+        "games": games,
+        "decisive": games - jigo,
+        "jigo": jigo,
+        "favourite_won": won,
+        "favourite_lost": lost,
+        "no_favourite": sums[_NO_FAVOURITE],
+        "favourite_share": won / with_favourite if with_favourite else None,
+        "log_loss": sums[_LOG_LOSS] / games if games else None,
+        "brier": sums[_BRIER] / games if games else None,
+        "mean_predicted": sums[_PREDICTED] / games if games else None,
+        "white_score": sums[_OBSERVED] / games if games else None,
+    }
+
+
+def metrics(total: dict[str, Any]) -> dict[str, Any]:
+    """The figures of ``lab.evaluate`` from a tally."""
+    bins = lab.CALIBRATION_BINS
+    return {
+        **_summary(total["all"]),
+        "calibration": [
+            {
+                "low": index / bins,
+                "high": (index + 1) / bins,
+                "games": count,
+                "predicted": predicted / count if count else None,
+                "observed": observed / count if count else None,
+            }
+            for index, (count, predicted, observed) in enumerate(total["calibration"])
+        ],
+        **{
+            key: [
+                {
+                    "group": group,
+                    "label": label,
+                    **_summary(total[key].get(group, [0] * len(_SUMS))),
+                }
+                for group, label in groups
+            ]
+            for key, (_attribute, groups) in BREAKDOWNS.items()
+        },
+    }

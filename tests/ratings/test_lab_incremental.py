@@ -1,0 +1,195 @@
+"""The lab brought up to date from the dirty date (the months before it kept as tallies),
+and debounced: one run after a burst of recomputes."""
+
+import random
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from players import services
+from ratings import lab_services, lab_tallies, tasks
+from ratings import services as rating_services
+from ratings.engine import lab
+from ratings.engine.ranks import Rank
+from ratings.engine.records import Status, Winner
+from ratings.models import LabReport, RecomputeState
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+ALGORITHMS = ["sagc", "egf-2021", "french", "anchor", "gcr"]
+
+
+@pytest.fixture(autouse=True)
+def algorithms(settings):
+    settings.RATINGS_ALGORITHMS = ALGORITHMS
+
+
+def same_metrics(have: dict, want: dict) -> None:
+    """Equal up to the order of float additions."""
+    assert have.keys() == want.keys()
+    for key, value in want.items():
+        if isinstance(value, float):
+            assert have[key] == pytest.approx(value, rel=1e-12), key
+        elif isinstance(value, list):
+            assert len(have[key]) == len(value), key
+            for mine, theirs in zip(have[key], value, strict=True):
+                same_metrics(mine, theirs)
+        else:
+            assert have[key] == value, key
+
+
+def test_a_tally_gives_the_figures_of_evaluate():
+    rng = random.Random(7)
+    games = [
+        lab.LabGame(
+            matchup=lab.Matchup(
+                white=lab.Side(Rank(rng.randint(-25, 5)), rng.uniform(1000, 2500)),
+                black=lab.Side(Rank(rng.randint(-25, 5)), rng.uniform(1000, 2500)),
+                handicap=rng.choice([0, 0, 2, 5, 9]),
+            ),
+            winner=rng.choice(list(Winner)),
+            status=rng.choice([Status.NORMAL, Status.TOURNAMENT, Status.INTERNET]),
+        )
+        for _ in range(300)
+    ]
+    engine = lab_services.get_algorithm("egf-2021")
+    items = lab.predictions(engine, games)
+    halves = [lab_tallies.tally(items[:120]), lab_tallies.tally(items[120:])]
+
+    same_metrics(lab_tallies.metrics(lab_tallies.combined(halves)), lab.evaluate(items))
+
+
+@pytest.fixture
+def club():
+    """Five months of games between six players, a tournament across two months."""
+    vera = factories.volunteer()
+    players = [factories.player(f"p{n}", f"{2 + 3 * n}k") for n in range(6)]
+    autumn = factories.tournament("autumn", "Autumn")
+    rng = random.Random(3)
+    games = []
+    for n in range(80):
+        white, black = rng.sample(players, 2)
+        games.append(
+            factories.game(
+                white, black, rng.choice("WBWBD"), date(2024, 1, 5) + timedelta(days=2 * n)
+            )
+        )
+    for n, day in enumerate((date(2024, 3, 30), date(2024, 3, 31), date(2024, 4, 1))):
+        games.append(
+            factories.game(players[n], players[n + 3], "W", day, tournament=autumn, round=n + 1)
+        )
+    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    rating_services.recompute_pending()
+    lab_services.compute_lab_reports(ALGORITHMS)
+    return vera, players, autumn
+
+
+@pytest.mark.parametrize("algorithm", ALGORITHMS)
+@pytest.mark.parametrize("day", [date(2024, 4, 10), date(2024, 4, 1), date(2024, 1, 7)])
+def test_a_report_brought_up_to_date_equals_one_computed_in_full(club, algorithm, day):
+    vera, players, autumn = club
+    tournament = autumn if day == date(2024, 4, 1) else None
+    services.record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[factories.game(players[0], players[5], "B", day, tournament=tournament, round=4)],
+    )
+    (result,) = rating_services.recompute_pending([algorithm])
+
+    updated = lab_services.compute_lab_report(algorithm, since=result.replayed_from)
+    kept = updated.tallies
+    full = lab_services.compute_lab_report(algorithm)
+
+    same_metrics(updated.metrics, full.metrics)
+    assert kept.keys() == full.tallies.keys()
+
+
+def test_only_the_months_from_the_dirty_date_are_counted_again(club, monkeypatch):
+    counted_from = []
+    real = lab_services.dated_history_games
+
+    def spy(algorithm, *, blocks, since=None, from_position=0):
+        counted_from.append(since)
+        return real(algorithm, blocks=blocks, since=since, from_position=from_position)
+
+    monkeypatch.setattr(lab_services, "dated_history_games", spy)
+    lab_services.compute_lab_report("sagc", since=date(2024, 5, 20))
+    # EGF rates the autumn tournament (30 March to 1 April) as one block from its start
+    lab_services.compute_lab_report("egf-2021", since=date(2024, 4, 1))
+
+    assert counted_from == [date(2024, 5, 1), date(2024, 3, 1)]
+
+
+def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
+    club, monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    vera, players, _autumn = club
+    queued = []
+    monkeypatch.setattr(
+        tasks.update_lab_report,
+        "apply_async",
+        lambda args, countdown: queued.append((args, countdown)),
+    )
+    settings.RATINGS_LAB_DELAY_SECONDS = 10
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    with django_capture_on_commit_callbacks(execute=True):
+        for day in (date(2024, 6, 1), date(2024, 6, 2), date(2024, 5, 1)):
+            services.record_sheet_submit(
+                user=vera,
+                allow_duplicates=True,
+                games=[factories.game(players[1], players[2], "W", day)],
+            )
+            rating_services.recompute_pending(["sagc"])
+
+    assert queued == [(("sagc",), 10)]
+    state = RecomputeState.objects.get(algorithm="sagc")
+    assert state.lab_dirty_from is not None and state.lab_dirty_from <= date(2024, 5, 1)
+
+
+def test_the_lab_task_waits_while_its_algorithm_is_dirty(club):
+    before = LabReport.objects.get(algorithm="sagc").computed_at
+    RecomputeState.objects.filter(algorithm="sagc").update(
+        lab_dirty_from=date(2024, 5, 1), dirty_from=date(2024, 5, 2)
+    )
+
+    assert tasks.update_lab_report.apply(args=["sagc"]).get() is None
+    assert LabReport.objects.get(algorithm="sagc").computed_at == before
+    assert RecomputeState.objects.get(algorithm="sagc").lab_dirty_from == date(2024, 5, 1)
+
+
+def test_the_lab_task_brings_the_report_up_to_date_once_the_algorithm_is(club):
+    vera, players, _autumn = club
+    services.record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[factories.game(players[1], players[2], "W", date(2024, 6, 1))],
+    )
+    rating_services.recompute_pending(["sagc"])
+    before = LabReport.objects.get(algorithm="sagc").games_counted
+
+    assert tasks.update_lab_report.apply(args=["sagc"]).get() == before + 1
+    state = RecomputeState.objects.get(algorithm="sagc")
+    assert (state.lab_dirty_from, state.lab_queued_at) == (None, None)
+
+
+def test_the_sweep_queues_a_lab_update_whose_message_was_lost(
+    club, monkeypatch, django_capture_on_commit_callbacks
+):
+    queued = []
+    monkeypatch.setattr(
+        tasks.update_lab_report, "apply_async", lambda args, countdown: queued.append(args)
+    )
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)
+    RecomputeState.objects.filter(algorithm="french").update(
+        lab_dirty_from=date(2024, 5, 1), lab_queued_at=timezone.now() - timedelta(hours=1)
+    )
+    RecomputeState.objects.filter(algorithm="anchor").update(
+        lab_dirty_from=date(2024, 5, 1), lab_queued_at=timezone.now()
+    )
+
+    with django_capture_on_commit_callbacks(execute=True):
+        rating_services.sweep()
+
+    assert queued == [("french",)]
