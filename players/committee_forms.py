@@ -21,7 +21,7 @@ from django.utils import timezone
 from ratings.engine.base import registry
 from ratings.services import maintained_algorithms
 
-from .fields import RankFormField
+from .fields import FiniteDecimalField, RankFormField
 from .models import Adjustment, Player
 from .resync import RankList, parse_rank_list
 from .services import Role, ServiceError
@@ -167,7 +167,7 @@ class AdjustmentForm(forms.Form):
     date = forms.DateField(widget=_date_input(), help_text="The reset counts from this date on.")
     new_rank = RankFormField(label="New rank", help_text="Up or down, e.g. 12k or 2d.")
     algorithm = forms.ChoiceField(required=False)
-    value = forms.DecimalField(
+    value = FiniteDecimalField(
         required=False,
         max_digits=12,
         decimal_places=4,

@@ -129,6 +129,14 @@ def _elements(data: bytes | str, source: str) -> list[_Element]:
     except _Refused:
         line = parser.CurrentLineNumber
         raise GameFileError([RowError(line, "DOCTYPE", _REFUSED)], source) from None
+    except (LookupError, ValueError) as error:
+        # expat asks Python's codecs for an encoding it does not know itself: an
+        # unknown name (encoding="x-klingon"), a multi-byte one expat cannot use (utf-7)
+        # or bytes that encoding cannot decode.
+        raise GameFileError(
+            [RowError(1, "encoding", f"the XML declaration's encoding cannot be read: {error}")],
+            source,
+        ) from None
     return elements
 
 
