@@ -133,6 +133,14 @@ TEMPLATES = [
 
 # --- Database: SQLite for a laptop, DATABASE_URL (PostgreSQL) in production.
 _database_url = env_str("DATABASE_URL")
+if _database_url is None and not DEBUG:
+    # A production process started without its environment (a beat or a worker from a
+    # bare shell) would otherwise create an empty db.sqlite3 and fail on every query.
+    raise ImproperlyConfigured(
+        "DATABASE_URL must be set when DEBUG is off, e.g. "
+        "postgres://user:password@host:5432/clubrating (or sqlite:////path/to/db.sqlite3 "
+        "to use SQLite on purpose)"
+    )
 if _database_url is None:
     DATABASES = {
         "default": {
