@@ -47,6 +47,7 @@ from . import (
     TournamentInfo,
     assign_usernames,
     komi_of,
+    too_many_players,
     tournament_game,
 )
 from . import tournament_code as make_code
@@ -429,6 +430,11 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
     """Read an EGD h-file. Raises :class:`GameFileError` listing every problem (line,
     column, reason); nothing of a file with a problem is to be used."""
     lines = _decode(data).splitlines()
+    refused = too_many_players(
+        sum(1 for text in lines if text.strip() and not text.lstrip().startswith(";")), source
+    )
+    if refused:
+        raise refused
     errors: list[RowError] = []
     raw_lines: list[_RawLine] = []
     for line_number, text in enumerate(lines, start=1):

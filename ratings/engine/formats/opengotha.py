@@ -42,6 +42,7 @@ from . import (
     ascii_text,
     assign_usernames,
     komi_of,
+    too_many_players,
     tournament_code,
     tournament_game,
 )
@@ -307,6 +308,12 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
         raise GameFileError(
             [RowError(0, "", f"the file has {size} bytes; the limit is {MAX_BYTES}")], source
         )
+    refused = too_many_players(
+        len(re.findall(rb"<Player[\s/>]", data.encode("utf-8") if isinstance(data, str) else data)),
+        source,
+    )
+    if refused:
+        raise refused
     elements = _elements(data, source)
     errors: list[RowError] = []
     if not elements or elements[0].tag != "Tournament":
