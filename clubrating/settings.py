@@ -350,5 +350,8 @@ LOGGING = {
         # Django's own handlers would print each of its records a second time
         # (and try to mail ADMINS); through the root they print once.
         "django": {"handlers": [], "level": "NOTSET"},
+        # django-axes logs every successful log-in and its start at INFO; failures and
+        # lockouts, the ones that matter, are warnings.
+        "axes": {"level": "WARNING"},
     },
 }
