@@ -43,7 +43,8 @@ def attempted_username(request, credentials) -> str:
         typed = credentials[field]
     else:
         typed = request.POST.get(field, "") if request is not None else ""
-    return canonical_username(str(typed))[:_USERNAME_LENGTH]
+    # PostgreSQL refuses a NUL in text: the attempt is recorded without it.
+    return canonical_username(str(typed)).replace("\x00", "")[:_USERNAME_LENGTH]
 
 
 def _valid_address(text: str) -> str | None:

@@ -142,6 +142,13 @@ def test_a_temporary_password_from_the_committee_lifts_the_lock(
         client.post(reverse("logout"))
 
 
+def test_odd_usernames_are_refused_or_counted_never_a_server_error(client, mallory, limit_of_five):
+    for username in ("mal\x00lory", "m" * 300, "", "ｍａｌｌｏｒｙ\u0301", "<script>"):
+        assert log_in(client, "guess", username=username).status_code in (200, 429)
+
+    assert log_in(client, PASSWORD).status_code == 302
+
+
 class UnreachableCache(BaseCache):
     """A cache whose server is down: every call raises, as RedisCache does then."""
 
