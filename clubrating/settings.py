@@ -8,6 +8,7 @@ import logging
 import os
 import re
 import zoneinfo
+from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
@@ -93,12 +94,14 @@ INSTALLED_APPS = [
     "django_tables2",
     "crispy_forms",
     "crispy_bootstrap5",
+    "axes",
     "players.apps.PlayersConfig",
     "ratings.apps.RatingsConfig",
 ]
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "clubrating.security_headers.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -106,6 +109,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: it turns axes' refusal of a locked-out log-in into the lockout page.
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "clubrating.urls"
@@ -129,6 +134,14 @@ TEMPLATES = [
 
 # --- Database: SQLite for a laptop, DATABASE_URL (PostgreSQL) in production.
 _database_url = env_str("DATABASE_URL")
+if _database_url is None and not DEBUG:
+    # A production process started without its environment (a beat or a worker from a
+    # bare shell) would otherwise create an empty db.sqlite3 and fail on every query.
+    raise ImproperlyConfigured(
+        "DATABASE_URL must be set when DEBUG is off, e.g. "
+        "postgres://user:password@host:5432/clubrating (or sqlite:////path/to/db.sqlite3 "
+        "to use SQLite on purpose)"
+    )
 if _database_url is None:
     DATABASES = {
         "default": {
@@ -178,10 +191,40 @@ AUTH_PASSWORD_VALIDATORS = [
 LOGIN_URL = "/accounts/login/"
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
-# After this many failed log-ins for one username (four times as many from one address)
-# further attempts are refused for LOGIN_LOCKOUT_SECONDS.
+
+# --- Log-in lockout (django-axes; clubrating/login_lockout.py). After
+# LOGIN_FAILURE_LIMIT failures for one username from one client address, that pair is
+# refused for LOGIN_LOCKOUT_SECONDS, even with the right password; the same user from
+# another address, and other users behind the same proxy, can still log in. A committee
+# member's temporary password lifts the lock. The attempts live in the database, not
+# the cache, so log-ins keep working (and locking) while Redis is down.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)
+# How many proxies in front of the site append to X-Forwarded-For (1 behind the TLS
+# proxy the README asks for); 0 takes the connection's own address.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
+for _name, _value, _least in (
+    ("LOGIN_FAILURE_LIMIT", LOGIN_FAILURE_LIMIT, 1),
+    ("LOGIN_LOCKOUT_SECONDS", LOGIN_LOCKOUT_SECONDS, 1),
+    ("TRUSTED_PROXY_COUNT", TRUSTED_PROXY_COUNT, 0),
+):
+    if _value < _least:
+        raise ImproperlyConfigured(f"{_name} must be at least {_least}; got {_value}")
+AUTHENTICATION_BACKENDS = [
+    "clubrating.login_lockout.LockoutBackend",
+    "django.contrib.auth.backends.ModelBackend",
+]
+AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
+AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_LOCKOUT_SECONDS)
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_USERNAME_CALLABLE = "clubrating.login_lockout.attempted_username"
+AXES_CLIENT_IP_CALLABLE = "clubrating.login_lockout.client_address"
+AXES_LOCKOUT_CALLABLE = "clubrating.login_lockout.lockout_response"
+AXES_HTTP_RESPONSE_CODE = 429
+# Successful log-ins are in the log already (and the audit trail for what they do).
+AXES_DISABLE_ACCESS_LOG = True
 
 # --- Time: aware datetimes everywhere, shown in the club's zone.
 USE_TZ = True
@@ -286,8 +329,8 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
 }
 
-# --- Cache: shared by every process when Redis is there (recompute progress, login
-# throttling); in-process otherwise, which is right for the embedded default where
+# --- Cache: shared by every process when Redis is there (recompute progress);
+# in-process otherwise, which is right for the embedded default where
 # tasks run inside the web process.
 _redis_url = env_str("REDIS_URL") or (
     CELERY_BROKER_URL if CELERY_BROKER_URL.startswith(("redis://", "rediss://")) else None
@@ -365,5 +408,8 @@ LOGGING = {
         # Django's own handlers would print each of its records a second time
         # (and try to mail ADMINS); through the root they print once.
         "django": {"handlers": [], "level": "NOTSET"},
+        # django-axes logs every successful log-in and its start at INFO; failures and
+        # lockouts, the ones that matter, are warnings.
+        "axes": {"level": "WARNING"},
     },
 }

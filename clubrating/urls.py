@@ -9,9 +9,9 @@ urlpatterns = [
     path("", include("ratings.urls")),  # the algorithm lab and the what-if calculator
     path("health/", views.health, name="health"),
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
-    path("accounts/login/", views.ThrottledLoginView.as_view(), name="login"),
-    # The admin's own login would bypass the throttle.
-    path("admin/login/", views.ThrottledLoginView.as_view()),
+    # Repeated failures are locked out by django-axes (its authentication backend),
+    # here and in the admin's own login alike.
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     # No password reset by e-mail: the site assumes no mail server, and a committee
     # member sets a temporary password instead (committee accounts page).
     path(

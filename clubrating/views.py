@@ -1,5 +1,4 @@
-"""Project-wide views: the health check, the throttled login, and the logout that says
-it logged out."""
+"""Project-wide views: the health check and the logout that says it logged out."""
 
 import time
 from typing import TypedDict
@@ -7,7 +6,6 @@ from typing import TypedDict
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
-from django.core.cache import cache
 from django.db import DatabaseError, connection
 from django.http import JsonResponse
 from django.views.decorators.cache import never_cache
@@ -112,45 +110,3 @@ class LogoutView(auth_views.LogoutView):
         response = super().post(request, *args, **kwargs)
         messages.info(request, "You are logged out.")
         return response
-
-
-def _failure_keys(request) -> list[str]:
-    username = request.POST.get("username", "").strip().lower()
-    address = request.META.get("REMOTE_ADDR", "")
-    return [f"login-failures:user:{username}", f"login-failures:address:{address}"]
-
-
-class ThrottledLoginView(auth_views.LoginView):
-    """Django's login, refusing further attempts for a while after repeated failures
-    for one username or from one address (guessing passwords stays slow)."""
-
-    def post(self, request, *args, **kwargs):
-        limits = (settings.LOGIN_FAILURE_LIMIT, settings.LOGIN_FAILURE_LIMIT * 4)
-        failures = cache.get_many(_failure_keys(request))
-        if any(
-            failures.get(key, 0) >= limit
-            for key, limit in zip(_failure_keys(request), limits, strict=True)
-        ):
-            form = self.get_form()
-            minutes = max(1, settings.LOGIN_LOCKOUT_SECONDS // 60)
-            form.add_error(
-                None,
-                f"Too many failed log-ins. Wait {minutes} minutes and try again, or ask a "
-                "committee member to set a temporary password.",
-            )
-            return self.render_to_response(self.get_context_data(form=form), status=429)
-        return super().post(request, *args, **kwargs)
-
-    def form_invalid(self, form):
-        for key in _failure_keys(self.request):
-            # add() creates the counter with its expiry; incr() keeps the expiry.
-            if not cache.add(key, 1, settings.LOGIN_LOCKOUT_SECONDS):
-                try:
-                    cache.incr(key)
-                except ValueError:  # expired between add() and incr()
-                    cache.set(key, 1, settings.LOGIN_LOCKOUT_SECONDS)
-        return super().form_invalid(form)
-
-    def form_valid(self, form):
-        cache.delete(_failure_keys(self.request)[0])
-        return super().form_valid(form)

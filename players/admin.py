@@ -7,6 +7,10 @@ reference data and editable, with every save recorded in the audit trail.
 """
 
 from django.contrib import admin
+from django.contrib.auth import get_user_model
+from django.contrib.auth.admin import UserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.core.exceptions import ValidationError
 
 from . import services
 from .models import (
@@ -165,3 +169,51 @@ class AuditEntryAdmin(ReadOnlyAdmin):
 @admin.register(EntrySequence)
 class EntrySequenceAdmin(ReadOnlyAdmin):
     list_display = ["pk", "last"]
+
+
+def _clean_new_username(form, current=None):
+    """The admin's user forms refuse the reserved name and twins of existing names as
+    the committee's accounts page does (``services.username_refusal``)."""
+    username = form.cleaned_data.get("username")
+    if username and (current is None or username != current):
+        refusal = services.username_refusal(username)
+        if (
+            refusal
+            and current is not None
+            and services.canonical_username(username) == services.canonical_username(current)
+        ):
+            refusal = None  # the same account, spelled differently
+        if refusal:
+            raise ValidationError(refusal)
+    return username
+
+
+class AccountCreationForm(AdminUserCreationForm):
+    def clean_username(self):
+        return _clean_new_username(self)
+
+
+class AccountChangeForm(UserChangeForm):
+    def clean_username(self):
+        return _clean_new_username(self, current=self.instance.username)
+
+
+admin.site.unregister(get_user_model())
+
+
+@admin.register(get_user_model())
+class AccountAdmin(UserAdmin):
+    """Django's user admin, except that the site's own account is nobody's to change."""
+
+    form = AccountChangeForm
+    add_form = AccountCreationForm
+
+    def has_change_permission(self, request, obj=None):
+        if obj is not None and services.is_reserved_username(obj.username):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def has_delete_permission(self, request, obj=None):
+        if obj is not None and services.is_reserved_username(obj.username):
+            return False
+        return super().has_delete_permission(request, obj)

@@ -22,7 +22,7 @@ from ratings.engine.base import registry
 from ratings.services import maintained_algorithms
 
 from .dates import TYPED_DATE_HELP
-from .fields import RankFormField, TypedDateField
+from .fields import FiniteDecimalField, RankFormField, TypedDateField
 from .lookup import player_from_text
 from .models import Adjustment, Club, Player, ResyncUpload
 from .rank_lists import ListFormatError, read_rank_list
@@ -191,7 +191,7 @@ class AdjustmentForm(forms.Form):
     date = TypedDateField(help_text=f"The reset counts from this date on ({TYPED_DATE_HELP}).")
     new_rank = RankFormField(label="New rank", help_text="Up or down, e.g. 12k or 2d.")
     algorithm = forms.ChoiceField(required=False)
-    value = forms.DecimalField(
+    value = FiniteDecimalField(
         required=False,
         max_digits=12,
         decimal_places=4,

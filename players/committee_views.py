@@ -15,7 +15,6 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_tables2 import RequestConfig
 
 from ratings.services import primary_algorithm, request_full_recompute
 
@@ -45,6 +44,7 @@ from .committee_tables import (
     ResyncPreviewTable,
 )
 from .models import Player
+from .pagination import BoundedRequestConfig
 from .permissions import committee_required
 from .resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from .services import ServiceError
@@ -185,7 +185,7 @@ def resync_apply(request):
 @require_safe
 def resync_batch_list(request):
     table = ResyncBatchTable(selectors.resync_batches())
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(request, "committee/resync_batches.html", {"table": table})
 
 
@@ -272,7 +272,7 @@ def adjust(request, username: str):
             )
             return redirect("committee_adjust", username=player.username)
     table = AdjustmentTable(selectors.player_adjustments(player), exclude=("player", "full_name"))
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
         "committee/adjust.html",
@@ -386,7 +386,7 @@ def _show_once(request, account, password: str) -> None:
 @require_safe
 def account_list(request):
     table = AccountTable(selectors.accounts())
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(request, "committee/accounts.html", {"table": table})
 
 

@@ -11,7 +11,6 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
-from django_tables2 import RequestConfig
 
 from . import entry_selectors as selectors
 from . import services
@@ -26,6 +25,7 @@ from .forms import (
     add_service_errors,
 )
 from .models import Game, RecordSheet
+from .pagination import BoundedRequestConfig
 from .permissions import volunteer_required
 
 SHEETS_PER_PAGE = 25
@@ -126,7 +126,7 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @require_GET
 def sheet_list(request: HttpRequest) -> HttpResponse:
     table = SheetTable(selectors.recent_sheets())
-    RequestConfig(request, paginate={"per_page": SHEETS_PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": SHEETS_PER_PAGE}).configure(table)
     return render(request, "sheets/sheet_list.html", {"table": table})
 
 
@@ -310,5 +310,5 @@ def audit_list(request: HttpRequest) -> HttpResponse:
     if form.is_bound and form.is_valid():
         filters = {name: value for name, value in form.cleaned_data.items() if value}
     table = AuditTable(selectors.audit_entries(**filters))
-    RequestConfig(request, paginate={"per_page": AUDIT_PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": AUDIT_PER_PAGE}).configure(table)
     return render(request, "audit/audit_list.html", {"form": form, "table": table})

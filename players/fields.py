@@ -146,3 +146,15 @@ class RankField(models.SmallIntegerField):
     def value_to_string(self, obj):
         value = self.value_from_object(obj)
         return "" if value is None else str(value)
+
+
+class FiniteDecimalField(forms.DecimalField):
+    """A DecimalField that refuses NaN and infinities as it reads them. Django's
+    refuses them only when validating, after ``has_changed()`` has compared the value
+    with the initial one, which raises on a signalling NaN (``sNaN``)."""
+
+    def to_python(self, value):
+        value = super().to_python(value)
+        if value is not None and not value.is_finite():
+            raise ValidationError(self.error_messages["invalid"], code="invalid")
+        return value

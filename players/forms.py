@@ -21,7 +21,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from . import lookup
-from .fields import RankFormField, TypedDateField
+from .fields import FiniteDecimalField, RankFormField, TypedDateField
 from .models import Club, Game, Player, Tournament
 from .services import GameInput, ServiceError, pin_problem
 
@@ -32,6 +32,14 @@ PLAYER_OPTIONS = "player-options"  # the id of the page's <datalist> of username
 TOURNAMENT_OPTIONS = "tournament-options"
 
 # The letters of the paper sheet (typing W, B or D picks them in the select).
+# Bounds of the numbers a game holds: what a club's sheet can mean, and within the
+# columns' range (a 32-bit integer; komi as the model's 4 digits), so that nothing typed
+# reaches the database only to overflow there.
+KOMI_LIMIT = Decimal(50)
+MAX_ROUND = 999
+MAX_TIME_MINUTES = 7 * 24 * 60  # a week: correspondence games
+MAX_VERSION = 2**31 - 1
+
 WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", "D (jigo)")]
 
 
@@ -138,8 +146,12 @@ class GameFieldsForm(forms.Form):
         initial=0,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-handicap-field": ""}),
     )
-    komi = forms.DecimalField(
+    komi = FiniteDecimalField(
         required=False,
+        min_value=-KOMI_LIMIT,
+        max_value=KOMI_LIMIT,
+        max_digits=Game._meta.get_field("komi").max_digits,
+        decimal_places=Game._meta.get_field("komi").decimal_places,
         initial=Decimal("6.5"),
         widget=forms.NumberInput(
             attrs={"step": "0.5", "inputmode": "decimal", "data-komi-field": ""}
@@ -156,6 +168,7 @@ class GameFieldsForm(forms.Form):
     round = forms.IntegerField(
         required=False,
         min_value=0,
+        max_value=MAX_ROUND,
         initial=0,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
@@ -166,6 +179,7 @@ class GameFieldsForm(forms.Form):
         label="Time (min)",
         required=False,
         min_value=1,
+        max_value=MAX_TIME_MINUTES,
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
 
@@ -326,7 +340,7 @@ class SheetForm(forms.Form):
 class GameCorrectionForm(GameFieldsForm):
     """Every field of a stored game, and the version it was loaded at."""
 
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
     # Shown only when the new date is far from the players' other games.
     confirm_date = forms.BooleanField(label="The date is right: save anyway", required=False)
 
@@ -380,7 +394,7 @@ class GameVoidForm(forms.Form):
         help_text="Why this game does not count (kept in the audit trail).",
         widget=forms.Textarea(attrs={"rows": 3}),
     )
-    version = forms.IntegerField(widget=forms.HiddenInput)
+    version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
 
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()

@@ -79,58 +79,96 @@ def player_data_export(player: Player) -> dict[str, Any]:
 
 
 def player_erase(*, user, player: Player) -> Player:
-    """Replace what identifies ``player``; keep their games for their opponents."""
+    """Replace what identifies ``player``; keep their games for their opponents. The
+    records merged into theirs (the same person's duplicates) are erased with it."""
     if player.erased_at is not None:
         raise ServiceError(f"{player.username} was already erased")
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        old_names = [name for name in (player.username, player.full_name) if name]
-        new_username = f"erased-{player.pk}"
-        player.username = new_username
-        player.given_name, player.family_name = ERASED_NAME, str(player.pk)
-        player.egd_pin = ""
-        player.national_id = ""
-        player.country = ""
-        player.federation_club = ""
-        player.club = None
-        player.active = False
-        player.erased_at = timezone.now()
-        player.save()
-        # The tournament files' lists keep the place and games, not who it was.
-        player.tournament_entries.update(
-            given_name=ERASED_NAME, family_name=str(player.pk), country="", club=""
-        )
-        _redact_audit_trail(player, old_names, new_username)
-        audit(user, "player_erase", player, after={"username": new_username})
+        records = [player, *merged_records(player)]
+        for record in records:
+            old_names = [name for name in (record.username, record.full_name) if name]
+            _replace_identity(record)
+            _redact_audit_trail(old_names, record.username)
+        audit(user, "player_erase", player, after={"username": player.username})
         # Engine checkpoints hold usernames: replay from the player's first entry on.
-        earliest = earliest_entry([player])
+        earliest = earliest_entry(records)
         if earliest is not None:
             mark_dirty([Touch(earliest)])
     return player
 
 
-def _redact_audit_trail(player: Player, old_names: list[str], replacement: str) -> None:
-    game_ids = [
-        str(pk)
-        for pk in Game.objects.filter(Q(white=player) | Q(black=player)).values_list(
-            "pk", flat=True
+def merged_records(player: Player) -> list[Player]:
+    """The records merged into ``player``'s, and those merged into them, as the merges'
+    audit entries name them (a merged record is kept, inactive, for the audit trail)."""
+    found: dict[int, Player] = {}
+    keep_ids = [player.pk]
+    while keep_ids:
+        names = [
+            after["duplicate"]
+            for after in AuditEntry.objects.filter(
+                action="player_merge", object_type="player", object_id__in=map(str, keep_ids)
+            ).values_list("after", flat=True)
+            if isinstance(after, dict) and after.get("duplicate")
+        ]
+        duplicates = Player.objects.select_for_update().filter(
+            username__in=names, erased_at__isnull=True
         )
-    ]
-    adjustment_ids = [
-        str(pk) for pk in Adjustment.objects.filter(player=player).values_list("pk", flat=True)
-    ]
-    entries = AuditEntry.objects.filter(
-        Q(object_type="player", object_id=str(player.pk))
-        | Q(object_type="game", object_id__in=game_ids)
-        | Q(object_type="adjustment", object_id__in=adjustment_ids)
-        | Q(object_type="import")
+        keep_ids = [record.pk for record in duplicates if record.pk not in found]
+        found.update((record.pk, record) for record in duplicates)
+    found.pop(player.pk, None)
+    return sorted(found.values(), key=lambda record: record.pk)
+
+
+def _replace_identity(player: Player) -> None:
+    player.username = f"erased-{player.pk}"
+    player.given_name, player.family_name = ERASED_NAME, str(player.pk)
+    player.egd_pin = ""
+    player.national_id = ""
+    player.country = ""
+    player.federation_club = ""
+    player.club = None
+    player.active = False
+    player.erased_at = timezone.now()
+    player.save()
+    # The tournament files' lists keep the place and games, not who it was.
+    player.tournament_entries.update(
+        given_name=ERASED_NAME, family_name=str(player.pk), country="", club=""
     )
-    patterns = [re.compile(rf"(?<![\w.-]){re.escape(name)}(?![\w.-])") for name in old_names]
+
+
+def _name_pattern(name: str) -> re.Pattern:
+    """``name`` as a whole word of a summary or value. Usernames hold ``-`` and so do
+    game summaries (``2024-02-01 li-olivia W``): a ``-`` next to the name counts as a
+    separator only if a known username stands on its other side."""
+    return re.compile(rf"(?<![\w.]){re.escape(name)}(?![\w.])")
+
+
+def _redact_audit_trail(old_names: list[str], replacement: str) -> None:
+    """Replace ``old_names`` in every audit entry. All entries are read, not only those
+    of the player's own objects: merges, resyncs and imports name players too. An
+    erasure is rare and a club's audit trail a few hundred thousand rows at most."""
+    usernames = set(Player.objects.values_list("username", flat=True))
+    patterns = [_name_pattern(name) for name in old_names]
+
+    def whole_word(match: re.Match) -> bool:
+        text, start, end = match.string, match.start(), match.end()
+        if start > 0 and text[start - 1] == "-":
+            before = re.split(r"\s", text[: start - 1])[-1]
+            if before not in usernames:
+                return False
+        if end < len(text) and text[end] == "-":
+            after = re.split(r"\s", text[end + 1 :])[0]
+            if after not in usernames:
+                return False
+        return True
 
     def redact(value):
         if isinstance(value, str):
             for pattern in patterns:
-                value = pattern.sub(replacement, value)
+                value = pattern.sub(
+                    lambda match: replacement if whole_word(match) else match.group(0), value
+                )
             return value
         if isinstance(value, dict):
             return {key: redact(item) for key, item in value.items()}
@@ -138,7 +176,7 @@ def _redact_audit_trail(player: Player, old_names: list[str], replacement: str) 
             return [redact(item) for item in value]
         return value
 
-    for entry in entries.iterator():
+    for entry in AuditEntry.objects.only("pk", "summary", "before", "after").iterator():
         redacted = {
             field: redact(getattr(entry, field)) for field in ("summary", "before", "after")
         }

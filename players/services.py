@@ -12,12 +12,15 @@ from datetime import date, timedelta
 from decimal import Decimal
 from typing import Any
 
+from axes.utils import reset as reset_login_lockout
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, models, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
 
+from clubrating.usernames import canonical_username
 from ratings.bulk import RowWriter
 from ratings.engine.base import algorithm_names, registry
 from ratings.engine.egf import EgfAlgorithm
@@ -108,11 +111,26 @@ class SubmitResult:
     warnings: list[str] = field(default_factory=list)
 
 
+def is_reserved_username(username: str) -> bool:
+    """Whether ``username`` is, in any spelling, the site's own account."""
+    return canonical_username(username) == SYSTEM_USERNAME
+
+
 def system_user():
-    """The account that imports and commands act as when no user is named."""
-    user, _ = get_user_model().objects.get_or_create(
-        username=SYSTEM_USERNAME, defaults={"is_active": False}
+    """The account that imports and commands act as when no user is named. It can
+    never log in: inactive, with an unusable password, no role. If someone made it a
+    login before these rules (a committee member could create it), that is undone here."""
+    accounts = get_user_model().objects
+    user, created = accounts.get_or_create(
+        username=SYSTEM_USERNAME, defaults={"is_active": False, "password": make_password(None)}
     )
+    if not created and (
+        user.is_active or user.is_staff or user.is_superuser or user.has_usable_password()
+    ):
+        user.is_active = user.is_staff = user.is_superuser = False
+        user.set_unusable_password()
+        user.save(update_fields=["is_active", "is_staff", "is_superuser", "password"])
+        user.groups.clear()
     return user
 
 
@@ -1286,7 +1304,7 @@ def account_change_refusal(user, account) -> str | None:
     """Why ``user`` may not change ``account``, or None. Staff accounts are changed by
     staff only (a superuser's by a superuser), and the system account that imports act
     as is nobody's to change."""
-    if account.username == SYSTEM_USERNAME:
+    if is_reserved_username(account.username):
         return f"'{SYSTEM_USERNAME}' is the site's own account; it has no login"
     if account.is_superuser and not user.is_superuser:
         return f"{account.username} is a superuser: only a superuser may change this account"
@@ -1308,24 +1326,42 @@ def _set_role(account, role: Role) -> None:
     account._clubrating_groups = None  # the permission cache of this user object
 
 
+def username_refusal(username: str) -> str | None:
+    """Why a new account may not be called ``username``, or None. Two usernames that
+    differ only in case or in full-width letters are the same login (the log-in form
+    NFKC-normalises what is typed), so they are the same name here too."""
+    if is_reserved_username(username):
+        return f"'{username}' is reserved for the site's own account"
+    wanted = canonical_username(username)
+    # A club has a few hundred accounts; the database's case-insensitive match knows
+    # neither NFKC nor, on SQLite, non-ASCII case.
+    for existing in get_user_model().objects.values_list("username", flat=True).iterator():
+        if canonical_username(existing) == wanted:
+            return f"'{username}' is taken (usernames ignore case here)"
+    return None
+
+
 def account_create(*, user, username: str, password: str, role: Role):
     """A new login for a volunteer or committee member (or a reader)."""
     accounts = get_user_model().objects
-    if accounts.filter(username__iexact=username).exists():
-        raise ServiceError(
-            f"the username '{username}' is taken",
-            [(None, "username", f"'{username}' is taken (usernames ignore case here)")],
-        )
-    with transaction.atomic():
-        account = accounts.create_user(username=username, password=password)
-        _set_role(account, role)
-        audit(
-            user,
-            "account_create",
-            account,
-            after=account_snapshot(account),
-            summary=f"{username} ({Role(role).label})",
-        )
+    refusal = username_refusal(username)
+    if refusal:
+        raise ServiceError(refusal, [(None, "username", refusal)])
+    username = get_user_model().normalize_username(username)
+    try:
+        with transaction.atomic():
+            account = accounts.create_user(username=username, password=password)
+            _set_role(account, role)
+            audit(
+                user,
+                "account_create",
+                account,
+                after=account_snapshot(account),
+                summary=f"{username} ({Role(role).label})",
+            )
+    except IntegrityError:  # created by someone else meanwhile
+        message = f"'{username}' is taken"
+        raise ServiceError(message, [(None, "username", message)]) from None
     return account
 
 
@@ -1358,11 +1394,13 @@ def account_set_roles(*, user, account, role: Role):
 
 def account_set_temporary_password(*, user, account, password: str):
     """Replace a forgotten password. The password itself is never written to the audit
-    trail; the account's open sessions end (Django ties them to the password)."""
+    trail; the account's open sessions end (Django ties them to the password), and any
+    log-in lockout of the account, from whatever address, is lifted."""
     _check_may_change(user, account)
     with transaction.atomic():
         account.set_password(password)
         account.save(update_fields=["password"])
+        reset_login_lockout(username=canonical_username(account.username))
         audit(user, "account_password", account, summary=f"temporary password for {account}")
     return account
 

@@ -11,7 +11,6 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
 
 from ratings.engine.output import format_value
 
@@ -20,6 +19,7 @@ from .charts import ChartPoint, rank_chart
 from .forms_public import RatingListFilterForm
 from .lookup import player_index
 from .models import Club
+from .pagination import BoundedRequestConfig
 from .tables import (
     ClubTable,
     CrosstableTable,
@@ -82,7 +82,7 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
     table = RatingListTable(ratings, algorithm=algorithm)
     if club is not None:
         table.columns.hide("club")  # the page is the club's
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     csv_query = _query(request, club=str(club.pk) if club is not None else None)
     return {
         "algorithm": algorithm,
@@ -118,7 +118,7 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
     algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
     _form, ratings = _filtered_ratings(request, algorithm, None)
     table = RatingListTable(ratings, algorithm=algorithm)
-    RequestConfig(request, paginate=False).configure(table)
+    BoundedRequestConfig(request, paginate=False).configure(table)
     ordered = table.data.data  # the queryset in the order the page shows
     response = HttpResponse(content_type="text/csv; charset=utf-8")
     filename = f"ratings-{algorithm.name}-{timezone.localdate().isoformat()}.csv"
@@ -159,7 +159,7 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
     else:
         table = SnapshotTable(selectors.snapshot_rows(player, algorithm.name))
         points = selectors.snapshot_chart_points(player, algorithm.name)
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     primary_rating = ratings.get(primary.name)
     rating = ratings.get(algorithm.name)
     today = timezone.localdate()
@@ -207,7 +207,7 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
 @require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     table = TournamentTable(selectors.tournament_list())
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(request, "players/tournament_list.html", {"table": table})
 
 
@@ -246,7 +246,7 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
 @require_safe
 def club_list(request: HttpRequest) -> HttpResponse:
     table = ClubTable(selectors.club_list(timezone.localdate()))
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
         "players/club_list.html",

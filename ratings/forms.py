@@ -11,7 +11,7 @@ from crispy_forms.layout import Column, Fieldset, Layout, Row, Submit
 from django import forms
 from django.core.exceptions import ValidationError
 
-from players.fields import RankFormField
+from players.fields import FiniteDecimalField, RankFormField
 from players.lookup import LazyIndex, player_from_text
 from players.models import Player
 from ratings.engine.base import registry
@@ -108,7 +108,7 @@ class CalculatorForm(forms.Form):
         initial=0,
         choices=[(0, "0 (even)"), (1, "1 (no komi)")] + [(h, str(h)) for h in range(2, 10)],
     )
-    komi = forms.DecimalField(
+    komi = FiniteDecimalField(
         required=False,
         max_digits=3,
         decimal_places=1,

@@ -176,10 +176,22 @@ def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
         browser = playwright.chromium.launch(
             executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS
         )
+        # What the Content-Security-Policy refused (an inline script or style): Chromium
+        # reports it on the console, and it fails the test.
+        refused: list[str] = []
         try:
             page = browser.new_page()
+            page.on(
+                "console",
+                lambda message: (
+                    refused.append(message.text)
+                    if "Content Security Policy" in message.text
+                    else None
+                ),
+            )
             yield page
             page.screenshot(path=screenshot, full_page=True)
+            assert refused == [], "the Content-Security-Policy refused parts of a page"
         finally:
             browser.close()
             # Django keeps connections per async context, and Playwright's loop

@@ -1,47 +1,174 @@
-"""Login throttling: repeated failures for one username lock it out for a while."""
+"""Log-in lockout (django-axes, clubrating/login_lockout.py): repeated failures lock
+the pair of username and client address, never the whole site; the client address is
+read behind the configured number of proxies; usernames are compared normalised; a
+committee member's temporary password lifts the lock; Redis being down changes
+nothing."""
 
 import pytest
-from django.core.cache import cache
+from django.core.cache.backends.base import BaseCache
 from django.urls import reverse
 
+from tests import factories
+
 pytestmark = pytest.mark.django_db
+
+PASSWORD = "right-password"
+PROXY = "10.0.0.2"  # the TLS proxy: every request reaches the site from it
 
 
 @pytest.fixture
 def mallory(django_user_model):
-    cache.delete_many(["login-failures:user:mallory", "login-failures:address:127.0.0.1"])
-    yield django_user_model.objects.create_user("mallory", password="right-password")
-    cache.delete_many(["login-failures:user:mallory", "login-failures:address:127.0.0.1"])
+    return django_user_model.objects.create_user("mallory", password=PASSWORD)
 
 
-def log_in(client, password):
-    return client.post(reverse("login"), {"username": "mallory", "password": password})
+@pytest.fixture
+def limit_of_five(settings):
+    settings.AXES_FAILURE_LIMIT = 5
 
 
-def test_it_refuses_even_the_right_password_after_five_failures(client, mallory, settings):
-    settings.LOGIN_FAILURE_LIMIT = 5
-    for _ in range(5):
+def log_in(client, password, username="mallory", path=None, client_address=None):
+    extra = {}
+    if client_address is not None:
+        extra = {"REMOTE_ADDR": PROXY, "HTTP_X_FORWARDED_FOR": client_address}
+    return client.post(
+        path or reverse("login"), {"username": username, "password": password}, **extra
+    )
+
+
+def logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_it_refuses_even_the_right_password_after_five_failures(client, mallory, limit_of_five):
+    for _ in range(4):
         assert log_in(client, "guess").status_code == 200
-    response = log_in(client, "right-password")
+
+    assert log_in(client, "guess").status_code == 429
+    response = log_in(client, PASSWORD)
+
     assert response.status_code == 429
-    assert "Too many failed log-ins" in response.content.decode()
-    assert "_auth_user_id" not in client.session
+    html = response.content.decode()
+    assert "Too many failed log-ins" in html
+    assert "temporary password" in html
+    assert 'class="navbar-brand"' in html  # the site's layout, with the login form
+    assert 'name="username"' in html
+    assert not logged_in(client)
 
 
-def test_a_successful_login_clears_the_failures(client, mallory, settings):
-    settings.LOGIN_FAILURE_LIMIT = 5
+def test_a_successful_login_clears_the_failures(client, mallory, limit_of_five):
     for _ in range(4):
         log_in(client, "guess")
-    assert log_in(client, "right-password").status_code == 302
+    assert log_in(client, PASSWORD).status_code == 302
     client.post(reverse("logout"))
     for _ in range(4):
         log_in(client, "guess")
-    assert log_in(client, "right-password").status_code == 302
+    assert log_in(client, PASSWORD).status_code == 302
 
 
-def test_the_admin_login_is_throttled_too(client, mallory, settings):
-    settings.LOGIN_FAILURE_LIMIT = 2
+def test_the_admin_login_is_locked_too(client, mallory, settings):
+    settings.AXES_FAILURE_LIMIT = 2
     for _ in range(2):
-        client.post("/admin/login/", {"username": "mallory", "password": "guess"})
-    response = client.post("/admin/login/", {"username": "mallory", "password": "right-password"})
+        log_in(client, "guess", path="/admin/login/")
+
+    response = log_in(client, PASSWORD, path="/admin/login/")
+
     assert response.status_code == 429
+    assert not logged_in(client)
+
+
+def test_failures_behind_the_proxy_lock_only_that_user_from_that_address(
+    client, mallory, limit_of_five, settings, django_user_model
+):
+    settings.TRUSTED_PROXY_COUNT = 1
+    django_user_model.objects.create_user("connie", password=PASSWORD)
+    # Twenty failures for assorted names from one visitor, all through the one proxy.
+    for attempt in range(20):
+        log_in(client, "guess", username=f"user{attempt % 4}", client_address="203.0.113.5")
+    for _ in range(5):
+        log_in(client, "guess", client_address="203.0.113.5")
+    assert log_in(client, PASSWORD, client_address="203.0.113.5").status_code == 429
+
+    # Another user behind the same proxy, and mallory herself from elsewhere, log in.
+    assert log_in(client, PASSWORD, "connie", client_address="198.51.100.7").status_code == 302
+    client.post(reverse("logout"))
+    assert log_in(client, PASSWORD, client_address="198.51.100.8").status_code == 302
+
+
+def test_addresses_the_client_adds_to_x_forwarded_for_do_not_escape_the_lock(
+    client, mallory, limit_of_five, settings
+):
+    settings.TRUSTED_PROXY_COUNT = 1
+    for attempt in range(5):
+        log_in(client, "guess", client_address=f"192.0.2.{attempt}, 203.0.113.5")
+
+    response = log_in(client, PASSWORD, client_address="192.0.2.99, 203.0.113.5")
+
+    assert response.status_code == 429
+
+
+def test_a_full_width_or_capitalised_username_is_the_same_lock(
+    client, limit_of_five, django_user_model
+):
+    django_user_model.objects.create_user("volunteer", password=PASSWORD)
+    for spelling in ("volunteer", "VOLUNTEER", "Volunteer", "ｖｏｌｕｎｔｅｅｒ", "volunteer"):
+        log_in(client, "guess", username=spelling)
+
+    response = log_in(client, PASSWORD, username="ｖｏｌｕｎｔｅｅｒ")
+
+    assert response.status_code == 429
+    assert not logged_in(client)
+
+
+def test_a_temporary_password_from_the_committee_lifts_the_lock(
+    client, mallory, limit_of_five, settings
+):
+    settings.TRUSTED_PROXY_COUNT = 1
+    for address in ("203.0.113.5", "203.0.113.6"):
+        for _ in range(5):
+            log_in(client, "guess", client_address=address)
+    connie = factories.committee_member()
+    client.force_login(connie)
+
+    response = client.post(
+        f"/committee/accounts/{mallory.pk}/password/",
+        {"password": "a-new-temporary-password"},
+    )
+    assert response.status_code == 302
+    client.post(reverse("logout"))
+
+    for address in ("203.0.113.5", "203.0.113.6"):
+        response = log_in(client, "a-new-temporary-password", client_address=address)
+        assert response.status_code == 302
+        client.post(reverse("logout"))
+
+
+def test_odd_usernames_are_refused_or_counted_never_a_server_error(client, mallory, limit_of_five):
+    for username in ("mal\x00lory", "m" * 300, "", "ｍａｌｌｏｒｙ\u0301", "<script>"):
+        assert log_in(client, "guess", username=username).status_code in (200, 429)
+
+    assert log_in(client, PASSWORD).status_code == 302
+
+
+class UnreachableCache(BaseCache):
+    """A cache whose server is down: every call raises, as RedisCache does then."""
+
+    def __init__(self, location, params):
+        super().__init__(params)
+
+    def _down(self, *args, **kwargs):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    add = get = set = touch = delete = clear = get_many = set_many = delete_many = _down
+    incr = decr = has_key = _down
+
+
+def test_logins_keep_working_and_locking_while_the_cache_is_down(
+    client, mallory, limit_of_five, settings
+):
+    settings.CACHES = {"default": {"BACKEND": f"{__name__}.UnreachableCache"}}
+
+    assert log_in(client, PASSWORD).status_code == 302
+    client.post(reverse("logout"))
+    for _ in range(5):
+        assert log_in(client, "guess").status_code in (200, 429)
+    assert log_in(client, PASSWORD).status_code == 429

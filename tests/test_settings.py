@@ -19,6 +19,8 @@ from clubrating.settings import env_bool, env_int, env_list, env_str
 
 BASE_DIR = django_settings.BASE_DIR
 LONG_SECRET = secrets.token_urlsafe(50)
+# Production settings need a database URL; this one is never opened by these tests.
+PRODUCTION_DATABASE = "postgres://clubrating@db.example.org:5432/clubrating"
 
 # Prints the named settings as JSON, after a full django.setup().
 LOAD_SETTINGS = """
@@ -171,6 +173,20 @@ def test_it_requires_a_secret_key_when_debug_is_off():
     assert error.startswith("django.core.exceptions.ImproperlyConfigured: SECRET_KEY must be set")
 
 
+def test_it_stops_without_a_database_url_when_debug_is_off(tmp_path):
+    environment = {"DEBUG": "0", "SECRET_KEY": LONG_SECRET}
+    error = settings_error(environment)
+    # Beat started with no environment ran against a fresh empty db.sqlite3 for ever.
+    schedule = str(tmp_path / "celerybeat-schedule")
+    beat = run_python(environment, "-m", "celery", "-A", "clubrating", "beat", "-s", schedule)
+
+    assert error.startswith(
+        "django.core.exceptions.ImproperlyConfigured: DATABASE_URL must be set when DEBUG is off"
+    )
+    assert beat.returncode != 0
+    assert "DATABASE_URL must be set when DEBUG is off" in beat.stderr
+
+
 def test_it_names_a_bad_debug_value():
     error = settings_error({"DEBUG": "maybe"})
 
@@ -179,7 +195,12 @@ def test_it_names_a_bad_debug_value():
 
 def test_it_hardens_production():
     loaded = load_settings(
-        {"DEBUG": "0", "SECRET_KEY": LONG_SECRET, "ALLOWED_HOSTS": "go.example.org"},
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": LONG_SECRET,
+            "ALLOWED_HOSTS": "go.example.org",
+            "DATABASE_URL": PRODUCTION_DATABASE,
+        },
         "DEBUG",
         "SECRET_KEY",
         "ALLOWED_HOSTS",
@@ -206,7 +227,12 @@ def test_it_hardens_production():
 
 def test_it_passes_the_deployment_checks():
     result = run_python(
-        {"DEBUG": "0", "SECRET_KEY": LONG_SECRET, "ALLOWED_HOSTS": "go.example.org"},
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": LONG_SECRET,
+            "ALLOWED_HOSTS": "go.example.org",
+            "DATABASE_URL": PRODUCTION_DATABASE,
+        },
         "manage.py",
         "check",
         "--deploy",
@@ -220,7 +246,12 @@ def test_it_passes_the_deployment_checks():
 
 def test_it_lets_plain_http_through_when_told():
     loaded = load_settings(
-        {"DEBUG": "0", "SECRET_KEY": LONG_SECRET, "SECURE_SSL_REDIRECT": "0"},
+        {
+            "DEBUG": "0",
+            "SECRET_KEY": LONG_SECRET,
+            "SECURE_SSL_REDIRECT": "0",
+            "DATABASE_URL": PRODUCTION_DATABASE,
+        },
         "SECURE_SSL_REDIRECT",
     )
 

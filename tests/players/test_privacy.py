@@ -2,6 +2,7 @@
 
 import io
 import json
+import re
 from datetime import date
 
 import pytest
@@ -85,3 +86,67 @@ def test_the_erase_command_only_acts_with_yes(li_and_olivia):
     assert Player.objects.filter(username="li").exists()
     call_command("erase_player", "li", "--yes", stdout=out)
     assert not Player.objects.filter(username="li").exists()
+
+
+def test_erasure_redacts_the_username_from_game_summaries_next_to_the_dash(li_and_olivia):
+    vera, li, _olivia = li_and_olivia
+    summaries = list(
+        AuditEntry.objects.filter(action="game_create").values_list("summary", flat=True)
+    )
+    assert any("li-olivia" in summary for summary in summaries), summaries
+
+    player_erase(user=vera, player=li)
+
+    every_text = [
+        json.dumps([entry.summary, entry.before, entry.after]) for entry in AuditEntry.objects.all()
+    ]
+    erased = f"erased-{li.pk}"
+    assert not [text for text in every_text if re.search(r"(?<![\w.])li(?![\w.])", text)]
+    assert not [text for text in every_text if "Li Wei" in text]
+    summaries = list(
+        AuditEntry.objects.filter(action="game_create").values_list("summary", flat=True)
+    )
+    assert summaries and all(
+        f"{erased}-olivia" in summary or f"olivia-{erased}" in summary for summary in summaries
+    )
+
+
+def test_erasure_leaves_a_longer_username_holding_the_name_alone(li_and_olivia):
+    vera, li, olivia = li_and_olivia
+    li_wei = factories.player("li-wei", "8k", full_name="Wei Li")
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(li_wei, olivia, "B", date(2024, 3, 1))]
+    )
+
+    player_erase(user=vera, player=li)
+
+    summaries = AuditEntry.objects.filter(action="game_create").values_list("summary", flat=True)
+    assert any("li-wei-olivia" in summary for summary in summaries)
+
+
+def test_erasure_also_erases_the_records_merged_into_the_player(client, li_and_olivia):
+    vera, li, olivia = li_and_olivia
+    duplicate = factories.player("liwei", "4k", full_name="Li Wei", egd_pin="12345678")
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(duplicate, olivia, "W", date(2024, 1, 10))]
+    )
+    services.player_merge(user=factories.committee_member(), keep=li, duplicate=duplicate)
+
+    player_erase(user=vera, player=li)
+
+    duplicate.refresh_from_db()
+    assert duplicate.erased_at is not None
+    assert duplicate.username == f"erased-{duplicate.pk}"
+    assert "Li Wei" not in duplicate.full_name and duplicate.egd_pin == ""
+    for url in (
+        f"/players/{duplicate.username}/",
+        f"/api/v1/players/{duplicate.username}/",
+        "/api/v1/players/",
+    ):
+        response = client.get(url)
+        assert response.status_code == 200, url
+        assert "Li Wei" not in response.content.decode(), url
+        assert "liwei" not in response.content.decode(), url
+    assert client.get("/players/liwei/").status_code == 404
+    text = json.dumps(list(AuditEntry.objects.values("summary", "before", "after")))
+    assert "Li Wei" not in text and '"liwei"' not in text

@@ -2,10 +2,12 @@
 forgot their password a temporary one (there is no mail server); everyone changes
 their own password."""
 
+import io
 import re
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.management import call_command
 
 from players.models import AuditEntry
 from players.permissions import is_committee, is_volunteer
@@ -213,3 +215,95 @@ def test_the_navigation_offers_the_committee_menu_only_to_the_committee(client, 
     html = client.get("/").content.decode()
     assert 'id="committee-menu"' not in html
     assert 'href="/accounts/password_change/"' in html
+
+
+@pytest.mark.parametrize("username", ["system", "System", "ｓｙｓｔｅｍ"])
+def test_nobody_can_create_the_reserved_system_account(client, connie, username):
+    response = client.post(
+        "/committee/accounts/new/",
+        {"username": username, "role": "committee", "password": GOOD_PASSWORD},
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "username": [f"'{username}' is reserved for the site's own account"]
+    }
+    assert not get_user_model().objects.filter(username__iexact="system").exists()
+
+
+@pytest.mark.parametrize("twin", ["ＡＤＭＩＮ", "ａｄｍｉｎ", "Admin"])
+def test_a_full_width_twin_of_a_username_is_refused_not_a_server_error(client, connie, twin):
+    factories.user("admin")
+
+    response = client.post(
+        "/committee/accounts/new/",
+        {"username": twin, "role": "volunteer", "password": GOOD_PASSWORD},
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors == {
+        "username": [f"'{twin}' is taken (usernames ignore case here)"]
+    }
+    assert list(get_user_model().objects.values_list("username", flat=True).order_by("pk")) == [
+        "connie",
+        "admin",
+    ]
+
+
+def test_the_system_account_cannot_be_promoted(client, connie):
+    system = system_user()
+
+    response = client.post(f"/committee/accounts/{system.pk}/role/", {"role": "committee"})
+
+    assert response.status_code == 404
+    assert not is_committee(account("system"))
+
+
+def test_a_system_account_made_a_login_before_is_disarmed_when_imports_use_it(client, tmp_path):
+    legacy = factories.committee_member("system")
+    legacy.set_password(GOOD_PASSWORD)
+    legacy.is_staff = True
+    legacy.save()
+    games = tmp_path / "games.csv"
+    games.write_text(
+        "date,white,black,white_rank,black_rank,handicap,komi,winner,status,tournament,round\n"
+        "2024-01-06,ann,ben,3k,5k,0,6.5,W,normal,,0\n"
+    )
+    factories.player("ann", "3k")
+    factories.player("ben", "5k")
+
+    call_command("import_games", str(games), stdout=io.StringIO())
+
+    system = account("system")
+    entry = AuditEntry.objects.get(action="games_import")
+    assert entry.user == system
+    assert not system.is_active and not system.is_staff
+    assert not system.has_usable_password()
+    assert not is_volunteer(system)
+    login = client.post("/accounts/login/", {"username": "system", "password": GOOD_PASSWORD})
+    assert "_auth_user_id" not in client.session
+    assert login.status_code == 200
+
+
+def test_a_fresh_system_account_has_no_usable_password():
+    system = system_user()
+
+    assert not system.is_active
+    assert not system.has_usable_password()
+
+
+def test_the_admin_refuses_the_reserved_name_and_twins(client):
+    root = get_user_model().objects.create_superuser("root", password=GOOD_PASSWORD)
+    client.force_login(root)
+    system = system_user()
+
+    for username in ("System", "ＲＯＯＴ"):
+        response = client.post(
+            "/admin/auth/user/add/",
+            {"username": username, "password1": GOOD_PASSWORD, "password2": GOOD_PASSWORD},
+        )
+        assert response.status_code == 200
+        assert response.context["adminform"].form.errors["username"]
+    edit = client.post(f"/admin/auth/user/{system.pk}/change/", {"username": "system"})
+    assert edit.status_code == 403
+    assert get_user_model().objects.count() == 2

@@ -9,6 +9,8 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.db import connection
 
+BACKUP_MODE = 0o600
+
 
 class Command(BaseCommand):
     help = (
@@ -21,14 +23,26 @@ class Command(BaseCommand):
         parser.add_argument("file", type=Path)
 
     def handle(self, *args, file, **options):
-        if file.exists():
-            raise CommandError(f"{file} exists: choose a new file name")
-        if connection.vendor == "sqlite":
-            self._sqlite(file)
-        elif connection.vendor == "postgresql":
-            self._postgresql(file)
-        else:
+        if connection.vendor not in ("sqlite", "postgresql"):
             raise CommandError(f"no backup for a {connection.vendor} database")
+        # The backup holds password hashes and live sessions: readable by its owner
+        # only, whatever the umask. Created here, empty, so that no other process can
+        # have it open, and both SQLite and pg_dump write into it keeping its mode.
+        try:
+            os.close(os.open(file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, BACKUP_MODE))
+        except FileExistsError:
+            raise CommandError(f"{file} exists: choose a new file name") from None
+        except OSError as error:
+            raise CommandError(f"cannot create {file}: {error.strerror}") from None
+        os.chmod(file, BACKUP_MODE)  # os.open's mode is masked by the umask
+        try:
+            if connection.vendor == "sqlite":
+                self._sqlite(file)
+            else:
+                self._postgresql(file)
+        except BaseException:
+            file.unlink(missing_ok=True)
+            raise
         self.stdout.write(f"Backed up to {file} ({file.stat().st_size:,} bytes).")
 
     def _sqlite(self, file: Path) -> None:
@@ -55,5 +69,4 @@ class Command(BaseCommand):
             command, env={**os.environ, **environment}, capture_output=True, text=True
         )
         if result.returncode != 0:
-            file.unlink(missing_ok=True)
             raise CommandError(f"pg_dump failed: {result.stderr.strip()}")

@@ -27,12 +27,18 @@ from ..records import (
     DEFAULT_HANDICAP_KOMI,
     Entry,
     GameFile,
+    GameFileError,
     GameRecord,
+    RowError,
     Status,
     Winner,
 )
 
 FORMATS = ("egd", "opengotha")
+# The largest events (a European Go Congress) have about a thousand players. A file of
+# far more is a rating list or a mistake, and reading and matching it would hold a web
+# worker for minutes: it is refused, counted before it is parsed.
+MAX_PLAYERS = 2000
 MAX_USERNAME_LENGTH = 150
 MAX_CODE_LENGTH = 50
 
@@ -293,6 +299,23 @@ def assign_usernames(players: Sequence[FilePlayer]) -> list[FilePlayer]:
             chosen[player.number] = f"{base}-{suffix}"
             taken.add(chosen[player.number])
     return [dataclasses.replace(player, username=chosen[player.number]) for player in players]
+
+
+def too_many_players(count: int, source: str) -> GameFileError | None:
+    """The error for a file listing ``count`` players, if that is over MAX_PLAYERS."""
+    if count <= MAX_PLAYERS:
+        return None
+    return GameFileError(
+        [
+            RowError(
+                1,
+                "",
+                f"the file lists {count:,} players; a tournament file holds at most "
+                f"{MAX_PLAYERS:,} (is this a rating list?)",
+            )
+        ],
+        source,
+    )
 
 
 def read_tournament_file(data: bytes | str, file_format: str, source: str = "") -> TournamentFile:

@@ -47,6 +47,7 @@ from . import (
     TournamentInfo,
     assign_usernames,
     komi_of,
+    too_many_players,
     tournament_game,
 )
 from . import tournament_code as make_code
@@ -78,6 +79,10 @@ class _Result:
 class _Line:
     player: FilePlayer
     results: list[_Result]
+
+
+# C0 controls but tab (and the line ends, split off before), and DEL.
+_CONTROL_RE = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 
 
 def _decode(data: bytes | str) -> str:
@@ -491,9 +496,27 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
     """Read an EGD h-file. Raises :class:`GameFileError` listing every problem (line,
     column, reason); nothing of a file with a problem is to be used."""
     lines = _decode(data).splitlines()
+    refused = too_many_players(
+        sum(1 for text in lines if text.strip() and not text.lstrip().startswith(";")), source
+    )
+    if refused:
+        raise refused
     errors: list[RowError] = []
     raw_lines: list[_RawLine] = []
     for line_number, text in enumerate(lines, start=1):
+        control = _CONTROL_RE.search(text)
+        if control:
+            # A NUL or another control character is no text a club writes; the database
+            # (PostgreSQL) refuses a NUL in a name anyway.
+            errors.append(
+                RowError(
+                    line_number,
+                    "",
+                    f"control character U+{ord(control.group()):04X} at column "
+                    f"{control.start() + 1}: a tournament file holds text only",
+                )
+            )
+            continue
         if not text.strip() or text.lstrip().startswith(";"):
             continue
         raw = _read_player(line_number, len(raw_lines) + 1, text, errors)

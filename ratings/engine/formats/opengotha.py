@@ -43,6 +43,7 @@ from . import (
     ascii_text,
     assign_usernames,
     komi_of,
+    too_many_players,
     tournament_code,
     tournament_game,
 )
@@ -157,6 +158,14 @@ def _elements(data: bytes | str, source: str) -> list[_Element]:
     except _Refused:
         line = parser.CurrentLineNumber
         raise GameFileError([RowError(line, "DOCTYPE", _REFUSED)], source) from None
+    except (LookupError, ValueError) as error:
+        # expat asks Python's codecs for an encoding it does not know itself: an
+        # unknown name (encoding="x-klingon"), a multi-byte one expat cannot use (utf-7)
+        # or bytes that encoding cannot decode.
+        raise GameFileError(
+            [RowError(1, "encoding", f"the XML declaration's encoding cannot be read: {error}")],
+            source,
+        ) from None
     return elements
 
 
@@ -359,6 +368,12 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
         raise GameFileError(
             [RowError(0, "", f"the file has {size} bytes; the limit is {MAX_BYTES}")], source
         )
+    refused = too_many_players(
+        len(re.findall(rb"<Player[\s/>]", data.encode("utf-8") if isinstance(data, str) else data)),
+        source,
+    )
+    if refused:
+        raise refused
     elements = _elements(data, source)
     errors: list[RowError] = []
     if not elements or elements[0].tag != "Tournament":
