@@ -18,9 +18,15 @@ from __future__ import annotations
 import csv
 import sys
 
-LIMIT = 999
-LEVEL_OF_7D = 37
-LEVEL_OF_9D = 39
+from bench.sagc_reference import (
+    HISTORY_HEADER,
+    LEVEL_OF_7D,
+    LEVEL_OF_9D,
+    LIMIT,
+    WINNERS,
+    floor_after_loss,
+    rank_of,
+)
 
 # Promotion win, promotion loss, demotion win, demotion loss, by differential -4..+4.
 RESULT_FACTORS = {
@@ -35,8 +41,6 @@ RESULT_FACTORS = {
     -4: (0.0, -2.7, 0.0, -1.9),
 }
 STATUS_FACTOR = {"free": 0.0, "normal": 1.0, "tournament": 1.5, "internet": 0.5}
-WINNERS = {"w": "W", "white": "W", "b": "B", "black": "B", "d": "D", "jigo": "D", "draw": "D"}
-FIRST_BARRIER = ((2, 6, -800), (7, 11, -850), (12, 21, -900), (22, 26, -950), (27, 39, -999))
 
 
 def level_of(text: str) -> int:
@@ -50,26 +54,9 @@ def level_of(text: str) -> int:
     return LEVEL_OF_9D
 
 
-def rank_of(level: int) -> str:
-    return f"{31 - level}k" if level <= 30 else f"{level - 30}d"
-
-
 def level_factor(level: int) -> float:
     x = max(0, LEVEL_OF_7D - level)
     return x * x + 1.5 * x + 55 + x**5 / 30000
-
-
-def floor_after_loss(level: int, index: int) -> int | None:
-    """The lowest index a loss may leave, or None when the loss may demote."""
-    if level == 1:
-        return -LIMIT
-    first = next(mark for low, high, mark in FIRST_BARRIER if low <= level <= high)
-    if index >= 0:
-        return first
-    band_mark = first if index >= first else max(-LIMIT, first - 50 * -((index - first) // 50))
-    if band_mark == -LIMIT:
-        return None
-    return max(-LIMIT, band_mark - 50)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -90,23 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     index: dict[str, int] = {}
     recent: dict[str, list[str]] = {}
     out = csv.writer(sys.stdout, lineterminator="\n")
-    out.writerow(
-        [
-            "player",
-            "opponent",
-            "opponent_rank",
-            "colour",
-            "handicap",
-            "komi",
-            "winner",
-            "status",
-            "change",
-            "new_value",
-            "new_rank",
-            "date",
-            "comment",
-        ]
-    )
+    out.writerow(HISTORY_HEADER.split(","))
     for i in order:
         row = rows[i]
         white, black = row[white_at], row[black_at]
