@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, Min, Q, Value, When
+from django.db.models import Case, F, Max, Min, Q, Value, When
 from django.utils import timezone
 
 from players.fields import rank_to_code
@@ -259,7 +259,7 @@ def _earliest(*days: date | None) -> date | None:
 
 def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     if not algorithm.has_history:
-        return _rewrite_holistic(algorithm)
+        return _rewrite_holistic(algorithm, start)
     name = algorithm.name
     state = algorithm.new_state(player_entries())
     checkpoint = None
@@ -614,21 +614,49 @@ def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
 _ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
 
 
-def _rewrite_holistic(algorithm: Algorithm) -> int:
-    """GCR: the standings from all games, and month-end snapshots for the chart, all
-    from one replay (``gcr.month_end_snapshots``)."""
+def _rewrite_holistic(algorithm: Algorithm, start: date | None) -> int:
+    """GCR: the standings from all games, and month-end snapshots for the chart, from
+    one pass over the games (``gcr.rated_month_ends``).
+
+    From a dirty date (``start``), the snapshots of the months before its month stay
+    (the games up to their month ends did not change): the games before it only fill
+    the pairwise table, and only the months from it on are rated. The month that is now
+    the last one gets no snapshot (its standings are the current ones), so the rating
+    starts at the last month when the history now ends before the dirty month, and at
+    the month that was the last when the history now goes on past it. An entry in the
+    last month rates that month; the first entry of a new month, two months.
+    """
     name = algorithm.name
     records = list(replay_records(name)[0])
     entries = player_entries()
     ids = player_ids()
-    RatingSnapshot.objects.filter(algorithm=name).delete()
+    rate_from = None
+    if start is not None and records:
+        rate_from = min(start, records[-1].date).replace(day=1)
+        # The month that was the last one had no snapshot: if the history now goes on
+        # past it, it needs one, so the rating starts at the first month with records
+        # after the last snapshot kept.
+        kept_until = RatingSnapshot.objects.filter(algorithm=name, date__lt=rate_from).aggregate(
+            last=Max("date")
+        )["last"]
+        unrated = next(
+            (record.date for record in records if kept_until is None or record.date > kept_until),
+            rate_from,
+        )
+        rate_from = min(rate_from, unrated.replace(day=1))
+    stale = RatingSnapshot.objects.filter(algorithm=name)
+    if rate_from is not None:
+        stale = stale.filter(date__gte=rate_from)
+    stale.delete()
     wanted = set(_month_ends(records))
+    state = algorithm.new_state(entries)  # no records: nobody is rated
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
     with RowWriter(RatingSnapshot, columns) as snapshots:
-        for month_end, standings in gcr.month_end_snapshots(records, entries, algorithm.params):
+        rated = gcr.rated_month_ends(records, entries, algorithm.params, rate_from=rate_from)
+        for month_end, state in rated:
             if month_end not in wanted:
                 continue
-            for standing in standings:
+            for standing in state.algorithm.standings(state):
                 if standing.games:
                     snapshots.add(
                         (
@@ -640,10 +668,6 @@ def _rewrite_holistic(algorithm: Algorithm) -> int:
                             standing.games,
                         )
                     )
-    state = algorithm.new_state(entries)
-    for unit in units(algorithm, records, presorted=True):
-        algorithm.rate_unit(state, unit)
-    algorithm.finish(state)
     _replace_current(name, state, ids)
     return snapshots.written
 

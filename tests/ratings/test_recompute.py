@@ -18,6 +18,7 @@ from ratings.engine.output import history_cells
 from ratings.models import Checkpoint, CurrentRating, RatingHistory, RecomputeState
 from ratings.selectors import player_entries, replay_records, stored_history
 from tests import factories
+from tests.ratings.test_gcr_snapshots import after_a_full_recompute, gcr_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -290,6 +291,7 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
         rating_services.recompute_pending()
         for algorithm in HISTORY_ALGORITHMS:
             assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
+        assert gcr_tables() == after_a_full_recompute()
         transaction.set_rollback(True)
 
 
