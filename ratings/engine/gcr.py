@@ -341,12 +341,14 @@ def rated_month_ends(
     state = algorithm.new_state(entries)
     rated_from = month_end(rate_from) if rate_from is not None else date.min
     current: date | None = None  # the month end of the records being counted
+    month = None  # and their (year, month): cheaper to compare for every record
     for record in records:
-        end = month_end(record.date)
-        if current is not None and end != current and current >= rated_from:
-            algorithm.finish(state)
-            yield current, state
-        current = end
+        day = record.date
+        if (day.year, day.month) != month:
+            if current is not None and current >= rated_from:
+                algorithm.finish(state)
+                yield current, state
+            current, month = month_end(day), (day.year, day.month)
         algorithm.rate_unit(state, [record])
     if current is not None:
         algorithm.finish(state)
