@@ -514,8 +514,12 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
     return GameFile(records, warnings)
 
 
+# A record's ``order_key`` in C: sorting a file's records calls it for every one.
+replay_key = operator.attrgetter("date", "round", "seq")
+
+
 def replay_order(records: Iterable[GameRecord]) -> list[GameRecord]:
-    return sorted(records, key=lambda record: record.order_key)
+    return sorted(records, key=replay_key)
 
 
 def read_players(data: bytes | str, source: str = "") -> dict[str, Entry]:
