@@ -5,7 +5,9 @@ Generates a deterministic club file (``bench/generate.py``), then times
 as a subprocess for every registered algorithm (``--output standings`` for those
 without a history), median wall time of three runs and the child's peak resident
 memory. SAGC is also timed against the straightforward Fraction implementation in
-``bench/sagc_reference.py``, and the two record sheets must be identical.
+``bench/sagc_reference.py``, and the two record sheets must be identical, and against
+the plain float implementation of ``bench/sagc_float.py`` (issue 14: the engine should
+take no longer).
 
 A full run rewrites its own section of docs/performance.md, between
 ``<!-- bench:engine -->`` and ``<!-- /bench:engine -->``; ``--quick`` and
@@ -44,6 +46,7 @@ DOC = ROOT / "docs" / "performance.md"
 SECTION = "engine"
 REFERENCE = "sagc-reference"
 REFERENCE_OF = "sagc"
+FLOAT = "sagc-float"  # bench/sagc_float.py: the speed issue 14 holds the engine to
 COMPARED_COLUMNS = 12  # every history column but the last, comment (see compare)
 
 
@@ -129,6 +132,10 @@ def reference_command(games: Path) -> list[str]:
     return [sys.executable, "-m", "bench.sagc_reference", str(games)]
 
 
+def float_command(games: Path) -> list[str]:
+    return [sys.executable, "-m", "bench.sagc_float", str(games)]
+
+
 def measure(
     name: str, output: str, command: list[str], games: int, runs: int, timeout: float
 ) -> Measurement:
@@ -184,6 +191,9 @@ def machine(load: float) -> str:
     )
 
 
+_LABELS = {REFERENCE: "SAGC reference (Fractions)", FLOAT: "SAGC plain floats"}
+
+
 def table(measurements: list[Measurement], reference: Measurement | None) -> list[str]:
     runs = len((measurements or [reference])[0].seconds)
     lines = [
@@ -192,7 +202,7 @@ def table(measurements: list[Measurement], reference: Measurement | None) -> lis
         "|---|---|---:|---:|---:|",
     ]
     for item in [*measurements, *([reference] if reference else [])]:
-        label = f"`{item.name}`" if item.name != REFERENCE else "SAGC reference (Fractions)"
+        label = _LABELS.get(item.name, f"`{item.name}`")
         lines.append(
             f"| {label} | {item.output} | {item.median:.2f} s | "
             f"{item.games_per_second:,.0f} | {item.peak_kib / 1024:,.0f} MiB |"
@@ -231,6 +241,13 @@ def section(
             "",
             f"SAGC engine against the reference: **{reference.median / sagc.median:.1f}x** "
             "as fast (the aim is at least 2x).",
+        ]
+    plain = next((item for item in measurements if item.name == FLOAT), None)
+    if plain and sagc:
+        lines += [
+            "",
+            f"SAGC engine against plain floats (`bench/sagc_float.py`): "
+            f"**{sagc.median / plain.median:.2f}** times its time (the aim is at most 1.0).",
         ]
     if compared is not None:
         lines.append(
@@ -316,6 +333,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"cross-check: FAILED\n{error}", file=sys.stderr)
         else:
             print(f"cross-check: the same {compared:,} rows from the engine and the reference")
+        try:
+            plain = measure(
+                FLOAT, "history", float_command(games_csv), counts[0], runs, args.timeout
+            )
+        except BenchError as error:
+            failures.append(f"SAGC plain floats: {error}")
+            print(f"{FLOAT}: FAILED\n{error}", file=sys.stderr)
+        else:
+            measurements.append(plain)
+            print(f"{FLOAT:>15}: {plain.median:7.2f} s")
 
     options = list(sys.argv[1:] if argv is None else argv)
     command = " ".join(["python -m bench", *options]) if options else "make bench"

@@ -12,7 +12,11 @@ process of its own (its peak memory is that process's maximum resident set):
 - the rating list and the busiest player's log page at that scale (``bench.pages``);
 - every algorithm's full recompute at 200,000 games (2,000 players) on PostgreSQL,
   SAGC's COPY limit and back-dated entries there too;
-- SAGC at 200,000 games on SQLite (full, the executemany limit, back-dated entries).
+- every algorithm at 200,000 games on SQLite (full recomputes, SAGC's executemany
+  limit and back-dated entries);
+- at 200,000 games on PostgreSQL and SQLite: one game entered after the last and
+  back-dated into the last 1%, 5% and 10%, timed until every maintained algorithm is
+  current (as a worker runs them), with each algorithm's share.
 
 PostgreSQL: the database named by ``BENCH_DATABASE_URL`` (default
 ``postgres://postgres@127.0.0.1:5432/clubrating_bench``) is dropped and created again
@@ -50,6 +54,9 @@ DEFAULT_POSTGRES = "postgres://postgres@127.0.0.1:5432/clubrating_bench"
 HISTORY_ALGORITHMS = ("sagc", "egf-2021", "egf-2020", "egf-legacy", "french", "anchor")
 EVERY_ALGORITHM = (*HISTORY_ALGORITHMS, "gcr")
 DEPTHS = (0.01, 0.05, 0.10)
+# Where one game is entered for the time until every algorithm is current: after the
+# last game (0), and back-dated into the last 1%, 5% and 10% of the history.
+ENTRY_DEPTHS = (0.0, *DEPTHS)
 PARTS = ("big", "medium", "sqlite")
 
 
@@ -150,6 +157,7 @@ class Run:
     full: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
     copy: dict[str, Any] | None = None
     backdated: list[dict[str, Any]] = field(default_factory=list)
+    entries: list[dict[str, Any]] = field(default_factory=list)
     pages: dict[str, Any] | None = None
 
     def step(self, step: str, debug: bool = False, **arguments: Any) -> dict[str, Any]:
@@ -157,6 +165,10 @@ class Run:
 
     def full_median(self, algorithm: str) -> float:
         return statistics.median(run["seconds"] for run in self.full[algorithm])
+
+    def full_of_all(self) -> float:
+        """A full recompute of every maintained algorithm, one after the other."""
+        return sum(self.full_median(algorithm) for algorithm in self.algorithms)
 
 
 def measure(
@@ -169,6 +181,7 @@ def measure(
     depths: Sequence[float],
     backdated_runs: int,
     pages: bool,
+    entries: Sequence[float] = (),
 ) -> Run:
     run = Run(database, settings, algorithms)
     label = f"{database.label}, {settings.games:,} games"
@@ -204,9 +217,21 @@ def measure(
             f"{result['rows']:,.0f} rows",
             flush=True,
         )
+    for depth in entries:
+        result = run.step("entry", depth=depth, runs=backdated_runs)
+        run.entries.append(result)
+        print(
+            f"{label}: one game {_where(depth)}, every algorithm current in "
+            f"{result['seconds']:.2f} s",
+            flush=True,
+        )
     if pages:
         run.pages = run.step("pages", debug=True, requests=30)
     return run
+
+
+def _where(depth: float) -> str:
+    return "after the last" if not depth else f"back-dated into the last {depth:.0%}"
 
 
 # --- the report --------------------------------------------------------------------
@@ -300,6 +325,22 @@ def targets(big: Run, medium: Run | None, sqlite: Run | None) -> list[str]:
                     f"{item['seconds']:.2f} s = {share:.1%} of the full {base:.1f} s",
                     "15%",
                     _met(share <= 0.15),
+                ]
+            )
+    for run in [big, medium, sqlite]:
+        if run is None or not run.entries:
+            continue
+        base = run.full_of_all()
+        for item in run.entries:
+            share = item["seconds"] / base
+            limit = 0.05 if not item["depth"] else 0.15
+            rows.append(
+                [
+                    f"one game {_where(item['depth'])} of {run.settings.games:,} games, "
+                    f"every algorithm current, {run.database.label}",
+                    f"{item['seconds']:.2f} s = {share:.1%} of the full {base:.1f} s",
+                    f"{limit:.0%}",
+                    _met(share <= limit),
                 ]
             )
     if big.pages:
@@ -407,6 +448,37 @@ def backdated_table(runs: Sequence[Run]) -> list[str]:
     return markdown(columns, rows)
 
 
+def entries_table(runs: Sequence[Run]) -> list[str]:
+    rows = []
+    for run in runs:
+        if not run.entries:
+            continue
+        base = run.full_of_all()
+        for item in run.entries:
+            middle = _middle(item["runs"])
+            shares = ", ".join(
+                f"`{name}` {one['seconds']:.2f} s ({one['rows']:,} rows)"
+                for name, one in middle["algorithms"].items()
+            )
+            rows.append(
+                [
+                    run.database.label,
+                    f"{run.settings.games:,}",
+                    _where(item["depth"]),
+                    item["date"],
+                    _seconds([one["seconds"] for one in item["runs"]], 2),
+                    f"{item['seconds'] / base:.1%} of {base:.1f} s",
+                    _cpu(middle["cpu"]),
+                    _cpu(middle["server_cpu"]),
+                    shares,
+                ]
+            )
+    columns = ["database", ">games", "one game", "dated", ">until all are current"]
+    columns += [">share of a full recompute of all", ">CPU of Python", ">CPU of the server"]
+    columns += ["each algorithm (the run of median time)"]
+    return markdown(columns, rows)
+
+
 def pages_table(runs: Sequence[Run]) -> list[str]:
     rows = [
         [
@@ -462,7 +534,7 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
         choices=PARTS,
         action="append",
         help="big: SAGC at 1,000,000 games on PostgreSQL; medium: every algorithm at "
-        "200,000 on PostgreSQL; sqlite: SAGC at 200,000 on SQLite (repeatable)",
+        "200,000 on PostgreSQL; sqlite: every algorithm at 200,000 on SQLite (repeatable)",
     )
     parser.add_argument("--games", type=int, help="games of the big data set (1,000,000)")
     parser.add_argument("--medium-games", type=int, help="games of the others (200,000)")
@@ -503,18 +575,20 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
             depths=DEPTHS,
             backdated_runs=runs,
             pages=True,
+            entries=ENTRY_DEPTHS,
         )
     if "sqlite" in parts:
         with tempfile.TemporaryDirectory(prefix="clubrating-bench-") as directory:
             sqlite = measure(
                 fresh_sqlite(Path(directory)),
                 settings_for(medium_games),
-                algorithms=["sagc"],
+                algorithms=EVERY_ALGORITHM,
                 full_runs={"sagc": runs},
                 copy=True,
                 depths=DEPTHS,
                 backdated_runs=runs,
                 pages=False,
+                entries=ENTRY_DEPTHS,
             )
     done = [run for run in (big, medium, sqlite) if run is not None]
     options = list(sys.argv[1:] if argv is None else argv)
@@ -534,6 +608,15 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     recompute_body += ["**The limit: writing the same rows and nothing else**", ""]
     recompute_body += [*copy_table(done), ""]
     recompute_body += ["**A back-dated game** (median of the runs)", "", *backdated_table(done)]
+    if any(run.entries for run in done):
+        recompute_body += ["", "**One game, until every maintained algorithm is current**", ""]
+        recompute_body += [
+            "The recomputes a worker runs after one game is entered (primary algorithm "
+            "first, the lab not included), against full recomputes of every algorithm "
+            "one after the other.",
+            "",
+            *entries_table(done),
+        ]
     if any(run.pages for run in done):
         recompute_body += ["", "**Pages at that scale**", "", *pages_table(done)]
     import_body = [*header, *import_table(done)]

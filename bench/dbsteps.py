@@ -8,7 +8,8 @@ memory from the operating system. Times are taken around the measured call only
 
 Recomputes queued by a write (an import, a back-dated game) are not run in the
 writer's process here: the step that measures a recompute runs it, as a worker would.
-The lab's figures, which a worker computes after a recompute, are left out.
+The lab's figures, which a worker computes after a recompute, are left out (the
+``entry`` step times the algorithms until each is current, not the lab).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ import statistics
 import sys
 import time
 from collections.abc import Callable
-from datetime import date
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -187,44 +188,8 @@ def backdated(algorithm: str, depth: float, runs: int) -> dict[str, Any]:
     """Enter one game dated where the last ``depth`` of the history begins, time the
     recompute it queues (what a worker runs), then void it and recompute again
     (untimed), ``runs`` times."""
-    from players import services as player_services
-    from players.models import Game
-    from ratings import services
-    from ratings.models import RatingHistory
-
-    total = RatingHistory.objects.filter(algorithm=algorithm).count()
-    target = int(total * (1 - depth))
-    row = (
-        RatingHistory.objects.filter(algorithm=algorithm, position__gte=target, game__isnull=False)
-        .order_by("position")
-        .select_related("game__white", "game__black")
-        .first()
-    )
-    old = row.game
-    user = player_services.system_user()
-    timings = []
-    for run in range(runs):
-        sheet = player_services.record_sheet_submit(
-            user=user,
-            games=[
-                player_services.GameInput(
-                    date=old.date,
-                    white=old.black,
-                    black=old.white,
-                    winner="W" if run % 2 else "B",
-                    comment="benchmark: a back-dated game",
-                )
-            ],
-            allow_duplicates=True,
-        )
-        with Clock() as clock:
-            (result,) = services.recompute_pending([algorithm])
-        timings.append({**clock.figures(), "rows": result.rows})
-        game = sheet.games[0]
-        game = Game.objects.get(pk=game.pk)
-        player_services.game_void(user=user, game_id=game.pk, version=game.version, reason="bench")
-        services.recompute_pending([algorithm])
-    _analyze()
+    old, total = _game_at_depth(algorithm, depth)
+    timings = _timed_entries(old, old.date, runs, [algorithm], "a back-dated game")
     return {
         "depth": depth,
         "date": old.date.isoformat(),
@@ -233,6 +198,96 @@ def backdated(algorithm: str, depth: float, runs: int) -> dict[str, Any]:
         "seconds": statistics.median(item["seconds"] for item in timings),
         "rows": statistics.median(item["rows"] for item in timings),
     }
+
+
+def entry(depth: float, runs: int) -> dict[str, Any]:
+    """One game entered ``depth`` from the end of the history (0: dated the day after the
+    last game, what a club enters tonight), then the recomputes it queues until every
+    maintained algorithm is current, as a worker runs them (``recompute_pending``, the
+    primary first): the time of them all and each algorithm's; ``runs`` times."""
+    from players.models import Game
+    from ratings import services
+
+    # What earlier steps left dirty (they recompute the primary algorithm only) is not
+    # this entry's cost.
+    services.recompute_pending()
+    if depth:
+        old, total = _game_at_depth(services.primary_algorithm(), depth)
+        played_on = old.date
+    else:
+        old = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
+        total = None
+        played_on = old.date + timedelta(days=1)
+    timings = _timed_entries(old, played_on, runs, None, "one game entered")
+    return {
+        "depth": depth,
+        "date": played_on.isoformat(),
+        "total_rows": total,
+        "runs": timings,
+        "seconds": statistics.median(item["seconds"] for item in timings),
+    }
+
+
+def _timed_entries(
+    old, played_on: date, runs: int, algorithms: list[str] | None, comment: str
+) -> list[dict[str, Any]]:
+    """``runs`` times: a record sheet with one game between ``old``'s players on
+    ``played_on``, the recomputes it queues timed (``algorithms``, None for every
+    maintained one), then the game voided and recomputed again, untimed."""
+    from players import services as player_services
+    from players.models import Game
+    from ratings import services
+
+    user = player_services.system_user()
+    timings = []
+    for run in range(runs):
+        sheet = player_services.record_sheet_submit(
+            user=user,
+            games=[
+                player_services.GameInput(
+                    date=played_on,
+                    white=old.black,
+                    black=old.white,
+                    winner="W" if run % 2 else "B",
+                    comment=f"benchmark: {comment}",
+                )
+            ],
+            allow_duplicates=True,
+        )
+        with Clock() as clock:
+            results = services.recompute_pending(algorithms)
+        timings.append(
+            {
+                **clock.figures(),
+                "rows": sum(result.rows for result in results),
+                "algorithms": {
+                    result.algorithm: {"seconds": result.seconds, "rows": result.rows}
+                    for result in results
+                },
+            }
+        )
+        game = Game.objects.get(pk=sheet.games[0].pk)
+        player_services.game_void(user=user, game_id=game.pk, version=game.version, reason="bench")
+        services.recompute_pending(algorithms)
+    _analyze()
+    return timings
+
+
+def _game_at_depth(algorithm: str, depth: float):
+    """The first game of the last ``depth`` of the algorithm's history, and the history's
+    length in rows."""
+    from ratings.models import RatingHistory
+
+    total = RatingHistory.objects.filter(algorithm=algorithm).count()
+    row = (
+        RatingHistory.objects.filter(
+            algorithm=algorithm, position__gte=int(total * (1 - depth)), game__isnull=False
+        )
+        .order_by("position")
+        .select_related("game__white", "game__black")
+        .first()
+    )
+    return row.game, total
 
 
 def pages(requests: int) -> dict[str, Any]:
@@ -291,6 +346,7 @@ STEPS: dict[str, Callable[..., dict[str, Any]]] = {
     "recompute": recompute,
     "copy": copy_baseline,
     "backdated": backdated,
+    "entry": entry,
     "pages": pages,
 }
 

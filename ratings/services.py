@@ -22,7 +22,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, Min, Q, Value, When
+from django.db.models import Case, F, Max, Min, Q, Value, When
 from django.utils import timezone
 
 from players.fields import rank_to_code
@@ -383,23 +383,26 @@ def _earliest(*days: date | None) -> date | None:
 
 def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     if not algorithm.has_history:
-        return _rewrite_holistic(algorithm)
+        return _rewrite_holistic(algorithm, start)
     name = algorithm.name
     state = algorithm.new_state(player_entries())
     checkpoint = None
     if start is not None:
         checkpoint = (
-            Checkpoint.objects.filter(algorithm=name, date__lt=start)
+            Checkpoint.objects.filter(algorithm=name)
+            .filter(Q(date__lt=start) | Q(date=start, round=0, seq=_DAY_START_SEQ))
             .order_by("-date", "-round", "-seq")
             .first()
         )
+    resumed_state = None
     if checkpoint is None:
         position, key = 0, None
         Checkpoint.objects.filter(algorithm=name).delete()
     else:
         position = checkpoint.position
         key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
-        state.load(checkpoint.state)
+        resumed_state = checkpoint.state
+        state.load(resumed_state)
         # The checkpoint itself stays valid (nothing before the dirty date changed):
         # dropping it would send the next back-dated entry there further back.
         later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
@@ -430,7 +433,8 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
         records, source_ids = replay_records(
             name, key, before_fetch=wait, after_fetch=send, chunk=_fetch_chunk(total)
         )
-        for checkpoint_key, unit, rows in _rated_units(algorithm, state, records, total):
+        rated = _rated_units(algorithm, state, records, total, resumed_state)
+        for checkpoint_key, unit, rows in rated:
             if checkpoint_key is not None:
                 key_before, state_json = checkpoint_key
                 checkpoints.add(
@@ -539,10 +543,15 @@ class _StateJson:
     checkpoint are encoded again, and a checkpoint of 10,000 players costs in
     proportion to those who played meanwhile."""
 
-    def __init__(self, state: RatingState) -> None:
+    def __init__(self, state: RatingState, loaded: Mapping[str, Any] | None = None) -> None:
         self.state = state
         self.entries: dict[str, str] | None = None  # '"name": {...}' for each player
         self.touched: set[str] = set()
+        if loaded is not None:
+            # The state was loaded from this checkpoint data: its players are encoded
+            # from it (the JSON encoder's C loop), not from the engine's objects again.
+            dumps = json.dumps
+            self.entries = {name: f"{dumps(name)}: {dumps(data)}" for name, data in loaded.items()}
 
     def touch(self, unit: Sequence[GameRecord]) -> None:
         for record in unit:
@@ -563,10 +572,20 @@ class _StateJson:
 
 
 def _rated_units(
-    algorithm: Algorithm, state: RatingState, records: Iterable[GameRecord], total: int
+    algorithm: Algorithm,
+    state: RatingState,
+    records: Iterable[GameRecord],
+    total: int,
+    loaded: Mapping[str, Any] | None = None,
 ) -> Iterator[tuple[tuple[ReplayKey, str] | None, list[GameRecord], list[HistoryRow]]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
-    the state as JSON text) or None, and the unit's rows.
+    the state as JSON text) or None, and the unit's rows; ``loaded`` is the checkpoint
+    data ``state`` was loaded from, if any.
+
+    After the last unit comes one more checkpoint with no unit: the state at the end of
+    the history, keyed at the start of the day after its last record
+    (:func:`_day_start_key`). A game entered after the last one, the common case,
+    resumes there and replays only itself.
 
     ``records`` come in replay order. An algorithm without tournament blocks rates
     them as they stream in. One with blocks needs them all first, to know where each
@@ -581,8 +600,9 @@ def _rated_units(
                 last_of_tournament[record.tournament] = record.order_key
     open_until: tuple | None = None
     every = settings.RATINGS_CHECKPOINT_EVERY
-    state_json = _StateJson(state)
+    state_json = _StateJson(state, loaded)
     done = since = 0
+    last_date = None
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
         if count % _PROGRESS_EVERY == 0:
             progress.report(algorithm.name, done, total)
@@ -602,7 +622,20 @@ def _rated_units(
         if end is not None and (open_until is None or end > open_until):
             open_until = end
         state_json.touch(unit)
+        if last_date is None or unit[-1].date > last_date:
+            last_date = unit[-1].date  # a block's records are in replay order
         yield checkpoint, unit, algorithm.rate_unit(state, unit)
+    if last_date is not None:
+        yield (_day_start_key(last_date + timedelta(days=1)), state_json.text()), [], []
+
+
+# Entries count from 1, so no record has seq 0: a checkpoint keyed (day, 0, 0) holds the
+# state before every record of that day, and a recompute from that day may resume there.
+_DAY_START_SEQ = 0
+
+
+def _day_start_key(day: date) -> ReplayKey:
+    return ReplayKey(day, 0, _DAY_START_SEQ)
 
 
 class _JsonTexts:
@@ -705,21 +738,49 @@ def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
 _ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
 
 
-def _rewrite_holistic(algorithm: Algorithm) -> int:
-    """GCR: the standings from all games, and month-end snapshots for the chart, all
-    from one replay (``gcr.month_end_snapshots``)."""
+def _rewrite_holistic(algorithm: Algorithm, start: date | None) -> int:
+    """GCR: the standings from all games, and month-end snapshots for the chart, from
+    one pass over the games (``gcr.rated_month_ends``).
+
+    From a dirty date (``start``), the snapshots of the months before its month stay
+    (the games up to their month ends did not change): the games before it only fill
+    the pairwise table, and only the months from it on are rated. The month that is now
+    the last one gets no snapshot (its standings are the current ones), so the rating
+    starts at the last month when the history now ends before the dirty month, and at
+    the month that was the last when the history now goes on past it. An entry in the
+    last month rates that month; the first entry of a new month, two months.
+    """
     name = algorithm.name
     records = list(replay_records(name)[0])
     entries = player_entries()
     ids = player_ids()
-    RatingSnapshot.objects.filter(algorithm=name).delete()
+    rate_from = None
+    if start is not None and records:
+        rate_from = min(start, records[-1].date).replace(day=1)
+        # The month that was the last one had no snapshot: if the history now goes on
+        # past it, it needs one, so the rating starts at the first month with records
+        # after the last snapshot kept.
+        kept_until = RatingSnapshot.objects.filter(algorithm=name, date__lt=rate_from).aggregate(
+            last=Max("date")
+        )["last"]
+        unrated = next(
+            (record.date for record in records if kept_until is None or record.date > kept_until),
+            rate_from,
+        )
+        rate_from = min(rate_from, unrated.replace(day=1))
+    stale = RatingSnapshot.objects.filter(algorithm=name)
+    if rate_from is not None:
+        stale = stale.filter(date__gte=rate_from)
+    stale.delete()
     wanted = set(_month_ends(records))
+    state = algorithm.new_state(entries)  # no records: nobody is rated
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
     with RowWriter(RatingSnapshot, columns) as snapshots:
-        for month_end, standings in gcr.month_end_snapshots(records, entries, algorithm.params):
+        rated = gcr.rated_month_ends(records, entries, algorithm.params, rate_from=rate_from)
+        for month_end, state in rated:
             if month_end not in wanted:
                 continue
-            for standing in standings:
+            for standing in state.algorithm.standings(state):
                 if standing.games:
                     snapshots.add(
                         (
@@ -731,10 +792,6 @@ def _rewrite_holistic(algorithm: Algorithm) -> int:
                             standing.games,
                         )
                     )
-    state = algorithm.new_state(entries)
-    for unit in units(algorithm, records, presorted=True):
-        algorithm.rate_unit(state, unit)
-    algorithm.finish(state)
     _replace_current(name, state, ids)
     return snapshots.written
 

@@ -24,7 +24,7 @@ from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
 from .description import VALUE_SCALE, FormulaFactor, Matchup, RankScale, ValueScale
 from .ranks import Rank, RankError, parse_rank
-from .records import Colour, Entry, GameRecord, Status, Winner
+from .records import Colour, Entry, GameRecord, Status, Winner, replay_order
 
 Number = int | float | Fraction
 
@@ -258,7 +258,7 @@ def units(
         for record in chosen:
             yield [record]
         return
-    ordered = list(chosen) if presorted else sorted(chosen, key=lambda record: record.order_key)
+    ordered = list(chosen) if presorted else replay_order(chosen)
     if not algorithm.rates_tournaments_as_blocks:
         for record in ordered:
             yield [record]

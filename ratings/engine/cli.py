@@ -7,10 +7,12 @@ exit status is 2.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
+import gc
 import sys
 import typing
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 from .base import ParamsError, get_algorithm, parse_params, registry, replay
@@ -188,6 +190,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command == "algorithms":
         return _list_algorithms()
     try:
-        return rate(args)
+        with _no_cycle_collection():
+            return rate(args)
     except BrokenPipeError:  # e.g. piped into head
         return 0
+
+
+@contextlib.contextmanager
+def _no_cycle_collection() -> Iterator[None]:
+    """Python's cycle collector off while a file is rated: the records of the whole file
+    stay alive, and each collection the rows' allocations set off walked them all again
+    (a fifth of the command's time at 200,000 games). Records, states and rows hold no
+    reference cycles; reference counting frees them as before."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()

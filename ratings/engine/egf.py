@@ -340,8 +340,9 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
     def rate_unit(self, state: EgfState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         if len(unit) == 1 and unit[0].is_adjustment:
             return [self._adjust(state, unit[0])]
-        games = sorted(unit, key=lambda record: (record.round, record.date, record.seq))
-        return _Block(self, state).rate(games)
+        if len(unit) > 1:
+            unit = sorted(unit, key=lambda record: (record.round, record.date, record.seq))
+        return _Block(self, state).rate(unit)
 
     def skip_reason(self, record: GameRecord) -> str:
         """Why this set does not rate ``record``; empty when it does."""
@@ -431,7 +432,9 @@ class _Block:
         self.algorithm = algorithm
         self.state = state
         self.starts: dict[str, tuple[float, Rank]] = {}
-        self.sums: dict[str, Fraction] = {}
+        # A player's changes so far in the block: the float of the first, then their exact
+        # sum as a Fraction once a second comes (most units are one game: no Fraction).
+        self.sums: dict[str, float | Fraction] = {}
 
     def rate(self, games: Sequence[GameRecord]) -> list[HistoryRow]:
         rows: list[HistoryRow] = []
@@ -483,12 +486,12 @@ class _Block:
     def _apply(self, name: str, player: EgfPlayer, change: float, factors: dict) -> None:
         start = self.starts[name][0]
         if name in self.sums:
-            total = self.sums[name] = self.sums[name] + Fraction(change)
+            total = self.sums[name] = Fraction(self.sums[name]) + Fraction(change)
             running = float(Fraction(start) + total)
         else:
             # first game of the block: one float addition is already the exact sum rounded
             # once, so the common one-game unit needs no fractions
-            self.sums[name] = Fraction(change)
+            self.sums[name] = change
             running = start + change
         floor = self.algorithm.params.floor
         if running < floor:

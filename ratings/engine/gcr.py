@@ -335,6 +335,42 @@ def month_ends(first: date, last: date) -> Iterator[date]:
         year, month = (year + 1, 1) if month == 12 else (year, month + 1)
 
 
+def rated_month_ends(
+    records: Iterable[GameRecord],
+    entries: Mapping[str, Entry],
+    params: GcrParams | None = None,
+    *,
+    rate_from: date | None = None,
+) -> Iterator[tuple[date, RatingState]]:
+    """The table rated at the end of every month that has records, from the month of
+    ``rate_from`` on (every month when None): ``(month end, state)``, the state being
+    one object, rated as of that month end when it is yielded. The last month is
+    always rated: its state is the current standings.
+
+    ``records`` come in replay order. Every record fills the pairwise table, but a
+    month before ``rate_from``'s is not rated: :meth:`Gcr.finish` rates the table from
+    scratch, so nothing of an earlier month's passes is needed later. A recompute from
+    a dirty date keeps the snapshots before its month and pays the passes of the
+    months from there on; an entry dated today costs one month's two passes.
+    """
+    algorithm = Gcr(params)
+    state = algorithm.new_state(entries)
+    rated_from = month_end(rate_from) if rate_from is not None else date.min
+    current: date | None = None  # the month end of the records being counted
+    month = None  # and their (year, month): cheaper to compare for every record
+    for record in records:
+        day = record.date
+        if (day.year, day.month) != month:
+            if current is not None and current >= rated_from:
+                algorithm.finish(state)
+                yield current, state
+            current, month = month_end(day), (day.year, day.month)
+        algorithm.rate_unit(state, [record])
+    if current is not None:
+        algorithm.finish(state)
+        yield current, state
+
+
 def month_end_snapshots(
     records: Iterable[GameRecord], entries: Mapping[str, Entry], params: GcrParams | None = None
 ) -> list[tuple[date, list[Standing]]]:
@@ -343,20 +379,18 @@ def month_end_snapshots(
 
     The table only grows as games are replayed and :meth:`Gcr.finish` rates it from
     scratch each time, so one replay serves every month: games once, plus two passes
-    per month.
+    per month that has games (a quiet month's standings are those of the month before).
     """
-    algorithm = Gcr(params)
     ordered = sorted(records, key=lambda record: record.order_key)
     if not ordered:
         return []
-    state = algorithm.new_state(entries)
+    rated = {
+        end: state.algorithm.standings(state)
+        for end, state in rated_month_ends(ordered, entries, params)
+    }
     snapshots: list[tuple[date, list[Standing]]] = []
-    position = 0
+    standings: list[Standing] = []
     for last_day in month_ends(ordered[0].date, ordered[-1].date):
-        start = position
-        while position < len(ordered) and ordered[position].date <= last_day:
-            position += 1
-        for _ in replay(algorithm, ordered[start:position], entries, state):
-            pass
-        snapshots.append((last_day, algorithm.standings(state)))
+        standings = rated.get(last_day, standings)
+        snapshots.append((last_day, standings))
     return snapshots

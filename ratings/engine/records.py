@@ -10,8 +10,9 @@ from __future__ import annotations
 import csv
 import datetime
 import io
+import operator
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
@@ -381,8 +382,8 @@ def _decode(data: bytes | str, source: str) -> str:
         ) from None
 
 
-def _header_of(reader: csv.DictReader, source: str) -> list[str]:
-    header = [name.strip().lower() for name in (reader.fieldnames or [])]
+def _header_of(cells: list[str] | None, source: str) -> list[str]:
+    header = [name.strip().lower() for name in (cells or [])]
     if not header:
         empty = RowError(1, "", "the file is empty: a header row is required")
         raise GameFileError([empty], source)
@@ -392,42 +393,123 @@ def _header_of(reader: csv.DictReader, source: str) -> list[str]:
     problems += [RowError(1, name, "column appears more than once") for name in duplicated]
     if problems:
         raise GameFileError(problems, source)
-    reader.fieldnames = header
     return header
 
 
-def _first_line(last_line: int, row: Mapping[str | None, str | list[str] | None]) -> int:
+def _first_line(last_line: int, cells: Sequence[str]) -> int:
     """The line a row starts on: the reader counts to the row's last line, and a quoted
     cell (a comment, say) may hold line breaks."""
-    cells = [cell for key, cell in row.items() if key is not None and cell]
-    cells += row.get(None) or []  # cells beyond the header's columns
     return last_line - sum(cell.count("\n") for cell in cells)
+
+
+# The cells of a row that differ from game to game; the others (ranks, handicap, komi,
+# winner, status, ...) come in a few thousand combinations in a file.
+_PER_GAME_COLUMNS = ("date", "white", "black", "tournament", "comment")
+
+
+class _KnownRows:
+    """The records of rows read well, by the cells that repeat from row to row.
+
+    A row whose repeating cells were seen before in a row read without error, whose
+    date and usernames are known good texts and whose players are two (or, for an
+    adjustment, one) is that record with its own date, players, tournament, comment,
+    entry number and line: it is built without checking its cells again. Any other
+    row goes through :func:`parse_row`, which reports what is wrong with it.
+    """
+
+    def __init__(self, header: list[str]) -> None:
+        self.width = len(header)
+        position = {name: index for index, name in enumerate(header) if name}
+        repeating = [position[name] for name in COLUMNS if name in position]
+        repeating = [index for index in repeating if header[index] not in _PER_GAME_COLUMNS]
+        self.key_of = operator.itemgetter(*repeating) if repeating else lambda cells: ()
+        # A column the file lacks reads the empty cell added after the row's last one.
+        self.per_game = operator.itemgetter(
+            *(position.get(name, self.width) for name in _PER_GAME_COLUMNS)
+        )
+        self.known: dict[object, GameRecord] = {}
+
+    def record(self, cells: list[str], line: int, seq: int) -> GameRecord | None:
+        """The row's record from a known one, or None when it must be parsed."""
+        template = self.known.get(self.key_of(cells))
+        if template is None:
+            return None
+        day, white, black, tournament, comment = self.per_game(cells)
+        played_on = _DATES.get(day.strip())
+        white, black = white.strip(), black.strip()
+        if played_on is None or white not in _USERNAMES or black not in _USERNAMES:
+            return None
+        if (black == white) is not (template.status is Status.ADJUSTMENT):
+            return None  # a game between two players, an adjustment of one
+        return GameRecord(
+            date=played_on,
+            white=white,
+            black=black,
+            winner=template.winner,
+            white_rank=template.white_rank,
+            black_rank=template.black_rank,
+            handicap=template.handicap,
+            komi=template.komi,
+            status=template.status,
+            board_size=template.board_size,
+            tournament=tournament.strip(),
+            tournament_class=template.tournament_class,
+            round=template.round,
+            time_minutes=template.time_minutes,
+            value=template.value,
+            algorithm=template.algorithm,
+            comment=comment.strip(),
+            seq=seq,
+            line=line,
+        )
+
+    def remember(self, cells: list[str], record: GameRecord) -> None:
+        if len(self.known) < _KNOWN_LIMIT:
+            self.known[self.key_of(cells)] = record
+
+
+def _nonempty_rows(reader: Iterable[list[str]]) -> Iterator[list[str]]:
+    """The rows of a CSV reader without the empty ones (a blank line), as
+    ``csv.DictReader`` gives them."""
+    for cells in reader:
+        if cells:
+            yield cells
 
 
 def read_games(data: bytes | str, source: str = "") -> GameFile:
     """Read a SPEC section 2 CSV. Raises :class:`GameFileError` listing every bad row."""
     text = _decode(data, source)
-    reader = csv.DictReader(io.StringIO(text, newline=""))
+    reader = csv.reader(io.StringIO(text, newline=""))
     try:
-        header = _header_of(reader, source)
+        header = _header_of(next(reader, None), source)
     except csv.Error as error:
         raise GameFileError([RowError(1, "", f"unreadable CSV: {error}")], source) from None
     warnings = [f"ignoring unknown column '{name}'" for name in header if name not in COLUMNS]
     errors: list[RowError] = []
     records: list[GameRecord] = []
+    known = _KnownRows(header)
+    width = len(header)
+    padding = [""] * (width + 1)  # missing cells are empty, and one more (see _KnownRows)
     try:
         previous_line = reader.line_num  # the header's
-        for seq, row in enumerate(reader, start=1):
+        for seq, cells in enumerate(_nonempty_rows(reader), start=1):
             line = reader.line_num
             if line != previous_line + 1:  # a quoted line break, or blank lines before it
-                line = _first_line(line, row)
+                line = _first_line(line, cells)
             previous_line = reader.line_num
-            if None in row:
+            if len(cells) > width:
                 errors.append(RowError(line, "", "more cells than header columns"))
                 continue
-            if not any((cell or "").strip() for cell in row.values()):
-                continue  # a blank line between rows is harmless
-            records.append(parse_row(line, seq, row, errors))
+            cells = cells + padding[len(cells) :]
+            record = known.record(cells, line, seq)
+            if record is None:
+                if not any(cell.strip() for cell in cells):
+                    continue  # a blank line between rows is harmless
+                errors_before = len(errors)
+                record = parse_row(line, seq, dict(zip(header, cells, strict=False)), errors)
+                if len(errors) == errors_before:
+                    known.remember(cells, record)
+            records.append(record)
     except csv.Error as error:
         errors.append(RowError(reader.line_num, "", f"unreadable CSV: {error}"))
     if errors:
@@ -435,8 +517,12 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
     return GameFile(records, warnings)
 
 
+# A record's ``order_key`` in C: sorting a file's records calls it for every one.
+replay_key = operator.attrgetter("date", "round", "seq")
+
+
 def replay_order(records: Iterable[GameRecord]) -> list[GameRecord]:
-    return sorted(records, key=lambda record: record.order_key)
+    return sorted(records, key=replay_key)
 
 
 def read_players(data: bytes | str, source: str = "") -> dict[str, Entry]:

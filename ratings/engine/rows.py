@@ -26,27 +26,29 @@ def game_row(
 ) -> HistoryRow:
     """One player's row for a game: White's when ``colour`` is White, else Black's."""
     white = colour is Colour.WHITE
+    # Positional, in the order of HistoryRow's fields: every engine makes two of these a
+    # game, and keywords cost a dataclass's __init__ a third more.
     return HistoryRow(
-        seq=record.seq,
-        date=record.date,
-        round=record.round,
-        player=record.white if white else record.black,
-        opponent=record.black if white else record.white,
-        opponent_rank=opponent_rank,
-        colour=colour,
-        handicap=record.handicap,
-        komi=record.komi,
-        winner=record.winner,
-        status=record.status,
-        tournament=record.tournament,
-        value_before=value_before,
-        change=change,
-        value_after=value_after,
-        rank_before=rank_before,
-        rank_after=rank_after,
-        factors=factors,
-        comment=record.comment,
-        skipped=skipped,
+        record.seq,
+        record.date,
+        record.round,
+        record.white if white else record.black,  # player
+        record.black if white else record.white,  # opponent
+        opponent_rank,
+        colour,
+        record.handicap,
+        record.komi,
+        record.winner,
+        record.status,
+        record.tournament,
+        value_before,
+        change,
+        value_after,
+        rank_before,
+        rank_after,
+        factors,
+        record.comment,
+        skipped,
     )
 
 

@@ -396,28 +396,19 @@ class Sagc(Algorithm[SagcPlayer]):
         """One player's change and its factors; ``won`` is None for a jigo."""
         rank, index = player.rank, player.value
         diff = differential(rank, opponent_rank, colour, game.eff)
-        lf = _level_factor_60000(rank.stones)
         of10 = 10 - player.recent_opponents.count(opponent_name)
         if of10 < 1:
             of10 = 1
-        factors: dict = {
-            "level_factor": _factor_text(lf, _LF_DENOMINATOR),
-            "game_status_factor": game.gsf_text,
-            "opponent_factor": _factor_text(of10, _OF_DENOMINATOR),
-            "handicap_factor": game.hf_text,
-            "effective_handicap": game.eff,
-            "differential": diff,
-            "zone": "promotion" if index >= 0 else "demotion",
-        }
-        if won is None:
-            factors.update(result="jigo", game_result_factor="0", product="0")
-            return 0, factors
-        grf100 = game_result_factor_100(diff, index, won)
-        numerator = lf * game.gsf2 * of10 * grf100 * game.hf100
-        factors["result"] = "win" if won else "loss"
-        factors["game_result_factor"] = _factor_text(grf100, _GRF_DENOMINATOR)
-        factors["product"] = fraction_text(numerator, _DENOMINATOR)
-        return round_half_away_from_zero(numerator, _DENOMINATOR), factors
+        # The change and factors follow from these alone (the game's factors are one
+        # shared object per combination), and a club's games repeat a few thousand.
+        key = (game, rank.stones, of10, diff, index >= 0, won)
+        known = _CHANGES.get(key)
+        if known is None:
+            known = _change_and_factors(game, rank, index, of10, diff, won)
+            if len(_CHANGES) < _CHANGES_LIMIT:
+                _CHANGES[key] = known
+        change, factors = known
+        return change, dict(factors)  # the row's own: _apply may add to it
 
     def _apply(self, player: SagcPlayer, change: int, factors: dict) -> None:
         limit = self.params.index_limit
@@ -441,6 +432,35 @@ class Sagc(Algorithm[SagcPlayer]):
                 factors["promoted"] = True
                 return
         player.value = new_index
+
+
+_CHANGES: dict[tuple, tuple[int, dict]] = {}
+_CHANGES_LIMIT = 100_000
+
+
+def _change_and_factors(
+    game: _GameFactors, rank: Rank, index: int, of10: int, diff: int, won: bool | None
+) -> tuple[int, dict]:
+    """One player's change and its factors (see :meth:`Sagc._change`)."""
+    lf = _level_factor_60000(rank.stones)
+    factors: dict = {
+        "level_factor": _factor_text(lf, _LF_DENOMINATOR),
+        "game_status_factor": game.gsf_text,
+        "opponent_factor": _factor_text(of10, _OF_DENOMINATOR),
+        "handicap_factor": game.hf_text,
+        "effective_handicap": game.eff,
+        "differential": diff,
+        "zone": "promotion" if index >= 0 else "demotion",
+    }
+    if won is None:
+        factors.update(result="jigo", game_result_factor="0", product="0")
+        return 0, factors
+    grf100 = game_result_factor_100(diff, index, won)
+    numerator = lf * game.gsf2 * of10 * grf100 * game.hf100
+    factors["result"] = "win" if won else "loss"
+    factors["game_result_factor"] = _factor_text(grf100, _GRF_DENOMINATOR)
+    factors["product"] = fraction_text(numerator, _DENOMINATOR)
+    return round_half_away_from_zero(numerator, _DENOMINATOR), factors
 
 
 # --- the lab's view of an index -------------------------------------------------------

@@ -330,3 +330,53 @@ def test_a_row_with_a_multi_line_comment_keeps_the_line_it_starts_on():
     ).records
     assert [record.line for record in records] == [2, 5]
     assert records[0].comment == "first line\nsecond line\nthird"
+
+
+# --- rows like one read before ------------------------------------------------------
+
+
+def test_a_row_repeating_a_good_rows_cells_is_still_checked_for_its_date_and_players():
+    good = "2024-01-05,ann,bob,3k,5k,2,0.5,W,normal,,"
+    assert errors_of(
+        csv_text(
+            good,
+            "2024-13-01,ann,bob,3k,5k,2,0.5,W,normal,,",
+            "2024-01-06,ann bee,bob,3k,5k,2,0.5,W,normal,,",
+            "2024-01-06,ann,ann,3k,5k,2,0.5,W,normal,,",
+            "2024-01-07,cy,,3k,5k,2,0.5,W,normal,,",
+        )
+    ) == [
+        (3, "date", "'2024-13-01' is not a valid date"),
+        (4, "white", "'ann bee' is not a username (no spaces allowed)"),
+        (5, "black", "'ann' cannot play themselves (only an adjustment may)"),
+        (6, "black", "a player username is required"),
+    ]
+
+
+def test_an_adjustment_repeating_a_good_ones_cells_must_name_one_player():
+    good = "2024-01-05,ann,ann,3k,,,,,adjustment,,sagc"
+    assert only_error(csv_text(good, "2024-02-05,bob,cy,3k,,,,,adjustment,,sagc")) == (
+        3,
+        "black",
+        "an adjustment names the same player as white and black",
+    )
+
+
+def test_rows_read_the_short_way_are_the_records_a_full_parse_gives():
+    rows = [
+        "2024-01-05,ann,bob,3k,5k,2,0.5,W,normal,,",
+        "2024-01-06,cy,dee,3k,5k,2,0.5,W,normal,,",  # the same repeating cells
+        "2024-01-06, bob ,ann,3k,5k,2,0.5,W,normal,,",  # spaces around a username
+        "2024-01-07,dee,cy,3k,5k,2,0.5,B,normal,,",
+        "2024-01-08,ann,ann,3k,,,,,adjustment,100,sagc",
+        "2024-01-09,bob,bob,3k,,,,,adjustment,100,sagc",
+        "2024-01-09,cy,dee,3k,5k,0,,D",  # short: the missing cells are empty
+    ]
+    short_way = read_games(csv_text(*rows)).records
+    one_by_one = [read_games(csv_text(row)).records[0] for row in rows]
+    assert [dataclasses.replace(record, seq=0, line=0) for record in short_way] == [
+        dataclasses.replace(record, seq=0, line=0) for record in one_by_one
+    ]
+    assert [(record.seq, record.line) for record in short_way] == [
+        (seq, seq + 1) for seq in range(1, len(rows) + 1)
+    ]

@@ -399,18 +399,25 @@ kyu_or_dan = st.integers(-30, 8).map(Rank)
     status=st.sampled_from(sorted(STATUS_WEIGHTS)),
     meetings=st.integers(0, 12),
     won=st.booleans(),
+    black=st.booleans(),
 )
-@example(Rank(-14), Rank(-12), -10, 2, Fraction(1, 2), "normal", 0, False)  # -319.5
-@example(Rank(-14), Rank(-15), 0, 0, Fraction(13, 2), "normal", 0, True)  # +319.5
+@example(Rank(-14), Rank(-12), -10, 2, Fraction(1, 2), "normal", 0, False, False)  # -319.5
+@example(Rank(-14), Rank(-15), 0, 0, Fraction(13, 2), "normal", 0, True, False)  # +319.5
 def test_no_result_depends_on_the_order_of_multiplication(
-    rank, opponent, index, handicap, komi, status, meetings, won
+    rank, opponent, index, handicap, komi, status, meetings, won, black
 ):
+    """The engine multiplies integers over one fixed denominator; every order of the
+    five factors as Fractions gives the same change, and the same product it reports."""
     club = Club()
     club.entries["p"] = Entry(rank, Fraction(index))
     club.entries["q"] = Entry(opponent, Fraction(0))
     for _ in range(meetings):  # earlier free games against the same opponent
         club.game("p", "q", "W", status="free")
-    club.game("p", "q", "W" if won else "B", handicap=handicap, komi=str(komi), status=status)
+    p_colour = "B" if black else "W"
+    q_colour = "W" if black else "B"
+    white, black_player = ("q", "p") if black else ("p", "q")
+    winner = p_colour if won else q_colour
+    club.game(white, black_player, winner, handicap=handicap, komi=str(komi), status=status)
     row = club.last("p")
 
     # The five factors, from the seed's formulas and tables.
@@ -419,13 +426,14 @@ def test_no_result_depends_on_the_order_of_multiplication(
     gsf = Fraction(STATUS_WEIGHTS[status])
     of = max(Fraction(1, 10), 1 - Fraction(min(meetings, 10), 10))
     eff = math.trunc(handicap - (komi - 6) / 10)
-    differential = (opponent.stones - rank.stones) + eff  # p is White
+    differential = (opponent.stones - rank.stones) + (-eff if black else eff)
     column = (0 if won else 1) + (0 if index >= 0 else 2)
     grf = Fraction(GRF_TABLE[max(-4, min(4, differential))][column])
     hf = max(Fraction(1, 10), 1 - Fraction(5, 100) * eff)
 
     for order in itertools.permutations([lf, gsf, of, grf, hf]):
         assert row.change == half_away(math.prod(order, start=Fraction(1)))
+    assert Fraction(row.factors["product"]) == lf * gsf * of * grf * hf
 
 
 # --- loss barriers --------------------------------------------------------------------

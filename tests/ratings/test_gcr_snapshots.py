@@ -6,9 +6,10 @@ from datetime import date
 import pytest
 
 from players import services
+from players.models import Game
 from ratings import services as rating_services
 from ratings.engine import gcr
-from ratings.models import RatingSnapshot
+from ratings.models import CurrentRating, RatingSnapshot
 from ratings.selectors import player_entries, replay_records
 from tests import factories
 
@@ -52,3 +53,95 @@ def test_each_snapshot_is_a_full_gcr_of_the_games_up_to_its_month_end(settings):
             for snapshot in stored
             if snapshot.date == month_end
         } == expected
+
+
+def gcr_tables() -> tuple[list, list]:
+    """The stored snapshots and current GCR ratings, in a comparable form."""
+    snapshots = sorted(
+        RatingSnapshot.objects.filter(algorithm="gcr").values_list(
+            "player__username", "date", "rank", "value", "games"
+        )
+    )
+    current = sorted(
+        CurrentRating.objects.filter(algorithm="gcr").values_list(
+            "player__username", "rank", "value", "games"
+        )
+    )
+    return snapshots, current
+
+
+def after_a_full_recompute() -> tuple[list, list]:
+    rating_services.recompute("gcr", full=True)
+    return gcr_tables()
+
+
+@pytest.fixture
+def six_months(settings):
+    """Games from January to June 2024 among four players, rated."""
+    settings.RATINGS_ALGORITHMS = ["sagc", "gcr"]
+    vera = factories.volunteer()
+    players = [
+        factories.player(name, rank)
+        for name, rank in [("ann", "2d"), ("ben", "3k"), ("cat", "8k"), ("dan", "15k")]
+    ]
+    games = [
+        factories.game(
+            players[i % 4],
+            players[(i + 1 + i // 4 % 3) % 4],
+            "WBD"[i % 3],
+            date(2024, 1 + i // 4, 3 + i),
+        )
+        for i in range(24)
+    ]
+    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    rating_services.recompute_pending()
+    return vera, players
+
+
+@pytest.mark.parametrize(
+    "day",
+    [
+        date(2024, 3, 15),  # back-dated into the history
+        date(2024, 6, 28),  # in the last month
+        date(2024, 9, 1),  # a new month after the last
+    ],
+)
+def test_an_entry_recomputes_gcr_from_its_month_as_a_full_recompute_would(six_months, day):
+    vera, (ann, _ben, _cat, dan) = six_months
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(dan, ann, "W", day)], allow_duplicates=True
+    )
+    rating_services.recompute_pending(["gcr"])
+    incremental = gcr_tables()
+
+    assert incremental == after_a_full_recompute()
+    assert {snapshot[1] for snapshot in incremental[0]} >= {date(2024, 1, 31), date(2024, 5, 31)}
+
+
+def test_voiding_the_last_months_games_removes_the_snapshot_of_the_month_now_last(six_months):
+    vera, _players = six_months
+    for game in Game.objects.filter(date__month=6):
+        services.game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
+    rating_services.recompute_pending(["gcr"])
+    incremental = gcr_tables()
+
+    assert incremental == after_a_full_recompute()
+    assert max(snapshot[1] for snapshot in incremental[0]) == date(2024, 4, 30)
+
+
+def test_an_entry_in_the_last_month_rates_that_month_only(six_months, monkeypatch):
+    vera, (ann, ben, *_rest) = six_months
+    rated_months = []
+    real_finish = gcr.Gcr.finish
+
+    def counted_finish(self, state):
+        rated_months.append(state)
+        real_finish(self, state)
+
+    monkeypatch.setattr(gcr.Gcr, "finish", counted_finish)
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(ann, ben, "B", date(2024, 6, 29))], allow_duplicates=True
+    )
+    rating_services.recompute_pending(["gcr"])
+
+    assert len(rated_months) == 1

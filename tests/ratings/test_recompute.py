@@ -18,6 +18,7 @@ from ratings.engine.output import history_cells
 from ratings.models import Checkpoint, CurrentRating, RatingHistory, RecomputeState
 from ratings.selectors import player_entries, replay_records, stored_history
 from tests import factories
+from tests.ratings.test_gcr_snapshots import after_a_full_recompute, gcr_tables
 
 pytestmark = pytest.mark.django_db
 
@@ -72,9 +73,8 @@ def test_a_second_delivery_of_the_task_does_nothing(club):
     assert rating_services.recompute_pending() == []
 
 
-def test_a_back_dated_game_resumes_from_a_checkpoint_and_matches_a_full_replay(club):
-    vera, players = club
-    start = date(2024, 1, 1)
+def twenty_days_of_games_rated(vera, players, start: date) -> None:
+    """One game a day for 20 days from ``start``, among the club's five, rated."""
     games = [
         factories.game(
             players[i % 5], players[(i + 1 + i // 5) % 5], "WB"[i % 2], start + timedelta(days=i)
@@ -83,6 +83,12 @@ def test_a_back_dated_game_resumes_from_a_checkpoint_and_matches_a_full_replay(c
     ]
     services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     rating_services.recompute_pending()
+
+
+def test_a_back_dated_game_resumes_from_a_checkpoint_and_matches_a_full_replay(club):
+    vera, players = club
+    start = date(2024, 1, 1)
+    twenty_days_of_games_rated(vera, players, start)
     assert Checkpoint.objects.filter(algorithm="sagc").count() >= 5
     services.record_sheet_submit(
         user=vera, games=[factories.game(players[0], players[3], "B", start + timedelta(days=15))]
@@ -122,6 +128,51 @@ def test_back_dated_entries_on_one_date_replay_the_same_tail_each_time(club, set
     # from day 50 on, the new ones included) and no more than the spacing before it.
     assert replayed == sorted(replayed)
     assert replayed[-1] - replayed[0] == 2 * (len(replayed) - 1)
+    assert stored("sagc") == replayed_from_scratch("sagc")
+
+
+def test_a_game_after_the_last_one_replays_only_itself(club):
+    vera, players = club
+    start = date(2024, 1, 1)
+    twenty_days_of_games_rated(vera, players, start)
+
+    tonight = start + timedelta(days=30)
+    replayed = []
+    for white, black in ((0, 3), (1, 2), (4, 0)):
+        services.record_sheet_submit(
+            user=vera, games=[factories.game(players[white], players[black], "B", tonight)]
+        )
+        results = rating_services.recompute_pending()
+        replayed.append({result.algorithm: result.rows for result in results})
+
+    # The first game of the night replays itself; each later one of the same night the
+    # night's games so far (they may sort anywhere in that day), never the 20 before.
+    for algorithm in HISTORY_ALGORITHMS:
+        assert [rows[algorithm] for rows in replayed] == [2, 4, 6], algorithm
+        assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
+
+
+def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
+    vera, players = club
+    start = date(2024, 1, 1)
+    games = [
+        factories.game(players[i % 5], players[(i + 2) % 5], "W", start + timedelta(days=i))
+        for i in range(10)
+    ]
+    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    rating_services.recompute_pending(["sagc"])
+    assert Checkpoint.objects.filter(algorithm="sagc", date=start + timedelta(days=10)).exists()
+
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(players[1], players[2], "B", start + timedelta(days=4))]
+    )
+    rating_services.recompute_pending(["sagc"])
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(players[3], players[4], "B", start + timedelta(days=12))]
+    )
+    (result,) = rating_services.recompute_pending(["sagc"])
+
+    assert result.rows == 2
     assert stored("sagc") == replayed_from_scratch("sagc")
 
 
@@ -240,6 +291,7 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
         rating_services.recompute_pending()
         for algorithm in HISTORY_ALGORITHMS:
             assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
+        assert gcr_tables() == after_a_full_recompute()
         transaction.set_rollback(True)
 
 
