@@ -62,6 +62,12 @@ _NUMBER_RE = re.compile(r"^[-+]?\d+([.,]\d+)?½?$")
 _PIN_RE = re.compile(r"^\d{1,20}$")
 _NO_CLUB = ("xxx", "xxxx")
 
+# The points White's result gives, by winner (None: a jigo, half a point).
+_WHITE_POINTS: dict[Winner | None, Fraction] = {
+    Winner.WHITE: Fraction(1),
+    Winner.BLACK: Fraction(0),
+}
+
 
 @dataclass(frozen=True, slots=True)
 class _Result:
@@ -263,7 +269,7 @@ _SCORE_NAMES = sorted(
 def _split_score_names(word: str) -> list[str]:
     """The tie-breaker names glued in ``word`` ("" for a word that is none: a round's
     heading such as ``R1`` or ``1``, which older files put above the scores)."""
-    names = []
+    names: list[str] = []
     while word:
         name = next((n for n in _SCORE_NAMES if word.upper().startswith(n.upper())), None)
         if name is None:
@@ -695,7 +701,7 @@ def _placed(tournament: TournamentFile) -> tuple[list[FilePlayer], tuple[str, ..
         ], tournament.tournament.score_names
     rounds: dict[str, list[Round]] = {player.username: [] for player in players}
     for record in tournament.records:
-        white_points = {Winner.WHITE: 1, Winner.BLACK: 0}.get(record.winner, Fraction(1, 2))
+        white_points = _WHITE_POINTS.get(record.winner, Fraction(1, 2))
         rounds[record.white].append(Round(record.black, Fraction(white_points)))
         rounds[record.black].append(Round(record.white, 1 - Fraction(white_points)))
     by_rank = sorted(

@@ -23,6 +23,7 @@ larger than :data:`MAX_BYTES` is refused unread.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
@@ -456,7 +457,7 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
 
 
 # (points of the player named first, of the other), by OpenGotha result, White first.
-_POINTS = {
+_POINTS: dict[str, tuple[Fraction | int, Fraction | int]] = {
     "RESULT_WHITEWINS": (1, 0),
     "RESULT_BLACKWINS": (0, 1),
     "RESULT_EQUAL": (Fraction(1, 2), Fraction(1, 2)),
@@ -587,7 +588,7 @@ _PAIRING_DEFAULTS = {
 }
 
 
-def _attributes(values: dict[str, object]) -> str:
+def _attributes(values: Mapping[str, object]) -> str:
     return " ".join(f"{key}={quoteattr(str(value))}" for key, value in values.items())
 
 
@@ -688,7 +689,10 @@ def write_opengotha(tournament: TournamentFile) -> str:
         if record.is_adjustment or record.winner is None:
             raise ValueError(f"only games go into an OpenGotha file, not {record}")
         played.update({(record.white, record.round), (record.black, record.round)})
-    results = {Winner.WHITE: "RESULT_WHITEWINS", Winner.BLACK: "RESULT_BLACKWINS"}
+    results: dict[Winner | None, str] = {
+        Winner.WHITE: "RESULT_WHITEWINS",
+        Winner.BLACK: "RESULT_BLACKWINS",
+    }
     listed = [
         (r.round, r.white, r.black, r.handicap, results.get(r.winner, "RESULT_EQUAL"))
         for r in tournament.records
@@ -773,7 +777,7 @@ def write_opengotha(tournament: TournamentFile) -> str:
         "stdByoYomiTime": 60,
     }
     correction = re.fullmatch(r"[hH](-?\d+)", info.handicap_rule.strip())
-    handicap = {
+    handicap_parameters = {
         "hdBasedOnMMS": "true",
         "hdCeiling": 9 if any(r.handicap for r in tournament.records) else 0,
         "hdCorrection": correction.group(1) if correction else 0,
@@ -794,7 +798,7 @@ def write_opengotha(tournament: TournamentFile) -> str:
         "</ByePlayers>",
         "<TournamentParameterSet>",
         f"<GeneralParameterSet {_attributes(general)}/>",
-        f"<HandicapParameterSet {_attributes(handicap)}/>",
+        f"<HandicapParameterSet {_attributes(handicap_parameters)}/>",
         "<PlacementParameterSet>",
         "<PlacementCriteria>",
         *(

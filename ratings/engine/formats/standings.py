@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, Generic, TypeVar
 
 # OpenGotha's criteria by the score they sum (W: points, M: McMahon score); the EGD's
 # short names mean the tournament's main score.
@@ -28,6 +29,9 @@ CRITERIA: dict[str, tuple[str, str]] = {
     "SODOSW": ("sodos", "SODOS"),
     "SODOSM": ("sodos", "SODOS"),
 }
+# Whatever names the players: a username in the files, a player's id on the site.
+PlayerKey = TypeVar("PlayerKey", bound=Hashable)
+
 SITE_CRITERIA = ("NBW", "SOS", "SOSOS")  # a tournament entered on the site
 MCMAHON_CRITERIA = ("MMS", "SOSM", "SOSOSM")
 
@@ -42,8 +46,8 @@ class Round:
 
 
 @dataclass(frozen=True, slots=True)
-class Placed:
-    player: Hashable
+class Placed(Generic[PlayerKey]):
+    player: PlayerKey
     place: int  # tied players share a place
     tied: bool  # shares the place with the player above
     scores: tuple[Fraction, ...]  # one per criterion
@@ -60,12 +64,12 @@ def criterion_label(name: str) -> str:
 
 
 def place_players(
-    rounds: Mapping[Hashable, Sequence[Round]],
+    rounds: Mapping[PlayerKey, Sequence[Round]],
     criteria: Sequence[str] = SITE_CRITERIA,
     *,
-    start: Mapping[Hashable, Fraction] | None = None,
-    order: Sequence[Hashable] = (),
-) -> list[Placed]:
+    start: Mapping[PlayerKey, Fraction] | None = None,
+    order: Sequence[PlayerKey] = (),
+) -> list[Placed[PlayerKey]]:
     """Every player of ``rounds`` placed by ``criteria`` (best first). ``start`` is each
     player's McMahon start (MMS = start + points); SOS sums the opponents' main score
     (MMS when the criteria hold MMS, else points), SOSOS their SOS, SODOS the main
@@ -90,13 +94,19 @@ def place_players(
         for one in played:
             if one.opponent is not None and one.opponent in main:
                 sosos[name] += sos[one.opponent]
-    values = {"points": points, "mcmahon": mcmahon, "sos": sos, "sosos": sosos, "sodos": sodos}
+    values: dict[str, Mapping[Any, Fraction]] = {
+        "points": points,
+        "mcmahon": mcmahon,
+        "sos": sos,
+        "sosos": sosos,
+        "sodos": sodos,
+    }
     position = {name: index for index, name in enumerate(order)}
     scores = {name: tuple(values[CRITERIA[c][0]][name] for c in criteria) for name in rounds}
     ranked = sorted(
         rounds, key=lambda name: ([-v for v in scores[name]], position.get(name, len(order)))
     )
-    placed: list[Placed] = []
+    placed: list[Placed[PlayerKey]] = []
     for index, name in enumerate(ranked):
         tied = bool(placed) and scores[name] == placed[-1].scores
         place = placed[-1].place if tied else index + 1
