@@ -78,7 +78,14 @@ class PlayerAdmin(AuditedAdmin):
     list_select_related = ["club"]
     # The entry rank is the point of departure of every replay: it changes only
     # through a committee adjustment, which the recompute picks up.
-    readonly_fields = ["entry_rank", "last_updated", "created_at", "erased_at"]
+    readonly_fields = [
+        "entry_rank",
+        "last_updated",
+        "last_played",
+        "tournament_only",
+        "created_at",
+        "erased_at",
+    ]
     snapshot = staticmethod(services.player_snapshot)
 
 

@@ -20,6 +20,7 @@ from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, Colour, Status, Winner
 from ratings.models import RatingHistory
+from ratings.selectors import player_entries
 
 from . import selectors, services
 from .models import Adjustment, Game, Player, Tournament
@@ -65,10 +66,11 @@ def _number(value: Decimal) -> str:
 
 
 class _EntryRanks:
-    """Each player's entry rank, on their first row only (SPEC section 2)."""
+    """Each player's entry rank, on their first row only (SPEC section 2): the one the
+    recompute starts them from, so that the command line replays the file alike."""
 
     def __init__(self) -> None:
-        self.ranks = dict(Player.objects.values_list("username", "entry_rank").iterator())
+        self.ranks = {username: entry.rank for username, entry in player_entries().items()}
         self.seen: set[str] = set()
 
     def first(self, username: str) -> str:
@@ -123,7 +125,8 @@ def game_record_rows() -> Iterator[list]:
     """Every valid game and adjustment as the game record CSV of SPEC section 2, header
     first, in replay order (date, round, entry; an adjustment at round 0 of its date),
     each player's entry rank on their first row. ``python -m ratings rate`` replays it
-    to the site's history. Three queries, streamed in chunks."""
+    to the site's history. Six queries (four of them the entry ranks), streamed in
+    chunks."""
     entry = _EntryRanks()
     games = (
         ((row[0], row[1], row[2]), False, row)

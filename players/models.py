@@ -55,6 +55,15 @@ class Player(models.Model):
         blank=True,
         help_text="Date of the most recently entered game (goes back when an old game is entered).",
     )
+    # Kept with last_updated by every write of games (players.services), for the
+    # rating list's filters: activity is the latest game played, and the clubs' list
+    # leaves out the players seen only at tournaments.
+    last_played = models.DateField(
+        null=True, blank=True, help_text="Date of the latest valid game played."
+    )
+    tournament_only = models.BooleanField(
+        default=False, help_text="Has valid games, every one of them in a tournament."
+    )
     created_at = models.DateTimeField(auto_now_add=True)
     erased_at = models.DateTimeField(null=True, blank=True)
 
@@ -82,6 +91,13 @@ class Tournament(models.Model):
     start_date = models.DateField(null=True, blank=True)
     end_date = models.DateField(null=True, blank=True)
     egf_class = models.CharField(max_length=1, choices=EgfClass.choices, default=EgfClass.A)
+    # Of its valid games, kept by every write of games (players.services
+    # .refresh_tournament_counts): the list of tournaments and the API read them as
+    # they are rather than counting a federation's games on every request.
+    game_count = models.PositiveIntegerField(default=0)
+    player_count = models.PositiveIntegerField(default=0)
+    first_game = models.DateField(null=True, blank=True)
+    last_game = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["-start_date", "code"]

@@ -10,8 +10,7 @@ import calendar
 from dataclasses import dataclass, field
 from datetime import date
 
-from django.db.models import Count, Exists, IntegerField, Max, Min, OuterRef, Q, QuerySet
-from django.db.models.expressions import RawSQL
+from django.db.models import Count, Exists, IntegerField, OuterRef, Q, QuerySet
 from django.db.models.functions import Cast
 from django.http import Http404
 
@@ -90,6 +89,9 @@ class RatingListFilters:
     strongest: Rank | None = None
     active_since: date | None = None
     search: str = ""
+    # False: the clubs' players only, those with a club of the site or who played a game
+    # outside tournaments here, not those seen only at imported tournaments
+    everyone: bool = False
 
 
 def months_before(day: date, months: int) -> date:
@@ -105,19 +107,23 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet[CurrentR
 
     Only players with a rating under the algorithm are listed (a player appears after
     their first game it rates, or an adjustment); the club page names its members who
-    are not rated yet.
+    are not rated yet. Unless ``filters.everyone``, players with no club whose every
+    game is a tournament game are left out. Activity is the date of the latest game
+    played (``Player.last_played``, kept by every write of games).
     """
     ratings = CurrentRating.objects.filter(algorithm=algorithm).select_related(
         "player", "player__club"
     )
     if filters.club is not None:
         ratings = ratings.filter(player__club=filters.club)
+    elif not filters.everyone:
+        ratings = ratings.filter(Q(player__club__isnull=False) | Q(player__tournament_only=False))
     if filters.weakest is not None:
         ratings = ratings.filter(rank__gte=filters.weakest)
     if filters.strongest is not None:
         ratings = ratings.filter(rank__lte=filters.strongest)
     if filters.active_since is not None:
-        ratings = ratings.filter(player__last_updated__gte=filters.active_since)
+        ratings = ratings.filter(player__last_played__gte=filters.active_since)
     if filters.search:
         ratings = ratings.filter(
             Q(player__username__icontains=filters.search)
@@ -253,30 +259,11 @@ def snapshot_chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
 
 # --- tournaments ------------------------------------------------------------------------
 
-# The distinct players of a tournament's valid games, White or Black. A UNION in a
-# correlated subquery keeps the list one query; the ORM has no way to count distinct
-# values over two columns.
-_TOURNAMENT_PLAYERS_SQL = """
-    SELECT COUNT(*) FROM (
-        SELECT g.white_id FROM players_game g
-        WHERE g.tournament_id = players_tournament.id AND g.voided_at IS NULL
-        UNION
-        SELECT g.black_id FROM players_game g
-        WHERE g.tournament_id = players_tournament.id AND g.voided_at IS NULL
-    ) AS tournament_players
-"""
-
 
 def tournament_list() -> QuerySet[Tournament]:
     """Tournaments, newest first, with their valid games and players counted and the
-    dates of their first and last games (one query)."""
-    valid = Q(games__voided_at__isnull=True)
-    return Tournament.objects.annotate(
-        game_count=Count("games", filter=valid),
-        player_count=RawSQL(_TOURNAMENT_PLAYERS_SQL, (), output_field=IntegerField()),
-        first_game=Min("games__date", filter=valid),
-        last_game=Max("games__date", filter=valid),
-    ).order_by("-start_date", "-first_game", "code")
+    dates of their first and last games (stored with the tournament: one query)."""
+    return Tournament.objects.order_by("-start_date", "-first_game", "code")
 
 
 def tournament_or_404(code: str) -> Tournament:
@@ -406,7 +393,7 @@ def club_list(today: date) -> QuerySet[Club]:
     since = months_before(today, ACTIVE_MONTHS)
     return Club.objects.annotate(
         player_count=Count("players"),
-        active_count=Count("players", filter=Q(players__last_updated__gte=since)),
+        active_count=Count("players", filter=Q(players__last_played__gte=since)),
     ).order_by("name")
 
 

@@ -5,7 +5,7 @@ touches (``ratings.services.mark_dirty``)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -20,6 +20,7 @@ from django.utils import timezone
 from ratings.bulk import RowWriter
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import ALGORITHM_NAMES, Entry, GameRecord, resolve_entries
+from ratings.selectors import declared_ranks
 from ratings.services import Touch, mark_dirty
 
 from .fields import rank_to_code
@@ -208,36 +209,92 @@ def next_seqs(count: int) -> range:
 
 
 def _refresh_last_updated(players: Iterable[Player]) -> None:
-    """A player's "last updated" is the date of their most recently entered valid game.
+    """A player's "last updated" is the date of their most recently entered valid game;
+    "last played" the date of their latest one; "tournament only" says that they have
+    valid games and all are tournament games.
 
     A few grouped queries for any number of players (an import brings thousands): the
-    latest entry number of each as White and as Black, then those games' dates."""
+    latest entry number, latest date and games outside tournaments of each as White and
+    as Black, then the dates of those latest entered games."""
     ids = sorted({player.pk for player in players})
     latest: dict[int, int] = {}  # player id -> seq of their most recently entered game
+    played: dict[int, date] = {}
+    outside: dict[int, int] = {}  # player id -> valid games outside tournaments
     for chunk in (ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)):
         for side in ("white", "black"):
             rows = (
                 Game.objects.valid()
                 .filter(**{f"{side}__in": chunk})
                 .values_list(side)
-                .annotate(last=Max("seq"))
+                .annotate(
+                    last=Max("seq"),
+                    day=Max("date"),
+                    outside=Count("pk", filter=Q(tournament__isnull=True)),
+                )
                 .order_by()
             )
-            for player_id, seq in rows:
+            for player_id, seq, day, games in rows:
                 latest[player_id] = max(seq, latest.get(player_id, seq))
+                played[player_id] = max(day, played.get(player_id, day))
+                outside[player_id] = outside.get(player_id, 0) + games
     seqs = sorted(latest.values())
     dates: dict[int, date] = {}
     for start in range(0, len(seqs), _ID_CHUNK):
         chunk = seqs[start : start + _ID_CHUNK]
         dates.update(Game.objects.filter(seq__in=chunk).values_list("seq", "date"))
     Player.objects.bulk_update(
-        [Player(pk=pk, last_updated=dates[latest[pk]] if pk in latest else None) for pk in ids],
-        ["last_updated"],
+        [
+            Player(
+                pk=pk,
+                last_updated=dates[latest[pk]] if pk in latest else None,
+                last_played=played.get(pk),
+                tournament_only=pk in outside and not outside[pk],
+            )
+            for pk in ids
+        ],
+        ["last_updated", "last_played", "tournament_only"],
         batch_size=_ID_CHUNK,
     )
 
 
 _ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+
+
+def refresh_tournament_counts(tournament_ids: Iterable[int | None]) -> None:
+    """Store the valid games, distinct players and first and last game dates of each
+    tournament of ``tournament_ids`` (None: a game of no tournament, ignored). Two
+    grouped queries per 500 tournaments: the counts and dates, then the distinct
+    (tournament, player) pairs of both colours."""
+    ids = sorted({pk for pk in tournament_ids if pk is not None})
+    for chunk in (ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)):
+        games = Game.objects.valid().filter(tournament_id__in=chunk)
+        counts = {
+            pk: (count, first, last)
+            for pk, count, first, last in games.values_list("tournament_id")
+            .annotate(count=Count("pk"), first=Min("date"), last=Max("date"))
+            .order_by()
+        }
+        players: dict[int, int] = dict.fromkeys(chunk, 0)
+        pairs = (
+            games.order_by()
+            .values_list("tournament_id", "white_id")
+            .union(games.order_by().values_list("tournament_id", "black_id"))
+        )
+        for pk, _player in pairs:
+            players[pk] += 1
+        Tournament.objects.bulk_update(
+            [
+                Tournament(
+                    pk=pk,
+                    game_count=counts.get(pk, (0, None, None))[0],
+                    player_count=players[pk],
+                    first_game=counts.get(pk, (0, None, None))[1],
+                    last_game=counts.get(pk, (0, None, None))[2],
+                )
+                for pk in chunk
+            ],
+            ["game_count", "player_count", "first_game", "last_game"],
+        )
 
 
 # --- validation shared by every way in ------------------------------------------
@@ -471,10 +528,8 @@ def record_sheet_submit(
                 for game in stored
             ]
         )
-        for game in stored:  # the newest entry is each player's "last updated"
-            Player.objects.filter(pk__in=[game.white_id, game.black_id]).update(
-                last_updated=game.date
-            )
+        _refresh_last_updated([player for game in games for player in (game.white, game.black)])
+        refresh_tournament_counts(game.tournament_id for game in stored)
         mark_dirty(_touches(game) for game in stored)
     return SubmitResult(sheet, stored, _club_warnings(games))
 
@@ -507,6 +562,7 @@ def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Gam
             raise ServiceError(f"game {game.seq} is void; it cannot be corrected")
         before = game_snapshot(game)
         old_touch, old_players = _touches(game), (game.white, game.black)
+        entries_before = entry_ranks([*old_players, changes.white, changes.black])
         for name in (
             "date",
             "round",
@@ -533,7 +589,9 @@ def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Gam
             summary=str(game),
         )
         _refresh_last_updated([*old_players, game.white, game.black])
-        mark_dirty([old_touch, _touches(game)])
+        refresh_tournament_counts([old_touch.tournament_id, game.tournament_id])
+        moved = moved_entry_touches([*old_players, game.white, game.black], entries_before)
+        mark_dirty([old_touch, _touches(game), *moved])
     return game
 
 
@@ -546,6 +604,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         if game.is_void:
             raise ServiceError(f"game {game.seq} is already void")
         before = game_snapshot(game)
+        entries_before = entry_ranks([game.white, game.black])
         game.voided_at = timezone.now()
         game.voided_by = user
         game.void_reason = reason.strip()
@@ -553,7 +612,9 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         game.save()
         audit(user, "game_void", game, before=before, after=game_snapshot(game), summary=reason)
         _refresh_last_updated([game.white, game.black])
-        mark_dirty([_touches(game)])
+        refresh_tournament_counts([game.tournament_id])
+        moved = moved_entry_touches([game.white, game.black], entries_before)
+        mark_dirty([_touches(game), *moved])
     return game
 
 
@@ -584,6 +645,8 @@ def adjustment_apply(
     if date > timezone.localdate():
         raise ServiceError(f"{date} is in the future", [(None, "date", "in the future")])
     with transaction.atomic():
+        # a resync watches the entry ranks of its whole batch at once
+        entries_before = entry_ranks([player]) if batch is None else None
         (seq,) = next_seqs(1)
         adjustment = Adjustment.objects.create(
             seq=seq,
@@ -604,7 +667,8 @@ def adjustment_apply(
             after=adjustment_snapshot(adjustment),
             summary=f"{player.username} -> {new_rank}",
         )
-        mark_dirty([Touch(date, None, algorithm)])
+        moved = moved_entry_touches([player], entries_before) if entries_before is not None else []
+        mark_dirty([Touch(date, None, algorithm), *moved])
     return adjustment
 
 
@@ -624,6 +688,8 @@ def resync_apply(
         batch = ResyncBatch.objects.create(
             created_by=user, effective_date=effective_date, note=note
         )
+        players = [change.player for change in changes]
+        entries_before = entry_ranks(players)
         for change in changes:
             before = player_snapshot(change.player)
             Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
@@ -654,6 +720,7 @@ def resync_apply(
             after={"players": [c.player.username for c in changes], "date": str(effective_date)},
             summary=f"{len(changes)} players",
         )
+        mark_dirty(moved_entry_touches(players, entries_before))
     return batch
 
 
@@ -665,6 +732,8 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
             raise ServiceError(f"resync {batch.pk} was already reverted")
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
+        players = [adjustment.player for adjustment in adjustments]
+        entries_before = entry_ranks(players)
         for adjustment in adjustments:
             before = adjustment_snapshot(adjustment)
             adjustment.voided_at, adjustment.voided_by = now, user
@@ -684,7 +753,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
         batch.reverted_at, batch.reverted_by = now, user
         batch.save(update_fields=["reverted_at", "reverted_by"])
         audit(user, "resync_revert", batch, summary=f"{len(adjustments)} adjustments voided")
-        mark_dirty([Touch(batch.effective_date)])
+        mark_dirty([Touch(batch.effective_date), *moved_entry_touches(players, entries_before)])
     return batch
 
 
@@ -732,6 +801,7 @@ def games_import(
     with transaction.atomic():
         players = {p.username: p for p in Player.objects.filter(username__in=usernames)}
         known = {name: Entry(player.entry_rank) for name, player in players.items()}
+        entries_before = entry_ranks(players.values())
         # A player already on file keeps their entry; a new one needs a rank on their
         # first row (GameFileError names the line otherwise).
         entries = resolve_entries(records, known, source)
@@ -841,12 +911,14 @@ def games_import(
             after={"games": len(inputs), "adjustments": adjustments, "new_players": new_players},
         )
         _refresh_last_updated(players.values())
+        refresh_tournament_counts(tournament.pk for tournament in tournaments.values())
         mark_dirty(
             [
                 Touch(game.date, game.tournament.pk if game.tournament else None)
                 for _, game in inputs
             ]
             + [Touch(r.date, None, r.algorithm) for r in records if r.is_adjustment]
+            + moved_entry_touches(players.values(), entries_before)
         )
         result = ImportResult(len(inputs), adjustments, new_players, new_tournaments)
         if dry_run:
@@ -948,6 +1020,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
             summary=summary,
         )
         _refresh_last_updated([keep, duplicate])
+        refresh_tournament_counts(game.tournament_id for game in moved_games)
         if earliest is not None and (moved_games or moved_adjustments):
             mark_dirty(
                 [Touch(earliest)] + [Touch(game.date, game.tournament_id) for game in moved_games]
@@ -968,6 +1041,47 @@ def _earliest_entry(players: Sequence[Player]) -> date | None:
     )
     present = [day for day in (first_game, first_adjustment) if day is not None]
     return min(present) if present else None
+
+
+def entry_ranks(players: Iterable[Player]) -> dict[int, Rank]:
+    """The entry rank each of ``players`` starts from in a recompute (SPEC section 2):
+    declared on their earliest game or adjustment that carries one, else recorded at
+    their creation."""
+    players = {player.pk: player for player in players}
+    declared = declared_ranks(players)
+    return {pk: declared.get(pk, player.entry_rank) for pk, player in players.items()}
+
+
+def moved_entry_touches(players: Iterable[Player], before: Mapping[int, Rank]) -> list[Touch]:
+    """The touches a write makes by moving entry ranks: ``before`` is :func:`entry_ranks`
+    of ``players`` before it. A player whose entry rank moved is rated from the new one
+    from their first row on, so each algorithm replays from that player's first game or
+    first adjustment it applies, which may lie long before the dates the write itself
+    touches (an older tournament's games imported, a game that declared a rank
+    voided)."""
+    players = list(players)
+    after = entry_ranks(players)
+    moved = [player.pk for player in players if after[player.pk] != before.get(player.pk)]
+    if not moved:
+        return []
+    touches = []
+    for chunk in (moved[start : start + _ID_CHUNK] for start in range(0, len(moved), _ID_CHUNK)):
+        first_game = (
+            Game.objects.valid()
+            .filter(Q(white__in=chunk) | Q(black__in=chunk))
+            .aggregate(first=Min("date"))["first"]
+        )
+        if first_game is not None:
+            touches.append(Touch(first_game))
+        first_adjustments = (
+            Adjustment.objects.valid()
+            .filter(player__in=chunk)
+            .values_list("algorithm")
+            .annotate(first=Min("date"))
+            .order_by()
+        )
+        touches += [Touch(day, None, algorithm) for algorithm, day in first_adjustments]
+    return touches
 
 
 # --- committee: accounts ----------------------------------------------------------
