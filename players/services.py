@@ -17,7 +17,7 @@ from django.db import IntegrityError, models, transaction
 from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
 
-from ratings.bulk import RowWriter
+from ratings.bulk import RowWriter, update_rows
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import ALGORITHM_NAMES, Entry, GameRecord, resolve_entries
 from ratings.selectors import declared_ranks
@@ -242,18 +242,18 @@ def _refresh_last_updated(players: Iterable[Player]) -> None:
     for start in range(0, len(seqs), _ID_CHUNK):
         chunk = seqs[start : start + _ID_CHUNK]
         dates.update(Game.objects.filter(seq__in=chunk).values_list("seq", "date"))
-    Player.objects.bulk_update(
+    update_rows(
+        Player,
+        ("last_updated", "last_played", "tournament_only"),
         [
-            Player(
-                pk=pk,
-                last_updated=dates[latest[pk]] if pk in latest else None,
-                last_played=played.get(pk),
-                tournament_only=pk in outside and not outside[pk],
+            (
+                dates[latest[pk]] if pk in latest else None,
+                played.get(pk),
+                pk in outside and not outside[pk],
+                pk,
             )
             for pk in ids
         ],
-        ["last_updated", "last_played", "tournament_only"],
-        batch_size=_ID_CHUNK,
     )
 
 
@@ -282,18 +282,18 @@ def refresh_tournament_counts(tournament_ids: Iterable[int | None]) -> None:
         )
         for pk, _player in pairs:
             players[pk] += 1
-        Tournament.objects.bulk_update(
+        update_rows(
+            Tournament,
+            ("game_count", "player_count", "first_game", "last_game"),
             [
-                Tournament(
-                    pk=pk,
-                    game_count=counts.get(pk, (0, None, None))[0],
-                    player_count=players[pk],
-                    first_game=counts.get(pk, (0, None, None))[1],
-                    last_game=counts.get(pk, (0, None, None))[2],
+                (
+                    counts.get(pk, (0,))[0],
+                    players[pk],
+                    *counts.get(pk, (0, None, None))[1:],
+                    pk,
                 )
                 for pk in chunk
             ],
-            ["game_count", "player_count", "first_game", "last_game"],
         )
 
 
@@ -482,6 +482,33 @@ def player_create(
         )
         audit(user, "player_create", player, after=player_snapshot(player), summary=username)
     return player
+
+
+def players_create(*, user, players: Sequence[Player], summary: str) -> list[Player]:
+    """Store new players at once (an import brings hundreds), each audited as
+    :func:`player_create` audits one; the national rank defaults to the entry rank.
+    Refuses them all if a username is taken. Call inside the caller's transaction."""
+    usernames = [player.username for player in players]
+    taken = sorted(Player.objects.filter(username__in=usernames).values_list("username", flat=True))
+    if taken:
+        raise ServiceError(
+            f"the usernames {', '.join(taken)} are taken",
+            [(None, "username", f"'{username}' is already taken") for username in taken],
+        )
+    for player in players:
+        if player.national_rank is None:
+            player.national_rank = player.entry_rank
+    created = Player.objects.bulk_create(players, batch_size=1000)
+    AuditEntry.objects.bulk_create(
+        [
+            audit_entry(
+                user, "player_create", player, after=player_snapshot(player), summary=summary
+            )
+            for player in created
+        ],
+        batch_size=1000,
+    )
+    return created
 
 
 # --- games --------------------------------------------------------------------
@@ -806,32 +833,15 @@ def games_import(
         # first row (GameFileError names the line otherwise).
         entries = resolve_entries(records, known, source)
         new_players = sorted(set(entries) - set(players))
-        created = Player.objects.bulk_create(
-            [
-                Player(
-                    username=username,
-                    full_name=username,
-                    entry_rank=entries[username].rank,
-                    national_rank=entries[username].rank,
-                )
+        created = players_create(
+            user=user,
+            players=[
+                Player(username=username, full_name=username, entry_rank=entries[username].rank)
                 for username in new_players
             ],
-            batch_size=1000,
+            summary=f"import {source}",
         )
         players.update((player.username, player) for player in created)
-        AuditEntry.objects.bulk_create(
-            [
-                audit_entry(
-                    user,
-                    "player_create",
-                    player,
-                    after=player_snapshot(player),
-                    summary=f"import {source}",
-                )
-                for player in created
-            ],
-            batch_size=1000,
-        )
         codes = {r.tournament for r in records if r.tournament and not r.is_adjustment}
         tournaments = {t.code: t for t in Tournament.objects.filter(code__in=codes)}
         new_tournaments = sorted(codes - set(tournaments))

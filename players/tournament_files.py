@@ -276,14 +276,19 @@ def tournament_import(
                     summary=f"import {source}",
                 )
                 new_tournaments.append(tournament.code)
-            for match in plan.new_players:
-                services.player_create(
-                    user=user,
-                    username=match.username,
-                    full_name=match.file_player.full_name[:200] or match.username,
-                    entry_rank=match.file_player.rank,
-                    egd_pin=match.file_player.pin,
-                )
+            services.players_create(
+                user=user,
+                players=[
+                    Player(
+                        username=match.username,
+                        full_name=match.file_player.full_name[:200] or match.username,
+                        entry_rank=match.file_player.rank,
+                        egd_pin=match.file_player.pin,
+                    )
+                    for match in plan.new_players
+                ],
+                summary=f"import {source}",
+            )
             result = services.games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
