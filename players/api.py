@@ -9,7 +9,7 @@ precision for the others.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -272,7 +272,10 @@ def player_history(request: HttpRequest, username: str) -> dict:
 # --- games ---------------------------------------------------------------------------------
 
 
-def _game_json(request: HttpRequest, game: Game) -> dict:
+def _game_json(
+    request: HttpRequest, game: Game, url_of: Callable[[int], str] | None = None
+) -> dict:
+    """``url_of`` a game's URL from its id (:func:`_game_urls`), for many games."""
     return {
         "id": game.pk,
         "seq": game.seq,
@@ -291,8 +294,14 @@ def _game_json(request: HttpRequest, game: Game) -> dict:
         "tournament": game.tournament.code if game.tournament_id else None,
         "comment": game.comment,
         "void": game.is_void,
-        "url": _url(request, "api_game", game.pk),
+        "url": url_of(game.pk) if url_of else _url(request, "api_game", game.pk),
     }
+
+
+def _game_urls(request: HttpRequest) -> Callable[[int], str]:
+    """A game's API URL from its id, the URL resolved once rather than per game."""
+    before, after = _url(request, "api_game", 0).rsplit("/0/", 1)
+    return lambda pk: f"{before}/{pk}/{after}"
 
 
 def _named(params: Params, name: str, lookup, what: str):
@@ -321,7 +330,8 @@ def games(request: HttpRequest) -> dict:
         newest_first=params.newest_first(),
     )
     page = paginate(request, params, api_selectors.games(filters))
-    return {**page.envelope, "results": [_game_json(request, game) for game in page.rows]}
+    url_of = _game_urls(request)
+    return {**page.envelope, "results": [_game_json(request, game, url_of) for game in page.rows]}
 
 
 @api_view
@@ -384,11 +394,12 @@ def tournament(request: HttpRequest, code: str) -> dict:
     found = api_selectors.tournament(code)
     if found is None:
         raise not_found("code", f"no tournament with the code '{code}'")
+    url_of, games = _game_urls(request), api_selectors.tournament_games(found)
     return {
         **_tournament_json(request, found),
         "links": {
             "html": _url(request, "tournament_detail", found.code),
             "games": _url(request, "api_games", query={"tournament": found.code}),
         },
-        "games": [_game_json(request, row) for row in api_selectors.tournament_games(found)],
+        "games": [_game_json(request, game, url_of) for game in games],
     }

@@ -113,9 +113,24 @@ class GameFilters:
     newest_first: bool = True
 
 
+# What a game's JSON shows: a big tournament has thousands of games, and loading every
+# column of them and of their players (timestamps converted one by one) cost most of a
+# second for EGC 2013.
+GAME_JSON_FIELDS = (
+    *(
+        f.name
+        for f in Game._meta.concrete_fields
+        if f.name not in ("created_at", "created_by", "voided_by", "void_reason", "version")
+    ),
+    "white__username",
+    "black__username",
+    "tournament__code",
+)
+
+
 def games(filters: GameFilters) -> QuerySet[Game]:
     """Games in replay order (or its reverse), with both players and the tournament."""
-    rows = Game.objects.select_related("white", "black", "tournament")
+    rows = Game.objects.select_related("white", "black", "tournament").only(*GAME_JSON_FIELDS)
     if not filters.include_void:
         rows = rows.valid()
     if filters.player is not None:
@@ -162,9 +177,10 @@ def tournament(code: str) -> Tournament | None:
 
 
 def tournament_games(tournament: Tournament) -> QuerySet[Game]:
-    """The tournament's valid games by round, with both players."""
+    """The tournament's valid games by round, with both players' usernames."""
     return (
         tournament.games.valid()
         .select_related("white", "black", "tournament")
+        .only(*GAME_JSON_FIELDS)
         .order_by("round", "date", "seq")
     )
