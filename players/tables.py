@@ -732,10 +732,9 @@ class CrosstableTable(RowsInOneCall):
 
     def render_player(self, record) -> str:
         player = record.player
-        return format_html(
-            '<a href="{}">{}</a>',
-            player_url(player.username),
-            player.full_name or player.username,
+        return mark_safe(
+            f'<a href="{_escaped(player_url(player.username))}">'
+            f"{_escaped(player.full_name or player.username)}</a>"
         )
 
     def render_number(self, record) -> int:

@@ -140,7 +140,7 @@ def test_the_crosstable_can_show_the_sagc_change(client, open_tournament):
 def test_the_crosstable_is_a_fixed_number_of_queries(
     client, open_tournament, django_assert_max_num_queries
 ):
-    with django_assert_max_num_queries(3):  # tournament, games, history
+    with django_assert_max_num_queries(4):  # tournament, players, games, history
         client.get("/tournaments/spring-cup/")
 
 
@@ -196,7 +196,7 @@ def test_a_tournament_page_and_its_api_take_the_same_queries_small_or_large(
     league_of(vera, "large", 30, 10)
     rating_services.recompute_pending()
     for code, players in (("small", 3), ("large", 31)):
-        with django_assert_num_queries(3):  # tournament, games, history
+        with django_assert_num_queries(4):  # tournament, players, games, history
             html = client.get(f"/tournaments/{code}/").content.decode()
         with django_assert_num_queries(2):  # the tournament, its games
             data = client.get(f"/api/v1/tournaments/{code}/").json()
