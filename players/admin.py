@@ -80,6 +80,7 @@ class PlayerAdmin(AuditedAdmin):
     # through a committee adjustment, which the recompute picks up.
     readonly_fields = [
         "entry_rank",
+        "declared_rank",
         "last_updated",
         "last_played",
         "tournament_only",

@@ -125,8 +125,7 @@ def game_record_rows() -> Iterator[list]:
     """Every valid game and adjustment as the game record CSV of SPEC section 2, header
     first, in replay order (date, round, entry; an adjustment at round 0 of its date),
     each player's entry rank on their first row. ``python -m ratings rate`` replays it
-    to the site's history. Six queries (four of them the entry ranks), streamed in
-    chunks."""
+    to the site's history. Three queries, streamed in chunks."""
     entry = _EntryRanks()
     games = (
         ((row[0], row[1], row[2]), False, row)

@@ -48,6 +48,14 @@ class Player(models.Model):
     )
     entry_rank = RankField(help_text="The true entry grade (may be below 30k).")
     national_rank = RankField(null=True, blank=True)
+    # Kept by every write of games and adjustments (players.services
+    # .refresh_entry_ranks), so that a recompute reads each player's entry in one query.
+    declared_rank = RankField(
+        null=True,
+        blank=True,
+        help_text="The rank declared on their earliest game that carries one (or an "
+        "adjustment that is their first row); their entry rank when set.",
+    )
     egd_pin = models.CharField("EGD PIN", max_length=20, blank=True, db_index=True)
     active = models.BooleanField(default=True)
     last_updated = models.DateField(

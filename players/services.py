@@ -5,7 +5,7 @@ touches (``ratings.services.mark_dirty``)."""
 from __future__ import annotations
 
 import secrets
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from decimal import Decimal
@@ -557,7 +557,10 @@ def record_sheet_submit(
         )
         _refresh_last_updated([player for game in games for player in (game.white, game.black)])
         refresh_tournament_counts(game.tournament_id for game in stored)
-        mark_dirty(_touches(game) for game in stored)
+        # a sheet declares no rank, but a game before a player's first-row adjustment
+        # takes the entry from it
+        moved = refresh_entry_ranks([p for game in games for p in (game.white, game.black)])
+        mark_dirty([*(_touches(game) for game in stored), *moved])
     return SubmitResult(sheet, stored, _club_warnings(games))
 
 
@@ -589,7 +592,6 @@ def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Gam
             raise ServiceError(f"game {game.seq} is void; it cannot be corrected")
         before = game_snapshot(game)
         old_touch, old_players = _touches(game), (game.white, game.black)
-        entries_before = entry_ranks([*old_players, changes.white, changes.black])
         for name in (
             "date",
             "round",
@@ -617,7 +619,7 @@ def game_correct(*, user, game_id: int, version: int, changes: GameInput) -> Gam
         )
         _refresh_last_updated([*old_players, game.white, game.black])
         refresh_tournament_counts([old_touch.tournament_id, game.tournament_id])
-        moved = moved_entry_touches([*old_players, game.white, game.black], entries_before)
+        moved = refresh_entry_ranks([*old_players, game.white, game.black])
         mark_dirty([old_touch, _touches(game), *moved])
     return game
 
@@ -631,7 +633,6 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         if game.is_void:
             raise ServiceError(f"game {game.seq} is already void")
         before = game_snapshot(game)
-        entries_before = entry_ranks([game.white, game.black])
         game.voided_at = timezone.now()
         game.voided_by = user
         game.void_reason = reason.strip()
@@ -640,7 +641,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         audit(user, "game_void", game, before=before, after=game_snapshot(game), summary=reason)
         _refresh_last_updated([game.white, game.black])
         refresh_tournament_counts([game.tournament_id])
-        moved = moved_entry_touches([game.white, game.black], entries_before)
+        moved = refresh_entry_ranks([game.white, game.black])
         mark_dirty([_touches(game), *moved])
     return game
 
@@ -672,8 +673,6 @@ def adjustment_apply(
     if date > timezone.localdate():
         raise ServiceError(f"{date} is in the future", [(None, "date", "in the future")])
     with transaction.atomic():
-        # a resync watches the entry ranks of its whole batch at once
-        entries_before = entry_ranks([player]) if batch is None else None
         (seq,) = next_seqs(1)
         adjustment = Adjustment.objects.create(
             seq=seq,
@@ -694,7 +693,8 @@ def adjustment_apply(
             after=adjustment_snapshot(adjustment),
             summary=f"{player.username} -> {new_rank}",
         )
-        moved = moved_entry_touches([player], entries_before) if entries_before is not None else []
+        # a resync refreshes the entry ranks of its whole batch at once
+        moved = refresh_entry_ranks([player]) if batch is None else []
         mark_dirty([Touch(date, None, algorithm), *moved])
     return adjustment
 
@@ -716,7 +716,6 @@ def resync_apply(
             created_by=user, effective_date=effective_date, note=note
         )
         players = [change.player for change in changes]
-        entries_before = entry_ranks(players)
         for change in changes:
             before = player_snapshot(change.player)
             Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
@@ -747,7 +746,7 @@ def resync_apply(
             after={"players": [c.player.username for c in changes], "date": str(effective_date)},
             summary=f"{len(changes)} players",
         )
-        mark_dirty(moved_entry_touches(players, entries_before))
+        mark_dirty(refresh_entry_ranks(players))
     return batch
 
 
@@ -760,7 +759,6 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
         players = [adjustment.player for adjustment in adjustments]
-        entries_before = entry_ranks(players)
         for adjustment in adjustments:
             before = adjustment_snapshot(adjustment)
             adjustment.voided_at, adjustment.voided_by = now, user
@@ -780,7 +778,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
         batch.reverted_at, batch.reverted_by = now, user
         batch.save(update_fields=["reverted_at", "reverted_by"])
         audit(user, "resync_revert", batch, summary=f"{len(adjustments)} adjustments voided")
-        mark_dirty([Touch(batch.effective_date), *moved_entry_touches(players, entries_before)])
+        mark_dirty([Touch(batch.effective_date), *refresh_entry_ranks(players)])
     return batch
 
 
@@ -828,7 +826,6 @@ def games_import(
     with transaction.atomic():
         players = {p.username: p for p in Player.objects.filter(username__in=usernames)}
         known = {name: Entry(player.entry_rank) for name, player in players.items()}
-        entries_before = entry_ranks(players.values())
         # A player already on file keeps their entry; a new one needs a rank on their
         # first row (GameFileError names the line otherwise).
         entries = resolve_entries(records, known, source)
@@ -928,7 +925,7 @@ def games_import(
                 for _, game in inputs
             ]
             + [Touch(r.date, None, r.algorithm) for r in records if r.is_adjustment]
-            + moved_entry_touches(players.values(), entries_before)
+            + refresh_entry_ranks(players.values())
         )
         result = ImportResult(len(inputs), adjustments, new_players, new_tournaments)
         if dry_run:
@@ -1031,6 +1028,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         )
         _refresh_last_updated([keep, duplicate])
         refresh_tournament_counts(game.tournament_id for game in moved_games)
+        refresh_entry_ranks([keep, duplicate])  # both replay from the earliest anyway
         if earliest is not None and (moved_games or moved_adjustments):
             mark_dirty(
                 [Touch(earliest)] + [Touch(game.date, game.tournament_id) for game in moved_games]
@@ -1053,27 +1051,29 @@ def _earliest_entry(players: Sequence[Player]) -> date | None:
     return min(present) if present else None
 
 
-def entry_ranks(players: Iterable[Player]) -> dict[int, Rank]:
-    """The entry rank each of ``players`` starts from in a recompute (SPEC section 2):
-    declared on their earliest game or adjustment that carries one, else recorded at
-    their creation."""
-    players = {player.pk: player for player in players}
-    declared = declared_ranks(players)
-    return {pk: declared.get(pk, player.entry_rank) for pk, player in players.items()}
-
-
-def moved_entry_touches(players: Iterable[Player], before: Mapping[int, Rank]) -> list[Touch]:
-    """The touches a write makes by moving entry ranks: ``before`` is :func:`entry_ranks`
-    of ``players`` before it. A player whose entry rank moved is rated from the new one
-    from their first row on, so each algorithm replays from that player's first game or
+def refresh_entry_ranks(players: Iterable[Player]) -> list[Touch]:
+    """Store the declared rank (``Player.declared_rank``) of each of ``players`` after a
+    write of their games or adjustments, and return the touches of the write that moved
+    someone's entry rank (SPEC section 2). Such a player is rated from the new rank from
+    their first row on, so each algorithm replays from that player's first game or
     first adjustment it applies, which may lie long before the dates the write itself
-    touches (an older tournament's games imported, a game that declared a rank
-    voided)."""
-    players = list(players)
-    after = entry_ranks(players)
-    moved = [player.pk for player in players if after[player.pk] != before.get(player.pk)]
-    if not moved:
-        return []
+    touches (an older tournament's games imported, a game that declared a rank voided).
+    A few queries per 500 players."""
+    ids = sorted({player.pk for player in players})
+    moved: list[int] = []
+    for chunk in (ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)):
+        stored = Player.objects.filter(pk__in=chunk).values_list(
+            "pk", "declared_rank", "entry_rank"
+        )
+        declared = declared_ranks(chunk)
+        changed = []
+        for pk, before, created in stored:
+            after = declared.get(pk)
+            if after != before:
+                changed.append((rank_to_code(after) if after is not None else None, pk))
+                if (created if after is None else after) != (created if before is None else before):
+                    moved.append(pk)
+        update_rows(Player, ("declared_rank",), changed)
     touches = []
     for chunk in (moved[start : start + _ID_CHUNK] for start in range(0, len(moved), _ID_CHUNK)):
         first_game = (

@@ -193,14 +193,22 @@ def replay_count(algorithm: str, start: ReplayKey | None = None) -> int:
     return _valid_games(start).count() + _valid_adjustments(algorithm, start).count()
 
 
-def declared_ranks(player_ids: Collection[int] | None = None) -> dict[int, Rank]:
+def declared_ranks(
+    player_ids: Collection[int] | None = None, *, games=None, adjustments=None
+) -> dict[int, Rank]:
     """Each player's entry rank as declared, by player id (of ``player_ids`` only when
     given): the rank on their earliest valid game in replay order that carries one
     (tournament files and CSV imports declare ranks; sheets typed on the site do not),
     or the new rank of an adjustment that is their first row, as
     ``ratings.engine.records.declared_ranks`` reads a file. Three queries per 500
-    players, each row the first of its player (a window function)."""
-    games = Game.objects.valid()
+    players, each row the first of its player (a window function). ``games`` and
+    ``adjustments``: the valid ones (a migration passes its historical models').
+
+    A write stores the result in ``Player.declared_rank`` for the players it touches
+    (``players.services.refresh_entry_ranks``): over all the games of a federation the
+    window functions take seconds, too long for every recompute."""
+    games = Game.objects.valid() if games is None else games
+    adjustments = Adjustment.objects.valid() if adjustments is None else adjustments
     # An adjustment comes before a game of its player on its date at round 0 with a
     # later entry number, or on any later date.
     earlier_game = games.filter(
@@ -213,7 +221,7 @@ def declared_ranks(player_ids: Collection[int] | None = None) -> dict[int, Rank]
         (games, "black_id", "black_rank", F("round")),
         # adjustments have no round: they sit at round 0 of their date
         (
-            Adjustment.objects.valid().filter(~Exists(earlier_game)),
+            adjustments.filter(~Exists(earlier_game)),
             "player_id",
             "new_rank",
             Value(0),
@@ -245,12 +253,12 @@ _ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a q
 
 def player_entries() -> dict[str, Entry]:
     """Every player's entry (SPEC section 2): the rank declared on their earliest game or
-    adjustment that carries one, else the rank recorded when they were created."""
-    declared = declared_ranks()
+    first-row adjustment (stored as ``Player.declared_rank`` by every write; see
+    :func:`declared_ranks`), else the rank recorded when they were created."""
     return {
-        username: Entry(declared.get(player_id, rank))
-        for player_id, username, rank in Player.objects.values_list(
-            "id", "username", "entry_rank"
+        username: Entry(declared if declared is not None else created)
+        for username, declared, created in Player.objects.values_list(
+            "username", "declared_rank", "entry_rank"
         ).iterator()
     }
 

@@ -3,6 +3,8 @@
 from django.db import migrations, models
 from django.db.models import Count, Max, Min, Q
 
+import players.fields
+
 
 def fill_last_played(apps, schema_editor):
     """Each player's latest valid game and whether all their valid games are tournament
@@ -56,6 +58,25 @@ def fill_tournament_counts(apps, schema_editor):
     )
 
 
+def fill_declared_ranks(apps, schema_editor):
+    """Each player's declared entry rank, as ``players.services.refresh_entry_ranks``
+    keeps it from now on."""
+    from players.fields import rank_to_code
+    from ratings.bulk import update_rows
+    from ratings.selectors import declared_ranks
+
+    Game = apps.get_model("players", "Game")
+    Adjustment = apps.get_model("players", "Adjustment")
+    Player = apps.get_model("players", "Player")
+    declared = declared_ranks(
+        games=Game.objects.filter(voided_at__isnull=True),
+        adjustments=Adjustment.objects.filter(voided_at__isnull=True),
+    )
+    update_rows(
+        Player, ("declared_rank",), [(rank_to_code(rank), pk) for pk, rank in declared.items()]
+    )
+
+
 class Migration(migrations.Migration):
     dependencies = [
         ("players", "0002_roles_and_entry_counter"),
@@ -96,6 +117,17 @@ class Migration(migrations.Migration):
             name="player_count",
             field=models.PositiveIntegerField(default=0),
         ),
+        migrations.AddField(
+            model_name="player",
+            name="declared_rank",
+            field=players.fields.RankField(
+                blank=True,
+                help_text="The rank declared on their earliest game that carries one (or an "
+                "adjustment that is their first row); their entry rank when set.",
+                null=True,
+            ),
+        ),
         migrations.RunPython(fill_last_played, migrations.RunPython.noop),
+        migrations.RunPython(fill_declared_ranks, migrations.RunPython.noop),
         migrations.RunPython(fill_tournament_counts, migrations.RunPython.noop),
     ]

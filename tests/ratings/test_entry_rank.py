@@ -7,6 +7,7 @@ import io
 from datetime import date
 
 import pytest
+from django.core.management import CommandError, call_command
 
 from players import services
 from players.exports import game_record_rows
@@ -119,3 +120,24 @@ def test_a_game_that_declares_the_same_rank_later_changes_nothing_before_it():
     rating_services.recompute_pending()
     import_csv("2023-03-04,kim,sato,10k,5k,B,CUP2023,1\n", vera)
     assert set(dirty_dates().values()) == {date(2023, 3, 4)}
+
+
+def test_a_sheet_game_before_a_first_row_adjustment_takes_the_entry_from_it():
+    vera = factories.volunteer()
+    kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
+    factories.adjustment(kim, date(2023, 1, 1), "4k", user=vera)
+    assert player_entries()["kim"].rank == parse_rank("4k")
+    services.record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2022, 6, 1))])
+    assert player_entries()["kim"].rank == parse_rank("10k")
+    assert Player.objects.get(username="kim").declared_rank is None
+
+
+def test_check_ratings_reports_a_stored_entry_rank_the_games_do_not_give(wagc_then_egc):
+    rating_services.recompute_pending()
+    out = io.StringIO()
+    call_command("check_ratings", algorithm="sagc", stdout=out)
+    assert "entry ranks: OK" in out.getvalue()
+    Player.objects.filter(username="han").update(declared_rank=parse_rank("3d"))
+    with pytest.raises(CommandError):
+        call_command("check_ratings", algorithm="sagc", stdout=out)
+    assert "declared entry rank of han: stored 3d, from the games 2k" in out.getvalue()
