@@ -276,25 +276,44 @@ def _game_json(
     request: HttpRequest, game: Game, url_of: Callable[[int], str] | None = None
 ) -> dict:
     """``url_of`` a game's URL from its id (:func:`_game_urls`), for many games."""
+    values = tuple(
+        getattr(game, name) if "__" not in name else _related(game, name)
+        for name in api_selectors.GAME_JSON_VALUES
+    )
+    return _game_values_json(values, url_of or _game_urls(request))
+
+
+def _related(game: Game, name: str) -> Any:
+    """``white__username`` of a game; None where the relation is empty (no tournament)."""
+    relation, field = name.split("__")
+    related = getattr(game, relation)
+    return None if related is None else getattr(related, field)
+
+
+def _game_values_json(values: tuple, url_of: Callable[[int], str]) -> dict:
+    """A game's JSON from its ``api_selectors.GAME_JSON_VALUES``: a tournament's
+    thousands of games are read as values, not models."""
+    (pk, seq, day, round_number, white, black, white_rank, black_rank, handicap, komi,
+     winner, status, board_size, time_minutes, code, comment, voided_at) = values  # fmt: skip
     return {
-        "id": game.pk,
-        "seq": game.seq,
-        "date": game.date.isoformat(),
-        "round": game.round,
-        "white": game.white.username,
-        "black": game.black.username,
-        "white_rank": _rank(game.white_rank),
-        "black_rank": _rank(game.black_rank),
-        "handicap": game.handicap,
-        "komi": float(game.komi),
-        "winner": game.winner,
-        "status": game.status,
-        "board_size": game.board_size,
-        "time_minutes": game.time_minutes,
-        "tournament": game.tournament.code if game.tournament_id else None,
-        "comment": game.comment,
-        "void": game.is_void,
-        "url": url_of(game.pk) if url_of else _url(request, "api_game", game.pk),
+        "id": pk,
+        "seq": seq,
+        "date": day.isoformat(),
+        "round": round_number,
+        "white": white,
+        "black": black,
+        "white_rank": _rank(white_rank),
+        "black_rank": _rank(black_rank),
+        "handicap": handicap,
+        "komi": float(komi),
+        "winner": winner,
+        "status": status,
+        "board_size": board_size,
+        "time_minutes": time_minutes,
+        "tournament": code,
+        "comment": comment,
+        "void": voided_at is not None,
+        "url": url_of(pk),
     }
 
 
@@ -401,5 +420,5 @@ def tournament(request: HttpRequest, code: str) -> dict:
             "html": _url(request, "tournament_detail", found.code),
             "games": _url(request, "api_games", query={"tournament": found.code}),
         },
-        "games": [_game_json(request, game, url_of) for game in games],
+        "games": [_game_values_json(values, url_of) for values in games],
     }

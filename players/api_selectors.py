@@ -176,11 +176,28 @@ def tournament(code: str) -> Tournament | None:
     return tournament_list().filter(code=code).first()
 
 
-def tournament_games(tournament: Tournament) -> QuerySet[Game]:
-    """The tournament's valid games by round, with both players' usernames."""
-    return (
-        tournament.games.valid()
-        .select_related("white", "black", "tournament")
-        .only(*GAME_JSON_FIELDS)
-        .order_by("round", "date", "seq")
-    )
+# A game as the API shows it, in the order ``api._game_values_json`` reads them.
+GAME_JSON_VALUES = (
+    "pk",
+    "seq",
+    "date",
+    "round",
+    "white__username",
+    "black__username",
+    "white_rank",
+    "black_rank",
+    "handicap",
+    "komi",
+    "winner",
+    "status",
+    "board_size",
+    "time_minutes",
+    "tournament__code",
+    "comment",
+    "voided_at",
+)
+
+
+def tournament_games(tournament: Tournament) -> QuerySet:
+    """The tournament's valid games by round, as ``GAME_JSON_VALUES`` tuples."""
+    return tournament.games.valid().order_by("round", "date", "seq").values_list(*GAME_JSON_VALUES)
