@@ -2,12 +2,15 @@
 
 Needs ``DATABASE_URL`` naming a database of its own (it is migrated, then filled
 once): 10,000 players in 20 clubs with a current rating under every maintained
-algorithm, 200,000 background history rows, and one player with 2,000 games and
-their 2,000 SAGC history rows, all written with ``bulk_create`` (no recompute: the
-pages only read). Then, with Django's test Client in this process (so the time is
-the server's: resolving, the view, its queries and the templates; no network), it
-times each page after three warm-up requests: median and 95th percentile of
-``--requests`` requests, and the queries of one request. Prints a markdown table
+algorithm, 200,000 background history rows, one player with 2,000 games and their
+2,000 SAGC history rows, and 500 tournaments of 200,000 games (one of EGC 2013's size,
+600 players over 10 rounds; the others about 80 players over 10 rounds) with their
+EGF 2021 history rows, all written with ``bulk_create`` (no recompute: the pages only
+read; the tournaments' stored counts as the services keep them). Then, with Django's
+test Client in this process (so the time is the server's: resolving, the view, its
+queries and the templates; no network), it times each page after three warm-up
+requests: median and 95th percentile of ``--requests`` requests, and the queries of
+one request. Prints a markdown table
 for docs/performance.md (the section between ``<!-- bench:pages -->`` markers).
 
     createdb -h 127.0.0.1 -U postgres clubrating_bench_pages
@@ -32,6 +35,11 @@ CLUBS = 20
 HEAVY_GAMES = 2_000
 BACKGROUND_HISTORY = 200_000
 HEAVY_USERNAME = "heavy-player"
+TOURNAMENTS = 500
+TOURNAMENT_GAMES = 200_000
+BIG_TOURNAMENT_PLAYERS = 600  # EGC 2013 had 594
+TOURNAMENT_ROUNDS = 10
+BIG_TOURNAMENT = "big-open"
 SEED = 20240601
 BATCH = 5_000
 
@@ -98,6 +106,7 @@ def build(rng: random.Random) -> None:
                     entry_rank=Rank(rng.randint(-30, 6)),
                     national_rank=Rank(rng.randint(-30, 6)),
                     last_updated=today - timedelta(days=rng.randint(0, 1500)),
+                    last_played=today - timedelta(days=rng.randint(0, 1500)),
                 )
                 for number in range(PLAYERS)
             ],
@@ -185,6 +194,91 @@ def build(rng: random.Random) -> None:
                 )
             )
         RatingHistory.objects.bulk_create(history, batch_size=BATCH)
+        build_tournaments(rng, user, others, start, HEAVY_GAMES + 1)
+
+
+def build_tournaments(rng: random.Random, user, players, start, first_seq: int) -> None:
+    """``TOURNAMENTS`` tournaments of ``TOURNAMENT_GAMES`` games in all, ten rounds
+    each, with the EGF 2021 history rows of their games (the tournament page's
+    default), and their stored counts as the services keep them."""
+    from players.models import EntrySequence, Game, Tournament
+    from players.services import refresh_tournament_counts
+    from ratings.engine.ranks import Rank
+    from ratings.models import RatingHistory
+
+    games_per_round_big = BIG_TOURNAMENT_PLAYERS // 2
+    rest = TOURNAMENT_GAMES - games_per_round_big * TOURNAMENT_ROUNDS
+    games_per_round = max(1, rest // ((TOURNAMENTS - 1) * TOURNAMENT_ROUNDS))
+    tournaments = Tournament.objects.bulk_create(
+        [
+            Tournament(
+                code=BIG_TOURNAMENT if number == 0 else f"open-{number:03d}",
+                name="Big Open" if number == 0 else f"Open {number:03d}",
+                start_date=start + timedelta(days=number * 8),
+                end_date=start + timedelta(days=number * 8 + 4),
+                egf_class="A",
+            )
+            for number in range(TOURNAMENTS)
+        ],
+        batch_size=BATCH,
+    )
+    seq = first_seq
+    position = HEAVY_GAMES + BACKGROUND_HISTORY
+    for number, tournament in enumerate(tournaments):
+        per_round = games_per_round_big if number == 0 else games_per_round
+        entrants = rng.sample(players, per_round * 2)
+        games = []
+        for round_number in range(1, TOURNAMENT_ROUNDS + 1):
+            rng.shuffle(entrants)
+            for board in range(per_round):
+                white, black = entrants[2 * board], entrants[2 * board + 1]
+                games.append(
+                    Game(
+                        seq=seq,
+                        date=tournament.start_date + timedelta(days=(round_number - 1) // 3),
+                        round=round_number,
+                        white=white,
+                        black=black,
+                        white_rank=Rank(-5),
+                        black_rank=Rank(-5),
+                        komi=6.5,
+                        winner=rng.choice("WB"),
+                        status="tournament",
+                        tournament=tournament,
+                        created_by=user,
+                    )
+                )
+                seq += 1
+        games = Game.objects.bulk_create(games, batch_size=BATCH)
+        history = []
+        for game in games:
+            for player, opponent, colour in (
+                (game.white, game.black, "W"),
+                (game.black, game.white, "B"),
+            ):
+                change = rng.uniform(-30, 30)
+                history.append(
+                    RatingHistory(
+                        algorithm="egf-2021",
+                        position=position,
+                        player=player,
+                        opponent=opponent,
+                        game=game,
+                        date=game.date,
+                        colour=colour,
+                        opponent_rank=Rank(-5),
+                        rank_before=Rank(-5),
+                        rank_after=Rank(-5),
+                        value_before=1600,
+                        change=change,
+                        value_after=1600 + change,
+                        factors={},
+                    )
+                )
+                position += 1
+        RatingHistory.objects.bulk_create(history, batch_size=BATCH)
+    EntrySequence.objects.update_or_create(pk=1, defaults={"last": seq - 1})
+    refresh_tournament_counts(tournament.pk for tournament in tournaments)
 
 
 def time_page(client, page: str, url: str, requests: int) -> Timing:
@@ -266,6 +360,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("rating list, sorted by name", "/?sort=name"),
         ("log page, newest 50 of 2,000", f"/players/{HEAVY_USERNAME}/"),
         ("log page, oldest 50 of 2,000", f"/players/{HEAVY_USERNAME}/?page=40"),
+        (f"tournaments, first page of {TOURNAMENTS}", "/tournaments/"),
+        (f"tournaments, page 10 of {TOURNAMENTS}", "/tournaments/?page=10"),
+        ("tournament of 78 players", "/tournaments/open-250/"),
+        (f"tournament of {BIG_TOURNAMENT_PLAYERS} players", f"/tournaments/{BIG_TOURNAMENT}/"),
+        (f"API tournaments, first page of {TOURNAMENTS}", "/api/v1/tournaments/"),
+        ("API tournament of 78 players", "/api/v1/tournaments/open-250/"),
+        (
+            f"API tournament of {BIG_TOURNAMENT_PLAYERS} players",
+            f"/api/v1/tournaments/{BIG_TOURNAMENT}/",
+        ),
     ]
     load_before = os.getloadavg()[0]
     timings = [time_page(client, page, url, args.requests) for page, url in pages]
@@ -275,6 +379,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(
         f"{PLAYERS:,} players with a rating under each maintained algorithm, "
         f"one with {HEAVY_GAMES:,} games; {BACKGROUND_HISTORY:,} other history rows; "
+        f"{TOURNAMENTS} tournaments of {TOURNAMENT_GAMES:,} games; "
         f"{vendor}, Django test Client in-process, DEBUG off; {os.cpu_count()} CPUs, "
         f"load average {load} (1, 5, 15 minutes) when done."
     )

@@ -94,8 +94,11 @@ class PlayerAdmin(AuditedAdmin):
     # comes from the tournament files; the full name is derived from the two names.
     readonly_fields = [
         "entry_rank",
+        "declared_rank",
         "declared_rating",
         "last_updated",
+        "last_played",
+        "tournament_only",
         "created_at",
         "erased_at",
     ]
@@ -108,12 +111,15 @@ class PlayerAdmin(AuditedAdmin):
         "federation_club",
         "club",
         "entry_rank",
+        "declared_rank",
         "national_rank",
         "egd_pin",
         "national_id",
         "declared_rating",
         "active",
         "last_updated",
+        "last_played",
+        "tournament_only",
         "created_at",
         "erased_at",
     ]

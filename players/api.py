@@ -9,7 +9,7 @@ precision for the others.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlencode
 
@@ -272,27 +272,55 @@ def player_history(request: HttpRequest, username: str) -> dict:
 # --- games ---------------------------------------------------------------------------------
 
 
-def _game_json(request: HttpRequest, game: Game) -> dict:
+def _game_json(
+    request: HttpRequest, game: Game, url_of: Callable[[int], str] | None = None
+) -> dict:
+    """``url_of`` a game's URL from its id (:func:`_game_urls`), for many games."""
+    values = tuple(
+        getattr(game, name) if "__" not in name else _related(game, name)
+        for name in api_selectors.GAME_JSON_VALUES
+    )
+    return _game_values_json(values, url_of or _game_urls(request))
+
+
+def _related(game: Game, name: str) -> Any:
+    """``white__username`` of a game; None where the relation is empty (no tournament)."""
+    relation, field = name.split("__")
+    related = getattr(game, relation)
+    return None if related is None else getattr(related, field)
+
+
+def _game_values_json(values: tuple, url_of: Callable[[int], str]) -> dict:
+    """A game's JSON from its ``api_selectors.GAME_JSON_VALUES``: a tournament's
+    thousands of games are read as values, not models."""
+    (pk, seq, day, round_number, white, black, white_rank, black_rank, handicap, komi,
+     winner, status, board_size, time_minutes, code, comment, voided_at) = values  # fmt: skip
     return {
-        "id": game.pk,
-        "seq": game.seq,
-        "date": game.date.isoformat(),
-        "round": game.round,
-        "white": game.white.username,
-        "black": game.black.username,
-        "white_rank": _rank(game.white_rank),
-        "black_rank": _rank(game.black_rank),
-        "handicap": game.handicap,
-        "komi": float(game.komi),
-        "winner": game.winner,
-        "status": game.status,
-        "board_size": game.board_size,
-        "time_minutes": game.time_minutes,
-        "tournament": game.tournament.code if game.tournament_id else None,
-        "comment": game.comment,
-        "void": game.is_void,
-        "url": _url(request, "api_game", game.pk),
+        "id": pk,
+        "seq": seq,
+        "date": day.isoformat(),
+        "round": round_number,
+        "white": white,
+        "black": black,
+        "white_rank": _rank(white_rank),
+        "black_rank": _rank(black_rank),
+        "handicap": handicap,
+        "komi": float(komi),
+        "winner": winner,
+        "status": status,
+        "board_size": board_size,
+        "time_minutes": time_minutes,
+        "tournament": code,
+        "comment": comment,
+        "void": voided_at is not None,
+        "url": url_of(pk),
     }
+
+
+def _game_urls(request: HttpRequest) -> Callable[[int], str]:
+    """A game's API URL from its id, the URL resolved once rather than per game."""
+    before, after = _url(request, "api_game", 0).rsplit("/0/", 1)
+    return lambda pk: f"{before}/{pk}/{after}"
 
 
 def _named(params: Params, name: str, lookup, what: str):
@@ -321,7 +349,8 @@ def games(request: HttpRequest) -> dict:
         newest_first=params.newest_first(),
     )
     page = paginate(request, params, api_selectors.games(filters))
-    return {**page.envelope, "results": [_game_json(request, game) for game in page.rows]}
+    url_of = _game_urls(request)
+    return {**page.envelope, "results": [_game_json(request, game, url_of) for game in page.rows]}
 
 
 @api_view
@@ -384,11 +413,12 @@ def tournament(request: HttpRequest, code: str) -> dict:
     found = api_selectors.tournament(code)
     if found is None:
         raise not_found("code", f"no tournament with the code '{code}'")
+    url_of, games = _game_urls(request), api_selectors.tournament_games(found)
     return {
         **_tournament_json(request, found),
         "links": {
             "html": _url(request, "tournament_detail", found.code),
             "games": _url(request, "api_games", query={"tournament": found.code}),
         },
-        "games": [_game_json(request, row) for row in api_selectors.tournament_games(found)],
+        "games": [_game_values_json(values, url_of) for values in games],
     }

@@ -113,9 +113,24 @@ class GameFilters:
     newest_first: bool = True
 
 
+# What a game's JSON shows: a big tournament has thousands of games, and loading every
+# column of them and of their players (timestamps converted one by one) cost most of a
+# second for EGC 2013.
+GAME_JSON_FIELDS = (
+    *(
+        f.name
+        for f in Game._meta.concrete_fields
+        if f.name not in ("created_at", "created_by", "voided_by", "void_reason", "version")
+    ),
+    "white__username",
+    "black__username",
+    "tournament__code",
+)
+
+
 def games(filters: GameFilters) -> QuerySet[Game]:
     """Games in replay order (or its reverse), with both players and the tournament."""
-    rows = Game.objects.select_related("white", "black", "tournament")
+    rows = Game.objects.select_related("white", "black", "tournament").only(*GAME_JSON_FIELDS)
     if not filters.include_void:
         rows = rows.valid()
     if filters.player is not None:
@@ -160,10 +175,28 @@ def tournament(code: str) -> Tournament | None:
     return tournament_list().filter(code=code).first()
 
 
-def tournament_games(tournament: Tournament) -> QuerySet[Game]:
-    """The tournament's valid games by round, with both players."""
-    return (
-        tournament.games.valid()
-        .select_related("white", "black", "tournament")
-        .order_by("round", "date", "seq")
-    )
+# A game as the API shows it, in the order ``api._game_values_json`` reads them.
+GAME_JSON_VALUES = (
+    "pk",
+    "seq",
+    "date",
+    "round",
+    "white__username",
+    "black__username",
+    "white_rank",
+    "black_rank",
+    "handicap",
+    "komi",
+    "winner",
+    "status",
+    "board_size",
+    "time_minutes",
+    "tournament__code",
+    "comment",
+    "voided_at",
+)
+
+
+def tournament_games(tournament: Tournament) -> QuerySet:
+    """The tournament's valid games by round, as ``GAME_JSON_VALUES`` tuples."""
+    return tournament.games.valid().order_by("round", "date", "seq").values_list(*GAME_JSON_VALUES)

@@ -21,6 +21,7 @@ from ratings.engine.formats.opengotha import write_opengotha
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, Colour, Status, Winner
 from ratings.models import RatingHistory
+from ratings.selectors import player_entries
 
 from . import selectors, services
 from .models import Adjustment, Game, Player, Tournament
@@ -66,10 +67,11 @@ def _number(value: Decimal) -> str:
 
 
 class _EntryRanks:
-    """Each player's entry rank, on their first row only (SPEC section 2)."""
+    """Each player's entry rank, on their first row only (SPEC section 2): the one the
+    recompute starts them from, so that the command line replays the file alike."""
 
     def __init__(self) -> None:
-        self.ranks = dict(Player.objects.values_list("username", "entry_rank").iterator())
+        self.ranks = {username: entry.rank for username, entry in player_entries().items()}
         self.seen: set[str] = set()
 
     def first(self, username: str) -> str:

@@ -13,6 +13,8 @@ from .fields import RankFormField
 from .models import Club
 from .selectors import RatingListFilters, months_before
 
+EVERYONE = "all"  # the ``players`` filter's value that lists tournament-only players too
+
 
 class RatingListFilterForm(forms.Form):
     """GET filters of the rating list. A bad field is shown at the field and left out;
@@ -53,14 +55,21 @@ class RatingListFilterForm(forms.Form):
             }
         ),
     )
+    players = forms.ChoiceField(
+        required=False,
+        choices=[("", "Our clubs' players"), (EVERYONE, "Everyone, tournament players too")],
+        label="Players",
+        help_text="",
+    )
     # carried through a filter so that it keeps the chosen list and order
     algorithm = forms.CharField(required=False, widget=forms.HiddenInput)
     sort = forms.CharField(required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args, with_club: bool = True, clear_url: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        if not with_club:
+        if not with_club:  # a club's page: its members, tournament players or not
             del self.fields["club"]
+            del self.fields["players"]
         self.helper = FormHelper()
         self.helper.form_method = "get"
         self.helper.disable_csrf = True
@@ -72,6 +81,7 @@ class RatingListFilterForm(forms.Form):
                 Column("rank_from", css_class="col-4 col-md-2 col-lg-1"),
                 Column("rank_to", css_class="col-4 col-md-2 col-lg-1"),
                 Column("active_months", css_class="col-4 col-md-3 col-lg-2"),
+                *([Column("players", css_class="col-12 col-md-6 col-lg-3")] if with_club else []),
                 Column(
                     Submit("", "Filter", css_class="btn-primary me-2"),
                     HTML(
@@ -85,7 +95,7 @@ class RatingListFilterForm(forms.Form):
             Field("sort"),
         )
 
-    FILTER_FIELDS = ("search", "club", "rank_from", "rank_to", "active_months")
+    FILTER_FIELDS = ("search", "club", "rank_from", "rank_to", "active_months", "players")
 
     def is_filtering(self) -> bool:
         """Whether any filter is given (or wrong): the form then opens on a phone."""
@@ -104,4 +114,5 @@ class RatingListFilterForm(forms.Form):
             strongest=strongest,
             active_since=months_before(today, months) if months else None,
             search=(data.get("search") or "").strip(),
+            everyone=data.get("players") == EVERYONE,
         )

@@ -101,6 +101,14 @@ class Player(models.Model):
     )
     entry_rank = RankField(help_text="The true entry grade (may be below 30k).")
     national_rank = RankField(null=True, blank=True)
+    # Kept by every write of games and adjustments (players.services
+    # .refresh_entry_ranks), so that a recompute reads each player's entry in one query.
+    declared_rank = RankField(
+        null=True,
+        blank=True,
+        help_text="The rank declared on their earliest game that carries one (or an "
+        "adjustment that is their first row); their entry rank when set.",
+    )
     egd_pin = models.CharField("EGD PIN", max_length=20, blank=True, db_index=True)
     national_id = models.CharField(
         "national id",
@@ -114,6 +122,15 @@ class Player(models.Model):
         null=True,
         blank=True,
         help_text="Date of the most recently entered game (goes back when an old game is entered).",
+    )
+    # Kept with last_updated by every write of games (players.services), for the
+    # rating list's filters: activity is the latest game played, and the clubs' list
+    # leaves out the players seen only at tournaments.
+    last_played = models.DateField(
+        null=True, blank=True, help_text="Date of the latest valid game played."
+    )
+    tournament_only = models.BooleanField(
+        default=False, help_text="Has valid games, every one of them in a tournament."
     )
     created_at = models.DateTimeField(auto_now_add=True)
     erased_at = models.DateTimeField(null=True, blank=True)
@@ -218,6 +235,13 @@ class Tournament(models.Model):
     mcmahon = models.JSONField(
         default=list, blank=True, help_text="OpenGotha's McMahon and bye parameters."
     )
+    # Of its valid games, kept by every write of games (players.services
+    # .refresh_tournament_counts): the list of tournaments and the API read them as
+    # they are rather than counting a federation's games on every request.
+    game_count = models.PositiveIntegerField(default=0)
+    player_count = models.PositiveIntegerField(default=0)
+    first_game = models.DateField(null=True, blank=True)
+    last_game = models.DateField(null=True, blank=True)
 
     class Meta:
         ordering = ["-start_date", "code"]

@@ -21,11 +21,12 @@ from django.db.models import Count, F, Max, Min, Q
 from django.utils import timezone
 
 from clubrating.usernames import canonical_username
-from ratings.bulk import RowWriter
+from ratings.bulk import RowWriter, update_rows
 from ratings.engine.base import algorithm_names, registry
 from ratings.engine.egf import EgfAlgorithm
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import Entry, GameRecord, resolve_entries
+from ratings.selectors import declared_ranks
 from ratings.services import Touch, mark_dirty
 
 from .fields import rank_to_code
@@ -242,36 +243,92 @@ def next_seqs(count: int) -> range:
 
 
 def _refresh_last_updated(players: Iterable[Player]) -> None:
-    """A player's "last updated" is the date of their most recently entered valid game.
+    """A player's "last updated" is the date of their most recently entered valid game;
+    "last played" the date of their latest one; "tournament only" says that they have
+    valid games and all are tournament games.
 
     A few grouped queries for any number of players (an import brings thousands): the
-    latest entry number of each as White and as Black, then those games' dates."""
+    latest entry number, latest date and games outside tournaments of each as White and
+    as Black, then the dates of those latest entered games."""
     ids = sorted({player.pk for player in players})
     latest: dict[int, int] = {}  # player id -> seq of their most recently entered game
+    played: dict[int, date] = {}
+    outside: dict[int, int] = {}  # player id -> valid games outside tournaments
     for chunk in (ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)):
         for side in ("white", "black"):
             rows = (
                 Game.objects.valid()
                 .filter(**{f"{side}__in": chunk})
                 .values_list(side)
-                .annotate(last=Max("seq"))
+                .annotate(
+                    last=Max("seq"),
+                    day=Max("date"),
+                    outside=Count("pk", filter=Q(tournament__isnull=True)),
+                )
                 .order_by()
             )
-            for player_id, seq in rows:
+            for player_id, seq, day, games in rows:
                 latest[player_id] = max(seq, latest.get(player_id, seq))
+                played[player_id] = max(day, played.get(player_id, day))
+                outside[player_id] = outside.get(player_id, 0) + games
     seqs = sorted(latest.values())
     dates: dict[int, date] = {}
     for start in range(0, len(seqs), _ID_CHUNK):
         chunk = seqs[start : start + _ID_CHUNK]
         dates.update(Game.objects.filter(seq__in=chunk).values_list("seq", "date"))
-    Player.objects.bulk_update(
-        [Player(pk=pk, last_updated=dates[latest[pk]] if pk in latest else None) for pk in ids],
-        ["last_updated"],
-        batch_size=_ID_CHUNK,
+    update_rows(
+        Player,
+        ("last_updated", "last_played", "tournament_only"),
+        [
+            (
+                dates[latest[pk]] if pk in latest else None,
+                played.get(pk),
+                pk in outside and not outside[pk],
+                pk,
+            )
+            for pk in ids
+        ],
     )
 
 
 _ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+
+
+def refresh_tournament_counts(tournament_ids: Iterable[int | None]) -> None:
+    """Store the valid games, distinct players and first and last game dates of each
+    tournament of ``tournament_ids`` (None: a game of no tournament, ignored). Two
+    grouped queries per 500 tournaments: the counts and dates, then the distinct
+    (tournament, player) pairs of both colours."""
+    ids = sorted({pk for pk in tournament_ids if pk is not None})
+    for chunk in (ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)):
+        games = Game.objects.valid().filter(tournament_id__in=chunk)
+        counts = {
+            pk: (count, first, last)
+            for pk, count, first, last in games.values_list("tournament_id")
+            .annotate(count=Count("pk"), first=Min("date"), last=Max("date"))
+            .order_by()
+        }
+        players: dict[int, int] = dict.fromkeys(chunk, 0)
+        pairs = (
+            games.order_by()
+            .values_list("tournament_id", "white_id")
+            .union(games.order_by().values_list("tournament_id", "black_id"))
+        )
+        for pk, _player in pairs:
+            players[pk] += 1
+        update_rows(
+            Tournament,
+            ("game_count", "player_count", "first_game", "last_game"),
+            [
+                (
+                    counts.get(pk, (0,))[0],
+                    players[pk],
+                    *counts.get(pk, (0, None, None))[1:],
+                    pk,
+                )
+                for pk in chunk
+            ],
+        )
 
 
 # --- validation shared by every way in ------------------------------------------
@@ -606,6 +663,33 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
     return player
 
 
+def players_create(*, user, players: Sequence[Player], summary: str) -> list[Player]:
+    """Store new players at once (an import brings hundreds), each audited as
+    :func:`player_create` audits one; the national rank defaults to the entry rank.
+    Refuses them all if a username is taken. Call inside the caller's transaction."""
+    usernames = [player.username for player in players]
+    taken = sorted(Player.objects.filter(username__in=usernames).values_list("username", flat=True))
+    if taken:
+        raise ServiceError(
+            f"the usernames {', '.join(taken)} are taken",
+            [(None, "username", f"'{username}' is already taken") for username in taken],
+        )
+    for player in players:
+        if player.national_rank is None:
+            player.national_rank = player.entry_rank
+    created = Player.objects.bulk_create(players, batch_size=1000)
+    AuditEntry.objects.bulk_create(
+        [
+            audit_entry(
+                user, "player_create", player, after=player_snapshot(player), summary=summary
+            )
+            for player in created
+        ],
+        batch_size=1000,
+    )
+    return created
+
+
 # --- games --------------------------------------------------------------------
 
 
@@ -650,11 +734,12 @@ def record_sheet_submit(
                 for game in stored
             ]
         )
-        for game in stored:  # the newest entry is each player's "last updated"
-            Player.objects.filter(pk__in=[game.white_id, game.black_id]).update(
-                last_updated=game.date
-            )
-        mark_dirty(_touches(game) for game in stored)
+        _refresh_last_updated([player for game in games for player in (game.white, game.black)])
+        refresh_tournament_counts(game.tournament_id for game in stored)
+        # a sheet declares no rank, but a game before a player's first-row adjustment
+        # takes the entry from it
+        moved = refresh_entry_ranks([p for game in games for p in (game.white, game.black)])
+        mark_dirty([*(_touches(game) for game in stored), *moved])
     return SubmitResult(sheet, stored, _club_warnings(games))
 
 
@@ -723,7 +808,9 @@ def game_correct(
             summary=str(game),
         )
         _refresh_last_updated([*old_players, game.white, game.black])
-        mark_dirty([old_touch, _touches(game)])
+        refresh_tournament_counts([old_touch.tournament_id, game.tournament_id])
+        moved = refresh_entry_ranks([*old_players, game.white, game.black])
+        mark_dirty([old_touch, _touches(game), *moved])
     return game
 
 
@@ -743,7 +830,9 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         game.save()
         audit(user, "game_void", game, before=before, after=game_snapshot(game), summary=reason)
         _refresh_last_updated([game.white, game.black])
-        mark_dirty([_touches(game)])
+        refresh_tournament_counts([game.tournament_id])
+        moved = refresh_entry_ranks([game.white, game.black])
+        mark_dirty([_touches(game), *moved])
     return game
 
 
@@ -794,7 +883,9 @@ def adjustment_apply(
             after=adjustment_snapshot(adjustment),
             summary=f"{player.username} -> {new_rank}",
         )
-        mark_dirty([Touch(date, None, algorithm)])
+        # a resync refreshes the entry ranks of its whole batch at once
+        moved = refresh_entry_ranks([player]) if batch is None else []
+        mark_dirty([Touch(date, None, algorithm), *moved])
     return adjustment
 
 
@@ -831,6 +922,7 @@ def resync_apply(
         batch = ResyncBatch.objects.create(
             created_by=user, effective_date=effective_date, note=note
         )
+        players = [change.player for change in changes]
         for change in changes:
             if change.rank_changes:
                 before = player_snapshot(change.player)
@@ -879,6 +971,7 @@ def resync_apply(
             },
             summary=f"{len(changes)} players",
         )
+        mark_dirty(refresh_entry_ranks(players))
     return batch
 
 
@@ -951,6 +1044,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
         restored_ranks = national_ranks_before(batch)
+        players = [adjustment.player for adjustment in adjustments]
         for adjustment in adjustments:
             before = adjustment_snapshot(adjustment)
             adjustment.voided_at, adjustment.voided_by = now, user
@@ -970,7 +1064,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
         batch.reverted_at, batch.reverted_by = now, user
         batch.save(update_fields=["reverted_at", "reverted_by"])
         audit(user, "resync_revert", batch, summary=f"{len(adjustments)} adjustments voided")
-        mark_dirty([Touch(batch.effective_date)])
+        mark_dirty([Touch(batch.effective_date), *refresh_entry_ranks(players)])
     return batch
 
 
@@ -1020,33 +1114,20 @@ def games_import(
         # first row (GameFileError names the line otherwise).
         entries = resolve_entries(records, known, source)
         new_players = sorted(set(entries) - set(players))
-        created = Player.objects.bulk_create(
-            [
+        created = players_create(
+            user=user,
+            players=[
                 Player(
                     username=username,
                     full_name=username,
                     family_name=username,  # bulk_create skips save(), which splits names
                     entry_rank=entries[username].rank,
-                    national_rank=entries[username].rank,
                 )
                 for username in new_players
             ],
-            batch_size=1000,
+            summary=f"import {source}",
         )
         players.update((player.username, player) for player in created)
-        AuditEntry.objects.bulk_create(
-            [
-                audit_entry(
-                    user,
-                    "player_create",
-                    player,
-                    after=player_snapshot(player),
-                    summary=f"import {source}",
-                )
-                for player in created
-            ],
-            batch_size=1000,
-        )
         codes = {r.tournament for r in records if r.tournament and not r.is_adjustment}
         tournaments = {t.code: t for t in Tournament.objects.filter(code__in=codes)}
         new_tournaments = sorted(codes - set(tournaments))
@@ -1126,12 +1207,14 @@ def games_import(
             after={"games": len(inputs), "adjustments": adjustments, "new_players": new_players},
         )
         _refresh_last_updated(players.values())
+        refresh_tournament_counts(tournament.pk for tournament in tournaments.values())
         mark_dirty(
             [
                 Touch(game.date, game.tournament.pk if game.tournament else None)
                 for _, game in inputs
             ]
             + [Touch(r.date, None, r.algorithm) for r in records if r.is_adjustment]
+            + refresh_entry_ranks(players.values())
         )
         result = ImportResult(len(inputs), adjustments, new_players, new_tournaments)
         if dry_run:
@@ -1234,6 +1317,8 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
             summary=summary,
         )
         _refresh_last_updated([keep, duplicate])
+        refresh_tournament_counts(game.tournament_id for game in moved_games)
+        refresh_entry_ranks([keep, duplicate])  # both replay from the earliest anyway
         if earliest is not None and (moved_games or moved_adjustments):
             mark_dirty(
                 [Touch(earliest)] + [Touch(game.date, game.tournament_id) for game in moved_games]
@@ -1254,6 +1339,49 @@ def earliest_entry(players: Sequence[Player]) -> date | None:
     )
     present = [day for day in (first_game, first_adjustment) if day is not None]
     return min(present) if present else None
+
+
+def refresh_entry_ranks(players: Iterable[Player]) -> list[Touch]:
+    """Store the declared rank (``Player.declared_rank``) of each of ``players`` after a
+    write of their games or adjustments, and return the touches of the write that moved
+    someone's entry rank (SPEC section 2). Such a player is rated from the new rank from
+    their first row on, so each algorithm replays from that player's first game or
+    first adjustment it applies, which may lie long before the dates the write itself
+    touches (an older tournament's games imported, a game that declared a rank voided).
+    A few queries per 500 players."""
+    ids = sorted({player.pk for player in players})
+    moved: list[int] = []
+    for chunk in (ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)):
+        stored = Player.objects.filter(pk__in=chunk).values_list(
+            "pk", "declared_rank", "entry_rank"
+        )
+        declared = declared_ranks(chunk)
+        changed = []
+        for pk, before, created in stored:
+            after = declared.get(pk)
+            if after != before:
+                changed.append((rank_to_code(after) if after is not None else None, pk))
+                if (created if after is None else after) != (created if before is None else before):
+                    moved.append(pk)
+        update_rows(Player, ("declared_rank",), changed)
+    touches = []
+    for chunk in (moved[start : start + _ID_CHUNK] for start in range(0, len(moved), _ID_CHUNK)):
+        first_game = (
+            Game.objects.valid()
+            .filter(Q(white__in=chunk) | Q(black__in=chunk))
+            .aggregate(first=Min("date"))["first"]
+        )
+        if first_game is not None:
+            touches.append(Touch(first_game))
+        first_adjustments = (
+            Adjustment.objects.valid()
+            .filter(player__in=chunk)
+            .values_list("algorithm")
+            .annotate(first=Min("date"))
+            .order_by()
+        )
+        touches += [Touch(day, None, algorithm) for algorithm, day in first_adjustments]
+    return touches
 
 
 # --- committee: accounts ----------------------------------------------------------

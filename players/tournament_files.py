@@ -278,21 +278,28 @@ def tournament_import(
                 )
                 new_tournaments.append(tournament.code)
             _keep_file_details(tournament, info)
-            players = {}
-            for match in plan.new_players:
-                file_player = match.file_player
-                players[file_player.number] = services.player_create(
-                    user=user,
-                    username=match.username,
-                    full_name=file_player.full_name[:200] or match.username,
-                    family_name=file_player.surname[:150],
-                    given_name=file_player.given_name[:150],
-                    country=_country(file_player.country),
-                    federation_club=file_player.club[:50],
-                    declared_rating=_rating(file_player),
-                    entry_rank=file_player.rank,
-                    egd_pin=file_player.pin,
-                )
+            created = services.players_create(
+                user=user,
+                players=[
+                    Player(
+                        username=match.username,
+                        full_name=match.file_player.full_name[:200] or match.username,
+                        family_name=match.file_player.surname[:150],
+                        given_name=match.file_player.given_name[:150],
+                        country=_country(match.file_player.country),
+                        federation_club=match.file_player.club[:50],
+                        declared_rating=_rating(match.file_player),
+                        entry_rank=match.file_player.rank,
+                        egd_pin=match.file_player.pin,
+                    )
+                    for match in plan.new_players
+                ],
+                summary=f"import {source}",
+            )
+            players = {
+                match.file_player.number: player
+                for match, player in zip(plan.new_players, created, strict=True)
+            }
             _fill_matched_players(user, plan, info)
             result = services.games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source

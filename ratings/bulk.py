@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Sequence
+from datetime import date
 from typing import Any
 
 from django.db import connection, models
@@ -145,3 +146,23 @@ class RowWriter:
             self.wait()
         except Exception as batch_error:
             raise batch_error from error
+
+
+def update_rows(
+    model: type[models.Model], columns: Sequence[str], rows: Sequence[Sequence[Any]]
+) -> None:
+    """Set ``columns`` (database column names) of many rows of ``model``'s table, each
+    row ``(value, ..., primary key)`` with the values in database form (dates may be
+    ``date``), in one ``executemany``. ``bulk_update`` builds a CASE expression per
+    column and resolves it in Python, which for a few thousand rows costs seconds."""
+    if not rows:
+        return
+    quote = connection.ops.quote_name
+    sets = ", ".join(f"{quote(column)} = %s" for column in columns)
+    key = quote(model._meta.pk.column)
+    sql = f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {key} = %s"
+    adapt = connection.ops.adapt_datefield_value
+    with connection.cursor() as cursor:
+        cursor.executemany(
+            sql, [tuple(adapt(v) if isinstance(v, date) else v for v in row) for row in rows]
+        )

@@ -4,16 +4,25 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Q
+from django.db.models import Exists, F, OuterRef, Q, Value, Window
+from django.db.models.functions import RowNumber
 
 from players.models import Adjustment, Game, Player, adjustment_record, game_record
 from ratings.engine.base import HistoryRow
-from ratings.engine.records import Colour, Entry, GameRecord, Status, Winner
+from ratings.engine.ranks import Rank
+from ratings.engine.records import (
+    Colour,
+    Entry,
+    GameRecord,
+    Status,
+    Winner,
+    earliest_declared_ranks,
+)
 
 from .models import RatingHistory
 
@@ -184,14 +193,77 @@ def replay_count(algorithm: str, start: ReplayKey | None = None) -> int:
     return _valid_games(start).count() + _valid_adjustments(algorithm, start).count()
 
 
+def declared_ranks(
+    player_ids: Collection[int] | None = None, *, games=None, adjustments=None
+) -> dict[int, Rank]:
+    """Each player's entry rank as declared, by player id (of ``player_ids`` only when
+    given): the rank on their earliest valid game in replay order that carries one
+    (tournament files and CSV imports declare ranks; sheets typed on the site do not),
+    or the new rank of an adjustment that is their first row, as
+    ``ratings.engine.records.declared_ranks`` reads a file. Three queries per 500
+    players, each row the first of its player (a window function). ``games`` and
+    ``adjustments``: the valid ones (a migration passes its historical models').
+
+    A write stores the result in ``Player.declared_rank`` for the players it touches
+    (``players.services.refresh_entry_ranks``): over all the games of a federation the
+    window functions take seconds, too long for every recompute."""
+    games = Game.objects.valid() if games is None else games
+    adjustments = Adjustment.objects.valid() if adjustments is None else adjustments
+    # An adjustment comes before a game of its player on its date at round 0 with a
+    # later entry number, or on any later date.
+    earlier_game = games.filter(
+        Q(white=OuterRef("player_id")) | Q(black=OuterRef("player_id"))
+    ).filter(
+        Q(date__lt=OuterRef("date")) | Q(date=OuterRef("date"), round=0, seq__lt=OuterRef("seq"))
+    )
+    sources = [
+        (games, "white_id", "white_rank", F("round")),
+        (games, "black_id", "black_rank", F("round")),
+        # adjustments have no round: they sit at round 0 of their date
+        (
+            adjustments.filter(~Exists(earlier_game)),
+            "player_id",
+            "new_rank",
+            Value(0),
+        ),
+    ]
+    if player_ids is None:
+        chunks: list[list[int] | None] = [None]
+    else:
+        ids = sorted(player_ids)
+        chunks = [ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)]
+    rows: list[tuple[int, tuple, Rank]] = []
+    for entries, player, rank, round_number in sources:
+        entries = entries.filter(**{f"{rank}__isnull": False}).annotate(key_round=round_number)
+        order = [F("date").asc(), F("key_round").asc(), F("seq").asc()]
+        for chunk in chunks:
+            some = entries if chunk is None else entries.filter(**{f"{player}__in": chunk})
+            first = some.annotate(
+                first=Window(RowNumber(), partition_by=[F(player)], order_by=order)
+            ).filter(first=1)
+            for player_id, day, key_round, seq, declared in first.values_list(
+                player, "date", "key_round", "seq", rank
+            ):
+                rows.append((player_id, (day, key_round, seq), declared))
+    return earliest_declared_ranks(rows)
+
+
+_ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+
+
 def player_entries() -> dict[str, Entry]:
-    """Every player's entry: the rank recorded when they were created (SPEC section 2),
-    and the GoR their earliest tournament file declared (the EGF algorithms start them
-    at it, as ``python -m ratings`` does on that file)."""
-    rows = Player.objects.values_list("username", "entry_rank", "declared_rating")
+    """Every player's entry (SPEC section 2): the rank declared on their earliest game or
+    first-row adjustment (stored as ``Player.declared_rank`` by every write; see
+    :func:`declared_ranks`), else the rank recorded when they were created; and the GoR
+    their earliest tournament file declared (the EGF algorithms start them at it, as
+    ``python -m ratings`` does on that file)."""
+    rows = Player.objects.values_list("username", "declared_rank", "entry_rank", "declared_rating")
     return {
-        username: Entry(rank, declared_rating=Fraction(declared) if declared is not None else None)
-        for username, rank, declared in rows.iterator()
+        username: Entry(
+            declared if declared is not None else created,
+            declared_rating=Fraction(rating) if rating is not None else None,
+        )
+        for username, declared, created, rating in rows.iterator()
     }
 
 

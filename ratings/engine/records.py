@@ -556,33 +556,71 @@ def read_players(data: bytes | str, source: str = "") -> dict[str, Entry]:
     return entries
 
 
+def earliest_declared_ranks(declared: Iterable[tuple[str, tuple, Rank]]) -> dict[str, Rank]:
+    """Each player's entry rank as declared (SPEC section 2, "Entry rank"): the rank on
+    their earliest row in replay order that declares one, from ``(player, order key,
+    rank)`` of every declared rank. The command line reads them off the file
+    (:func:`declared_ranks`); the site off its games and adjustments
+    (``ratings.selectors.player_entries``)."""
+    earliest: dict[str, tuple[tuple, Rank]] = {}
+    for player, key, rank in declared:
+        known = earliest.get(player)
+        if known is None or key < known[0]:
+            earliest[player] = (key, rank)
+    return {player: rank for player, (_key, rank) in earliest.items()}
+
+
+def declared_ranks(records: Iterable[GameRecord]) -> Iterator[tuple[str, tuple, Rank]]:
+    """``(player, order key, rank)`` of every entry rank that ``records``, in replay
+    order, declare: the ranks of games, and an adjustment's new rank (in
+    ``white_rank``) when it is its player's first row. A later adjustment resets the
+    player from its date on (for its algorithm only, when it names one); it is not
+    where they started."""
+    seen: set[str] = set()
+    for record in records:
+        if record.is_adjustment:
+            if record.white not in seen and record.white_rank is not None:
+                yield record.white, record.order_key, record.white_rank
+            seen.add(record.white)
+            continue
+        if record.white_rank is not None:
+            yield record.white, record.order_key, record.white_rank
+        if record.black_rank is not None:
+            yield record.black, record.order_key, record.black_rank
+        seen.add(record.white)
+        seen.add(record.black)
+
+
 def resolve_entries(
     records: Sequence[GameRecord], given: Mapping[str, Entry] | None = None, source: str = ""
 ) -> dict[str, Entry]:
     """Each player's entry, fixed once: from ``given`` (``--players``) if listed, else
-    from the rank on their first row in replay order (SPEC section 2)."""
+    from the rank on their first row in replay order (SPEC section 2), which a file
+    must then carry: that is their earliest declared rank, as on the site."""
     entries = dict(given or {})
     errors: list[RowError] = []
-    for record in replay_order(records):
+    seen: set[str] = set(entries)
+    ordered = replay_order(records)
+    for record in ordered:
         for name, rank, column in (
             (record.white, record.white_rank, "white_rank"),
             (record.black, record.black_rank, "black_rank"),
         ):
-            if name in entries:
+            if name in seen:
                 continue
             if record.is_adjustment and name == record.black and column == "black_rank":
                 continue
+            seen.add(name)
             if rank is None:
                 errors.append(
                     RowError(
                         record.line or 0, column, f"first game of '{name}' needs their entry rank"
                     )
                 )
-                entries[name] = Entry(Rank(0))  # reported once; keep scanning the rest
-                continue
-            entries[name] = Entry(rank)
     if errors:
         raise GameFileError(errors, source)
+    for name, rank in earliest_declared_ranks(declared_ranks(ordered)).items():
+        entries.setdefault(name, Entry(rank))
     return entries
 
 

@@ -25,8 +25,11 @@ def test_the_list_counts_players_and_active_players(client):
     today = timezone.localdate()
     durban = factories.club("Durban Go Club")
     factories.club("Pretoria Go Club")
-    factories.player("ann", club=durban, last_updated=today - timedelta(days=30))
-    factories.player("ben", club=durban, last_updated=today - timedelta(days=500))
+    # active: played within the year (an old game entered lately does not count)
+    factories.player("ann", club=durban, last_played=today - timedelta(days=30), last_updated=today)
+    factories.player(
+        "ben", club=durban, last_played=today - timedelta(days=500), last_updated=today
+    )
     factories.player("cat", club=durban)
 
     html = client.get("/clubs/").content.decode()

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.utils import timezone
 
+from players import services
 from players.forms_public import RatingListFilterForm
 from players.selectors import months_before
 from ratings.engine.ranks import parse_rank
@@ -173,13 +174,58 @@ def test_it_filters_by_a_rank_range_in_either_order(client):
     assert listed(client.get("/?rank_to=1k").content.decode()) == ["b", "c", "d"]
 
 
-def test_it_filters_by_activity_within_months(client):
+def test_it_filters_by_activity_within_months_on_the_latest_game_played(client):
     today = timezone.localdate()
-    rated("recent", "5k", 0, last_updated=today - timedelta(days=20))
-    rated("lapsed", "5k", 0, last_updated=today - timedelta(days=400))
+    rated("recent", "5k", 0, last_played=today - timedelta(days=20))
+    # an old game entered lately moves "last updated", not the activity
+    rated(
+        "lapsed",
+        "5k",
+        0,
+        last_played=today - timedelta(days=400),
+        last_updated=today - timedelta(days=400 * 10),
+    )
     rated("never", "5k", 0)
 
     assert listed(client.get("/?active_months=6").content.decode()) == ["recent"]
+
+
+def test_activity_follows_the_latest_game_when_older_games_are_entered(client):
+    vera = factories.volunteer()
+    today = timezone.localdate()
+    han, ito = rated("han", "3d", 0), rated("ito", "4d", 0)
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(han, ito, "B", today - timedelta(days=30))]
+    )
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(han, ito, "W", today - timedelta(days=3650))]
+    )
+    han.refresh_from_db()
+    assert han.last_updated == today - timedelta(days=3650)
+    assert han.last_played == today - timedelta(days=30)
+    assert listed(client.get("/?active_months=6").content.decode()) == ["ito", "han"]
+
+
+def test_it_lists_the_clubs_players_and_tournament_only_players_one_filter_away(client):
+    vera = factories.volunteer()
+    cup = factories.tournament("cup-2023", "Cup 2023")
+    member = rated("member", "1d", 0, club=factories.club("Durban Go Club"))
+    regular, visitor = rated("regular", "2d", 0), rated("visitor", "3d", 0)
+    services.record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(member, visitor, "W", date(2023, 5, 1), tournament=cup),
+            factories.game(regular, visitor, "W", date(2023, 5, 2), tournament=cup),
+            factories.game(regular, member, "W", date(2023, 6, 1)),
+        ],
+    )
+    visitor.refresh_from_db()
+    assert visitor.tournament_only
+
+    assert listed(client.get("/").content.decode()) == ["regular", "member"]
+    everyone = client.get("/?players=all").content.decode()
+    assert listed(everyone) == ["visitor", "regular", "member"]
+    assert [row[1] for row in csv_rows(client.get("/ratings.csv"))[1:]] == ["regular", "member"]
 
 
 def test_it_searches_usernames_and_names(client):

@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.db import connection
 from django.db.models import Q
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from players.exchange_forms import MAX_UPLOAD_BYTES
@@ -387,6 +389,30 @@ def test_the_preview_takes_a_fixed_number_of_queries(client, vera, django_assert
         preview = upload(client, SPRING_CUP)
     with django_assert_max_num_queries(16):
         client.post(URL, confirmation(preview, "check"))
+
+
+def league_h9(players: int, code: str) -> str:
+    """An h-file of one round between new players: 1 beats 2, 3 beats 4, ..."""
+    lines = [f"; EV[{code}]", "; DT[2024-03-02,2024-03-02]", "; KM[6.5]", ";"]
+    for number in range(1, players + 1):
+        opponent, result = (number + 1, "+/w0") if number % 2 else (number - 1, "-/b0")
+        name = f"{code.replace('-', '')}{number:04d} Given"
+        lines.append(f"{number:4d} {name} 10k ZA CTGC 1 0 {opponent}{result}")
+    return "\n".join(lines) + "\n"
+
+
+def test_importing_takes_the_same_queries_for_ten_new_players_or_sixty(client, vera):
+    queries = []
+    for players, code in ((10, "League-A"), (60, "League-B")):
+        preview = upload(client, league_h9(players, code), code=code)
+        with CaptureQueriesContext(connection) as captured:
+            response = client.post(URL, confirmation(preview))
+        assert response.status_code == 302
+        queries.append(len(captured))
+    assert Tournament.objects.get(code="League-B").games.count() == 30
+    assert Tournament.objects.get(code="League-B").player_count == 60
+    assert AuditEntry.objects.filter(action="player_create").count() == 10 + 60
+    assert queries[1] == queries[0]  # none per player or game
 
 
 # --- a real file -------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ from datetime import date
 import pytest
 
 from players import services
+from players.models import Player
 from ratings import services as rating_services
 from ratings.models import RatingHistory
 from tests import factories
@@ -134,7 +135,7 @@ def test_the_crosstable_can_show_the_sagc_change(client, open_tournament):
 def test_the_crosstable_is_a_fixed_number_of_queries(
     client, open_tournament, django_assert_max_num_queries
 ):
-    with django_assert_max_num_queries(3):  # tournament, games, history
+    with django_assert_max_num_queries(4):  # tournament, players, games, history
         response = client.get("/tournaments/spring-cup/")
 
     assert response.status_code == 200
@@ -144,6 +145,84 @@ def test_the_crosstable_is_a_fixed_number_of_queries(
         "Ben",
         "Dan",
     ]
+
+
+def league_of(vera, code: str, games: int, first_player: int):
+    """A tournament of ``games`` games, one a round, between players numbered from
+    ``first_player``: round r is player r against player r + 1, White winning."""
+    tournament = factories.tournament(code, code.title(), start_date=date(2024, 5, 1))
+    numbers = range(first_player, first_player + games + 1)
+    players = [factories.player(f"p{number}", "10k") for number in numbers]
+    services.record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(
+                players[number], players[number + 1], "W", date(2024, 5, 1), tournament=tournament,
+                round=number + 1,
+            )
+            for number in range(games)
+        ],
+    )  # fmt: skip
+    return tournament
+
+
+def test_the_list_and_the_api_list_take_the_same_queries_for_one_tournament_or_twelve(
+    client, vera, django_assert_num_queries
+):
+    league_of(vera, "league-0", 1, 0)
+    with django_assert_num_queries(2):  # the page, the paginator's count
+        few = client.get("/tournaments/").content.decode()
+    with django_assert_num_queries(2):  # the count, the page
+        few_api = client.get("/api/v1/tournaments/").json()
+    first = 10
+    for number in range(1, 12):
+        league_of(vera, f"league-{number}", number + 1, first)
+        first += number + 2
+    with django_assert_num_queries(2):
+        many = client.get("/tournaments/").content.decode()
+    with django_assert_num_queries(2):
+        many_api = client.get("/api/v1/tournaments/").json()
+
+    assert few.count('href="/tournaments/league-') == 1
+    assert many.count('href="/tournaments/league-') == 12
+    assert few_api["count"] == 1
+    counts = {row["code"]: (row["game_count"], row["player_count"]) for row in many_api["results"]}
+    assert counts == {f"league-{number}": (number + 1, number + 2) for number in range(12)}
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*League-11.*?</tr>", many, re.S).group(0)
+    assert re.findall(r"<td[^>]*>(\d+)</td>", row) == ["12", "13"]
+
+
+def test_a_tournament_page_and_its_api_take_the_same_queries_small_or_large(
+    client, vera, django_assert_num_queries
+):
+    league_of(vera, "small", 2, 0)
+    league_of(vera, "large", 30, 10)
+    rating_services.recompute_pending()
+    for code, players in (("small", 3), ("large", 31)):
+        with django_assert_num_queries(4):  # tournament, players, games, history
+            html = client.get(f"/tournaments/{code}/").content.decode()
+        with django_assert_num_queries(2):  # the tournament, its games
+            data = client.get(f"/api/v1/tournaments/{code}/").json()
+        assert len(crosstable_rows(html)) == players
+        assert data["player_count"] == players
+        assert len(data["games"]) == players - 1
+
+
+def test_the_stored_counts_follow_corrections_and_merges(client, vera):
+    cup = league_of(vera, "cup", 3, 0)  # p0-p1, p1-p2, p2-p3
+    other = factories.tournament("other", "Other")
+    game = cup.games.get(round=3)
+    changes = factories.game(game.white, game.black, "W", game.date, tournament=other, round=1)
+    services.game_correct(user=vera, game_id=game.pk, version=game.version, changes=changes)
+    cup.refresh_from_db()
+    other.refresh_from_db()
+    assert (cup.game_count, cup.player_count, other.game_count, other.player_count) == (2, 3, 1, 2)
+
+    p0, p2 = (Player.objects.get(username=name) for name in ("p0", "p2"))
+    services.player_merge(user=factories.committee_member(), keep=p0, duplicate=p2)
+    cup.refresh_from_db()
+    assert (cup.game_count, cup.player_count) == (2, 2)
+    assert (cup.first_game, cup.last_game) == (date(2024, 5, 1), date(2024, 5, 1))
 
 
 def test_it_answers_404_for_an_unknown_tournament(client):

@@ -4,11 +4,12 @@ from itertools import zip_longest
 
 from django.core.management.base import BaseCommand, CommandError
 
+from players.models import Player
 from ratings import services
 from ratings.engine.base import get_algorithm, replay
 from ratings.engine.output import format_value, history_cells, standing_cells
 from ratings.models import CurrentRating, RecomputeState
-from ratings.selectors import player_entries, replay_records, stored_history
+from ratings.selectors import declared_ranks, player_entries, replay_records, stored_history
 
 MAX_SHOWN = 20
 
@@ -26,7 +27,7 @@ class Command(BaseCommand):
         names = services.maintained_algorithms()
         if algorithm is not None and algorithm not in names:
             raise CommandError(f"'{algorithm}' is not maintained here ({', '.join(names)})")
-        differences = 0
+        differences = self._check_entry_ranks()
         for name in [algorithm] if algorithm else names:
             pending = RecomputeState.objects.filter(algorithm=name, dirty_from__isnull=False)
             if pending.exists():
@@ -36,6 +37,23 @@ class Command(BaseCommand):
             self.stdout.write(f"{name}: {'OK' if not found else f'{found} differences'}")
         if differences:
             raise CommandError(f"{differences} differences between stored and replayed ratings")
+
+    def _check_entry_ranks(self) -> int:
+        """The declared entry ranks the writes store, against those the games give."""
+        expected = declared_ranks()
+        found = 0
+        for username, player_id, stored in Player.objects.values_list(
+            "username", "pk", "declared_rank"
+        ).order_by("username"):
+            if expected.get(player_id) != stored:
+                found += 1
+                if found <= MAX_SHOWN:
+                    self.stdout.write(
+                        f"  declared entry rank of {username}: stored {stored}, "
+                        f"from the games {expected.get(player_id)}"
+                    )
+        self.stdout.write(f"entry ranks: {'OK' if not found else f'{found} differences'}")
+        return found
 
     def _check(self, name: str) -> int:
         engine = get_algorithm(name)
