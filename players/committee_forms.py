@@ -227,11 +227,31 @@ class AdjustmentForm(forms.Form):
 class PlayerEditForm(forms.Form):
     """A player's record as the committee corrects it (``services.player_update``)."""
 
-    full_name = forms.CharField(max_length=200)
+    given_name = forms.CharField(max_length=150, required=False)
+    family_name = forms.CharField(
+        max_length=150,
+        required=False,
+        help_text="As the federations write it; the full name is the two together.",
+    )
     club = forms.ModelChoiceField(
         queryset=Club.objects.all(), required=False, empty_label="no club"
     )
+    country = forms.CharField(
+        max_length=2, required=False, help_text="Two letters (ISO 3166), e.g. ZA or FR."
+    )
+    federation_club = forms.CharField(
+        label="Club as the federation writes it",
+        max_length=50,
+        required=False,
+        help_text="The club or its abbreviation in EGD and OpenGotha files, e.g. 75Op.",
+    )
     egd_pin = forms.CharField(label="EGD PIN", required=False, max_length=20)
+    national_id = forms.CharField(
+        label="National id",
+        max_length=30,
+        required=False,
+        help_text="The player's id with their federation (e.g. the AGA ID).",
+    )
     national_rank = RankFormField(
         required=False, help_text="As on the national list, e.g. 15k or 3d (50k to 9d, 1p to 9p)."
     )
@@ -245,11 +265,17 @@ class PlayerEditForm(forms.Form):
     def initial_for(player: Player) -> dict:
         return {name: getattr(player, name) for name in PLAYER_EDIT_FIELDS}
 
-    def clean_full_name(self) -> str:
-        full_name = self.cleaned_data["full_name"].strip()
-        if not full_name:
-            raise ValidationError("A player needs a name.")
-        return full_name
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not (cleaned.get("given_name", "").strip() or cleaned.get("family_name", "").strip()):
+            self.add_error("family_name", "A player needs a name.")
+        return cleaned
+
+    def clean_country(self) -> str:
+        country = self.cleaned_data["country"].strip().upper()
+        if country and not (country.isascii() and country.isalpha() and len(country) == 2):
+            raise ValidationError(f"'{country}' is not a two-letter country code (ISO 3166).")
+        return country
 
     def __init__(self, *args, player: Player | None = None, **kwargs):
         super().__init__(*args, **kwargs)

@@ -610,7 +610,19 @@ def player_create(
 
 # The fields a committee member corrects on a player's record (the username stays: it
 # is the record's address and the name the sheets use).
-PLAYER_EDIT_FIELDS = ("full_name", "club", "egd_pin", "national_rank", "entry_rank", "active")
+PLAYER_EDIT_FIELDS = (
+    "given_name",
+    "family_name",
+    "full_name",
+    "club",
+    "country",
+    "federation_club",
+    "egd_pin",
+    "national_id",
+    "national_rank",
+    "entry_rank",
+    "active",
+)
 
 
 def player_update(*, user, player: Player, **changes: Any) -> Player:
@@ -626,13 +638,33 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         rank = changes.get(name, getattr(player, name))
         if not (rank is None and name == "national_rank") and not isinstance(rank, Rank):
             problems.append((None, name, f"{rank!r} is not a rank (50k to 9d, 1p to 9p)"))
-    if "full_name" in changes:
-        changes["full_name"] = changes["full_name"].strip()
-        if not changes["full_name"]:
-            problems.append((None, "full_name", "a player needs a name"))
+    for name in ("full_name", "given_name", "family_name", "federation_club", "national_id"):
+        if name in changes:
+            changes[name] = (changes[name] or "").strip()
+    if "full_name" in changes and not changes["full_name"]:
+        problems.append((None, "full_name", "a player needs a name"))
+    names = [changes.get(name, getattr(player, name)) for name in ("given_name", "family_name")]
+    if {"given_name", "family_name"} & set(changes) and not any(names):
+        problems.append((None, "family_name", "a player needs a name"))
+    if "country" in changes:
+        country = changes["country"] = (changes["country"] or "").strip().upper()
+        if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
+            problems.append((None, "country", f"'{country}' is not a two-letter country code"))
     if "egd_pin" in changes:
         changes["egd_pin"] = (changes["egd_pin"] or "").strip()
         problems += _pin_problems(changes["egd_pin"], player)
+    if changes.get("national_id"):
+        holder = (
+            Player.objects.filter(national_id=changes["national_id"]).exclude(pk=player.pk).first()
+        )
+        if holder is not None:
+            problems.append(
+                (
+                    None,
+                    "national_id",
+                    f"the national id {changes['national_id']} is already on file, for {holder}",
+                )
+            )
     if problems:
         raise ServiceError(f"{player.username} was not changed", problems)
     with transaction.atomic():
@@ -643,6 +675,7 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         old_entry_rank = player.entry_rank
         for name, value in changes.items():
             setattr(player, name, value)
+        player.sync_names()  # the full name follows the two names (or splits into them)
         after = player_snapshot(player)
         if after == before:
             return player

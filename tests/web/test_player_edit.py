@@ -42,9 +42,13 @@ def thandi(connie):
 
 def form_data(player: Player, **changes) -> dict:
     data = {
-        "full_name": player.full_name,
+        "given_name": player.given_name,
+        "family_name": player.family_name,
         "club": player.club_id or "",
+        "country": player.country,
+        "federation_club": player.federation_club,
         "egd_pin": player.egd_pin,
+        "national_id": player.national_id,
         "national_rank": str(player.national_rank or ""),
         "entry_rank": str(player.entry_rank),
         "active": "on" if player.active else "",
@@ -61,7 +65,7 @@ def test_the_log_page_links_committee_members_to_the_correction(client, connie, 
 def test_it_shows_the_record_in_the_form(client, connie, thandi):
     html = client.get("/committee/players/thandi/edit/").content.decode()
 
-    assert 'value="Thandi Nkosi"' in html and 'value="12k"' in html
+    assert 'value="Thandi"' in html and 'value="Nkosi"' in html and 'value="12k"' in html
 
 
 def test_it_corrects_name_club_pin_and_national_rank_with_an_audited_before_and_after(
@@ -72,7 +76,7 @@ def test_it_corrects_name_club_pin_and_national_rank_with_an_audited_before_and_
     response = client.post(
         "/committee/players/thandi/edit/",
         form_data(
-            thandi, full_name="Thandiwe Nkosi", club=club.pk, egd_pin="14000123", national_rank="9k"
+            thandi, given_name="Thandiwe", club=club.pk, egd_pin="14000123", national_rank="9k"
         ),
         follow=True,
     )
@@ -138,3 +142,40 @@ def test_a_volunteer_may_not_correct_a_record(client, thandi):
     client.force_login(factories.volunteer("vera"))
 
     assert client.get("/committee/players/thandi/edit/").status_code == 403
+
+
+def test_it_corrects_country_federation_club_and_national_id(client, connie, thandi):
+    client.post(
+        "/committee/players/thandi/edit/",
+        form_data(thandi, country="za", federation_club="Jhb", national_id="AGA-1234"),
+    )
+
+    thandi.refresh_from_db()
+    assert (thandi.country, thandi.federation_club, thandi.national_id) == ("ZA", "Jhb", "AGA-1234")
+    entry = AuditEntry.objects.get(action="player_update")
+    assert (entry.before["national_id"], entry.after["national_id"]) == ("", "AGA-1234")
+
+
+def test_it_refuses_a_bad_country_a_national_id_on_file_and_no_name_at_once(client, connie, thandi):
+    factories.player("other", "5k", national_id="AGA-1234")
+
+    response = client.post(
+        "/committee/players/thandi/edit/",
+        form_data(thandi, country="Z1", national_id="AGA-1234", given_name="", family_name=""),
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "not a two-letter country code" in html
+    assert "A player needs a name." in html
+    thandi.refresh_from_db()
+    assert (thandi.country, thandi.national_id, thandi.full_name) == ("", "", "Thandi Nkosi")
+
+
+def test_a_national_id_on_file_is_refused_by_the_service(connie, thandi):
+    factories.player("other", "5k", national_id="AGA-1234")
+
+    with pytest.raises(services.ServiceError) as refused:
+        services.player_update(user=connie, player=thandi, national_id="AGA-1234")
+
+    assert [field for _, field, _ in refused.value.errors] == ["national_id"]
