@@ -1180,6 +1180,12 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         duplicate.active = False
         duplicate.merged_into = keep
         duplicate.save(update_fields=["active", "merged_into"])
+        if duplicate.account_id is not None and keep.account_id is None:
+            # The player's own login follows their games to the record kept.
+            account = duplicate.account
+            duplicate.account = None
+            duplicate.save(update_fields=["account"])
+            _link(user, account, keep)
         summary = f"{duplicate.username} merged into {keep.username}"
         details = {
             "kept": keep.username,

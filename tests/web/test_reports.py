@@ -361,3 +361,10 @@ def test_the_resolve_form_says_to_void_the_game_first(client, vera, pat, ann, ga
     assert response.status_code == 200
     assert f"game {game.pk} is not void: void it first" in response.content.decode()
     assert GameReport.objects.get().is_open
+
+
+def test_a_merge_moves_the_players_own_account_to_the_record_kept(connie, pat, ann, ben):
+    services.player_merge(user=connie, keep=ben, duplicate=ann)
+
+    assert Player.objects.get(username="ben").account == pat
+    assert Player.objects.get(username="ann").account is None
