@@ -78,7 +78,9 @@ class PlayerAdmin(AuditedAdmin):
     list_select_related = ["club"]
     # The entry rank is the point of departure of every replay: it changes only
     # through a committee adjustment, which the recompute picks up.
-    readonly_fields = ["entry_rank", "last_updated", "created_at", "erased_at"]
+    # The player's own account is linked on the committee's account page (audited, one
+    # record per account).
+    readonly_fields = ["entry_rank", "last_updated", "created_at", "erased_at", "account"]
     snapshot = staticmethod(services.player_snapshot)
 
 
