@@ -10,7 +10,8 @@ read; the tournaments' stored counts as the services keep them). Then, with Djan
 test Client in this process (so the time is the server's: resolving, the view, its
 queries and the templates; no network), it times each page after three warm-up
 requests: median and 95th percentile of ``--requests`` requests, and the queries of
-one request. Prints a markdown table
+one request. The heavy player's own login (their log page with Report links, My
+page) and a volunteer's queue of reports are timed too. Prints a markdown table
 for docs/performance.md (the section between ``<!-- bench:pages -->`` markers).
 
     createdb -h 127.0.0.1 -U postgres clubrating_bench_pages
@@ -315,6 +316,28 @@ def table(timings: Sequence[Timing], requests: int) -> list[str]:
     return lines
 
 
+def _own_account():
+    """The heavy player's own login, linked to their record (made on first use)."""
+    from django.contrib.auth import get_user_model
+
+    from players.models import Player
+
+    account, _ = get_user_model().objects.get_or_create(username=f"{HEAVY_USERNAME}-own")
+    Player.objects.filter(username=HEAVY_USERNAME, account=None).update(account=account)
+    return account
+
+
+def _volunteer_account():
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+
+    from players.permissions import VOLUNTEERS
+
+    account, _ = get_user_model().objects.get_or_create(username="bench-volunteer")
+    account.groups.add(Group.objects.get_or_create(name=VOLUNTEERS)[0])
+    return account
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.pages", description=__doc__)
     parser.add_argument("--requests", type=int, default=30, help="timed requests per page")
@@ -371,8 +394,22 @@ def main(argv: Sequence[str] | None = None) -> int:
             f"/api/v1/tournaments/{BIG_TOURNAMENT}/",
         ),
     ]
+    # The heavy player's own login: their log page with a Report link on each row, My
+    # page; and a volunteer's queue of reports.
+    own_client, volunteer_client = Client(), Client()
+    own_client.force_login(_own_account())
+    volunteer_client.force_login(_volunteer_account())
+    own_pages = [
+        ("own log page (Report links), newest 50", f"/players/{HEAVY_USERNAME}/"),
+        ("My page", "/me/"),
+    ]
+    volunteer_pages = [("reports queue (volunteer)", "/reports/")]
     load_before = os.getloadavg()[0]
     timings = [time_page(client, page, url, args.requests) for page, url in pages]
+    timings += [time_page(own_client, page, url, args.requests) for page, url in own_pages]
+    timings += [
+        time_page(volunteer_client, page, url, args.requests) for page, url in volunteer_pages
+    ]
     vendor = connection.vendor
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print()

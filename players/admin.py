@@ -101,6 +101,9 @@ class PlayerAdmin(AuditedAdmin):
         "tournament_only",
         "created_at",
         "erased_at",
+        # The player's own account is linked on the committee's account page (audited,
+        # one record per account).
+        "account",
     ]
     fields = [
         "username",
@@ -122,6 +125,7 @@ class PlayerAdmin(AuditedAdmin):
         "tournament_only",
         "created_at",
         "erased_at",
+        "account",
     ]
     snapshot = staticmethod(services.player_snapshot)
 

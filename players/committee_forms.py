@@ -308,8 +308,11 @@ class PlayerField(forms.CharField):
         )
         super().__init__(**kwargs)
 
-    def clean(self, value) -> Player:
-        return player_from_text(super().clean(value))
+    def clean(self, value) -> Player | None:
+        text = super().clean(value)
+        if not text and not self.required:
+            return None
+        return player_from_text(text)
 
 
 class PlayerChoiceForm(forms.Form):
@@ -375,6 +378,12 @@ class AccountCreateForm(forms.Form):
     )
     role = _role_field()
     password = _password_field()
+    player = PlayerField(
+        label="Player record",
+        required=False,
+        help_text="For a player's own account: their record (username, name or EGD PIN). "
+        "They will see their page and can report mistakes in their games.",
+    )
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -390,6 +399,16 @@ class AccountCreateForm(forms.Form):
 
 class AccountRoleForm(forms.Form):
     role = _role_field()
+
+
+class AccountPlayerForm(forms.Form):
+    """Link an account to a player record; empty unlinks it."""
+
+    player = PlayerField(
+        label="Player record",
+        required=False,
+        help_text="Username, name or EGD PIN; leave empty to unlink.",
+    )
 
 
 class TemporaryPasswordForm(forms.Form):

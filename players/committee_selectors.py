@@ -118,11 +118,13 @@ def games_between(one: Player, other: Player) -> QuerySet[Game]:
 
 
 def accounts() -> QuerySet:
-    """Every login except the site's own, with its roles as two annotated flags."""
+    """Every login except the site's own, with its roles as two annotated flags and its
+    player record (if linked)."""
     memberships = get_user_model().groups.through.objects.filter(user_id=OuterRef("pk"))
     return (
         get_user_model()
         .objects.exclude(username=SYSTEM_USERNAME)
+        .select_related("player")
         .annotate(
             in_committee=Exists(memberships.filter(group__name=COMMITTEE)),
             in_volunteers=Exists(memberships.filter(group__name=VOLUNTEERS)),

@@ -4,6 +4,7 @@ fields or from data handed to the table up front: no render method queries."""
 from __future__ import annotations
 
 import django_tables2 as tables
+from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
@@ -197,9 +198,17 @@ class AdjustmentTable(tables.Table):
         return badge("valid", "text-bg-success")
 
 
+def _linked_player(account):
+    try:
+        return account.player
+    except ObjectDoesNotExist:
+        return None
+
+
 class AccountTable(tables.Table):
     username = tables.Column(linkify=("committee_account", [tables.A("pk")]))
     role = tables.Column(empty_values=(), orderable=False)
+    player = tables.Column("Player record", empty_values=(), orderable=False)
     last_login = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Last login")
     date_joined = tables.DateTimeColumn("Y-m-d", verbose_name="Created")
     flags = tables.Column("", empty_values=(), orderable=False)
@@ -214,7 +223,15 @@ class AccountTable(tables.Table):
             return badge("committee", "text-bg-primary")
         if record.in_volunteers:
             return badge("volunteer", "text-bg-info")
+        if _linked_player(record) is not None:
+            return badge("player", "text-bg-light border")
         return badge("reader", "text-bg-light border")
+
+    def render_player(self, record):
+        player = _linked_player(record)
+        if player is None:
+            return "\u2014"
+        return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.username)
 
     def render_flags(self, record):
         flags = []

@@ -19,10 +19,11 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 from ratings.services import primary_algorithm, request_full_recompute
 
 from . import committee_selectors as selectors
-from . import services
+from . import report_selectors, services
 from .committee_forms import (
     PLAYER_OPTIONS,
     AccountCreateForm,
+    AccountPlayerForm,
     AccountRoleForm,
     AdjustmentForm,
     FullRecomputeForm,
@@ -399,7 +400,11 @@ def account_create(request):
         password = data["password"] or services.temporary_password()
         try:
             account = services.account_create(
-                user=request.user, username=data["username"], password=password, role=data["role"]
+                user=request.user,
+                username=data["username"],
+                password=password,
+                role=data["role"],
+                player=data["player"],
             )
         except ServiceError as error:
             add_service_errors(form, error)
@@ -411,11 +416,15 @@ def account_create(request):
     return render(
         request,
         "committee/account_create.html",
-        {"form": form},
+        {"form": form, **_player_options()},
     )
 
 
-def _render_account(request, account, role_form=None, password_form=None):
+def _player_options() -> dict:
+    return {"players": selectors.player_usernames(), "datalist_id": PLAYER_OPTIONS}
+
+
+def _render_account(request, account, role_form=None, password_form=None, player_form=None):
     shown = request.session.get(SHOWN_ONCE)
     password = None
     if shown and shown["pk"] == account.pk:
@@ -428,6 +437,12 @@ def _render_account(request, account, role_form=None, password_form=None):
         "role_form": role_form or AccountRoleForm(initial={"role": services.account_role(account)}),
         "password_form": password_form or TemporaryPasswordForm(account=account),
         "password": password,
+        "linked_player": report_selectors.linked_player(account),
+        "player_form": player_form
+        or AccountPlayerForm(
+            initial={"player": getattr(report_selectors.linked_player(account), "username", "")}
+        ),
+        **_player_options(),
     }
     return render(request, "committee/account.html", context)
 
@@ -481,6 +496,28 @@ def account_password(request, pk: int):
             )
             return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, password_form=form)
+
+
+@committee_required
+@require_POST
+def account_player(request, pk: int):
+    account = _account(pk)
+    form = AccountPlayerForm(request.POST)
+    if form.is_valid():
+        player = form.cleaned_data["player"]
+        try:
+            services.account_link_player(user=request.user, account=account, player=player)
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            if player is None:
+                messages.success(request, f"{account.username} is linked to no player record.")
+            else:
+                messages.success(
+                    request, f"{account.username} is the account of {player.username}."
+                )
+            return redirect("committee_account", pk=account.pk)
+    return _render_account(request, account, player_form=form)
 
 
 # --- recompute ----------------------------------------------------------------------

@@ -1,8 +1,18 @@
-"""Template variables every page needs: the user's roles (for navigation and buttons)."""
+"""Template variables every page needs: the user's roles (for navigation and buttons),
+and, read lazily (one query, only when the navigation asks), their linked player record
+and the count of open reports."""
+
+from django.utils.functional import SimpleLazyObject
 
 from .permissions import is_committee, is_volunteer
+from .report_selectors import navigation_facts
 
 
 def roles(request):
     user = request.user
-    return {"is_volunteer": is_volunteer(user), "is_committee": is_committee(user)}
+    volunteer = is_volunteer(user)
+    return {
+        "is_volunteer": volunteer,
+        "is_committee": is_committee(user),
+        "navigation": SimpleLazyObject(lambda: navigation_facts(user, volunteer=volunteer)),
+    }

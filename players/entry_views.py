@@ -13,7 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
 from . import entry_selectors as selectors
-from . import services
+from . import report_selectors, services
 from .entry_tables import AuditTable, GameHistoryTable, SheetGamesTable, SheetTable
 from .forms import (
     AuditFilterForm,
@@ -150,6 +150,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "history": GameHistoryTable(selectors.game_history(game)),
             "audit": audit,
             "pending": not game.recompute_done,
+            "open_reports": list(report_selectors.open_reports_on(game)),
         },
     )
 

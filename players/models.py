@@ -138,6 +138,15 @@ class Player(models.Model):
     merged_into = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.PROTECT, related_name="merged_records"
     )
+    # The player's own login (linked by the committee): one account per record and one
+    # record per account. It lets them read "My page" and report mistakes in their games.
+    account = models.OneToOneField(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="player",
+    )
 
     objects = PlayerQuerySet.as_manager()
 
@@ -592,3 +601,68 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"
+
+
+class GameReport(models.Model):
+    """A player's report of a mistake in one of their games, queued for the volunteers
+    until one of them resolves it (by correcting or voiding the game, or by answering
+    that it stands as recorded)."""
+
+    class Kind(models.TextChoices):
+        WRONG_RESULT = "wrong_result", "Wrong result"
+        DID_NOT_PLAY = "did_not_play", "I did not play this"
+        WRONG_OPPONENT = "wrong_opponent", "Wrong opponent"
+        WRONG_DATE = "wrong_date", "Wrong date"
+        OTHER = "other", "Something else"
+
+    class Resolution(models.TextChoices):
+        CORRECTED = "corrected", "Corrected"
+        VOIDED = "voided", "Voided"
+        AS_RECORDED = "as_recorded", "Stands as recorded"
+
+    game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reports")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="game_reports")
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    text = models.CharField(max_length=1000, blank=True)
+    # The game's version when reported: "corrected" means it has changed since.
+    game_version = models.PositiveIntegerField()
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolution = models.CharField(max_length=20, choices=Resolution.choices, blank=True)
+    answer = models.CharField(max_length=1000, blank=True)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            # The navigation counts the open reports on every volunteer's page.
+            models.Index(
+                fields=["created_at"],
+                condition=models.Q(resolved_at__isnull=True),
+                name="game_report_open",
+            )
+        ]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "player"],
+                condition=models.Q(resolved_at__isnull=True),
+                name="game_report_one_open_per_game_and_player",
+                violation_error_message="You have already reported this game; "
+                "the volunteers have not answered yet.",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Report {self.pk}: game {self.game_id}, {self.get_kind_display()}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("report_detail", args=[self.pk])
+
+    @property
+    def is_open(self) -> bool:
+        return self.resolved_at is None

@@ -38,7 +38,10 @@ def is_committee(user) -> bool:
     return _in_group(user, COMMITTEE)
 
 
-def _role_required(check, what: str):
+def role_required(check, what: str):
+    """A view decorator: anonymous users are sent to log in, users failing ``check``
+    get 403 saying who the page is for."""
+
     def decorator(view):
         @wraps(view)
         def wrapper(request, *args, **kwargs):
@@ -53,5 +56,5 @@ def _role_required(check, what: str):
     return decorator
 
 
-volunteer_required = _role_required(is_volunteer, "volunteers")
-committee_required = _role_required(is_committee, "committee members")
+volunteer_required = role_required(is_volunteer, "volunteers")
+committee_required = role_required(is_committee, "committee members")

@@ -1332,6 +1332,12 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         duplicate.active = False
         duplicate.merged_into = keep
         duplicate.save(update_fields=["active", "merged_into"])
+        if duplicate.account_id is not None and keep.account_id is None:
+            # The player's own login follows their games to the record kept.
+            account = duplicate.account
+            duplicate.account = None
+            duplicate.save(update_fields=["account"])
+            _link(user, account, keep)
         summary = f"{duplicate.username} merged into {keep.username}"
         details = {
             "kept": keep.username,
@@ -1423,7 +1429,8 @@ def refresh_entry_ranks(players: Iterable[Player]) -> list[Touch]:
 class Role(models.TextChoices):
     """What an account may do; committee members are volunteers too."""
 
-    READER = "reader", "Reader (no role)"
+    # Player accounts, linked to their record, are of this role too.
+    READER = "reader", "Player (no volunteer role)"
     VOLUNTEER = "volunteer", "Volunteer"
     COMMITTEE = "committee", "Committee"
 
@@ -1502,13 +1509,16 @@ def username_refusal(username: str) -> str | None:
     return None
 
 
-def account_create(*, user, username: str, password: str, role: Role):
-    """A new login for a volunteer or committee member (or a reader)."""
+def account_create(*, user, username: str, password: str, role: Role, player: Player | None = None):
+    """A new login for a volunteer or committee member (or a player); with ``player``,
+    linked to that player record in the same transaction."""
     accounts = get_user_model().objects
     refusal = username_refusal(username)
     if refusal:
         raise ServiceError(refusal, [(None, "username", refusal)])
     username = get_user_model().normalize_username(username)
+    if player is not None:
+        _check_player_unlinked(player)
     try:
         with transaction.atomic():
             account = accounts.create_user(username=username, password=password)
@@ -1520,9 +1530,51 @@ def account_create(*, user, username: str, password: str, role: Role):
                 after=account_snapshot(account),
                 summary=f"{username} ({Role(role).label})",
             )
+            if player is not None:
+                _link(user, account, player)
     except IntegrityError:  # created by someone else meanwhile
         message = f"'{username}' is taken"
         raise ServiceError(message, [(None, "username", message)]) from None
+    return account
+
+
+def _check_player_unlinked(player: Player, account=None) -> None:
+    holder_id = Player.objects.filter(pk=player.pk).values_list("account_id", flat=True).first()
+    if holder_id is not None and (account is None or holder_id != account.pk):
+        holder = get_user_model().objects.get(pk=holder_id)
+        message = f"{player.username} already has an account ({holder.username}); unlink it first"
+        raise ServiceError(message, [(None, "player", message)])
+
+
+def _link(user, account, player: Player | None) -> None:
+    before = Player.objects.filter(account=account).first()
+    Player.objects.filter(account=account).update(account=None)
+    if player is not None:
+        Player.objects.filter(pk=player.pk).update(account=account)
+        player.account = account
+    account._clubrating_player = player  # the cache of report_selectors.linked_player
+    audit(
+        user,
+        "account_player",
+        account,
+        before={"player": before.username if before else None},
+        after={"player": player.username if player else None},
+        summary=f"{account.username} -> {player.username if player else 'no player record'}",
+    )
+
+
+def account_link_player(*, user, account, player: Player | None):
+    """Link ``account`` to ``player`` (None: unlink): the player's own login, for their
+    page and their reports. One account per record, one record per account."""
+    _check_may_change(user, account)
+    if player is not None:
+        _check_player_unlinked(player, account)
+    with transaction.atomic():
+        try:
+            _link(user, account, player)
+        except IntegrityError as error:  # linked by someone else meanwhile
+            message = f"{player.username} was linked to another account meanwhile"
+            raise ServiceError(message, [(None, "player", message)]) from error
     return account
 
 

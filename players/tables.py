@@ -245,6 +245,8 @@ class RecordSheetTable(RowsInOneCall):
     rank_after = tables.Column(verbose_name="New rank")
     date = tables.Column(attrs={"td": {"class": "text-nowrap"}})
     comments = tables.Column(verbose_name="Comments")
+    # Only on the player's own log page: a link to report a mistake in the game.
+    report = tables.Column(verbose_name="", empty_values=())
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
@@ -252,8 +254,16 @@ class RecordSheetTable(RowsInOneCall):
         orderable = False
         empty_text = "No games yet."
 
-    def __init__(self, rows, *, algorithm: AlgorithmInfo, **kwargs) -> None:
+    def __init__(
+        self, rows, *, algorithm: AlgorithmInfo, reported: set[int] | None = None, **kwargs
+    ) -> None:
+        """``reported``: on the player's own page, the ids of their games with an open
+        report (the others get a "Report" link); None elsewhere (no column)."""
+        if reported is None:
+            kwargs["exclude"] = (*kwargs.get("exclude", ()), "report")
         super().__init__(PageFirstData(rows), **kwargs)
+        self.reported = reported or set()
+        self.report_url = reverse("game_report", args=[0]).removesuffix("0/report/")
         self.algorithm = algorithm
         self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
         if not algorithm.integer_values:
@@ -340,6 +350,15 @@ class RecordSheetTable(RowsInOneCall):
 
     def render_date(self, record) -> str:
         return record.date.isoformat()
+
+    def render_report(self, record) -> str:
+        if record.game_id is None or record.game.is_void:
+            return ""
+        if record.game_id in self.reported:
+            return format_html('<span class="badge text-bg-warning">{}</span>', "reported")
+        return format_html(
+            '<a class="report-link" href="{}{}/report/">Report</a>', self.report_url, record.game_id
+        )
 
     def render_comments(self, record) -> str:
         parts = []

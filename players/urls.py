@@ -8,5 +8,6 @@ urlpatterns = [
     path("", include("players.urls_entry")),  # volunteers: entry_views.py
     path("", include("players.urls_public")),  # everyone: views.py
     path("", include("players.urls_committee")),  # committee: committee_views.py
+    path("", include("players.urls_reports")),  # own pages, reports: report_views.py
     path("api/v1/", include("players.urls_api")),  # everyone, read-only JSON: api.py
 ]

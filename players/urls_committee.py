@@ -44,6 +44,11 @@ urlpatterns = [
         name="committee_account_password",
     ),
     path(
+        "committee/accounts/<int:pk>/player/",
+        committee_views.account_player,
+        name="committee_account_player",
+    ),
+    path(
         "committee/players/adjust/",
         committee_views.adjust_choose,
         name="committee_adjust_choose",

@@ -14,7 +14,7 @@ from django.views.decorators.http import require_safe
 
 from ratings.engine.output import format_value
 
-from . import selectors
+from . import report_selectors, selectors
 from .charts import ChartPoint, rank_chart
 from .forms_public import RatingListFilterForm
 from .lookup import player_index
@@ -154,7 +154,12 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
     ratings = selectors.player_ratings(player)
     tabs = [info for info in infos if info.name in ratings or info.name == algorithm.name]
     if algorithm.has_history:
-        table = RecordSheetTable(selectors.log_rows(player, algorithm.name), algorithm=algorithm)
+        own_page = request.user.is_authenticated and player.account_id == request.user.pk
+        table = RecordSheetTable(
+            selectors.log_rows(player, algorithm.name),
+            algorithm=algorithm,
+            reported=report_selectors.reported_game_ids(player) if own_page else None,
+        )
         points = selectors.chart_points(player, algorithm.name)
     else:
         table = SnapshotTable(selectors.snapshot_rows(player, algorithm.name))

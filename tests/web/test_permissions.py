@@ -26,7 +26,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from players import services
+from players import report_services, services
 from players.models import Game
 from players.services import ResyncChange
 from ratings import services as rating_services
@@ -44,6 +44,7 @@ LEVELS = (EVERYONE, LOGGED_IN, VOLUNTEER, COMMITTEE)
 ROLES = {
     "anonymous": EVERYONE,
     "reader": LOGGED_IN,
+    "player": LOGGED_IN,  # a reader whose account is linked to a player record (ann)
     "volunteer": VOLUNTEER,
     "committee": COMMITTEE,
     "staff": COMMITTEE,
@@ -63,6 +64,7 @@ class World:
     tournament: Any
     game: Game
     batch: Any
+    report: Any  # ann's report on the game, by her own account
 
 
 @dataclass(frozen=True)
@@ -74,6 +76,8 @@ class Route:
     post_data: Callable[[World], dict] = lambda world: {}
     # Further GET requests (query strings) that show the page's forms in another state.
     states: tuple[str, ...] = ()
+    # Instead of a level: exactly these roles (a page for the players of one game).
+    roles: frozenset[str] | None = None
 
     def url(self, name: str, world: World) -> str:
         return reverse(name, kwargs=self.kwargs(world)) + self.query
@@ -119,6 +123,23 @@ ROUTES: dict[str, Route] = {
     "logout": Route(EVERYONE, methods=POST),
     "password_change": Route(LOGGED_IN, methods=GET_POST),
     "password_change_done": Route(LOGGED_IN),
+    # A player's own page and reports (players/urls_reports.py): the report page is for
+    # the accounts linked to a player of the game only, whatever their other roles.
+    "my_page": Route(LOGGED_IN),
+    "game_report": Route(
+        LOGGED_IN,
+        _pk("game"),
+        GET_POST,
+        post_data=lambda world: {"kind": "wrong_date", "text": "it was the 2nd"},
+        roles=frozenset({"player"}),
+    ),
+    "report_list": Route(VOLUNTEER),
+    "report_detail": Route(
+        VOLUNTEER,
+        _pk("report"),
+        GET_POST,
+        post_data=lambda world: {"resolution": "as_recorded", "answer": "as on the sheet"},
+    ),
     # Volunteer pages (players/urls_entry.py).
     "sheet_list": Route(VOLUNTEER),
     "sheet_new": Route(VOLUNTEER, methods=GET_POST),
@@ -160,6 +181,9 @@ ROUTES: dict[str, Route] = {
     "committee_account": Route(COMMITTEE, _pk("sam")),
     "committee_account_role": Route(COMMITTEE, _pk("sam"), POST),
     "committee_account_password": Route(COMMITTEE, _pk("sam"), POST),
+    "committee_account_player": Route(
+        COMMITTEE, _pk("sam"), POST, post_data=lambda world: {"player": "cat"}
+    ),
     "committee_adjust_choose": Route(COMMITTEE),
     "committee_adjust": Route(
         COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
@@ -225,7 +249,17 @@ def world(django_user_model) -> World:
         effective_date=date(2024, 4, 1),
     )
     rating_services.recompute_pending()
-    return World(accounts, sam, club, ann, tournament, game, batch)
+    accounts["player"] = services.account_create(
+        user=accounts["committee"],
+        username="pat",
+        password=PASSWORD,
+        role=services.Role.READER,
+        player=ann,
+    )
+    report = report_services.report_create(
+        user=accounts["player"], player=ann, game_id=game.pk, kind="wrong_result"
+    )
+    return World(accounts, sam, club, ann, tournament, game, batch, report)
 
 
 def client_as(role: str, world: World, **options) -> Client:
@@ -236,6 +270,8 @@ def client_as(role: str, world: World, **options) -> Client:
 
 
 def allowed(role: str, route: Route) -> bool:
+    if route.roles is not None:
+        return role in route.roles
     return LEVELS.index(ROLES[role]) >= LEVELS.index(route.level)
 
 

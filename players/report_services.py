@@ -1,0 +1,114 @@
+"""Writes of the players' reports of mistakes (``GameReport``): one transaction each,
+audited, in the style of ``players.services``. A report never changes a game: the
+volunteer who resolves it corrects or voids the game with the existing services."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from .models import Game, GameReport, Player
+from .services import ServiceError, audit
+
+TEXT_REQUIRED_KINDS = frozenset({GameReport.Kind.OTHER})
+
+
+def report_snapshot(report: GameReport) -> dict[str, Any]:
+    return {
+        "game": report.game_id,
+        "player": report.player.username,
+        "kind": report.kind,
+        "text": report.text,
+        "resolution": report.resolution or None,
+        "answer": report.answer,
+    }
+
+
+def report_create(*, user, player: Player, game_id: int, kind: str, text: str = "") -> GameReport:
+    """``player`` (the account ``user``'s record) reports a mistake in one of their
+    games. One open report per game and player (a database constraint too)."""
+    text = text.strip()
+    if kind not in GameReport.Kind.values:
+        raise ServiceError("choose what is wrong", [(None, "kind", f"'{kind}' is not a choice")])
+    if kind in TEXT_REQUIRED_KINDS and not text:
+        message = "say what is wrong with the game"
+        raise ServiceError(message, [(None, "text", message)])
+    game = Game.objects.filter(Q(white=player) | Q(black=player), pk=game_id).first()
+    if game is None:
+        raise ServiceError(f"game {game_id} is not one of {player.username}'s games")
+    if game.is_void:
+        raise ServiceError(f"game {game.pk} is void already: it counts for nothing")
+    if GameReport.objects.filter(game=game, player=player, resolved_at__isnull=True).exists():
+        raise ServiceError(_ALREADY_OPEN)
+    try:
+        with transaction.atomic():
+            report = GameReport.objects.create(
+                game=game,
+                player=player,
+                kind=kind,
+                text=text,
+                game_version=game.version,
+                created_by=user,
+            )
+            audit(
+                user,
+                "report_create",
+                report,
+                after=report_snapshot(report),
+                summary=f"game {game.pk}: {report.get_kind_display()}",
+            )
+    except IntegrityError as error:  # a second submit raced the first
+        raise ServiceError(_ALREADY_OPEN) from error
+    return report
+
+
+_ALREADY_OPEN = "you have already reported this game; the volunteers have not answered yet"
+
+
+def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -> GameReport:
+    """Close an open report with what was done: ``corrected`` (the game changed since it
+    was reported), ``voided`` (the game is void) or ``as_recorded`` (with an answer
+    saying why the game stands)."""
+    answer = answer.strip()
+    if resolution not in GameReport.Resolution.values:
+        message = f"'{resolution}' is not a choice"
+        raise ServiceError("choose what was done", [(None, "resolution", message)])
+    if resolution == GameReport.Resolution.AS_RECORDED and not answer:
+        message = "tell the player why the game stands as recorded"
+        raise ServiceError(message, [(None, "answer", message)])
+    with transaction.atomic():
+        report = (
+            GameReport.objects.select_for_update(of=("self",))
+            .select_related("game", "player")
+            .get(pk=report_id)
+        )
+        if not report.is_open:
+            raise ServiceError(f"report {report.pk} was resolved already")
+        game = report.game
+        if resolution == GameReport.Resolution.VOIDED and not game.is_void:
+            message = f"game {game.pk} is not void: void it first (Void… on the game's page)"
+            raise ServiceError(message, [(None, "resolution", message)])
+        if resolution == GameReport.Resolution.CORRECTED and game.version == report.game_version:
+            message = (
+                f"game {game.pk} has not changed since it was reported: correct it first "
+                "(Correct or back-date on the game's page)"
+            )
+            raise ServiceError(message, [(None, "resolution", message)])
+        before = report_snapshot(report)
+        report.resolution = resolution
+        report.answer = answer
+        report.resolved_by = user
+        report.resolved_at = timezone.now()
+        report.save()
+        audit(
+            user,
+            "report_resolve",
+            report,
+            before=before,
+            after=report_snapshot(report),
+            summary=f"game {game.pk}: {report.get_resolution_display()}",
+        )
+    return report

@@ -1,0 +1,71 @@
+"""The report flow in a real browser: a player reports a mistake from their own log
+page, a volunteer finds it in the queue (count in the navigation) and answers "as
+recorded", and the player reads the answer on their page."""
+
+from datetime import date
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from players import services
+from ratings import services as rating_services
+from tests import factories
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+PASSWORD = "white stones on the 3-3 point"
+
+
+def log_in(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/accounts/login/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", PASSWORD)
+    page.click("form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def log_out(page: Page) -> None:
+    page.click("form[action*=logout] button")
+
+
+def test_a_player_reports_a_game_a_volunteer_answers_and_the_player_reads_it(
+    live_server, browser_page
+):
+    page, base = browser_page, live_server.url
+    vera = factories.volunteer_with_password("vera", PASSWORD)
+    alice = factories.player("alice", "5k", full_name="Alice Moyo")
+    bob = factories.player("bob", "8k", full_name="Bob Smit")
+    services.record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "B", date(2024, 3, 1))]
+    )
+    rating_services.recompute_pending()
+    services.account_create(
+        user=vera, username="alice-own", password=PASSWORD, role="reader", player=alice
+    )
+
+    log_in(page, base, "alice-own")
+    page.click("#nav-my-page")
+    page.click("#my-log a")
+    page.click("a.report-link")
+    page.check("input[name=kind][value=wrong_result]")
+    page.fill("#id_text", "I won by 3.5 points")
+    page.click("text=Send the report")
+    expect(page.locator("#my-reports")).to_contain_text("Wrong result: I won by 3.5 points")
+    expect(page.locator("#my-reports")).to_contain_text("awaiting a volunteer")
+    log_out(page)
+
+    log_in(page, base, "vera")
+    expect(page.locator("#open-report-count")).to_have_text("1")
+    page.click("#nav-reports")
+    page.click("#open-reports tbody a >> nth=0")
+    page.check("input[name=resolution][value=as_recorded]")
+    page.fill("#id_answer", "Bob's copy of the sheet says black won; ask him at the club.")
+    page.click("text=Resolve the report")
+    expect(page.locator("#no-open-reports")).to_be_visible()
+    expect(page.locator("#open-report-count")).to_have_count(0)
+    log_out(page)
+
+    log_in(page, base, "alice-own")
+    page.click("#nav-my-page")
+    expect(page.locator("#my-reports")).to_contain_text("Stands as recorded")
+    expect(page.locator("#my-reports")).to_contain_text("Bob's copy of the sheet says black won")
