@@ -7,6 +7,7 @@ from datetime import date
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import HTML, Column, Field, Layout, Row, Submit
 from django import forms
+from django.utils import timezone
 from django.utils.html import escape
 
 from .fields import RankFormField
@@ -51,6 +52,15 @@ class RatingListFilterForm(forms.Form):
             }
         ),
     )
+    as_of = forms.DateField(
+        required=False,
+        label="As of",
+        input_formats=["%Y-%m-%d"],
+        error_messages={"invalid": "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."},
+        widget=forms.DateInput(
+            attrs={"type": "date", "title": "The list as it stood at the end of this day"}
+        ),
+    )
     # carried through a filter so that it keeps the chosen list and order
     algorithm = forms.CharField(required=False, widget=forms.HiddenInput)
     sort = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -70,6 +80,7 @@ class RatingListFilterForm(forms.Form):
                 Column("rank_from", css_class="col-4 col-md-2 col-lg-1"),
                 Column("rank_to", css_class="col-4 col-md-2 col-lg-1"),
                 Column("active_months", css_class="col-4 col-md-3 col-lg-2"),
+                Column("as_of", css_class="col-6 col-md-3 col-lg-2"),
                 Column(
                     Submit("", "Filter", css_class="btn-primary me-2"),
                     HTML(
@@ -83,7 +94,15 @@ class RatingListFilterForm(forms.Form):
             Field("sort"),
         )
 
-    FILTER_FIELDS = ("search", "club", "rank_from", "rank_to", "active_months")
+    FILTER_FIELDS = ("search", "club", "rank_from", "rank_to", "active_months", "as_of")
+
+    def clean_as_of(self) -> date | None:
+        day = self.cleaned_data.get("as_of")
+        if day is not None and day > timezone.localdate():
+            raise forms.ValidationError(
+                f"{day.isoformat()} is after today: the list as of a date shows the past."
+            )
+        return day
 
     def is_filtering(self) -> bool:
         """Whether any filter is given (or wrong): the form then opens on a phone."""
@@ -96,10 +115,14 @@ class RatingListFilterForm(forms.Form):
         if weakest is not None and strongest is not None and weakest > strongest:
             weakest, strongest = strongest, weakest  # "3d to 10k" means the same range
         months = data.get("active_months")
+        as_of = data.get("as_of")
+        if as_of is not None:
+            today = as_of  # "active within months" counts back from the list's day
         return RatingListFilters(
             club=data.get("club"),
             weakest=weakest,
             strongest=strongest,
             active_since=months_before(today, months) if months else None,
             search=(data.get("search") or "").strip(),
+            as_of=as_of,
         )

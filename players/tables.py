@@ -175,9 +175,7 @@ class RatingListTable(RowsInOneCall):
     )
     value = tables.Column(verbose_name="Index", attrs=NUMBER)
     games = tables.Column(verbose_name="Games", attrs=NUMBER)
-    last_updated = tables.Column(
-        accessor="player__last_updated", verbose_name="Last updated", attrs=WIDE_SCREENS_ONLY
-    )
+    last_updated = tables.Column(verbose_name="Last updated", attrs=WIDE_SCREENS_ONLY)
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
@@ -185,10 +183,16 @@ class RatingListTable(RowsInOneCall):
         orderable = True
         empty_text = "No rated player matches these filters."
 
-    def __init__(self, ratings, *, algorithm: AlgorithmInfo, **kwargs) -> None:
+    def __init__(self, ratings, *, algorithm: AlgorithmInfo, as_of=None, **kwargs) -> None:
         super().__init__(PageFirstData(ratings), **kwargs)
         self.algorithm = algorithm
         self.columns["value"].column.verbose_name = algorithm.value_label
+        if as_of is not None:
+            # the rows of a past day: the date of each player's last change up to it,
+            # and no games count for the per-game algorithms (see ratings_as_of)
+            self.columns["last_updated"].column.verbose_name = "Last change"
+            if algorithm.has_history:
+                self.columns.hide("games")
 
     def render_rank(self, record) -> str:
         return str(record.rank)
@@ -213,7 +217,7 @@ class RatingListTable(RowsInOneCall):
         return str(record.games)
 
     def render_last_updated(self, record) -> str:
-        return _date_cell(record.player.last_updated)
+        return _date_cell(record.last_updated)
 
 
 # --- a player's record sheet -------------------------------------------------------------

@@ -78,7 +78,8 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
     algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
     infos = selectors.algorithms()
     form, ratings = _filtered_ratings(request, algorithm, club)
-    table = RatingListTable(ratings, algorithm=algorithm)
+    as_of = form.cleaned_data.get("as_of")
+    table = RatingListTable(ratings, algorithm=algorithm, as_of=as_of)
     if club is not None:
         table.columns.hide("club")  # the page is the club's
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
@@ -90,6 +91,7 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
         "table": table,
         "csv_url": reverse("rating_list_csv") + csv_query,
         "notice": selectors.recompute_notice(algorithm.name),
+        "as_of": as_of,
     }
 
 
@@ -109,12 +111,13 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
     """All rows of the rating list as filtered and sorted on the page (not just one
     page), values at full precision."""
     algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
-    _form, ratings = _filtered_ratings(request, algorithm, None)
+    form, ratings = _filtered_ratings(request, algorithm, None)
     table = RatingListTable(ratings, algorithm=algorithm)
     RequestConfig(request, paginate=False).configure(table)
     ordered = table.data.data  # the queryset in the order the page shows
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    filename = f"ratings-{algorithm.name}-{timezone.localdate().isoformat()}.csv"
+    day = form.cleaned_data.get("as_of") or timezone.localdate()
+    filename = f"ratings-{algorithm.name}-{day.isoformat()}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response, lineterminator="\n")
     writer.writerow(selectors.RATING_LIST_CSV_COLUMNS)
