@@ -187,6 +187,17 @@ def build(rng: random.Random) -> None:
         RatingHistory.objects.bulk_create(history, batch_size=BATCH)
 
 
+def busiest_opponent(username: str) -> str:
+    """The username of the player with the most games against ``username``."""
+    from django.db.models import Count
+
+    from players.models import Game
+
+    games = Game.objects.filter(white__username=username)
+    white = games.values("black__username").annotate(n=Count("pk")).order_by("-n").first()
+    return white["black__username"]
+
+
 def time_page(client, page: str, url: str, requests: int) -> Timing:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -271,6 +282,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("rating list, sorted by name", "/?sort=name"),
         ("log page, newest 50 of 2,000", f"/players/{HEAVY_USERNAME}/"),
         ("log page, oldest 50 of 2,000", f"/players/{HEAVY_USERNAME}/?page=40"),
+        (
+            "head-to-head, busiest opponent",
+            f"/players/{HEAVY_USERNAME}/vs/{busiest_opponent(HEAVY_USERNAME)}/",
+        ),
     ]
     load_before = os.getloadavg()[0]
     timings = [time_page(client, page, url, args.requests) for page, url in pages]

@@ -256,9 +256,13 @@ class RecordSheetTable(RowsInOneCall):
         orderable = False
         empty_text = "No games yet."
 
-    def __init__(self, rows, *, algorithm: AlgorithmInfo, **kwargs) -> None:
+    def __init__(self, rows, *, algorithm: AlgorithmInfo, player=None, **kwargs) -> None:
         super().__init__(PageFirstData(rows), **kwargs)
         self.algorithm = algorithm
+        # each game's opponent links to the two players' head-to-head page
+        self.head_to_head_prefix = (
+            player_url(player.username) + "vs/" if player is not None else None
+        )
         self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
         if not algorithm.integer_values:
             self.columns["status"].column.verbose_name = "Status"
@@ -272,6 +276,13 @@ class RecordSheetTable(RowsInOneCall):
         )
         if record.adjustment_id:
             return format_html('{} <span class="badge text-bg-secondary">adjustment</span>', link)
+        if self.head_to_head_prefix is not None:
+            return format_html(
+                '{} <a class="small head-to-head" href="{}{}/" title="All their games">vs</a>',
+                link,
+                self.head_to_head_prefix,
+                quote(opponent.username),
+            )
         return link
 
     def render_opponent_rank(self, record) -> str:
@@ -732,3 +743,54 @@ class ClubTable(tables.Table):
 
 def club_url(club) -> str:
     return reverse("club_detail", args=[club.pk])
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+RESULTS = {"W": "White won", "B": "Black won", "D": "Jigo"}
+
+
+class HeadToHeadTable(RowsInOneCall):
+    """The games of two players against each other, newest first (Game rows with their
+    players and tournament)."""
+
+    date = tables.Column(verbose_name="Date")
+    white = tables.Column(verbose_name="White")
+    black = tables.Column(verbose_name="Black")
+    handicap = tables.Column(verbose_name="Handicap", attrs=NUMBER)
+    komi = tables.Column(verbose_name="Komi", attrs=NUMBER)
+    result = tables.Column(accessor="winner", verbose_name="Result")
+    tournament = tables.Column(verbose_name="Tournament", attrs=WIDE_SCREENS_ONLY)
+
+    class Meta:
+        template_name = "players/tables/rows_in_one_call.html"
+        attrs = {**TABLE_ATTRS, "id": "head-to-head-games"}
+        orderable = False
+        empty_text = "These two players have no game against each other."
+
+    def __init__(self, games, **kwargs) -> None:
+        super().__init__(PageFirstData(games), **kwargs)
+
+    def render_date(self, record) -> str:
+        return _date_cell(record.date)
+
+    def render_white(self, record) -> str:
+        return format_html('<a href="{}">{}</a>', player_url(record.white.username), record.white)
+
+    def render_black(self, record) -> str:
+        return format_html('<a href="{}">{}</a>', player_url(record.black.username), record.black)
+
+    def render_handicap(self, record) -> str:
+        return str(record.handicap)
+
+    def render_komi(self, record) -> str:
+        return decimal_text(record.komi, 1)
+
+    def render_result(self, record) -> str:
+        return RESULTS[record.winner]
+
+    def render_tournament(self, record) -> str:
+        tournament = record.tournament
+        if tournament is None:
+            return "\u2014"
+        return format_html('<a href="{}">{}</a>', tournament.get_absolute_url(), tournament.name)

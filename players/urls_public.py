@@ -14,6 +14,11 @@ urlpatterns = [
         "players/<str:username>/sheet.csv", exchange_views.player_sheet_csv, name="player_sheet_csv"
     ),
     path("players/<str:username>/", views.player_log, name="player_log"),
+    path(
+        "players/<str:username>/vs/<str:opponent>/",
+        views.head_to_head_page,
+        name="head_to_head",
+    ),
     path("tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<slug:code>/", views.tournament_detail, name="tournament_detail"),
     path(

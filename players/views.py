@@ -6,7 +6,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
@@ -15,13 +15,14 @@ from django_tables2 import RequestConfig
 
 from ratings.engine.output import format_value
 
-from . import selectors
+from . import head_to_head, selectors
 from .charts import ChartPoint, rank_chart
 from .forms_public import RatingListFilterForm
 from .models import Club
 from .tables import (
     ClubTable,
     CrosstableTable,
+    HeadToHeadTable,
     RatingListTable,
     RecordSheetTable,
     SnapshotTable,
@@ -150,7 +151,9 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
     ratings = selectors.player_ratings(player)
     tabs = [info for info in infos if info.name in ratings or info.name == algorithm.name]
     if algorithm.has_history:
-        table = RecordSheetTable(selectors.log_rows(player, algorithm.name), algorithm=algorithm)
+        table = RecordSheetTable(
+            selectors.log_rows(player, algorithm.name), algorithm=algorithm, player=player
+        )
         points = selectors.chart_points(player, algorithm.name)
     else:
         table = SnapshotTable(selectors.snapshot_rows(player, algorithm.name))
@@ -186,6 +189,30 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
                 points, algorithm.rank_scale, integer_values=algorithm.integer_values
             ),
             "notice": selectors.recompute_notice(algorithm.name, player),
+        },
+    )
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+
+@require_safe
+def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> HttpResponse:
+    player = selectors.player_or_404(username)
+    other = selectors.player_or_404(opponent)
+    if player.pk == other.pk:
+        raise Http404(f"'{username}' is the same player twice: choose two different players")
+    table = HeadToHeadTable(head_to_head.games_between(player, other))
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(
+        request,
+        "players/head_to_head.html",
+        {
+            "player": player,
+            "opponent": other,
+            "record": head_to_head.record(player, other),
+            "expectations": head_to_head.expectations(player, other, selectors.algorithms()),
+            "table": table,
         },
     )
 

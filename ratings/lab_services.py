@@ -13,7 +13,7 @@ import logging
 from collections.abc import Iterator, Sequence
 from fractions import Fraction
 
-from django.db.models import IntegerField
+from django.db.models import IntegerField, QuerySet
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -48,6 +48,13 @@ _HISTORY_COLUMNS = (
 
 
 def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
+    """The games ``algorithm`` rated, as the lab sees them (see ``keyed_history_games``)."""
+    return (game for _game_id, game in keyed_history_games(algorithm, blocks=blocks))
+
+
+def keyed_history_games(
+    algorithm: str, *, blocks: bool, games: QuerySet | None = None
+) -> Iterator[tuple[int, lab.LabGame]]:
     """The games ``algorithm`` rated (not skipped, not free), each with both players'
     value and rank just before it, from one query over its stored history.
 
@@ -55,13 +62,16 @@ def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
     tournament game uses each player's value at the tournament's start, the value on
     their first row of it: EGF rates every game of the block from there, and the
     French ladder's later rows hold starting levels corrected after the block's
-    results were seen.
+    results were seen. Each comes with its game's id; with ``games`` (a queryset of
+    games) only those games' rows are read (a block then starts at the first of them).
     """
+    rows = RatingHistory.objects.filter(
+        algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
+    )
+    if games is not None:
+        rows = rows.filter(game__in=games.values("pk"))
     rows = (
-        RatingHistory.objects.filter(
-            algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
-        )
-        .annotate(rank_code=Cast("rank_before", IntegerField()))
+        rows.annotate(rank_code=Cast("rank_before", IntegerField()))
         .order_by("position")
         .values_list(*_HISTORY_COLUMNS)
     )
@@ -103,12 +113,15 @@ def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
         fraction = komis.get(komi)
         if fraction is None:
             fraction = komis[komi] = Fraction(komi)
-        yield lab.LabGame(
-            matchup=lab.Matchup(
-                white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
+        yield (
+            game_id,
+            lab.LabGame(
+                matchup=lab.Matchup(
+                    white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
+                ),
+                winner=winners[winner],
+                status=statuses[status],
             ),
-            winner=winners[winner],
-            status=statuses[status],
         )
 
 

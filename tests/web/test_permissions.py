@@ -88,6 +88,13 @@ ROUTES: dict[str, Route] = {
     "home": Route(EVERYONE, states=("?as_of=2024-03-01", "?as_of=2024-02-30")),
     "rating_list_csv": Route(EVERYONE, states=("?as_of=2024-03-01",)),
     "player_log": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "head_to_head": Route(
+        EVERYONE,
+        lambda world: {
+            "username": world.game.white.username,
+            "opponent": world.game.black.username,
+        },
+    ),
     "tournament_list": Route(EVERYONE),
     "tournament_detail": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     "club_list": Route(EVERYONE),
