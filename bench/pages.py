@@ -282,6 +282,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("rating list, sorted by name", "/?sort=name"),
         ("log page, newest 50 of 2,000", f"/players/{HEAVY_USERNAME}/"),
         ("log page, oldest 50 of 2,000", f"/players/{HEAVY_USERNAME}/?page=40"),
+        ("games search, first page", "/games/"),
+        ("games search, a player's games, page 20", f"/games/?player={HEAVY_USERNAME}&page=20"),
+        ("games search, a date range", f"/games/?since={as_of}&until={as_of}"),
         (
             "head-to-head, busiest opponent",
             f"/players/{HEAVY_USERNAME}/vs/{busiest_opponent(HEAVY_USERNAME)}/",

@@ -11,8 +11,20 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from .fields import RankFormField
-from .models import Club
+from .games_search import GameFilters
+from .models import Club, Game, Player, Tournament
 from .selectors import RatingListFilters, months_before
+
+
+def iso_date_field(label: str, **attrs: str) -> forms.DateField:
+    """An optional date typed (or picked) as YYYY-MM-DD, with a message saying so."""
+    return forms.DateField(
+        required=False,
+        label=label,
+        input_formats=["%Y-%m-%d"],
+        error_messages={"invalid": "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."},
+        widget=forms.DateInput(attrs={"type": "date", **attrs}),
+    )
 
 
 class RatingListFilterForm(forms.Form):
@@ -52,15 +64,7 @@ class RatingListFilterForm(forms.Form):
             }
         ),
     )
-    as_of = forms.DateField(
-        required=False,
-        label="As of",
-        input_formats=["%Y-%m-%d"],
-        error_messages={"invalid": "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."},
-        widget=forms.DateInput(
-            attrs={"type": "date", "title": "The list as it stood at the end of this day"}
-        ),
-    )
+    as_of = iso_date_field("As of", title="The list as it stood at the end of this day")
     # carried through a filter so that it keeps the chosen list and order
     algorithm = forms.CharField(required=False, widget=forms.HiddenInput)
     sort = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -125,4 +129,81 @@ class RatingListFilterForm(forms.Form):
             active_since=months_before(today, months) if months else None,
             search=(data.get("search") or "").strip(),
             as_of=as_of,
+        )
+
+
+class PlayerUsernameField(forms.CharField):
+    """A player named by username; an unknown one is an error at the field."""
+
+    def clean(self, value):
+        username = super().clean(value)
+        if not username:
+            return None
+        player = Player.objects.filter(username=username.strip()).first()
+        if player is None:
+            raise forms.ValidationError(f"No player has the username '{username.strip()}'.")
+        return player
+
+
+class GameSearchForm(forms.Form):
+    """GET filters of the games search. A bad field is shown at the field and left
+    out; the valid ones still filter."""
+
+    player = PlayerUsernameField(required=False, max_length=150, label="Player (username)")
+    opponent = PlayerUsernameField(required=False, max_length=150, label="Opponent (username)")
+    since = iso_date_field("From")
+    until = iso_date_field("To")
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.order_by("-start_date", "code"),
+        to_field_name="code",
+        required=False,
+        empty_label="Any tournament",
+    )
+    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Game.Status.choices])
+    handicap = forms.IntegerField(required=False, min_value=0, max_value=9)
+
+    def __init__(self, *args, clear_url: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_method = "get"
+        self.helper.disable_csrf = True
+        self.helper.form_id = "game-filters"
+        self.helper.layout = Layout(
+            Row(
+                Column("player", css_class="col-6 col-md-4 col-lg-2"),
+                Column("opponent", css_class="col-6 col-md-4 col-lg-2"),
+                Column("since", css_class="col-6 col-md-4 col-lg-2"),
+                Column("until", css_class="col-6 col-md-4 col-lg-2"),
+                Column("tournament", css_class="col-12 col-md-4 col-lg-2"),
+                Column("status", css_class="col-6 col-md-2 col-lg-1"),
+                Column("handicap", css_class="col-6 col-md-2 col-lg-1"),
+                Column(
+                    Submit("", "Search", css_class="btn-primary me-2"),
+                    HTML(
+                        f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">Clear</a>'
+                    ),
+                    css_class="col-12 col-md-auto d-flex align-items-start filter-buttons",
+                ),
+                css_class="g-2",
+            ),
+        )
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since is not None and until is not None and until < since:
+            self.add_error("until", f"{until} is before the 'From' date ({since}).")
+        return data
+
+    def filters(self) -> GameFilters:
+        """The valid filters (call after ``is_valid``)."""
+        data = self.cleaned_data
+        return GameFilters(
+            player=data.get("player"),
+            opponent=data.get("opponent"),
+            since=data.get("since"),
+            until=data.get("until"),
+            tournament=data.get("tournament"),
+            status=data.get("status") or "",
+            handicap=data.get("handicap"),
         )

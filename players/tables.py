@@ -745,14 +745,15 @@ def club_url(club) -> str:
     return reverse("club_detail", args=[club.pk])
 
 
-# --- head-to-head ---------------------------------------------------------------------------
+# --- lists of games: head-to-head, the games search -------------------------------------------
 
 RESULTS = {"W": "White won", "B": "Black won", "D": "Jigo"}
 
 
-class HeadToHeadTable(RowsInOneCall):
-    """The games of two players against each other, newest first (Game rows with their
-    players and tournament)."""
+class GameListTable(RowsInOneCall):
+    """Games, newest first (Game rows with their players and tournament): the
+    head-to-head page's (``attrs`` and ``empty_text`` name the page's) and the games
+    search's."""
 
     date = tables.Column(verbose_name="Date")
     white = tables.Column(verbose_name="White")
@@ -764,9 +765,9 @@ class HeadToHeadTable(RowsInOneCall):
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
-        attrs = {**TABLE_ATTRS, "id": "head-to-head-games"}
+        attrs = {**TABLE_ATTRS, "id": "games"}
         orderable = False
-        empty_text = "These two players have no game against each other."
+        empty_text = "No game matches these filters."
 
     def __init__(self, games, **kwargs) -> None:
         super().__init__(PageFirstData(games), **kwargs)

@@ -10,6 +10,7 @@ urlpatterns = [
     path("", views.rating_list, name="home"),
     path("ratings.csv", views.rating_list_csv, name="rating_list_csv"),
     path("games.csv", exchange_views.games_export_csv, name="games_export_csv"),
+    path("games/", views.game_search, name="game_search"),
     path(
         "players/<str:username>/sheet.csv", exchange_views.player_sheet_csv, name="player_sheet_csv"
     ),

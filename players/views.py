@@ -11,18 +11,19 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
-from django_tables2 import RequestConfig
+from django_tables2 import LazyPaginator, RequestConfig
 
 from ratings.engine.output import format_value
 
-from . import head_to_head, selectors
+from . import games_search, head_to_head, selectors
 from .charts import ChartPoint, rank_chart
-from .forms_public import RatingListFilterForm
+from .forms_public import GameSearchForm, RatingListFilterForm
 from .models import Club
 from .tables import (
+    TABLE_ATTRS,
     ClubTable,
     CrosstableTable,
-    HeadToHeadTable,
+    GameListTable,
     RatingListTable,
     RecordSheetTable,
     SnapshotTable,
@@ -202,7 +203,11 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
     other = selectors.player_or_404(opponent)
     if player.pk == other.pk:
         raise Http404(f"'{username}' is the same player twice: choose two different players")
-    table = HeadToHeadTable(head_to_head.games_between(player, other))
+    table = GameListTable(
+        head_to_head.games_between(player, other),
+        attrs={**TABLE_ATTRS, "id": "head-to-head-games"},
+        empty_text="These two players have no game against each other.",
+    )
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
@@ -213,6 +218,36 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
             "record": head_to_head.record(player, other),
             "expectations": head_to_head.expectations(player, other, selectors.algorithms()),
             "table": table,
+        },
+    )
+
+
+# --- the games search -------------------------------------------------------------------------
+
+
+def searched_games(request: HttpRequest):
+    """The games search's form and the games its valid filters select."""
+    form = GameSearchForm(request.GET, clear_url=reverse("game_search"))
+    form.is_valid()  # errors show at their fields; the valid filters still apply
+    filters = form.filters()
+    return form, filters, games_search.games(filters)
+
+
+@require_safe
+def game_search(request: HttpRequest) -> HttpResponse:
+    form, filters, games = searched_games(request)
+    table = GameListTable(games)
+    RequestConfig(
+        request, paginate={"per_page": PER_PAGE, "paginator_class": LazyPaginator}
+    ).configure(table)
+    return render(
+        request,
+        "games/game_search.html",
+        {
+            "form": form,
+            "table": table,
+            "csv_url": reverse("games_export_csv") + _query(request),
+            "filtering": filters.any,
         },
     )
 

@@ -95,6 +95,7 @@ ROUTES: dict[str, Route] = {
             "opponent": world.game.black.username,
         },
     ),
+    "game_search": Route(EVERYONE, states=("?player=ann&since=2024-01-01", "?until=bad")),
     "tournament_list": Route(EVERYONE),
     "tournament_detail": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     "club_list": Route(EVERYONE),
