@@ -253,7 +253,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.db import connection
     from django.test import Client
 
-    from players.models import Player
+    from players.models import Club, Player
 
     # Timed as in production: no query log, no template debugging.
     settings.DEBUG = False
@@ -285,6 +285,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         ("games search, first page", "/games/"),
         ("games search, a player's games, page 20", f"/games/?player={HEAVY_USERNAME}&page=20"),
         ("games search, a date range", f"/games/?since={as_of}&until={as_of}"),
+        (
+            f"club-night sheet, {PLAYERS // CLUBS} players",
+            f"/clubs/{Club.objects.order_by('pk').first().pk}/sheet/",
+        ),
         (
             "head-to-head, busiest opponent",
             f"/players/{HEAVY_USERNAME}/vs/{busiest_opponent(HEAVY_USERNAME)}/",

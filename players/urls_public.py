@@ -29,4 +29,5 @@ urlpatterns = [
     ),
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/<int:pk>/", views.club_detail, name="club_detail"),
+    path("clubs/<int:pk>/sheet/", views.club_night_sheet, name="club_night_sheet"),
 ]

@@ -15,7 +15,7 @@ from django_tables2 import LazyPaginator, RequestConfig
 
 from ratings.engine.output import format_value
 
-from . import games_search, head_to_head, selectors
+from . import club_night, games_search, head_to_head, selectors
 from .charts import ChartPoint, rank_chart
 from .forms_public import GameSearchForm, RatingListFilterForm
 from .models import Club
@@ -312,3 +312,24 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["club"] = club
     context["unrated"] = selectors.unrated_members(club, context["algorithm"].name)
     return render(request, "players/club_detail.html", context)
+
+
+@require_safe
+def club_night_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The blank record sheet of a club evening, to print: the club's active players
+    and their current ranks, the handicap and komi for each rank difference, and empty
+    rows with the columns the volunteer types in."""
+    club = selectors.club_or_404(pk)
+    primary = selectors.algorithms()[0]
+    return render(
+        request,
+        "players/club_night_sheet.html",
+        {
+            "club": club,
+            "algorithm": primary,
+            "players": club_night.active_players(club, primary.name),
+            "handicaps": club_night.handicap_table(),
+            "blank_rows": range(club_night.BLANK_ROWS),
+            "today": timezone.localdate(),
+        },
+    )

@@ -100,6 +100,7 @@ ROUTES: dict[str, Route] = {
     "tournament_detail": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     "club_list": Route(EVERYONE),
     "club_detail": Route(EVERYONE, _pk("club")),
+    "club_night_sheet": Route(EVERYONE, _pk("club")),
     "health": Route(EVERYONE),
     # Downloads (players/exchange_views.py): the data is on the public pages already.
     "games_export_csv": Route(EVERYONE),
