@@ -15,6 +15,7 @@ urlpatterns = [
         "players/<str:username>/sheet.csv", exchange_views.player_sheet_csv, name="player_sheet_csv"
     ),
     path("players/<str:username>/", views.player_log, name="player_log"),
+    path("players/<str:username>/print/", views.player_sheet_print, name="player_sheet_print"),
     path(
         "players/<str:username>/vs/<str:opponent>/",
         views.head_to_head_page,

@@ -333,3 +333,28 @@ def club_night_sheet(request: HttpRequest, pk: int) -> HttpResponse:
             "today": timezone.localdate(),
         },
     )
+
+
+@require_safe
+def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's whole record sheet under one algorithm (``?algorithm=``), newest
+    first, laid out to print (static/css/print.css)."""
+    player = selectors.player_or_404(username)
+    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    if not algorithm.has_history:
+        raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
+    table = RecordSheetTable(selectors.log_rows(player, algorithm.name), algorithm=algorithm)
+    RequestConfig(request, paginate=False).configure(table)
+    rating = selectors.player_ratings(player).get(algorithm.name)
+    return render(
+        request,
+        "players/player_sheet_print.html",
+        {
+            "player": player,
+            "algorithm": algorithm,
+            "rating": rating,
+            "value": shown_value(rating.value, algorithm.integer_values) if rating else "",
+            "table": table,
+            "today": timezone.localdate(),
+        },
+    )

@@ -103,3 +103,36 @@ def test_the_sheet_takes_the_same_queries_for_three_players_or_forty(
     with django_assert_max_num_queries(len(few.captured_queries)):
         html = client.get(f"/clubs/{club.pk}/sheet/").content.decode()
     assert "p36" in html
+
+
+# --- a player's printable record sheet -------------------------------------------------------
+
+
+def test_a_players_printable_sheet_has_every_row_and_the_print_stylesheet(client, vera):
+    from datetime import date
+
+    from players import services
+    from ratings import services as rating_services
+
+    ann = factories.player("ann", "12k", full_name="Ann Smit")
+    ben = factories.player("ben", "14k")
+    games = [factories.game(ann, ben, "W", date(2024, 1, 1 + n % 28)) for n in range(60)]
+    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    rating_services.recompute_pending()
+
+    html = client.get("/players/ann/print/").content.decode()
+
+    assert "Record sheet: Ann Smit (ann)" in html
+    assert '<link rel="stylesheet" href="/static/css/print.css">' in html
+    table = html[html.index('id="record-sheet"') :]
+    assert table.count("2024-01-") == 60  # all rows, not a page of 50
+    assert "?page=2" not in html
+    assert 'href="/players/ann/print/"' in client.get("/players/ann/").content.decode()
+
+
+def test_a_printable_sheet_of_an_algorithm_without_rows_is_not_found(client, settings):
+    settings.RATINGS_ALGORITHMS = ["sagc", "gcr"]
+    factories.player("ann", "12k")
+
+    assert client.get("/players/ann/print/?algorithm=gcr").status_code == 404
+    assert client.get("/players/nobody/print/").status_code == 404

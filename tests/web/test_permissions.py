@@ -88,6 +88,7 @@ ROUTES: dict[str, Route] = {
     "home": Route(EVERYONE, states=("?as_of=2024-03-01", "?as_of=2024-02-30")),
     "rating_list_csv": Route(EVERYONE, states=("?as_of=2024-03-01",)),
     "player_log": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "player_sheet_print": Route(EVERYONE, lambda world: {"username": world.player.username}),
     "head_to_head": Route(
         EVERYONE,
         lambda world: {
