@@ -16,6 +16,7 @@ urlpatterns = [
     ),
     path("players/<str:username>/", views.player_log, name="player_log"),
     path("players/<str:username>/print/", views.player_sheet_print, name="player_sheet_print"),
+    path("players/<str:username>/vs/", views.head_to_head_choose, name="head_to_head_choose"),
     path(
         "players/<str:username>/vs/<str:opponent>/",
         views.head_to_head_page,

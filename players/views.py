@@ -6,8 +6,10 @@ from __future__ import annotations
 import csv
 import dataclasses
 
+from django.contrib import messages
+from django.core.paginator import EmptyPage
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -198,6 +200,25 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @require_safe
+def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
+    """The log page's "head-to-head with" form: to the two players' page, or back to
+    the log page with a message when the opponent is not a player."""
+    player = selectors.player_or_404(username)
+    opponent = request.GET.get("opponent", "").strip()
+    try:
+        found = selectors.player_or_404(opponent) if opponent != player.username else None
+    except Http404:
+        found = None
+    if found is None:
+        messages.error(
+            request,
+            f"No other player has the username '{opponent}'." if opponent else "Type a username.",
+        )
+        return redirect(player)
+    return redirect("head_to_head", username=player.username, opponent=found.username)
+
+
+@require_safe
 def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> HttpResponse:
     player = selectors.player_or_404(username)
     other = selectors.player_or_404(opponent)
@@ -225,6 +246,20 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
 # --- the games search -------------------------------------------------------------------------
 
 
+class GamePaginator(LazyPaginator):
+    """Pages without counting the games; a page number past any the database could
+    hold is an empty page (django-tables2 then shows the last one), not an OFFSET the
+    database cannot take."""
+
+    MAX_PAGE = 10**7
+
+    def validate_number(self, number):
+        number = super().validate_number(number)
+        if number > self.MAX_PAGE:
+            raise EmptyPage(f"there is no page {number}")
+        return number
+
+
 def searched_games(request: HttpRequest):
     """The games search's form and the games its valid filters select."""
     form = GameSearchForm(request.GET, clear_url=reverse("game_search"))
@@ -238,7 +273,7 @@ def game_search(request: HttpRequest) -> HttpResponse:
     form, filters, games = searched_games(request)
     table = GameListTable(games)
     RequestConfig(
-        request, paginate={"per_page": PER_PAGE, "paginator_class": LazyPaginator}
+        request, paginate={"per_page": PER_PAGE, "paginator_class": GamePaginator}
     ).configure(table)
     return render(
         request,

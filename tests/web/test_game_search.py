@@ -117,3 +117,10 @@ def test_the_csv_link_keeps_the_search(client, club_games):
     html = client.get("/games/?player=ann&handicap=3").content.decode()
 
     assert 'href="/games.csv?player=ann&amp;handicap=3"' in html
+
+
+@pytest.mark.parametrize("page", ["999999999999999999999999999999", "9999", "0", "x"])
+def test_a_page_number_past_the_games_or_not_a_number_is_no_error(client, club_games, page):
+    response = client.get(f"/games/?page={page}")
+
+    assert response.status_code == 200

@@ -148,3 +148,21 @@ def test_a_page_takes_the_same_queries_for_three_games_or_sixty(
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get("/players/ann/vs/ben/")
     assert len(rows(response.content.decode())) == 50
+
+
+def test_the_log_pages_form_leads_to_the_head_to_head(client, rivals):
+    assert 'id="head-to-head-form"' in client.get("/players/ann/").content.decode()
+
+    response = client.get("/players/ann/vs/?opponent=ben")
+
+    assert response.status_code == 302
+    assert response["Location"] == "/players/ann/vs/ben/"
+
+
+@pytest.mark.parametrize("opponent", ["nobody", "ann", ""])
+def test_the_form_sends_an_unknown_opponent_back_with_a_message(client, rivals, opponent):
+    response = client.get(f"/players/ann/vs/?opponent={opponent}", follow=True)
+
+    assert response.redirect_chain[-1][0] == "/players/ann/"
+    html = response.content.decode()
+    assert "No other player has the username" in html or "Type a username." in html

@@ -89,6 +89,9 @@ ROUTES: dict[str, Route] = {
     "rating_list_csv": Route(EVERYONE, states=("?as_of=2024-03-01",)),
     "player_log": Route(EVERYONE, lambda world: {"username": world.player.username}),
     "player_sheet_print": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "head_to_head_choose": Route(
+        EVERYONE, lambda world: {"username": world.player.username}, query="?opponent=ben"
+    ),
     "head_to_head": Route(
         EVERYONE,
         lambda world: {
