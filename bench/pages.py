@@ -282,6 +282,17 @@ def build_tournaments(rng: random.Random, user, players, start, first_seq: int) 
     refresh_tournament_counts(tournament.pk for tournament in tournaments)
 
 
+def busiest_opponent(username: str) -> str:
+    """The username of the player with the most games against ``username``."""
+    from django.db.models import Count
+
+    from players.models import Game
+
+    games = Game.objects.filter(white__username=username)
+    white = games.values("black__username").annotate(n=Count("pk")).order_by("-n").first()
+    return white["black__username"]
+
+
 def time_page(client, page: str, url: str, requests: int) -> Timing:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -359,7 +370,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from django.db import connection
     from django.test import Client
 
-    from players.models import Player
+    from players.models import Club, Player
 
     # Timed as in production: no query log, no template debugging.
     settings.DEBUG = False
@@ -376,9 +387,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     elif not Player.objects.filter(username=HEAVY_USERNAME).exists():
         parser.error("the database has players but not the benchmark's: give it an empty one")
 
+    from django.utils import timezone
+
     client = Client()
+    # mid-way through the history: half of each player's rows lie after the day
+    as_of = (timezone.localdate() - timedelta(days=HEAVY_GAMES)).isoformat()
     pages = [
         ("rating list, first page", "/"),
+        ("rating list as of a day, first page", f"/?as_of={as_of}"),
         ("rating list, page 150", "/?page=150"),
         ("rating list, sorted by name", "/?sort=name"),
         ("log page, newest 50 of 2,000", f"/players/{HEAVY_USERNAME}/"),
@@ -392,6 +408,17 @@ def main(argv: Sequence[str] | None = None) -> int:
         (
             f"API tournament of {BIG_TOURNAMENT_PLAYERS} players",
             f"/api/v1/tournaments/{BIG_TOURNAMENT}/",
+        ),
+        ("games search, first page", "/games/"),
+        ("games search, a player's games, page 20", f"/games/?player={HEAVY_USERNAME}&page=20"),
+        ("games search, a date range", f"/games/?since={as_of}&until={as_of}"),
+        (
+            f"club-night sheet, {PLAYERS // CLUBS} players",
+            f"/clubs/{Club.objects.order_by('pk').first().pk}/sheet/",
+        ),
+        (
+            "head-to-head, busiest opponent",
+            f"/players/{HEAVY_USERNAME}/vs/{busiest_opponent(HEAVY_USERNAME)}/",
         ),
     ]
     # The heavy player's own login: their log page with a Report link on each row, My
@@ -424,8 +451,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     lines = table(timings, args.requests)
     print("\n".join(lines))
     if args.write:
-        from django.utils import timezone
-
         from bench.__main__ import DOC, machine, write_section
 
         heading = (

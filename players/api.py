@@ -15,11 +15,20 @@ from urllib.parse import urlencode
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils import timezone
 
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
 from . import api_selectors, selectors
-from .api_base import API_VERSION, PAGE_PARAMETERS, Params, api_view, not_found, paginate
+from .api_base import (
+    API_VERSION,
+    PAGE_PARAMETERS,
+    ApiError,
+    Params,
+    api_view,
+    not_found,
+    paginate,
+)
 from .models import Game, Player, Tournament
 from .selectors import AlgorithmInfo
 
@@ -65,7 +74,7 @@ def _rating_json(rating: CurrentRating | None, info: AlgorithmInfo) -> dict | No
     return {
         "rank": str(rating.rank),
         "value": _number(rating.value, info.integer_values),
-        "games": rating.games,
+        "games": rating.games,  # null in a list as_of a day, per-game algorithms
     }
 
 
@@ -128,8 +137,11 @@ def index(request: HttpRequest) -> dict:
 
 @api_view
 def players(request: HttpRequest) -> dict:
-    params = Params(request, ("club", "active", "q", "since", "until", *PAGE_PARAMETERS))
+    params = Params(request, ("club", "active", "q", "since", "until", "as_of", *PAGE_PARAMETERS))
     since, until = params.date_range()
+    as_of = params.date("as_of")
+    if as_of is not None and as_of > timezone.localdate():
+        raise ApiError(400, "as_of", f"{as_of} is after today: as_of asks for a past day")
     club = None
     club_id = params.integer("club", default=0, minimum=1)
     if club_id:
@@ -145,11 +157,14 @@ def players(request: HttpRequest) -> dict:
     )
     page = paginate(request, params, api_selectors.players(filters))
     infos = selectors.algorithms()
-    ratings = api_selectors.current_ratings(
-        [player.pk for player in page.rows], [info.name for info in infos]
-    )
+    ids, names = [player.pk for player in page.rows], [info.name for info in infos]
+    if as_of is None:
+        ratings = api_selectors.current_ratings(ids, names)
+    else:
+        ratings = api_selectors.ratings_on(ids, names, as_of)
     return {
         **page.envelope,
+        **({"as_of": as_of.isoformat()} if as_of is not None else {}),
         "results": [
             _player_json(request, player, ratings.get(player.pk, {}), infos) for player in page.rows
         ],

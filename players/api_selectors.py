@@ -17,7 +17,7 @@ from django.db.models.functions import Coalesce
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 
 from .models import Club, Game, Player, Tournament
-from .selectors import tournament_list
+from .selectors import ratings_as_of, tournament_list
 
 
 def _within(rows: QuerySet, field: str, since: date | None, until: date | None) -> QuerySet:
@@ -71,6 +71,20 @@ def current_ratings(
     ).only("player_id", "algorithm", "rank", "value", "games")
     for rating in rows:
         found[rating.player_id][rating.algorithm] = rating
+    return found
+
+
+def ratings_on(
+    player_ids: Iterable[int], algorithms: Iterable[str], day: date
+) -> dict[int, dict[str, object]]:
+    """Like ``current_ratings``, the standings at the end of ``day`` (``ratings_as_of``):
+    rows with ``rank``, ``value`` and ``games`` (None for the per-game algorithms), one
+    query per algorithm for a whole page of players."""
+    found: dict[int, dict[str, object]] = defaultdict(dict)
+    ids = list(player_ids)
+    for algorithm in algorithms:
+        for row in ratings_as_of(algorithm, day, Player.objects.filter(pk__in=ids)):
+            found[row.player_id][algorithm] = row
     return found
 
 

@@ -27,7 +27,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from ratings.engine.base import get_algorithm
 
-from . import exports, selectors, services
+from . import exports, selectors, services, views
 from .exchange_forms import (
     FORMAT_LABELS,
     PlayerChoiceForm,
@@ -306,9 +306,14 @@ def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse
 
 @require_safe
 def games_export_csv(request: HttpRequest) -> StreamingHttpResponse:
-    """Every valid game and adjustment in the game record CSV of SPEC section 2."""
+    """Every valid game and adjustment in the game record CSV of SPEC section 2; with
+    the games search's filters (``/games/``'s query), the games it finds (no
+    adjustments: the search is of games)."""
     filename = f"games-{timezone.localdate().isoformat()}.csv"
-    return _csv_download(exports.game_record_rows(), filename)
+    _form, filters, games = views.searched_games(request)
+    if not filters.any:
+        return _csv_download(exports.game_record_rows(), filename)
+    return _csv_download(exports.game_record_rows(games.order_by()), filename)
 
 
 @require_safe

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
+from django.db.models import QuerySet
+
 from ratings.engine.base import Algorithm, HistoryRow
 from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.formats.opengotha import write_opengotha
@@ -122,22 +124,23 @@ def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
     return [cells.get(column, "") for column in COLUMNS]
 
 
-def game_record_rows() -> Iterator[list]:
+def game_record_rows(selected: QuerySet[Game] | None = None) -> Iterator[list]:
     """Every valid game and adjustment as the game record CSV of SPEC section 2, header
     first, in replay order (date, round, entry; an adjustment at round 0 of its date),
     each player's entry rank on their first row. ``python -m ratings rate`` replays it
-    to the site's history. Three queries, streamed in chunks."""
+    to the site's history. Three queries, streamed in chunks. With ``selected`` (the
+    games search's games): those games only, no adjustments."""
     entry = _EntryRanks()
     games = (
         ((row[0], row[1], row[2]), False, row)
-        for row in Game.objects.valid()
+        for row in (Game.objects.valid() if selected is None else selected)
         .in_replay_order()
         .values_list(*_GAME_COLUMNS)
         .iterator(chunk_size=_CHUNK)
     )
     adjustments = (
         ((row[0], 0, row[1]), True, row)
-        for row in Adjustment.objects.valid()
+        for row in (Adjustment.objects.valid() if selected is None else Adjustment.objects.none())
         .order_by("date", "seq")
         .values_list(*_ADJUSTMENT_COLUMNS)
         .iterator(chunk_size=_CHUNK)

@@ -7,13 +7,26 @@ from datetime import date
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import HTML, Column, Field, Layout, Row, Submit
 from django import forms
+from django.utils import timezone
 from django.utils.html import escape
 
 from .fields import RankFormField
-from .models import Club
+from .games_search import GameFilters
+from .models import Club, Game, Player, Tournament
 from .selectors import RatingListFilters, months_before
 
 EVERYONE = "all"  # the ``players`` filter's value that lists tournament-only players too
+
+
+def iso_date_field(label: str, **attrs: str) -> forms.DateField:
+    """An optional date typed (or picked) as YYYY-MM-DD, with a message saying so."""
+    return forms.DateField(
+        required=False,
+        label=label,
+        input_formats=["%Y-%m-%d"],
+        error_messages={"invalid": "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."},
+        widget=forms.DateInput(attrs={"type": "date", **attrs}),
+    )
 
 
 class RatingListFilterForm(forms.Form):
@@ -61,6 +74,7 @@ class RatingListFilterForm(forms.Form):
         label="Players",
         help_text="",
     )
+    as_of = iso_date_field("As of", title="The list as it stood at the end of this day")
     # carried through a filter so that it keeps the chosen list and order
     algorithm = forms.CharField(required=False, widget=forms.HiddenInput)
     sort = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -82,6 +96,7 @@ class RatingListFilterForm(forms.Form):
                 Column("rank_to", css_class="col-4 col-md-2 col-lg-1"),
                 Column("active_months", css_class="col-4 col-md-3 col-lg-2"),
                 *([Column("players", css_class="col-12 col-md-6 col-lg-3")] if with_club else []),
+                Column("as_of", css_class="col-6 col-md-3 col-lg-2"),
                 Column(
                     Submit("", "Filter", css_class="btn-primary me-2"),
                     HTML(
@@ -95,7 +110,23 @@ class RatingListFilterForm(forms.Form):
             Field("sort"),
         )
 
-    FILTER_FIELDS = ("search", "club", "rank_from", "rank_to", "active_months", "players")
+    FILTER_FIELDS = (
+        "search",
+        "club",
+        "rank_from",
+        "rank_to",
+        "active_months",
+        "players",
+        "as_of",
+    )
+
+    def clean_as_of(self) -> date | None:
+        day = self.cleaned_data.get("as_of")
+        if day is not None and day > timezone.localdate():
+            raise forms.ValidationError(
+                f"{day.isoformat()} is after today: the list as of a date shows the past."
+            )
+        return day
 
     def is_filtering(self) -> bool:
         """Whether any filter is given (or wrong): the form then opens on a phone."""
@@ -108,6 +139,9 @@ class RatingListFilterForm(forms.Form):
         if weakest is not None and strongest is not None and weakest > strongest:
             weakest, strongest = strongest, weakest  # "3d to 10k" means the same range
         months = data.get("active_months")
+        as_of = data.get("as_of")
+        if as_of is not None:
+            today = as_of  # "active within months" counts back from the list's day
         return RatingListFilters(
             club=data.get("club"),
             weakest=weakest,
@@ -115,4 +149,82 @@ class RatingListFilterForm(forms.Form):
             active_since=months_before(today, months) if months else None,
             search=(data.get("search") or "").strip(),
             everyone=data.get("players") == EVERYONE,
+            as_of=as_of,
+        )
+
+
+class PlayerUsernameField(forms.CharField):
+    """A player named by username; an unknown one is an error at the field."""
+
+    def clean(self, value):
+        username = super().clean(value)
+        if not username:
+            return None
+        player = Player.objects.filter(username=username.strip()).first()
+        if player is None:
+            raise forms.ValidationError(f"No player has the username '{username.strip()}'.")
+        return player
+
+
+class GameSearchForm(forms.Form):
+    """GET filters of the games search. A bad field is shown at the field and left
+    out; the valid ones still filter."""
+
+    player = PlayerUsernameField(required=False, max_length=150, label="Player (username)")
+    opponent = PlayerUsernameField(required=False, max_length=150, label="Opponent (username)")
+    since = iso_date_field("From")
+    until = iso_date_field("To")
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.order_by("-start_date", "code"),
+        to_field_name="code",
+        required=False,
+        empty_label="Any tournament",
+    )
+    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Game.Status.choices])
+    handicap = forms.IntegerField(required=False, min_value=0, max_value=9)
+
+    def __init__(self, *args, clear_url: str = "", **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.helper = FormHelper()
+        self.helper.form_method = "get"
+        self.helper.disable_csrf = True
+        self.helper.form_id = "game-filters"
+        self.helper.layout = Layout(
+            Row(
+                Column("player", css_class="col-6 col-md-4 col-lg-2"),
+                Column("opponent", css_class="col-6 col-md-4 col-lg-2"),
+                Column("since", css_class="col-6 col-md-4 col-lg-2"),
+                Column("until", css_class="col-6 col-md-4 col-lg-2"),
+                Column("tournament", css_class="col-12 col-md-4 col-lg-2"),
+                Column("status", css_class="col-6 col-md-2 col-lg-1"),
+                Column("handicap", css_class="col-6 col-md-2 col-lg-1"),
+                Column(
+                    Submit("", "Search", css_class="btn-primary me-2"),
+                    HTML(
+                        f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">Clear</a>'
+                    ),
+                    css_class="col-12 col-md-auto d-flex align-items-start filter-buttons",
+                ),
+                css_class="g-2",
+            ),
+        )
+
+    def clean(self):
+        data = super().clean()
+        since, until = data.get("since"), data.get("until")
+        if since is not None and until is not None and until < since:
+            self.add_error("until", f"{until} is before the 'From' date ({since}).")
+        return data
+
+    def filters(self) -> GameFilters:
+        """The valid filters (call after ``is_valid``)."""
+        data = self.cleaned_data
+        return GameFilters(
+            player=data.get("player"),
+            opponent=data.get("opponent"),
+            since=data.get("since"),
+            until=data.get("until"),
+            tournament=data.get("tournament"),
+            status=data.get("status") or "",
+            handicap=data.get("handicap"),
         )

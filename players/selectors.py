@@ -13,7 +13,17 @@ from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Count, Exists, F, IntegerField, OuterRef, Q, QuerySet, Value
+from django.db.models import (
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+)
 from django.db.models.functions import Cast, Concat
 from django.http import Http404
 
@@ -112,6 +122,7 @@ class RatingListFilters:
     # False: the clubs' players only, those with a club of the site or who played a game
     # outside tournaments here, not those seen only at imported tournaments
     everyone: bool = False
+    as_of: date | None = None  # the list as it stood at the end of that day
 
 
 def months_before(day: date, months: int) -> date:
@@ -122,18 +133,29 @@ def months_before(day: date, months: int) -> date:
     return date(year, month + 1, min(day.day, last_day))
 
 
-def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet[CurrentRating]:
+def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet:
     """The players rated by ``algorithm``, strongest first: by rank, then value.
 
     Only players with a rating under the algorithm are listed (a player appears after
     their first game it rates, or an adjustment); the club page names its members who
     are not rated yet. Unless ``filters.everyone``, players with no club whose every
-    game is a tournament game are left out. Activity is the date of the latest game
-    played (``Player.last_played``, kept by every write of games).
+    game is a tournament game are left out. Each row has ``player``, ``rank``,
+    ``value``, ``games`` and ``last_updated``: the current ratings, or with
+    ``filters.as_of`` the standings at the end of that day (``ratings_as_of``). Activity
+    is the date of the latest game played (``Player.last_played``, kept by every write
+    of games), or with ``filters.as_of`` the date of the player's last row on or before
+    it, counted back from that day.
     """
-    ratings = CurrentRating.objects.filter(algorithm=algorithm).select_related(
-        "player", "player__club"
-    )
+    if filters.as_of is not None:
+        members = None if filters.club is None else Player.objects.filter(club=filters.club)
+        ratings = ratings_as_of(algorithm, filters.as_of, members)
+        last_active = "last_updated"
+    else:
+        ratings = CurrentRating.objects.filter(algorithm=algorithm).annotate(
+            last_updated=F("player__last_updated")
+        )
+        last_active = "player__last_played"
+    ratings = ratings.select_related("player", "player__club")
     if filters.club is not None:
         ratings = ratings.filter(player__club=filters.club)
     elif not filters.everyone:
@@ -143,7 +165,7 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet[CurrentR
     if filters.strongest is not None:
         ratings = ratings.filter(rank__lte=filters.strongest)
     if filters.active_since is not None:
-        ratings = ratings.filter(player__last_played__gte=filters.active_since)
+        ratings = ratings.filter(**{f"{last_active}__gte": filters.active_since})
     if filters.search:
         # The player lookup's search: names in any order and without their accents,
         # EGD PINs (a few thousand ids at most, in one IN list).
@@ -151,10 +173,51 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet[CurrentR
     return ratings.order_by("-rank", "-value", "player__username")
 
 
+def ratings_as_of(algorithm: str, day: date, players: QuerySet[Player] | None = None) -> QuerySet:
+    """Every rated player's standing under ``algorithm`` at the end of ``day``: their
+    last history row on or before it (GCR, which keeps no rows per game: its last
+    month-end snapshot on or before it), as rows with ``rank``, ``value``, ``games``
+    (None for the per-game algorithms: counting a player's rows up to the day would
+    read every row) and ``last_updated``.
+
+    Portable: one query reads the newest row's id per player (a correlated subquery,
+    which the index ``history_player_log`` (player, algorithm, -position) answers by
+    reading from the player's newest row back to the day; ``snapshot_once_per_date``
+    likewise), and the rows returned are those ids'. Only ``players`` are probed (all
+    when None).
+    """
+    holistic = not registry()[algorithm].has_history
+    model = RatingSnapshot if holistic else RatingHistory
+    newest_first = "-date" if holistic else "-position"
+    newest = (
+        model.objects.filter(player=OuterRef("pk"), algorithm=algorithm, date__lte=day)
+        .order_by(newest_first)
+        .values("pk")[:1]
+    )
+    players = Player.objects.all() if players is None else players
+    # The newest rows' ids are read first, on their own: inside the list's query the
+    # planner evaluated the subquery more than once per player and joined the ids by
+    # scanning the whole history table.
+    ids = [
+        pk
+        for pk in players.annotate(newest=Subquery(newest)).values_list("newest", flat=True)
+        if pk is not None
+    ]
+    rows = model.objects.filter(pk__in=ids)
+    if holistic:
+        return rows.annotate(last_updated=F("date"))
+    return rows.annotate(
+        rank=F("rank_after"),
+        value=F("value_after"),
+        games=Value(None, output_field=IntegerField()),
+        last_updated=F("date"),
+    )
+
+
 RATING_LIST_CSV_COLUMNS = ("rank", "username", "name", "club", "value", "games", "last_updated")
 
 
-def rating_list_csv_rows(ratings: QuerySet[CurrentRating]):
+def rating_list_csv_rows(ratings: QuerySet):
     """The CSV download's rows of an (ordered, filtered) rating list, streamed."""
     return ratings.values_list(
         "rank",
@@ -163,7 +226,7 @@ def rating_list_csv_rows(ratings: QuerySet[CurrentRating]):
         "player__club__name",
         "value",
         "games",
-        "player__last_updated",
+        "last_updated",
     ).iterator(chunk_size=2000)
 
 

@@ -175,9 +175,7 @@ class RatingListTable(RowsInOneCall):
     )
     value = tables.Column(verbose_name="Index", attrs=NUMBER)
     games = tables.Column(verbose_name="Games", attrs=NUMBER)
-    last_updated = tables.Column(
-        accessor="player__last_updated", verbose_name="Last updated", attrs=WIDE_SCREENS_ONLY
-    )
+    last_updated = tables.Column(verbose_name="Last updated", attrs=WIDE_SCREENS_ONLY)
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
@@ -185,10 +183,16 @@ class RatingListTable(RowsInOneCall):
         orderable = True
         empty_text = "No rated player matches these filters."
 
-    def __init__(self, ratings, *, algorithm: AlgorithmInfo, **kwargs) -> None:
+    def __init__(self, ratings, *, algorithm: AlgorithmInfo, as_of=None, **kwargs) -> None:
         super().__init__(PageFirstData(ratings), **kwargs)
         self.algorithm = algorithm
         self.columns["value"].column.verbose_name = algorithm.value_label
+        if as_of is not None:
+            # the rows of a past day: the date of each player's last change up to it,
+            # and no games count for the per-game algorithms (see ratings_as_of)
+            self.columns["last_updated"].column.verbose_name = "Last change"
+            if algorithm.has_history:
+                self.columns.hide("games")
 
     def render_rank(self, record) -> str:
         return str(record.rank)
@@ -213,7 +217,7 @@ class RatingListTable(RowsInOneCall):
         return str(record.games)
 
     def render_last_updated(self, record) -> str:
-        return _date_cell(record.player.last_updated)
+        return _date_cell(record.last_updated)
 
 
 # --- a player's record sheet -------------------------------------------------------------
@@ -255,16 +259,27 @@ class RecordSheetTable(RowsInOneCall):
         empty_text = "No games yet."
 
     def __init__(
-        self, rows, *, algorithm: AlgorithmInfo, reported: set[int] | None = None, **kwargs
+        self,
+        rows,
+        *,
+        algorithm: AlgorithmInfo,
+        reported: set[int] | None = None,
+        player=None,
+        **kwargs,
     ) -> None:
         """``reported``: on the player's own page, the ids of their games with an open
-        report (the others get a "Report" link); None elsewhere (no column)."""
+        report (the others get a "Report" link); None elsewhere (no column). ``player``:
+        the log page's player, whose opponents link to the head-to-head page."""
         if reported is None:
             kwargs["exclude"] = (*kwargs.get("exclude", ()), "report")
         super().__init__(PageFirstData(rows), **kwargs)
         self.reported = reported or set()
         self.report_url = reverse("game_report", args=[0]).removesuffix("0/report/")
         self.algorithm = algorithm
+        # each game's opponent links to the two players' head-to-head page
+        self.head_to_head_prefix = (
+            player_url(player.username) + "vs/" if player is not None else None
+        )
         self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
         if not algorithm.integer_values:
             self.columns["status"].column.verbose_name = "Status"
@@ -278,6 +293,13 @@ class RecordSheetTable(RowsInOneCall):
         )
         if record.adjustment_id:
             return format_html('{} <span class="badge text-bg-secondary">adjustment</span>', link)
+        if self.head_to_head_prefix is not None:
+            return format_html(
+                '{} <a class="small head-to-head" href="{}{}/" title="All their games">vs</a>',
+                link,
+                self.head_to_head_prefix,
+                quote(opponent.username),
+            )
         return link
 
     def render_opponent_rank(self, record) -> str:
@@ -790,3 +812,55 @@ class ClubTable(tables.Table):
 
 def club_url(club) -> str:
     return reverse("club_detail", args=[club.pk])
+
+
+# --- lists of games: head-to-head, the games search -------------------------------------------
+
+RESULTS = {"W": "White won", "B": "Black won", "D": "Jigo"}
+
+
+class GameListTable(RowsInOneCall):
+    """Games, newest first (Game rows with their players and tournament): the
+    head-to-head page's (``attrs`` and ``empty_text`` name the page's) and the games
+    search's."""
+
+    date = tables.Column(verbose_name="Date")
+    white = tables.Column(verbose_name="White")
+    black = tables.Column(verbose_name="Black")
+    handicap = tables.Column(verbose_name="Handicap", attrs=NUMBER)
+    komi = tables.Column(verbose_name="Komi", attrs=NUMBER)
+    result = tables.Column(accessor="winner", verbose_name="Result")
+    tournament = tables.Column(verbose_name="Tournament", attrs=WIDE_SCREENS_ONLY)
+
+    class Meta:
+        template_name = "players/tables/rows_in_one_call.html"
+        attrs = {**TABLE_ATTRS, "id": "games"}
+        orderable = False
+        empty_text = "No game matches these filters."
+
+    def __init__(self, games, **kwargs) -> None:
+        super().__init__(PageFirstData(games), **kwargs)
+
+    def render_date(self, record) -> str:
+        return _date_cell(record.date)
+
+    def render_white(self, record) -> str:
+        return format_html('<a href="{}">{}</a>', player_url(record.white.username), record.white)
+
+    def render_black(self, record) -> str:
+        return format_html('<a href="{}">{}</a>', player_url(record.black.username), record.black)
+
+    def render_handicap(self, record) -> str:
+        return str(record.handicap)
+
+    def render_komi(self, record) -> str:
+        return decimal_text(record.komi, 1)
+
+    def render_result(self, record) -> str:
+        return RESULTS[record.winner]
+
+    def render_tournament(self, record) -> str:
+        tournament = record.tournament
+        if tournament is None:
+            return "\u2014"
+        return format_html('<a href="{}">{}</a>', tournament.get_absolute_url(), tournament.name)

@@ -10,10 +10,18 @@ urlpatterns = [
     path("", views.rating_list, name="home"),
     path("ratings.csv", views.rating_list_csv, name="rating_list_csv"),
     path("games.csv", exchange_views.games_export_csv, name="games_export_csv"),
+    path("games/", views.game_search, name="game_search"),
     path(
         "players/<str:username>/sheet.csv", exchange_views.player_sheet_csv, name="player_sheet_csv"
     ),
     path("players/<str:username>/", views.player_log, name="player_log"),
+    path("players/<str:username>/print/", views.player_sheet_print, name="player_sheet_print"),
+    path("players/<str:username>/vs/", views.head_to_head_choose, name="head_to_head_choose"),
+    path(
+        "players/<str:username>/vs/<str:opponent>/",
+        views.head_to_head_page,
+        name="head_to_head",
+    ),
     path("tournaments/", views.tournament_list, name="tournament_list"),
     path("tournaments/<slug:code>/", views.tournament_detail, name="tournament_detail"),
     path(
@@ -28,4 +36,5 @@ urlpatterns = [
     ),
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/<int:pk>/", views.club_detail, name="club_detail"),
+    path("clubs/<int:pk>/sheet/", views.club_night_sheet, name="club_night_sheet"),
 ]

@@ -6,23 +6,28 @@ from __future__ import annotations
 import csv
 import dataclasses
 
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.contrib import messages
+from django.core.paginator import EmptyPage
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
+from django_tables2 import LazyPaginator, RequestConfig
 
 from ratings.engine.output import format_value
 
-from . import report_selectors, selectors
+from . import club_night, games_search, head_to_head, report_selectors, selectors
 from .charts import ChartPoint, rank_chart
-from .forms_public import RatingListFilterForm
+from .forms_public import GameSearchForm, RatingListFilterForm
 from .lookup import player_index
 from .models import Club
 from .pagination import BoundedRequestConfig
 from .tables import (
+    TABLE_ATTRS,
     ClubTable,
     CrosstableTable,
+    GameListTable,
     RatingListTable,
     RecordSheetTable,
     SnapshotTable,
@@ -79,7 +84,8 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
     algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
     infos = selectors.algorithms()
     form, ratings = _filtered_ratings(request, algorithm, club)
-    table = RatingListTable(ratings, algorithm=algorithm)
+    as_of = form.cleaned_data.get("as_of")
+    table = RatingListTable(ratings, algorithm=algorithm, as_of=as_of)
     if club is not None:
         table.columns.hide("club")  # the page is the club's
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
@@ -97,6 +103,7 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
             if form.cleaned_data.get("search") and not table.paginator.count
             else []
         ),
+        "as_of": as_of,
     }
 
 
@@ -116,12 +123,13 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
     """All rows of the rating list as filtered and sorted on the page (not just one
     page), values at full precision."""
     algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
-    _form, ratings = _filtered_ratings(request, algorithm, None)
+    form, ratings = _filtered_ratings(request, algorithm, None)
     table = RatingListTable(ratings, algorithm=algorithm)
     BoundedRequestConfig(request, paginate=False).configure(table)
     ordered = table.data.data  # the queryset in the order the page shows
     response = HttpResponse(content_type="text/csv; charset=utf-8")
-    filename = f"ratings-{algorithm.name}-{timezone.localdate().isoformat()}.csv"
+    day = form.cleaned_data.get("as_of") or timezone.localdate()
+    filename = f"ratings-{algorithm.name}-{day.isoformat()}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response, lineterminator="\n")
     writer.writerow(selectors.RATING_LIST_CSV_COLUMNS)
@@ -159,6 +167,7 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
             selectors.log_rows(player, algorithm.name),
             algorithm=algorithm,
             reported=report_selectors.reported_game_ids(player) if own_page else None,
+            player=player,
         )
         points = selectors.chart_points(player, algorithm.name)
     else:
@@ -202,6 +211,97 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
             "notice": selectors.recompute_notice(algorithm.name, player),
             "voided_games": selectors.voided_games(player),
             "merged_records": selectors.merged_records(player),
+        },
+    )
+
+
+# --- head-to-head ---------------------------------------------------------------------------
+
+
+@require_safe
+def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
+    """The log page's "head-to-head with" form: to the two players' page, or back to
+    the log page with a message when the opponent is not a player."""
+    player = selectors.player_or_404(username)
+    opponent = request.GET.get("opponent", "").strip()
+    try:
+        found = selectors.player_or_404(opponent) if opponent != player.username else None
+    except Http404:
+        found = None
+    if found is None:
+        messages.error(
+            request,
+            f"No other player has the username '{opponent}'." if opponent else "Type a username.",
+        )
+        return redirect(player)
+    return redirect("head_to_head", username=player.username, opponent=found.username)
+
+
+@require_safe
+def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> HttpResponse:
+    player = selectors.player_or_404(username)
+    other = selectors.player_or_404(opponent)
+    if player.pk == other.pk:
+        raise Http404(f"'{username}' is the same player twice: choose two different players")
+    table = GameListTable(
+        head_to_head.games_between(player, other),
+        attrs={**TABLE_ATTRS, "id": "head-to-head-games"},
+        empty_text="These two players have no game against each other.",
+    )
+    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    return render(
+        request,
+        "players/head_to_head.html",
+        {
+            "player": player,
+            "opponent": other,
+            "record": head_to_head.record(player, other),
+            "expectations": head_to_head.expectations(player, other, selectors.algorithms()),
+            "table": table,
+        },
+    )
+
+
+# --- the games search -------------------------------------------------------------------------
+
+
+class GamePaginator(LazyPaginator):
+    """Pages without counting the games; a page number past any the database could
+    hold is an empty page (django-tables2 then shows the last one), not an OFFSET the
+    database cannot take."""
+
+    MAX_PAGE = 10**7
+
+    def validate_number(self, number):
+        number = super().validate_number(number)
+        if number > self.MAX_PAGE:
+            raise EmptyPage(f"there is no page {number}")
+        return number
+
+
+def searched_games(request: HttpRequest):
+    """The games search's form and the games its valid filters select."""
+    form = GameSearchForm(request.GET, clear_url=reverse("game_search"))
+    form.is_valid()  # errors show at their fields; the valid filters still apply
+    filters = form.filters()
+    return form, filters, games_search.games(filters)
+
+
+@require_safe
+def game_search(request: HttpRequest) -> HttpResponse:
+    form, filters, games = searched_games(request)
+    table = GameListTable(games)
+    RequestConfig(
+        request, paginate={"per_page": PER_PAGE, "paginator_class": GamePaginator}
+    ).configure(table)
+    return render(
+        request,
+        "games/game_search.html",
+        {
+            "form": form,
+            "table": table,
+            "csv_url": reverse("games_export_csv") + _query(request),
+            "filtering": filters.any,
         },
     )
 
@@ -266,3 +366,49 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     context["club"] = club
     context["unrated"] = selectors.unrated_members(club, context["algorithm"].name)
     return render(request, "players/club_detail.html", context)
+
+
+@require_safe
+def club_night_sheet(request: HttpRequest, pk: int) -> HttpResponse:
+    """The blank record sheet of a club evening, to print: the club's active players
+    and their current ranks, the handicap and komi for each rank difference, and empty
+    rows with the columns the volunteer types in."""
+    club = selectors.club_or_404(pk)
+    primary = selectors.algorithms()[0]
+    return render(
+        request,
+        "players/club_night_sheet.html",
+        {
+            "club": club,
+            "algorithm": primary,
+            "players": club_night.active_players(club, primary.name),
+            "handicaps": club_night.handicap_table(),
+            "blank_rows": range(club_night.BLANK_ROWS),
+            "today": timezone.localdate(),
+        },
+    )
+
+
+@require_safe
+def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's whole record sheet under one algorithm (``?algorithm=``), newest
+    first, laid out to print (static/css/print.css)."""
+    player = selectors.player_or_404(username)
+    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    if not algorithm.has_history:
+        raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
+    table = RecordSheetTable(selectors.log_rows(player, algorithm.name), algorithm=algorithm)
+    RequestConfig(request, paginate=False).configure(table)
+    rating = selectors.player_ratings(player).get(algorithm.name)
+    return render(
+        request,
+        "players/player_sheet_print.html",
+        {
+            "player": player,
+            "algorithm": algorithm,
+            "rating": rating,
+            "value": shown_value(rating.value, algorithm.integer_values) if rating else "",
+            "table": table,
+            "today": timezone.localdate(),
+        },
+    )

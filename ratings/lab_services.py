@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, IntegerField, Min, Q, Value, When
+from django.db.models import Case, F, IntegerField, Min, Q, QuerySet, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -56,29 +56,65 @@ _HISTORY_COLUMNS = (
 
 
 def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
-    """The games ``algorithm`` rated (see :func:`dated_history_games`)."""
-    return (game for _day, _position, game in dated_history_games(algorithm, blocks=blocks))
+    """The games ``algorithm`` rated (see :func:`rated_history_games`)."""
+    return (
+        game for _day, _position, _game_id, game in rated_history_games(algorithm, blocks=blocks)
+    )
 
 
 def dated_history_games(
     algorithm: str, *, blocks: bool, since: date | None = None, from_position: int = 0
 ) -> Iterator[tuple[date, int, lab.LabGame]]:
+    """The games ``algorithm`` rated on or after ``since``, each with its date and the
+    position of its first row (see :func:`rated_history_games`)."""
+    return (
+        (day, position, game)
+        for day, position, _game_id, game in rated_history_games(
+            algorithm, blocks=blocks, since=since, from_position=from_position
+        )
+    )
+
+
+def keyed_history_games(
+    algorithm: str, *, blocks: bool, games: QuerySet | None = None
+) -> Iterator[tuple[int, lab.LabGame]]:
+    """The games ``algorithm`` rated, each with its game's id; with ``games`` (a
+    queryset of games) only those (see :func:`rated_history_games`)."""
+    return (
+        (game_id, game)
+        for _day, _position, game_id, game in rated_history_games(
+            algorithm, blocks=blocks, games=games
+        )
+    )
+
+
+def rated_history_games(
+    algorithm: str,
+    *,
+    blocks: bool,
+    since: date | None = None,
+    from_position: int = 0,
+    games: QuerySet | None = None,
+) -> Iterator[tuple[date, int, int, lab.LabGame]]:
     """The games ``algorithm`` rated (not skipped, not free) on or after ``since``, each
-    with its date, the position of its first row and both players' value and rank just
-    before it, from one query over its stored history (from ``from_position`` on, a
-    bound the caller knows that saves reading the rows before it).
+    with its date, the position of its first row, its game's id and both players' value
+    and rank just before it, from one query over its stored history (from
+    ``from_position`` on, a bound the caller knows that saves reading the rows before
+    it; with ``games``, a queryset of games, only those games' rows).
 
     With ``blocks`` (EGF, the French ladder: a tournament is rated as one block) a
     tournament game uses each player's value at the tournament's start, the value on
     their first row of it: EGF rates every game of the block from there, and the
     French ladder's later rows hold starting levels corrected after the block's
-    results were seen.
+    results were seen. With ``games`` a block starts at the first of those games.
     """
     rows = RatingHistory.objects.filter(
         algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
     )
     if since is not None:
         rows = rows.filter(date__gte=since, position__gte=from_position)
+    if games is not None:
+        rows = rows.filter(game__in=games.values("pk"))
     rows = (
         rows.annotate(rank_code=Cast("rank_before", IntegerField()))
         .order_by("position")
@@ -127,6 +163,7 @@ def dated_history_games(
         yield (
             day,
             first_position,
+            game_id,
             lab.LabGame(
                 matchup=lab.Matchup(
                     white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size

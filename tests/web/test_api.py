@@ -778,7 +778,7 @@ def test_an_unknown_parameter_is_refused_rather_than_ignored(client, world):
     error = error_of(client, "/api/v1/players/?sinse=2024-01-01", 400)
 
     assert error["field"] == "sinse"
-    assert "active, club, page, page_size, q, since, until" in error["message"]
+    assert "active, as_of, club, page, page_size, q, since, until" in error["message"]
     assert error_of(client, "/api/v1/players/ann/?algorithm=sagc", 400)["field"] == "algorithm"
 
 

@@ -89,13 +89,26 @@ def _pk(attribute: str) -> Callable[[World], dict]:
 
 ROUTES: dict[str, Route] = {
     # Public pages (players/urls_public.py) and the site's own.
-    "home": Route(EVERYONE),
-    "rating_list_csv": Route(EVERYONE),
+    "home": Route(EVERYONE, states=("?as_of=2024-03-01", "?as_of=2024-02-30")),
+    "rating_list_csv": Route(EVERYONE, states=("?as_of=2024-03-01",)),
     "player_log": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "player_sheet_print": Route(EVERYONE, lambda world: {"username": world.player.username}),
+    "head_to_head_choose": Route(
+        EVERYONE, lambda world: {"username": world.player.username}, query="?opponent=ben"
+    ),
+    "head_to_head": Route(
+        EVERYONE,
+        lambda world: {
+            "username": world.game.white.username,
+            "opponent": world.game.black.username,
+        },
+    ),
+    "game_search": Route(EVERYONE, states=("?player=ann&since=2024-01-01", "?until=bad")),
     "tournament_list": Route(EVERYONE),
     "tournament_detail": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     "club_list": Route(EVERYONE),
     "club_detail": Route(EVERYONE, _pk("club")),
+    "club_night_sheet": Route(EVERYONE, _pk("club")),
     "health": Route(EVERYONE),
     # Downloads (players/exchange_views.py): the data is on the public pages already.
     "games_export_csv": Route(EVERYONE),
@@ -107,7 +120,7 @@ ROUTES: dict[str, Route] = {
     "calculator": Route(EVERYONE, states=("?white_player=ann&black_player=ben&handicap=2",)),
     # The read-only JSON API (players/urls_api.py): GET for everyone, no CSRF (no writes).
     "api_index": Route(EVERYONE),
-    "api_players": Route(EVERYONE),
+    "api_players": Route(EVERYONE, states=("?as_of=2024-03-01",)),
     "api_player": Route(EVERYONE, lambda world: {"username": world.player.username}),
     "api_player_history": Route(EVERYONE, lambda world: {"username": world.player.username}),
     "api_games": Route(EVERYONE),

@@ -83,7 +83,7 @@ def test_it_shows_the_record_sheet_in_the_seeds_columns_newest_first(client, spe
     ]
     game, _adjustment = sheet_rows(html)
     assert cells(game) == [
-        "Ann Smit",
+        "Ann Smit vs",  # "vs": the two players' head-to-head page
         "12k",
         "Black",
         "2",
@@ -97,6 +97,7 @@ def test_it_shows_the_record_sheet_in_the_seeds_columns_newest_first(client, spe
         "",
     ]
     assert 'href="/players/ann/"' in game
+    assert 'href="/players/ben/vs/ann/"' in game
 
 
 def test_an_adjustment_shows_the_player_as_their_own_opponent(client, spec_example):

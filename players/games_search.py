@@ -1,0 +1,69 @@
+"""Reads for the games search, /games/: every valid game, filtered by player, opponent,
+dates, tournament, status and handicap, newest first.
+
+Each filter is one an index answers (a player's games through ``game_white_date`` and
+``game_black_date``, dates through ``game_replay_order``), and the page is counted
+lazily (django-tables2's LazyPaginator): a million games are never counted per view.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Q, QuerySet
+
+from .models import Game, Player, Tournament
+
+
+@dataclass(frozen=True, slots=True)
+class GameFilters:
+    player: Player | None = None
+    opponent: Player | None = None  # with ``player``: their games against each other
+    since: date | None = None  # both inclusive
+    until: date | None = None
+    tournament: Tournament | None = None
+    status: str = ""
+    handicap: int | None = None
+
+    @property
+    def any(self) -> bool:
+        return any(
+            value not in (None, "")
+            for value in (
+                self.player,
+                self.opponent,
+                self.since,
+                self.until,
+                self.tournament,
+                self.status,
+                self.handicap,
+            )
+        )
+
+
+def _playing(player: Player) -> Q:
+    return Q(white=player) | Q(black=player)
+
+
+def games(filters: GameFilters) -> QuerySet[Game]:
+    """The valid games matching ``filters``, newest first (replay order reversed)."""
+    found = Game.objects.valid()
+    if filters.player is not None and filters.opponent is not None:
+        found = found.filter(
+            Q(white=filters.player, black=filters.opponent)
+            | Q(white=filters.opponent, black=filters.player)
+        )
+    elif filters.player is not None or filters.opponent is not None:
+        found = found.filter(_playing(filters.player or filters.opponent))
+    if filters.since is not None:
+        found = found.filter(date__gte=filters.since)
+    if filters.until is not None:
+        found = found.filter(date__lte=filters.until)
+    if filters.tournament is not None:
+        found = found.filter(tournament=filters.tournament)
+    if filters.status:
+        found = found.filter(status=filters.status)
+    if filters.handicap is not None:
+        found = found.filter(handicap=filters.handicap)
+    return found.select_related("white", "black", "tournament").in_replay_order(reverse=True)

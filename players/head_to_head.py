@@ -1,0 +1,114 @@
+"""Reads for the head-to-head page, /players/<a>/vs/<b>/: the games between two
+players, their score by colour and handicap, and each algorithm's expected score
+against the actual one (the lab's predictions from the ratings before each game)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Q, QuerySet
+
+from ratings.engine import lab
+from ratings.engine.base import get_algorithm
+from ratings.engine.records import Status
+from ratings.lab_services import keyed_history_games
+
+from .models import Game, Player
+from .selectors import AlgorithmInfo
+
+
+def games_between(player: Player, opponent: Player) -> QuerySet[Game]:
+    """The valid games of the two players against each other, newest first."""
+    return (
+        Game.objects.valid()
+        .filter(Q(white=player, black=opponent) | Q(white=opponent, black=player))
+        .select_related("white", "black", "tournament")
+        .in_replay_order(reverse=True)
+    )
+
+
+@dataclass(slots=True)
+class Score:
+    """``player``'s points (a jigo is half) in some of the games, and how many."""
+
+    points: float = 0
+    games: int = 0
+
+    def add(self, points: float) -> None:
+        self.points += points
+        self.games += 1
+
+    @property
+    def losses(self) -> float:
+        return self.games - self.points
+
+
+@dataclass(slots=True)
+class Record:
+    """The score of ``player`` against ``opponent``: all, by colour, by handicap."""
+
+    total: Score = field(default_factory=Score)
+    by_colour: dict[str, Score] = field(default_factory=lambda: {"W": Score(), "B": Score()})
+    by_handicap: dict[int, Score] = field(default_factory=dict)
+
+
+def player_points(game: Game, player_id: int) -> float:
+    """What ``player_id`` scored in ``game``: 1 a win, 0.5 a jigo, 0 a loss."""
+    if game.winner == Game.Winner.JIGO:
+        return 0.5
+    won_as = Game.Winner.WHITE if game.white_id == player_id else Game.Winner.BLACK
+    return 1.0 if game.winner == won_as else 0.0
+
+
+def record(player: Player, opponent: Player) -> Record:
+    """The score of ``player`` in every valid game against ``opponent`` (one query)."""
+    found = Record()
+    games = games_between(player, opponent).select_related(None)
+    for game in games.only("white", "black", "winner", "handicap"):
+        points = player_points(game, player.pk)
+        found.total.add(points)
+        found.by_colour["W" if game.white_id == player.pk else "B"].add(points)
+        found.by_handicap.setdefault(game.handicap, Score()).add(points)
+    found.by_handicap = dict(sorted(found.by_handicap.items()))
+    return found
+
+
+@dataclass(frozen=True, slots=True)
+class Expectation:
+    """Under one algorithm: ``player``'s expected score in the games it predicted
+    (the sum of their chances before each game) and the score they made."""
+
+    algorithm: AlgorithmInfo
+    games: int
+    expected: float
+    actual: float
+
+
+def expectations(player: Player, opponent: Player, infos: list[AlgorithmInfo]) -> list[Expectation]:
+    """For each algorithm with per-game history and a prediction (not GCR: it keeps no
+    ratings before each game), the expected and actual score of ``player`` against
+    ``opponent``; one query per algorithm, over the two players' rows of their games,
+    and one for who played White."""
+    made = []
+    games = games_between(player, opponent)
+    whites = dict(games.values_list("pk", "white_id"))
+    for info in infos:
+        engine = get_algorithm(info.name)
+        predict = lab.predictor(engine)
+        if not info.has_history or predict is None:
+            continue
+        expected = actual = 0.0
+        counted = 0
+        for game_id, game in keyed_history_games(
+            info.name, blocks=info.rates_tournaments_as_blocks, games=games
+        ):
+            if game.status is Status.FREE:
+                continue
+            p_white = predict(game.matchup)
+            score = lab.white_score(game.winner)
+            own_white = whites[game_id] == player.pk
+            expected += p_white if own_white else 1 - p_white
+            actual += score if own_white else 1 - score
+            counted += 1
+        made.append(Expectation(info, counted, expected, actual))
+    return made

@@ -1,0 +1,229 @@
+"""/?as_of=YYYY-MM-DD and /api/v1/players/?as_of=...: the rating list as it stood at the
+end of a past day, from the history rows (GCR: its month-end snapshots)."""
+
+import csv
+import io
+import re
+from datetime import date, timedelta
+
+import pytest
+from django.utils import timezone
+
+from players import selectors, services
+from ratings import services as rating_services
+from ratings.engine.ranks import parse_rank
+from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def algorithms(settings):
+    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
+
+
+def play(vera, *games):
+    services.record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
+    rating_services.recompute_pending()
+
+
+def listed(html: str) -> list[str]:
+    table = html[html.index('id="rating-list"') :]
+    table = table[: table.index("</table>")]
+    return re.findall(r'href="/players/([^/]+)/"', table)
+
+
+@pytest.fixture
+def season(vera):
+    """Four players over three months: ann and ben from January, cat from March."""
+    club = factories.club("Durban Go Club")
+    ann = factories.player("ann", "5k", club=club)
+    ben = factories.player("ben", "8k")
+    cat = factories.player("cat", "12k", club=club)
+    dan = factories.player("dan", "12k")
+    play(
+        vera,
+        factories.game(ann, ben, "B", date(2024, 1, 10), handicap=3, komi=0.5),
+        factories.game(ann, ben, "B", date(2024, 1, 24), handicap=3, komi=0.5),
+        factories.game(ben, ann, "W", date(2024, 2, 7)),
+        factories.game(cat, dan, "W", date(2024, 3, 6)),
+        factories.game(ann, cat, "W", date(2024, 3, 20), handicap=7, komi=0.5),
+    )
+    return {"ann": ann, "ben": ben, "cat": cat, "dan": dan}
+
+
+def last_row(player, algorithm: str, day: date) -> RatingHistory:
+    return (
+        RatingHistory.objects.filter(player=player, algorithm=algorithm, date__lte=day)
+        .order_by("-position")
+        .first()
+    )
+
+
+def test_the_list_of_a_day_has_each_players_last_row_on_or_before_it(season):
+    day = date(2024, 2, 7)  # ann's and ben's third game is on that very day
+
+    rows = {
+        row.player.username: row
+        for row in selectors.rating_list("sagc", selectors.RatingListFilters(as_of=day))
+    }
+
+    assert sorted(rows) == ["ann", "ben"]  # cat and dan played first in March
+    for username, row in rows.items():
+        expected = last_row(season[username], "sagc", day)
+        assert expected.date == day
+        assert (row.rank, row.value, row.last_updated) == (
+            expected.rank_after,
+            expected.value_after,
+            expected.date,
+        )
+
+
+def test_the_list_as_of_the_last_game_is_the_current_list(season):
+    as_of = selectors.rating_list("egf-2021", selectors.RatingListFilters(as_of=date(2024, 3, 20)))
+    current = selectors.rating_list("egf-2021", selectors.RatingListFilters())
+
+    assert [(r.player.username, r.rank, r.value) for r in as_of] == [
+        (r.player.username, r.rank, r.value) for r in current
+    ]
+
+
+def test_gcr_as_of_a_day_is_its_last_month_end_snapshot(season):
+    snapshots = RatingSnapshot.objects.filter(algorithm="gcr", date=date(2024, 2, 29))
+    assert snapshots.exists()
+
+    rows = selectors.rating_list("gcr", selectors.RatingListFilters(as_of=date(2024, 3, 15)))
+
+    assert {(r.player.username, r.rank, r.value, r.games) for r in rows} == {
+        (s.player.username, s.rank, s.value, s.games) for s in snapshots
+    }
+
+
+def test_the_page_says_as_of_and_lists_the_players_of_that_day(client, season):
+    html = client.get("/?as_of=2024-01-31").content.decode()
+
+    assert '<h1 class="h2">Ratings as of 2024-01-31</h1>' in html
+    assert "as of 2024-01-31</strong>" in html
+    assert sorted(listed(html)) == ["ann", "ben"]
+    assert "Last change" in html
+    table = html[html.index('id="rating-list"') : html.index("</table>")]
+    assert ">Games<" not in table  # per-game algorithms keep no count of a past day
+
+
+def test_the_page_applies_the_filters_to_the_day(client, season):
+    by_club = listed(
+        client.get(f"/?as_of=2024-03-31&club={season['ann'].club_id}").content.decode()
+    )
+    by_rank = listed(client.get("/?as_of=2024-01-31&rank_from=10k&rank_to=6k").content.decode())
+    # active within one month of the day: ben's last game (7 February) is older
+    active = listed(client.get("/?as_of=2024-03-31&active_months=1").content.decode())
+
+    assert sorted(by_club) == ["ann", "cat"]
+    expected_by_rank = [
+        username
+        for username in ("ann", "ben")
+        if parse_rank("10k")
+        <= last_row(season[username], "sagc", date(2024, 1, 31)).rank_after
+        <= parse_rank("6k")
+    ]
+    assert sorted(by_rank) == sorted(expected_by_rank)
+    assert sorted(active) == ["ann", "cat", "dan"]
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("2024-02-30", "Enter the date as YYYY-MM-DD"),
+        ("yesterday", "Enter the date as YYYY-MM-DD"),
+        ("31/01/2024", "Enter the date as YYYY-MM-DD"),
+    ],
+)
+def test_a_bad_date_is_a_message_at_the_field_and_the_current_list(client, season, value, message):
+    response = client.get(f"/?as_of={value}")
+
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert message in html
+    assert "as of" not in html.split('id="rating-count"')[1].split("</p>")[0]
+    assert sorted(listed(html)) == ["ann", "ben", "cat", "dan"]
+
+
+def test_a_day_after_today_is_refused_with_a_message(client, season):
+    tomorrow = (timezone.localdate() + timedelta(days=1)).isoformat()
+
+    html = client.get(f"/?as_of={tomorrow}").content.decode()
+
+    assert f"{tomorrow} is after today" in html
+
+
+def test_a_day_before_any_game_lists_nobody(client, season):
+    html = client.get("/?as_of=2023-12-31").content.decode()
+
+    assert listed(html) == []
+    assert "No rated player matches these filters." in html
+
+
+def test_the_csv_of_a_day_has_its_rows_and_date(client, season):
+    response = client.get("/ratings.csv?as_of=2024-01-31&algorithm=egf-2021")
+
+    assert 'filename="ratings-egf-2021-2024-01-31.csv"' in response["Content-Disposition"]
+    rows = list(csv.reader(io.StringIO(response.content.decode())))
+    assert rows[0] == list(selectors.RATING_LIST_CSV_COLUMNS)
+    assert sorted(row[1] for row in rows[1:]) == ["ann", "ben"]
+    ann = next(row for row in rows[1:] if row[1] == "ann")
+    assert ann[5] == ""  # no games count for a past day
+    assert ann[6] == "2024-01-24"
+    assert float(ann[4]) == last_row(season["ann"], "egf-2021", date(2024, 1, 31)).value_after
+
+
+def test_the_page_of_a_day_takes_the_same_queries_for_four_players_or_sixty(
+    client, season, vera, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(8) as few:
+        client.get("/?as_of=2024-03-31")
+    many = [factories.player(f"p{n:02}", "15k") for n in range(56)]
+    play(
+        vera,
+        *[
+            factories.game(many[n], many[n + 1], "W", date(2024, 3, 1))
+            for n in range(0, len(many), 2)
+        ],
+    )
+    assert CurrentRating.objects.filter(algorithm="sagc").count() == 60
+
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get("/?as_of=2024-03-31")
+    assert len(listed(response.content.decode())) == 50
+
+
+# --- the API ----------------------------------------------------------------------------------
+
+
+def test_the_api_gives_each_players_ratings_of_the_day(client, season):
+    day = date(2024, 1, 31)
+    data = client.get(f"/api/v1/players/?as_of={day}").json()
+
+    assert data["as_of"] == "2024-01-31"
+    players = {player["username"]: player for player in data["results"]}
+    expected = last_row(season["ann"], "sagc", day)
+    assert players["ann"]["ratings"]["sagc"] == {
+        "rank": str(expected.rank_after),
+        "value": int(expected.value_after),
+        "games": None,
+    }
+    assert players["cat"]["ratings"]["sagc"] is None  # cat first played in March
+    january = RatingSnapshot.objects.get(algorithm="gcr", player=season["ann"], date=day)
+    assert players["ann"]["ratings"]["gcr"] == {
+        "rank": str(january.rank),
+        "value": january.value,
+        "games": january.games,
+    }
+
+
+@pytest.mark.parametrize("value", ["2024-02-30", "soon", "2999-01-01"])
+def test_the_api_refuses_a_bad_as_of_with_the_error_shape(client, season, value):
+    response = client.get(f"/api/v1/players/?as_of={value}")
+
+    assert response.status_code == 400
+    assert response.json()["error"]["field"] == "as_of"
