@@ -146,10 +146,9 @@ class GameFieldsForm(forms.Form):
         initial=0,
         widget=forms.NumberInput(attrs={"inputmode": "numeric", "data-handicap-field": ""}),
     )
+    # The range is clean_komi's, with a message that says what a komi is.
     komi = FiniteDecimalField(
         required=False,
-        min_value=-KOMI_LIMIT,
-        max_value=KOMI_LIMIT,
         max_digits=Game._meta.get_field("komi").max_digits,
         decimal_places=Game._meta.get_field("komi").decimal_places,
         initial=Decimal("6.5"),
@@ -210,7 +209,7 @@ class GameFieldsForm(forms.Form):
         komi = self.cleaned_data["komi"]
         if komi is not None and (komi * 2) % 1:
             raise forms.ValidationError(f"{komi} is not a komi: use a multiple of 0.5")
-        if komi is not None and not -50 <= komi <= 50:
+        if komi is not None and not -KOMI_LIMIT <= komi <= KOMI_LIMIT:
             raise forms.ValidationError(f"{komi} is not a komi: it lies between -50 and 50")
         return komi
 

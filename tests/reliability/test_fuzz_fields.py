@@ -35,6 +35,7 @@ FORM_MODULES = [
     "players.committee_forms",
     "players.exchange_forms",
     "players.forms_public",
+    "players.report_forms",
     "ratings.forms",
 ]
 NUMERIC_AND_FILE = (forms.IntegerField, forms.DecimalField, forms.FloatField, forms.FileField)
@@ -49,6 +50,7 @@ FIELDS_FUZZED = {
     "players.committee_forms.ResyncForm": {"list_file"},
     "players.exchange_forms.TournamentUploadForm": {"file"},
     "players.forms_public.RatingListFilterForm": {"active_months"},
+    "players.forms_public.GameSearchForm": {"handicap"},
     "ratings.forms.CalculatorForm": {"white_value", "black_value", "komi"},
 }
 
@@ -172,6 +174,13 @@ def test_the_adjustment_form_takes_any_value(world, number):
 def test_the_rating_list_takes_any_active_months(world, number):
     client, _ = world
     assert client.get(reverse("home"), {"active_months": number}).status_code == 200
+
+
+@pytest.mark.parametrize("number", NUMBERS)
+def test_the_games_search_takes_any_handicap(world, number):
+    client, _ = world
+    for url in (reverse("game_search"), reverse("games_export_csv")):
+        assert client.get(url, {"handicap": number}).status_code in (200, 400)
 
 
 @pytest.mark.parametrize("number", NUMBERS)

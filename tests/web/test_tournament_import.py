@@ -403,7 +403,9 @@ def league_h9(players: int, code: str) -> str:
 
 def test_importing_takes_the_same_queries_for_ten_new_players_or_sixty(client, vera):
     queries = []
-    for players, code in ((10, "League-A"), (60, "League-B")):
+    # League-0 first: the first import into an empty club skips the checks that look at
+    # games already on file (a date far from a player's other games).
+    for players, code in ((10, "League-0"), (10, "League-A"), (60, "League-B")):
         preview = upload(client, league_h9(players, code), code=code)
         with CaptureQueriesContext(connection) as captured:
             response = client.post(URL, confirmation(preview))
@@ -411,8 +413,10 @@ def test_importing_takes_the_same_queries_for_ten_new_players_or_sixty(client, v
         queries.append(len(captured))
     assert Tournament.objects.get(code="League-B").games.count() == 30
     assert Tournament.objects.get(code="League-B").player_count == 60
-    assert AuditEntry.objects.filter(action="player_create").count() == 10 + 60
-    assert queries[1] == queries[0]  # none per player or game
+    assert AuditEntry.objects.filter(action="player_create").count() == 10 + 10 + 60
+    # None per player or game; SQLite's limit on a statement's parameters splits the
+    # bulk insert of 60 players' many columns in two.
+    assert queries[2] - queries[1] <= 1
 
 
 # --- a real file -------------------------------------------------------------------------------
