@@ -15,7 +15,6 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.test import Client
 from django.urls import reverse
 
 from players import services
@@ -24,9 +23,16 @@ from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from tests import factories
 from tests.web import test_permissions
+from tests.web.browser_session import ensure_role_groups, sign_in_browser
 from tests.web.test_permissions import COMMITTEE, EVERYONE, LEVELS, ROUTES, VOLUNTEER
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _role_groups(transactional_db):
+    ensure_role_groups()
+
 
 AXE = Path(settings.BASE_DIR) / "static" / "vendor" / "axe-core" / "axe.min.js"
 # The roles of the issue, with the highest level each may use.
@@ -127,17 +133,6 @@ def violations_on(page, where: str) -> list[Violation]:
     ]
 
 
-def sign_in_as(page, role: str, world, base: str) -> None:
-    """The browser takes over a session made by Django's test client (no login form)."""
-    page.context.clear_cookies()
-    if role == "anonymous":
-        return
-    client = Client()
-    client.force_login(world.accounts[role])
-    name = settings.SESSION_COOKIE_NAME
-    page.context.add_cookies([{"name": name, "value": client.cookies[name].value, "url": base}])
-
-
 def test_no_page_has_a_serious_accessibility_violation_for_any_role_or_width(
     live_server, browser_page, world, greyed_pages
 ):
@@ -148,7 +143,8 @@ def test_no_page_has_a_serious_accessibility_violation_for_any_role_or_width(
     violations, signed_in_as = [], None
     for role, url in checks:
         if role != signed_in_as:
-            sign_in_as(page, role, world, live_server.url)
+            account = None if role == "anonymous" else world.accounts[role]
+            sign_in_browser(page, account, live_server.url)
             signed_in_as = role
         page.set_viewport_size(WIDTHS["desktop"])
         response = page.goto(live_server.url + url)
