@@ -60,7 +60,7 @@ def test_on_a_phone_the_log_page_shows_all_twelve_columns_without_scrolling_side
     assert len(labels) == 12 and labels == [header.strip() for header in headers]
     for index, label in enumerate(labels):
         box = cells.nth(index).bounding_box()
-        assert box is not None and box["width"] > 0, label
+        assert box is not None and box["width"] > 0 and box["height"] > 10, label
         assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], label
     # stacked: one cell a line, each led by its label
     assert cells.nth(1).bounding_box()["y"] > cells.nth(0).bounding_box()["y"]
