@@ -211,7 +211,7 @@ class AccountTable(tables.Table):
     player = tables.Column("Player record", empty_values=(), orderable=False)
     last_login = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Last login")
     date_joined = tables.DateTimeColumn("Y-m-d", verbose_name="Created")
-    flags = tables.Column("", empty_values=(), orderable=False)
+    flags = tables.Column("Flags", empty_values=(), orderable=False)
 
     class Meta:
         orderable = False
@@ -263,7 +263,7 @@ class RecomputeTable(tables.Table):
     )
     last_rows = tables.Column("Rows written", accessor="state__last_rows")
     last_error = tables.Column("Last error", accessor="state__last_error")
-    actions = tables.Column("", empty_values=())
+    actions = tables.Column("Action", empty_values=())
 
     class Meta:
         orderable = False

@@ -19,6 +19,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django_tables2.data import TableQuerysetData
+from django_tables2.utils import AttributeDict
 
 from ratings.engine.base import registry
 from ratings.engine.description import FormulaFactor
@@ -139,7 +140,7 @@ class RowsInOneCall(tables.Table):
 
     def body_html(self) -> str:
         cells = [
-            (bound.attrs["td"].as_html(), getattr(self, f"render_{bound.name}"))
+            (self.cell_attrs(bound), getattr(self, f"render_{bound.name}"))
             for bound in self.columns
         ]
         rows = [self.row_html(row.record, cells) for row in self.paginated_rows]
@@ -149,6 +150,13 @@ class RowsInOneCall(tables.Table):
             )
         # safe: each cell is escaped unless its render method built it with format_html
         return mark_safe("".join(rows))
+
+    @staticmethod
+    def cell_attrs(bound) -> str:
+        """A cell's attributes, with its column's header as ``data-label``: a table of
+        class ``stacked-on-phone`` shows each row as a block of labelled lines on a phone
+        (site.css)."""
+        return AttributeDict({**bound.attrs["td"], "data-label": bound.header}).as_html()
 
     def row_html(self, record, cells) -> str:
         return "<tr>" + self.cells_html(record, cells) + "</tr>"
@@ -238,12 +246,12 @@ class RecordSheetTable(RowsInOneCall):
 
     opponent = tables.Column()
     opponent_rank = tables.Column(verbose_name="Opp. rank")
-    # colour, komi and the status factor are also in "how was this computed"
-    colour = tables.Column(attrs=WIDE_SCREENS_ONLY)
+    # On a phone every column stays: the rows stack, each cell under its label.
+    colour = tables.Column()
     handicap = tables.Column(verbose_name="H", accessor="game__handicap")
-    komi = tables.Column(accessor="game__komi", attrs=WIDE_SCREENS_ONLY)
+    komi = tables.Column(accessor="game__komi")
     winner = tables.Column(accessor="game__winner", attrs={"td": {"class": "text-nowrap"}})
-    status = tables.Column(verbose_name="GSF", accessor="game__status", attrs=WIDE_SCREENS_ONLY)
+    status = tables.Column(verbose_name="GSF", accessor="game__status")
     change = tables.Column(attrs=NUMBER)
     value_after = tables.Column(verbose_name="New index", attrs=NUMBER)
     rank_after = tables.Column(verbose_name="New rank")
@@ -254,7 +262,11 @@ class RecordSheetTable(RowsInOneCall):
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
-        attrs = {**TABLE_ATTRS, "id": "record-sheet", "class": TABLE_ATTRS["class"] + " small"}
+        attrs = {
+            **TABLE_ATTRS,
+            "id": "record-sheet",
+            "class": TABLE_ATTRS["class"] + " small stacked-on-phone",
+        }
         orderable = False
         empty_text = "No games yet."
 

@@ -435,6 +435,8 @@ def test_on_a_phone_a_tap_shows_how_a_change_was_computed_and_names_a_point(
 
     readout = page.locator("#rating-chart .chart-readout")
     last = readout.inner_text()
+    # the stacked record sheet is long on a phone: the tap above scrolled the chart away
+    page.locator("#rating-chart svg").scroll_into_view_if_needed()
     chart = page.locator("#rating-chart svg").bounding_box()
     page.mouse.click(chart["x"] + chart["width"] * 0.15, chart["y"] + chart["height"] / 2)
     assert readout.inner_text() != last

@@ -65,6 +65,7 @@ def test_it_loads_every_asset_from_the_site_itself(client):
         "/static/css/site.css",
         "/static/vendor/bootstrap/js/bootstrap.bundle.min.js",
         "/static/js/date-field.js",
+        "/static/js/scroll-hint.js",
     ]
     for asset in assets:
         assert finders.find(asset.removeprefix("/static/")), asset

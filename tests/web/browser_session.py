@@ -1,0 +1,26 @@
+"""Signing a browser in without the login form (for browser tests about other things)."""
+
+from django.conf import settings
+from django.test import Client
+
+
+def sign_in_browser(page, account, base_url: str) -> None:
+    """The browser takes over a session made by Django's test client; None signs out."""
+    page.context.clear_cookies()
+    if account is None:
+        return
+    client = Client()
+    client.force_login(account)
+    name = settings.SESSION_COOKIE_NAME
+    page.context.add_cookies([{"name": name, "value": client.cookies[name].value, "url": base_url}])
+
+
+def ensure_role_groups() -> None:
+    """The role groups, which a data migration makes: a transactional test before this one
+    flushed them, and the factories add accounts only to groups that exist."""
+    from django.contrib.auth.models import Group
+
+    from players.permissions import COMMITTEE, VOLUNTEERS
+
+    for name in (VOLUNTEERS, COMMITTEE):
+        Group.objects.get_or_create(name=name)

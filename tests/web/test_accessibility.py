@@ -1,0 +1,180 @@
+"""Accessibility as a test: axe-core (vendored in static/vendor/axe-core, so it runs
+offline) checks every HTML page of the site at a desktop (1366 px) and a phone (390 px)
+width, as anonymous visitors, volunteers and committee members, and the test fails on any
+critical or serious violation, listing each with its page, role, width and elements.
+
+The pages and their sample arguments are test_permissions' ROUTES: a page declared there
+once is checked here too.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+
+from players import services
+from players.services import ResyncChange
+from ratings import services as rating_services
+from ratings.engine.ranks import parse_rank
+from tests import factories
+from tests.web import test_permissions
+from tests.web.browser_session import ensure_role_groups, sign_in_browser
+from tests.web.test_permissions import COMMITTEE, EVERYONE, LEVELS, ROUTES, VOLUNTEER
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _role_groups(transactional_db):
+    ensure_role_groups()
+
+
+AXE = Path(settings.BASE_DIR) / "static" / "vendor" / "axe-core" / "axe.min.js"
+# The roles of the issue, with the highest level each may use.
+ROLES = {"anonymous": EVERYONE, "volunteer": VOLUNTEER, "committee": COMMITTEE}
+WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
+FAILING_IMPACTS = ("critical", "serious")
+# Not pages to read: downloads, JSON and the health probe.
+NOT_HTML = ("_csv", "_egd", "api_", "health", "player_lookup")
+# The error pages, by the role that meets them and their status.
+ERROR_PAGES = {
+    ("volunteer", "/committee/accounts/"): 403,
+    ("anonymous", "/players/nobody-of-that-name/"): 404,
+}
+
+world = test_permissions.world
+
+
+@pytest.fixture
+def greyed_pages(world) -> list[tuple[str, str]]:
+    """(role, URL) of pages with greyed rows, where colour contrast fails first: a sheet
+    with a voided game, and a reverted resync."""
+    ann, ben = world.player, world.game.black
+    volunteer, committee = world.accounts["volunteer"], world.accounts["committee"]
+    games = services.record_sheet_submit(
+        user=volunteer,
+        games=[
+            factories.game(ann, ben, "W", date(2024, 5, 2)),
+            factories.game(ann, ben, "B", date(2024, 5, 3)),
+        ],
+    ).games
+    services.game_void(
+        user=volunteer, game_id=games[0].pk, version=games[0].version, reason="entered twice"
+    )
+    batch = services.resync_apply(
+        user=committee,
+        changes=[ResyncChange(ann, parse_rank("4k"))],
+        effective_date=date(2024, 6, 1),
+    )
+    services.resync_revert(user=committee, batch_id=batch.pk)
+    rating_services.recompute_pending()
+    return [
+        ("volunteer", reverse("sheet_detail", args=[games[0].record_sheet_id])),
+        ("committee", reverse("committee_resync_batch", args=[batch.pk])),
+        ("anonymous", reverse("player_log", args=[ann.username])),
+    ]
+
+
+def html_pages() -> list[str]:
+    return [
+        name
+        for name, route in ROUTES.items()
+        if "GET" in route.methods and not any(part in name for part in NOT_HTML)
+    ]
+
+
+def roles_allowed(name: str) -> list[str]:
+    level = LEVELS.index(ROUTES[name].level)
+    return [role for role, highest in ROLES.items() if LEVELS.index(highest) >= level]
+
+
+def sampled_checks(world) -> list[tuple[str, str]]:
+    """(role, URL): every page (and each state of its forms) as one of the roles allowed on
+    it, the roles taken in turn so that each role's navigation is checked on many pages.
+    Deterministic; the full matrix of roles took four minutes."""
+    checks = []
+    for index, name in enumerate(html_pages()):
+        roles = roles_allowed(name)
+        route = ROUTES[name]
+        for state in ("", *route.states):
+            checks.append((roles[index % len(roles)], route.url(name, world) + state))
+    return checks
+
+
+@dataclass(frozen=True)
+class Violation:
+    where: str
+    rule: str
+    impact: str
+    help: str
+    targets: tuple[str, ...]
+
+    def __str__(self) -> str:
+        return f"{self.where}: {self.impact} {self.rule} ({self.help}) at {'; '.join(self.targets)}"
+
+
+def violations_on(page, where: str) -> list[Violation]:
+    """axe-core's critical and serious violations on the page as it is now."""
+    if not page.evaluate("typeof axe !== 'undefined'"):
+        page.add_script_tag(path=str(AXE))
+    found = page.evaluate(
+        """async () => {
+            const results = await axe.run(document, {resultTypes: ["violations"]});
+            return results.violations.map(v => ({
+                rule: v.id, impact: v.impact, help: v.help,
+                targets: v.nodes.slice(0, 5).map(n => n.target.join(" ")),
+            }));
+        }"""
+    )
+    return [
+        Violation(where, item["rule"], item["impact"], item["help"], tuple(item["targets"]))
+        for item in found
+        if item["impact"] in FAILING_IMPACTS
+    ]
+
+
+def test_no_page_has_a_serious_accessibility_violation_for_any_role_or_width(
+    live_server, browser_page, world, greyed_pages
+):
+    page = browser_page
+    checks = sorted(
+        sampled_checks(world) + greyed_pages + list(ERROR_PAGES),
+        key=lambda check: list(ROLES).index(check[0]),
+    )
+    violations, signed_in_as = [], None
+    for role, url in checks:
+        if role != signed_in_as:
+            account = None if role == "anonymous" else world.accounts[role]
+            sign_in_browser(page, account, live_server.url)
+            signed_in_as = role
+        page.set_viewport_size(WIDTHS["desktop"])
+        response = page.goto(live_server.url + url)
+        expected = ERROR_PAGES.get((role, url), 200)
+        assert response.status == expected, f"{url} as {role}: {response.status}"
+        # The same page at both widths: Bootstrap's layout changes with the viewport.
+        for viewport in WIDTHS.values():
+            page.set_viewport_size(viewport)
+            violations += violations_on(page, f"{url} as {role} at {viewport['width']} px")
+
+    assert {role for role, _ in checks} == set(ROLES)
+    assert not violations, "\n".join(map(str, violations))
+
+
+def test_the_sample_covers_every_page_and_gives_each_role_its_share(world):
+    checks = sampled_checks(world)
+    checked_urls = {url for _, url in checks}
+
+    for name in html_pages():
+        assert ROUTES[name].url(name, world) in checked_urls, name
+    for role in ROLES:
+        assert sum(checked_role == role for checked_role, _ in checks) >= 3, role
+    for role, url in checks:
+        name = next(
+            name for name in html_pages() if ROUTES[name].url(name, world) == url.split("?")[0]
+        )
+        assert role in roles_allowed(name), (role, url)

@@ -1,0 +1,132 @@
+"""Pages that read well at a phone's width (390 px) and a laptop's (1366 px): the log page's
+record sheet stacks its rows with every column labelled, nothing scrolls sideways, the
+algorithm tabs show that more are hidden, and the navigation stays on one line.
+Screenshots go to test-output/."""
+
+from datetime import date, timedelta
+
+import pytest
+from django.contrib.auth import get_user_model
+
+from tests import factories
+from tests.conftest import TEST_OUTPUT
+from tests.web.browser_session import ensure_role_groups, sign_in_browser
+from tests.web.test_player_log import play
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+@pytest.fixture(autouse=True)
+def _role_groups(transactional_db):
+    ensure_role_groups()
+
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1366, "height": 800}
+
+
+def sideways_overflow(page) -> int:
+    return page.evaluate("document.scrollingElement.scrollWidth - window.innerWidth")
+
+
+def test_on_a_phone_the_log_page_shows_all_twelve_columns_without_scrolling_sideways(
+    live_server, browser_page, vera
+):
+    ann = factories.player("ann", "12k", full_name="Ann Smit")
+    ben = factories.player("ben", "14k", full_name="Ben Botha")
+    play(
+        vera,
+        *(
+            factories.game(
+                ann,
+                ben,
+                "WB"[i % 2],
+                date(2024, 1, 1) + timedelta(days=7 * i),
+                comment="a long comment about the game that wraps on a narrow screen" * (i == 0),
+            )
+            for i in range(3)
+        ),
+    )
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/players/ben/")
+
+    assert sideways_overflow(page) <= 0
+    row = page.locator("#record-sheet tbody tr:not(.how-row)").first
+    cells = row.locator("td")
+    # the seed's twelve columns (test_player_log pins their names), each cell labelled
+    headers = page.locator("#record-sheet thead th").all_text_contents()
+    labels = cells.evaluate_all("cells => cells.map(cell => cell.dataset.label)")
+    assert len(labels) == 12 and labels == [header.strip() for header in headers]
+    for index, label in enumerate(labels):
+        box = cells.nth(index).bounding_box()
+        assert box is not None and box["width"] > 0 and box["height"] > 10, label
+        assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"], label
+    # stacked: one cell a line, each led by its label
+    assert cells.nth(1).bounding_box()["y"] > cells.nth(0).bounding_box()["y"]
+    label = cells.nth(2).evaluate("cell => getComputedStyle(cell, '::before').content")
+    assert label == '"Colour"'
+    assert page.locator("#record-sheet thead").bounding_box()["height"] <= 1  # for screen readers
+
+    tabs = page.locator("#algorithm-tabs")
+    assert tabs.get_attribute("data-more") in ("end", "both")
+    assert tabs.evaluate("tabs => getComputedStyle(tabs, '::after').opacity") == "1"
+    page.screenshot(path=TEST_OUTPUT / "layout-log-page-phone.png", full_page=True)
+
+    page.locator("#algorithm-tabs ul").evaluate("strip => strip.scrollTo(strip.scrollWidth, 0)")
+    page.wait_for_function("document.querySelector('#algorithm-tabs').dataset.more === 'start'")
+
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{live_server.url}/players/ben/")
+    assert page.locator("#record-sheet thead").bounding_box()["height"] > 10
+    assert page.locator("#algorithm-tabs").get_attribute("data-more") is None
+    page.screenshot(path=TEST_OUTPUT / "layout-log-page-laptop.png", full_page=True)
+
+
+@pytest.mark.parametrize("who", ["committee", "superuser"])
+def test_at_1366_px_the_committees_navigation_stays_on_one_line(live_server, browser_page, who):
+    if who == "committee":
+        account = factories.committee_member("connie-with-a-long-username")
+    else:
+        account = get_user_model().objects.create_superuser("root-with-a-long-username")
+        account.groups.set(factories.committee_member("connie").groups.all())
+    assert account.groups.count() == 2
+    page = browser_page
+    page.set_viewport_size(LAPTOP)
+    sign_in_browser(page, account, live_server.url)
+    page.goto(f"{live_server.url}/committee/recompute/")
+
+    items = page.locator("#main-nav .nav-item")
+    assert items.count() >= 9
+    tops = items.evaluate_all(
+        "items => items.map(item => Math.round(item.getBoundingClientRect().top))"
+    )
+    heights = page.locator("#main-nav .nav-link").evaluate_all(
+        "links => links.map(link => Math.round(link.getBoundingClientRect().height))"
+    )
+    assert max(tops) - min(tops) <= 1, "every link on the first line"
+    assert max(heights) == min(heights), "no label broken over two lines"
+    assert page.locator("#main-nav").bounding_box()["height"] <= heights[0] + 1
+    assert sideways_overflow(page) <= 0
+    page.locator("#committee-menu").click()
+    assert page.get_by_role("link", name="Accounts").is_visible()
+    page.screenshot(path=TEST_OUTPUT / f"layout-navigation-{who}-1366.png")
+    page.locator("#committee-menu").click()  # closed again
+    # narrower screens get the collapsed menu (below 1200 px), never a sideways scroll
+    for width in (1200, 1024, 768, 390):
+        page.set_viewport_size({"width": width, "height": 800})
+        assert sideways_overflow(page) <= 0, width
+    page.set_viewport_size(LAPTOP)
+    page.locator("#account-menu").click()
+    assert page.get_by_role("button", name="Log out").is_visible()
+
+
+def test_on_a_phone_no_public_page_scrolls_sideways(live_server, browser_page, vera):
+    ann = factories.player("ann", "12k", full_name="Ann Smit")
+    ben = factories.player("ben", "14k", full_name="Ben Botha")
+    play(vera, factories.game(ann, ben, "W", date(2024, 3, 1)))
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    for path in ("/", "/players/ann/", "/tournaments/", "/clubs/", "/lab/", "/calculator/"):
+        page.goto(live_server.url + path)
+        assert sideways_overflow(page) <= 0, path
