@@ -27,7 +27,7 @@ from .lookup import player_from_text
 from .models import Adjustment, Club, Player, ResyncUpload
 from .rank_lists import ListFormatError, read_rank_list
 from .resync import RankList
-from .services import PLAYER_EDIT_FIELDS, Role, ServiceError, pin_problem
+from .services import PLAYER_EDIT_FIELDS, Role, ServiceError, national_id_problem, pin_problem
 
 LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
@@ -288,6 +288,14 @@ class PlayerEditForm(forms.Form):
         if problem:
             raise ValidationError(problem)
         return egd_pin
+
+    def clean_national_id(self) -> str:
+        # Checked here too (the service checks again), so it shows with the other errors.
+        national_id = self.cleaned_data["national_id"].strip()
+        problem = national_id_problem(national_id, self.player)
+        if problem:
+            raise ValidationError(problem)
+        return national_id
 
     def changes(self) -> dict:
         """The fields whose value differs from the record (call after ``is_valid``)."""

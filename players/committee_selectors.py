@@ -20,15 +20,21 @@ from ratings.services import maintained_algorithms, primary_algorithm, running_s
 
 from .models import Adjustment, Game, Player, ResyncBatch
 from .permissions import COMMITTEE, VOLUNTEERS
-from .services import SYSTEM_USERNAME
+from .services import SYSTEM_USERNAME, national_ranks_before
 
 # --- resync -------------------------------------------------------------------------
 
 
 def resync_candidates() -> QuerySet[Player]:
-    """Every player, with just what matching a rank list needs (one query)."""
-    return Player.objects.only(
-        "id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id"
+    """The clubs' players a national list resyncs, with just what matching it needs (one
+    query): as on the rating list, not those seen only at imported tournaments (with no
+    club of the site and no game here outside a tournament: their national rank is their
+    federation's business, and a world list would reset hundreds of them), nor erased or
+    merged records."""
+    return (
+        Player.objects.filter(Q(club__isnull=False) | Q(tournament_only=False))
+        .filter(erased_at__isnull=True, merged_into__isnull=True)
+        .only("id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id")
     )
 
 
@@ -50,6 +56,32 @@ def resync_batches() -> QuerySet[ResyncBatch]:
 
 def batch_adjustments(batch: ResyncBatch) -> QuerySet[Adjustment]:
     return batch.adjustments.select_related("player", "created_by").order_by("player__username")
+
+
+@dataclass(frozen=True)
+class RevertedPlayer:
+    """What reverting a resync changes for one of its players: the adjustments voided
+    (the rank reset, and with the list's ratings one per EGF algorithm) and the
+    national rank restored (None: no earlier rank on file)."""
+
+    player: Player
+    adjustments: list[Adjustment]
+    restored: Rank | None
+
+
+def resync_revert_plan(batch: ResyncBatch) -> list[RevertedPlayer]:
+    """Player by player, what reverting ``batch`` changes (two queries)."""
+    restored = national_ranks_before(batch)
+    plan: dict[int, RevertedPlayer] = {}
+    for adjustment in (
+        batch_adjustments(batch).filter(voided_at=None).order_by("player__username", "algorithm")
+    ):
+        entry = plan.setdefault(
+            adjustment.player_id,
+            RevertedPlayer(adjustment.player, [], restored.get(adjustment.player_id)),
+        )
+        entry.adjustments.append(adjustment)
+    return list(plan.values())
 
 
 # --- players ------------------------------------------------------------------------

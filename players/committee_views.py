@@ -208,11 +208,7 @@ def resync_batch_revert(request, pk: int):
         if batch.reverted_at is not None:
             messages.info(request, f"Resync #{batch.pk} was already reverted.")
             return redirect("committee_resync_batch", pk=pk)
-        restored = services.national_ranks_before(batch)
-        changes = [
-            (adjustment, restored.get(adjustment.player_id))
-            for adjustment in selectors.batch_adjustments(batch).filter(voided_at=None)
-        ]
+        changes = selectors.resync_revert_plan(batch)
         return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
     try:
         batch = services.resync_revert(user=request.user, batch_id=pk)

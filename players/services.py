@@ -562,6 +562,20 @@ def pin_problem(egd_pin: str, player: Player | None = None) -> str | None:
     return None if holder is None else f"the EGD PIN {egd_pin} is already on file, for {holder}"
 
 
+def national_id_problem(national_id: str, player: Player | None = None) -> str | None:
+    """Why ``national_id`` cannot be ``player``'s: a federation's id belongs to one
+    record. None if it can."""
+    if not national_id:
+        return None
+    holder = Player.objects.filter(national_id=national_id).exclude(pk=getattr(player, "pk", None))
+    holder = holder.first()
+    return (
+        None
+        if holder is None
+        else f"the national id {national_id} is already on file, for {holder}"
+    )
+
+
 def _pin_problems(egd_pin: str, player: Player | None = None) -> list[tuple[Any, str, str]]:
     problem = pin_problem(egd_pin, player)
     return [(None, "egd_pin", problem)] if problem else []
@@ -653,18 +667,9 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
     if "egd_pin" in changes:
         changes["egd_pin"] = (changes["egd_pin"] or "").strip()
         problems += _pin_problems(changes["egd_pin"], player)
-    if changes.get("national_id"):
-        holder = (
-            Player.objects.filter(national_id=changes["national_id"]).exclude(pk=player.pk).first()
-        )
-        if holder is not None:
-            problems.append(
-                (
-                    None,
-                    "national_id",
-                    f"the national id {changes['national_id']} is already on file, for {holder}",
-                )
-            )
+    problem = national_id_problem(changes.get("national_id", ""), player)
+    if problem:
+        problems.append((None, "national_id", problem))
     if problems:
         raise ServiceError(f"{player.username} was not changed", problems)
     with transaction.atomic():

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from players.models import Adjustment, AuditEntry, Player, ResyncBatch
 from players.services import egf_algorithms
@@ -133,3 +134,18 @@ def test_the_real_egd_list_is_previewed_from_the_command_line(club):
     assert "EGD rating list (gzip) of 2018-12-27, 45172 players with a rank" in output
     assert "  45171 players of other clubs (not listed)" in output
     assert "thandi (by EGD PIN)" in output and "5k -> 6k GoR 1484" in output
+
+
+@pytest.mark.django_db
+def test_a_list_resyncs_the_clubs_players_not_those_seen_only_at_imported_tournaments():
+    from players.committee_selectors import resync_candidates
+
+    member = factories.player("member", "5k", egd_pin="111", club=factories.club("Durban"))
+    regular = factories.player("regular", "6k", egd_pin="222")  # club games, no club
+    visitor = factories.player("visitor", "7k", egd_pin="333", tournament_only=True)
+    erased = factories.player("gone", "8k", egd_pin="444", erased_at=timezone.now())
+
+    candidates = set(resync_candidates())
+
+    assert {member, regular} <= candidates
+    assert visitor not in candidates and erased not in candidates

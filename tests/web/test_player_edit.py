@@ -168,6 +168,7 @@ def test_it_refuses_a_bad_country_a_national_id_on_file_and_no_name_at_once(clie
     assert response.status_code == 200
     assert "not a two-letter country code" in html
     assert "A player needs a name." in html
+    assert "the national id AGA-1234 is already on file, for Other (other)" in html
     thandi.refresh_from_db()
     assert (thandi.country, thandi.national_id, thandi.full_name) == ("", "", "Thandi Nkosi")
 

@@ -519,3 +519,20 @@ def test_reverting_a_batch_with_ratings_voids_them_all(client, connie, club):
     assert Player.objects.get(username="pieter").national_rank == parse_rank("12k")
     listed = client.get("/committee/resync/batches/").context["table"].data[0]
     assert listed.adjustment_count == 2, "the batch list counts players, not adjustments"
+
+
+def test_the_revert_page_lists_each_player_once_with_the_ratings_it_voids(client, connie, club):
+    response = upload(client, "tdlista.txt", AGA_LIST.encode())
+    apply(client, "", token=upload_token(response), use_ratings="on")
+    batch = ResyncBatch.objects.get()
+
+    confirm = client.get(f"/committee/resync/{batch.pk}/revert/")
+
+    changes = confirm.context["changes"]
+    assert [change.player.username for change in changes] == ["pieter", "thandi"]
+    thandi = changes[1]
+    assert sorted(a.algorithm for a in thandi.adjustments) == [
+        "",
+        *sorted(services.egf_algorithms()),
+    ]
+    assert "for each of its 2 players" in confirm.content.decode()
