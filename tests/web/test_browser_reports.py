@@ -25,6 +25,7 @@ def log_in(page: Page, base: str, username: str) -> None:
 
 
 def log_out(page: Page) -> None:
+    page.click("#account-menu")  # the account menu holds "Log out"
     page.click("form[action*=logout] button")
 
 
