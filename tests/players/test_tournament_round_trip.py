@@ -229,11 +229,13 @@ def test_an_imported_h_file_is_placed_as_the_file_places_it(client):
     ]
     assert "Places and tie-breakers as the tournament&#x27;s h-file gives them" in html
     headings = re.findall(r"<th[^>]*>\s*([^<]*?)\s*</th>", html)
-    assert headings[:10] == [
+    assert headings[:12] == [
         "#",
         "Place",
         "Player",
         "Rank",
+        "Country",
+        "Club",
         "R1",
         "R2",
         "R3",
