@@ -398,6 +398,23 @@ def test_an_h_file_written_as_opengotha_keeps_its_games_byes_and_forfeits():
     assert again.tournament.score_names == ("MMS", "SOSM")
 
 
+def test_a_forfeit_of_an_h_file_numbered_out_of_line_order_is_written_between_its_players():
+    numbered = read_egd(
+        """\
+; EV[Numbers]
+; DT[2024-01-06,2024-01-06]
+   2 Beta Ben           1d ZA Club   3-/b0   1+!
+   3 Gamma Gus          1d ZA Club   2+/w0   0-
+   1 Alpha Ann          1d ZA Club   0+      2-!
+"""
+    )
+    text = write_opengotha(numbered)
+    forfeits = re.findall(r"<Game [^>]*BYDEF[^>]*/>", text)
+    assert len(forfeits) == 1
+    players = set(re.findall(r'(?:white|black)Player="([^"]+)"', forfeits[0]))
+    assert players == {"BETABEN", "ALPHAANN"}
+
+
 def test_two_players_of_one_name_cannot_be_written_for_opengotha():
     tournament = read_opengotha(SPRING_CUP)
     tournament.players[1] = replace(tournament.players[1], surname="Smith", given_name="John")

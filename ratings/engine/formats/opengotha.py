@@ -669,6 +669,8 @@ def _unplayed_games(
     """Games a file listed that are not rated (forfeits, games without a result), from
     the players' rounds as written: (round, white, black, OpenGotha result)."""
     players = tournament.players
+    # The rounds as written name opponents by their number in the file.
+    by_number = {player.number: player for player in players}
     games = []
     for player in players:
         for round_number, token in enumerate(player.results, start=1):
@@ -683,9 +685,9 @@ def _unplayed_games(
             )
             if not (forfeit or outcome == "?") or not player.number < opponent_number:
                 continue
-            if opponent_number > len(players):
+            opponent = by_number.get(opponent_number)
+            if opponent is None:
                 continue
-            opponent = players[opponent_number - 1]
             if (opponent.username, round_number) in played:
                 continue
             i_am_white = colour != "b"
