@@ -24,6 +24,7 @@ from ratings.engine.records import GameFileError, RowError
 
 from .forms import RESERVED_USERNAMES
 from .models import Player, Tournament
+from .rank_lists import looks_binary
 from .services import tournament_code_problem
 from .tournament_files import PlayerMatch, guess_format
 
@@ -69,6 +70,12 @@ def _clean_code(code: str) -> str:
     if problem:
         raise ValidationError(problem)
     return code
+
+
+NOT_A_TOURNAMENT_FILE = (
+    "This is not a tournament file (it holds binary data): upload an EGD tournament "
+    "result file (h9, h4…) or an OpenGotha XML file, as text."
+)
 
 
 class _TournamentFileForm(forms.Form):
@@ -133,7 +140,11 @@ class TournamentUploadForm(_TournamentFileForm):
                 "is this the right file?"
             )
         self.cleaned_data["filename"] = upload.name
-        return upload.read()
+        data = upload.read()
+        # Checked before reading: the h-file reader would count noise's lines as players.
+        if looks_binary(data[:4096].decode("latin-1")):
+            raise ValidationError(NOT_A_TOURNAMENT_FILE)
+        return data
 
     def clean(self):
         cleaned = super().clean()

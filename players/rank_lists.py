@@ -139,7 +139,9 @@ def _as_utf8(line: str) -> str:
         return line
 
 
-def _looks_binary(text: str) -> bool:
+def looks_binary(text: str) -> bool:
+    """Whether ``text`` (decoded, or bytes read as Latin-1) holds binary data: more than
+    1% control characters (tabs, line and page breaks aside) in its first 4 KB."""
     sample = text[:4096]
     controls = sum(1 for char in sample if ord(char) < 32 and char not in "\t\r\n\f")
     return controls > len(sample) // 100 + 2
@@ -316,7 +318,7 @@ def read_rank_list(
     text = text.lstrip("\ufeff")
     if not text.strip():
         raise ListFormatError("The list is empty.")
-    if _looks_binary(text):
+    if looks_binary(text):
         raise ListFormatError(NOT_TEXT)
     lines = text.splitlines()
     sniffed = [line for line in lines[:SNIFF_LINES] if line.strip()]

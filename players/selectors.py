@@ -415,6 +415,8 @@ class RoundResult:
 class CrosstableRow:
     player: Player
     rank: Rank | None  # as declared on the sheet or in the file, else the entry rank
+    country: str = ""  # as the file gave it, else the player's
+    club: str = ""  # as the file gave it (a club abbreviation), else the player's
     rounds: dict[int, list[RoundResult]] = field(default_factory=dict)
     wins: float = 0
     games: int = 0
@@ -494,7 +496,7 @@ def _crosstable_games(tournament: Tournament) -> list[_CrosstableGame]:
         player.pk: player
         for player in Player.objects.filter(
             Q(pk__in=valid.values("white_id")) | Q(pk__in=valid.values("black_id"))
-        ).only("username", "full_name", "entry_rank")
+        ).only("username", "full_name", "entry_rank", "country", "federation_club")
     }
     columns = ("white_id", "black_id", "white_rank", "black_rank", "winner", "round", "handicap")
     return [
@@ -534,12 +536,19 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
 
     def row_of(player: Player, declared: Rank | None) -> CrosstableRow:
         if player.pk not in rows:
-            rows[player.pk] = CrosstableRow(player, declared or player.entry_rank)
+            rows[player.pk] = CrosstableRow(
+                player,
+                declared or player.entry_rank,
+                country=player.country,
+                club=player.federation_club,
+            )
         return rows[player.pk]
 
     for entrant in entrants:
         row = row_of(entrant.player, entrant.rank)
         row.place, row.scores = entrant.place, list(entrant.scores)
+        row.country = entrant.country or row.country
+        row.club = entrant.club or row.club
     played: dict[int, list[Round]] = defaultdict(list)
     for game in games:
         white, black = row_of(game.white, game.white_rank), row_of(game.black, game.black_rank)

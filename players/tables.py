@@ -706,6 +706,8 @@ class CrosstableTable(RowsInOneCall):
     place = tables.Column(verbose_name="Place", empty_values=())
     player = tables.Column(empty_values=())
     rank = tables.Column(verbose_name="Rank", empty_values=())
+    country = tables.Column(verbose_name="Country", empty_values=())
+    club = tables.Column(verbose_name="Club", empty_values=(), attrs=WIDE_SCREENS_ONLY)
     value_before = tables.Column(
         verbose_name="Before",
         attrs=NUMBER_WIDE_SCREENS_ONLY,
@@ -750,6 +752,8 @@ class CrosstableTable(RowsInOneCall):
                 "place",
                 "player",
                 "rank",
+                "country",
+                "club",
                 *(name for name, _ in round_columns),
                 *(name for name, _ in score_columns),
                 "...",
@@ -779,6 +783,12 @@ class CrosstableTable(RowsInOneCall):
 
     def render_place(self, record) -> str:
         return record.place
+
+    def render_country(self, record) -> str:
+        return record.country
+
+    def render_club(self, record) -> str:
+        return record.club
 
     def render_value_before(self, record) -> str:
         value = record.value_before

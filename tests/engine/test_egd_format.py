@@ -241,6 +241,34 @@ def test_a_tie_printed_without_a_place_is_counted_by_its_line():
     assert [(r.white, r.black) for r in tournament.records] == [("ann-alpha", "ben-beta")]
 
 
+def test_opponents_are_the_players_numbers_in_the_first_column_not_line_positions():
+    text = """\
+; EV[Numbers]
+; DT[2024-01-06,2024-01-06]
+   2 Beta Ben           1d ZA Club   3-/b0
+   3 Gamma Gus          1d ZA Club   2+/w0
+   1 Alpha Ann          1d ZA Club   0+
+"""
+    tournament = read_egd(text)
+    assert [p.number for p in tournament.players] == [2, 3, 1]
+    assert [(r.white, r.black, r.winner) for r in tournament.records] == [
+        ("gus-gamma", "ben-beta", Winner.WHITE)
+    ]
+
+
+def test_a_first_column_of_places_shared_by_ties_falls_back_to_line_positions():
+    text = """\
+; EV[Places]
+; DT[2024-01-06,2024-01-06]
+   1 Alpha Ann          1d ZA Club   3+/w0
+   2 Beta Ben           1d ZA Club   0+
+   2 Gamma Gus          1d ZA Club   1-/b0
+"""
+    tournament = read_egd(text)
+    assert [p.number for p in tournament.players] == [1, 2, 3]
+    assert [(r.white, r.black) for r in tournament.records] == [("ann-alpha", "gus-gamma")]
+
+
 def test_an_iso_8859_15_file_is_read_as_opengotha_writes_it():
     text = SPRING_CUP.replace("Smith John ", "Müller Jörg")
     tournament = read_egd(text.encode("iso8859_15"))

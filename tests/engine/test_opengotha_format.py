@@ -6,6 +6,7 @@ here); ``CLUBRATING_SHARED_DATA`` points elsewhere. Tests that need them skip, s
 
 from __future__ import annotations
 
+import math
 import os
 import re
 from dataclasses import replace
@@ -397,6 +398,23 @@ def test_an_h_file_written_as_opengotha_keeps_its_games_byes_and_forfeits():
     assert again.tournament.score_names == ("MMS", "SOSM")
 
 
+def test_a_forfeit_of_an_h_file_numbered_out_of_line_order_is_written_between_its_players():
+    numbered = read_egd(
+        """\
+; EV[Numbers]
+; DT[2024-01-06,2024-01-06]
+   2 Beta Ben           1d ZA Club   3-/b0   1+!
+   3 Gamma Gus          1d ZA Club   2+/w0   0-
+   1 Alpha Ann          1d ZA Club   0+      2-!
+"""
+    )
+    text = write_opengotha(numbered)
+    forfeits = re.findall(r"<Game [^>]*BYDEF[^>]*/>", text)
+    assert len(forfeits) == 1
+    players = set(re.findall(r'(?:white|black)Player="([^"]+)"', forfeits[0]))
+    assert players == {"BETABEN", "ALPHAANN"}
+
+
 def test_two_players_of_one_name_cannot_be_written_for_opengotha():
     tournament = read_opengotha(SPRING_CUP)
     tournament.players[1] = replace(tournament.players[1], surname="Smith", given_name="John")
@@ -419,6 +437,37 @@ def test_egc2013_is_placed_as_its_h9_file_and_written_back_identically():
     assert standings_of(again) == standings_of(egc)
     assert games_of(again) == games_of(egc)
     assert again.notes == egc.notes
+
+
+@pytest.mark.skipif(
+    not (EGC / "EGC2013.h9").is_file(),
+    reason=f"EGC OpenGotha files not found in {EGC} (set CLUBRATING_SHARED_DATA)",
+)
+def test_every_place_mms_and_sos_of_egc2013_is_the_one_opengotha_printed():
+    egc = read_opengotha((EGC / "egc2013.xml").read_bytes())
+    h9 = read_egd((EGC / "EGC2013.h9").read_bytes())
+
+    def name(player) -> str:  # as OpenGotha prints it: 30 characters at most
+        return f"{player.surname} {player.given_name}".replace("_", " ")[:30]
+
+    printed = {}
+    shared = 0
+    for player in h9.players:
+        shared = int(player.place) if player.place else shared  # a tie is printed blank
+        printed[name(player)] = (shared, player.scores[0], player.scores[1])
+    # OpenGotha prints whole points (a half is cut off): 39.5 would be printed 39.
+    ours = {
+        name(player): (
+            int(player.place),
+            str(math.floor(Fraction(player.scores[0]))),
+            str(math.floor(Fraction(player.scores[1]))),
+        )
+        for player in egc.players
+    }
+    assert len(ours) == len(printed) == 594
+    assert ours == printed
+    chen = next(p for p in egc.players if (p.surname, p.given_name) == ("Chen", "Xing"))
+    assert (chen.place, chen.scores) == ("42", ("39", "361"))
 
 
 def place(player) -> tuple[int, int]:

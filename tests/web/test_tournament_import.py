@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import os
+import random
 import re
 from datetime import date, timedelta
 from pathlib import Path
@@ -339,6 +340,19 @@ def test_a_file_that_is_not_a_tournament_file_is_refused(client, vera):
     assert [e.message for e in response.context["file_errors"]] == [
         "not an OpenGotha file: the root element is not <Tournament>"
     ]
+    assert nothing_stored()
+
+
+def test_a_binary_file_is_refused_as_not_a_tournament_file(client, vera):
+    noise = random.Random(16).randbytes(200_000)
+
+    response = upload(client, noise, name="photo.h9")
+
+    assert response.context["form"].errors["file"] == [
+        "This is not a tournament file (it holds binary data): upload an EGD "
+        "tournament result file (h9, h4…) or an OpenGotha XML file, as text."
+    ]
+    assert "players" not in response.content.decode()
     assert nothing_stored()
 
 

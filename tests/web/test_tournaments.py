@@ -105,9 +105,9 @@ def test_the_crosstable_places_players_by_wins_with_each_round(client, open_tour
         ["3", "Ben", "3k"],
         ["4", "Dan", "6k"],
     ]
-    assert rows[0][3:7] == ["4+w", "2+w/h2", "2", "1"]  # R1, R2, wins, SOS
-    assert rows[1][3:7] == ["3+b", "1-b/h2", "1", "3"]
-    assert rows[3][3:5] == ["1-b", "3-b"]
+    assert rows[0][5:9] == ["4+w", "2+w/h2", "2", "1"]  # R1, R2, wins, SOS
+    assert rows[1][5:9] == ["3+b", "1-b/h2", "1", "3"]
+    assert rows[3][5:7] == ["1-b", "3-b"]
     assert "entered twice" not in html
 
 
@@ -130,6 +130,35 @@ def test_the_crosstable_can_show_the_sagc_change(client, open_tournament):
     assert re.fullmatch(r"\d+k \S+", ann[-2])  # rank and index after
     assert re.fullmatch(r"[+\u2212]?\d+", ann[-1])
     assert "SAGC before" in html
+
+
+def test_the_crosstable_shows_each_players_country_and_club(client, open_tournament):
+    Player.objects.filter(username="ann").update(country="ZA", federation_club="StGo")
+    html = client.get("/tournaments/spring-cup/").content.decode()
+
+    headers = re.findall(r"<th[^>]*>\s*(.*?)\s*</th>", html, re.S)
+    assert headers[2:5] == ["Rank", "Country", "Club"]
+    rows = crosstable_rows(html)
+    assert rows[0][:5] == ["1", "Ann", "2k", "ZA", "StGo"]
+    assert rows[3][:5] == ["4", "Dan", "6k", "", ""]
+
+
+def test_an_imported_tournament_shows_the_files_country_and_club(
+    client, django_assert_max_num_queries
+):
+    from tests.players.test_tournament_round_trip import PLESSIS_CUP, import_text
+
+    import_text(PLESSIS_CUP)
+    with django_assert_max_num_queries(5):  # tournament, entrants, players, games, history
+        html = client.get("/tournaments/plessis-cup/").content.decode()
+    rows = crosstable_rows(html)
+    # the file's own columns: # and Place, name, rank, country, club (xxxx: none)
+    assert [row[2:6] for row in rows] == [
+        ["Sofia du Plessis", "2k", "ZA", "StGo"],
+        ["Aya de Groot", "1k", "NL", "DHaa"],
+        ["Thabo Mokoena", "3k", "ZA", ""],
+        ["Aiko Nakamura", "3k", "JP", "Toky"],
+    ]
 
 
 def test_the_crosstable_is_a_fixed_number_of_queries(

@@ -13,8 +13,10 @@ and optionally ``|`` and the EGD PIN. A result is ``<opponent><+ - = ?>`` then
 optionally ``/`` (or ``!`` for a forfeit), the colour (``w``, ``b`` or ``?``) and the
 handicap: ``19+/w0`` beat the 19th player as White in an even game, ``7-/b3`` lost to
 the 7th player as Black with 3 stones, ``0+``/``0-``/``0=`` no game (bye, free
-round), ``?`` no game. The opponent is the position of their line in the file, counted
-from 1 (OpenGotha leaves the place blank for a tie, so the printed place cannot be it).
+round), ``?`` no game. The opponent is the player's number: the first column, which
+EGD h-files and OpenGotha fill with 1..N in placement order; a line without one (a
+tie, in some files) is numbered by its position, counted from 1, as is every line of a
+file whose first column repeats a number (places printed for ties).
 
 The widths are fixed in h9 files but vary in older ones, so a line is read by tokens:
 the rank is the first rank-like token followed by a two-letter country code, and the
@@ -209,6 +211,22 @@ def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _
     return _RawLine(line, number, rest, player)
 
 
+def _numbered(raw_lines: list[_RawLine]) -> list[_RawLine]:
+    """The lines with their player numbers: the first column where a line has one, else
+    the line's position; every line by position when the first column repeats a number
+    (a file that prints places, ties sharing one, and refers to lines by position)."""
+    numbers = [
+        int(raw.player.place) if raw.player.place else position
+        for position, raw in enumerate(raw_lines, start=1)
+    ]
+    if len(set(numbers)) < len(numbers):
+        return raw_lines
+    return [
+        replace(raw, number=number, player=replace(raw.player, number=number))
+        for raw, number in zip(raw_lines, numbers, strict=True)
+    ]
+
+
 def _round_count(raw_lines: Sequence[_RawLine]) -> int:
     """The number of rounds: the most common length of a line's longest run of result
     tokens, not counting a run's leading bare ``?`` (score columns may hold them just
@@ -389,6 +407,7 @@ class _Games:
 
     def pair(self) -> None:
         count = len(self.lines)
+        by_number = {line.player.number: line for line in self.lines}
         for line in self.lines:
             me = line.player.number
             for round_number, result in enumerate(line.results, start=1):
@@ -399,7 +418,7 @@ class _Games:
                         line, round_number, f"'{result.text}': a player cannot play themselves"
                     )
                     continue
-                if result.opponent > count:
+                if result.opponent not in by_number:
                     self.error(
                         line,
                         round_number,
@@ -407,7 +426,7 @@ class _Games:
                         f"(the file lists {count})",
                     )
                     continue
-                other = self.lines[result.opponent - 1]
+                other = by_number[result.opponent]
                 theirs = other.results[round_number - 1]
                 if theirs.opponent != me:
                     said = f"'{theirs.text}'" if theirs.opponent else f"no game ('{theirs.text}')"
@@ -530,6 +549,7 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
             raw_lines.append(raw)
     if not raw_lines and not errors:
         errors.append(RowError(1, "", "no player lines: this is not an EGD tournament file"))
+    raw_lines = _numbered(raw_lines)
     rounds = _round_count(raw_lines)
     info = _header_info(_header(lines), rounds, errors)
     pins: dict[str, int] = {}
@@ -687,6 +707,28 @@ def _names_busy(
     return (players[opponent - 1].username, round_number) in cells
 
 
+def _by_place(players: list[FilePlayer]) -> list[FilePlayer]:
+    """``players`` in the order of their places (a blank place, a tie, stays below the
+    player above it; the file's order between equal places)."""
+    keys: list[tuple[int, int]] = []
+    last = 0
+    for index, player in enumerate(players):
+        last = int(player.place) if player.place.isdigit() else last
+        keys.append((last, index))
+    return [players[index] for _, index in sorted(keys)]
+
+
+def _renumbered(written: str, numbers: dict[int, int]) -> str:
+    """A round as the file wrote it, naming the opponent by their number in the
+    written file (``numbers``: the file's number to the written one)."""
+    if not _is_result(written):
+        return written
+    opponent = _parse_result(written).opponent
+    if opponent not in numbers:
+        return written
+    return str(numbers[opponent]) + written[len(str(opponent)) :]
+
+
 def _placed(tournament: TournamentFile) -> tuple[list[FilePlayer], tuple[str, ...]]:
     """The players in the order to write them, with their place and scores, and the
     names of the score columns: as the file had them when the players came from one
@@ -694,10 +736,13 @@ def _placed(tournament: TournamentFile) -> tuple[list[FilePlayer], tuple[str, ..
     (a tournament entered on the site)."""
     players = tournament.players
     if any(player.results for player in players):
-        # Players added since the file (a game entered on the site) follow its players.
+        # The file's players by place (OpenGotha lists them by registration); players
+        # added since (a game entered on the site) follow them.
+        from_file = _by_place([player for player in players if player.results])
+        added = [player for player in players if not player.results]
         return [
             player if player.results else replace(player, place=str(position))
-            for position, player in enumerate(players, start=1)
+            for position, player in enumerate([*from_file, *added], start=1)
         ], tournament.tournament.score_names
     rounds: dict[str, list[Round]] = {player.username: [] for player in players}
     for record in tournament.records:
@@ -740,7 +785,12 @@ def write_egd(tournament: TournamentFile) -> str:
         if missing:
             raise ValueError(f"{', '.join(sorted(missing))} is not among the players")
     players, score_names = _placed(tournament)
+    # Every line is numbered by its position, the number its opponents name; the
+    # file's rounds named the players by the file's numbers.
     number = {player.username: index for index, player in enumerate(players, start=1)}
+    renumber = {
+        player.number: index for index, player in enumerate(players, start=1) if player.results
+    }
     cells = _game_cells(tournament, number)
     rounds = max(
         [info.rounds, *(column for _, column in cells), *(len(p.results) for p in players)],
@@ -775,11 +825,14 @@ def write_egd(tournament: TournamentFile) -> str:
         country = player.country if _COUNTRY_RE.match(player.country or "") else "XX"
         scores = "".join(f" {_clean(score).replace(' ', '') or '0':>5}" for score in player.scores)
         scores += " " * 6 * (score_count - len(player.scores))
+        # A tie's blank place reads back as the line's position, its number.
+        first = player.place and str(number[player.username])
         line = (
-            f"{player.place:>4} {_name_field(player):<30} {player.rank!s:>3} "
+            f"{first:>4} {_name_field(player):<30} {player.rank!s:>3} "
             f"{country.upper()} {_club_field(player.club):>4}{scores}"
         )
-        written = list(player.results) + [""] * (rounds - len(player.results))
+        written = [_renumbered(token, renumber) for token in player.results]
+        written += [""] * (rounds - len(player.results))
         for r in range(1, rounds + 1):
             busy = _names_busy(written[r - 1], players, cells, r)
             line += f" {_as_written(written[r - 1], cells.get((player.username, r)), busy):>8}"

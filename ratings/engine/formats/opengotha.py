@@ -51,9 +51,10 @@ from . import (
 from .standings import (
     CRITERIA,
     MCMAHON_CRITERIA,
-    Round,
+    GothaRound,
+    GothaRules,
+    gotha_placed,
     known_criteria,
-    place_players,
     score_text,
 )
 
@@ -89,6 +90,7 @@ MCMAHON_PARAMETERS = (
     "genMMS2ValueBye",
     "genNBW2ValueAbsent",
     "genNBW2ValueBye",
+    "genRoundDownNBWMMS",
 )
 # OpenGotha's defaults for a file that does not say.
 MCMAHON_DEFAULTS = {
@@ -99,6 +101,7 @@ MCMAHON_DEFAULTS = {
     "genMMS2ValueBye": "2",
     "genNBW2ValueAbsent": "0",
     "genNBW2ValueBye": "2",
+    "genRoundDownNBWMMS": "true",
 }
 
 
@@ -172,6 +175,8 @@ def _elements(data: bytes | str, source: str) -> list[_Element]:
 
 class _Reader:
     def __init__(self, elements: list[_Element], errors: list[RowError]) -> None:
+        # (player, round) of each round a player's participating flag is off.
+        self.absent: set[tuple[int, int]] = set()
         self.elements = elements
         self.errors = errors
 
@@ -321,6 +326,12 @@ class _Reader:
                 continue
             number = len(players) + 1
             keys[key] = number
+            flags = attributes.get("participating", "")
+            self.absent.update(
+                (number, round_number)
+                for round_number, flag in enumerate(flags, start=1)
+                if flag == "0"
+            )
             rating = self.integer(element, "rating", 0) if attributes.get("rating") else None
             players.append(
                 FilePlayer(
@@ -427,7 +438,7 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
         raise GameFileError(errors, source)
     rounds = max([info.rounds, *(game[0] for game in rated)])
     info = replace(info, rounds=rounds)
-    players, info = _standings(info, players, pairings, byes)
+    players, info = _standings(info, players, pairings, byes, reader.absent)
     records = [
         replace(
             tournament_game(
@@ -486,28 +497,58 @@ def _rank_value(text: str) -> int:
     return parse_rank(text).stones
 
 
+def _rules(info: TournamentInfo) -> tuple[GothaRules, str]:
+    """OpenGotha's values of the rounds without a game, from the file's parameters, and
+    the main score's name ("MMS" or "NBW") by the placement criteria."""
+    parameters = {**MCMAHON_DEFAULTS, **dict(info.mcmahon)}
+    criteria = info.score_names or MCMAHON_CRITERIA
+    score = "MMS" if any(c in ("MMS", "SOSM", "SOSOSM", "SODOSM") for c in criteria) else "NBW"
+
+    def doubled(key: str) -> int:
+        text = parameters[key]
+        return int(text) if text.lstrip("-").isdigit() else int(MCMAHON_DEFAULTS[key])
+
+    rules = GothaRules(
+        bye_nbw_x2=doubled("genNBW2ValueBye"),
+        absent_nbw_x2=doubled("genNBW2ValueAbsent"),
+        bye_mms_x2=doubled("genMMS2ValueBye"),
+        absent_mms_x2=doubled("genMMS2ValueAbsent"),
+        round_down=parameters["genRoundDownNBWMMS"].lower() != "false",
+    )
+    return rules, score
+
+
+def absent_token(info: TournamentInfo) -> str:
+    """How an h-file writes a round the player was absent from, as OpenGotha does: the
+    absence's value of the main score (``0=`` half a point, ``0+`` a point, ``0-`` none)."""
+    rules, score = _rules(info)
+    value = rules.absent_mms_x2 if score == "MMS" else rules.absent_nbw_x2
+    return {2: "0+", 1: "0="}.get(value, "0-")
+
+
 def _standings(
     info: TournamentInfo,
     players: list[FilePlayer],
     pairings: dict[tuple[int, int], tuple[int, str, int, str]],
     byes: set[tuple[int, int]],
+    absent: set[tuple[int, int]],
 ) -> tuple[list[FilePlayer], TournamentInfo]:
-    """The players with each round as an h-file writes it and their place and scores by
-    the file's placement criteria (OpenGotha keeps no standings: it computes them)."""
+    """The players with each round as OpenGotha's h-file writes it and their place and
+    scores by the file's placement criteria, scored as OpenGotha scores them
+    (:func:`.standings.gotha_placed`; OpenGotha keeps no standings: it computes them)."""
     parameters = {**MCMAHON_DEFAULTS, **dict(info.mcmahon)}
     criteria = info.score_names or MCMAHON_CRITERIA
-    score = "MMS" if any(c in ("MMS", "SOSM", "SOSOSM", "SODOSM") for c in criteria) else "NBW"
-    bye_points = Fraction(int(parameters[f"gen{score}2ValueBye"]), 2)
-    absent_points = Fraction(int(parameters[f"gen{score}2ValueAbsent"]), 2)
+    rules, _score = _rules(info)
+    absence = absent_token(info)
     try:
         zero, floor, bar = (
             _rank_value(parameters[key]) for key in ("genMMZero", "genMMFloor", "genMMBar")
         )
     except RankError:
         zero, floor, bar = -30, -30, 8
-    rounds: dict[str, list[Round]] = {}
+    rounds: dict[str, list[GothaRound]] = {}
     tokens: dict[int, list[str]] = {}
-    start: dict[str, Fraction] = {}
+    start: dict[str, int] = {}
     for player in players:
         number = player.number
         played, written = [], []
@@ -515,19 +556,29 @@ def _standings(
             if (round_number, number) in pairings:
                 opponent, colour, handicap, result = pairings[round_number, number]
                 token, points = _token(opponent, colour, handicap, result)
-                played.append(Round(players[opponent - 1].username, points))
+                played.append(
+                    GothaRound(
+                        "game",
+                        players[opponent - 1].username,
+                        int(points * 2),
+                        handicap if colour == "w" else -handicap,
+                    )
+                )
             elif (number, round_number) in byes:
-                token, points = "0+", bye_points
-                played.append(Round(None, points))
+                token = "0+"
+                played.append(GothaRound("bye"))
+            elif (number, round_number) in absent:
+                token = absence
+                played.append(GothaRound("absent"))
             else:
-                token, points = "0-", absent_points
-                played.append(Round(None, points))
+                token = "0-"
+                played.append(GothaRound("free"))
             written.append(token)
         rounds[player.username] = played
         tokens[number] = written
         smms = min(max(player.rank.stones, floor), bar) - zero
-        start[player.username] = Fraction(smms + player.mcmahon_correction)
-    placed = place_players(rounds, criteria, start=start, order=[p.username for p in players])
+        start[player.username] = smms + player.mcmahon_correction
+    placed = gotha_placed(rounds, criteria, start, rules, order=[p.username for p in players])
     by_name = {entry.player: entry for entry in placed}
     players = [
         replace(
@@ -618,6 +669,8 @@ def _unplayed_games(
     """Games a file listed that are not rated (forfeits, games without a result), from
     the players' rounds as written: (round, white, black, OpenGotha result)."""
     players = tournament.players
+    # The rounds as written name opponents by their number in the file.
+    by_number = {player.number: player for player in players}
     games = []
     for player in players:
         for round_number, token in enumerate(player.results, start=1):
@@ -632,9 +685,9 @@ def _unplayed_games(
             )
             if not (forfeit or outcome == "?") or not player.number < opponent_number:
                 continue
-            if opponent_number > len(players):
+            opponent = by_number.get(opponent_number)
+            if opponent is None:
                 continue
-            opponent = players[opponent_number - 1]
             if (opponent.username, round_number) in played:
                 continue
             i_am_white = colour != "b"
@@ -721,11 +774,12 @@ def write_opengotha(tournament: TournamentFile) -> str:
     )
     players = []
     byes = []
+    absence = absent_token(info)
     for player in tournament.players:
         absent = {
             round_number
             for round_number, token in enumerate(player.results, start=1)
-            if token in ("0-", "0=", "?") and (player.username, round_number) not in played
+            if token in (absence, "?") and (player.username, round_number) not in played
         }
         byes += [
             f"<ByePlayer {_attributes({'player': keys[player.username], 'roundNumber': r})}/>"
@@ -765,7 +819,6 @@ def write_opengotha(tournament: TournamentFile) -> str:
         "endDate": info.end.isoformat(),
         "fischerTime": 10,
         **{**MCMAHON_DEFAULTS, **dict(info.mcmahon)},
-        "genRoundDownNBWMMS": "true",
         "komi": _komi_attribute(info.komi),
         "location": info.place,
         "name": info.name,

@@ -101,10 +101,18 @@ def place_players(
         "sosos": sosos,
         "sodos": sodos,
     }
-    position = {name: index for index, name in enumerate(order)}
     scores = {name: tuple(values[CRITERIA[c][0]][name] for c in criteria) for name in rounds}
+    return _ranked(scores, order)
+
+
+def _ranked(
+    scores: Mapping[PlayerKey, tuple[Fraction, ...]], order: Sequence[PlayerKey]
+) -> list[Placed[PlayerKey]]:
+    """The players by their scores, best first; players equal on every score share a
+    place and keep ``order`` between them (else the order of ``scores``)."""
+    position = {name: index for index, name in enumerate(order)}
     ranked = sorted(
-        rounds, key=lambda name: ([-v for v in scores[name]], position.get(name, len(order)))
+        scores, key=lambda name: ([-v for v in scores[name]], position.get(name, len(order)))
     )
     placed: list[Placed[PlayerKey]] = []
     for index, name in enumerate(ranked):
@@ -119,3 +127,108 @@ def score_text(value: Fraction) -> str:
     if value.denominator == 1:
         return str(value.numerator)
     return f"{float(value):g}"
+
+
+@dataclass(frozen=True, slots=True)
+class GothaRound:
+    """One round of one player as OpenGotha scores it: a game (``opponent`` set, the
+    points it gave doubled, the handicap stones the player gave: negative as Black), a
+    bye, an absence (the player's participating flag off) or a round the player was
+    not paired in though present (``free``: no points)."""
+
+    kind: str  # "game", "bye", "absent" or "free"
+    opponent: Hashable | None = None
+    points_x2: int = 0  # a game's: 2 a win (forfeits too), 1 a jigo, 0 a loss
+    handicap_given: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class GothaRules:
+    """OpenGotha's general parameters that score the rounds without a game, doubled
+    (genMMS2ValueBye...), and whether their sum is rounded down to whole points
+    (genRoundDownNBWMMS)."""
+
+    bye_nbw_x2: int = 2
+    absent_nbw_x2: int = 0
+    bye_mms_x2: int = 2
+    absent_mms_x2: int = 1
+    round_down: bool = True
+
+
+def gotha_placed(
+    rounds: Mapping[PlayerKey, Sequence[GothaRound]],
+    criteria: Sequence[str],
+    start: Mapping[PlayerKey, int],
+    rules: GothaRules,
+    *,
+    order: Sequence[PlayerKey] = (),
+) -> list[Placed[PlayerKey]]:
+    """The players placed as OpenGotha places them (its Tournament scoring, at the last
+    round): points and McMahon score count byes and absences at the file's values, their
+    sum rounded down to whole points when the file says so; SOS sums the opponents'
+    score over the rounds played (OpenGotha's SOSM counts a round without a game as the
+    player's own McMahon start and corrects an opponent's score by the handicap: plus
+    the stones given, minus those received; SOSW counts it 0); SOSOS sums the
+    opponents' SOS (SOSOSM: the start times the rounds for a round without a game);
+    SODOS weighs each opponent's score by the game's points. Ties keep ``order``."""
+    criteria = known_criteria(criteria) or MCMAHON_CRITERIA
+    nbw: dict[Hashable, int] = {}
+    mms: dict[Hashable, int] = {}
+    for name, played in rounds.items():
+        games = sum(r.points_x2 for r in played if r.kind == "game")
+        extra_nbw = sum(
+            rules.bye_nbw_x2 if r.kind == "bye" else rules.absent_nbw_x2
+            for r in played
+            if r.kind in ("bye", "absent")
+        )
+        extra_mms = sum(
+            rules.bye_mms_x2 if r.kind == "bye" else rules.absent_mms_x2
+            for r in played
+            if r.kind in ("bye", "absent")
+        )
+        if rules.round_down:
+            extra_nbw, extra_mms = extra_nbw // 2 * 2, extra_mms // 2 * 2
+        nbw[name] = games + extra_nbw
+        mms[name] = 2 * start.get(name, 0) + games + extra_mms
+    count = max((len(played) for played in rounds.values()), default=0)
+    sosw: dict[Hashable, int] = {}
+    sosm: dict[Hashable, int] = {}
+    sodosw: dict[Hashable, int] = {}
+    sodosm: dict[Hashable, int] = {}
+    for name, played in rounds.items():
+        games = [r for r in played if r.kind == "game" and r.opponent in rounds]
+        own_start = 2 * start.get(name, 0)
+        opponents_mms = [mms[r.opponent] + 2 * r.handicap_given for r in games]
+        sosw[name] = sum(nbw[r.opponent] for r in games)
+        sosm[name] = sum(opponents_mms) + own_start * (count - len(games))
+        sodosw[name] = sum(nbw[r.opponent] * r.points_x2 for r in games)
+        sodosm[name] = sum(m * r.points_x2 for m, r in zip(opponents_mms, games, strict=True))
+    sososw: dict[Hashable, int] = {}
+    sososm: dict[Hashable, int] = {}
+    for name, played in rounds.items():
+        games = [r for r in played if r.kind == "game" and r.opponent in rounds]
+        sososw[name] = sum(sosw[r.opponent] for r in games)
+        sososm[name] = sum(sosm[r.opponent] for r in games) + (
+            2 * start.get(name, 0) * count * (count - len(games))
+        )
+    # Doubled values (quadrupled for SODOS), as OpenGotha keeps them.
+    values: dict[str, tuple[Mapping[Any, int], int]] = {
+        "NBW": (nbw, 2),
+        "MMS": (mms, 2),
+        "SOS": (sosm, 2),
+        "SOSM": (sosm, 2),
+        "SOSW": (sosw, 2),
+        "SOSOS": (sososm, 2),
+        "SOSOSM": (sososm, 2),
+        "SOSOSW": (sososw, 2),
+        "SODOS": (sodosm, 4),
+        "SODOSM": (sodosm, 4),
+        "SODOSW": (sodosw, 4),
+    }
+    mcmahon = any(CRITERIA[c][0] == "mcmahon" for c in criteria)
+    if not mcmahon:
+        values.update({"SOS": (sosw, 2), "SOSOS": (sososw, 2), "SODOS": (sodosw, 4)})
+    scores = {
+        name: tuple(Fraction(values[c][0][name], values[c][1]) for c in criteria) for name in rounds
+    }
+    return _ranked(scores, order)
