@@ -196,20 +196,20 @@ def gotha_placed(
     sodosw: dict[Hashable, int] = {}
     sodosm: dict[Hashable, int] = {}
     for name, played in rounds.items():
-        games = [r for r in played if r.kind == "game" and r.opponent in rounds]
+        paired = [r for r in played if r.kind == "game" and r.opponent in rounds]
         own_start = 2 * start.get(name, 0)
-        opponents_mms = [mms[r.opponent] + 2 * r.handicap_given for r in games]
-        sosw[name] = sum(nbw[r.opponent] for r in games)
-        sosm[name] = sum(opponents_mms) + own_start * (count - len(games))
-        sodosw[name] = sum(nbw[r.opponent] * r.points_x2 for r in games)
-        sodosm[name] = sum(m * r.points_x2 for m, r in zip(opponents_mms, games, strict=True))
+        opponents_mms = [mms[r.opponent] + 2 * r.handicap_given for r in paired]
+        sosw[name] = sum(nbw[r.opponent] for r in paired)
+        sosm[name] = sum(opponents_mms) + own_start * (count - len(paired))
+        sodosw[name] = sum(nbw[r.opponent] * r.points_x2 for r in paired)
+        sodosm[name] = sum(m * r.points_x2 for m, r in zip(opponents_mms, paired, strict=True))
     sososw: dict[Hashable, int] = {}
     sososm: dict[Hashable, int] = {}
     for name, played in rounds.items():
-        games = [r for r in played if r.kind == "game" and r.opponent in rounds]
-        sososw[name] = sum(sosw[r.opponent] for r in games)
-        sososm[name] = sum(sosm[r.opponent] for r in games) + (
-            2 * start.get(name, 0) * count * (count - len(games))
+        paired = [r for r in played if r.kind == "game" and r.opponent in rounds]
+        sososw[name] = sum(sosw[r.opponent] for r in paired)
+        sososm[name] = sum(sosm[r.opponent] for r in paired) + (
+            2 * start.get(name, 0) * count * (count - len(paired))
         )
     # Doubled values (quadrupled for SODOS), as OpenGotha keeps them.
     values: dict[str, tuple[Mapping[Any, int], int]] = {
