@@ -29,6 +29,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from players import report_services, services
 from players.models import Game
 from players.services import ResyncChange
+from ratings import liveness
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from tests import factories
@@ -234,6 +235,9 @@ def resolved_names() -> dict[str, str]:
 
 @pytest.fixture
 def world(django_user_model) -> World:
+    # With a broker (the services leg of CI) /health/ answers 503 until a worker beats:
+    # this matrix is about who may see it, so a worker is alive here.
+    liveness.worker_beat("permission-matrix@test")
     accounts = {
         "reader": factories.user("rita"),
         "volunteer": factories.volunteer("vera"),
