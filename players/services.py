@@ -673,7 +673,11 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
     if problems:
         raise ServiceError(f"{player.username} was not changed", problems)
     with transaction.atomic():
-        player = Player.objects.select_for_update().select_related("club").get(pk=player.pk)
+        # Only the player's row is locked: PostgreSQL cannot lock the nullable side of
+        # the outer join to the club.
+        player = (
+            Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=player.pk)
+        )
         if player.erased_at is not None:
             raise ServiceError(f"{player.username}'s record was erased: it cannot be changed")
         before = player_snapshot(player)
