@@ -96,8 +96,13 @@ def _unzip(data: bytes) -> bytes:
             (member,) = members
             with archive.open(member) as unpacked:
                 text = unpacked.read(MAX_TEXT_BYTES + 1)
-    except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as error:
+    except (zipfile.BadZipFile, zlib.error, EOFError) as error:
         raise ListFormatError(f"The zip file is damaged ({error}): download it again.") from None
+    except NotImplementedError as error:  # zipfile's word for a method it cannot unpack
+        raise ListFormatError(
+            f"The zip file is packed in a way this site cannot unpack ({error}): "
+            "pack the list with ordinary zip compression, or upload it unpacked."
+        ) from None
     if len(text) > MAX_TEXT_BYTES:
         raise ListFormatError("The zip file unpacks to more than 64 MB: that is no rank list.")
     return text

@@ -334,6 +334,23 @@ def test_a_file_that_is_no_list_gets_one_clear_message(data, message):
     assert message in str(raised.value)
 
 
+def test_a_zip_packed_with_an_unknown_method_says_so_rather_than_damaged():
+    packed = io.BytesIO()
+    with zipfile.ZipFile(packed, "w") as archive:
+        archive.writestr("list.txt", "thandi, 3k\n")
+    data = bytearray(packed.getvalue())
+    # the compression method (offset 8 of the local header, 10 of the central one): 99,
+    # the AES encryption of WinZip, which Python's zipfile cannot unpack
+    data[8:10] = (99).to_bytes(2, "little")
+    central = data.index(b"PK\x01\x02")
+    data[central + 10 : central + 12] = (99).to_bytes(2, "little")
+
+    with pytest.raises(ListFormatError) as raised:
+        read(bytes(data))
+
+    assert "cannot unpack" in str(raised.value)
+
+
 # --- matching a federation's list -----------------------------------------------------
 
 
