@@ -74,7 +74,11 @@ def test_on_a_phone_the_log_page_shows_all_twelve_columns_without_scrolling_side
     page.screenshot(path=TEST_OUTPUT / "layout-log-page-phone.png", full_page=True)
 
     page.locator("#algorithm-tabs ul").evaluate("strip => strip.scrollTo(strip.scrollWidth, 0)")
-    page.wait_for_function("document.querySelector('#algorithm-tabs').dataset.more === 'start'")
+    # A function, not an expression: Playwright polls an expression through eval(),
+    # which the Content-Security-Policy refuses whenever the first poll is false.
+    page.wait_for_function(
+        "() => document.querySelector('#algorithm-tabs').dataset.more === 'start'"
+    )
 
     page.set_viewport_size(LAPTOP)
     page.goto(f"{live_server.url}/players/ben/")
