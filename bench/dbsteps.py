@@ -234,17 +234,18 @@ def _timed_entries(
     """``runs`` times: a record sheet with one game between ``old``'s players on
     ``played_on``, the recomputes it queues timed (``algorithms``, None for every
     maintained one), then the game voided and recomputed again, untimed."""
-    from players import services as player_services
     from players.models import Game
+    from players.services.base import system_user
+    from players.services.games import GameInput, game_void, record_sheet_submit
     from ratings import services
 
-    user = player_services.system_user()
+    user = system_user()
     timings = []
     for run in range(runs):
-        sheet = player_services.record_sheet_submit(
+        sheet = record_sheet_submit(
             user=user,
             games=[
-                player_services.GameInput(
+                GameInput(
                     date=played_on,
                     white=old.black,
                     black=old.white,
@@ -267,7 +268,7 @@ def _timed_entries(
             }
         )
         game = Game.objects.get(pk=sheet.games[0].pk)
-        player_services.game_void(user=user, game_id=game.pk, version=game.version, reason="bench")
+        game_void(user=user, game_id=game.pk, version=game.version, reason="bench")
         services.recompute_pending(algorithms)
     _analyze()
     return timings

@@ -37,8 +37,8 @@ def main(argv: list[str]) -> int:
     from django.core.management import call_command
 
     from bench.generate import Settings, generate
-    from players import services as player_services
     from players.models import Game
+    from players.services.games import GameInput, record_sheet_submit
     from ratings import lab_services, services
     from ratings.models import RecomputeState
 
@@ -58,8 +58,8 @@ def main(argv: list[str]) -> int:
 
     last = Game.objects.valid().order_by("-date", "-seq").first()
     volunteer, _ = get_user_model().objects.get_or_create(username="bench-volunteer")
-    game = player_services.GameInput(date=last.date, white=last.black, black=last.white, winner="W")
-    player_services.record_sheet_submit(user=volunteer, allow_duplicates=True, games=[game])
+    game = GameInput(date=last.date, white=last.black, black=last.white, winner="W")
+    record_sheet_submit(user=volunteer, allow_duplicates=True, games=[game])
     for result in services.recompute_pending():
         RecomputeState.objects.filter(algorithm=result.algorithm).update(
             lab_dirty_from=result.replayed_from

@@ -203,7 +203,7 @@ def build_tournaments(rng: random.Random, user, players, start, first_seq: int) 
     each, with the EGF 2021 history rows of their games (the tournament page's
     default), and their stored counts as the services keep them."""
     from players.models import EntrySequence, Game, Tournament
-    from players.services import refresh_tournament_counts
+    from players.services.tournaments import refresh_tournament_counts
     from ratings.engine.ranks import Rank
     from ratings.models import RatingHistory
 

@@ -12,7 +12,11 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 
-from . import services
+from clubrating.usernames import canonical_username
+from players.selectors.accounts import is_reserved_username
+from players.services.accounts import username_refusal
+from players.services.audit import audit, player_snapshot
+
 from .models import (
     Adjustment,
     AuditEntry,
@@ -49,7 +53,7 @@ class AuditedAdmin(admin.ModelAdmin):
         if change:
             before = self.snapshot(type(obj).objects.get(pk=obj.pk))
         super().save_model(request, obj, form, change)
-        services.audit(
+        audit(
             request.user,
             f"admin_{'change' if change else 'add'}_{type(obj).__name__.lower()}",
             obj,
@@ -127,7 +131,7 @@ class PlayerAdmin(AuditedAdmin):
         "erased_at",
         "account",
     ]
-    snapshot = staticmethod(services.player_snapshot)
+    snapshot = staticmethod(player_snapshot)
 
 
 @admin.register(Tournament)
@@ -186,11 +190,11 @@ def _clean_new_username(form, current=None):
     the committee's accounts page does (``services.username_refusal``)."""
     username = form.cleaned_data.get("username")
     if username and (current is None or username != current):
-        refusal = services.username_refusal(username)
+        refusal = username_refusal(username)
         if (
             refusal
             and current is not None
-            and services.canonical_username(username) == services.canonical_username(current)
+            and canonical_username(username) == canonical_username(current)
         ):
             refusal = None  # the same account, spelled differently
         if refusal:
@@ -219,11 +223,11 @@ class AccountAdmin(UserAdmin):
     add_form = AccountCreationForm
 
     def has_change_permission(self, request, obj=None):
-        if obj is not None and services.is_reserved_username(obj.username):
+        if obj is not None and is_reserved_username(obj.username):
             return False
         return super().has_change_permission(request, obj)
 
     def has_delete_permission(self, request, obj=None):
-        if obj is not None and services.is_reserved_username(obj.username):
+        if obj is not None and is_reserved_username(obj.username):
             return False
         return super().has_delete_permission(request, obj)

@@ -17,9 +17,10 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
+from players.selectors import api as api_selectors
+from players.selectors.algorithms import AlgorithmInfo, algorithms
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
-from . import api_selectors, selectors
 from .api_base import (
     API_VERSION,
     PAGE_PARAMETERS,
@@ -30,7 +31,6 @@ from .api_base import (
     paginate,
 )
 from .models import Game, Player, Tournament
-from .selectors import AlgorithmInfo
 
 # --- values -------------------------------------------------------------------------------
 
@@ -62,7 +62,7 @@ def _template(request: HttpRequest, name: str, field: str, sample: Any = None) -
 
 
 def _algorithms() -> dict[str, AlgorithmInfo]:
-    return {info.name: info for info in selectors.algorithms()}
+    return {info.name: info for info in algorithms()}
 
 
 # --- players -------------------------------------------------------------------------------
@@ -108,7 +108,7 @@ def _player_or_404(username: str) -> Player:
 @api_view
 def index(request: HttpRequest) -> dict:
     Params(request, ())
-    infos = selectors.algorithms()
+    infos = algorithms()
     pending = api_selectors.recompute_pending_from([info.name for info in infos])
     return {
         "api_version": API_VERSION,
@@ -156,7 +156,7 @@ def players(request: HttpRequest) -> dict:
         until=until,
     )
     page = paginate(request, params, api_selectors.players(filters))
-    infos = selectors.algorithms()
+    infos = algorithms()
     ids, names = [player.pk for player in page.rows], [info.name for info in infos]
     if as_of is None:
         ratings = api_selectors.current_ratings(ids, names)
@@ -175,7 +175,7 @@ def players(request: HttpRequest) -> dict:
 def player(request: HttpRequest, username: str) -> dict:
     Params(request, ())
     found = _player_or_404(username)
-    infos = selectors.algorithms()
+    infos = algorithms()
     ratings = api_selectors.current_ratings([found.pk], [info.name for info in infos])
     data = _player_json(request, found, ratings.get(found.pk, {}), infos)
     data["links"] = {

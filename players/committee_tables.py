@@ -9,8 +9,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from players.selectors.resync import Outcome
+
 from .models import Adjustment, ResyncBatch
-from .resync import Outcome
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 TABLE_ATTRS = {"class": "table table-sm align-middle"}

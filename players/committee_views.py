@@ -16,10 +16,29 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from players.selectors import committee as selectors
+from players.selectors import reports as report_selectors
+from players.selectors.accounts import SYSTEM_USERNAME
+from players.selectors.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
+from players.services import accounts as accounts_services
+from players.services.accounts import (
+    account_change_refusal,
+    account_link_player,
+    account_role,
+    account_set_roles,
+    account_set_temporary_password,
+    temporary_password,
+)
+from players.services.adjustments import (
+    adjustment_apply,
+    resync_apply_preview,
+    resync_revert,
+    resync_upload_store,
+)
+from players.services.base import ServiceError
+from players.services.players import player_merge, player_update
 from ratings.services import primary_algorithm, request_full_recompute
 
-from . import committee_selectors as selectors
-from . import report_selectors, services
 from .committee_forms import (
     PLAYER_OPTIONS,
     AccountCreateForm,
@@ -47,8 +66,6 @@ from .committee_tables import (
 from .models import Player
 from .pagination import BoundedRequestConfig
 from .permissions import committee_required
-from .resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
-from .services import ServiceError
 
 PER_PAGE = 50
 # The preview lists every line, except that a whole national list has thousands of
@@ -129,9 +146,7 @@ def resync(request):
     if not form.is_valid():
         return _render_resync(request, form)
     data = form.cleaned_data
-    upload = services.resync_upload_store(
-        user=request.user, name=data["list_name"], data=data["list_data"]
-    )
+    upload = resync_upload_store(user=request.user, name=data["list_name"], data=data["list_data"])
     apply_form = ResyncApplyForm(
         initial={
             "upload": upload.token,
@@ -163,7 +178,7 @@ def resync_apply(request):
     if not form.is_valid():
         return _render_resync(request, again, preview, form, rank_list)
     try:
-        batch = services.resync_apply_preview(
+        batch = resync_apply_preview(
             user=request.user,
             preview=preview,
             use_ratings=data["use_ratings"],
@@ -211,7 +226,7 @@ def resync_batch_revert(request, pk: int):
         changes = selectors.resync_revert_plan(batch)
         return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
     try:
-        batch = services.resync_revert(user=request.user, batch_id=pk)
+        batch = resync_revert(user=request.user, batch_id=pk)
     except ServiceError as error:
         messages.error(request, error.message)
     else:
@@ -248,7 +263,7 @@ def adjust(request, username: str):
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         try:
-            adjustment = services.adjustment_apply(
+            adjustment = adjustment_apply(
                 user=request.user,
                 player=player,
                 date=data["date"],
@@ -292,7 +307,7 @@ def player_edit(request, username: str):
     if request.method == "POST" and form.is_valid():
         changes = form.changes()
         try:
-            player = services.player_update(user=request.user, player=player, **changes)
+            player = player_update(user=request.user, player=player, **changes)
         except ServiceError as error:
             add_service_errors(form, error)
         else:
@@ -346,7 +361,7 @@ def merge(request):
     if form.is_valid():
         data = form.cleaned_data
         try:
-            keep = services.player_merge(
+            keep = player_merge(
                 user=request.user, keep=data["keep"], duplicate=data["duplicate"], note=data["note"]
             )
         except ServiceError as error:
@@ -370,7 +385,7 @@ def merge(request):
 
 def _account(pk: int):
     account = get_object_or_404(get_user_model(), pk=pk)
-    if account.username == services.SYSTEM_USERNAME:
+    if account.username == SYSTEM_USERNAME:
         raise Http404("the site's own account has no page")
     return account
 
@@ -393,9 +408,9 @@ def account_create(request):
     form = AccountCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        password = data["password"] or services.temporary_password()
+        password = data["password"] or temporary_password()
         try:
-            account = services.account_create(
+            account = accounts_services.account_create(
                 user=request.user,
                 username=data["username"],
                 password=password,
@@ -428,9 +443,9 @@ def _render_account(request, account, role_form=None, password_form=None, player
         del request.session[SHOWN_ONCE]
     context = {
         "account": account,
-        "role": services.account_role(account),
-        "refusal": services.account_change_refusal(request.user, account),
-        "role_form": role_form or AccountRoleForm(initial={"role": services.account_role(account)}),
+        "role": account_role(account),
+        "refusal": account_change_refusal(request.user, account),
+        "role_form": role_form or AccountRoleForm(initial={"role": account_role(account)}),
         "password_form": password_form or TemporaryPasswordForm(account=account),
         "password": password,
         "linked_player": report_selectors.linked_player(account),
@@ -457,13 +472,11 @@ def account_roles(request, pk: int):
     form = AccountRoleForm(request.POST)
     if form.is_valid():
         try:
-            services.account_set_roles(
-                user=request.user, account=account, role=form.cleaned_data["role"]
-            )
+            account_set_roles(user=request.user, account=account, role=form.cleaned_data["role"])
         except ServiceError as error:
             add_service_errors(form, error)
         else:
-            role = services.account_role(account)
+            role = account_role(account)
             messages.success(request, f"{account.username} is now: {role.label}.")
             return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, role_form=form)
@@ -475,11 +488,9 @@ def account_password(request, pk: int):
     account = _account(pk)
     form = TemporaryPasswordForm(request.POST, account=account)
     if form.is_valid():
-        password = form.cleaned_data["password"] or services.temporary_password()
+        password = form.cleaned_data["password"] or temporary_password()
         try:
-            services.account_set_temporary_password(
-                user=request.user, account=account, password=password
-            )
+            account_set_temporary_password(user=request.user, account=account, password=password)
         except ServiceError as error:
             add_service_errors(form, error)
         else:
@@ -502,7 +513,7 @@ def account_player(request, pk: int):
     if form.is_valid():
         player = form.cleaned_data["player"]
         try:
-            services.account_link_player(user=request.user, account=account, player=player)
+            account_link_player(user=request.user, account=account, player=player)
         except ServiceError as error:
             add_service_errors(form, error)
         else:

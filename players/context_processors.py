@@ -4,8 +4,9 @@ and the count of open reports."""
 
 from django.utils.functional import SimpleLazyObject
 
+from players.selectors.reports import navigation_facts
+
 from .permissions import is_committee, is_volunteer
-from .report_selectors import navigation_facts
 
 
 def roles(request):

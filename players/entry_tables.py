@@ -11,9 +11,10 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from players.selectors.audit import audit_diff
+from players.selectors.games import DONE, PENDING, RUNNING
 from ratings.models import RatingHistory
 
-from .entry_selectors import DONE, PENDING, RUNNING, audit_diff
 from .models import AuditEntry, Game, RecordSheet
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"

@@ -12,8 +12,23 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
-from . import entry_selectors as selectors
-from . import report_selectors, services
+from players.selectors import players as players_selectors
+from players.selectors import reports as report_selectors
+from players.selectors.audit import audit_actions, audit_entries, audit_object_types
+from players.selectors.games import (
+    game_audit,
+    game_for_page,
+    game_history,
+    game_with_status,
+    recent_sheets,
+    sheet_games,
+)
+from players.selectors.tournaments import tournament_codes
+from players.services import games as games_services
+from players.services import players as players_services
+from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
+from players.services.games import GameInput, SubmitResult, game_correct, record_sheet_submit
+
 from .entry_tables import AuditTable, GameHistoryTable, SheetGamesTable, SheetTable
 from .forms import (
     AuditFilterForm,
@@ -35,7 +50,7 @@ AUDIT_PER_PAGE = 50
 # --- record sheets --------------------------------------------------------------
 
 
-def _duplicate_warnings(error: services.DuplicateGamesError) -> list[str]:
+def _duplicate_warnings(error: DuplicateGamesError) -> list[str]:
     # record_sheet_submit lists plain sentences; games_import wraps them as
     # (where, field, sentence).
     return [item if isinstance(item, str) else item[-1] for item in error.errors]
@@ -45,11 +60,11 @@ def _fingerprint(warnings: list[str]) -> str:
     return hashlib.sha256("\n".join(warnings).encode()).hexdigest()[:16]
 
 
-def _submit_sheet(user, games: list[services.GameInput], sheet: dict) -> services.SubmitResult:
+def _submit_sheet(user, games: list[GameInput], sheet: dict) -> SubmitResult:
     """Store the sheet. Games that look like duplicates are refused unless the volunteer
     ticked "save anyway" for the very warnings they were shown."""
     submit = partial(
-        services.record_sheet_submit,
+        record_sheet_submit,
         user=user,
         games=games,
         received_on=sheet["received_on"],
@@ -57,7 +72,7 @@ def _submit_sheet(user, games: list[services.GameInput], sheet: dict) -> service
     )
     try:
         return submit()
-    except services.DuplicateGamesError as error:
+    except DuplicateGamesError as error:
         seen = sheet["duplicates_seen"] == _fingerprint(_duplicate_warnings(error))
         if not (sheet["save_duplicates"] and seen):
             raise
@@ -76,9 +91,9 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
         if sheet_valid and rows_valid:
             try:
                 result = _submit_sheet(request.user, formset.game_inputs(), sheet_form.cleaned_data)
-            except services.DuplicateGamesError as error:
+            except DuplicateGamesError as error:
                 duplicates = _duplicate_warnings(error)  # shown with the box to confirm
-            except services.ServiceError as error:
+            except ServiceError as error:
                 if not formset.add_service_errors(error):
                     sheet_form.add_error(None, error.message)
             else:
@@ -101,7 +116,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
             "duplicates": duplicates,
             "duplicates_fingerprint": _fingerprint(duplicates) if duplicates else "",
             "player_form": PlayerCreateForm(),
-            "tournament_codes": selectors.tournament_codes(),
+            "tournament_codes": tournament_codes(),
         },
     )
 
@@ -110,7 +125,7 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
 @require_GET
 def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
     sheet = get_object_or_404(RecordSheet.objects.select_related("entered_by"), pk=pk)
-    games = selectors.sheet_games(sheet)
+    games = sheet_games(sheet)
     return render(
         request,
         "sheets/sheet_detail.html",
@@ -125,7 +140,7 @@ def sheet_detail(request: HttpRequest, pk: int) -> HttpResponse:
 @volunteer_required
 @require_GET
 def sheet_list(request: HttpRequest) -> HttpResponse:
-    table = SheetTable(selectors.recent_sheets())
+    table = SheetTable(recent_sheets())
     BoundedRequestConfig(request, paginate={"per_page": SHEETS_PER_PAGE}).configure(table)
     return render(request, "sheets/sheet_list.html", {"table": table})
 
@@ -134,20 +149,20 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
 
 
 def _game(pk: int) -> Game:
-    return get_object_or_404(selectors.game_for_page(pk))
+    return get_object_or_404(game_for_page(pk))
 
 
 @volunteer_required
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    game = selectors.game_with_status(_game(pk))
-    audit = AuditTable(selectors.game_audit(game))
+    game = game_with_status(_game(pk))
+    audit = AuditTable(game_audit(game))
     return render(
         request,
         "games/game_detail.html",
         {
             "game": game,
-            "history": GameHistoryTable(selectors.game_history(game)),
+            "history": GameHistoryTable(game_history(game)),
             "audit": audit,
             "pending": not game.recompute_done,
             "open_reports": list(report_selectors.open_reports_on(game)),
@@ -168,22 +183,22 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
         form = GameCorrectionForm(request.POST)
         if form.is_valid():
             try:
-                services.game_correct(
+                game_correct(
                     user=request.user,
                     game_id=game.pk,
                     version=form.cleaned_data["version"],
                     changes=form.game_input(),
                     allow_outliers=form.cleaned_data["confirm_date"],
                 )
-            except services.ConcurrentEditError:
+            except ConcurrentEditError:
                 # Never overwrite silently: show the current game, and what was typed.
                 game = _game(pk)
                 conflict = form.differences_from(game)
                 form = GameCorrectionForm(initial=GameCorrectionForm.initial_for(game))
-            except services.DuplicateGamesError as error:
+            except DuplicateGamesError as error:
                 add_service_errors(form, error)
                 confirm_date = True  # the box to tick if the date is right
-            except services.ServiceError as error:
+            except ServiceError as error:
                 add_service_errors(form, error)
             else:
                 messages.success(request, f"Game {game.pk} corrected.")
@@ -198,7 +213,7 @@ def game_edit(request: HttpRequest, pk: int) -> HttpResponse:
             "form": form,
             "conflict": conflict,
             "confirm_date": confirm_date,
-            "tournament_codes": selectors.tournament_codes(),
+            "tournament_codes": tournament_codes(),
         },
     )
 
@@ -215,19 +230,19 @@ def game_void(request: HttpRequest, pk: int) -> HttpResponse:
         form = GameVoidForm(request.POST)
         if form.is_valid():
             try:
-                services.game_void(
+                games_services.game_void(
                     user=request.user,
                     game_id=game.pk,
                     version=form.cleaned_data["version"],
                     reason=form.cleaned_data["reason"],
                 )
-            except services.ConcurrentEditError:
+            except ConcurrentEditError:
                 changed_meanwhile = True
                 game = _game(pk)
                 form = GameVoidForm(
                     initial={"reason": form.cleaned_data["reason"], "version": game.version}
                 )
-            except services.ServiceError as error:
+            except ServiceError as error:
                 messages.error(request, error.message)
                 return redirect("game_detail", pk)
             else:
@@ -260,7 +275,7 @@ def player_create(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             data = form.cleaned_data
             try:
-                player = services.player_create(
+                player = players_services.player_create(
                     user=request.user,
                     username=data["username"],
                     full_name=data["full_name"],
@@ -269,7 +284,7 @@ def player_create(request: HttpRequest) -> HttpResponse:
                     national_rank=data["national_rank"],
                     egd_pin=data["egd_pin"],
                 )
-            except services.ServiceError as error:
+            except ServiceError as error:
                 add_service_errors(form, error)
             else:
                 if _wants_json(request):
@@ -293,7 +308,7 @@ def player_create(request: HttpRequest) -> HttpResponse:
 @volunteer_required
 @require_GET
 def player_lookup(request: HttpRequest) -> JsonResponse:
-    return JsonResponse({"players": selectors.player_lookup(request.GET.get("q", ""))})
+    return JsonResponse({"players": players_selectors.player_lookup(request.GET.get("q", ""))})
 
 
 # --- the audit trail ----------------------------------------------------------------
@@ -304,12 +319,12 @@ def player_lookup(request: HttpRequest) -> JsonResponse:
 def audit_list(request: HttpRequest) -> HttpResponse:
     form = AuditFilterForm(
         request.GET or None,
-        actions=selectors.audit_actions(),
-        object_types=selectors.audit_object_types(),
+        actions=audit_actions(),
+        object_types=audit_object_types(),
     )
     filters = {}
     if form.is_bound and form.is_valid():
         filters = {name: value for name, value in form.cleaned_data.items() if value}
-    table = AuditTable(selectors.audit_entries(**filters))
+    table = AuditTable(audit_entries(**filters))
     BoundedRequestConfig(request, paginate={"per_page": AUDIT_PER_PAGE}).configure(table)
     return render(request, "audit/audit_list.html", {"form": form, "table": table})

@@ -25,9 +25,28 @@ from django.shortcuts import redirect, render
 from django.utils import timezone
 from django.views.decorators.http import require_http_methods, require_safe
 
+from players import views
+from players.selectors.algorithms import algorithm_or_404
+from players.selectors.exports import (
+    game_record_rows,
+    record_sheet_rows,
+    tournament_egd,
+    tournament_opengotha,
+)
+from players.selectors.players import player_or_404
+from players.selectors.resync import name_key
+from players.selectors.tournaments import tournament_or_404
+from players.services.base import DuplicateGamesError, ServiceError
+from players.services.imports import ImportResult
+from players.services.tournament_files import (
+    ImportPlan,
+    PlayerMatch,
+    plan_tournament_import,
+    tournament_import,
+)
+from players.services.tournaments import tournament_create
 from ratings.engine.base import get_algorithm
 
-from . import exports, selectors, services, views
 from .exchange_forms import (
     FORMAT_LABELS,
     PlayerChoiceForm,
@@ -37,8 +56,6 @@ from .exchange_forms import (
 )
 from .forms import add_service_errors
 from .permissions import volunteer_required
-from .resync import name_key
-from .tournament_files import ImportPlan, PlayerMatch, plan_tournament_import, tournament_import
 
 CSV_LINES_PER_CHUNK = 2000
 # The preview form's fields besides the players' (token, action, file, code...), with room.
@@ -153,17 +170,17 @@ def _fingerprint(lines: Iterable[str]) -> str:
     return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
 
 
-def _duplicate_lines(error: services.DuplicateGamesError) -> list[str]:
+def _duplicate_lines(error: DuplicateGamesError) -> list[str]:
     return [problem[-1] for problem in error.errors]
 
 
-def _store(user, plan: ImportPlan, data: dict) -> services.ImportResult:
+def _store(user, plan: ImportPlan, data: dict) -> ImportResult:
     """Store the plan. Games that look like stored ones are refused unless the volunteer
     ticked "import anyway" for the very warnings they were shown."""
     store = partial(tournament_import, user=user, plan=plan, source=data["filename"])
     try:
         return store()
-    except services.DuplicateGamesError as error:
+    except DuplicateGamesError as error:
         seen = data["duplicates_seen"] == _fingerprint(_duplicate_lines(error))
         if not (data["save_duplicates"] and seen):
             raise
@@ -206,9 +223,9 @@ def tournament_import_view(request: HttpRequest) -> HttpResponse:
         else:
             try:
                 result = _store(request.user, plan, form.cleaned_data)
-            except services.DuplicateGamesError as error:
+            except DuplicateGamesError as error:
                 context["duplicates"] = _duplicate_lines(error)
-            except services.ServiceError as error:
+            except ServiceError as error:
                 context["store_errors"] = [" ".join(str(p) for p in e if p) for e in error.errors]
                 context["store_error"] = error.message
             else:
@@ -233,8 +250,8 @@ def tournament_create_view(request: HttpRequest) -> HttpResponse:
         form = TournamentCreateForm(request.POST)
         if form.is_valid():
             try:
-                tournament = services.tournament_create(user=request.user, **form.cleaned_data)
-            except services.ServiceError as error:
+                tournament = tournament_create(user=request.user, **form.cleaned_data)
+            except ServiceError as error:
                 add_service_errors(form, error)
             else:
                 messages.success(
@@ -272,10 +289,10 @@ def _csv_download(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
 
 def _tournament_download(request, code: str, kind: str, write, extension: str, content_type):
     """A tournament's file as a download, or its page saying why there is none."""
-    tournament = selectors.tournament_or_404(code)
+    tournament = tournament_or_404(code)
     try:
         text = write(tournament, country=request.GET.get("country", "XX"))
-    except services.ServiceError as error:
+    except ServiceError as error:
         messages.error(request, f"No {kind}: {error.message}.")
         return redirect(tournament)
     response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
@@ -290,7 +307,7 @@ def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
         request,
         code,
         "h-file",
-        lambda tournament, country: exports.tournament_egd(tournament, country=country).text,
+        lambda tournament, country: tournament_egd(tournament, country=country).text,
         "h9",
         "text/plain",
     )
@@ -300,7 +317,7 @@ def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
 def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse:
     """The tournament as an OpenGotha XML file (``?country=ZA`` as for the h-file)."""
     return _tournament_download(
-        request, code, "OpenGotha file", exports.tournament_opengotha, "xml", "application/xml"
+        request, code, "OpenGotha file", tournament_opengotha, "xml", "application/xml"
     )
 
 
@@ -312,16 +329,16 @@ def games_export_csv(request: HttpRequest) -> StreamingHttpResponse:
     filename = f"games-{timezone.localdate().isoformat()}.csv"
     _form, filters, games = views.searched_games(request)
     if not filters.any:
-        return _csv_download(exports.game_record_rows(), filename)
-    return _csv_download(exports.game_record_rows(games.order_by()), filename)
+        return _csv_download(game_record_rows(), filename)
+    return _csv_download(game_record_rows(games.order_by()), filename)
 
 
 @require_safe
 def player_sheet_csv(request: HttpRequest, username: str) -> StreamingHttpResponse:
     """The record sheet of the log page, oldest row first (``?algorithm=``)."""
-    player = selectors.player_or_404(username)
-    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    player = player_or_404(username)
+    algorithm = algorithm_or_404(request.GET.get("algorithm"))
     if not algorithm.has_history:
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
-    rows = exports.record_sheet_rows(player, get_algorithm(algorithm.name))
+    rows = record_sheet_rows(player, get_algorithm(algorithm.name))
     return _csv_download(rows, f"{player.username}-{algorithm.name}.csv")

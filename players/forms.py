@@ -20,10 +20,13 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
+from players.services.base import ServiceError
+from players.services.games import GameInput
+from players.services.players import pin_problem
+
 from . import lookup
 from .fields import FiniteDecimalField, RankFormField, TypedDateField
 from .models import Club, Game, Player, Tournament
-from .services import GameInput, ServiceError, pin_problem
 
 # Paths under /players/ that are pages, not log pages: no player may be called so.
 RESERVED_USERNAMES = frozenset({"new", "lookup"})

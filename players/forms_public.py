@@ -10,10 +10,11 @@ from django import forms
 from django.utils import timezone
 from django.utils.html import escape
 
+from players.selectors.games_search import GameFilters
+from players.selectors.ratings import RatingListFilters, months_before
+
 from .fields import RankFormField
-from .games_search import GameFilters
 from .models import Club, Game, Player, Tournament
-from .selectors import RatingListFilters, months_before
 
 EVERYONE = "all"  # the ``players`` filter's value that lists tournament-only players too
 

@@ -42,9 +42,8 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from players.selectors.resync import BadLine, ListedRank, RankList, parse_rank_list
 from ratings.engine.ranks import Rank, RankError, parse_rank
-
-from .resync import BadLine, ListedRank, RankList, parse_rank_list
 
 EGD = "EGD rating list"
 AGA = "AGA TDList"

@@ -9,13 +9,14 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from . import report_selectors as selectors
+from players.selectors import reports as selectors
+from players.services.base import ServiceError
+from players.services.reports import report_create, report_resolve
+
 from .committee_forms import add_service_errors
 from .models import GameReport
 from .permissions import role_required, volunteer_required
 from .report_forms import GameReportForm, ReportResolveForm
-from .report_services import report_create, report_resolve
-from .services import ServiceError
 
 RESOLVED_SHOWN = 20
 

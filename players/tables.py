@@ -21,11 +21,12 @@ from django.utils.safestring import mark_safe
 from django_tables2.data import TableQuerysetData
 from django_tables2.utils import AttributeDict
 
+from players.selectors.algorithms import AlgorithmInfo
+from players.selectors.tournaments import Crosstable
 from ratings.engine.base import registry
 from ratings.engine.description import FormulaFactor
 
 from .models import Game
-from .selectors import AlgorithmInfo, Crosstable
 
 MINUS = "\u2212"
 TABLE_ATTRS = {"class": "table table-sm table-hover align-middle"}

@@ -15,9 +15,32 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
+from players.selectors import club_night, games_search, head_to_head
+from players.selectors import clubs as clubs_selectors
+from players.selectors import ratings as ratings_selectors
+from players.selectors import reports as report_selectors
+from players.selectors import tournaments as tournaments_selectors
+from players.selectors.algorithms import algorithm_or_404, algorithms
+from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
+from players.selectors.players import (
+    chart_points,
+    declared_rating_source,
+    log_rows,
+    merged_records,
+    player_or_404,
+    player_ratings,
+    snapshot_chart_points,
+    snapshot_rows,
+    voided_games,
+)
+from players.selectors.ratings import (
+    RATING_LIST_CSV_COLUMNS,
+    rating_list_csv_rows,
+    recompute_notice,
+)
+from players.selectors.tournaments import tournament_crosstable, tournament_or_404
 from ratings.engine.output import format_value
 
-from . import club_night, games_search, head_to_head, report_selectors, selectors
 from .charts import ChartPoint, rank_chart
 from .forms_public import GameSearchForm, RatingListFilterForm
 from .lookup import player_index
@@ -77,12 +100,12 @@ def _filtered_ratings(request: HttpRequest, algorithm, club: Club | None):
     filters = form.filters(timezone.localdate())
     if club is not None:
         filters = dataclasses.replace(filters, club=club)
-    return form, selectors.rating_list(algorithm.name, filters)
+    return form, ratings_selectors.rating_list(algorithm.name, filters)
 
 
 def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict:
-    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
-    infos = selectors.algorithms()
+    algorithm = algorithm_or_404(request.GET.get("algorithm"))
+    infos = algorithms()
     form, ratings = _filtered_ratings(request, algorithm, club)
     as_of = form.cleaned_data.get("as_of")
     table = RatingListTable(ratings, algorithm=algorithm, as_of=as_of)
@@ -96,7 +119,7 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
         "form": form,
         "table": table,
         "csv_url": reverse("rating_list_csv") + csv_query,
-        "notice": selectors.recompute_notice(algorithm.name),
+        "notice": recompute_notice(algorithm.name),
         # A search that finds nobody offers the closest names.
         "did_you_mean": (
             player_index().suggest(form.cleaned_data["search"])
@@ -122,7 +145,7 @@ def spreadsheet_safe(text: str) -> str:
 def rating_list_csv(request: HttpRequest) -> HttpResponse:
     """All rows of the rating list as filtered and sorted on the page (not just one
     page), values at full precision."""
-    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    algorithm = algorithm_or_404(request.GET.get("algorithm"))
     form, ratings = _filtered_ratings(request, algorithm, None)
     table = RatingListTable(ratings, algorithm=algorithm)
     BoundedRequestConfig(request, paginate=False).configure(table)
@@ -132,10 +155,8 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
     filename = f"ratings-{algorithm.name}-{day.isoformat()}.csv"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     writer = csv.writer(response, lineterminator="\n")
-    writer.writerow(selectors.RATING_LIST_CSV_COLUMNS)
-    for rank, username, name, club, value, games, last_updated in selectors.rating_list_csv_rows(
-        ordered
-    ):
+    writer.writerow(RATING_LIST_CSV_COLUMNS)
+    for rank, username, name, club, value, games, last_updated in rating_list_csv_rows(ordered):
         writer.writerow(
             [
                 str(rank),
@@ -155,24 +176,24 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def player_log(request: HttpRequest, username: str) -> HttpResponse:
-    player = selectors.player_or_404(username)
-    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
-    infos = selectors.algorithms()
+    player = player_or_404(username)
+    algorithm = algorithm_or_404(request.GET.get("algorithm"))
+    infos = algorithms()
     primary = infos[0]
-    ratings = selectors.player_ratings(player)
+    ratings = player_ratings(player)
     tabs = [info for info in infos if info.name in ratings or info.name == algorithm.name]
     if algorithm.has_history:
         own_page = request.user.is_authenticated and player.account_id == request.user.pk
         table = RecordSheetTable(
-            selectors.log_rows(player, algorithm.name),
+            log_rows(player, algorithm.name),
             algorithm=algorithm,
             reported=report_selectors.reported_game_ids(player) if own_page else None,
             player=player,
         )
-        points = selectors.chart_points(player, algorithm.name)
+        points = chart_points(player, algorithm.name)
     else:
-        table = SnapshotTable(selectors.snapshot_rows(player, algorithm.name))
-        points = selectors.snapshot_chart_points(player, algorithm.name)
+        table = SnapshotTable(snapshot_rows(player, algorithm.name))
+        points = snapshot_chart_points(player, algorithm.name)
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     primary_rating = ratings.get(primary.name)
     rating = ratings.get(algorithm.name)
@@ -199,18 +220,16 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
                 primary_rating is None or player.entry_rank != primary_rating.rank
             ),
             "declared_start": (
-                selectors.declared_rating_source(player)
-                if algorithm.starts_at_declared_rating
-                else None
+                declared_rating_source(player) if algorithm.starts_at_declared_rating else None
             ),
             "algorithm_tabs": algorithm_tabs(request, tabs, algorithm, primary.name),
             "table": table,
             "chart": rank_chart(
                 points, algorithm.rank_scale, integer_values=algorithm.integer_values
             ),
-            "notice": selectors.recompute_notice(algorithm.name, player),
-            "voided_games": selectors.voided_games(player),
-            "merged_records": selectors.merged_records(player),
+            "notice": recompute_notice(algorithm.name, player),
+            "voided_games": voided_games(player),
+            "merged_records": merged_records(player),
         },
     )
 
@@ -222,10 +241,10 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
 def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
     """The log page's "head-to-head with" form: to the two players' page, or back to
     the log page with a message when the opponent is not a player."""
-    player = selectors.player_or_404(username)
+    player = player_or_404(username)
     opponent = request.GET.get("opponent", "").strip()
     try:
-        found = selectors.player_or_404(opponent) if opponent != player.username else None
+        found = player_or_404(opponent) if opponent != player.username else None
     except Http404:
         found = None
     if found is None:
@@ -239,8 +258,8 @@ def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_safe
 def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> HttpResponse:
-    player = selectors.player_or_404(username)
-    other = selectors.player_or_404(opponent)
+    player = player_or_404(username)
+    other = player_or_404(opponent)
     if player.pk == other.pk:
         raise Http404(f"'{username}' is the same player twice: choose two different players")
     table = GameListTable(
@@ -256,7 +275,7 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
             "player": player,
             "opponent": other,
             "record": head_to_head.record(player, other),
-            "expectations": head_to_head.expectations(player, other, selectors.algorithms()),
+            "expectations": head_to_head.expectations(player, other, algorithms()),
             "table": table,
         },
     )
@@ -311,7 +330,7 @@ def game_search(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
-    table = TournamentTable(selectors.tournament_list())
+    table = TournamentTable(tournaments_selectors.tournament_list())
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(request, "players/tournament_list.html", {"table": table})
 
@@ -325,13 +344,13 @@ def _tournament_default_algorithm(infos) -> str:
 
 @require_safe
 def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
-    tournament = selectors.tournament_or_404(code)
-    infos = [info for info in selectors.algorithms() if info.has_history]
+    tournament = tournament_or_404(code)
+    infos = [info for info in algorithms() if info.has_history]
     default = _tournament_default_algorithm(infos)
-    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"), default)
+    algorithm = algorithm_or_404(request.GET.get("algorithm"), default)
     if not algorithm.has_history:  # GCR has no per-game rows to sum
-        algorithm = selectors.algorithm_or_404(default)
-    crosstable = selectors.tournament_crosstable(tournament, algorithm.name)
+        algorithm = algorithm_or_404(default)
+    crosstable = tournament_crosstable(tournament, algorithm.name)
     return render(
         request,
         "players/tournament_detail.html",
@@ -350,21 +369,21 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def club_list(request: HttpRequest) -> HttpResponse:
-    table = ClubTable(selectors.club_list(timezone.localdate()))
+    table = ClubTable(clubs_selectors.club_list(timezone.localdate()))
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
         "players/club_list.html",
-        {"table": table, "active_months": selectors.ACTIVE_MONTHS},
+        {"table": table, "active_months": ACTIVE_MONTHS},
     )
 
 
 @require_safe
 def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    club = selectors.club_or_404(pk)
+    club = club_or_404(pk)
     context = _rating_list_context(request, club=club)
     context["club"] = club
-    context["unrated"] = selectors.unrated_members(club, context["algorithm"].name)
+    context["unrated"] = unrated_members(club, context["algorithm"].name)
     return render(request, "players/club_detail.html", context)
 
 
@@ -373,8 +392,8 @@ def club_night_sheet(request: HttpRequest, pk: int) -> HttpResponse:
     """The blank record sheet of a club evening, to print: the club's active players
     and their current ranks, the handicap and komi for each rank difference, and empty
     rows with the columns the volunteer types in."""
-    club = selectors.club_or_404(pk)
-    primary = selectors.algorithms()[0]
+    club = club_or_404(pk)
+    primary = algorithms()[0]
     return render(
         request,
         "players/club_night_sheet.html",
@@ -393,13 +412,13 @@ def club_night_sheet(request: HttpRequest, pk: int) -> HttpResponse:
 def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
     """A player's whole record sheet under one algorithm (``?algorithm=``), newest
     first, laid out to print (static/css/print.css)."""
-    player = selectors.player_or_404(username)
-    algorithm = selectors.algorithm_or_404(request.GET.get("algorithm"))
+    player = player_or_404(username)
+    algorithm = algorithm_or_404(request.GET.get("algorithm"))
     if not algorithm.has_history:
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
-    table = RecordSheetTable(selectors.log_rows(player, algorithm.name), algorithm=algorithm)
+    table = RecordSheetTable(log_rows(player, algorithm.name), algorithm=algorithm)
     RequestConfig(request, paginate=False).configure(table)
-    rating = selectors.player_ratings(player).get(algorithm.name)
+    rating = player_ratings(player).get(algorithm.name)
     return render(
         request,
         "players/player_sheet_print.html",

@@ -17,7 +17,7 @@ from fractions import Fraction
 from typing import Any
 
 from players.models import Player
-from players.selectors import AlgorithmInfo
+from players.selectors.algorithms import AlgorithmInfo
 from ratings.engine.base import HistoryRow, get_algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.sagc import Sagc

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from players.selectors import AlgorithmInfo
+from players.selectors.algorithms import AlgorithmInfo
 
 from .lab_charts import CalibrationChart, calibration_chart
 from .models import LabReport, RecomputeState

@@ -205,7 +205,7 @@ def declared_ranks(
     ``adjustments``: the valid ones (a migration passes its historical models').
 
     A write stores the result in ``Player.declared_rank`` for the players it touches
-    (``players.services.refresh_entry_ranks``): over all the games of a federation the
+    (``players.services.games.refresh_entry_ranks``): over all the games of a federation the
     window functions take seconds, too long for every recompute."""
     games = Game.objects.valid() if games is None else games
     adjustments = Adjustment.objects.valid() if adjustments is None else adjustments

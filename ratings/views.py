@@ -7,8 +7,8 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from players import selectors as player_selectors
-from players.committee_selectors import player_usernames
+from players.selectors.algorithms import algorithm_or_404, algorithms
+from players.selectors.committee import player_usernames
 from players.tables import explain, how_html, shown_change, shown_value
 from players.views import algorithm_tabs
 from ratings.engine.base import get_algorithm
@@ -27,8 +27,8 @@ BREAKDOWNS = (
 
 @require_safe
 def lab(request: HttpRequest) -> HttpResponse:
-    infos = player_selectors.algorithms()
-    selected = player_selectors.algorithm_or_404(request.GET.get("algorithm"))
+    infos = algorithms()
+    selected = algorithm_or_404(request.GET.get("algorithm"))
     entries = lab_selectors.lab_entries(infos)
     tabs = algorithm_tabs(request, infos, selected, infos[0].name)
     links = {info.name: f"{link or '?'}#lab-detail" for info, link, _active in tabs}
@@ -57,7 +57,7 @@ def lab(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def calculator_page(request: HttpRequest) -> HttpResponse:
-    infos = player_selectors.algorithms()
+    infos = algorithms()
     names = [info.name for info in infos]
     form = CalculatorForm(request.GET or None, algorithms=names)
     results = []

@@ -8,8 +8,9 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from players import services
 from players.models import Club, Player, Tournament
+from players.services.adjustments import adjustment_apply
+from players.services.games import GameInput
 from ratings.engine.ranks import parse_rank
 
 
@@ -46,7 +47,7 @@ def game(white: Player, black: Player, winner: str = "W", on: date = date(2024, 
     """A GameInput with the seed's defaults."""
     if "komi" in extra and extra["komi"] is not None:
         extra["komi"] = Decimal(str(extra["komi"]))
-    return services.GameInput(date=on, white=white, black=black, winner=winner, **extra)
+    return GameInput(date=on, white=white, black=black, winner=winner, **extra)
 
 
 def tournament(code: str = "club-open", name: str = "Club Open", **extra) -> Tournament:
@@ -75,6 +76,4 @@ def adjustment(player: Player, on: date, rank: str, *, user, **extra):
     the one ``algorithm=`` names (with a ``value`` in its scale)."""
     if extra.get("value") is not None:
         extra["value"] = Decimal(str(extra["value"]))
-    return services.adjustment_apply(
-        user=user, player=player, date=on, new_rank=parse_rank(rank), **extra
-    )
+    return adjustment_apply(user=user, player=player, date=on, new_rank=parse_rank(rank), **extra)

@@ -3,13 +3,13 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import CommandError
 
-from players import services
+from players.services.base import system_user
 
 
 def command_user(username: str | None):
     """The user ``--user USERNAME`` names, else ``system``; an unknown name is refused."""
     if not username:
-        return services.system_user()
+        return system_user()
     try:
         return get_user_model().objects.get(username=username)
     except get_user_model().DoesNotExist:

@@ -59,7 +59,7 @@ def fill_tournament_counts(apps, schema_editor):
 
 
 def fill_declared_ranks(apps, schema_editor):
-    """Each player's declared entry rank, as ``players.services.refresh_entry_ranks``
+    """Each player's declared entry rank, as ``players.services.games.refresh_entry_ranks``
     keeps it from now on."""
     from players.fields import rank_to_code
     from ratings.bulk import update_rows

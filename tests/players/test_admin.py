@@ -4,8 +4,8 @@ import pytest
 from django.contrib import admin
 from django.urls import reverse
 
-from players import services
 from players.models import AuditEntry, Game, Player
+from players.services.games import record_sheet_submit
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -22,7 +22,7 @@ def staff(client, django_user_model):
 def stored_game():
     vera = factories.volunteer()
     alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
-    return services.record_sheet_submit(user=vera, games=[factories.game(alice, bob)]).games[0]
+    return record_sheet_submit(user=vera, games=[factories.game(alice, bob)]).games[0]
 
 
 def test_every_model_has_an_admin_list_that_opens(client, staff, stored_game):

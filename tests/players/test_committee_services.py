@@ -6,9 +6,19 @@ from datetime import date
 import pytest
 from django.contrib.auth import get_user_model
 
-from players import services
 from players.models import Adjustment, AuditEntry, Game, Player
 from players.permissions import is_committee, is_volunteer
+from players.services.accounts import (
+    Role,
+    account_create,
+    account_set_roles,
+    account_set_temporary_password,
+    temporary_password,
+)
+from players.services.adjustments import adjustment_apply
+from players.services.base import ServiceError
+from players.services.games import game_void, record_sheet_submit
+from players.services.players import player_merge
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RecomputeState
@@ -28,7 +38,7 @@ def club():
     ann2 = factories.player("ann-smith", "5k", full_name="Ann Smith")
     ben = factories.player("ben", "3k")
     cat = factories.player("cat", "8k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(ann, ben, "W", date(2024, 3, 1)),
@@ -37,9 +47,7 @@ def club():
             factories.game(cat, ben, "W", date(2024, 1, 15)),
         ],
     )
-    services.adjustment_apply(
-        user=vera, player=ann2, date=date(2024, 3, 10), new_rank=parse_rank("4k")
-    )
+    adjustment_apply(user=vera, player=ann2, date=date(2024, 3, 10), new_rank=parse_rank("4k"))
     rating_services.recompute_pending()
     return ann, ann2, ben, cat
 
@@ -47,7 +55,7 @@ def club():
 def test_a_merge_moves_the_duplicates_games_and_adjustments(connie, club):
     ann, ann2, *_ = club
 
-    services.player_merge(user=connie, keep=ann, duplicate=ann2, note="entered twice")
+    player_merge(user=connie, keep=ann, duplicate=ann2, note="entered twice")
 
     assert Game.objects.filter(white=ann2).count() + Game.objects.filter(black=ann2).count() == 0
     assert sorted(
@@ -70,7 +78,7 @@ def test_a_merge_moves_the_duplicates_games_and_adjustments(connie, club):
 def test_a_merge_is_audited_with_what_moved(connie, club):
     ann, ann2, *_ = club
 
-    services.player_merge(user=connie, keep=ann, duplicate=ann2, note="entered twice")
+    player_merge(user=connie, keep=ann, duplicate=ann2, note="entered twice")
 
     merge = AuditEntry.objects.get(action="player_merge")
     assert (merge.user, merge.object_id) == (connie, str(ann.pk))
@@ -88,7 +96,7 @@ def test_after_a_merge_the_recompute_leaves_no_trace_of_the_duplicate(connie, cl
     ann, ann2, *_ = club
     assert RatingHistory.objects.filter(player=ann2).exists()
 
-    services.player_merge(user=connie, keep=ann, duplicate=ann2)
+    player_merge(user=connie, keep=ann, duplicate=ann2)
     rating_services.recompute_pending()
 
     assert not RatingHistory.objects.filter(player=ann2).exists()
@@ -105,7 +113,7 @@ def test_a_merge_marks_the_ratings_dirty_from_the_earliest_entry_of_either_recor
     ann, ann2, *_ = club
 
     with django_capture_on_commit_callbacks(execute=False):
-        services.player_merge(user=connie, keep=ann, duplicate=ann2)
+        player_merge(user=connie, keep=ann, duplicate=ann2)
 
     assert RecomputeState.objects.get(algorithm="sagc").dirty_from == date(2024, 2, 1)
 
@@ -113,8 +121,8 @@ def test_a_merge_marks_the_ratings_dirty_from_the_earliest_entry_of_either_recor
 def test_two_records_that_played_each_other_are_not_merged(connie, club):
     ann, _ann2, ben, _cat = club
 
-    with pytest.raises(services.ServiceError) as error:
-        services.player_merge(user=connie, keep=ann, duplicate=ben)
+    with pytest.raises(ServiceError) as error:
+        player_merge(user=connie, keep=ann, duplicate=ben)
 
     assert error.value.message == (
         "ann and ben played each other (1 game, the first on 2024-03-01): "
@@ -129,13 +137,13 @@ def test_two_records_that_played_each_other_are_not_merged(connie, club):
 def test_a_void_game_between_them_stays_with_the_duplicate(connie, club):
     ann, ann2, *_ = club
     vera = factories.volunteer()
-    result = services.record_sheet_submit(
+    result = record_sheet_submit(
         user=vera, games=[factories.game(ann, ann2, "W", date(2024, 5, 1))]
     )
     game = result.games[0]
-    services.game_void(user=vera, game_id=game.pk, version=game.version, reason="a mistake")
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="a mistake")
 
-    services.player_merge(user=connie, keep=ann, duplicate=ann2)
+    player_merge(user=connie, keep=ann, duplicate=ann2)
 
     game.refresh_from_db()
     assert (game.white, game.black) == (ann, ann2)
@@ -144,16 +152,16 @@ def test_a_void_game_between_them_stays_with_the_duplicate(connie, club):
 def test_a_record_cannot_be_merged_into_itself(connie, club):
     ann, *_ = club
 
-    with pytest.raises(services.ServiceError, match="two different records"):
-        services.player_merge(user=connie, keep=ann, duplicate=ann)
+    with pytest.raises(ServiceError, match="two different records"):
+        player_merge(user=connie, keep=ann, duplicate=ann)
 
 
 # --- accounts -------------------------------------------------------------------
 
 
 def test_it_creates_a_volunteer_account_that_can_log_in(connie, client):
-    account = services.account_create(
-        user=connie, username="vic", password="long enough secret", role=services.Role.VOLUNTEER
+    account = account_create(
+        user=connie, username="vic", password="long enough secret", role=Role.VOLUNTEER
     )
 
     assert is_volunteer(account) and not is_committee(account)
@@ -164,14 +172,10 @@ def test_it_creates_a_volunteer_account_that_can_log_in(connie, client):
 
 
 def test_usernames_are_unique_ignoring_case(connie):
-    services.account_create(
-        user=connie, username="vic", password="x" * 12, role=services.Role.READER
-    )
+    account_create(user=connie, username="vic", password="x" * 12, role=Role.READER)
 
-    with pytest.raises(services.ServiceError) as error:
-        services.account_create(
-            user=connie, username="Vic", password="x" * 12, role=services.Role.READER
-        )
+    with pytest.raises(ServiceError) as error:
+        account_create(user=connie, username="Vic", password="x" * 12, role=Role.READER)
 
     assert error.value.errors == [(None, "username", "'Vic' is taken (usernames ignore case here)")]
 
@@ -179,10 +183,10 @@ def test_usernames_are_unique_ignoring_case(connie):
 def test_it_changes_roles_and_keeps_other_groups(connie):
     account = factories.volunteer("vic")
 
-    services.account_set_roles(user=connie, account=account, role=services.Role.COMMITTEE)
+    account_set_roles(user=connie, account=account, role=Role.COMMITTEE)
     account = get_user_model().objects.get(pk=account.pk)
     assert is_committee(account)
-    services.account_set_roles(user=connie, account=account, role=services.Role.READER)
+    account_set_roles(user=connie, account=account, role=Role.READER)
     account = get_user_model().objects.get(pk=account.pk)
 
     assert not is_volunteer(account)
@@ -194,8 +198,8 @@ def test_it_changes_roles_and_keeps_other_groups(connie):
 
 
 def test_a_committee_member_cannot_drop_their_own_committee_role(connie):
-    with pytest.raises(services.ServiceError) as error:
-        services.account_set_roles(user=connie, account=connie, role=services.Role.VOLUNTEER)
+    with pytest.raises(ServiceError) as error:
+        account_set_roles(user=connie, account=connie, role=Role.VOLUNTEER)
 
     assert error.value.errors == [
         (None, "role", "you cannot remove your own committee role: ask another committee member")
@@ -209,22 +213,22 @@ def test_staff_accounts_are_changed_by_staff_only(connie):
     staff = get_user_model().objects.create_user("stef", password="x" * 12, is_staff=True)
 
     for account in (admin, staff):
-        with pytest.raises(services.ServiceError, match="only"):
-            services.account_set_temporary_password(user=connie, account=account, password="p")
-        with pytest.raises(services.ServiceError, match="only"):
-            services.account_set_roles(user=connie, account=account, role=services.Role.READER)
-    with pytest.raises(services.ServiceError, match="only a superuser"):
-        services.account_set_temporary_password(user=staff, account=admin, password="p")
-    services.account_set_temporary_password(user=admin, account=staff, password="new one here")
+        with pytest.raises(ServiceError, match="only"):
+            account_set_temporary_password(user=connie, account=account, password="p")
+        with pytest.raises(ServiceError, match="only"):
+            account_set_roles(user=connie, account=account, role=Role.READER)
+    with pytest.raises(ServiceError, match="only a superuser"):
+        account_set_temporary_password(user=staff, account=admin, password="p")
+    account_set_temporary_password(user=admin, account=staff, password="new one here")
     staff.refresh_from_db()
     assert staff.check_password("new one here")
 
 
 def test_a_temporary_password_replaces_the_old_one_and_is_not_audited(connie):
     account = get_user_model().objects.create_user("vic", password="forgotten")
-    password = services.temporary_password()
+    password = temporary_password()
 
-    services.account_set_temporary_password(user=connie, account=account, password=password)
+    account_set_temporary_password(user=connie, account=account, password=password)
 
     account.refresh_from_db()
     assert account.check_password(password)
@@ -234,7 +238,7 @@ def test_a_temporary_password_replaces_the_old_one_and_is_not_audited(connie):
 
 
 def test_temporary_passwords_are_random_and_easy_to_read_out():
-    passwords = {services.temporary_password() for _ in range(50)}
+    passwords = {temporary_password() for _ in range(50)}
 
     assert len(passwords) == 50
     for password in passwords:

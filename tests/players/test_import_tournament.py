@@ -15,9 +15,11 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
-from players import services
 from players.models import AuditEntry, Game, Player, Tournament
-from players.tournament_files import plan_tournament_import, tournament_import
+from players.services.adjustments import adjustment_apply
+from players.services.base import ServiceError, system_user
+from players.services.games import record_sheet_submit
+from players.services.tournament_files import plan_tournament_import, tournament_import
 from players.views import spreadsheet_safe
 from ratings import services as rating_services
 from ratings.engine.cli import main
@@ -229,8 +231,8 @@ def test_the_service_refuses_a_plan_with_problems():
     factories.player("aiko1", "2k", full_name="Aiko Nakamura")
     factories.player("aiko2", "5k", full_name="Aiko Nakamura")
     plan = plan_tournament_import(read_egd(SPRING_CUP))
-    with pytest.raises(services.ServiceError, match="nothing was stored"):
-        tournament_import(user=services.system_user(), plan=plan)
+    with pytest.raises(ServiceError, match="nothing was stored"):
+        tournament_import(user=system_user(), plan=plan)
     assert Game.objects.count() == 0
 
 
@@ -300,7 +302,7 @@ def club_history(spring):
         Player.objects.get(username="thabo-ndlovu"),
     )
     newcomer = factories.player("zola", "35k", full_name="Zola Mokoena")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(smith, ndlovu, "B", date(2024, 3, 1), handicap=0, komi=-5.5),
@@ -309,10 +311,8 @@ def club_history(spring):
             factories.game(ndlovu, newcomer, "D", date(2024, 3, 6), status="free"),
         ],
     )  # fmt: skip
-    services.adjustment_apply(
-        user=vera, player=ndlovu, date=date(2024, 3, 4), new_rank=parse_rank("1d")
-    )
-    services.adjustment_apply(
+    adjustment_apply(user=vera, player=ndlovu, date=date(2024, 3, 4), new_rank=parse_rank("1d"))
+    adjustment_apply(
         user=vera,
         player=smith,
         date=date(2024, 3, 4),

@@ -8,9 +8,10 @@ from datetime import date
 import pytest
 from django.core.management import call_command
 
-from players import services
 from players.models import AuditEntry, Game, Player
-from players.privacy import player_data_export, player_erase
+from players.services.games import record_sheet_submit
+from players.services.players import player_merge
+from players.services.privacy import player_data_export, player_erase
 from ratings import services as rating_services
 from ratings.models import RatingHistory
 from tests import factories
@@ -23,7 +24,7 @@ def li_and_olivia():
     vera = factories.volunteer()
     li = factories.player("li", "3k", full_name="Li Wei")
     olivia = factories.player("olivia", "5k", full_name="Olivia Botha")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(li, olivia, "W", date(2024, 2, 1)),
@@ -114,9 +115,7 @@ def test_erasure_redacts_the_username_from_game_summaries_next_to_the_dash(li_an
 def test_erasure_leaves_a_longer_username_holding_the_name_alone(li_and_olivia):
     vera, li, olivia = li_and_olivia
     li_wei = factories.player("li-wei", "8k", full_name="Wei Li")
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(li_wei, olivia, "B", date(2024, 3, 1))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(li_wei, olivia, "B", date(2024, 3, 1))])
 
     player_erase(user=vera, player=li)
 
@@ -127,10 +126,10 @@ def test_erasure_leaves_a_longer_username_holding_the_name_alone(li_and_olivia):
 def test_erasure_also_erases_the_records_merged_into_the_player(client, li_and_olivia):
     vera, li, olivia = li_and_olivia
     duplicate = factories.player("liwei", "4k", full_name="Li Wei", egd_pin="12345678")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(duplicate, olivia, "W", date(2024, 1, 10))]
     )
-    services.player_merge(user=factories.committee_member(), keep=li, duplicate=duplicate)
+    player_merge(user=factories.committee_member(), keep=li, duplicate=duplicate)
 
     player_erase(user=vera, player=li)
 

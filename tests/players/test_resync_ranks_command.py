@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from players.models import Adjustment, AuditEntry, Player, ResyncBatch
-from players.services import egf_algorithms
+from players.services.adjustments import egf_algorithms
 from ratings.engine.ranks import parse_rank
 from tests import factories
 
@@ -138,7 +138,7 @@ def test_the_real_egd_list_is_previewed_from_the_command_line(club):
 
 @pytest.mark.django_db
 def test_a_list_resyncs_the_clubs_players_not_those_seen_only_at_imported_tournaments():
-    from players.committee_selectors import resync_candidates
+    from players.selectors.committee import resync_candidates
 
     member = factories.player("member", "5k", egd_pin="111", club=factories.club("Durban"))
     regular = factories.player("regular", "6k", egd_pin="222")  # club games, no club

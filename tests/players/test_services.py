@@ -6,8 +6,10 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from players import services
 from players.models import Adjustment, AuditEntry, Game, Player
+from players.services.adjustments import ResyncChange, adjustment_apply, resync_apply, resync_revert
+from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
+from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import RecomputeState
 from ratings.services import maintained_algorithms
@@ -31,7 +33,7 @@ def dirty(algorithm: str = "sagc"):
 
 
 def test_it_stores_a_whole_sheet_with_consecutive_entry_numbers(vera, alice, bob):
-    result = services.record_sheet_submit(
+    result = record_sheet_submit(
         user=vera,
         games=[
             factories.game(alice, bob, "W", date(2024, 3, 1)),
@@ -47,8 +49,8 @@ def test_it_stores_a_whole_sheet_with_consecutive_entry_numbers(vera, alice, bob
 
 
 def test_it_stores_nothing_when_one_game_of_the_sheet_is_bad(vera, alice, bob):
-    with pytest.raises(services.ServiceError) as error:
-        services.record_sheet_submit(
+    with pytest.raises(ServiceError) as error:
+        record_sheet_submit(
             user=vera,
             games=[
                 factories.game(alice, bob, "W"),
@@ -62,8 +64,8 @@ def test_it_stores_nothing_when_one_game_of_the_sheet_is_bad(vera, alice, bob):
 
 def test_it_refuses_a_game_in_the_future(vera, alice, bob):
     tomorrow = timezone.localdate() + timedelta(days=1)
-    with pytest.raises(services.ServiceError) as error:
-        services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", tomorrow)])
+    with pytest.raises(ServiceError) as error:
+        record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", tomorrow)])
     assert error.value.errors[0][1] == "date"
     assert not Game.objects.exists()
 
@@ -71,7 +73,7 @@ def test_it_refuses_a_game_in_the_future(vera, alice, bob):
 def test_it_allows_but_flags_a_game_before_the_club_was_founded(vera, bob):
     club = factories.club(founded=date(2024, 1, 1))
     carol = factories.player("carol", "3k", club=club)
-    result = services.record_sheet_submit(
+    result = record_sheet_submit(
         user=vera, games=[factories.game(carol, bob, "W", date(2023, 5, 1))]
     )
     assert len(result.games) == 1
@@ -79,20 +81,18 @@ def test_it_allows_but_flags_a_game_before_the_club_was_founded(vera, bob):
 
 
 def test_it_refuses_a_duplicate_unless_confirmed(vera, alice, bob):
-    services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
-    with pytest.raises(services.DuplicateGamesError):
-        services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "W")], allow_duplicates=True
-    )
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+    with pytest.raises(DuplicateGamesError):
+        record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")], allow_duplicates=True)
     assert Game.objects.count() == 2
 
 
 def test_the_same_game_with_the_colours_swapped_is_a_duplicate(vera, alice, bob):
-    stored = services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+    stored = record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
 
-    with pytest.raises(services.DuplicateGamesError) as refused:
-        services.record_sheet_submit(user=vera, games=[factories.game(bob, alice, "B")])
+    with pytest.raises(DuplicateGamesError) as refused:
+        record_sheet_submit(user=vera, games=[factories.game(bob, alice, "B")])
 
     assert refused.value.errors == [
         f"game 1 (2024-03-01, bob - alice, winner B) is already on file as game "
@@ -101,15 +101,15 @@ def test_the_same_game_with_the_colours_swapped_is_a_duplicate(vera, alice, bob)
 
 
 def test_swapped_colours_with_the_other_player_winning_are_another_game(vera, alice, bob):
-    services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")])
 
-    services.record_sheet_submit(user=vera, games=[factories.game(bob, alice, "W")])
+    record_sheet_submit(user=vera, games=[factories.game(bob, alice, "W")])
 
     assert Game.objects.count() == 2
 
 
 def test_a_game_a_year_away_from_a_players_games_asks_for_confirmation(vera, alice, bob):
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(alice, bob, "W", date(2024, 3, 1)),
@@ -120,13 +120,13 @@ def test_a_game_a_year_away_from_a_players_games_asks_for_confirmation(vera, ali
     early = factories.game(carol, alice, "W", date(2014, 3, 1))
     late_enough = factories.game(bob, carol, "W", date(2025, 8, 31))
 
-    with pytest.raises(services.DuplicateGamesError) as refused:
-        services.record_sheet_submit(user=vera, games=[late_enough, early])
+    with pytest.raises(DuplicateGamesError) as refused:
+        record_sheet_submit(user=vera, games=[late_enough, early])
 
     assert refused.value.errors == [
         "game 2: 2014-03-01 is more than a year before alice's first game (2024-03-01)"
     ]
-    services.record_sheet_submit(user=vera, games=[late_enough, early], allow_duplicates=True)
+    record_sheet_submit(user=vera, games=[late_enough, early], allow_duplicates=True)
     assert Game.objects.count() == 4
 
 
@@ -134,9 +134,7 @@ def test_a_new_game_marks_every_algorithm_dirty_from_its_date(
     vera, alice, bob, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
-        services.record_sheet_submit(
-            user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
-        )
+        record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))])
     assert dirty("sagc") == date(2024, 3, 5)
     assert dirty("egf-2021") == date(2024, 3, 5)
     assert len(callbacks) == len(maintained_algorithms()), "one recompute task per algorithm"
@@ -147,9 +145,9 @@ def test_the_recompute_is_queued_only_after_a_successful_commit(
 ):
     with (
         django_capture_on_commit_callbacks(execute=False) as callbacks,
-        pytest.raises(services.ServiceError),
+        pytest.raises(ServiceError),
     ):
-        services.record_sheet_submit(user=vera, games=[factories.game(alice, alice, "W")])
+        record_sheet_submit(user=vera, games=[factories.game(alice, alice, "W")])
     assert callbacks == []
 
 
@@ -157,13 +155,13 @@ def test_back_dating_marks_the_earlier_of_the_two_dates(
     vera, alice, bob, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        result = services.record_sheet_submit(
+        result = record_sheet_submit(
             user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
         )
     assert dirty() is None, "the in-process recompute ran on commit"
     stored = result.games[0]
     with django_capture_on_commit_callbacks(execute=False):
-        services.game_correct(
+        game_correct(
             user=vera,
             game_id=stored.pk,
             version=stored.version,
@@ -179,11 +177,11 @@ def test_moving_a_game_later_marks_its_old_date(
     vera, alice, bob, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        stored = services.record_sheet_submit(
+        stored = record_sheet_submit(
             user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
         ).games[0]
     with django_capture_on_commit_callbacks(execute=False):
-        services.game_correct(
+        game_correct(
             user=vera,
             game_id=stored.pk,
             version=1,
@@ -197,12 +195,12 @@ def test_a_tournament_game_marks_the_tournament_start_for_block_algorithms(vera,
 
     open_ = Tournament.objects.create(code="open", name="Open")
     carol = factories.player("carol", "6k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[factories.game(alice, bob, "W", date(2024, 5, 1), tournament=open_, round=1)],
     )
     RecomputeState.objects.update(dirty_from=None)
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[factories.game(carol, bob, "B", date(2024, 5, 2), tournament=open_, round=2)],
     )
@@ -212,24 +210,18 @@ def test_a_tournament_game_marks_the_tournament_start_for_block_algorithms(vera,
 
 
 def test_a_second_correction_from_a_stale_page_is_refused(vera, alice, bob):
-    stored = services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")]).games[
-        0
-    ]
-    services.game_correct(
-        user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "B")
-    )
-    with pytest.raises(services.ConcurrentEditError):
-        services.game_correct(
+    stored = record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")]).games[0]
+    game_correct(user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "B"))
+    with pytest.raises(ConcurrentEditError):
+        game_correct(
             user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "D")
         )
     assert Game.objects.get(pk=stored.pk).winner == "B"
 
 
 def test_voiding_keeps_the_game_and_records_who_and_why(vera, alice, bob):
-    stored = services.record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")]).games[
-        0
-    ]
-    services.game_void(user=vera, game_id=stored.pk, version=1, reason="entered twice")
+    stored = record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")]).games[0]
+    game_void(user=vera, game_id=stored.pk, version=1, reason="entered twice")
     voided = Game.objects.get(pk=stored.pk)
     assert voided.is_void and voided.voided_by == vera and voided.void_reason == "entered twice"
     entry = AuditEntry.objects.get(action="game_void")
@@ -238,19 +230,15 @@ def test_voiding_keeps_the_game_and_records_who_and_why(vera, alice, bob):
 
 
 def test_last_updated_is_the_date_of_the_most_recently_entered_game(vera, alice, bob):
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "W", date(2024, 5, 1))]
-    )
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "B", date(2024, 2, 1))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 5, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "B", date(2024, 2, 1))])
     assert Player.objects.get(pk=alice.pk).last_updated == date(2024, 2, 1)
 
 
 def test_an_adjustment_for_one_algorithm_marks_only_that_one(alice):
     connie = factories.committee_member()
     RecomputeState.objects.update(dirty_from=None)
-    services.adjustment_apply(
+    adjustment_apply(
         user=connie,
         player=alice,
         date=date(2024, 4, 1),
@@ -263,19 +251,19 @@ def test_an_adjustment_for_one_algorithm_marks_only_that_one(alice):
 
 def test_a_resync_is_one_batch_that_reverts_as_a_whole(alice, bob):
     connie = factories.committee_member()
-    batch = services.resync_apply(
+    batch = resync_apply(
         user=connie,
         changes=[
-            services.ResyncChange(alice, parse_rank("3k")),
-            services.ResyncChange(bob, parse_rank("9k")),
+            ResyncChange(alice, parse_rank("3k")),
+            ResyncChange(bob, parse_rank("9k")),
         ],
         effective_date=date(2024, 6, 1),
         note="SAGA list of June",
     )
     assert Adjustment.objects.filter(resync_batch=batch, voided_at=None).count() == 2
     assert Player.objects.get(pk=alice.pk).national_rank == parse_rank("3k")
-    services.resync_revert(user=connie, batch_id=batch.pk)
+    resync_revert(user=connie, batch_id=batch.pk)
     assert Adjustment.objects.filter(resync_batch=batch, voided_at=None).count() == 0
     assert Player.objects.get(pk=alice.pk).national_rank == parse_rank("5k")
-    with pytest.raises(services.ServiceError):
-        services.resync_revert(user=connie, batch_id=batch.pk)
+    with pytest.raises(ServiceError):
+        resync_revert(user=connie, batch_id=batch.pk)

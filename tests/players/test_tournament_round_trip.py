@@ -13,10 +13,11 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from players import services
 from players.models import Player, Tournament, TournamentPlayer, split_full_name
-from players.privacy import player_erase
-from players.tournament_files import plan_tournament_import, tournament_import
+from players.services.base import system_user
+from players.services.games import record_sheet_submit
+from players.services.privacy import player_erase
+from players.services.tournament_files import plan_tournament_import, tournament_import
 from ratings import services as rating_services
 from ratings.engine.cli import main
 from ratings.engine.formats.egd import read_egd
@@ -60,7 +61,7 @@ def run(*args, **options) -> str:
 
 def import_text(text: str | bytes, reader=read_egd, source: str = "test.h9"):
     file = reader(text, source)
-    tournament_import(user=services.system_user(), plan=plan_tournament_import(file), source=source)
+    tournament_import(user=system_user(), plan=plan_tournament_import(file), source=source)
     return file
 
 
@@ -164,7 +165,7 @@ def test_a_site_tournament_exports_the_players_names_country_and_club():
     sofia.save()
     thabo = factories.player("thabo", "3k", full_name="Thabo Mokoena")
     cup = factories.tournament("site-cup", "Site Cup")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(),
         games=[factories.game(sofia, thabo, "W", date(2024, 5, 4), tournament=cup, round=1)],
     )
@@ -396,7 +397,7 @@ def test_egc2013_exported_as_an_h_file_pairs_every_game_as_opengotha_did():
 def test_erasing_a_player_erases_them_from_the_files_lists_too():
     import_text(PLESSIS_CUP)
     sofia = Player.objects.get(egd_pin="12000001")
-    player_erase(user=services.system_user(), player=sofia)
+    player_erase(user=system_user(), player=sofia)
     sofia.refresh_from_db()
     assert (sofia.country, sofia.federation_club, sofia.family_name) == ("", "", str(sofia.pk))
     entrant = TournamentPlayer.objects.get(player=sofia)
@@ -409,7 +410,7 @@ def test_a_game_added_on_the_site_to_an_imported_tournament_keeps_the_files_stan
     newcomer = factories.player("newcomer", "5k", full_name="Lindiwe Dube")
     sofia = Player.objects.get(egd_pin="12000001")
     cup = Tournament.objects.get(code="plessis-cup")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(),
         games=[factories.game(sofia, newcomer, "W", date(2024, 5, 5), tournament=cup, round=4)],
     )

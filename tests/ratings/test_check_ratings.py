@@ -6,7 +6,7 @@ from datetime import date
 import pytest
 from django.core.management import CommandError, call_command
 
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from ratings.models import RatingHistory
 from tests import factories
@@ -20,7 +20,7 @@ def rated_club():
     ann, ben, cat = (
         factories.player(n, r) for n, r in [("ann", "2k"), ("ben", "4k"), ("cat", "9k")]
     )
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(ann, ben, "W", date(2024, 1, 2)),

@@ -5,7 +5,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from players import services
+from players.services.games import game_void, record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine.base import get_algorithm, replay
 from ratings.models import CurrentRating
@@ -25,7 +25,7 @@ def club(settings):
         factories.player(name, rank)
         for name, rank in [("ann", "2d"), ("ben", "3k"), ("cat", "8k"), ("dan", "15k")]
     ]
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(players[i % 4], players[(i + 1) % 4], "WB"[i % 2], START + timedelta(i))
@@ -58,9 +58,7 @@ def test_a_new_game_rewrites_the_current_ratings_of_its_two_players_only(club):
     vera, (ann, _ben, _cat, dan) = club
     before = dict(CurrentRating.objects.filter(algorithm="sagc").values_list("player_id", "pk"))
 
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(ann, dan, "B", START + timedelta(30))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(ann, dan, "B", START + timedelta(30))])
     rating_services.recompute_pending()
 
     after = dict(CurrentRating.objects.filter(algorithm="sagc").values_list("player_id", "pk"))
@@ -72,7 +70,7 @@ def test_a_new_game_rewrites_the_current_ratings_of_its_two_players_only(club):
 @pytest.mark.parametrize("algorithm", ["sagc", "anchor"])
 def test_after_back_dated_games_and_a_void_the_current_ratings_are_a_full_replays(club, algorithm):
     vera, (ann, ben, cat, dan) = club
-    sheet = services.record_sheet_submit(
+    sheet = record_sheet_submit(
         user=vera,
         games=[
             factories.game(cat, ann, "W", START + timedelta(2)),
@@ -82,7 +80,7 @@ def test_after_back_dated_games_and_a_void_the_current_ratings_are_a_full_replay
     rating_services.recompute_pending()
     game = sheet.games[0]
     game.refresh_from_db()
-    services.game_void(user=vera, game_id=game.pk, version=game.version, reason="wrong sheet")
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="wrong sheet")
     rating_services.recompute_pending()
 
     assert stored(algorithm) == replayed(algorithm)

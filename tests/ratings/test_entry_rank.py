@@ -9,9 +9,10 @@ from datetime import date
 import pytest
 from django.core.management import CommandError, call_command
 
-from players import services
-from players.exports import game_record_rows
 from players.models import Player
+from players.selectors.exports import game_record_rows
+from players.services.games import game_void, record_sheet_submit
+from players.services.imports import ImportResult, games_import
 from ratings import services as rating_services
 from ratings.engine.cli import main
 from ratings.engine.ranks import parse_rank
@@ -25,8 +26,8 @@ pytestmark = pytest.mark.django_db
 HEADER = "date,white,black,white_rank,black_rank,winner,tournament,round\n"
 
 
-def import_csv(text: str, user) -> services.ImportResult:
-    return services.games_import(user=user, records=read_games(HEADER + text).records)
+def import_csv(text: str, user) -> ImportResult:
+    return games_import(user=user, records=read_games(HEADER + text).records)
 
 
 def first_rank_before(username: str, algorithm: str = "sagc") -> str:
@@ -89,7 +90,7 @@ def test_the_site_and_the_command_line_agree_after_the_older_import(
 def test_a_ranked_game_imported_after_sheet_games_replays_from_the_first_sheet_game():
     vera = factories.volunteer()
     kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
-    services.record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
     rating_services.recompute_pending()
     assert first_rank_before("kim") == "10k"
     import_csv("2023-03-04,kim,sato,5k,5k,B,CUP2023,1\n", vera)
@@ -102,12 +103,12 @@ def test_a_ranked_game_imported_after_sheet_games_replays_from_the_first_sheet_g
 def test_voiding_the_game_that_declared_the_rank_gives_back_the_rank_at_creation():
     vera = factories.volunteer()
     kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
-    services.record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
     import_csv("2023-03-04,kim,sato,5k,5k,B,CUP2023,1\n", vera)
     rating_services.recompute_pending()
     assert first_rank_before("kim") == "5k"
     declared = kim.games_as_white.get(date=date(2023, 3, 4))
-    services.game_void(user=vera, game_id=declared.pk, version=declared.version, reason="typo")
+    game_void(user=vera, game_id=declared.pk, version=declared.version, reason="typo")
     assert set(dirty_dates().values()) == {date(2020, 5, 1)}
     rating_services.recompute_pending()
     assert first_rank_before("kim") == "10k"
@@ -116,7 +117,7 @@ def test_voiding_the_game_that_declared_the_rank_gives_back_the_rank_at_creation
 def test_a_game_that_declares_the_same_rank_later_changes_nothing_before_it():
     vera = factories.volunteer()
     kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
-    services.record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
     rating_services.recompute_pending()
     import_csv("2023-03-04,kim,sato,10k,5k,B,CUP2023,1\n", vera)
     assert set(dirty_dates().values()) == {date(2023, 3, 4)}
@@ -127,7 +128,7 @@ def test_a_sheet_game_before_a_first_row_adjustment_takes_the_entry_from_it():
     kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
     factories.adjustment(kim, date(2023, 1, 1), "4k", user=vera)
     assert player_entries()["kim"].rank == parse_rank("4k")
-    services.record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2022, 6, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2022, 6, 1))])
     assert player_entries()["kim"].rank == parse_rank("10k")
     assert Player.objects.get(username="kim").declared_rank is None
 

@@ -5,8 +5,8 @@ from datetime import date
 
 import pytest
 
-from players import services
 from players.models import Game
+from players.services.games import game_void, record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine import gcr
 from ratings.models import CurrentRating, RatingSnapshot
@@ -31,7 +31,7 @@ def test_each_snapshot_is_a_full_gcr_of_the_games_up_to_its_month_end(settings):
         (dan, ann, "B", date(2024, 4, 1)),
         (ben, cat, "W", date(2024, 5, 5)),  # the last month: no snapshot yet
     ]
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(w, b, winner, day) for w, b, winner, day in played]
     )
 
@@ -93,7 +93,7 @@ def six_months(settings):
         )
         for i in range(24)
     ]
-    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     rating_services.recompute_pending()
     return vera, players
 
@@ -108,7 +108,7 @@ def six_months(settings):
 )
 def test_an_entry_recomputes_gcr_from_its_month_as_a_full_recompute_would(six_months, day):
     vera, (ann, _ben, _cat, dan) = six_months
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(dan, ann, "W", day)], allow_duplicates=True
     )
     rating_services.recompute_pending(["gcr"])
@@ -121,7 +121,7 @@ def test_an_entry_recomputes_gcr_from_its_month_as_a_full_recompute_would(six_mo
 def test_voiding_the_last_months_games_removes_the_snapshot_of_the_month_now_last(six_months):
     vera, _players = six_months
     for game in Game.objects.filter(date__month=6):
-        services.game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
+        game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
     rating_services.recompute_pending(["gcr"])
     incremental = gcr_tables()
 
@@ -139,7 +139,7 @@ def test_an_entry_in_the_last_month_rates_that_month_only(six_months, monkeypatc
         real_finish(self, state)
 
     monkeypatch.setattr(gcr.Gcr, "finish", counted_finish)
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(ann, ben, "B", date(2024, 6, 29))], allow_duplicates=True
     )
     rating_services.recompute_pending(["gcr"])

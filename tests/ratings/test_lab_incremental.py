@@ -7,7 +7,7 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import lab_services, lab_tallies, tasks
 from ratings import services as rating_services
 from ratings.engine import lab
@@ -80,7 +80,7 @@ def club():
         games.append(
             factories.game(players[n], players[n + 3], "W", day, tournament=autumn, round=n + 1)
         )
-    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     rating_services.recompute_pending()
     lab_services.compute_lab_reports(ALGORITHMS)
     return vera, players, autumn
@@ -91,7 +91,7 @@ def club():
 def test_a_report_brought_up_to_date_equals_one_computed_in_full(club, algorithm, day):
     vera, players, autumn = club
     tournament = autumn if day == date(2024, 4, 1) else None
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         allow_duplicates=True,
         games=[factories.game(players[0], players[5], "B", day, tournament=tournament, round=4)],
@@ -136,7 +136,7 @@ def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
     RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
     with django_capture_on_commit_callbacks(execute=True):
         for day in (date(2024, 6, 1), date(2024, 6, 2), date(2024, 5, 1)):
-            services.record_sheet_submit(
+            record_sheet_submit(
                 user=vera,
                 allow_duplicates=True,
                 games=[factories.game(players[1], players[2], "W", day)],
@@ -161,7 +161,7 @@ def test_the_lab_task_waits_while_its_algorithm_is_dirty(club):
 
 def test_the_lab_task_brings_the_report_up_to_date_once_the_algorithm_is(club):
     vera, players, _autumn = club
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         allow_duplicates=True,
         games=[factories.game(players[1], players[2], "W", date(2024, 6, 1))],

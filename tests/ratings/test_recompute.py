@@ -10,8 +10,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from players import services
 from players.models import Game
+from players.services.adjustments import adjustment_apply
+from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine.base import get_algorithm, replay
 from ratings.engine.output import history_cells
@@ -55,7 +56,7 @@ def club(settings):
 
 def test_a_recompute_writes_a_history_row_per_player_per_game(club):
     vera, (ann, ben, *_rest) = club
-    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
     rating_services.recompute_pending()
     rows = RatingHistory.objects.filter(algorithm="sagc").order_by("position")
     assert [(r.player.username, r.opponent.username) for r in rows] == [
@@ -68,7 +69,7 @@ def test_a_recompute_writes_a_history_row_per_player_per_game(club):
 
 def test_a_second_delivery_of_the_task_does_nothing(club):
     vera, (ann, ben, *_rest) = club
-    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
     assert rating_services.recompute_pending()
     assert rating_services.recompute_pending() == []
 
@@ -81,7 +82,7 @@ def twenty_days_of_games_rated(vera, players, start: date) -> None:
         )
         for i in range(20)
     ]
-    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     rating_services.recompute_pending()
 
 
@@ -90,7 +91,7 @@ def test_a_back_dated_game_resumes_from_a_checkpoint_and_matches_a_full_replay(c
     start = date(2024, 1, 1)
     twenty_days_of_games_rated(vera, players, start)
     assert Checkpoint.objects.filter(algorithm="sagc").count() >= 5
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(players[0], players[3], "B", start + timedelta(days=15))]
     )
     (result,) = [r for r in rating_services.recompute_pending() if r.algorithm == "sagc"]
@@ -111,11 +112,11 @@ def test_back_dated_entries_on_one_date_replay_the_same_tail_each_time(club, set
         )
         for i in range(60)
     ]
-    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     rating_services.recompute_pending(["sagc"])
     replayed = []
     for winner in "BWBW":
-        services.record_sheet_submit(
+        record_sheet_submit(
             user=vera,
             games=[factories.game(players[1], players[4], winner, start + timedelta(days=50))],
             allow_duplicates=True,
@@ -139,7 +140,7 @@ def test_a_game_after_the_last_one_replays_only_itself(club):
     tonight = start + timedelta(days=30)
     replayed = []
     for white, black in ((0, 3), (1, 2), (4, 0)):
-        services.record_sheet_submit(
+        record_sheet_submit(
             user=vera, games=[factories.game(players[white], players[black], "B", tonight)]
         )
         results = rating_services.recompute_pending()
@@ -159,15 +160,15 @@ def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
         factories.game(players[i % 5], players[(i + 2) % 5], "W", start + timedelta(days=i))
         for i in range(10)
     ]
-    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     rating_services.recompute_pending(["sagc"])
     assert Checkpoint.objects.filter(algorithm="sagc", date=start + timedelta(days=10)).exists()
 
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(players[1], players[2], "B", start + timedelta(days=4))]
     )
     rating_services.recompute_pending(["sagc"])
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(players[3], players[4], "B", start + timedelta(days=12))]
     )
     (result,) = rating_services.recompute_pending(["sagc"])
@@ -178,7 +179,7 @@ def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
 
 def test_a_write_during_a_recompute_keeps_the_mark(club, monkeypatch):
     vera, (ann, ben, *_rest) = club
-    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
     real_rewrite = rating_services._rewrite
 
     def rewrite_while_someone_enters_a_game(algorithm, start):
@@ -195,10 +196,10 @@ def test_a_write_during_a_recompute_keeps_the_mark(club, monkeypatch):
 
 def test_a_failed_recompute_leaves_the_previous_history_and_records_the_error(club, monkeypatch):
     vera, (ann, ben, *_rest) = club
-    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
     rating_services.recompute_pending()
     before = stored("sagc")
-    services.record_sheet_submit(user=vera, games=[factories.game(ben, ann, "W", date(2024, 1, 2))])
+    record_sheet_submit(user=vera, games=[factories.game(ben, ann, "W", date(2024, 1, 2))])
 
     def crash(*args, **kwargs):
         raise RuntimeError("worker died")
@@ -245,7 +246,7 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
                 _, w, b, day, winner, handicap = op
                 if w == b:
                     continue
-                services.record_sheet_submit(
+                record_sheet_submit(
                     user=vera,
                     games=[
                         factories.game(
@@ -260,7 +261,7 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
                 )
             elif kind == "move" and valid:
                 game = valid[op[1] % len(valid)]
-                services.game_correct(
+                game_correct(
                     user=vera,
                     game_id=game.pk,
                     version=game.version,
@@ -275,12 +276,12 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
                 )
             elif kind == "void" and valid:
                 game = valid[op[1] % len(valid)]
-                services.game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
+                game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
             elif kind == "adjust":
                 _, who, day, stones = op
                 from ratings.engine.ranks import Rank
 
-                services.adjustment_apply(
+                adjustment_apply(
                     user=vera,
                     player=players[who],
                     date=start + timedelta(days=day),
@@ -332,7 +333,7 @@ def test_a_running_recompute_reports_its_progress_and_clears_it_at_the_end(club,
     from ratings import progress
 
     vera, (ann, ben, *_rest) = club
-    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
     seen = []
     real_report = progress.report
     monkeypatch.setattr(

@@ -6,7 +6,7 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import liveness, tasks
 from ratings import services as rating_services
 from ratings.models import RatingHistory, RecomputeState
@@ -30,9 +30,7 @@ def pair():
 
 def enter(pair, day=date(2024, 3, 1)):
     ann, ben = pair
-    services.record_sheet_submit(
-        user=factories.volunteer(), games=[factories.game(ann, ben, "W", day)]
-    )
+    record_sheet_submit(user=factories.volunteer(), games=[factories.game(ann, ben, "W", day)])
 
 
 def test_a_write_queues_one_task_per_dirty_algorithm_primary_first_after_the_commit(

@@ -22,8 +22,9 @@ def main() -> None:
     from django.contrib.auth import get_user_model
     from django.db import DatabaseError
 
-    from players import services
     from players.models import Game, Player
+    from players.services.base import ServiceError
+    from players.services.games import GameInput, game_correct, game_void, record_sheet_submit
 
     seed, seconds = int(sys.argv[1]), float(sys.argv[2])
     rng = random.Random(seed)
@@ -43,7 +44,7 @@ def main() -> None:
                     white, black = rng.sample(players, 2)
                     tag = f"p{seed}-{attempted}-{len(games)}"
                     games.append(
-                        services.GameInput(
+                        GameInput(
                             date=start + timedelta(days=rng.randrange(200)),
                             white=white,
                             black=black,
@@ -51,7 +52,7 @@ def main() -> None:
                             comment=tag,
                         )
                     )
-                services.record_sheet_submit(user=volunteer, games=games, allow_duplicates=True)
+                record_sheet_submit(user=volunteer, games=games, allow_duplicates=True)
                 stored_tags += [game.comment for game in games]
             else:
                 candidates = list(Game.objects.valid().order_by("?")[:1])
@@ -59,15 +60,13 @@ def main() -> None:
                     continue
                 game = candidates[0]
                 if action == "void":
-                    services.game_void(
-                        user=volunteer, game_id=game.pk, version=game.version, reason="race"
-                    )
+                    game_void(user=volunteer, game_id=game.pk, version=game.version, reason="race")
                 else:
-                    services.game_correct(
+                    game_correct(
                         user=volunteer,
                         game_id=game.pk,
                         version=game.version,
-                        changes=services.GameInput(
+                        changes=GameInput(
                             date=game.date - timedelta(days=rng.randint(1, 30)),
                             white=game.white,
                             black=game.black,
@@ -77,7 +76,7 @@ def main() -> None:
                             comment=game.comment,
                         ),
                     )
-        except (services.ServiceError, DatabaseError) as error:
+        except (ServiceError, DatabaseError) as error:
             # A stale version (another process changed the game first) or a
             # serialization failure: refused as a whole, nothing half-written. SQLite's
             # "database is locked" is counted apart: its settings must prevent it.

@@ -10,7 +10,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from tests import factories
 
@@ -21,7 +21,7 @@ from .helpers import child_environment, python
 def club_with_games():
     vera = factories.volunteer()
     alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(alice, bob, "W", date(2024, 3, 1)),

@@ -16,9 +16,9 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from players import services
 from players.exchange_forms import pack
 from players.models import Tournament
+from players.services.games import record_sheet_submit
 from ratings.engine.cli import main as ratings_cli
 from ratings.engine.formats import read_tournament_file
 from ratings.engine.records import GameFileError
@@ -120,7 +120,7 @@ def world(client):
     connie = factories.committee_member("connie")
     client.force_login(connie)
     ann, ben = factories.player("ann", "3k"), factories.player("ben", "6k")
-    stored = services.record_sheet_submit(
+    stored = record_sheet_submit(
         user=connie, games=[factories.game(ann, ben, "W", date(2024, 3, 1))]
     ).games[0]
     return client, stored

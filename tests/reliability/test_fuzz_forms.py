@@ -76,9 +76,9 @@ def world(client):
     client.force_login(connie)
     ann, ben = factories.player("ann", "3k"), factories.player("ben", "6k")
     game = factories.game(ann, ben, "W", date(2024, 3, 1))
-    from players import services
+    from players.services.games import record_sheet_submit
 
-    stored = services.record_sheet_submit(user=connie, games=[game]).games[0]
+    stored = record_sheet_submit(user=connie, games=[game]).games[0]
     return client, stored
 
 

@@ -6,7 +6,7 @@ import pytest
 from django.db import OperationalError
 
 from clubrating.celery import app as celery_app
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from ratings import tasks
 from ratings.models import RatingHistory, RecomputeState
@@ -18,9 +18,7 @@ pytestmark = pytest.mark.django_db
 def test_the_recompute_task_retries_after_a_database_error(monkeypatch):
     vera = factories.volunteer()
     alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))])
     real_rewrite = rating_services._rewrite
     failures = []
 

@@ -7,7 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from ratings.models import RatingHistory, RecomputeState
 from tests import factories
@@ -37,7 +37,7 @@ def test_a_killed_recompute_leaves_the_previous_history_and_the_next_run_complet
     vera = factories.volunteer()
     players = [factories.player(f"p{n}", f"{10 + n}k") for n in range(6)]
     start = date(2024, 1, 1)
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         allow_duplicates=True,
         games=[
@@ -52,7 +52,7 @@ def test_a_killed_recompute_leaves_the_previous_history_and_the_next_run_complet
 
     # The back-dated game waits for the child's recompute, not the in-process one.
     monkeypatch.setattr(rating_services, "queue_recompute", lambda algorithm: None)
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(players[0], players[3], "B", start + timedelta(5))]
     )
     child = subprocess.Popen(

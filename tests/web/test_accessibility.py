@@ -16,8 +16,8 @@ import pytest
 from django.templatetags.static import static
 from django.urls import reverse
 
-from players import services
-from players.services import ResyncChange
+from players.services.adjustments import ResyncChange, resync_apply, resync_revert
+from players.services.games import game_void, record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from tests import factories
@@ -64,22 +64,20 @@ def greyed_pages(world) -> list[tuple[str, str]]:
     with a voided game, and a reverted resync."""
     ann, ben = world.player, world.game.black
     volunteer, committee = world.accounts["volunteer"], world.accounts["committee"]
-    games = services.record_sheet_submit(
+    games = record_sheet_submit(
         user=volunteer,
         games=[
             factories.game(ann, ben, "W", date(2024, 5, 2)),
             factories.game(ann, ben, "B", date(2024, 5, 3)),
         ],
     ).games
-    services.game_void(
-        user=volunteer, game_id=games[0].pk, version=games[0].version, reason="entered twice"
-    )
-    batch = services.resync_apply(
+    game_void(user=volunteer, game_id=games[0].pk, version=games[0].version, reason="entered twice")
+    batch = resync_apply(
         user=committee,
         changes=[ResyncChange(ann, parse_rank("4k"))],
         effective_date=date(2024, 6, 1),
     )
-    services.resync_revert(user=committee, batch_id=batch.pk)
+    resync_revert(user=committee, batch_id=batch.pk)
     rating_services.recompute_pending()
     return [
         ("volunteer", reverse("sheet_detail", args=[games[0].record_sheet_id])),

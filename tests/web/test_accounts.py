@@ -11,7 +11,7 @@ from django.core.management import call_command
 
 from players.models import AuditEntry
 from players.permissions import is_committee, is_volunteer
-from players.services import system_user
+from players.services.base import system_user
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -5,8 +5,9 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from players import services
 from players.models import Adjustment
+from players.services.adjustments import adjustment_apply
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
@@ -19,7 +20,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 def thandi():
     thandi = factories.player("thandi", "5k", full_name="Thandi Nkosi")
     pieter = factories.player("pieter", "12k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(), games=[factories.game(thandi, pieter, "W", date(2024, 3, 1))]
     )
     rating_services.recompute_pending()
@@ -41,9 +42,7 @@ def adjust(client, username="thandi", **data):
 def test_the_page_shows_the_players_ranks_and_the_form(
     client, connie, thandi, django_assert_max_num_queries
 ):
-    services.adjustment_apply(
-        user=connie, player=thandi, date=date(2024, 2, 1), new_rank=parse_rank("6k")
-    )
+    adjustment_apply(user=connie, player=thandi, date=date(2024, 2, 1), new_rank=parse_rank("6k"))
 
     with django_assert_max_num_queries(12):
         response = client.get("/committee/players/thandi/adjust/")

@@ -15,8 +15,9 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from players import services
 from players.models import Game
+from players.services.adjustments import adjustment_apply
+from players.services.games import game_void, record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
@@ -102,7 +103,7 @@ def algorithms(settings):
 
 
 def play(vera, *games):
-    result = services.record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
+    result = record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
     rating_services.recompute_pending()
     return result.games
 
@@ -133,7 +134,7 @@ class World:
         self.ben = factories.player("ben", "14k", full_name="Ben Botha", club=self.durban)
         self.zoe = factories.player("zoe", "5k", full_name="Zoë Ćosić", club=self.durban)
         self.dan = factories.player("dan", "20k", full_name="Dan Idle", active=False)
-        self.adjustment = services.adjustment_apply(
+        self.adjustment = adjustment_apply(
             user=connie,
             player=self.ben,
             date=date(2024, 1, 1),
@@ -150,9 +151,7 @@ class World:
             ),
         )
         (self.voided,) = play(vera, factories.game(self.ann, self.zoe, "B", date(2024, 2, 1)))
-        services.game_void(
-            user=vera, game_id=self.voided.pk, version=self.voided.version, reason="typo"
-        )
+        game_void(user=vera, game_id=self.voided.pk, version=self.voided.version, reason="typo")
         self.open = factories.tournament(
             "spring-open",
             "Spring Open",
@@ -221,7 +220,7 @@ def test_the_index_names_the_version_the_algorithms_and_every_endpoint(client, w
 def test_the_index_says_from_when_a_recompute_is_pending(client, vera):
     ann, ben = factories.player("ann"), factories.player("ben")
     # Inside the test's transaction the queued recompute never runs: the mark stays.
-    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, on=date(2024, 5, 6))])
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, on=date(2024, 5, 6))])
 
     data = get(client, "/api/v1/")
 
@@ -599,7 +598,7 @@ def test_the_tournament_list_counts_valid_games_and_players(client, world, vera)
     (extra,) = play(
         vera, factories.game(world.ann, world.dan, "W", date(2024, 3, 2), tournament=world.open)
     )
-    services.game_void(user=vera, game_id=extra.pk, version=extra.version, reason="not played")
+    game_void(user=vera, game_id=extra.pk, version=extra.version, reason="not played")
 
     data = get(client, "/api/v1/tournaments/")
 

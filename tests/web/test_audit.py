@@ -6,9 +6,10 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from players import services
-from players.entry_selectors import Change, audit_diff
 from players.models import AuditEntry
+from players.selectors.audit import Change, audit_diff
+from players.services.games import game_correct, record_sheet_submit
+from players.services.players import player_create
 from ratings.engine.ranks import parse_rank
 from tests import factories
 
@@ -19,10 +20,10 @@ pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 def corrected_game(vera):
     """A game entered by vera and corrected by connie (the result was misread)."""
     alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
-    game = services.record_sheet_submit(
+    game = record_sheet_submit(
         user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
     ).games[0]
-    services.game_correct(
+    game_correct(
         user=factories.committee_member(),
         game_id=game.pk,
         version=1,
@@ -65,7 +66,7 @@ def test_it_shows_before_and_after_side_by_side_with_the_changes_marked(client, 
 
 def test_it_filters_by_action_user_object_and_dates(client, vera, corrected_game):
     connie = factories.committee_member()
-    player = services.player_create(
+    player = player_create(
         user=vera, username="carol", full_name="Carol", entry_rank=parse_rank("3k")
     )
     old = AuditEntry.objects.get(action="player_create")
@@ -100,7 +101,7 @@ def test_it_pages_the_trail_with_a_bounded_number_of_queries(
     client, vera, django_assert_max_num_queries
 ):
     alice, bob = factories.player("alice"), factories.player("bob")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(alice, bob, "W", date(2024, 1, 1) + timedelta(days=n)) for n in range(70)

@@ -8,8 +8,8 @@ from datetime import date
 import pytest
 from playwright.sync_api import expect
 
-from players import services
 from players.models import Adjustment, ResyncBatch
+from players.services.games import record_sheet_submit
 from tests import factories
 from tests.conftest import TEST_OUTPUT
 
@@ -23,7 +23,7 @@ def club():
     thandi = factories.player("thandi", "5k", full_name="Thandi Nkosi")
     pieter = factories.player("pieter", "12k", full_name="Pieter Botha")
     factories.player("lerato", "9k", full_name="Lerato Mokoena")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer_with_password("vera", PASSWORD),
         games=[factories.game(thandi, pieter, "W", date(2024, 3, 1), handicap=7)],
     )

@@ -7,7 +7,8 @@ from datetime import date
 import pytest
 from playwright.sync_api import Page, expect
 
-from players import services
+from players.services.accounts import account_create
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from tests import factories
 
@@ -36,13 +37,9 @@ def test_a_player_reports_a_game_a_volunteer_answers_and_the_player_reads_it(
     vera = factories.volunteer_with_password("vera", PASSWORD)
     alice = factories.player("alice", "5k", full_name="Alice Moyo")
     bob = factories.player("bob", "8k", full_name="Bob Smit")
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "B", date(2024, 3, 1))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "B", date(2024, 3, 1))])
     rating_services.recompute_pending()
-    services.account_create(
-        user=vera, username="alice-own", password=PASSWORD, role="reader", player=alice
-    )
+    account_create(user=vera, username="alice-own", password=PASSWORD, role="reader", player=alice)
 
     log_in(page, base, "alice-own")
     page.click("#nav-my-page")

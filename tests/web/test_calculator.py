@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from players import services
-from players.selectors import algorithms as algorithms_shown
+from players.selectors.algorithms import algorithms as algorithms_shown
+from players.services.games import record_sheet_submit
 from ratings import calculator
 from ratings import services as rating_services
 from ratings.forms import CalculatorForm
@@ -31,7 +31,7 @@ def club(vera):
     ann = factories.player("ann", "3k")
     ben = factories.player("ben", "6k")
     cat = factories.player("cat", "12k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(ann, ben, "W", date(2024, 1, 10), handicap=3),
@@ -93,7 +93,7 @@ def test_the_next_real_game_changes_what_the_calculator_said(client, club, vera)
     assert (sagc.white.meetings, sagc.black.meetings) == (2, 2)
     assert sagc.outcomes[0].white.factors["opponent_factor"] == "4/5"
 
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(ann, ben, "W", date(2024, 3, 1), handicap=3)]
     )
     rating_services.recompute_pending()
@@ -181,7 +181,7 @@ def test_it_answers_in_a_fixed_number_of_queries(client, club, vera, django_asse
     with django_assert_max_num_queries(7) as few:
         client.get("/calculator/?white_player=ann&black_player=ben")
     ann, _ben, cat = club
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[factories.game(ann, cat, "W", date(2024, 4, day)) for day in range(1, 15)],
     )
@@ -209,7 +209,7 @@ def test_the_form_parses_into_domain_values(club):
 @pytest.mark.django_db(transaction=True)
 def test_on_a_phone_the_calculator_fits_the_screen(live_server, browser_page):
     ann, ben = factories.player("ann", "3k"), factories.player("ben", "6k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(), games=[factories.game(ann, ben, "W", date(2024, 1, 3))]
     )
     page = browser_page

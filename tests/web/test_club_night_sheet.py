@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from django.contrib.staticfiles import finders
 
-from players import club_night
+from players.selectors import club_night
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating
 from tests import factories
@@ -111,13 +111,13 @@ def test_the_sheet_takes_the_same_queries_for_three_players_or_forty(
 def test_a_players_printable_sheet_has_every_row_and_the_print_stylesheet(client, vera):
     from datetime import date
 
-    from players import services
+    from players.services.games import record_sheet_submit
     from ratings import services as rating_services
 
     ann = factories.player("ann", "12k", full_name="Ann Smit")
     ben = factories.player("ben", "14k")
     games = [factories.game(ann, ben, "W", date(2024, 1, 1 + n % 28)) for n in range(60)]
-    services.record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     rating_services.recompute_pending()
 
     html = client.get("/players/ann/print/").content.decode()

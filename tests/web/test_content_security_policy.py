@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from clubrating.security_headers import CONTENT_SECURITY_POLICY
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import progress
 from ratings import services as rating_services
 from ratings.models import RecomputeState
@@ -35,7 +35,7 @@ def pages(client, django_capture_on_commit_callbacks):
     connie.save()
     ann, ben = factories.player("ann", "3k"), factories.player("ben", "5k")
     factories.tournament()
-    result = services.record_sheet_submit(
+    result = record_sheet_submit(
         user=connie,
         games=[
             factories.game(ann, ben, "W", date(2024, 2, 1)),

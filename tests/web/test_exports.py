@@ -15,10 +15,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from players import services
-from players.exports import RECORD_SHEET_COLUMNS
 from players.models import Game, Player, Tournament, TournamentPlayer
-from players.tournament_files import plan_tournament_import, tournament_import
+from players.selectors.exports import RECORD_SHEET_COLUMNS
+from players.services.games import record_sheet_submit
+from players.services.tournament_files import plan_tournament_import, tournament_import
 from ratings import services as rating_services
 from ratings.engine.base import get_algorithm
 from ratings.engine.cli import main
@@ -50,7 +50,7 @@ def season(vera):
         for name in ("john-smith", "thabo-ndlovu", "anna-van-der-merwe")
     )
     zola = factories.player("zola", "40k", full_name="Zola Dube")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(smith, thabo, "B", date(2024, 2, 28), komi=-5.5),
@@ -162,7 +162,7 @@ def test_all_games_take_three_queries_however_many_there_are(
     with django_assert_max_num_queries(3):
         few = content_of(client.get("/games.csv"))
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(ann, ben, "W", date(2024, 4, day)) for day in range(1, 29)]
     )
     with django_assert_max_num_queries(3):

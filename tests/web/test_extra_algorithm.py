@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine import algorithms
 from ratings.engine.base import Algorithm, HistoryRow, PlayerState, RatingState
@@ -104,7 +104,7 @@ def net_wins(monkeypatch, settings):
 @pytest.fixture
 def club(net_wins, vera, django_capture_on_commit_callbacks):
     ann, ben = factories.player("ann", "3k"), factories.player("ben", "6k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(ann, ben, "W", date(2024, 1, 10)),

@@ -7,8 +7,8 @@ from decimal import Decimal
 
 import pytest
 
-from players import services
 from players.models import AuditEntry, Game
+from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.models import RatingHistory, RecomputeState
 from ratings.services import recompute_pending
 from tests import factories
@@ -35,7 +35,7 @@ def carol():
 def games(vera, alice, bob, carol, django_capture_on_commit_callbacks):
     """Three games of one sheet, rated: alice beats bob twice, then loses to carol."""
     with django_capture_on_commit_callbacks(execute=True):
-        result = services.record_sheet_submit(
+        result = record_sheet_submit(
             user=vera,
             games=[
                 factories.game(alice, bob, "W", date(2024, 3, 1)),
@@ -141,7 +141,7 @@ def test_it_back_dates_a_game_and_the_later_rows_change(client, games, alice):
 
 def test_it_refuses_a_stale_version_and_shows_the_current_game(client, vera, games, carol):
     game = games[0]
-    services.game_correct(
+    game_correct(
         user=vera,
         game_id=game.pk,
         version=1,
@@ -194,7 +194,7 @@ def test_it_shows_the_services_errors_at_their_field(client, games):
 
 def test_it_does_not_edit_a_void_game(client, vera, games):
     game = games[0]
-    services.game_void(user=vera, game_id=game.pk, version=1, reason="never played")
+    game_void(user=vera, game_id=game.pk, version=1, reason="never played")
 
     response = client.post(f"/games/{game.pk}/edit/", edit_post(game, winner="B", version="2"))
 

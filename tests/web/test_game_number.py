@@ -6,8 +6,9 @@ from datetime import date
 
 import pytest
 
-from players import services
 from players.models import AuditEntry
+from players.services.base import DuplicateGamesError
+from players.services.games import record_sheet_submit
 from tests import factories
 from tests.web.test_sheet_entry import sheet_post
 
@@ -26,7 +27,7 @@ def game(vera):
     alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
     for day in (1, 2, 3):  # adjustments take entry numbers too
         factories.adjustment(alice, date(2024, 1, day), "4k", user=vera)
-    result = services.record_sheet_submit(
+    result = record_sheet_submit(
         user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
     )
     game = result.games[0]
@@ -63,8 +64,8 @@ def test_the_sheet_table_shows_the_number_and_links_to_it(client, game):
 
 
 def test_a_duplicate_names_the_game_on_file_by_that_number(vera, game):
-    with pytest.raises(services.DuplicateGamesError) as refused:
-        services.record_sheet_submit(
+    with pytest.raises(DuplicateGamesError) as refused:
+        record_sheet_submit(
             user=vera, games=[factories.game(game.white, game.black, "W", game.date)]
         )
 

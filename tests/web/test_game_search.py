@@ -8,7 +8,7 @@ from datetime import date
 
 import pytest
 
-from players import services
+from players.services.games import game_void, record_sheet_submit
 from ratings.engine.records import COLUMNS
 from tests import factories
 
@@ -16,7 +16,7 @@ pytestmark = pytest.mark.django_db
 
 
 def enter(vera, *games):
-    return services.record_sheet_submit(user=vera, games=list(games), allow_duplicates=True).games
+    return record_sheet_submit(user=vera, games=list(games), allow_duplicates=True).games
 
 
 @pytest.fixture
@@ -32,7 +32,7 @@ def club_games(vera):
         factories.game(cat, ann, "D", date(2024, 3, 6), komi=6.5, tournament=open_),
         factories.game(ann, ben, "B", date(2024, 4, 3), handicap=3, komi=0.5),
     )
-    services.game_void(user=vera, game_id=games[3].pk, version=games[3].version, reason="twice")
+    game_void(user=vera, game_id=games[3].pk, version=games[3].version, reason="twice")
     return games
 
 

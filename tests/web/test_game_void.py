@@ -4,8 +4,8 @@ from datetime import date
 
 import pytest
 
-from players import services
 from players.models import AuditEntry
+from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.models import RatingHistory, RecomputeState
 from ratings.services import recompute_pending
 from tests import factories
@@ -17,7 +17,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 def game(vera, django_capture_on_commit_callbacks):
     alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
     with django_capture_on_commit_callbacks(execute=True):
-        result = services.record_sheet_submit(
+        result = record_sheet_submit(
             user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
         )
     return result.games[0]
@@ -69,7 +69,7 @@ def test_it_requires_a_reason(client, game):
 
 
 def test_it_does_not_void_a_game_changed_meanwhile(client, vera, game):
-    services.game_correct(
+    game_correct(
         user=vera,
         game_id=game.pk,
         version=1,
@@ -88,7 +88,7 @@ def test_it_does_not_void_a_game_changed_meanwhile(client, vera, game):
 
 
 def test_it_says_so_when_the_game_is_already_void(client, vera, game):
-    services.game_void(user=vera, game_id=game.pk, version=1, reason="first")
+    game_void(user=vera, game_id=game.pk, version=1, reason="first")
 
     response = client.post(
         f"/games/{game.pk}/void/", {"reason": "second", "version": "2"}, follow=True
@@ -100,7 +100,7 @@ def test_it_says_so_when_the_game_is_already_void(client, vera, game):
 
 
 def test_it_shows_void_games_on_their_sheet(client, vera, game):
-    services.game_void(user=vera, game_id=game.pk, version=1, reason="never played")
+    game_void(user=vera, game_id=game.pk, version=1, reason="never played")
 
     html = client.get(f"/sheets/{game.record_sheet_id}/").content.decode()
 

@@ -6,8 +6,10 @@ from datetime import date
 
 import pytest
 
-from players import head_to_head, selectors, services
 from players.models import Game
+from players.selectors import algorithms as algorithms_selectors
+from players.selectors import head_to_head
+from players.services.games import game_void, record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
@@ -23,7 +25,7 @@ def algorithms(settings):
 
 
 def play(vera, *games):
-    result = services.record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
+    result = record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
     rating_services.recompute_pending()
     return result.games
 
@@ -42,7 +44,7 @@ def rivals(vera):
         factories.game(ann, ben, "W", date(2024, 3, 6), handicap=3, komi=0.5),
     )
     voided = games[4]
-    services.game_void(user=vera, game_id=voided.pk, version=voided.version, reason="twice")
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="twice")
     rating_services.recompute_pending()
     return ann, ben, games
 
@@ -84,7 +86,7 @@ def test_the_score_is_the_first_players_by_colour_and_handicap(rivals):
 
 def test_the_expected_score_sums_the_labs_chances_before_each_game(rivals):
     ann, ben, _games = rivals
-    infos = selectors.algorithms()
+    infos = algorithms_selectors.algorithms()
 
     found = {item.algorithm.name: item for item in head_to_head.expectations(ann, ben, infos)}
 

@@ -7,7 +7,7 @@ from datetime import date
 
 import pytest
 
-from players import services
+from players.services.games import record_sheet_submit
 from ratings import lab_services, tasks
 from ratings import services as rating_services
 from ratings.engine.egf import se_2021
@@ -32,7 +32,7 @@ def club(vera):
     ann = factories.player("ann", "3k")
     ben = factories.player("ben", "6k")
     cat = factories.player("cat", "12k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(ann, ben, "W", date(2024, 1, 10), handicap=3),
@@ -77,7 +77,7 @@ def test_a_new_game_and_its_recompute_replace_the_report(
     recompute(django_capture_on_commit_callbacks)
     first = LabReport.objects.get(algorithm="sagc")
     ann, ben, _cat = club
-    services.record_sheet_submit(user=vera, games=[factories.game(ben, ann, "B", date(2024, 3, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(ben, ann, "B", date(2024, 3, 1))])
     recompute(django_capture_on_commit_callbacks)
 
     report = LabReport.objects.get(algorithm="sagc")
@@ -120,7 +120,7 @@ def test_each_game_is_predicted_from_the_ratings_just_before_it(club):
 def test_a_tournament_is_predicted_from_the_ratings_at_its_start_under_egf(vera):
     ann, ben, cat = (factories.player(name, "5k") for name in ("ann", "ben", "cat"))
     spring = factories.tournament("spring", "Spring")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(ann, ben, "W", date(2024, 4, 6), tournament=spring, round=1),
@@ -170,7 +170,7 @@ def test_the_page_says_a_recompute_is_pending(
 ):
     recompute(django_capture_on_commit_callbacks)
     ann, ben, _cat = club
-    services.record_sheet_submit(user=vera, games=[factories.game(ben, ann, "B", date(2024, 3, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(ben, ann, "B", date(2024, 3, 1))])
     html = client.get("/lab/").content.decode()
     assert 'id="lab-pending"' in html
     assert "Recompute pending" in html and "2024-03-01" in html
@@ -194,7 +194,7 @@ def test_the_page_reads_in_a_fixed_number_of_queries(
     with django_assert_max_num_queries(4) as few:
         assert client.get("/lab/").status_code == 200
     ann, _ben, cat = club
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[factories.game(cat, ann, "B", date(2024, 3, day)) for day in range(1, 20)],
     )
@@ -214,7 +214,7 @@ def test_the_lab_and_the_calculator_are_in_the_navigation(client):
 def test_on_a_phone_the_lab_fits_the_screen(live_server, browser_page):
     """A sheet saved for real: its commit runs the recompute, whose commit runs the lab."""
     ann, ben = factories.player("ann", "3k"), factories.player("ben", "6k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(),
         games=[factories.game(ann, ben, "W", date(2024, 1, day), handicap=3) for day in (3, 10)],
     )

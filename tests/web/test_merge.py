@@ -5,8 +5,8 @@ from datetime import date
 
 import pytest
 
-from players import services
 from players.models import AuditEntry, Game, Player
+from players.services.games import record_sheet_submit
 from tests import factories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -17,7 +17,7 @@ def club():
     ann = factories.player("ann", "5k", full_name="Ann Smith")
     ann2 = factories.player("annsmith", "5k", full_name="Ann Smith")
     ben = factories.player("ben", "3k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(),
         games=[
             factories.game(ann, ben, "W", date(2024, 3, 1)),

@@ -6,9 +6,9 @@ from datetime import date
 
 import pytest
 
-from players import services
 from players.models import AuditEntry
 from players.pagination import MAX_PER_PAGE
+from players.services.games import record_sheet_submit
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -32,9 +32,7 @@ def committee_client(client):
     ann = factories.player("ann", "3k", club=factories.club())
     ben = factories.player("ben", "5k")
     factories.tournament()
-    services.record_sheet_submit(
-        user=connie, games=[factories.game(ann, ben, "W", date(2024, 2, 1))]
-    )
+    record_sheet_submit(user=connie, games=[factories.game(ann, ben, "W", date(2024, 2, 1))])
     client.force_login(connie)
     return client
 

@@ -26,9 +26,11 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.urls import URLPattern, URLResolver, get_resolver, reverse
 
-from players import report_services, services
 from players.models import Game
-from players.services import ResyncChange
+from players.services import reports as report_services
+from players.services.accounts import Role, account_create
+from players.services.adjustments import ResyncChange, resync_apply
+from players.services.games import record_sheet_submit
 from ratings import liveness
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
@@ -252,7 +254,7 @@ def world(django_user_model) -> World:
     ben = factories.player("ben", "8k")
     factories.player("cat", "12k")
     tournament = factories.tournament("spring-open", "Spring Open")
-    game = services.record_sheet_submit(
+    game = record_sheet_submit(
         user=accounts["volunteer"],
         games=[
             factories.game(
@@ -260,17 +262,17 @@ def world(django_user_model) -> World:
             )
         ],
     ).games[0]
-    batch = services.resync_apply(
+    batch = resync_apply(
         user=accounts["committee"],
         changes=[ResyncChange(ben, parse_rank("7k"))],
         effective_date=date(2024, 4, 1),
     )
     rating_services.recompute_pending()
-    accounts["player"] = services.account_create(
+    accounts["player"] = account_create(
         user=accounts["committee"],
         username="pat",
         password=PASSWORD,
-        role=services.Role.READER,
+        role=Role.READER,
         player=ann,
     )
     report = report_services.report_create(

@@ -8,8 +8,10 @@ from datetime import date
 import pytest
 from django.db import IntegrityError
 
-from players import services
 from players.models import AuditEntry, Player
+from players.services.base import ServiceError
+from players.services.games import record_sheet_submit
+from players.services.players import player_update
 from ratings.engine.ranks import Rank
 from ratings.models import RecomputeState
 from tests import factories
@@ -29,7 +31,7 @@ def connie(client):
 def thandi(connie):
     thandi = factories.player("thandi", "12k", full_name="Thandi Nkosi")
     pieter = factories.player("pieter", "10k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=connie,
         games=[
             factories.game(thandi, pieter, "W", date(2023, 5, 1)),
@@ -127,8 +129,8 @@ def test_a_pin_of_another_record_is_refused(client, connie, thandi):
 
 
 def test_the_service_refuses_what_is_not_a_rank(connie, thandi):
-    with pytest.raises(services.ServiceError) as refused:
-        services.player_update(user=connie, player=thandi, national_rank=-31)
+    with pytest.raises(ServiceError) as refused:
+        player_update(user=connie, player=thandi, national_rank=-31)
 
     assert refused.value.errors[0][1] == "national_rank"
 
@@ -176,7 +178,7 @@ def test_it_refuses_a_bad_country_a_national_id_on_file_and_no_name_at_once(clie
 def test_a_national_id_on_file_is_refused_by_the_service(connie, thandi):
     factories.player("other", "5k", national_id="AGA-1234")
 
-    with pytest.raises(services.ServiceError) as refused:
-        services.player_update(user=connie, player=thandi, national_id="AGA-1234")
+    with pytest.raises(ServiceError) as refused:
+        player_update(user=connie, player=thandi, national_id="AGA-1234")
 
     assert [field for _, field, _ in refused.value.errors] == ["national_id"]

@@ -7,8 +7,11 @@ from decimal import Decimal
 
 import pytest
 
-from players import selectors, services
 from players.charts import ChartPoint, downsample, rank_chart, scale_for
+from players.selectors.players import chart_points
+from players.services.adjustments import adjustment_apply
+from players.services.games import game_void, record_sheet_submit
+from players.services.players import player_merge
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
@@ -23,7 +26,7 @@ def algorithms(settings):
 
 
 def play(vera, *games):
-    services.record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
+    record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
     rating_services.recompute_pending()
 
 
@@ -50,7 +53,7 @@ def spec_example(vera, connie):
     club = factories.club("Durban Go Club")
     ann = factories.player("ann", "12k", full_name="Ann Smit")
     ben = factories.player("ben", "14k", full_name="Ben Botha", club=club)
-    services.adjustment_apply(
+    adjustment_apply(
         user=connie,
         player=ben,
         date=date(2024, 1, 1),
@@ -134,7 +137,7 @@ def test_it_explains_an_sagc_change_factor_by_factor(client, spec_example):
 def test_it_names_the_loss_barrier_when_one_applied(client, vera, connie):
     ann = factories.player("ann", "12k")
     ben = factories.player("ben", "14k")
-    services.adjustment_apply(
+    adjustment_apply(
         user=connie,
         player=ben,
         date=date(2024, 1, 1),
@@ -208,7 +211,7 @@ def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client
         factories.game(ann, ben, "B", date(2024, 1, 11), comment="wrong result"),
     )
     voided = ann.games_as_white.get(date=date(2024, 1, 11))
-    services.game_void(user=vera, game_id=voided.pk, version=voided.version, reason="typo")
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="typo")
     rating_services.recompute_pending()
 
     html = client.get("/players/ann/").content.decode()
@@ -234,7 +237,7 @@ def test_a_merged_record_says_where_it_went_and_the_kept_one_names_it(client, ve
     ann, ben = factories.player("ann", "5k", full_name="Ann Dube"), factories.player("ben", "6k")
     old = factories.player("ann-old", "5k")
     play(vera, factories.game(old, ben, "W", date(2024, 1, 10)))
-    services.player_merge(user=vera, keep=ann, duplicate=old)
+    player_merge(user=vera, keep=ann, duplicate=old)
     rating_services.recompute_pending()
 
     merged = client.get("/players/ann-old/").content.decode()
@@ -252,7 +255,7 @@ def test_an_adjustment_row_shows_the_rank_it_moved_and_the_chart_steps(client, v
     rating_services.recompute_pending()
 
     html = client.get("/players/ann/").content.decode()
-    points = selectors.chart_points(ann, "sagc")
+    points = chart_points(ann, "sagc")
 
     adjustment_row = sheet_rows(html)[0]
     assert cells(adjustment_row)[7] == "7k \u2192 6k"
@@ -321,7 +324,7 @@ def test_it_warns_while_a_recompute_may_change_the_players_rows(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
     carl, dora = factories.player("carl", "5k"), factories.player("dora", "6k")
     play(vera, factories.game(carl, dora, "W", date(2024, 1, 5)))
-    services.record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 2, 1))])
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 2, 1))])
 
     assert "being recomputed" in client.get("/players/ann/").content.decode()
     assert "2024-02-01" in client.get("/players/ann/").content.decode()

@@ -10,9 +10,9 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.utils import timezone
 
-from players import services
 from players.forms_public import RatingListFilterForm
-from players.selectors import months_before
+from players.selectors.ratings import months_before
+from players.services.games import record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RecomputeState
 from tests import factories
@@ -195,10 +195,10 @@ def test_activity_follows_the_latest_game_when_older_games_are_entered(client):
     vera = factories.volunteer()
     today = timezone.localdate()
     han, ito = rated("han", "3d", 0), rated("ito", "4d", 0)
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera, games=[factories.game(han, ito, "B", today - timedelta(days=30))]
     )
-    services.record_sheet_submit(  # ten years back: confirmed as the sheet would ask
+    record_sheet_submit(  # ten years back: confirmed as the sheet would ask
         user=vera,
         games=[factories.game(han, ito, "W", today - timedelta(days=3650))],
         allow_duplicates=True,
@@ -214,7 +214,7 @@ def test_it_lists_the_clubs_players_and_tournament_only_players_one_filter_away(
     cup = factories.tournament("cup-2023", "Cup 2023")
     member = rated("member", "1d", 0, club=factories.club("Durban Go Club"))
     regular, visitor = rated("regular", "2d", 0), rated("visitor", "3d", 0)
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(member, visitor, "W", date(2023, 5, 1), tournament=cup),

@@ -9,7 +9,8 @@ from datetime import date, timedelta
 import pytest
 from django.utils import timezone
 
-from players import selectors, services
+from players.selectors.ratings import RATING_LIST_CSV_COLUMNS, RatingListFilters, rating_list
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
@@ -24,7 +25,7 @@ def algorithms(settings):
 
 
 def play(vera, *games):
-    services.record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
+    record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
     rating_services.recompute_pending()
 
 
@@ -64,10 +65,7 @@ def last_row(player, algorithm: str, day: date) -> RatingHistory:
 def test_the_list_of_a_day_has_each_players_last_row_on_or_before_it(season):
     day = date(2024, 2, 7)  # ann's and ben's third game is on that very day
 
-    rows = {
-        row.player.username: row
-        for row in selectors.rating_list("sagc", selectors.RatingListFilters(as_of=day))
-    }
+    rows = {row.player.username: row for row in rating_list("sagc", RatingListFilters(as_of=day))}
 
     assert sorted(rows) == ["ann", "ben"]  # cat and dan played first in March
     for username, row in rows.items():
@@ -81,8 +79,8 @@ def test_the_list_of_a_day_has_each_players_last_row_on_or_before_it(season):
 
 
 def test_the_list_as_of_the_last_game_is_the_current_list(season):
-    as_of = selectors.rating_list("egf-2021", selectors.RatingListFilters(as_of=date(2024, 3, 20)))
-    current = selectors.rating_list("egf-2021", selectors.RatingListFilters())
+    as_of = rating_list("egf-2021", RatingListFilters(as_of=date(2024, 3, 20)))
+    current = rating_list("egf-2021", RatingListFilters())
 
     assert [(r.player.username, r.rank, r.value) for r in as_of] == [
         (r.player.username, r.rank, r.value) for r in current
@@ -93,7 +91,7 @@ def test_gcr_as_of_a_day_is_its_last_month_end_snapshot(season):
     snapshots = RatingSnapshot.objects.filter(algorithm="gcr", date=date(2024, 2, 29))
     assert snapshots.exists()
 
-    rows = selectors.rating_list("gcr", selectors.RatingListFilters(as_of=date(2024, 3, 15)))
+    rows = rating_list("gcr", RatingListFilters(as_of=date(2024, 3, 15)))
 
     assert {(r.player.username, r.rank, r.value, r.games) for r in rows} == {
         (s.player.username, s.rank, s.value, s.games) for s in snapshots
@@ -169,7 +167,7 @@ def test_the_csv_of_a_day_has_its_rows_and_date(client, season):
 
     assert 'filename="ratings-egf-2021-2024-01-31.csv"' in response["Content-Disposition"]
     rows = list(csv.reader(io.StringIO(response.content.decode())))
-    assert rows[0] == list(selectors.RATING_LIST_CSV_COLUMNS)
+    assert rows[0] == list(RATING_LIST_CSV_COLUMNS)
     assert sorted(row[1] for row in rows[1:]) == ["ann", "ben"]
     ann = next(row for row in rows[1:] if row[1] == "ann")
     assert ann[5] == ""  # no games count for a past day

@@ -8,8 +8,8 @@ import pytest
 from django.core.cache import cache
 from django.utils import timezone
 
-from players import services
 from players.models import AuditEntry
+from players.services.games import record_sheet_submit
 from ratings import liveness, progress
 from ratings import services as rating_services
 from ratings.models import RecomputeState
@@ -21,7 +21,7 @@ pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 @pytest.fixture
 def games():
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "8k")
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(),
         games=[
             factories.game(ann, ben, "W", date(2024, 3, 1)),

@@ -11,9 +11,12 @@ from datetime import date
 import pytest
 from django.db import IntegrityError, transaction
 
-from players import report_services, services
 from players.models import AuditEntry, GameReport, Player
-from players.services import ServiceError
+from players.services import reports as report_services
+from players.services.accounts import Role, account_create, account_link_player
+from players.services.base import ServiceError
+from players.services.games import game_correct, game_void, record_sheet_submit
+from players.services.players import player_merge
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -33,7 +36,7 @@ def ben():
 
 @pytest.fixture
 def game(vera, ann, ben):
-    return services.record_sheet_submit(
+    return record_sheet_submit(
         user=vera, games=[factories.game(ann, ben, "W", date(2024, 3, 1))]
     ).games[0]
 
@@ -41,8 +44,8 @@ def game(vera, ann, ben):
 @pytest.fixture
 def pat(connie, ann):
     """Ann's own account (role player), linked by the committee."""
-    account = services.account_create(
-        user=connie, username="pat", password=PASSWORD, role=services.Role.READER, player=ann
+    account = account_create(
+        user=connie, username="pat", password=PASSWORD, role=Role.READER, player=ann
     )
     ann.refresh_from_db()
     return account
@@ -58,8 +61,8 @@ def report(pat, ann, game, kind=GameReport.Kind.WRONG_RESULT, text=""):
 
 
 def test_creating_an_account_for_a_player_links_it_and_audits_both(connie, ann):
-    account = services.account_create(
-        user=connie, username="pat", password=PASSWORD, role=services.Role.READER, player=ann
+    account = account_create(
+        user=connie, username="pat", password=PASSWORD, role=Role.READER, player=ann
     )
 
     assert Player.objects.get(username="ann").account == account
@@ -71,22 +74,20 @@ def test_a_player_record_takes_one_account_only(connie, pat, ann):
     other = factories.user("oscar")
 
     with pytest.raises(ServiceError, match="ann already has an account \\(pat\\)"):
-        services.account_link_player(user=connie, account=other, player=ann)
+        account_link_player(user=connie, account=other, player=ann)
     with pytest.raises(ServiceError, match="ann already has an account"):
-        services.account_create(
-            user=connie, username="olga", password=PASSWORD, role="reader", player=ann
-        )
+        account_create(user=connie, username="olga", password=PASSWORD, role="reader", player=ann)
     assert Player.objects.get(username="ann").account == pat
 
 
 def test_linking_an_account_to_another_record_moves_it_and_unlinking_clears_it(
     connie, pat, ann, ben
 ):
-    services.account_link_player(user=connie, account=pat, player=ben)
+    account_link_player(user=connie, account=pat, player=ben)
     assert Player.objects.get(username="ben").account == pat
     assert Player.objects.get(username="ann").account is None
 
-    services.account_link_player(user=connie, account=pat, player=None)
+    account_link_player(user=connie, account=pat, player=None)
     assert not Player.objects.filter(account=pat).exists()
     last = AuditEntry.objects.filter(action="account_player").first()
     assert (last.before, last.after) == ({"player": "ben"}, {"player": None})
@@ -202,7 +203,7 @@ def test_a_player_reports_again_once_the_first_report_is_resolved(vera, pat, ann
 
 def test_a_player_cannot_report_a_game_they_did_not_play(pat, ann, vera, ben):
     cat = factories.player("cat", "9k")
-    theirs = services.record_sheet_submit(
+    theirs = record_sheet_submit(
         user=vera, games=[factories.game(ben, cat, "B", date(2024, 3, 2))]
     ).games[0]
 
@@ -220,7 +221,7 @@ def test_resolving_as_voided_needs_the_game_void_first(vera, pat, ann, game):
 
     with pytest.raises(ServiceError, match="is not void: void it first"):
         report_services.report_resolve(user=vera, report_id=open_report.pk, resolution="voided")
-    services.game_void(user=vera, game_id=game.pk, version=1, reason="ann was away")
+    game_void(user=vera, game_id=game.pk, version=1, reason="ann was away")
     resolved = report_services.report_resolve(
         user=vera, report_id=open_report.pk, resolution="voided", answer="Voided."
     )
@@ -235,7 +236,7 @@ def test_resolving_as_corrected_needs_the_game_changed_since_the_report(vera, pa
     with pytest.raises(ServiceError, match="has not changed since it was reported"):
         report_services.report_resolve(user=vera, report_id=open_report.pk, resolution="corrected")
     changes = factories.game(game.white, game.black, "B", game.date)
-    services.game_correct(user=vera, game_id=game.pk, version=1, changes=changes)
+    game_correct(user=vera, game_id=game.pk, version=1, changes=changes)
 
     resolved = report_services.report_resolve(
         user=vera, report_id=open_report.pk, resolution="corrected"
@@ -301,7 +302,7 @@ def test_the_report_form_says_what_is_missing(client, pat, game):
 
 def test_a_player_gets_404_for_a_game_that_is_not_theirs(client, pat, vera, ben):
     cat = factories.player("cat", "9k")
-    theirs = services.record_sheet_submit(
+    theirs = record_sheet_submit(
         user=vera, games=[factories.game(ben, cat, "B", date(2024, 3, 2))]
     ).games[0]
     client.force_login(pat)
@@ -325,7 +326,7 @@ def test_volunteers_see_the_count_the_queue_and_the_report_on_the_game_page(
 
 
 def test_the_navigation_count_is_one_query(vera, pat, ann, game, django_assert_num_queries):
-    from players.report_selectors import navigation_facts
+    from players.selectors.reports import navigation_facts
 
     report(pat, ann, game)
 
@@ -364,7 +365,7 @@ def test_the_resolve_form_says_to_void_the_game_first(client, vera, pat, ann, ga
 
 
 def test_a_merge_moves_the_players_own_account_to_the_record_kept(connie, pat, ann, ben):
-    services.player_merge(user=connie, keep=ben, duplicate=ann)
+    player_merge(user=connie, keep=ben, duplicate=ann)
 
     assert Player.objects.get(username="ben").account == pat
     assert Player.objects.get(username="ann").account is None

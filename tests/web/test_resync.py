@@ -12,8 +12,9 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
-from players import services
 from players.models import Adjustment, AuditEntry, Player, ResyncBatch, ResyncUpload
+from players.services.adjustments import egf_algorithms
+from players.services.games import record_sheet_submit
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory
@@ -32,7 +33,7 @@ def club():
         "js1": factories.player("js1", "9k", full_name="John Smith"),
         "js2": factories.player("js2", "3k", full_name="John Smith"),
     }
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=factories.volunteer(),
         games=[factories.game(players["thandi"], players["pieter"], "W", date(2024, 5, 1))],
     )
@@ -366,7 +367,7 @@ def test_an_uploaded_aga_tdlist_names_its_format_and_applies_with_the_ratings(cl
     apply(client, "", token=upload_token(response), use_ratings="on")
 
     batch = ResyncBatch.objects.get()
-    egf = services.egf_algorithms()
+    egf = egf_algorithms()
     adjustments = Adjustment.objects.filter(resync_batch=batch)
     assert {(a.player.username, a.algorithm, a.value) for a in adjustments} == {
         ("thandi", "", None),
@@ -511,9 +512,7 @@ def test_reverting_a_batch_with_ratings_voids_them_all(client, connie, club):
 
     client.post(f"/committee/resync/{batch.pk}/revert/")
 
-    assert Adjustment.objects.filter(resync_batch=batch).count() == 1 + 2 * len(
-        services.egf_algorithms()
-    )
+    assert Adjustment.objects.filter(resync_batch=batch).count() == 1 + 2 * len(egf_algorithms())
     assert not Adjustment.objects.valid().exists()
     assert Player.objects.get(username="thandi").national_rank == parse_rank("5k")
     assert Player.objects.get(username="pieter").national_rank == parse_rank("12k")
@@ -533,6 +532,6 @@ def test_the_revert_page_lists_each_player_once_with_the_ratings_it_voids(client
     thandi = changes[1]
     assert sorted(a.algorithm for a in thandi.adjustments) == [
         "",
-        *sorted(services.egf_algorithms()),
+        *sorted(egf_algorithms()),
     ]
     assert "for each of its 2 players" in confirm.content.decode()

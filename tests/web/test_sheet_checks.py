@@ -8,8 +8,8 @@ from datetime import date
 import pytest
 from django.utils import timezone
 
-from players import services
 from players.models import Game
+from players.services.games import record_sheet_submit
 from tests import factories
 from tests.web.test_sheet_entry import field_block, sheet_post
 
@@ -95,7 +95,7 @@ def test_the_date_field_is_a_text_input_with_today_for_the_script(client, vera):
 def test_a_game_entered_again_with_the_colours_swapped_asks_for_confirmation(
     client, vera, alice, bob
 ):
-    stored = services.record_sheet_submit(
+    stored = record_sheet_submit(
         user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
     )
     row = {"white": "bob", "black": "alice", "winner": "B", "date": "2024-03-01"}
@@ -108,9 +108,7 @@ def test_a_game_entered_again_with_the_colours_swapped_asks_for_confirmation(
 
 
 def test_a_date_ten_years_early_is_saved_only_once_confirmed(client, vera, alice, bob):
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))])
     row = {"white": "alice", "black": "bob", "winner": "B", "date": "2014-03-01"}
 
     warned = client.post("/sheets/new/", sheet_post(row))

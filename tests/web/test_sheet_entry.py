@@ -8,8 +8,8 @@ from decimal import Decimal
 import pytest
 from django.utils import timezone
 
-from players import services
 from players.models import Game, RecordSheet, Tournament
+from players.services.games import record_sheet_submit
 from ratings.models import RecomputeState
 from tests import factories
 
@@ -263,9 +263,7 @@ def test_it_finds_players_whatever_the_case_of_the_username(client, vera, alice,
 
 
 def test_it_warns_of_a_duplicate_and_stores_it_once_confirmed(client, vera, alice, bob):
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))])
     row = {"white": "alice", "black": "bob", "winner": "W"}
 
     warned = client.post("/sheets/new/", sheet_post(row))
@@ -288,9 +286,7 @@ def test_it_warns_of_a_duplicate_and_stores_it_once_confirmed(client, vera, alic
 
 
 def test_it_asks_again_when_the_duplicates_are_not_the_ones_confirmed(client, vera, alice, bob):
-    services.record_sheet_submit(
-        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
-    )
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))])
     row = {"white": "alice", "black": "bob", "winner": "W"}
 
     response = client.post(
@@ -322,7 +318,7 @@ def test_it_shows_the_services_warnings_after_saving(client, vera, bob):
 def test_it_shows_a_game_as_pending_until_its_algorithm_has_replayed_its_date(
     client, vera, alice, bob
 ):
-    result = services.record_sheet_submit(
+    result = record_sheet_submit(
         user=vera,
         games=[
             factories.game(alice, bob, "W", date(2024, 3, 1)),
@@ -359,7 +355,7 @@ def test_it_shows_a_sheet_with_a_bounded_number_of_queries(
     client, vera, alice, bob, django_assert_max_num_queries
 ):
     games = [factories.game(alice, bob, "W", date(2024, 1, day)) for day in range(1, 31)]
-    result = services.record_sheet_submit(user=vera, games=games)
+    result = record_sheet_submit(user=vera, games=games)
 
     with django_assert_max_num_queries(8):
         response = client.get(f"/sheets/{result.sheet.pk}/")
@@ -368,10 +364,10 @@ def test_it_shows_a_sheet_with_a_bounded_number_of_queries(
 
 
 def test_it_lists_recent_sheets_newest_first(client, vera, alice, bob):
-    first = services.record_sheet_submit(
+    first = record_sheet_submit(
         user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))], note="first"
     )
-    second = services.record_sheet_submit(
+    second = record_sheet_submit(
         user=vera,
         games=[factories.game(alice, bob, "B", date(2024, 3, 2)), factories.game(bob, alice, "W")],
         note="second",

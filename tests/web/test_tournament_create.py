@@ -8,8 +8,9 @@ from datetime import date
 import pytest
 from django.db.models import QuerySet
 
-from players import services
 from players.models import AuditEntry, Game, Tournament
+from players.services.base import ServiceError
+from players.services.tournaments import tournament_create
 from tests import factories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -127,8 +128,8 @@ def test_a_bad_tournament_is_refused_at_its_field(client, vera, changes, field, 
 
 
 def test_the_service_refuses_what_the_form_would(vera):
-    with pytest.raises(services.ServiceError) as refused:
-        services.tournament_create(
+    with pytest.raises(ServiceError) as refused:
+        tournament_create(
             user=vera,
             code="x y",
             name="X",
@@ -146,8 +147,8 @@ def test_a_code_taken_between_the_check_and_the_insert_is_refused(vera, monkeypa
     # Another volunteer's insert lands after this one's check: the check sees nothing.
     monkeypatch.setattr(QuerySet, "exists", lambda queryset: False)
 
-    with pytest.raises(services.ServiceError) as refused:
-        services.tournament_create(user=vera, code="autumn", name="Autumn again")
+    with pytest.raises(ServiceError) as refused:
+        tournament_create(user=vera, code="autumn", name="Autumn again")
 
     assert refused.value.errors == [(None, "code", "the code 'autumn' is taken")]
     assert Tournament.objects.get().name == "Autumn"

@@ -6,8 +6,9 @@ from datetime import date
 
 import pytest
 
-from players import services
 from players.models import Player
+from players.services.games import game_correct, game_void, record_sheet_submit
+from players.services.players import player_merge
 from ratings import services as rating_services
 from ratings.models import RatingHistory
 from tests import factories
@@ -42,7 +43,7 @@ def open_tournament(vera):
             **extra,
         )
 
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             round_game(ann, dan, "W", 1),
@@ -53,7 +54,7 @@ def open_tournament(vera):
         ],
     )
     twice = cup.games.get(comment="entered twice")
-    services.game_void(user=vera, game_id=twice.pk, version=twice.version, reason="duplicate")
+    game_void(user=vera, game_id=twice.pk, version=twice.version, reason="duplicate")
     rating_services.recompute_pending()
     return cup
 
@@ -182,7 +183,7 @@ def league_of(vera, code: str, games: int, first_player: int):
     tournament = factories.tournament(code, code.title(), start_date=date(2024, 5, 1))
     numbers = range(first_player, first_player + games + 1)
     players = [factories.player(f"p{number}", "10k") for number in numbers]
-    services.record_sheet_submit(
+    record_sheet_submit(
         user=vera,
         games=[
             factories.game(
@@ -242,13 +243,13 @@ def test_the_stored_counts_follow_corrections_and_merges(client, vera):
     other = factories.tournament("other", "Other")
     game = cup.games.get(round=3)
     changes = factories.game(game.white, game.black, "W", game.date, tournament=other, round=1)
-    services.game_correct(user=vera, game_id=game.pk, version=game.version, changes=changes)
+    game_correct(user=vera, game_id=game.pk, version=game.version, changes=changes)
     cup.refresh_from_db()
     other.refresh_from_db()
     assert (cup.game_count, cup.player_count, other.game_count, other.player_count) == (2, 3, 1, 2)
 
     p0, p2 = (Player.objects.get(username=name) for name in ("p0", "p2"))
-    services.player_merge(user=factories.committee_member(), keep=p0, duplicate=p2)
+    player_merge(user=factories.committee_member(), keep=p0, duplicate=p2)
     cup.refresh_from_db()
     assert (cup.game_count, cup.player_count) == (2, 2)
     assert (cup.first_game, cup.last_game) == (date(2024, 5, 1), date(2024, 5, 1))

@@ -6,8 +6,8 @@ from urllib.parse import quote
 
 import pytest
 
-from players import services
 from players.models import Game, Player
+from players.services.games import record_sheet_submit
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +29,7 @@ FORMS = ["/sheets/new/", "/games/{game}/edit/", "/games/{game}/void/", "/players
 @pytest.fixture
 def ids():
     alice, bob = factories.player("alice"), factories.player("bob")
-    game = services.record_sheet_submit(
+    game = record_sheet_submit(
         user=factories.volunteer(), games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
     ).games[0]
     return {"sheet": game.record_sheet_id, "game": game.pk}

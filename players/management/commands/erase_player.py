@@ -3,9 +3,9 @@
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from players import services
 from players.models import Player
-from players.privacy import player_erase
+from players.services.base import ServiceError, system_user
+from players.services.privacy import player_erase
 
 
 class Command(BaseCommand):
@@ -29,9 +29,9 @@ class Command(BaseCommand):
                 f"Would erase {player.full_name} ({player.username}): run again with --yes."
             )
             return
-        actor = get_user_model().objects.get(username=user) if user else services.system_user()
+        actor = get_user_model().objects.get(username=user) if user else system_user()
         try:
             erased = player_erase(user=actor, player=player)
-        except services.ServiceError as error:
+        except ServiceError as error:
             raise CommandError(error.message) from None
         self.stdout.write(f"Erased: the player is now '{erased.username}'.")

@@ -4,7 +4,7 @@ import csv
 
 from django.core.management.base import BaseCommand
 
-from players.exports import game_record_rows
+from players.selectors.exports import game_record_rows
 
 
 class Command(BaseCommand):

@@ -5,7 +5,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 
 from players.models import Player
-from players.privacy import player_data_export
+from players.services.privacy import player_data_export
 
 
 class Command(BaseCommand):

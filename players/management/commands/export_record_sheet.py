@@ -4,8 +4,8 @@ import csv
 
 from django.core.management.base import BaseCommand, CommandError
 
-from players.exports import record_sheet_rows
 from players.models import Player
+from players.selectors.exports import record_sheet_rows
 from ratings.engine.base import get_algorithm
 from ratings.services import maintained_algorithms, primary_algorithm
 

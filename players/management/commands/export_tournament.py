@@ -2,9 +2,9 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from players import services
-from players.exports import tournament_egd, tournament_opengotha
 from players.models import Tournament
+from players.selectors.exports import tournament_egd, tournament_opengotha
+from players.services.base import ServiceError
 
 
 class Command(BaseCommand):
@@ -40,12 +40,12 @@ class Command(BaseCommand):
         if options["format"] == "opengotha":
             try:
                 self.stdout.write(tournament_opengotha(tournament, country=country), ending="")
-            except services.ServiceError as error:
+            except ServiceError as error:
                 raise CommandError(error.message) from None
             return
         try:
             exported = tournament_egd(tournament, country=country)
-        except services.ServiceError as error:
+        except ServiceError as error:
             raise CommandError(error.message) from None
         for loss in exported.losses:
             self.stderr.write(f"warning: {loss}")

@@ -5,7 +5,8 @@ from pathlib import Path
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from players import services
+from players.services.base import ServiceError, system_user
+from players.services.imports import games_import
 from ratings.engine.records import GameFileError, read_games
 
 
@@ -32,10 +33,10 @@ class Command(BaseCommand):
             except get_user_model().DoesNotExist:
                 raise CommandError(f"no user '{user}'") from None
         else:
-            actor = services.system_user()
+            actor = system_user()
         try:
             games = read_games(file.read_bytes(), str(file))
-            result = services.games_import(
+            result = games_import(
                 user=actor,
                 records=games.records,
                 allow_duplicates=allow_duplicates,
@@ -46,7 +47,7 @@ class Command(BaseCommand):
             raise CommandError(f"{file}: {error.strerror or error}") from None
         except GameFileError as error:
             raise CommandError(f"nothing imported:\n{error}") from None
-        except services.ServiceError as error:
+        except ServiceError as error:
             details = "\n".join(
                 " ".join(str(part) for part in problem if part) for problem in error.errors
             )

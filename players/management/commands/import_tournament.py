@@ -5,10 +5,10 @@ from pathlib import Path
 
 from django.core.management.base import BaseCommand, CommandError
 
-from players import services
 from players.management.users import command_user
 from players.models import Tournament
-from players.tournament_files import ImportPlan, plan_tournament_import, tournament_import
+from players.services.base import ServiceError
+from players.services.tournament_files import ImportPlan, plan_tournament_import, tournament_import
 from ratings.engine.formats import FORMATS, read_tournament_file, tournament_code
 from ratings.engine.records import GameFileError
 
@@ -102,7 +102,7 @@ class Command(BaseCommand):
             )
         except GameFileError as error:
             raise CommandError(f"nothing imported:\n{error}") from None
-        except services.ServiceError as error:
+        except ServiceError as error:
             details = "\n".join(
                 "  " + " ".join(str(part) for part in problem if part) for problem in error.errors
             )

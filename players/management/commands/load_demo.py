@@ -11,8 +11,10 @@ from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
-from players import services
 from players.models import Club, Game, Player, Tournament
+from players.services.adjustments import adjustment_apply
+from players.services.games import GameInput, record_sheet_submit
+from players.services.players import player_create
 from ratings.engine.ranks import Rank
 
 FIRST_NAMES = (
@@ -139,7 +141,7 @@ class Command(BaseCommand):
             stones = max(-30, min(5, round(rng.gauss(-12, 8))))
             username = f"{first.lower()}{last.split()[-1][:1].lower()}{number}"
             players.append(
-                services.player_create(
+                player_create(
                     user=committee,
                     username=username,
                     full_name=f"{first} {last}",
@@ -170,7 +172,7 @@ class Command(BaseCommand):
         games.sort(key=lambda game: game.date)
         # Sheets arrive in the order they were played, ten games a sheet.
         for first in range(0, len(games), 10):
-            services.record_sheet_submit(
+            record_sheet_submit(
                 user=volunteer,
                 games=games[first : first + 10],
                 received_on=games[min(first + 9, len(games) - 1)].date,
@@ -178,7 +180,7 @@ class Command(BaseCommand):
                 allow_duplicates=True,
             )
         for player in rng.sample(players, 3):
-            services.adjustment_apply(
+            adjustment_apply(
                 user=committee,
                 player=player,
                 date=start + timedelta(days=270),
@@ -188,7 +190,7 @@ class Command(BaseCommand):
             )
 
     @staticmethod
-    def _club_game(rng, players, day, white=None, black=None, **extra) -> services.GameInput:
+    def _club_game(rng, players, day, white=None, black=None, **extra) -> GameInput:
         if white is None:
             white, black = rng.sample(players, 2)
         if white.entry_rank.stones < black.entry_rank.stones:
@@ -204,7 +206,7 @@ class Command(BaseCommand):
                 [Game.Status.NORMAL, Game.Status.FREE, Game.Status.INTERNET], [0.85, 0.1, 0.05]
             )[0]
         )
-        return services.GameInput(
+        return GameInput(
             date=day,
             white=white,
             black=black,

@@ -6,11 +6,18 @@ from pathlib import Path
 from django.core.management.base import BaseCommand, CommandError
 from django.utils import timezone
 
-from players import committee_selectors as selectors
-from players import services
 from players.management.users import command_user
 from players.rank_lists import ListFormatError, read_rank_list
-from players.resync import UNKNOWN_ROWS, Outcome, PreviewRow, ResyncPreview, match_rank_list
+from players.selectors import committee as selectors
+from players.selectors.resync import (
+    UNKNOWN_ROWS,
+    Outcome,
+    PreviewRow,
+    ResyncPreview,
+    match_rank_list,
+)
+from players.services.adjustments import resync_apply_preview
+from players.services.base import ServiceError
 
 SHOWN = UNKNOWN_ROWS  # bad lines (and unknown names of a club's own list) printed
 
@@ -76,13 +83,13 @@ class Command(BaseCommand):
             self.stdout.write("Nothing stored: add --apply to store the changes.")
             return
         try:
-            batch = services.resync_apply_preview(
+            batch = resync_apply_preview(
                 user=actor,
                 preview=preview,
                 use_ratings=options["ratings"],
                 note=f"{file.name} (resync_ranks)",
             )
-        except services.ServiceError as error:
+        except ServiceError as error:
             raise CommandError(f"nothing stored: {error.message}") from None
         players = batch.adjustments.values("player").distinct().count()
         self.stdout.write(

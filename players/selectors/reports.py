@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from django.contrib.auth import get_user_model
 from django.db.models import Func, Min, OuterRef, Q, QuerySet, Subquery
 
+from players.models import Game, GameReport, Player
 from ratings.models import RecomputeState
-
-from .models import Game, GameReport, Player
 
 
 def linked_player(user) -> Player | None:

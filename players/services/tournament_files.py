@@ -1,20 +1,8 @@
-"""Tournament files (EGD h-files, OpenGotha XML) in and out of the site.
-
-Import in two steps: :func:`plan_tournament_import` matches the file's players to the
-site's (by EGD PIN, then username, then full name) and says what storing the file
-would do, without writing; :func:`tournament_import` stores the plan (the tournament,
-the new players, the games) in one transaction, or nothing. ``manage.py
-import_tournament`` and the import page (``/tournaments/import/``) both go through them.
-
-Export: :func:`tournament_file` is a stored tournament as the engine's
-:class:`TournamentFile`, which ``ratings.engine.formats.egd.write_egd`` writes.
-"""
-
 from __future__ import annotations
 
 import dataclasses
 import hashlib
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import date
@@ -22,12 +10,15 @@ from datetime import date
 from django.db import IntegrityError, transaction
 from django.db.models import Min
 
+from players.models import Game, Player, Tournament, TournamentPlayer
+from players.selectors.resync import name_key
+from players.services.audit import audit, player_snapshot
+from players.services.base import ServiceError
+from players.services.imports import ImportResult, games_import
+from players.services.players import players_create
+from players.services.tournaments import tournament_create
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo, declared_rating
-from ratings.engine.records import DEFAULT_EVEN_KOMI, GameRecord
-
-from . import services
-from .models import Game, Player, Tournament, TournamentPlayer
-from .resync import name_key
+from ratings.engine.records import GameRecord
 
 
 def guess_format(data: bytes) -> str:
@@ -251,13 +242,13 @@ def tournament_import(
     allow_duplicates: bool = False,
     dry_run: bool = False,
     source: str = "",
-) -> services.ImportResult:
+) -> ImportResult:
     """Store a planned import at once: the tournament (unless already on file), the new
     players (from the file's name, rank and EGD PIN) and the games; all or nothing.
     Raises ``ServiceError`` (nothing stored) if the plan has problems or a game is
     refused."""
     if plan.problems:
-        raise services.ServiceError(
+        raise ServiceError(
             "the file cannot be imported as it is; nothing was stored",
             [(None, "", problem) for problem in plan.problems],
         )
@@ -267,7 +258,7 @@ def tournament_import(
             tournament = plan.tournament
             new_tournaments = []
             if tournament is None:
-                tournament = services.tournament_create(
+                tournament = tournament_create(
                     user=user,
                     code=info.code,
                     name=info.name[:200],
@@ -278,7 +269,7 @@ def tournament_import(
                 )
                 new_tournaments.append(tournament.code)
             _keep_file_details(tournament, info)
-            created = services.players_create(
+            created = players_create(
                 user=user,
                 players=[
                     Player(
@@ -301,7 +292,7 @@ def tournament_import(
                 for match, player in zip(plan.new_players, created, strict=True)
             }
             _fill_matched_players(user, plan, info)
-            result = services.games_import(
+            result = games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
             for match in plan.matched_players:
@@ -311,11 +302,11 @@ def tournament_import(
                 transaction.set_rollback(True)
     except IntegrityError:
         # Someone stored the tournament or one of the new usernames since the plan was made.
-        raise services.ServiceError(
+        raise ServiceError(
             "the tournament or a new player was stored by someone else meanwhile; nothing "
             "was stored: look at the plan again"
         ) from None
-    return services.ImportResult(
+    return ImportResult(
         games=result.games,
         adjustments=0,
         new_players=[match.username for match in plan.new_players],
@@ -365,7 +356,7 @@ def _fill_matched_players(user, plan: ImportPlan, info: TournamentInfo) -> None:
     earliest = _earliest_games([match.player.pk for match in matched])
     for match in matched:
         player, file_player = match.player, match.file_player
-        before = services.player_snapshot(player)
+        before = player_snapshot(player)
         changed = []
         country = _country(file_player.country)
         if country and not player.country:
@@ -382,12 +373,12 @@ def _fill_matched_players(user, plan: ImportPlan, info: TournamentInfo) -> None:
             changed.append("declared_rating")
         if changed:
             player.save(update_fields=changed)
-            services.audit(
+            audit(
                 user,
                 "player_update",
                 player,
                 before=before,
-                after=services.player_snapshot(player),
+                after=player_snapshot(player),
                 summary=f"{player.username}: from the file of {info.code}",
             )
 
@@ -428,94 +419,3 @@ def _store_entrants(tournament: Tournament, plan: ImportPlan, players: dict[int,
         )
         for file_player in (match.file_player for match in plan.matches)
     )
-
-
-# --- export ---------------------------------------------------------------------------
-
-
-def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
-    """A player of a game entered on the site, as a file lists them: their family and
-    given names, country (else ``country``), club and EGD PIN."""
-    return FilePlayer(
-        number=number,
-        surname=player.family_name or player.full_name or player.username,
-        given_name=player.given_name if player.family_name else "",
-        rank=rank,
-        username=player.username,
-        country=player.country or country,
-        club=player.federation_club,
-        pin=player.egd_pin,
-        rating=player.declared_rating,
-    )
-
-
-def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
-    """A player as the imported file listed them."""
-    return FilePlayer(
-        number=entrant.number,
-        surname=entrant.family_name,
-        given_name=entrant.given_name,
-        rank=entrant.rank,
-        username=entrant.player.username,
-        country=entrant.country or country,
-        club=entrant.club,
-        pin=entrant.player.egd_pin,
-        rating=entrant.rating,
-        place=entrant.place,
-        scores=tuple(entrant.scores),
-        results=tuple(entrant.results),
-        mcmahon_correction=entrant.mcmahon_correction,
-    )
-
-
-def tournament_file(tournament: Tournament, *, country: str = "XX") -> TournamentFile:
-    """A stored tournament's valid games, with their players as the file lists them.
-
-    An imported tournament's players are the file's, in its order, with their place,
-    tie-breakers, rounds as written, names, rank, country and club as the file gave them;
-    a player of a game added on the site since comes after them. Other players have
-    the rank they declared on their first game (else their entry rank), their names,
-    country (else ``country``), club and EGD PIN as the site keeps them."""
-    games = list(
-        tournament.games.valid().select_related("white", "black", "tournament").in_replay_order()
-    )
-    entrants = list(tournament.entrants.select_related("player").order_by("number"))
-    players: dict[int, FilePlayer] = {
-        entrant.player_id: _entrant(entrant, country) for entrant in entrants
-    }
-    records = []
-    for game in games:
-        for player, declared in ((game.white, game.white_rank), (game.black, game.black_rank)):
-            if player.pk not in players:
-                rank = declared if declared is not None else player.entry_rank
-                players[player.pk] = _site_player(player, len(players) + 1, rank, country)
-        records.append(
-            dataclasses.replace(
-                game.to_record(),
-                white_rank=players[game.white_id].rank,
-                black_rank=players[game.black_id].rank,
-            )
-        )
-    if not games and not (tournament.start_date and tournament.end_date):
-        raise services.ServiceError(
-            f"the tournament '{tournament.code}' has no dates and no games: nothing to export"
-        )
-    even_komi = Counter(record.komi for record in records if record.handicap == 0)
-    written_rounds = max((len(entrant.results) for entrant in entrants), default=0)
-    info = TournamentInfo(
-        code=tournament.code,
-        name=tournament.name or tournament.code,
-        start=tournament.start_date or games[0].date,
-        end=tournament.end_date or max(game.date for game in games),
-        tournament_class=tournament.egf_class,
-        komi=even_komi.most_common(1)[0][0] if even_komi else DEFAULT_EVEN_KOMI,
-        rounds=max([written_rounds, *(game.round for game in games)]),
-        place=tournament.location,
-        handicap_rule=tournament.handicap_rule,
-        time=tournament.adjusted_time,
-        comment=tournament.file_comment,
-        score_names=tuple(tournament.score_names),
-        mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
-        file_format=tournament.standings,
-    )
-    return TournamentFile(info, list(players.values()), records)

@@ -10,8 +10,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from .models import Game, GameReport, Player
-from .services import ServiceError, audit
+from players.models import Game, GameReport, Player
+from players.services.audit import audit
+from players.services.base import ServiceError
 
 TEXT_REQUIRED_KINDS = frozenset({GameReport.Kind.OTHER})
 

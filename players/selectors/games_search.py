@@ -13,7 +13,7 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
-from .models import Game, Player, Tournament
+from players.models import Game, Player, Tournament
 
 
 @dataclass(frozen=True, slots=True)

@@ -16,11 +16,12 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from players.models import Adjustment, AuditEntry, Game, Player
+from players.services.audit import adjustment_snapshot, audit, game_snapshot
+from players.services.base import ServiceError
+from players.services.games import earliest_entry
 from ratings.models import CurrentRating, RatingHistory
 from ratings.services import Touch, mark_dirty
-
-from .models import Adjustment, AuditEntry, Game, Player
-from .services import ServiceError, adjustment_snapshot, audit, earliest_entry, game_snapshot
 
 ERASED_NAME = "Erased player"
 

@@ -14,10 +14,10 @@ from datetime import date
 from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
+from players.models import Club, Game, Player, Tournament
+from players.selectors.ratings import ratings_as_of
+from players.selectors.tournaments import tournament_list
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
-
-from .models import Club, Game, Player, Tournament
-from .selectors import ratings_as_of, tournament_list
 
 
 def _within(rows: QuerySet, field: str, since: date | None, until: date | None) -> QuerySet:

@@ -12,15 +12,15 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
+from players.models import Adjustment, Game, Player, ResyncBatch
+from players.permissions import COMMITTEE, VOLUNTEERS
+from players.selectors.accounts import SYSTEM_USERNAME
+from players.selectors.players import national_ranks_before
 from ratings import liveness, progress
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
 from ratings.services import maintained_algorithms, primary_algorithm, running_stalled
-
-from .models import Adjustment, Game, Player, ResyncBatch
-from .permissions import COMMITTEE, VOLUNTEERS
-from .services import SYSTEM_USERNAME, national_ranks_before
 
 # --- resync -------------------------------------------------------------------------
 

@@ -1,15 +1,8 @@
-"""The site's data as files: every game as the game record CSV (SPEC section 2), one
-player's record sheet as CSV, one tournament as an EGD h-file.
-
-``manage.py export_games``, ``export_record_sheet`` and ``export_tournament`` and the
-site's downloads call these same functions, so the command line and the site give the
-same file. The CSV functions yield rows (lists of cells) for a ``csv.writer``, lazily:
-all the games of a big club never sit in memory at once.
-"""
-
 from __future__ import annotations
 
+import dataclasses
 import heapq
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from decimal import Decimal
@@ -17,21 +10,113 @@ from fractions import Fraction
 
 from django.db.models import QuerySet
 
+from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
+from players.selectors.players import log_rows
+from players.services.base import ServiceError
+from players.views import spreadsheet_safe
 from ratings.engine.base import Algorithm, HistoryRow
+from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.formats.opengotha import write_opengotha
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
-from ratings.engine.records import COLUMNS, Colour, Status, Winner
+from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI, Colour, Status, Winner
 from ratings.models import RatingHistory
 from ratings.selectors import player_entries
 
-from . import selectors, services
-from .models import Adjustment, Game, Player, Tournament
-from .tournament_files import tournament_file
-from .views import spreadsheet_safe
+
+def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
+    """A player of a game entered on the site, as a file lists them: their family and
+    given names, country (else ``country``), club and EGD PIN."""
+    return FilePlayer(
+        number=number,
+        surname=player.family_name or player.full_name or player.username,
+        given_name=player.given_name if player.family_name else "",
+        rank=rank,
+        username=player.username,
+        country=player.country or country,
+        club=player.federation_club,
+        pin=player.egd_pin,
+        rating=player.declared_rating,
+    )
+
+
+def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
+    """A player as the imported file listed them."""
+    return FilePlayer(
+        number=entrant.number,
+        surname=entrant.family_name,
+        given_name=entrant.given_name,
+        rank=entrant.rank,
+        username=entrant.player.username,
+        country=entrant.country or country,
+        club=entrant.club,
+        pin=entrant.player.egd_pin,
+        rating=entrant.rating,
+        place=entrant.place,
+        scores=tuple(entrant.scores),
+        results=tuple(entrant.results),
+        mcmahon_correction=entrant.mcmahon_correction,
+    )
+
+
+def tournament_file(tournament: Tournament, *, country: str = "XX") -> TournamentFile:
+    """A stored tournament's valid games, with their players as the file lists them.
+
+    An imported tournament's players are the file's, in its order, with their place,
+    tie-breakers, rounds as written, names, rank, country and club as the file gave them;
+    a player of a game added on the site since comes after them. Other players have
+    the rank they declared on their first game (else their entry rank), their names,
+    country (else ``country``), club and EGD PIN as the site keeps them."""
+    games = list(
+        tournament.games.valid().select_related("white", "black", "tournament").in_replay_order()
+    )
+    entrants = list(tournament.entrants.select_related("player").order_by("number"))
+    players: dict[int, FilePlayer] = {
+        entrant.player_id: _entrant(entrant, country) for entrant in entrants
+    }
+    records = []
+    for game in games:
+        for player, declared in ((game.white, game.white_rank), (game.black, game.black_rank)):
+            if player.pk not in players:
+                rank = declared if declared is not None else player.entry_rank
+                players[player.pk] = _site_player(player, len(players) + 1, rank, country)
+        records.append(
+            dataclasses.replace(
+                game.to_record(),
+                white_rank=players[game.white_id].rank,
+                black_rank=players[game.black_id].rank,
+            )
+        )
+    if not games and not (tournament.start_date and tournament.end_date):
+        raise ServiceError(
+            f"the tournament '{tournament.code}' has no dates and no games: nothing to export"
+        )
+    even_komi = Counter(record.komi for record in records if record.handicap == 0)
+    written_rounds = max((len(entrant.results) for entrant in entrants), default=0)
+    info = TournamentInfo(
+        code=tournament.code,
+        name=tournament.name or tournament.code,
+        start=tournament.start_date or games[0].date,
+        end=tournament.end_date or max(game.date for game in games),
+        tournament_class=tournament.egf_class,
+        komi=even_komi.most_common(1)[0][0] if even_komi else DEFAULT_EVEN_KOMI,
+        rounds=max([written_rounds, *(game.round for game in games)]),
+        place=tournament.location,
+        handicap_rule=tournament.handicap_rule,
+        time=tournament.adjusted_time,
+        comment=tournament.file_comment,
+        score_names=tuple(tournament.score_names),
+        mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
+        file_format=tournament.standings,
+    )
+    return TournamentFile(info, list(players.values()), records)
+
 
 _CHUNK = 5000
+
+
 RECORD_SHEET_COLUMNS = HISTORY_COLUMNS[1:]  # the log page's 12 columns
+
 
 _GAME_COLUMNS = (
     "date",
@@ -49,6 +134,8 @@ _GAME_COLUMNS = (
     "time_minutes",
     "comment",
 )
+
+
 _ADJUSTMENT_COLUMNS = (
     "date",
     "seq",
@@ -58,9 +145,6 @@ _ADJUSTMENT_COLUMNS = (
     "algorithm",
     "comment",
 )
-
-
-# --- all games ----------------------------------------------------------------------------
 
 
 def _number(value: Decimal) -> str:
@@ -150,9 +234,6 @@ def game_record_rows(selected: QuerySet[Game] | None = None) -> Iterator[list]:
         yield _adjustment_cells(row, entry) if is_adjustment else _game_cells(row, entry)
 
 
-# --- one player's record sheet ---------------------------------------------------------------
-
-
 def _history_row(entry: RatingHistory, username: str) -> HistoryRow:
     """A stored row of the log page as the engine's row (its game or adjustment loaded)."""
     game = entry.game
@@ -185,15 +266,12 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
     first, oldest row first: the log page's 12 columns with the numbers
     ``export_history`` prints. One query, streamed."""
     yield list(RECORD_SHEET_COLUMNS)
-    rows = selectors.log_rows(player, engine.name).order_by("position").iterator(_CHUNK)
+    rows = log_rows(player, engine.name).order_by("position").iterator(_CHUNK)
     for entry in rows:
         cells = history_cells(_history_row(entry, player.username), engine)[1:]
         cells[0] = spreadsheet_safe(cells[0])  # the opponent
         cells[-1] = spreadsheet_safe(cells[-1])  # the comment
         yield cells
-
-
-# --- one tournament as an h-file -------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -210,7 +288,7 @@ def _tournament_for_export(tournament: Tournament, country: str):
     """The stored tournament as a file lists it, ``country`` (two letters) for players
     whose country the site does not know."""
     if len(country) != 2 or not country.isascii() or not country.isalpha():
-        raise services.ServiceError(f"'{country}' is not a two-letter country code")
+        raise ServiceError(f"'{country}' is not a two-letter country code")
     return tournament_file(tournament, country=country.upper())
 
 
@@ -221,15 +299,13 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     when there is nothing to write or no h-file can hold it."""
     exported = _tournament_for_export(tournament, country)
     if not exported.records:
-        raise services.ServiceError(
+        raise ServiceError(
             f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
         )
     try:
         text = write_egd(exported)
     except ValueError as error:
-        raise services.ServiceError(
-            f"{tournament.code} cannot be written as an h-file: {error}"
-        ) from None
+        raise ServiceError(f"{tournament.code} cannot be written as an h-file: {error}") from None
     losses = egd_losses(exported)
     # One comment line each (a line starting with ';'); brackets would read as a header.
     notes = "".join(
@@ -241,9 +317,6 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     return EgdExport(notes + text, losses)
 
 
-# --- one tournament as an OpenGotha file -----------------------------------------------------
-
-
 def tournament_opengotha(tournament: Tournament, *, country: str = "XX") -> str:
     """The tournament as an OpenGotha XML file (players, games, byes, forfeits, the
     placement criteria) that OpenGotha opens and ``read_opengotha`` reads back to the
@@ -251,12 +324,12 @@ def tournament_opengotha(tournament: Tournament, *, country: str = "XX") -> str:
     to write or OpenGotha cannot hold it (two players of one name)."""
     exported = _tournament_for_export(tournament, country)
     if not exported.players:
-        raise services.ServiceError(
+        raise ServiceError(
             f"the tournament '{tournament.code}' has no players: an OpenGotha file needs some"
         )
     try:
         return write_opengotha(exported)
     except ValueError as error:
-        raise services.ServiceError(
+        raise ServiceError(
             f"{tournament.code} cannot be written as an OpenGotha file: {error}"
         ) from None

@@ -8,10 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from players.models import Club, Player
 from ratings.engine.sagc import effective_handicap
 from ratings.models import CurrentRating
-
-from .models import Club, Player
 
 MAX_HANDICAP = 9
 EVEN_KOMI = Fraction(13, 2)  # an even game: 6.5 (effective handicap 0)

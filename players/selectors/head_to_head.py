@@ -8,13 +8,12 @@ from dataclasses import dataclass, field
 
 from django.db.models import Q, QuerySet
 
+from players.models import Game, Player
+from players.selectors.algorithms import AlgorithmInfo
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
 from ratings.engine.records import Status
 from ratings.lab_services import keyed_history_games
-
-from .models import Game, Player
-from .selectors import AlgorithmInfo
 
 
 def games_between(player: Player, opponent: Player) -> QuerySet[Game]:

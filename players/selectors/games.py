@@ -1,0 +1,96 @@
+"""Reading games for the volunteers' pages: sheets, one game with its status and history."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date
+
+from django.db.models import Count, Q, QuerySet
+
+from players.models import AuditEntry, Game, RecordSheet
+from ratings.models import RatingHistory, RecomputeState
+from ratings.services import maintained_algorithms, running_stalled
+
+DONE, PENDING, RUNNING = "done", "pending", "running"
+
+
+@dataclass(frozen=True, slots=True)
+class RecomputeStatus:
+    algorithm: str
+    status: str  # DONE, PENDING or RUNNING
+
+
+def recompute_statuses(dates: Sequence[date]) -> list[list[RecomputeStatus]]:
+    """For each date (a game's), whether every maintained algorithm has rated it with
+    the current games: "done" when the algorithm is clean, or dirty only from a later
+    date, and not running; else "running" or "pending" (a recompute whose process died,
+    ``running_stalled``, is pending: it runs again). One query for all dates."""
+    algorithms = maintained_algorithms()
+    states = {s.algorithm: s for s in RecomputeState.objects.filter(algorithm__in=algorithms)}
+    running = {name for name, state in states.items() if state.running_since is not None}
+    running -= {name for name in running if running_stalled(states[name])}
+
+    def status(algorithm: str, day: date) -> str:
+        state = states.get(algorithm)
+        if state is None:  # never marked dirty: nothing is waiting
+            return DONE
+        if algorithm in running:
+            return RUNNING
+        if state.dirty_from is not None and state.dirty_from <= day:
+            return PENDING
+        return DONE
+
+    return [[RecomputeStatus(name, status(name, day)) for name in algorithms] for day in dates]
+
+
+def _with_statuses(games: list[Game]) -> list[Game]:
+    for game, statuses in zip(games, recompute_statuses([g.date for g in games]), strict=True):
+        game.recompute = statuses
+        game.recompute_done = all(s.status == DONE for s in statuses)
+    return games
+
+
+def games_for_display() -> QuerySet[Game]:
+    return Game.objects.select_related("white", "black", "tournament")
+
+
+def sheet_games(sheet: RecordSheet) -> list[Game]:
+    """The sheet's games in entry order, each with ``recompute`` (a RecomputeStatus per
+    maintained algorithm) and ``recompute_done``."""
+    return _with_statuses(list(games_for_display().filter(record_sheet=sheet).order_by("seq")))
+
+
+def game_for_page(game_id: int) -> QuerySet[Game]:
+    return Game.objects.select_related(
+        "white", "black", "tournament", "record_sheet", "created_by", "voided_by"
+    ).filter(pk=game_id)
+
+
+def game_with_status(game: Game) -> Game:
+    return _with_statuses([game])[0]
+
+
+def recent_sheets() -> QuerySet[RecordSheet]:
+    """Record sheets, the latest entered first, with their numbers of games and void games."""
+    return (
+        RecordSheet.objects.select_related("entered_by")
+        .annotate(
+            game_count=Count("games"),
+            void_count=Count("games", filter=Q(games__voided_at__isnull=False)),
+        )
+        .order_by("-entered_at", "-pk")
+    )
+
+
+def game_history(game: Game) -> list[RatingHistory]:
+    """The game's rows in every algorithm's history, the primary algorithm first."""
+    order = {name: index for index, name in enumerate(maintained_algorithms())}
+    rows = RatingHistory.objects.filter(game=game).select_related("player")
+    return sorted(rows, key=lambda row: (order.get(row.algorithm, len(order)), row.position))
+
+
+def game_audit(game: Game) -> QuerySet[AuditEntry]:
+    return AuditEntry.objects.filter(object_type="game", object_id=str(game.pk)).select_related(
+        "user"
+    )

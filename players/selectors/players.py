@@ -1,0 +1,175 @@
+"""Reading players: the log page (rows, charts, snapshots), merged records, the volunteers'
+lookup."""
+
+from __future__ import annotations
+
+from django.db.models import (
+    IntegerField,
+    Q,
+    QuerySet,
+)
+from django.db.models.functions import Cast
+from django.http import Http404
+
+from players.charts import ChartPoint
+from players.fields import code_to_rank
+from players.lookup import lookup_players, player_index
+from players.models import (
+    AuditEntry,
+    Game,
+    Player,
+    ResyncBatch,
+    Tournament,
+    TournamentPlayer,
+)
+from ratings.engine.ranks import Rank, parse_rank
+from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
+
+
+def national_ranks_before(batch: ResyncBatch) -> dict[int, Rank]:
+    """The national rank each player of a resync had before it (player id -> rank), from
+    the audit trail, in one query: what reverting the batch restores."""
+    entries = AuditEntry.objects.filter(
+        action="player_national_rank", summary=f"resync {batch.pk}"
+    ).order_by("id")
+    ranks = {}
+    for object_id, before in entries.values_list("object_id", "before"):
+        if before and before.get("national_rank") and object_id.isdigit():
+            ranks[int(object_id)] = parse_rank(before["national_rank"])
+    return ranks
+
+
+def player_or_404(username: str) -> Player:
+    try:
+        return Player.objects.select_related("club", "merged_into").get(username=username)
+    except Player.DoesNotExist:
+        raise Http404(f"no player with the username '{username}'") from None
+
+
+def voided_games(player: Player) -> list[Game]:
+    """The player's void games, the latest first: they count for nothing, but the log
+    page still shows them (struck through, with the reason) rather than lose them."""
+    return list(
+        Game.objects.filter(voided_at__isnull=False)
+        .filter(Q(white=player) | Q(black=player))
+        .select_related("white", "black")
+        .order_by("-date", "-pk")
+    )
+
+
+def merged_records(player: Player) -> list[Player]:
+    """The records merged into ``player`` (their usernames once named this person)."""
+    return list(player.merged_records.order_by("username"))
+
+
+def player_ratings(player: Player) -> dict[str, CurrentRating]:
+    """The player's current rating under each algorithm that rated them (one query)."""
+    return {rating.algorithm: rating for rating in CurrentRating.objects.filter(player=player)}
+
+
+def declared_rating_source(player: Player) -> Tournament | None:
+    """The earliest imported tournament whose file declared the GoR the player starts
+    at under the EGF algorithms (one query; None without a declared GoR)."""
+    if player.declared_rating is None:
+        return None
+    entry = (
+        TournamentPlayer.objects.filter(player=player, rating=player.declared_rating)
+        .select_related("tournament")
+        .order_by("tournament__start_date", "tournament__code")
+        .first()
+    )
+    return entry.tournament if entry is not None else None
+
+
+def log_rows(player: Player, algorithm: str) -> QuerySet[RatingHistory]:
+    """The player's record sheet under ``algorithm``, newest first.
+
+    Everything a row shows comes with it (game, its tournament, adjustment, opponent),
+    so a page of rows is one query whatever its size.
+    """
+    return (
+        RatingHistory.objects.filter(algorithm=algorithm, player=player)
+        .select_related("game", "game__tournament", "adjustment", "opponent")
+        .order_by("-position")
+    )
+
+
+def chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
+    """Rank and value over time under a per-game algorithm: where the player started,
+    then after every row (one query, in replay order). An adjustment is a step: the
+    line stays level until its date, then jumps (a point before it, on its date).
+
+    The ranks come as their stored integers: building a Rank per row through the
+    field's converter cost more than the query itself for a player with thousands of
+    games, and a player holds only a few dozen distinct ranks.
+    """
+    rows = list(
+        RatingHistory.objects.filter(algorithm=algorithm, player=player)
+        .order_by("position")
+        .annotate(
+            rank_before_code=Cast("rank_before", IntegerField()),
+            rank_after_code=Cast("rank_after", IntegerField()),
+        )
+        .values_list(
+            "date",
+            "rank_before_code",
+            "value_before",
+            "rank_after_code",
+            "value_after",
+            "adjustment_id",
+        )
+    )
+    if not rows:
+        return []
+    ranks: dict[int, Rank] = {}
+
+    def rank(code: int) -> Rank:
+        if code not in ranks:
+            ranks[code] = code_to_rank(code)
+        return ranks[code]
+
+    first_date, first_rank, first_value = rows[0][:3]
+    points = [ChartPoint(first_date, rank(first_rank), first_value)]
+    for day, code_before, value_before, code, value, adjustment_id in rows:
+        if adjustment_id is not None and points[-1].date != day:
+            points.append(ChartPoint(day, rank(code_before), value_before))
+        points.append(ChartPoint(day, rank(code), value))
+    return points
+
+
+def snapshot_rows(player: Player, algorithm: str) -> QuerySet[RatingSnapshot]:
+    """A holistic algorithm's month-end standings of the player, newest first."""
+    return RatingSnapshot.objects.filter(algorithm=algorithm, player=player).order_by("-date")
+
+
+def snapshot_chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
+    rows = (
+        RatingSnapshot.objects.filter(algorithm=algorithm, player=player)
+        .order_by("date")
+        .values_list("date", "rank", "value")
+    )
+    return [ChartPoint(day, rank, value) for day, rank, value in rows]
+
+
+LOOKUP_LIMIT = 20
+
+
+def player_lookup(text: str) -> list[dict[str, str]]:
+    """Up to 20 players whose username starts with, or whose name contains, ``text``;
+    active players first; else those the player lookup finds, or the closest names.
+    No name holds a NUL character (and PostgreSQL refuses one in a query): text with
+    one finds nobody."""
+    text = text.strip()
+    if not text or "\x00" in text:
+        return []
+    players = list(
+        lookup_players()
+        .filter(Q(username__istartswith=text) | Q(full_name__icontains=text))
+        .order_by("-active", "username")[:LOOKUP_LIMIT]
+    )
+    if not players:  # a name in another order, without its accents, an EGD PIN, a typo
+        players = player_index().search(text, LOOKUP_LIMIT)
+    return [
+        {"username": p.username, "full_name": p.full_name, "rank": str(p.entry_rank)}
+        for p in players
+    ]

@@ -1,0 +1,214 @@
+"""Writing accounts: roles, temporary passwords, the link to a player."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from axes.utils import reset as reset_login_lockout
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Group
+from django.db import IntegrityError, models, transaction
+
+from clubrating.usernames import canonical_username
+from players.models import (
+    Player,
+)
+from players.permissions import COMMITTEE, VOLUNTEERS
+from players.selectors.accounts import SYSTEM_USERNAME, is_reserved_username
+from players.services.audit import audit
+from players.services.base import ServiceError
+
+
+class Role(models.TextChoices):
+    """What an account may do; committee members are volunteers too."""
+
+    # Player accounts, linked to their record, are of this role too.
+    READER = "reader", "Player (no volunteer role)"
+    VOLUNTEER = "volunteer", "Volunteer"
+    COMMITTEE = "committee", "Committee"
+
+
+ROLE_GROUPS = {
+    Role.READER: (),
+    Role.VOLUNTEER: (VOLUNTEERS,),
+    Role.COMMITTEE: (VOLUNTEERS, COMMITTEE),
+}
+
+
+# Unambiguous letters and digits, in groups, so a password can be read out on the phone.
+_PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
+
+
+def temporary_password() -> str:
+    """A random password to hand to someone who forgot theirs (about 74 bits)."""
+    return "-".join("".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(5)) for _ in range(3))
+
+
+def account_role(account) -> Role:
+    names = set(account.groups.values_list("name", flat=True))
+    if COMMITTEE in names:
+        return Role.COMMITTEE
+    if VOLUNTEERS in names:
+        return Role.VOLUNTEER
+    return Role.READER
+
+
+def account_snapshot(account) -> dict[str, Any]:
+    return {
+        "username": account.username,
+        "role": str(account_role(account)),
+        "is_active": account.is_active,
+        "is_staff": account.is_staff,
+        "is_superuser": account.is_superuser,
+    }
+
+
+def account_change_refusal(user, account) -> str | None:
+    """Why ``user`` may not change ``account``, or None. Staff accounts are changed by
+    staff only (a superuser's by a superuser), and the system account that imports act
+    as is nobody's to change."""
+    if is_reserved_username(account.username):
+        return f"'{SYSTEM_USERNAME}' is the site's own account; it has no login"
+    if account.is_superuser and not user.is_superuser:
+        return f"{account.username} is a superuser: only a superuser may change this account"
+    if account.is_staff and not (user.is_staff or user.is_superuser):
+        return f"{account.username} is a staff account: only staff may change this account"
+    return None
+
+
+def _check_may_change(user, account) -> None:
+    refusal = account_change_refusal(user, account)
+    if refusal:
+        raise ServiceError(refusal)
+
+
+def _set_role(account, role: Role) -> None:
+    ours = Group.objects.filter(name__in=(VOLUNTEERS, COMMITTEE))
+    account.groups.remove(*ours)
+    account.groups.add(*Group.objects.filter(name__in=ROLE_GROUPS[Role(role)]))
+    account._clubrating_groups = None  # the permission cache of this user object
+
+
+def username_refusal(username: str) -> str | None:
+    """Why a new account may not be called ``username``, or None. Two usernames that
+    differ only in case or in full-width letters are the same login (the log-in form
+    NFKC-normalises what is typed), so they are the same name here too."""
+    if is_reserved_username(username):
+        return f"'{username}' is reserved for the site's own account"
+    wanted = canonical_username(username)
+    # A club has a few hundred accounts; the database's case-insensitive match knows
+    # neither NFKC nor, on SQLite, non-ASCII case.
+    for existing in get_user_model().objects.values_list("username", flat=True).iterator():
+        if canonical_username(existing) == wanted:
+            return f"'{username}' is taken (usernames ignore case here)"
+    return None
+
+
+def account_create(*, user, username: str, password: str, role: Role, player: Player | None = None):
+    """A new login for a volunteer or committee member (or a player); with ``player``,
+    linked to that player record in the same transaction."""
+    accounts = get_user_model().objects
+    refusal = username_refusal(username)
+    if refusal:
+        raise ServiceError(refusal, [(None, "username", refusal)])
+    username = get_user_model().normalize_username(username)
+    if player is not None:
+        _check_player_unlinked(player)
+    try:
+        with transaction.atomic():
+            account = accounts.create_user(username=username, password=password)
+            _set_role(account, role)
+            audit(
+                user,
+                "account_create",
+                account,
+                after=account_snapshot(account),
+                summary=f"{username} ({Role(role).label})",
+            )
+            if player is not None:
+                link(user, account, player)
+    except IntegrityError:  # created by someone else meanwhile
+        message = f"'{username}' is taken"
+        raise ServiceError(message, [(None, "username", message)]) from None
+    return account
+
+
+def _check_player_unlinked(player: Player, account=None) -> None:
+    holder_id = Player.objects.filter(pk=player.pk).values_list("account_id", flat=True).first()
+    if holder_id is not None and (account is None or holder_id != account.pk):
+        holder = get_user_model().objects.get(pk=holder_id)
+        message = f"{player.username} already has an account ({holder.username}); unlink it first"
+        raise ServiceError(message, [(None, "player", message)])
+
+
+def link(user, account, player: Player | None) -> None:
+    before = Player.objects.filter(account=account).first()
+    Player.objects.filter(account=account).update(account=None)
+    if player is not None:
+        Player.objects.filter(pk=player.pk).update(account=account)
+        player.account = account
+    account._clubrating_player = player  # the cache of report_selectors.linked_player
+    audit(
+        user,
+        "account_player",
+        account,
+        before={"player": before.username if before else None},
+        after={"player": player.username if player else None},
+        summary=f"{account.username} -> {player.username if player else 'no player record'}",
+    )
+
+
+def account_link_player(*, user, account, player: Player | None):
+    """Link ``account`` to ``player`` (None: unlink): the player's own login, for their
+    page and their reports. One account per record, one record per account."""
+    _check_may_change(user, account)
+    if player is not None:
+        _check_player_unlinked(player, account)
+    with transaction.atomic():
+        try:
+            link(user, account, player)
+        except IntegrityError as error:  # linked by someone else meanwhile
+            message = f"{player.username} was linked to another account meanwhile"
+            raise ServiceError(message, [(None, "player", message)]) from error
+    return account
+
+
+def account_set_roles(*, user, account, role: Role):
+    """Give an account the role ``role``. A committee member cannot drop their own
+    committee role, so the club cannot lock itself out of the committee pages."""
+    _check_may_change(user, account)
+    if (
+        account.pk == user.pk
+        and not user.is_superuser
+        and account_role(account) == Role.COMMITTEE
+        and role != Role.COMMITTEE
+    ):
+        message = "you cannot remove your own committee role: ask another committee member"
+        raise ServiceError(message, [(None, "role", message)])
+    with transaction.atomic():
+        before = account_snapshot(account)
+        _set_role(account, role)
+        after = account_snapshot(account)
+        audit(
+            user,
+            "account_roles",
+            account,
+            before=before,
+            after=after,
+            summary=f"{account.username}: {before['role']} -> {after['role']}",
+        )
+    return account
+
+
+def account_set_temporary_password(*, user, account, password: str):
+    """Replace a forgotten password. The password itself is never written to the audit
+    trail; the account's open sessions end (Django ties them to the password), and any
+    log-in lockout of the account, from whatever address, is lifted."""
+    _check_may_change(user, account)
+    with transaction.atomic():
+        account.set_password(password)
+        account.save(update_fields=["password"])
+        reset_login_lockout(username=canonical_username(account.username))
+        audit(user, "account_password", account, summary=f"temporary password for {account}")
+    return account

@@ -1,0 +1,251 @@
+"""Writing adjustments: the committee's adjustments and the resyncs with national rating
+lists (apply, preview, upload, revert)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.db import transaction
+from django.utils import timezone
+
+from players.models import (
+    Adjustment,
+    Player,
+    ResyncBatch,
+    ResyncUpload,
+)
+from players.selectors.players import national_ranks_before
+from players.selectors.resync import Outcome, ResyncPreview
+from players.services.audit import adjustment_snapshot, audit, player_snapshot
+from players.services.base import ServiceError, check_algorithm, next_seqs
+from players.services.games import refresh_entry_ranks
+from ratings.engine.base import registry
+from ratings.engine.egf import EgfAlgorithm
+from ratings.engine.ranks import Rank
+from ratings.services import Touch, mark_dirty
+
+
+def adjustment_apply(
+    *,
+    user,
+    player: Player,
+    date: date,
+    new_rank: Rank,
+    value: Decimal | None = None,
+    algorithm: str = "",
+    reason: str = Adjustment.Reason.COMMITTEE,
+    comment: str = "",
+    batch: ResyncBatch | None = None,
+) -> Adjustment:
+    """Reset a player's rank (up or down) from ``date`` on, for one algorithm or all."""
+    check_algorithm(algorithm)
+    if date > timezone.localdate():
+        raise ServiceError(f"{date} is in the future", [(None, "date", "in the future")])
+    with transaction.atomic():
+        (seq,) = next_seqs(1)
+        adjustment = Adjustment.objects.create(
+            seq=seq,
+            date=date,
+            player=player,
+            algorithm=algorithm,
+            new_rank=new_rank,
+            value=value,
+            reason=reason,
+            comment=comment,
+            resync_batch=batch,
+            created_by=user,
+        )
+        audit(
+            user,
+            "adjustment_apply",
+            adjustment,
+            after=adjustment_snapshot(adjustment),
+            summary=f"{player.username} -> {new_rank}",
+        )
+        # a resync refreshes the entry ranks of its whole batch at once
+        moved = refresh_entry_ranks([player]) if batch is None else []
+        mark_dirty([Touch(date, None, algorithm), *moved])
+    return adjustment
+
+
+@dataclass(frozen=True)
+class ResyncChange:
+    """One player of a resync: a new national rank and/or, from the list, a rating on
+    the GoR scale that the EGF algorithms restart the player from."""
+
+    player: Player
+    new_rank: Rank
+    rating: Decimal | None = None
+    rank_changes: bool = True
+
+
+def egf_algorithms() -> list[str]:
+    """The registered EGF GoR algorithms: the ones a GoR from a list is a value for."""
+    return [name for name, cls in registry().items() if issubclass(cls, EgfAlgorithm)]
+
+
+def resync_apply(
+    *, user, changes: Sequence[ResyncChange], effective_date: date, note: str = ""
+) -> ResyncBatch:
+    """Reset the players whose national rank changed, as one batch.
+
+    A changed rank is one adjustment for every algorithm (the algorithm's default value
+    for the rank); a rating from the list is, in addition, one adjustment per EGF
+    algorithm with that value, entered after it (so it is the one those algorithms keep).
+    """
+    if not changes:
+        raise ServiceError("nobody's rank changes: nothing to apply")
+    comment = f"Resync with national rank ({note})" if note else "Resync with national rank"
+    rated_algorithms = egf_algorithms()
+    with transaction.atomic():
+        batch = ResyncBatch.objects.create(
+            created_by=user, effective_date=effective_date, note=note
+        )
+        players = [change.player for change in changes]
+        for change in changes:
+            if change.rank_changes:
+                before = player_snapshot(change.player)
+                Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
+                change.player.national_rank = change.new_rank
+                audit(
+                    user,
+                    "player_national_rank",
+                    change.player,
+                    before=before,
+                    after=player_snapshot(change.player),
+                    summary=f"resync {batch.pk}",
+                )
+                adjustment_apply(
+                    user=user,
+                    player=change.player,
+                    date=effective_date,
+                    new_rank=change.new_rank,
+                    reason=Adjustment.Reason.RESYNC,
+                    comment=comment,
+                    batch=batch,
+                )
+            if change.rating is not None:
+                for algorithm in rated_algorithms:
+                    adjustment_apply(
+                        user=user,
+                        player=change.player,
+                        date=effective_date,
+                        new_rank=change.new_rank,
+                        value=change.rating,
+                        algorithm=algorithm,
+                        reason=Adjustment.Reason.RESYNC,
+                        comment=f"{comment}, rating {change.rating:f} from the list",
+                        batch=batch,
+                    )
+        audit(
+            user,
+            "resync_apply",
+            batch,
+            after={
+                "players": [c.player.username for c in changes if c.rank_changes],
+                "ratings": {
+                    c.player.username: f"{c.rating:f}" for c in changes if c.rating is not None
+                },
+                "date": str(effective_date),
+            },
+            summary=f"{len(changes)} players",
+        )
+        mark_dirty(refresh_entry_ranks(players))
+    return batch
+
+
+def resync_apply_preview(
+    *,
+    user,
+    preview: ResyncPreview,
+    use_ratings: bool = False,
+    note: str = "",
+    upload: ResyncUpload | None = None,
+) -> ResyncBatch:
+    """Apply what a preview shows: its changed lines and, with ``use_ratings``, the
+    list's ratings of every listed player (changed or not). Refused, storing nothing,
+    when nothing would change or the changes carry more than one effective date.
+
+    The kept ``upload`` the preview was read from is used up in the same transaction,
+    so that a second click on the apply button (or a second tab) applies nothing twice.
+    """
+    rows = [
+        row
+        for row in preview.rows
+        if row.outcome == Outcome.CHANGED
+        or (use_ratings and row.outcome == Outcome.UNCHANGED and row.rating is not None)
+    ]
+    if not rows:
+        raise ServiceError("Nobody's national rank changes: there is nothing to apply.")
+    dates = sorted({row.effective_date for row in rows})
+    if len(dates) > 1:
+        raise ServiceError(
+            "The changes have more than one effective date "
+            f"({', '.join(str(day) for day in dates)}). A resync is one batch with one "
+            "date: split the list, or leave the dates out of the lines and give the "
+            "date in the form."
+        )
+    players = Player.objects.select_related("club").in_bulk([row.player.pk for row in rows])
+    changes = [
+        ResyncChange(
+            players[row.player.pk],
+            row.new_rank,
+            rating=row.rating if use_ratings else None,
+            rank_changes=row.outcome == Outcome.CHANGED,
+        )
+        for row in rows
+    ]
+    with transaction.atomic():
+        if upload is not None and not ResyncUpload.objects.filter(pk=upload.pk).delete()[0]:
+            raise ServiceError("This list was already applied: see the earlier resyncs.")
+        return resync_apply(user=user, changes=changes, effective_date=dates[0], note=note)
+
+
+# Uploads are kept a day: long enough to check a preview and apply it.
+RESYNC_UPLOAD_KEPT = timedelta(days=1)
+
+
+def resync_upload_store(*, user, name: str, data: bytes) -> ResyncUpload:
+    """Keep a previewed list for its apply; forget those older than a day."""
+    with transaction.atomic():
+        ResyncUpload.objects.filter(created_at__lt=timezone.now() - RESYNC_UPLOAD_KEPT).delete()
+        return ResyncUpload.objects.create(
+            token=uuid.uuid4(), created_by=user, name=name[:255], data=data
+        )
+
+
+def resync_revert(*, user, batch_id: int) -> ResyncBatch:
+    """Undo a whole resync: its adjustments are voided and national ranks restored."""
+    with transaction.atomic():
+        batch = ResyncBatch.objects.select_for_update().get(pk=batch_id)
+        if batch.reverted_at is not None:
+            raise ServiceError(f"resync {batch.pk} was already reverted")
+        now = timezone.now()
+        adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
+        restored_ranks = national_ranks_before(batch)
+        players = [adjustment.player for adjustment in adjustments]
+        for adjustment in adjustments:
+            before = adjustment_snapshot(adjustment)
+            adjustment.voided_at, adjustment.voided_by = now, user
+            adjustment.void_reason = f"resync {batch.pk} reverted"
+            adjustment.version += 1
+            adjustment.save()
+            audit(
+                user,
+                "adjustment_void",
+                adjustment,
+                before=before,
+                after=adjustment_snapshot(adjustment),
+            )
+            restored = restored_ranks.get(adjustment.player_id)
+            if restored is not None:
+                Player.objects.filter(pk=adjustment.player_id).update(national_rank=restored)
+        batch.reverted_at, batch.reverted_by = now, user
+        batch.save(update_fields=["reverted_at", "reverted_by"])
+        audit(user, "resync_revert", batch, summary=f"{len(adjustments)} adjustments voided")
+        mark_dirty([Touch(batch.effective_date), *refresh_entry_ranks(players)])
+    return batch

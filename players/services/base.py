@@ -1,0 +1,71 @@
+"""What every service shares: the ServiceError family, the system user, sequence numbers."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import make_password
+from django.db.models import F
+
+from players.models import (
+    EntrySequence,
+)
+from players.selectors.accounts import SYSTEM_USERNAME
+from ratings.engine.base import algorithm_names
+
+
+class ServiceError(Exception):
+    """A write that was refused; nothing was stored. ``errors`` are (where, field, message)."""
+
+    def __init__(self, message: str, errors: Sequence[tuple[Any, str, str]] = ()) -> None:
+        super().__init__(message)
+        self.message = message
+        self.errors = list(errors)
+
+
+class ConcurrentEditError(ServiceError):
+    """The row changed since the user loaded it (optimistic concurrency)."""
+
+
+class DuplicateGamesError(ServiceError):
+    """Games that look like ones already on file (or like each other)."""
+
+
+def system_user():
+    """The account that imports and commands act as when no user is named. It can
+    never log in: inactive, with an unusable password, no role. If someone made it a
+    login before these rules (a committee member could create it), that is undone here."""
+    accounts = get_user_model().objects
+    user, created = accounts.get_or_create(
+        username=SYSTEM_USERNAME, defaults={"is_active": False, "password": make_password(None)}
+    )
+    if not created and (
+        user.is_active or user.is_staff or user.is_superuser or user.has_usable_password()
+    ):
+        user.is_active = user.is_staff = user.is_superuser = False
+        user.set_unusable_password()
+        user.save(update_fields=["is_active", "is_staff", "is_superuser", "password"])
+        user.groups.clear()
+    return user
+
+
+def next_seqs(count: int) -> range:
+    """Reserve ``count`` consecutive entry numbers. The UPDATE takes the counter's row
+    lock (PostgreSQL) or the write lock (SQLite) until the caller's transaction ends, so
+    concurrent sheets get distinct, increasing numbers."""
+    EntrySequence.objects.get_or_create(pk=1)
+    EntrySequence.objects.filter(pk=1).update(last=F("last") + count)
+    last = EntrySequence.objects.values_list("last", flat=True).get(pk=1)
+    return range(last - count + 1, last + 1)
+
+
+ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+
+
+def check_algorithm(algorithm: str) -> None:
+    if algorithm and algorithm not in algorithm_names():
+        raise ServiceError(
+            f"'{algorithm}' is not an algorithm", [(None, "algorithm", "unknown algorithm")]
+        )

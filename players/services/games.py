@@ -1,0 +1,547 @@
+"""Writing games: checks (duplicates, outliers), record sheets, corrections, voids, and the
+dates and entry ranks they refresh."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from datetime import date, timedelta
+from decimal import Decimal
+
+from django.db import transaction
+from django.db.models import Count, Max, Min, Q
+from django.utils import timezone
+
+from players.fields import rank_to_code
+from players.models import (
+    Adjustment,
+    AuditEntry,
+    Game,
+    Player,
+    RecordSheet,
+    Tournament,
+)
+from players.services.audit import audit, game_snapshot
+from players.services.base import (
+    ID_CHUNK,
+    ConcurrentEditError,
+    DuplicateGamesError,
+    ServiceError,
+    next_seqs,
+)
+from players.services.tournaments import refresh_tournament_counts
+from ratings.bulk import update_rows
+from ratings.engine.ranks import Rank
+from ratings.selectors import declared_ranks
+from ratings.services import Touch, mark_dirty
+
+
+@dataclass(frozen=True)
+class GameInput:
+    """A game as a form or an import hands it to the services."""
+
+    date: date
+    white: Player
+    black: Player
+    winner: str
+    handicap: int = 0
+    komi: Decimal | None = None
+    status: str = Game.Status.NORMAL
+    board_size: int = 19
+    time_minutes: int | None = None
+    tournament: Tournament | None = None
+    round: int = 0
+    comment: str = ""
+    white_rank: Rank | None = None
+    black_rank: Rank | None = None
+
+    @property
+    def resolved_komi(self) -> Decimal:
+        if self.komi is not None:
+            return Decimal(self.komi)
+        return Decimal("6.5") if self.handicap == 0 else Decimal("0.5")
+
+    def duplicate_key(self) -> tuple:
+        return duplicate_key(
+            self.date, self.white.pk, self.black.pk, self.handicap, self.resolved_komi, self.winner
+        )
+
+
+def duplicate_key(day, white_id, black_id, handicap, komi, winner) -> tuple:
+    """What makes two games the same game: the date, the two players whichever colour
+    each had, the handicap, the komi and who won (the player, not the colour), so that a
+    game entered again with the colours swapped is found."""
+    winner_id = {"W": white_id, "B": black_id}.get(winner)
+    first, second = sorted((white_id, black_id))
+    return (day, first, second, handicap, Decimal(komi), winner_id)
+
+
+@dataclass
+class SubmitResult:
+    sheet: RecordSheet | None
+    games: list[Game]
+    warnings: list[str] = field(default_factory=list)
+
+
+def refresh_last_updated(players: Iterable[Player]) -> None:
+    """A player's "last updated" is the date of their most recently entered valid game;
+    "last played" the date of their latest one; "tournament only" says that they have
+    valid games and all are tournament games.
+
+    A few grouped queries for any number of players (an import brings thousands): the
+    latest entry number, latest date and games outside tournaments of each as White and
+    as Black, then the dates of those latest entered games."""
+    ids = sorted({player.pk for player in players})
+    latest: dict[int, int] = {}  # player id -> seq of their most recently entered game
+    played: dict[int, date] = {}
+    outside: dict[int, int] = {}  # player id -> valid games outside tournaments
+    for chunk in (ids[start : start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)):
+        for side in ("white", "black"):
+            rows = (
+                Game.objects.valid()
+                .filter(**{f"{side}__in": chunk})
+                .values_list(side)
+                .annotate(
+                    last=Max("seq"),
+                    day=Max("date"),
+                    outside=Count("pk", filter=Q(tournament__isnull=True)),
+                )
+                .order_by()
+            )
+            for player_id, seq, day, games in rows:
+                latest[player_id] = max(seq, latest.get(player_id, seq))
+                played[player_id] = max(day, played.get(player_id, day))
+                outside[player_id] = outside.get(player_id, 0) + games
+    seqs = sorted(latest.values())
+    dates: dict[int, date] = {}
+    for start in range(0, len(seqs), ID_CHUNK):
+        chunk = seqs[start : start + ID_CHUNK]
+        dates.update(Game.objects.filter(seq__in=chunk).values_list("seq", "date"))
+    update_rows(
+        Player,
+        ("last_updated", "last_played", "tournament_only"),
+        [
+            (
+                dates[latest[pk]] if pk in latest else None,
+                played.get(pk),
+                pk in outside and not outside[pk],
+                pk,
+            )
+            for pk in ids
+        ],
+    )
+
+
+_WINNERS = frozenset(Game.Winner.values)
+
+
+_STATUSES = frozenset(Game.Status.values)
+
+
+def game_problems(game: GameInput, today: date | None = None) -> list[tuple[str, str]]:
+    """What is wrong with ``game`` (field, message); ``today`` (default: now) for an
+    import, which checks a million games."""
+    problems = []
+    if game.white.pk == game.black.pk:
+        problems.append(("black", "a player cannot play themselves"))
+    if game.date > (today or timezone.localdate()):
+        problems.append(("date", f"{game.date} is in the future"))
+    if game.winner not in _WINNERS:
+        problems.append(("winner", f"'{game.winner}' is not W, B or D"))
+    if not 0 <= game.handicap <= 9:
+        problems.append(("handicap", f"{game.handicap} is not a handicap (0 to 9)"))
+    komi = game.resolved_komi
+    if komi * 2 != int(komi * 2) or not -50 <= komi <= 50:
+        problems.append(("komi", f"{komi} is not a komi (a multiple of 0.5 in -50..50)"))
+    if game.status not in _STATUSES:
+        problems.append(("status", f"'{game.status}' is not a game status"))
+    if game.board_size not in (9, 13, 19):
+        problems.append(("board_size", f"{game.board_size} is not 9, 13 or 19"))
+    if game.time_minutes is not None and game.time_minutes <= 0:
+        problems.append(("time_minutes", "the time must be positive"))
+    return problems
+
+
+def _club_warnings(games: Sequence[GameInput]) -> list[str]:
+    """Games before a player's club was founded are allowed but worth a second look."""
+    warnings = []
+    for index, game in enumerate(games, start=1):
+        for player in (game.white, game.black):
+            founded = player.club.founded if player.club_id else None
+            if founded and game.date < founded:
+                club = player.club.name
+                warnings.append(
+                    f"game {index}: {game.date} is before {club} was founded ({founded})"
+                )
+    return warnings
+
+
+class GameOnFile(str):
+    """A duplicate warning (a sentence) that knows the game on file it names, so that a
+    page can link to it."""
+
+    game_id: int
+
+    def __new__(cls, text: str, game_id: int) -> GameOnFile:
+        warning = super().__new__(cls, text)
+        warning.game_id = game_id
+        return warning
+
+
+def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = None) -> list[str]:
+    """Games identical (date, players, colours, handicap, komi, result) to a stored valid
+    game or to another game of the same batch, described for the user. ``labels`` name
+    the games in messages (default "game 1", "game 2", ...)."""
+    labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
+    found = []
+    seen: dict[tuple, str] = {}
+    for label, game in zip(labels, games, strict=True):
+        key = game.duplicate_key()
+        if key in seen:
+            found.append(f"{label} is the same as {seen[key]}")
+        seen.setdefault(key, label)
+    if not games:
+        return found
+    stored = (
+        Game.objects.valid()
+        .filter(date__in={game.date for game in games})
+        .values_list("date", "white_id", "black_id", "handicap", "komi", "winner", "pk")
+    )
+    on_file = {duplicate_key(*row[:6]): row[6] for row in stored}
+    for label, game in zip(labels, games, strict=True):
+        number = on_file.get(game.duplicate_key())
+        if number is not None:
+            found.append(
+                GameOnFile(
+                    f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
+                    f"winner {game.winner}) is already on file as game {number}",
+                    number,
+                )
+            )
+    return found
+
+
+OUTLIER_MARGIN = timedelta(days=365)
+
+
+def find_outliers(
+    games: Sequence[GameInput], labels: Sequence[str] | None = None, exclude: Iterable[int] = ()
+) -> list[str]:
+    """Games dated more than a year before a player's first valid game or after their
+    last one: a mistyped year looks like that. Described for the user, to confirm;
+    ``labels`` as for :func:`find_duplicates`, ``exclude`` the stored games (by id) not
+    to compare with (the one being corrected)."""
+    labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
+    players = {player.pk: player for game in games for player in (game.white, game.black)}
+    spans: dict[int, tuple[date, date]] = {}
+    for side in ("white", "black"):
+        rows = (
+            Game.objects.valid()
+            .exclude(pk__in=list(exclude))
+            .filter(**{f"{side}__in": list(players)})
+            .values_list(side)
+            .annotate(first=Min("date"), last=Max("date"))
+            .order_by()
+        )
+        for pk, first, last in rows:
+            known = spans.get(pk, (first, last))
+            spans[pk] = (min(first, known[0]), max(last, known[1]))
+    found = []
+    for label, game in zip(labels, games, strict=True):
+        for player in (game.white, game.black):
+            if player.pk not in spans:
+                continue
+            first, last = spans[player.pk]
+            if game.date < first - OUTLIER_MARGIN:
+                found.append(
+                    f"{label}: {game.date} is more than a year before "
+                    f"{player.username}'s first game ({first})"
+                )
+            elif game.date > last + OUTLIER_MARGIN:
+                found.append(
+                    f"{label}: {game.date} is more than a year after "
+                    f"{player.username}'s last game ({last})"
+                )
+    return found
+
+
+def _new_game(game: GameInput, seq: int, user, sheet: RecordSheet | None) -> Game:
+    return Game(
+        seq=seq,
+        date=game.date,
+        round=game.round,
+        white=game.white,
+        black=game.black,
+        white_rank=game.white_rank,
+        black_rank=game.black_rank,
+        handicap=game.handicap,
+        komi=game.resolved_komi,
+        winner=game.winner,
+        status=game.status,
+        board_size=game.board_size,
+        time_minutes=game.time_minutes,
+        tournament=game.tournament,
+        record_sheet=sheet,
+        comment=game.comment,
+        created_by=user,
+    )
+
+
+# The columns game_row gives, in its order: every column of a game.
+GAME_COLUMNS = (
+    "seq",
+    "version",
+    "date",
+    "created_at",
+    "created_by_id",
+    "voided_at",
+    "voided_by_id",
+    "void_reason",
+    "comment",
+    "round",
+    "white_id",
+    "black_id",
+    "white_rank",
+    "black_rank",
+    "handicap",
+    "komi",
+    "winner",
+    "status",
+    "board_size",
+    "time_minutes",
+    "tournament_id",
+    "record_sheet_id",
+)
+
+
+def game_row(game: GameInput, seq: int, user, now) -> tuple:
+    """What :func:`_new_game` stores, as one row for a ``RowWriter``: a new valid game
+    of no record sheet, entered by ``user`` at ``now``."""
+    return (
+        seq,
+        1,
+        game.date,
+        now,
+        user.pk,
+        None,
+        None,
+        "",
+        game.comment,
+        game.round,
+        game.white.pk,
+        game.black.pk,
+        rank_to_code(game.white_rank) if game.white_rank else None,
+        rank_to_code(game.black_rank) if game.black_rank else None,
+        game.handicap,
+        game.resolved_komi,
+        game.winner,
+        game.status,
+        game.board_size,
+        game.time_minutes,
+        game.tournament.pk if game.tournament else None,
+        None,
+    )
+
+
+def _touches(game: Game) -> Touch:
+    return Touch(game.date, game.tournament_id)
+
+
+def record_sheet_submit(
+    *,
+    user,
+    games: Sequence[GameInput],
+    received_on: date | None = None,
+    note: str = "",
+    allow_duplicates: bool = False,
+) -> SubmitResult:
+    """Store a whole paper record sheet, or nothing."""
+    if not games:
+        raise ServiceError("a record sheet needs at least one game")
+    problems = [
+        (index, field_name, message)
+        for index, game in enumerate(games, start=1)
+        for field_name, message in game_problems(game)
+    ]
+    if problems:
+        raise ServiceError("the sheet has errors; nothing was stored", problems)
+    with transaction.atomic():
+        if not allow_duplicates:
+            doubtful = find_duplicates(games) + find_outliers(games)
+            if doubtful:
+                raise DuplicateGamesError("these games need a second look", doubtful)
+        sheet = RecordSheet.objects.create(entered_by=user, received_on=received_on, note=note)
+        seqs = next_seqs(len(games))
+        stored = Game.objects.bulk_create(
+            [_new_game(game, seq, user, sheet) for game, seq in zip(games, seqs, strict=True)]
+        )
+        AuditEntry.objects.bulk_create(
+            [
+                AuditEntry(
+                    user=user,
+                    action="game_create",
+                    object_type="game",
+                    object_id=str(game.pk),
+                    summary=f"sheet {sheet.pk}: {game}",
+                    after=game_snapshot(game),
+                )
+                for game in stored
+            ]
+        )
+        refresh_last_updated([player for game in games for player in (game.white, game.black)])
+        refresh_tournament_counts(game.tournament_id for game in stored)
+        # a sheet declares no rank, but a game before a player's first-row adjustment
+        # takes the entry from it
+        moved = refresh_entry_ranks([p for game in games for p in (game.white, game.black)])
+        mark_dirty([*(_touches(game) for game in stored), *moved])
+    return SubmitResult(sheet, stored, _club_warnings(games))
+
+
+def _locked_game(game_id: int, version: int) -> Game:
+    # Lock the row so that two corrections cannot both pass the version check. NO KEY
+    # UPDATE (the key never changes) does not wait for a recompute that is writing
+    # history rows pointing at this game, which would otherwise deadlock with it.
+    game = (
+        Game.objects.select_for_update(of=("self",), no_key=True)
+        .select_related("white", "black", "tournament")
+        .get(pk=game_id)
+    )
+    if game.version != version:
+        raise ConcurrentEditError(
+            f"game {game.pk} was changed by someone else since you opened it "
+            f"(version {game.version}, yours {version}); reload it and try again"
+        )
+    return game
+
+
+def game_correct(
+    *, user, game_id: int, version: int, changes: GameInput, allow_outliers: bool = False
+) -> Game:
+    """Correct a game (any field, including its date: back-dating). A new date more
+    than a year away from either player's other games is refused (DuplicateGamesError,
+    at the date field) unless ``allow_outliers``."""
+    problems = game_problems(changes)
+    if problems:
+        raise ServiceError("the correction has errors; nothing was changed", problems)
+    with transaction.atomic():
+        game = _locked_game(game_id, version)
+        if game.is_void:
+            raise ServiceError(f"game {game.pk} is void; it cannot be corrected")
+        if changes.date != game.date and not allow_outliers:
+            outliers = find_outliers([changes], ["the new date"], exclude=[game.pk])
+            if outliers:
+                raise DuplicateGamesError(
+                    "the new date needs a second look",
+                    [(None, "date", message) for message in outliers],
+                )
+        before = game_snapshot(game)
+        old_touch, old_players = _touches(game), (game.white, game.black)
+        for name in (
+            "date",
+            "round",
+            "white",
+            "black",
+            "handicap",
+            "winner",
+            "status",
+            "board_size",
+            "time_minutes",
+            "tournament",
+            "comment",
+        ):
+            setattr(game, name, getattr(changes, name))
+        game.komi = changes.resolved_komi
+        game.version += 1
+        game.save()
+        audit(
+            user,
+            "game_correct",
+            game,
+            before=before,
+            after=game_snapshot(game),
+            summary=str(game),
+        )
+        refresh_last_updated([*old_players, game.white, game.black])
+        refresh_tournament_counts([old_touch.tournament_id, game.tournament_id])
+        moved = refresh_entry_ranks([*old_players, game.white, game.black])
+        mark_dirty([old_touch, _touches(game), *moved])
+    return game
+
+
+def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
+    """Void a game: it stays on file, marked, and no longer counts."""
+    if not reason.strip():
+        raise ServiceError("a reason is required to void a game", [(None, "reason", "required")])
+    with transaction.atomic():
+        game = _locked_game(game_id, version)
+        if game.is_void:
+            raise ServiceError(f"game {game.pk} is already void")
+        before = game_snapshot(game)
+        game.voided_at = timezone.now()
+        game.voided_by = user
+        game.void_reason = reason.strip()
+        game.version += 1
+        game.save()
+        audit(user, "game_void", game, before=before, after=game_snapshot(game), summary=reason)
+        refresh_last_updated([game.white, game.black])
+        refresh_tournament_counts([game.tournament_id])
+        moved = refresh_entry_ranks([game.white, game.black])
+        mark_dirty([_touches(game), *moved])
+    return game
+
+
+def earliest_entry(players: Sequence[Player]) -> date | None:
+    """The date of the first valid game or adjustment of any of ``players``."""
+    first_game = (
+        Game.objects.valid()
+        .filter(Q(white__in=players) | Q(black__in=players))
+        .aggregate(first=Min("date"))["first"]
+    )
+    first_adjustment = (
+        Adjustment.objects.valid().filter(player__in=players).aggregate(first=Min("date"))["first"]
+    )
+    present = [day for day in (first_game, first_adjustment) if day is not None]
+    return min(present) if present else None
+
+
+def refresh_entry_ranks(players: Iterable[Player]) -> list[Touch]:
+    """Store the declared rank (``Player.declared_rank``) of each of ``players`` after a
+    write of their games or adjustments, and return the touches of the write that moved
+    someone's entry rank (SPEC section 2). Such a player is rated from the new rank from
+    their first row on, so each algorithm replays from that player's first game or
+    first adjustment it applies, which may lie long before the dates the write itself
+    touches (an older tournament's games imported, a game that declared a rank voided).
+    A few queries per 500 players."""
+    ids = sorted({player.pk for player in players})
+    moved: list[int] = []
+    for chunk in (ids[start : start + ID_CHUNK] for start in range(0, len(ids), ID_CHUNK)):
+        stored = Player.objects.filter(pk__in=chunk).values_list(
+            "pk", "declared_rank", "entry_rank"
+        )
+        declared = declared_ranks(chunk)
+        changed = []
+        for pk, before, created in stored:
+            after = declared.get(pk)
+            if after != before:
+                changed.append((rank_to_code(after) if after is not None else None, pk))
+                if (created if after is None else after) != (created if before is None else before):
+                    moved.append(pk)
+        update_rows(Player, ("declared_rank",), changed)
+    touches = []
+    for chunk in (moved[start : start + ID_CHUNK] for start in range(0, len(moved), ID_CHUNK)):
+        first_game = (
+            Game.objects.valid()
+            .filter(Q(white__in=chunk) | Q(black__in=chunk))
+            .aggregate(first=Min("date"))["first"]
+        )
+        if first_game is not None:
+            touches.append(Touch(first_game))
+        first_adjustments = (
+            Adjustment.objects.valid()
+            .filter(player__in=chunk)
+            .values_list("algorithm")
+            .annotate(first=Min("date"))
+            .order_by()
+        )
+        touches += [Touch(day, None, algorithm) for algorithm, day in first_adjustments]
+    return touches

@@ -1,0 +1,314 @@
+"""Writing players: create, edit, bulk create, PIN and national-id checks, merges."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Count, F, Min, Q
+
+from players.models import (
+    Adjustment,
+    AuditEntry,
+    Club,
+    Game,
+    Player,
+)
+from players.services.accounts import link
+from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
+from players.services.base import ServiceError
+from players.services.games import earliest_entry, refresh_entry_ranks, refresh_last_updated
+from players.services.tournaments import refresh_tournament_counts
+from ratings.engine.ranks import Rank
+from ratings.services import Touch, mark_dirty
+
+
+def pin_problem(egd_pin: str, player: Player | None = None) -> str | None:
+    """Why ``egd_pin`` cannot be ``player``'s (or a new player's): an EGD PIN belongs to
+    one person, so another record holding it already refuses it. None if it can."""
+    if not egd_pin:
+        return None
+    holders = Player.objects.filter(egd_pin=egd_pin, erased_at__isnull=True)
+    if player is not None:
+        holders = holders.exclude(pk=player.pk)
+    holder = holders.first()
+    return None if holder is None else f"the EGD PIN {egd_pin} is already on file, for {holder}"
+
+
+def national_id_problem(national_id: str, player: Player | None = None) -> str | None:
+    """Why ``national_id`` cannot be ``player``'s: a federation's id belongs to one
+    record. None if it can."""
+    if not national_id:
+        return None
+    holder = Player.objects.filter(national_id=national_id).exclude(pk=getattr(player, "pk", None))
+    holder = holder.first()
+    return (
+        None
+        if holder is None
+        else f"the national id {national_id} is already on file, for {holder}"
+    )
+
+
+def _pin_problems(egd_pin: str, player: Player | None = None) -> list[tuple[Any, str, str]]:
+    problem = pin_problem(egd_pin, player)
+    return [(None, "egd_pin", problem)] if problem else []
+
+
+def player_create(
+    *,
+    user,
+    username: str,
+    full_name: str,
+    entry_rank: Rank,
+    club: Club | None = None,
+    national_rank: Rank | None = None,
+    egd_pin: str = "",
+    family_name: str = "",
+    given_name: str = "",
+    country: str = "",
+    federation_club: str = "",
+    declared_rating: int | None = None,
+) -> Player:
+    """A new player. With ``family_name`` or ``given_name`` the full name is derived
+    from them; else ``full_name`` is split (``models.split_full_name``)."""
+    problems = []
+    if Player.objects.filter(username=username).exists():
+        problems.append((None, "username", "already taken"))
+    problems += _pin_problems(egd_pin)
+    if problems:
+        raise ServiceError(f"{username} was not added", problems)
+    with transaction.atomic():
+        player = Player.objects.create(
+            username=username,
+            full_name=full_name,
+            family_name=family_name,
+            given_name=given_name,
+            country=country,
+            federation_club=federation_club,
+            declared_rating=declared_rating,
+            club=club,
+            entry_rank=entry_rank,
+            national_rank=national_rank if national_rank is not None else entry_rank,
+            egd_pin=egd_pin,
+        )
+        audit(user, "player_create", player, after=player_snapshot(player), summary=username)
+    return player
+
+
+# The fields a committee member corrects on a player's record (the username stays: it
+# is the record's address and the name the sheets use).
+PLAYER_EDIT_FIELDS = (
+    "given_name",
+    "family_name",
+    "full_name",
+    "club",
+    "country",
+    "federation_club",
+    "egd_pin",
+    "national_id",
+    "national_rank",
+    "entry_rank",
+    "active",
+)
+
+
+def player_update(*, user, player: Player, **changes: Any) -> Player:
+    """Correct a player's record: any of ``PLAYER_EDIT_FIELDS``. Ranks are bounded as
+    every rank is (SPEC section 1: 50k to 9d, 1p to 9p); an EGD PIN belongs to one
+    record. A corrected entry rank is where the player's ratings start, so the ratings
+    are recomputed from the player's first game or adjustment."""
+    unknown = set(changes) - set(PLAYER_EDIT_FIELDS)
+    if unknown:
+        raise ValueError(f"not a field a player is corrected by: {', '.join(sorted(unknown))}")
+    problems: list[tuple[Any, str, str]] = []
+    for name in ("entry_rank", "national_rank"):
+        rank = changes.get(name, getattr(player, name))
+        if not (rank is None and name == "national_rank") and not isinstance(rank, Rank):
+            problems.append((None, name, f"{rank!r} is not a rank (50k to 9d, 1p to 9p)"))
+    for name in ("full_name", "given_name", "family_name", "federation_club", "national_id"):
+        if name in changes:
+            changes[name] = (changes[name] or "").strip()
+    if "full_name" in changes and not changes["full_name"]:
+        problems.append((None, "full_name", "a player needs a name"))
+    names = [changes.get(name, getattr(player, name)) for name in ("given_name", "family_name")]
+    if {"given_name", "family_name"} & set(changes) and not any(names):
+        problems.append((None, "family_name", "a player needs a name"))
+    if "country" in changes:
+        country = changes["country"] = (changes["country"] or "").strip().upper()
+        if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
+            problems.append((None, "country", f"'{country}' is not a two-letter country code"))
+    if "egd_pin" in changes:
+        changes["egd_pin"] = (changes["egd_pin"] or "").strip()
+        problems += _pin_problems(changes["egd_pin"], player)
+    problem = national_id_problem(changes.get("national_id", ""), player)
+    if problem:
+        problems.append((None, "national_id", problem))
+    if problems:
+        raise ServiceError(f"{player.username} was not changed", problems)
+    with transaction.atomic():
+        # Only the player's row is locked: PostgreSQL cannot lock the nullable side of
+        # the outer join to the club.
+        player = (
+            Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=player.pk)
+        )
+        if player.erased_at is not None:
+            raise ServiceError(f"{player.username}'s record was erased: it cannot be changed")
+        before = player_snapshot(player)
+        old_entry_rank = player.entry_rank
+        for name, value in changes.items():
+            setattr(player, name, value)
+        player.sync_names()  # the full name follows the two names (or splits into them)
+        after = player_snapshot(player)
+        if after == before:
+            return player
+        player.save(update_fields=list(changes))
+        changed = ", ".join(key for key in after if after[key] != before.get(key))
+        audit(
+            user,
+            "player_update",
+            player,
+            before=before,
+            after=after,
+            summary=f"{player.username}: {changed}",
+        )
+        if player.entry_rank != old_entry_rank:
+            first = earliest_entry([player])
+            if first is not None:
+                mark_dirty([Touch(first)])
+    return player
+
+
+def players_create(*, user, players: Sequence[Player], summary: str) -> list[Player]:
+    """Store new players at once (an import brings hundreds), each audited as
+    :func:`player_create` audits one; the national rank defaults to the entry rank.
+    Refuses them all if a username is taken. Call inside the caller's transaction."""
+    usernames = [player.username for player in players]
+    taken = sorted(Player.objects.filter(username__in=usernames).values_list("username", flat=True))
+    if taken:
+        raise ServiceError(
+            f"the usernames {', '.join(taken)} are taken",
+            [(None, "username", f"'{username}' is already taken") for username in taken],
+        )
+    for player in players:
+        if player.national_rank is None:
+            player.national_rank = player.entry_rank
+    created = Player.objects.bulk_create(players, batch_size=1000)
+    AuditEntry.objects.bulk_create(
+        [
+            audit_entry(
+                user, "player_create", player, after=player_snapshot(player), summary=summary
+            )
+            for player in created
+        ],
+        batch_size=1000,
+    )
+    return created
+
+
+def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Player:
+    """Move the duplicate record's games and adjustments to the record to keep, and mark
+    the duplicate inactive (never deleted: the audit trail refers to it).
+
+    Refused when the two records played each other: then they are two people. Void games
+    between them stay with the duplicate (they count for nothing and a game cannot have
+    the same player on both sides). The ratings are marked dirty from the earliest game
+    or adjustment of either record, so the replay starts before both and rewrites every
+    history row of the duplicate.
+    """
+    if keep.pk == duplicate.pk:
+        message = "choose two different records: this is the record to keep"
+        raise ServiceError(message, [(None, "duplicate", message)])
+    with transaction.atomic():
+        # Row locks, in a fixed order, so that two merges of the same records (either
+        # way round) cannot both pass the checks below.
+        locked = {
+            p.pk: p
+            for p in Player.objects.select_for_update()
+            .filter(pk__in=[keep.pk, duplicate.pk])
+            .order_by("pk")
+        }
+        keep, duplicate = locked[keep.pk], locked[duplicate.pk]
+        if not keep.active:
+            message = f"{keep.username} is inactive: keep an active record"
+            raise ServiceError(message, [(None, "keep", message)])
+        between = Game.objects.valid().filter(
+            Q(white=keep, black=duplicate) | Q(white=duplicate, black=keep)
+        )
+        played = between.aggregate(count=Count("pk"), first=Min("date"))
+        if played["count"]:
+            message = (
+                f"{keep.username} and {duplicate.username} played each other "
+                f"({played['count']} game{'s' if played['count'] > 1 else ''}, "
+                f"the first on {played['first']}): "
+                "they are two people, not two records of one person"
+            )
+            raise ServiceError(message, [(None, "duplicate", message)])
+        earliest = earliest_entry([keep, duplicate])
+        moved_games = list(
+            Game.objects.select_related("white", "black", "tournament")
+            .filter(Q(white=duplicate) | Q(black=duplicate))
+            .exclude(Q(white=keep) | Q(black=keep))
+        )
+        before = {game.pk: game_snapshot(game) for game in moved_games}
+        Game.objects.filter(pk__in=before, white=duplicate).update(
+            white=keep, version=F("version") + 1
+        )
+        Game.objects.filter(pk__in=before, black=duplicate).update(
+            black=keep, version=F("version") + 1
+        )
+        moved_adjustments = list(Adjustment.objects.filter(player=duplicate).order_by("seq"))
+        Adjustment.objects.filter(player=duplicate).update(player=keep, version=F("version") + 1)
+        games_after = Game.objects.select_related("white", "black", "tournament").filter(
+            pk__in=before
+        )
+        AuditEntry.objects.bulk_create(
+            [
+                AuditEntry(
+                    user=user,
+                    action="game_reassign",
+                    object_type="game",
+                    object_id=str(game.pk),
+                    summary=f"{duplicate.username} merged into {keep.username}",
+                    before=before[game.pk],
+                    after=game_snapshot(game),
+                )
+                for game in games_after
+            ]
+        )
+        duplicate_before = player_snapshot(duplicate)
+        duplicate.active = False
+        duplicate.merged_into = keep
+        duplicate.save(update_fields=["active", "merged_into"])
+        if duplicate.account_id is not None and keep.account_id is None:
+            # The player's own login follows their games to the record kept.
+            account = duplicate.account
+            duplicate.account = None
+            duplicate.save(update_fields=["account"])
+            link(user, account, keep)
+        summary = f"{duplicate.username} merged into {keep.username}"
+        details = {
+            "kept": keep.username,
+            "duplicate": duplicate.username,
+            "games": sorted(before),
+            "adjustments": [adjustment.seq for adjustment in moved_adjustments],
+            "note": note,
+        }
+        audit(user, "player_merge", keep, after=details, summary=summary)
+        audit(
+            user,
+            "player_deactivate",
+            duplicate,
+            before=duplicate_before,
+            after=player_snapshot(duplicate) | {"merged_into": keep.username, "note": note},
+            summary=summary,
+        )
+        refresh_last_updated([keep, duplicate])
+        refresh_tournament_counts(game.tournament_id for game in moved_games)
+        refresh_entry_ranks([keep, duplicate])  # both replay from the earliest anyway
+        if earliest is not None and (moved_games or moved_adjustments):
+            mark_dirty(
+                [Touch(earliest)] + [Touch(game.date, game.tournament_id) for game in moved_games]
+            )
+    keep.refresh_from_db()
+    return keep
