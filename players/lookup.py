@@ -10,7 +10,7 @@ At 10,000 players, on the shared 2-core machine under load: the index 0.7-1.2 s 
 build, a typo's suggestions, a reversed name and a PIN 10-40 ms together
 (tests/players/test_lookup.py pins it under 0.5 s). Pages that resolve a few names at
 once (a sheet) first try the usernames with one query and build the index only for
-what that did not find (``Directory`` in ``players.forms``).
+what that did not find (``Directory`` in ``players.entry.forms``).
 """
 
 from __future__ import annotations

@@ -5,9 +5,9 @@ from django.urls import include, path
 urlpatterns = [
     # The entry pages come first: their fixed paths /players/new/ and /players/lookup/
     # must win over the log pages' /players/<username>/ (those usernames are reserved).
-    path("", include("players.urls_entry")),  # volunteers: entry_views.py
-    path("", include("players.urls_public")),  # everyone: views.py
-    path("", include("players.urls_committee")),  # committee: committee_views.py
-    path("", include("players.urls_reports")),  # own pages, reports: report_views.py
-    path("api/v1/", include("players.urls_api")),  # everyone, read-only JSON: api.py
+    path("", include("players.entry.urls")),  # volunteers: entry/
+    path("", include("players.public.urls")),  # everyone: public/
+    path("", include("players.committee.urls")),  # committee: committee/
+    path("", include("players.account.urls")),  # own pages, reports: account/
+    path("api/v1/", include("players.api.urls")),  # everyone, read-only JSON: api/
 ]

@@ -46,7 +46,7 @@ class GameFacts:
 
 @dataclass(frozen=True, slots=True)
 class ExplainedRow:
-    """An engine row with what ``players.tables.explain`` reads of a stored history row,
+    """An engine row with what ``players.web.tables.explain`` reads of a stored history row,
     so that the calculator shows the log page's "how was this computed" panel."""
 
     factors: dict[str, Any]

@@ -1,4 +1,4 @@
-"""The lab's calibration chart, as geometry for an inline SVG (as players/charts.py
+"""The lab's calibration chart, as geometry for an inline SVG (as players/web/charts.py
 draws the rank chart: no script, no library, works offline and on a phone).
 
 Predicted chance of White on x, White's observed score on y, both 0..100 %; the
@@ -13,7 +13,7 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from players.charts import Tick
+from players.web.charts import Tick
 
 WIDTH = 360
 HEIGHT = 340

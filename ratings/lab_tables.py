@@ -8,7 +8,7 @@ import django_tables2 as tables
 from django.utils import timezone
 from django.utils.html import format_html
 
-from players.tables import MINUS, NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY
+from players.web.tables import MINUS, NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY
 
 from .lab_charts import percent
 

@@ -9,8 +9,8 @@ from django.views.decorators.http import require_safe
 
 from players.selectors.algorithms import algorithm_or_404, algorithms
 from players.selectors.committee import player_usernames
-from players.tables import explain, how_html, shown_change, shown_value
-from players.views import algorithm_tabs
+from players.web.tables import explain, how_html, shown_change, shown_value
+from players.web.tabs import algorithm_tabs
 from ratings.engine.base import get_algorithm
 from ratings.engine.sagc import Sagc, opponent_factor
 

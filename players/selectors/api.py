@@ -1,4 +1,4 @@
-"""Reads for the JSON API (players/api.py): ordered, filtered querysets that give a
+"""Reads for the JSON API (players/api/views.py): ordered, filtered querysets that give a
 page of rows in one query, and the few rows each page adds in one more.
 
 Filters come in as domain values; the API's views parse and check the parameters.

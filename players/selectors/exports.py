@@ -11,9 +11,10 @@ from fractions import Fraction
 from django.db.models import QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
-from players.selectors.players import log_rows
+from players.selectors.players import (
+    log_rows,
+)
 from players.services.base import ServiceError
-from players.views import spreadsheet_safe
 from ratings.engine.base import Algorithm, HistoryRow
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
@@ -22,6 +23,12 @@ from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI, Colour, Status, Winner
 from ratings.models import RatingHistory
 from ratings.selectors import player_entries
+
+
+def spreadsheet_safe(text: str) -> str:
+    """A free-text cell a spreadsheet would run as a formula gets a leading quote
+    (SPEC section 6)."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:

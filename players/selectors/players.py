@@ -11,7 +11,6 @@ from django.db.models import (
 from django.db.models.functions import Cast
 from django.http import Http404
 
-from players.charts import ChartPoint
 from players.fields import code_to_rank
 from players.lookup import lookup_players, player_index
 from players.models import (
@@ -22,6 +21,7 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
+from players.web.charts import ChartPoint
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 

@@ -148,7 +148,7 @@ def link(user, account, player: Player | None) -> None:
     if player is not None:
         Player.objects.filter(pk=player.pk).update(account=account)
         player.account = account
-    account._clubrating_player = player  # the cache of report_selectors.linked_player
+    account._clubrating_player = player  # the cache of selectors.reports.linked_player
     audit(
         user,
         "account_player",

@@ -16,11 +16,11 @@ from django.core.management import CommandError, call_command
 from django.utils import timezone
 
 from players.models import AuditEntry, Game, Player, Tournament
+from players.selectors.exports import spreadsheet_safe
 from players.services.adjustments import adjustment_apply
 from players.services.base import ServiceError, system_user
 from players.services.games import record_sheet_submit
 from players.services.tournament_files import plan_tournament_import, tournament_import
-from players.views import spreadsheet_safe
 from ratings import services as rating_services
 from ratings.engine.cli import main
 from ratings.engine.formats.egd import read_egd

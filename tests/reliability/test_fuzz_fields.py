@@ -16,7 +16,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from players.exchange_forms import pack
+from players.entry.tournament_forms import pack
 from players.models import Tournament
 from players.services.games import record_sheet_submit
 from ratings.engine.cli import main as ratings_cli
@@ -31,26 +31,32 @@ from tests.web.test_sheet_entry import ROW_DEFAULTS, sheet_post
 pytestmark = pytest.mark.django_db
 
 FORM_MODULES = [
-    "players.forms",
-    "players.committee_forms",
-    "players.exchange_forms",
-    "players.forms_public",
-    "players.report_forms",
+    "players.entry.forms",
+    "players.committee.forms",
+    "players.entry.tournament_forms",
+    "players.public.forms",
+    "players.account.forms",
     "ratings.forms",
 ]
 NUMERIC_AND_FILE = (forms.IntegerField, forms.DecimalField, forms.FloatField, forms.FileField)
 
 # form class -> its numeric and file fields fuzzed below
 FIELDS_FUZZED = {
-    "players.forms.GameFieldsForm": {"handicap", "komi", "round", "time_minutes"},
-    "players.forms.SheetGameForm": {"handicap", "komi", "round", "time_minutes"},
-    "players.forms.GameCorrectionForm": {"handicap", "komi", "round", "time_minutes", "version"},
-    "players.forms.GameVoidForm": {"version"},
-    "players.committee_forms.AdjustmentForm": {"value"},
-    "players.committee_forms.ResyncForm": {"list_file"},
-    "players.exchange_forms.TournamentUploadForm": {"file"},
-    "players.forms_public.RatingListFilterForm": {"active_months"},
-    "players.forms_public.GameSearchForm": {"handicap"},
+    "players.entry.forms.GameFieldsForm": {"handicap", "komi", "round", "time_minutes"},
+    "players.entry.forms.SheetGameForm": {"handicap", "komi", "round", "time_minutes"},
+    "players.entry.forms.GameCorrectionForm": {
+        "handicap",
+        "komi",
+        "round",
+        "time_minutes",
+        "version",
+    },
+    "players.entry.forms.GameVoidForm": {"version"},
+    "players.committee.forms.AdjustmentForm": {"value"},
+    "players.committee.forms.ResyncForm": {"list_file"},
+    "players.entry.tournament_forms.TournamentUploadForm": {"file"},
+    "players.public.forms.RatingListFilterForm": {"active_months"},
+    "players.public.forms.GameSearchForm": {"handicap"},
     "ratings.forms.CalculatorForm": {"white_value", "black_value", "komi"},
 }
 

@@ -1,4 +1,4 @@
-"""/api/v1/: the read-only JSON API (players/api.py, docs/api.md): each endpoint's
+"""/api/v1/: the read-only JSON API (players/api/views.py, docs/api.md): each endpoint's
 fields and values, filters, pagination, the error shape, caching headers, queries
 that do not grow with the rows, and no query string that makes it fail."""
 

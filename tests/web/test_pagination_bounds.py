@@ -7,8 +7,8 @@ from datetime import date
 import pytest
 
 from players.models import AuditEntry
-from players.pagination import MAX_PER_PAGE
 from players.services.games import record_sheet_submit
+from players.web.pagination import MAX_PER_PAGE
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -91,7 +91,7 @@ def _pk(attribute: str) -> Callable[[World], dict]:
 
 
 ROUTES: dict[str, Route] = {
-    # Public pages (players/urls_public.py) and the site's own.
+    # Public pages (players/public/urls.py) and the site's own.
     "home": Route(EVERYONE, states=("?as_of=2024-03-01", "?as_of=2024-02-30")),
     "rating_list_csv": Route(EVERYONE, states=("?as_of=2024-03-01",)),
     "player_log": Route(EVERYONE, lambda world: {"username": world.player.username}),
@@ -113,7 +113,7 @@ ROUTES: dict[str, Route] = {
     "club_detail": Route(EVERYONE, _pk("club")),
     "club_night_sheet": Route(EVERYONE, _pk("club")),
     "health": Route(EVERYONE),
-    # Downloads (players/exchange_views.py): the data is on the public pages already.
+    # Downloads (players/exchange_views/): the data is on the public pages already.
     "games_export_csv": Route(EVERYONE),
     "player_sheet_csv": Route(EVERYONE, lambda world: {"username": world.player.username}),
     "tournament_export_egd": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
@@ -121,7 +121,7 @@ ROUTES: dict[str, Route] = {
     # The algorithm lab and the what-if calculator (ratings/urls.py).
     "lab": Route(EVERYONE),
     "calculator": Route(EVERYONE, states=("?white_player=ann&black_player=ben&handicap=2",)),
-    # The read-only JSON API (players/urls_api.py): GET for everyone, no CSRF (no writes).
+    # The read-only JSON API (players/api/urls.py): GET for everyone, no CSRF (no writes).
     "api_index": Route(EVERYONE),
     "api_players": Route(EVERYONE, states=("?as_of=2024-03-01",)),
     "api_player": Route(EVERYONE, lambda world: {"username": world.player.username}),
@@ -139,7 +139,7 @@ ROUTES: dict[str, Route] = {
     "logout": Route(EVERYONE, methods=POST),
     "password_change": Route(LOGGED_IN, methods=GET_POST),
     "password_change_done": Route(LOGGED_IN),
-    # A player's own page and reports (players/urls_reports.py): the report page is for
+    # A player's own page and reports (players/account/urls.py): the report page is for
     # the accounts linked to a player of the game only, whatever their other roles.
     "my_page": Route(LOGGED_IN),
     "game_report": Route(
@@ -156,7 +156,7 @@ ROUTES: dict[str, Route] = {
         GET_POST,
         post_data=lambda world: {"resolution": "as_recorded", "answer": "as on the sheet"},
     ),
-    # Volunteer pages (players/urls_entry.py).
+    # Volunteer pages (players/entry/urls.py).
     "sheet_list": Route(VOLUNTEER),
     "sheet_new": Route(VOLUNTEER, methods=GET_POST),
     "sheet_detail": Route(VOLUNTEER, lambda world: {"pk": world.game.record_sheet_id}),
@@ -177,7 +177,7 @@ ROUTES: dict[str, Route] = {
         },
     ),
     "tournament_import": Route(VOLUNTEER, methods=GET_POST),
-    # Committee pages (players/urls_committee.py).
+    # Committee pages (players/committee/urls.py).
     "committee_resync": Route(
         COMMITTEE, methods=GET_POST, post_data=lambda world: {"list_text": "ann,3k"}
     ),

@@ -7,11 +7,11 @@ from decimal import Decimal
 
 import pytest
 
-from players.charts import ChartPoint, downsample, rank_chart, scale_for
 from players.selectors.players import chart_points
 from players.services.adjustments import adjustment_apply
 from players.services.games import game_void, record_sheet_submit
 from players.services.players import player_merge
+from players.web.charts import ChartPoint, downsample, rank_chart, scale_for
 from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
@@ -346,7 +346,7 @@ def test_a_player_without_games_has_a_page(client):
     assert "No games rated by SAGC index yet." in html
 
 
-# --- the chart's geometry (players/charts.py, no database) ---------------------------------
+# --- the chart's geometry (players/web/charts.py, no database) ---------------------------------
 
 
 def test_an_index_places_the_point_inside_its_rank_band():
@@ -465,7 +465,7 @@ def test_a_table_cell_escapes_text_and_keeps_safe_html():
     from django.utils.safestring import mark_safe
     from django.utils.text import format_lazy
 
-    from players.tables import escape_cell
+    from players.web.tables import escape_cell
 
     assert escape_cell('<i>"Mal" & Co</i>') == "&lt;i&gt;&quot;Mal&quot; &amp; Co&lt;/i&gt;"
     assert escape_cell(mark_safe("<i>ok</i>")) == "<i>ok</i>"

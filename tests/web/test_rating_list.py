@@ -10,7 +10,7 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.utils import timezone
 
-from players.forms_public import RatingListFilterForm
+from players.public.forms import RatingListFilterForm
 from players.selectors.ratings import months_before
 from players.services.games import record_sheet_submit
 from ratings.engine.ranks import parse_rank

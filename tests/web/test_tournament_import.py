@@ -18,7 +18,7 @@ from django.db.models import Q
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from players.exchange_forms import MAX_UPLOAD_BYTES
+from players.entry.tournament_forms import MAX_UPLOAD_BYTES
 from players.models import AuditEntry, Game, Player, Tournament
 from ratings.engine.ranks import parse_rank
 from ratings.models import RecomputeState

@@ -15,6 +15,18 @@ from django.utils import timezone
 from django.views.decorators.http import require_safe
 from django_tables2 import LazyPaginator, RequestConfig
 
+from players.lookup import player_index
+from players.models import Club
+from players.public.forms import GameSearchForm, RatingListFilterForm
+from players.public.tables import (
+    ClubTable,
+    CrosstableTable,
+    GameListTable,
+    RatingListTable,
+    RecordSheetTable,
+    SnapshotTable,
+    TournamentTable,
+)
 from players.selectors import club_night, games_search, head_to_head
 from players.selectors import clubs as clubs_selectors
 from players.selectors import ratings as ratings_selectors
@@ -22,6 +34,7 @@ from players.selectors import reports as report_selectors
 from players.selectors import tournaments as tournaments_selectors
 from players.selectors.algorithms import algorithm_or_404, algorithms
 from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
+from players.selectors.exports import spreadsheet_safe
 from players.selectors.players import (
     chart_points,
     declared_rating_source,
@@ -39,55 +52,13 @@ from players.selectors.ratings import (
     recompute_notice,
 )
 from players.selectors.tournaments import tournament_crosstable, tournament_or_404
+from players.web.charts import ChartPoint, rank_chart
+from players.web.pagination import BoundedRequestConfig
+from players.web.tables import TABLE_ATTRS, shown_value
+from players.web.tabs import algorithm_tabs, page_query
 from ratings.engine.output import format_value
 
-from .charts import ChartPoint, rank_chart
-from .forms_public import GameSearchForm, RatingListFilterForm
-from .lookup import player_index
-from .models import Club
-from .pagination import BoundedRequestConfig
-from .tables import (
-    TABLE_ATTRS,
-    ClubTable,
-    CrosstableTable,
-    GameListTable,
-    RatingListTable,
-    RecordSheetTable,
-    SnapshotTable,
-    TournamentTable,
-    shown_value,
-)
-
 PER_PAGE = 50
-
-
-def _query(request: HttpRequest, **changes: str | None) -> str:
-    """This page's query string with some parameters changed (None: removed) and the
-    page number dropped, as ``?a=1&b=2`` (empty when nothing is left)."""
-    query = request.GET.copy()
-    query.pop("page", None)
-    for name, value in changes.items():
-        if value is None:
-            query.pop(name, None)
-        else:
-            query[name] = value
-    encoded = query.urlencode()
-    return f"?{encoded}" if encoded else ""
-
-
-def algorithm_tabs(request: HttpRequest, infos, selected, default_name: str | None = None):
-    """(algorithm, link, active) for each algorithm; the default needs no parameter."""
-    return [
-        (
-            info,
-            _query(request, algorithm=None if info.name == default_name else info.name),
-            info.name == selected.name,
-        )
-        for info in infos
-    ]
-
-
-# --- the rating list --------------------------------------------------------------------
 
 
 def _filtered_ratings(request: HttpRequest, algorithm, club: Club | None):
@@ -112,7 +83,7 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
     if club is not None:
         table.columns.hide("club")  # the page is the club's
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    csv_query = _query(request, club=str(club.pk) if club is not None else None)
+    csv_query = page_query(request, club=str(club.pk) if club is not None else None)
     return {
         "algorithm": algorithm,
         "algorithm_tabs": algorithm_tabs(request, infos, algorithm, infos[0].name),
@@ -133,12 +104,6 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
 @require_safe
 def rating_list(request: HttpRequest) -> HttpResponse:
     return render(request, "players/rating_list.html", _rating_list_context(request))
-
-
-def spreadsheet_safe(text: str) -> str:
-    """A free-text cell a spreadsheet would run as a formula gets a leading quote
-    (SPEC section 6)."""
-    return "'" + text if text[:1] in ("=", "+", "-", "@") else text
 
 
 @require_safe
@@ -169,9 +134,6 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
             ]
         )
     return response
-
-
-# --- a player's log page --------------------------------------------------------------------
 
 
 @require_safe
@@ -234,9 +196,6 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
     )
 
 
-# --- head-to-head ---------------------------------------------------------------------------
-
-
 @require_safe
 def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
     """The log page's "head-to-head with" form: to the two players' page, or back to
@@ -281,9 +240,6 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
     )
 
 
-# --- the games search -------------------------------------------------------------------------
-
-
 class GamePaginator(LazyPaginator):
     """Pages without counting the games; a page number past any the database could
     hold is an empty page (django-tables2 then shows the last one), not an OFFSET the
@@ -319,13 +275,10 @@ def game_search(request: HttpRequest) -> HttpResponse:
         {
             "form": form,
             "table": table,
-            "csv_url": reverse("games_export_csv") + _query(request),
+            "csv_url": reverse("games_export_csv") + page_query(request),
             "filtering": filters.any,
         },
     )
-
-
-# --- tournaments ------------------------------------------------------------------------------
 
 
 @require_safe
@@ -362,9 +315,6 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
             "algorithm_tabs": algorithm_tabs(request, infos, algorithm, default),
         },
     )
-
-
-# --- clubs ------------------------------------------------------------------------------------
 
 
 @require_safe

@@ -17,11 +17,7 @@ from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
-from players.selectors import api as api_selectors
-from players.selectors.algorithms import AlgorithmInfo, algorithms
-from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
-
-from .api_base import (
+from players.api.base import (
     API_VERSION,
     PAGE_PARAMETERS,
     ApiError,
@@ -30,7 +26,10 @@ from .api_base import (
     not_found,
     paginate,
 )
-from .models import Game, Player, Tournament
+from players.models import Game, Player, Tournament
+from players.selectors import api as api_selectors
+from players.selectors.algorithms import AlgorithmInfo, algorithms
+from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
 # --- values -------------------------------------------------------------------------------
 

@@ -16,6 +16,32 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from players.committee.forms import (
+    PLAYER_OPTIONS,
+    AccountCreateForm,
+    AccountPlayerForm,
+    AccountRoleForm,
+    AdjustmentForm,
+    FullRecomputeForm,
+    MergeConfirmForm,
+    MergeForm,
+    PlayerChoiceForm,
+    PlayerEditForm,
+    ResyncApplyForm,
+    ResyncForm,
+    TemporaryPasswordForm,
+    add_service_errors,
+)
+from players.committee.tables import (
+    AccountTable,
+    AdjustmentTable,
+    GameTable,
+    RecomputeTable,
+    ResyncBatchTable,
+    ResyncPreviewTable,
+)
+from players.models import Player
+from players.permissions import committee_required
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
 from players.selectors.accounts import SYSTEM_USERNAME
@@ -37,35 +63,8 @@ from players.services.adjustments import (
 )
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
+from players.web.pagination import BoundedRequestConfig
 from ratings.services import primary_algorithm, request_full_recompute
-
-from .committee_forms import (
-    PLAYER_OPTIONS,
-    AccountCreateForm,
-    AccountPlayerForm,
-    AccountRoleForm,
-    AdjustmentForm,
-    FullRecomputeForm,
-    MergeConfirmForm,
-    MergeForm,
-    PlayerChoiceForm,
-    PlayerEditForm,
-    ResyncApplyForm,
-    ResyncForm,
-    TemporaryPasswordForm,
-    add_service_errors,
-)
-from .committee_tables import (
-    AccountTable,
-    AdjustmentTable,
-    GameTable,
-    RecomputeTable,
-    ResyncBatchTable,
-    ResyncPreviewTable,
-)
-from .models import Player
-from .pagination import BoundedRequestConfig
-from .permissions import committee_required
 
 PER_PAGE = 50
 # The preview lists every line, except that a whole national list has thousands of

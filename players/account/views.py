@@ -1,5 +1,6 @@
-"""A player's own page and their reports of mistakes; the volunteers' queue of reports.
-Thin views: a form parses, ``report_services`` writes, ``report_selectors`` reads."""
+"""A player's own page and their reports of mistakes (the volunteers' queue of reports
+is ``players.entry.reports``). Thin views: a form parses, ``services.reports`` writes,
+``selectors.reports`` reads."""
 
 from __future__ import annotations
 
@@ -9,16 +10,13 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
+from players.account.forms import GameReportForm
+from players.committee.forms import add_service_errors
+from players.models import GameReport
+from players.permissions import role_required
 from players.selectors import reports as selectors
 from players.services.base import ServiceError
-from players.services.reports import report_create, report_resolve
-
-from .committee_forms import add_service_errors
-from .models import GameReport
-from .permissions import role_required, volunteer_required
-from .report_forms import GameReportForm, ReportResolveForm
-
-RESOLVED_SHOWN = 20
+from players.services.reports import report_create
 
 player_required = role_required(
     lambda user: selectors.linked_player(user) is not None,
@@ -69,41 +67,3 @@ def game_report(request: HttpRequest, pk: int) -> HttpResponse:
         "reports/game_report.html",
         {"form": form, "game": game, "player": player, "already_open": already.exists()},
     )
-
-
-@volunteer_required
-@require_safe
-def report_list(request: HttpRequest) -> HttpResponse:
-    return render(
-        request,
-        "reports/report_list.html",
-        {
-            "open_reports": list(selectors.open_reports()),
-            "resolved_reports": list(selectors.resolved_reports()[:RESOLVED_SHOWN]),
-        },
-    )
-
-
-@volunteer_required
-@require_http_methods(["GET", "POST"])
-def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
-    report = selectors.report_or_none(pk)
-    if report is None:
-        raise Http404(f"no report {pk}")
-    form = ReportResolveForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            report_resolve(
-                user=request.user,
-                report_id=report.pk,
-                resolution=form.cleaned_data["resolution"],
-                answer=form.cleaned_data["answer"],
-            )
-        except ServiceError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(
-                request, f"Report {report.pk} is resolved; the player sees the answer."
-            )
-            return redirect("report_list")
-    return render(request, "reports/report_detail.html", {"report": report, "form": form})

@@ -1,41 +1,30 @@
-"""Data exchange pages. Volunteers import a tournament file (EGD h-file or OpenGotha
-XML: upload, preview, confirm) and add a tournament; everyone downloads a tournament as
-an h-file, all games as the game record CSV and a player's record sheet as CSV.
-
-Thin views: the forms read the file, ``players.tournament_files`` matches and stores
-it, ``players.exports`` writes the downloads (the management commands call the same
-functions).
-"""
+"""The volunteers' tournament pages: create one, import an h-file or OpenGotha file
+(upload, preview, confirm)."""
 
 from __future__ import annotations
 
-import csv
 import hashlib
-import io
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 
 from django import forms
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.views.decorators.http import require_http_methods, require_safe
+from django.views.decorators.http import require_http_methods
 
-from players import views
-from players.selectors.algorithms import algorithm_or_404
-from players.selectors.exports import (
-    game_record_rows,
-    record_sheet_rows,
-    tournament_egd,
-    tournament_opengotha,
+from players.entry.tournament_forms import (
+    FORMAT_LABELS,
+    PlayerChoiceForm,
+    TournamentCreateForm,
+    TournamentImportForm,
+    TournamentUploadForm,
 )
-from players.selectors.players import player_or_404
+from players.permissions import volunteer_required
 from players.selectors.resync import name_key
-from players.selectors.tournaments import tournament_or_404
 from players.services.base import DuplicateGamesError, ServiceError
 from players.services.imports import ImportResult
 from players.services.tournament_files import (
@@ -45,21 +34,11 @@ from players.services.tournament_files import (
     tournament_import,
 )
 from players.services.tournaments import tournament_create
-from ratings.engine.base import get_algorithm
+from players.web.forms import add_service_errors
 
-from .exchange_forms import (
-    FORMAT_LABELS,
-    PlayerChoiceForm,
-    TournamentCreateForm,
-    TournamentImportForm,
-    TournamentUploadForm,
-)
-from .forms import add_service_errors
-from .permissions import volunteer_required
-
-CSV_LINES_PER_CHUNK = 2000
 # The preview form's fields besides the players' (token, action, file, code...), with room.
 OTHER_FORM_FIELDS = 20
+
 
 # How a player of the file was matched, as the preview says it.
 MATCHED_BY = {
@@ -68,9 +47,6 @@ MATCHED_BY = {
     "name": "by exact name",
     "--map": "your choice",
 }
-
-
-# --- import a tournament file ------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -240,9 +216,6 @@ def tournament_import_view(request: HttpRequest) -> HttpResponse:
     return _render_preview(request, plan, confirm, choices, **context)
 
 
-# --- a new tournament ------------------------------------------------------------------------
-
-
 @volunteer_required
 @require_http_methods(["GET", "POST"])
 def tournament_create_view(request: HttpRequest) -> HttpResponse:
@@ -262,83 +235,3 @@ def tournament_create_view(request: HttpRequest) -> HttpResponse:
     else:
         form = TournamentCreateForm()
     return render(request, "tournaments/tournament_form.html", {"form": form})
-
-
-# --- downloads -----------------------------------------------------------------------------
-
-
-def _csv_chunks(rows: Iterable[list]) -> Iterator[str]:
-    """CSV text a few thousand lines at a time: a response of a million games is never
-    in memory at once, nor written one line per network write."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    for count, row in enumerate(rows, start=1):
-        writer.writerow(row)
-        if count % CSV_LINES_PER_CHUNK == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
-
-
-def _csv_download(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(_csv_chunks(rows), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
-
-
-def _tournament_download(request, code: str, kind: str, write, extension: str, content_type):
-    """A tournament's file as a download, or its page saying why there is none."""
-    tournament = tournament_or_404(code)
-    try:
-        text = write(tournament, country=request.GET.get("country", "XX"))
-    except ServiceError as error:
-        messages.error(request, f"No {kind}: {error.message}.")
-        return redirect(tournament)
-    response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.code}.{extension}"'
-    return response
-
-
-@require_safe
-def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
-    """The tournament as an EGD h9 file (``?country=ZA`` for players of no known country)."""
-    return _tournament_download(
-        request,
-        code,
-        "h-file",
-        lambda tournament, country: tournament_egd(tournament, country=country).text,
-        "h9",
-        "text/plain",
-    )
-
-
-@require_safe
-def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse:
-    """The tournament as an OpenGotha XML file (``?country=ZA`` as for the h-file)."""
-    return _tournament_download(
-        request, code, "OpenGotha file", tournament_opengotha, "xml", "application/xml"
-    )
-
-
-@require_safe
-def games_export_csv(request: HttpRequest) -> StreamingHttpResponse:
-    """Every valid game and adjustment in the game record CSV of SPEC section 2; with
-    the games search's filters (``/games/``'s query), the games it finds (no
-    adjustments: the search is of games)."""
-    filename = f"games-{timezone.localdate().isoformat()}.csv"
-    _form, filters, games = views.searched_games(request)
-    if not filters.any:
-        return _csv_download(game_record_rows(), filename)
-    return _csv_download(game_record_rows(games.order_by()), filename)
-
-
-@require_safe
-def player_sheet_csv(request: HttpRequest, username: str) -> StreamingHttpResponse:
-    """The record sheet of the log page, oldest row first (``?algorithm=``)."""
-    player = player_or_404(username)
-    algorithm = algorithm_or_404(request.GET.get("algorithm"))
-    if not algorithm.has_history:
-        raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
-    rows = record_sheet_rows(player, get_algorithm(algorithm.name))
-    return _csv_download(rows, f"{player.username}-{algorithm.name}.csv")

@@ -12,6 +12,17 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.http import require_GET, require_http_methods
 
+from players.entry.forms import (
+    AuditFilterForm,
+    GameCorrectionForm,
+    GameVoidForm,
+    PlayerCreateForm,
+    SheetForm,
+    SheetGameFormSet,
+)
+from players.entry.tables import AuditTable, GameHistoryTable, SheetGamesTable, SheetTable
+from players.models import Game, RecordSheet
+from players.permissions import volunteer_required
 from players.selectors import players as players_selectors
 from players.selectors import reports as report_selectors
 from players.selectors.audit import audit_actions, audit_entries, audit_object_types
@@ -28,20 +39,8 @@ from players.services import games as games_services
 from players.services import players as players_services
 from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
 from players.services.games import GameInput, SubmitResult, game_correct, record_sheet_submit
-
-from .entry_tables import AuditTable, GameHistoryTable, SheetGamesTable, SheetTable
-from .forms import (
-    AuditFilterForm,
-    GameCorrectionForm,
-    GameVoidForm,
-    PlayerCreateForm,
-    SheetForm,
-    SheetGameFormSet,
-    add_service_errors,
-)
-from .models import Game, RecordSheet
-from .pagination import BoundedRequestConfig
-from .permissions import volunteer_required
+from players.web.forms import add_service_errors
+from players.web.pagination import BoundedRequestConfig
 
 SHEETS_PER_PAGE = 25
 AUDIT_PER_PAGE = 50

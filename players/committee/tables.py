@@ -9,9 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 
+from players.models import Adjustment, ResyncBatch
 from players.selectors.resync import Outcome
-
-from .models import Adjustment, ResyncBatch
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 TABLE_ATTRS = {"class": "table table-sm align-middle"}
@@ -246,7 +245,7 @@ class AccountTable(tables.Table):
 
 
 class RecomputeTable(tables.Table):
-    """The maintained algorithms (rows are ``committee_selectors.AlgorithmStatus``); each
+    """The maintained algorithms (rows are ``selectors.committee.AlgorithmStatus``); each
     row's button submits the page's one full-recompute form (``form="full-recompute"``)."""
 
     name = tables.Column("Algorithm")

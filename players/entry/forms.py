@@ -4,8 +4,7 @@ and the audit trail's filters.
 They parse and validate what was typed and hand the views domain types (Player and
 Tournament objects, Rank, date, Decimal, GameInput); the services in
 ``players.services`` check the domain rules and write. Errors the services find come
-back to the field they belong to (``add_service_errors``).
-"""
+back to the field they belong to (``add_service_errors``)."""
 
 from __future__ import annotations
 
@@ -20,44 +19,67 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 
+from players import lookup
+from players.fields import FiniteDecimalField, RankFormField, TypedDateField
+from players.models import Club, Game, GameReport, Player, Tournament
 from players.services.base import ServiceError
 from players.services.games import GameInput
 from players.services.players import pin_problem
+from players.web.forms import add_field_error
 
-from . import lookup
-from .fields import FiniteDecimalField, RankFormField, TypedDateField
-from .models import Club, Game, Player, Tournament
+
+class ReportResolveForm(forms.Form):
+    resolution = forms.ChoiceField(
+        label="What was done",
+        choices=GameReport.Resolution.choices,
+        widget=forms.RadioSelect,
+        help_text="Correct or void the game first (on the game's page); "
+        "\u201cstands as recorded\u201d needs an answer saying why.",
+    )
+    answer = forms.CharField(
+        label="Answer to the player",
+        required=False,
+        max_length=1000,
+        widget=forms.Textarea(attrs={"rows": 3}),
+    )
+
+    def clean(self):
+        data = super().clean()
+        if (
+            data.get("resolution") == GameReport.Resolution.AS_RECORDED
+            and not data.get("answer", "").strip()
+        ):
+            self.add_error("answer", "Tell the player why the game stands as recorded.")
+        return data
+
 
 # Paths under /players/ that are pages, not log pages: no player may be called so.
 RESERVED_USERNAMES = frozenset({"new", "lookup"})
 
+
 PLAYER_OPTIONS = "player-options"  # the id of the page's <datalist> of usernames
+
+
 TOURNAMENT_OPTIONS = "tournament-options"
+
 
 # The letters of the paper sheet (typing W, B or D picks them in the select).
 # Bounds of the numbers a game holds: what a club's sheet can mean, and within the
 # columns' range (a 32-bit integer; komi as the model's 4 digits), so that nothing typed
 # reaches the database only to overflow there.
 KOMI_LIMIT = Decimal(50)
+
+
 MAX_ROUND = 999
+
+
 MAX_TIME_MINUTES = 7 * 24 * 60  # a week: correspondence games
+
+
 MAX_VERSION = 2**31 - 1
 
+
 WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", "D (jigo)")]
-
-
-def add_field_error(form: forms.Form, field_name: str | None, message: str) -> None:
-    """An error at the field a service named, or for the whole form if it has no such field."""
-    form.add_error(field_name if field_name in form.fields else None, message)
-
-
-def add_service_errors(form: forms.Form, error: ServiceError) -> None:
-    """Put a refused write's errors on the form. Services name a field as (field, message)
-    or (where, field, message): the field and the message are always the last two."""
-    for *_, field_name, message in error.errors:
-        add_field_error(form, field_name, message)
-    if not error.errors:
-        form.add_error(None, error.message)
 
 
 def _player_input(**attrs) -> forms.TextInput:

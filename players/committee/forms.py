@@ -18,18 +18,17 @@ from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils import timezone
 
+from players.dates import TYPED_DATE_HELP
+from players.fields import FiniteDecimalField, RankFormField, TypedDateField
+from players.lookup import player_from_text
+from players.models import Adjustment, Club, Player, ResyncUpload
+from players.rank_lists import ListFormatError, read_rank_list
 from players.selectors.resync import RankList
 from players.services.accounts import Role
 from players.services.base import ServiceError
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
 from ratings.engine.base import registry
 from ratings.services import maintained_algorithms
-
-from .dates import TYPED_DATE_HELP
-from .fields import FiniteDecimalField, RankFormField, TypedDateField
-from .lookup import player_from_text
-from .models import Adjustment, Club, Player, ResyncUpload
-from .rank_lists import ListFormatError, read_rank_list
 
 LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>

@@ -1,19 +1,17 @@
 """URLs of the public pages (see players/urls.py): everyone may read them, no login.
-Pages in views.py; the downloads of games, record sheets and h-files in exchange_views.py."""
+Pages in views.py; the downloads of games, record sheets and h-files in downloads.py."""
 
 from django.urls import path
 
-from . import exchange_views, views
+from . import downloads, views
 
 urlpatterns = [
     # "/" is the rating list; base.html links it as "home"
     path("", views.rating_list, name="home"),
     path("ratings.csv", views.rating_list_csv, name="rating_list_csv"),
-    path("games.csv", exchange_views.games_export_csv, name="games_export_csv"),
+    path("games.csv", downloads.games_export_csv, name="games_export_csv"),
     path("games/", views.game_search, name="game_search"),
-    path(
-        "players/<str:username>/sheet.csv", exchange_views.player_sheet_csv, name="player_sheet_csv"
-    ),
+    path("players/<str:username>/sheet.csv", downloads.player_sheet_csv, name="player_sheet_csv"),
     path("players/<str:username>/", views.player_log, name="player_log"),
     path("players/<str:username>/print/", views.player_sheet_print, name="player_sheet_print"),
     path("players/<str:username>/vs/", views.head_to_head_choose, name="head_to_head_choose"),
@@ -26,12 +24,12 @@ urlpatterns = [
     path("tournaments/<slug:code>/", views.tournament_detail, name="tournament_detail"),
     path(
         "tournaments/<slug:code>/egd.h9",
-        exchange_views.tournament_export_egd,
+        downloads.tournament_export_egd,
         name="tournament_export_egd",
     ),
     path(
         "tournaments/<slug:code>/opengotha.xml",
-        exchange_views.tournament_export_opengotha,
+        downloads.tournament_export_opengotha,
         name="tournament_export_opengotha",
     ),
     path("clubs/", views.club_list, name="club_list"),

@@ -11,11 +11,10 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
+from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
 from ratings.models import RatingHistory
-
-from .models import AuditEntry, Game, RecordSheet
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 NO_WRAP = {"td": {"class": "text-nowrap"}}

@@ -19,14 +19,13 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_unicode_slug
 from django.db.models import Q
 
+from players.entry.forms import RESERVED_USERNAMES
+from players.models import Player, Tournament
+from players.rank_lists import looks_binary
 from players.services.tournament_files import PlayerMatch, guess_format
 from players.services.tournaments import tournament_code_problem
 from ratings.engine.formats import FORMATS, TournamentFile, read_tournament_file
 from ratings.engine.records import GameFileError, RowError
-
-from .forms import RESERVED_USERNAMES
-from .models import Player, Tournament
-from .rank_lists import looks_binary
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # real tournament files are below 1 MB
 # Django refuses a form whose fields pass DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB by

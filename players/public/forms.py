@@ -10,11 +10,10 @@ from django import forms
 from django.utils import timezone
 from django.utils.html import escape
 
+from players.fields import RankFormField
+from players.models import Club, Game, Player, Tournament
 from players.selectors.games_search import GameFilters
 from players.selectors.ratings import RatingListFilters, months_before
-
-from .fields import RankFormField
-from .models import Club, Game, Player, Tournament
 
 EVERYONE = "all"  # the ``players`` filter's value that lists tournament-only players too
 

@@ -1,0 +1,2 @@
+"""The committee's pages: resyncs with national lists, accounts, adjustments, player edits
+and merges, recomputes."""

@@ -1,0 +1,56 @@
+"""The volunteers' queue of the players' reports of mistakes: the list and one report
+(resolve it)."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.http import require_http_methods, require_safe
+
+from players.committee.forms import add_service_errors
+from players.entry.forms import ReportResolveForm
+from players.permissions import volunteer_required
+from players.selectors import reports as selectors
+from players.services.base import ServiceError
+from players.services.reports import report_resolve
+
+RESOLVED_SHOWN = 20
+
+
+@volunteer_required
+@require_safe
+def report_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request,
+        "reports/report_list.html",
+        {
+            "open_reports": list(selectors.open_reports()),
+            "resolved_reports": list(selectors.resolved_reports()[:RESOLVED_SHOWN]),
+        },
+    )
+
+
+@volunteer_required
+@require_http_methods(["GET", "POST"])
+def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    report = selectors.report_or_none(pk)
+    if report is None:
+        raise Http404(f"no report {pk}")
+    form = ReportResolveForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            report_resolve(
+                user=request.user,
+                report_id=report.pk,
+                resolution=form.cleaned_data["resolution"],
+                answer=form.cleaned_data["answer"],
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            messages.success(
+                request, f"Report {report.pk} is resolved; the player sees the answer."
+            )
+            return redirect("report_list")
+    return render(request, "reports/report_detail.html", {"report": report, "form": form})
