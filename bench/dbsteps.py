@@ -33,11 +33,11 @@ def _setup() -> None:
     import django
 
     django.setup()
-    from ratings import services
+    from ratings.recompute import dirty, run
 
     # The writes below queue a recompute on commit; the benchmark runs it itself.
-    services.queue_recompute = lambda algorithm: None
-    services.mark_lab_dirty = lambda algorithm, start: None
+    dirty.queue_recompute = lambda algorithm: None
+    run.mark_lab_dirty = lambda algorithm, start: None
 
 
 def _server_pid() -> int | None:
@@ -129,11 +129,11 @@ def _analyze() -> None:
 
 def recompute(algorithm: str) -> dict[str, Any]:
     """A full recompute of one algorithm, committed."""
-    from ratings import services
     from ratings.models import Checkpoint
+    from ratings.recompute import run as run_services
 
     with Clock() as clock:
-        result = services.recompute(algorithm, full=True)
+        result = run_services.recompute(algorithm, full=True)
     _analyze()
     return {
         **clock.figures(),
@@ -150,9 +150,9 @@ def copy_baseline(algorithm: str) -> dict[str, Any]:
     """
     from django.db import connection, transaction
 
-    from ratings.bulk import RowWriter
     from ratings.models import RatingHistory
-    from ratings.services import HISTORY_COLUMNS
+    from ratings.recompute.bulk import RowWriter
+    from ratings.recompute.run import HISTORY_COLUMNS
 
     # The factors as JSON text, as the recompute hands them over.
     text = "factors::text" if connection.vendor == "postgresql" else "factors"
@@ -206,13 +206,14 @@ def entry(depth: float, runs: int) -> dict[str, Any]:
     maintained algorithm is current, as a worker runs them (``recompute_pending``, the
     primary first): the time of them all and each algorithm's; ``runs`` times."""
     from players.models import Game
-    from ratings import services
+    from ratings.recompute.dirty import primary_algorithm
+    from ratings.recompute.run import recompute_pending
 
     # What earlier steps left dirty (they recompute the primary algorithm only) is not
     # this entry's cost.
-    services.recompute_pending()
+    recompute_pending()
     if depth:
-        old, total = _game_at_depth(services.primary_algorithm(), depth)
+        old, total = _game_at_depth(primary_algorithm(), depth)
         played_on = old.date
     else:
         old = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
@@ -237,7 +238,7 @@ def _timed_entries(
     from players.models import Game
     from players.services.base import system_user
     from players.services.games import GameInput, game_void, record_sheet_submit
-    from ratings import services
+    from ratings.recompute.run import recompute_pending
 
     user = system_user()
     timings = []
@@ -256,7 +257,7 @@ def _timed_entries(
             allow_duplicates=True,
         )
         with Clock() as clock:
-            results = services.recompute_pending(algorithms)
+            results = recompute_pending(algorithms)
         timings.append(
             {
                 **clock.figures(),
@@ -269,7 +270,7 @@ def _timed_entries(
         )
         game = Game.objects.get(pk=sheet.games[0].pk)
         game_void(user=user, game_id=game.pk, version=game.version, reason="bench")
-        services.recompute_pending(algorithms)
+        recompute_pending(algorithms)
     _analyze()
     return timings
 

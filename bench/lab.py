@@ -39,12 +39,15 @@ def main(argv: list[str]) -> int:
     from bench.generate import Settings, generate
     from players.models import Game
     from players.services.games import GameInput, record_sheet_submit
-    from ratings import lab_services, services
+    from ratings.lab import services as lab_services
     from ratings.models import RecomputeState
+    from ratings.recompute import dirty, run
+    from ratings.recompute.dirty import maintained_algorithms
+    from ratings.recompute.run import recompute_pending
 
     # The benchmark runs the recomputes and the lab itself, and times them apart.
-    services.queue_recompute = lambda algorithm: None
-    services.mark_lab_dirty = lambda algorithm, start: None
+    dirty.queue_recompute = lambda algorithm: None
+    run.mark_lab_dirty = lambda algorithm, start: None
     call_command("migrate", verbosity=0)
     if not Game.objects.exists():
         source = OUT / f"lab-games-{games}.csv"
@@ -52,15 +55,15 @@ def main(argv: list[str]) -> int:
             generate(out, Settings(games=games, players=max(50, games // 60), years=5))
         get_user_model().objects.get_or_create(username="system")
         call_command("import_games", str(source), "--allow-duplicates", stdout=StringIO())
-        services.recompute_pending()
-    names = services.maintained_algorithms()
+        recompute_pending()
+    names = maintained_algorithms()
     full = {name: _seconds(lab_services.compute_lab_report, name) for name in names}
 
     last = Game.objects.valid().order_by("-date", "-seq").first()
     volunteer, _ = get_user_model().objects.get_or_create(username="bench-volunteer")
     game = GameInput(date=last.date, white=last.black, black=last.white, winner="W")
     record_sheet_submit(user=volunteer, allow_duplicates=True, games=[game])
-    for result in services.recompute_pending():
+    for result in recompute_pending():
         RecomputeState.objects.filter(algorithm=result.algorithm).update(
             lab_dirty_from=result.replayed_from
         )

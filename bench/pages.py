@@ -90,7 +90,7 @@ def build(rng: random.Random) -> None:
     from players.models import Club, EntrySequence, Game, Player
     from ratings.engine.ranks import Rank
     from ratings.models import CurrentRating, RatingHistory, RecomputeState
-    from ratings.services import maintained_algorithms
+    from ratings.recompute.dirty import maintained_algorithms
 
     today = timezone.localdate()
     with transaction.atomic():

@@ -23,7 +23,7 @@ class Heartbeat(bootsteps.StartStopStep):
         self.timer_entry = None
 
     def start(self, worker):
-        from ratings import liveness
+        from ratings.recompute import liveness
 
         liveness.worker_beat(worker.hostname)
         self.timer_entry = worker.timer.call_repeatedly(
@@ -31,7 +31,7 @@ class Heartbeat(bootsteps.StartStopStep):
         )
 
     def stop(self, worker):
-        from ratings import liveness
+        from ratings.recompute import liveness
 
         if self.timer_entry is not None:
             self.timer_entry.cancel()

@@ -13,7 +13,7 @@ from django.views.decorators.http import require_safe
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubrating.celery import app as celery_app
-from ratings import liveness
+from ratings.recompute import liveness
 
 
 class DatabaseCheck(TypedDict):
@@ -45,7 +45,7 @@ def check_database() -> DatabaseCheck:
 
 
 def check_worker() -> WorkerCheck:
-    """Whether a Celery worker has written its heartbeat lately (``ratings.liveness``)."""
+    """Whether a Celery worker has written its heartbeat lately (``ratings.recompute.liveness``)."""
     beat = liveness.last_worker_heartbeat()
     if beat is None:
         return {"alive": False, "name": None, "seconds_since_heartbeat": None}

@@ -1,6 +1,6 @@
 """Rating history rows, current ratings, checkpoints and the recompute state per algorithm.
 
-Everything here is derived: ``ratings.services.recompute`` rewrites it from the games
+Everything here is derived: ``ratings.recompute.run.recompute`` rewrites it from the games
 and adjustments with the pure engine, so it can always be rebuilt from scratch.
 """
 
@@ -152,7 +152,7 @@ class RecomputeState(models.Model):
     # a burst of writes queues one task, not one per write.
     queued_at = models.DateTimeField(null=True, blank=True)
     running_since = models.DateTimeField(null=True, blank=True)
-    # Who runs it ("host:pid", ratings.liveness.runner_name): its heartbeat tells a
+    # Who runs it ("host:pid", ratings.recompute.liveness.runner_name): its heartbeat tells a
     # running recompute from one whose process died.
     running_on = models.CharField(max_length=200, blank=True)
     # The lab's reports are behind from this date (the earliest date a recompute
@@ -181,13 +181,13 @@ class RecomputeState(models.Model):
 class LabReport(models.Model):
     """The algorithm lab's figures for one algorithm: how well it predicted the games it
     rated (``ratings.engine.lab.evaluate``), as of ``computed_at``. One row per
-    algorithm, brought up to date after its recomputes (``ratings.lab_services``)."""
+    algorithm, brought up to date after its recomputes (``ratings.lab.services``)."""
 
     algorithm = models.CharField(max_length=20, unique=True)
     computed_at = models.DateTimeField()
     games_counted = models.PositiveIntegerField(default=0)
     metrics = models.JSONField(default=dict)
-    # The sums behind the metrics per month of games ("YYYY-MM": ratings.lab_tallies),
+    # The sums behind the metrics per month of games ("YYYY-MM": ratings.lab.tallies),
     # so that the next report recounts only the months from the first one rewritten.
     tallies = models.JSONField(default=dict, blank=True)
 

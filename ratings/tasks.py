@@ -17,7 +17,9 @@ from celery.contrib.django.task import DjangoTask
 from django.conf import settings
 from django.db import DatabaseError
 
-from . import lab_services, services
+from ratings.lab import services as lab_services
+from ratings.recompute.dirty import forget_queued, maintained_algorithms
+from ratings.recompute.run import run_queued, sweep
 
 logger = logging.getLogger(__name__)
 
@@ -60,7 +62,7 @@ class QueuedTask(DjangoTask):
 class RecomputeTask(QueuedTask):
     def not_sent(self, args) -> None:
         # The algorithm is not queued after all: the next sweep queues it at once.
-        services.forget_queued(*args)
+        forget_queued(*args)
 
 
 _RETRY = {
@@ -94,7 +96,7 @@ def recompute_algorithm(algorithm: str) -> list[dict]:
             "rows": r.rows,
             "seconds": r.seconds,
         }
-        for r in services.run_queued(algorithm)
+        for r in run_queued(algorithm)
     ]
 
 
@@ -102,7 +104,7 @@ def recompute_algorithm(algorithm: str) -> list[dict]:
 def recompute_pending() -> list[str]:
     """The periodic sweep (celery beat, every ``RATINGS_SWEEP_SECONDS``): queue the
     recompute of every dirty algorithm whose task was lost or whose runner died."""
-    return services.sweep()
+    return sweep()
 
 
 @shared_task(
@@ -126,7 +128,7 @@ def update_lab_report(algorithm: str) -> int | None:
 def compute_lab_reports(algorithms: list[str] | None = None) -> list[dict]:
     """Recompute the algorithm lab's reports in full (all maintained algorithms by
     default)."""
-    names = algorithms or services.maintained_algorithms()
+    names = algorithms or maintained_algorithms()
     return [
         {"algorithm": report.algorithm, "games": report.games_counted}
         for report in lab_services.compute_lab_reports(names)

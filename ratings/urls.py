@@ -2,9 +2,10 @@
 
 from django.urls import path
 
-from . import views
+from ratings.calculator import views as calculator_views
+from ratings.lab import views as lab_views
 
 urlpatterns = [
-    path("lab/", views.lab, name="lab"),
-    path("calculator/", views.calculator_page, name="calculator"),
+    path("lab/", lab_views.lab, name="lab"),
+    path("calculator/", calculator_views.calculator_page, name="calculator"),
 ]

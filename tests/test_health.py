@@ -5,7 +5,7 @@ from django.core.cache import cache
 from django.db import DatabaseError, connection
 
 from clubrating import views
-from ratings import liveness
+from ratings.recompute import liveness
 
 pytestmark = pytest.mark.django_db
 

@@ -28,7 +28,7 @@ from players.services.accounts import Role
 from players.services.base import ServiceError
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
 from ratings.engine.base import registry
-from ratings.services import maintained_algorithms
+from ratings.recompute.dirty import maintained_algorithms
 
 LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>

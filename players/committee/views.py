@@ -64,7 +64,7 @@ from players.services.adjustments import (
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
 from players.web.pagination import BoundedRequestConfig
-from ratings.services import primary_algorithm, request_full_recompute
+from ratings.recompute.dirty import primary_algorithm, request_full_recompute
 
 PER_PAGE = 50
 # The preview lists every line, except that a whole national list has thousands of

@@ -62,7 +62,7 @@ def fill_declared_ranks(apps, schema_editor):
     """Each player's declared entry rank, as ``players.services.games.refresh_entry_ranks``
     keeps it from now on."""
     from players.fields import rank_to_code
-    from ratings.bulk import update_rows
+    from ratings.recompute.bulk import update_rows
     from ratings.selectors import declared_ranks
 
     Game = apps.get_model("players", "Game")

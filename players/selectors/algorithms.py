@@ -9,7 +9,7 @@ from django.http import Http404
 
 from ratings.engine.base import Algorithm, registry
 from ratings.engine.description import FormulaFactor, RankScale, ValueScale
-from ratings.services import maintained_algorithms, primary_algorithm
+from ratings.recompute.dirty import maintained_algorithms, primary_algorithm
 
 
 @dataclass(frozen=True, slots=True)

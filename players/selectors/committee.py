@@ -16,11 +16,12 @@ from players.models import Adjustment, Game, Player, ResyncBatch
 from players.permissions import COMMITTEE, VOLUNTEERS
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.selectors.players import national_ranks_before
-from ratings import liveness, progress
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
-from ratings.services import maintained_algorithms, primary_algorithm, running_stalled
+from ratings.recompute import liveness, progress
+from ratings.recompute.dirty import maintained_algorithms, primary_algorithm
+from ratings.recompute.run import running_stalled
 
 # --- resync -------------------------------------------------------------------------
 

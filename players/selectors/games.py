@@ -10,7 +10,8 @@ from django.db.models import Count, Q, QuerySet
 
 from players.models import AuditEntry, Game, RecordSheet
 from ratings.models import RatingHistory, RecomputeState
-from ratings.services import maintained_algorithms, running_stalled
+from ratings.recompute.dirty import maintained_algorithms
+from ratings.recompute.run import running_stalled
 
 DONE, PENDING, RUNNING = "done", "pending", "running"
 

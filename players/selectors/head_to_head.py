@@ -13,7 +13,7 @@ from players.selectors.algorithms import AlgorithmInfo
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
 from ratings.engine.records import Status
-from ratings.lab_services import keyed_history_games
+from ratings.lab.services import keyed_history_games
 
 
 def games_between(player: Player, opponent: Player) -> QuerySet[Game]:

@@ -26,7 +26,7 @@ from players.services.games import refresh_entry_ranks
 from ratings.engine.base import registry
 from ratings.engine.egf import EgfAlgorithm
 from ratings.engine.ranks import Rank
-from ratings.services import Touch, mark_dirty
+from ratings.recompute.dirty import Touch, mark_dirty
 
 
 def adjustment_apply(

@@ -30,10 +30,10 @@ from players.services.base import (
     next_seqs,
 )
 from players.services.tournaments import refresh_tournament_counts
-from ratings.bulk import update_rows
 from ratings.engine.ranks import Rank
+from ratings.recompute.bulk import update_rows
+from ratings.recompute.dirty import Touch, mark_dirty
 from ratings.selectors import declared_ranks
-from ratings.services import Touch, mark_dirty
 
 
 @dataclass(frozen=True)

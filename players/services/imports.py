@@ -29,9 +29,9 @@ from players.services.games import (
 )
 from players.services.players import players_create
 from players.services.tournaments import refresh_tournament_counts
-from ratings.bulk import RowWriter
 from ratings.engine.records import Entry, GameRecord, resolve_entries
-from ratings.services import Touch, mark_dirty
+from ratings.recompute.bulk import RowWriter
+from ratings.recompute.dirty import Touch, mark_dirty
 
 
 @dataclass

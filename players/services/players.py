@@ -21,7 +21,7 @@ from players.services.base import ServiceError
 from players.services.games import earliest_entry, refresh_entry_ranks, refresh_last_updated
 from players.services.tournaments import refresh_tournament_counts
 from ratings.engine.ranks import Rank
-from ratings.services import Touch, mark_dirty
+from ratings.recompute.dirty import Touch, mark_dirty
 
 
 def pin_problem(egd_pin: str, player: Player | None = None) -> str | None:

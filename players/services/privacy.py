@@ -21,7 +21,7 @@ from players.services.audit import adjustment_snapshot, audit, game_snapshot
 from players.services.base import ServiceError
 from players.services.games import earliest_entry
 from ratings.models import CurrentRating, RatingHistory
-from ratings.services import Touch, mark_dirty
+from ratings.recompute.dirty import Touch, mark_dirty
 
 ERASED_NAME = "Erased player"
 

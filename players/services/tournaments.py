@@ -14,7 +14,7 @@ from players.models import (
 )
 from players.services.audit import audit, jsonable
 from players.services.base import ID_CHUNK, ServiceError
-from ratings.bulk import update_rows
+from ratings.recompute.bulk import update_rows
 
 
 def refresh_tournament_counts(tournament_ids: Iterable[int | None]) -> None:

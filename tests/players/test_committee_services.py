@@ -19,9 +19,10 @@ from players.services.adjustments import adjustment_apply
 from players.services.base import ServiceError
 from players.services.games import game_void, record_sheet_submit
 from players.services.players import player_merge
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RecomputeState
+from ratings.recompute.dirty import request_full_recompute
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.ratings.test_recompute import replayed_from_scratch, stored
 
@@ -48,7 +49,7 @@ def club():
         ],
     )
     adjustment_apply(user=vera, player=ann2, date=date(2024, 3, 10), new_rank=parse_rank("4k"))
-    rating_services.recompute_pending()
+    recompute_pending()
     return ann, ann2, ben, cat
 
 
@@ -97,7 +98,7 @@ def test_after_a_merge_the_recompute_leaves_no_trace_of_the_duplicate(connie, cl
     assert RatingHistory.objects.filter(player=ann2).exists()
 
     player_merge(user=connie, keep=ann, duplicate=ann2)
-    rating_services.recompute_pending()
+    recompute_pending()
 
     assert not RatingHistory.objects.filter(player=ann2).exists()
     assert not RatingHistory.objects.filter(opponent=ann2).exists()
@@ -250,7 +251,7 @@ def test_temporary_passwords_are_random_and_easy_to_read_out():
 
 
 def test_a_full_recompute_marks_every_algorithm_from_the_first_entry(connie, club):
-    dates = rating_services.request_full_recompute(user=connie)
+    dates = request_full_recompute(user=connie)
 
     assert set(dates.values()) == {date(2024, 1, 15)}
     assert RecomputeState.objects.get(algorithm="gcr").dirty_from == date(2024, 1, 15)
@@ -262,18 +263,18 @@ def test_a_full_recompute_of_one_algorithm_replays_only_that_one(connie, club):
     # An entry rank changed behind the site's back: only a full replay picks it up.
     Player.objects.filter(username="cat").update(entry_rank=parse_rank("6k"))
 
-    rating_services.request_full_recompute(user=connie, algorithm="anchor")
-    rating_services.recompute_pending()
+    request_full_recompute(user=connie, algorithm="anchor")
+    recompute_pending()
 
     assert stored("anchor") == replayed_from_scratch("anchor")
     assert stored("sagc") != replayed_from_scratch("sagc"), "sagc was not replayed"
 
 
 def test_a_full_recompute_with_no_games_does_nothing(connie):
-    assert rating_services.request_full_recompute(user=connie) == {}
+    assert request_full_recompute(user=connie) == {}
     assert not AuditEntry.objects.exists()
 
 
 def test_a_full_recompute_of_an_unknown_algorithm_is_refused(connie, club):
     with pytest.raises(ValueError, match="not a maintained algorithm"):
-        rating_services.request_full_recompute(user=connie, algorithm="elo")
+        request_full_recompute(user=connie, algorithm="elo")

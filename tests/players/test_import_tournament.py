@@ -21,10 +21,10 @@ from players.services.adjustments import adjustment_apply
 from players.services.base import ServiceError, system_user
 from players.services.games import record_sheet_submit
 from players.services.tournament_files import plan_tournament_import, tournament_import
-from ratings import services as rating_services
 from ratings.engine.cli import main
 from ratings.engine.formats.egd import read_egd
 from ratings.engine.ranks import parse_rank
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP, games_of
 
@@ -321,7 +321,7 @@ def club_history(spring):
         algorithm="egf-2021",
         comment="=committee",
     )
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 def test_exported_games_replay_on_the_command_line_to_the_stored_history(

@@ -12,8 +12,8 @@ from players.models import AuditEntry, Game, Player
 from players.services.games import record_sheet_submit
 from players.services.players import player_merge
 from players.services.privacy import player_data_export, player_erase
-from ratings import services as rating_services
 from ratings.models import RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -31,7 +31,7 @@ def li_and_olivia():
             factories.game(olivia, li, "W", date(2024, 2, 8)),
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     return vera, li, olivia
 
 
@@ -58,7 +58,7 @@ def test_erasure_replaces_the_name_and_keeps_the_games_for_the_opponent(li_and_o
         .values_list("algorithm", "value_after")
     )
     player_erase(user=vera, player=li)
-    rating_services.recompute_pending()
+    recompute_pending()
     li.refresh_from_db()
     assert li.username == f"erased-{li.pk}" and "Li Wei" not in li.full_name
     assert not li.active and li.erased_at is not None

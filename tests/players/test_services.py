@@ -12,7 +12,7 @@ from players.services.base import ConcurrentEditError, DuplicateGamesError, Serv
 from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import RecomputeState
-from ratings.services import maintained_algorithms
+from ratings.recompute.dirty import maintained_algorithms
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -18,12 +18,12 @@ from players.services.base import system_user
 from players.services.games import record_sheet_submit
 from players.services.privacy import player_erase
 from players.services.tournament_files import plan_tournament_import, tournament_import
-from ratings import services as rating_services
 from ratings.engine.cli import main
 from ratings.engine.formats.egd import read_egd
 from ratings.engine.formats.opengotha import read_opengotha
 from ratings.engine.records import GameFileError
 from ratings.models import RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_egd_format import ARCHIVE, BROKEN_ARCHIVE_FILES, SHARED_DATA, games_of
 from tests.engine.test_opengotha_format import standings_of as opengotha_standings
@@ -302,7 +302,7 @@ def test_a_declared_gor_is_where_the_egf_algorithms_start_a_new_player(client, t
     import_text(DECLARED, read_opengotha, "declared.xml")
     fan = Player.objects.get(egd_pin="10000001")
     assert fan.declared_rating == 2796
-    rating_services.recompute_pending()
+    recompute_pending()
     assert first_value("egf-2021", fan.username) == 2796
     assert first_value("egf-2021", "jan-nowak") == 2500  # 5d without a declared GoR
 

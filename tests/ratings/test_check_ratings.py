@@ -7,8 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
 from ratings.models import RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ def rated_club():
             factories.game(ann, cat, "B", date(2024, 1, 4), handicap=7),
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 def test_it_reports_ok_when_the_stored_ratings_match_a_replay(rated_club):

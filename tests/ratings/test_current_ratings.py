@@ -6,9 +6,9 @@ from datetime import date, timedelta
 import pytest
 
 from players.services.games import game_void, record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine.base import get_algorithm, replay
 from ratings.models import CurrentRating
+from ratings.recompute.run import recompute_pending
 from ratings.selectors import player_entries, replay_records
 from tests import factories
 
@@ -32,7 +32,7 @@ def club(settings):
             for i in range(12)
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     return vera, players
 
 
@@ -59,7 +59,7 @@ def test_a_new_game_rewrites_the_current_ratings_of_its_two_players_only(club):
     before = dict(CurrentRating.objects.filter(algorithm="sagc").values_list("player_id", "pk"))
 
     record_sheet_submit(user=vera, games=[factories.game(ann, dan, "B", START + timedelta(30))])
-    rating_services.recompute_pending()
+    recompute_pending()
 
     after = dict(CurrentRating.objects.filter(algorithm="sagc").values_list("player_id", "pk"))
     rewritten = {player_id for player_id, pk in after.items() if before.get(player_id) != pk}
@@ -77,10 +77,10 @@ def test_after_back_dated_games_and_a_void_the_current_ratings_are_a_full_replay
             factories.game(dan, ben, "W", START + timedelta(5), handicap=9),
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     game = sheet.games[0]
     game.refresh_from_db()
     game_void(user=vera, game_id=game.pk, version=game.version, reason="wrong sheet")
-    rating_services.recompute_pending()
+    recompute_pending()
 
     assert stored(algorithm) == replayed(algorithm)

@@ -13,11 +13,11 @@ from players.models import Player
 from players.selectors.exports import game_record_rows
 from players.services.games import game_void, record_sheet_submit
 from players.services.imports import ImportResult, games_import
-from ratings import services as rating_services
 from ratings.engine.cli import main
 from ratings.engine.ranks import parse_rank
 from ratings.engine.records import read_games
 from ratings.models import CurrentRating, RatingHistory, RecomputeState
+from ratings.recompute.run import recompute_pending
 from ratings.selectors import player_entries
 from tests import factories
 
@@ -51,7 +51,7 @@ def wagc_then_egc():
     import_csv(
         "2023-07-01,han,ito,3d,4d,B,WAGC2023,1\n2023-07-02,lee,han,2d,3d,W,WAGC2023,2\n", vera
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     assert first_rank_before("han") == "3d"
     import_csv(
         "2013-07-27,han,olsen,2k,5k,W,EGC2013,1\n2013-07-28,berg,han,1k,2k,B,EGC2013,2\n", vera
@@ -62,7 +62,7 @@ def wagc_then_egc():
 def test_older_games_imported_move_the_entry_rank_to_the_rank_declared_then(wagc_then_egc):
     assert Player.objects.get(username="han").entry_rank == parse_rank("3d")
     assert player_entries()["han"].rank == parse_rank("2k")
-    rating_services.recompute_pending()
+    recompute_pending()
     assert first_rank_before("han") == "2k"
     assert first_rank_before("han", "egf-2021") == "2k"
     history = RatingHistory.objects.filter(algorithm="sagc", player__username="han")
@@ -72,7 +72,7 @@ def test_older_games_imported_move_the_entry_rank_to_the_rank_declared_then(wagc
 def test_the_site_and_the_command_line_agree_after_the_older_import(
     wagc_then_egc, tmp_path, capsys
 ):
-    rating_services.recompute_pending()
+    recompute_pending()
     path = tmp_path / "all.csv"
     with path.open("w", newline="", encoding="utf-8") as out:
         csv.writer(out, lineterminator="\n").writerows(game_record_rows())
@@ -91,11 +91,11 @@ def test_a_ranked_game_imported_after_sheet_games_replays_from_the_first_sheet_g
     vera = factories.volunteer()
     kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
     record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
-    rating_services.recompute_pending()
+    recompute_pending()
     assert first_rank_before("kim") == "10k"
     import_csv("2023-03-04,kim,sato,5k,5k,B,CUP2023,1\n", vera)
     assert set(dirty_dates().values()) == {date(2020, 5, 1)}
-    rating_services.recompute_pending()
+    recompute_pending()
     assert first_rank_before("kim") == "5k"
     assert first_rank_before("tan") == "10k"
 
@@ -105,12 +105,12 @@ def test_voiding_the_game_that_declared_the_rank_gives_back_the_rank_at_creation
     kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
     record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
     import_csv("2023-03-04,kim,sato,5k,5k,B,CUP2023,1\n", vera)
-    rating_services.recompute_pending()
+    recompute_pending()
     assert first_rank_before("kim") == "5k"
     declared = kim.games_as_white.get(date=date(2023, 3, 4))
     game_void(user=vera, game_id=declared.pk, version=declared.version, reason="typo")
     assert set(dirty_dates().values()) == {date(2020, 5, 1)}
-    rating_services.recompute_pending()
+    recompute_pending()
     assert first_rank_before("kim") == "10k"
 
 
@@ -118,7 +118,7 @@ def test_a_game_that_declares_the_same_rank_later_changes_nothing_before_it():
     vera = factories.volunteer()
     kim, tan = factories.player("kim", "10k"), factories.player("tan", "10k")
     record_sheet_submit(user=vera, games=[factories.game(kim, tan, "W", date(2020, 5, 1))])
-    rating_services.recompute_pending()
+    recompute_pending()
     import_csv("2023-03-04,kim,sato,10k,5k,B,CUP2023,1\n", vera)
     assert set(dirty_dates().values()) == {date(2023, 3, 4)}
 
@@ -134,7 +134,7 @@ def test_a_sheet_game_before_a_first_row_adjustment_takes_the_entry_from_it():
 
 
 def test_check_ratings_reports_a_stored_entry_rank_the_games_do_not_give(wagc_then_egc):
-    rating_services.recompute_pending()
+    recompute_pending()
     out = io.StringIO()
     call_command("check_ratings", algorithm="sagc", stdout=out)
     assert "entry ranks: OK" in out.getvalue()

@@ -7,9 +7,9 @@ import pytest
 
 from players.models import Game
 from players.services.games import game_void, record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine import gcr
 from ratings.models import CurrentRating, RatingSnapshot
+from ratings.recompute.run import recompute, recompute_pending
 from ratings.selectors import player_entries, replay_records
 from tests import factories
 
@@ -35,7 +35,7 @@ def test_each_snapshot_is_a_full_gcr_of_the_games_up_to_its_month_end(settings):
         user=vera, games=[factories.game(w, b, winner, day) for w, b, winner, day in played]
     )
 
-    rating_services.recompute("gcr", full=True)
+    recompute("gcr", full=True)
 
     records = list(replay_records("gcr")[0])
     entries = player_entries()
@@ -71,7 +71,7 @@ def gcr_tables() -> tuple[list, list]:
 
 
 def after_a_full_recompute() -> tuple[list, list]:
-    rating_services.recompute("gcr", full=True)
+    recompute("gcr", full=True)
     return gcr_tables()
 
 
@@ -94,7 +94,7 @@ def six_months(settings):
         for i in range(24)
     ]
     record_sheet_submit(user=vera, games=games, allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
     return vera, players
 
 
@@ -111,7 +111,7 @@ def test_an_entry_recomputes_gcr_from_its_month_as_a_full_recompute_would(six_mo
     record_sheet_submit(
         user=vera, games=[factories.game(dan, ann, "W", day)], allow_duplicates=True
     )
-    rating_services.recompute_pending(["gcr"])
+    recompute_pending(["gcr"])
     incremental = gcr_tables()
 
     assert incremental == after_a_full_recompute()
@@ -122,7 +122,7 @@ def test_voiding_the_last_months_games_removes_the_snapshot_of_the_month_now_las
     vera, _players = six_months
     for game in Game.objects.filter(date__month=6):
         game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
-    rating_services.recompute_pending(["gcr"])
+    recompute_pending(["gcr"])
     incremental = gcr_tables()
 
     assert incremental == after_a_full_recompute()
@@ -142,6 +142,6 @@ def test_an_entry_in_the_last_month_rates_that_month_only(six_months, monkeypatc
     record_sheet_submit(
         user=vera, games=[factories.game(ann, ben, "B", date(2024, 6, 29))], allow_duplicates=True
     )
-    rating_services.recompute_pending(["gcr"])
+    recompute_pending(["gcr"])
 
     assert len(rated_months) == 1

@@ -8,12 +8,14 @@ import pytest
 from django.utils import timezone
 
 from players.services.games import record_sheet_submit
-from ratings import lab_services, lab_tallies, tasks
-from ratings import services as rating_services
+from ratings import tasks
 from ratings.engine import lab
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, Winner
+from ratings.lab import services as lab_services
+from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RecomputeState
+from ratings.recompute.run import recompute_pending, sweep
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +83,7 @@ def club():
             factories.game(players[n], players[n + 3], "W", day, tournament=autumn, round=n + 1)
         )
     record_sheet_submit(user=vera, games=games, allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
     lab_services.compute_lab_reports(ALGORITHMS)
     return vera, players, autumn
 
@@ -96,7 +98,7 @@ def test_a_report_brought_up_to_date_equals_one_computed_in_full(club, algorithm
         allow_duplicates=True,
         games=[factories.game(players[0], players[5], "B", day, tournament=tournament, round=4)],
     )
-    (result,) = rating_services.recompute_pending([algorithm])
+    (result,) = recompute_pending([algorithm])
 
     updated = lab_services.compute_lab_report(algorithm, since=result.replayed_from)
     kept = updated.tallies
@@ -141,7 +143,7 @@ def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
                 allow_duplicates=True,
                 games=[factories.game(players[1], players[2], "W", day)],
             )
-            rating_services.recompute_pending(["sagc"])
+            recompute_pending(["sagc"])
 
     assert queued == [(("sagc",), 10)]
     state = RecomputeState.objects.get(algorithm="sagc")
@@ -166,7 +168,7 @@ def test_the_lab_task_brings_the_report_up_to_date_once_the_algorithm_is(club):
         allow_duplicates=True,
         games=[factories.game(players[1], players[2], "W", date(2024, 6, 1))],
     )
-    rating_services.recompute_pending(["sagc"])
+    recompute_pending(["sagc"])
     before = LabReport.objects.get(algorithm="sagc").games_counted
 
     assert tasks.update_lab_report.apply(args=["sagc"]).get() == before + 1
@@ -190,6 +192,6 @@ def test_the_sweep_queues_a_lab_update_whose_message_was_lost(
     )
 
     with django_capture_on_commit_callbacks(execute=True):
-        rating_services.sweep()
+        sweep()
 
     assert queued == [("french",)]

@@ -6,6 +6,7 @@ from datetime import date, timedelta
 import pytest
 from django.core.management import call_command
 from django.db import transaction
+from django.db.models import F
 from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
@@ -13,10 +14,11 @@ from hypothesis import strategies as st
 from players.models import Game
 from players.services.adjustments import adjustment_apply
 from players.services.games import game_correct, game_void, record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine.base import get_algorithm, replay
 from ratings.engine.output import history_cells
 from ratings.models import Checkpoint, CurrentRating, RatingHistory, RecomputeState
+from ratings.recompute import run
+from ratings.recompute.run import recompute, recompute_pending
 from ratings.selectors import player_entries, replay_records, stored_history
 from tests import factories
 from tests.ratings.test_gcr_snapshots import after_a_full_recompute, gcr_tables
@@ -57,7 +59,7 @@ def club(settings):
 def test_a_recompute_writes_a_history_row_per_player_per_game(club):
     vera, (ann, ben, *_rest) = club
     record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
-    rating_services.recompute_pending()
+    recompute_pending()
     rows = RatingHistory.objects.filter(algorithm="sagc").order_by("position")
     assert [(r.player.username, r.opponent.username) for r in rows] == [
         ("ann", "ben"),
@@ -70,8 +72,8 @@ def test_a_recompute_writes_a_history_row_per_player_per_game(club):
 def test_a_second_delivery_of_the_task_does_nothing(club):
     vera, (ann, ben, *_rest) = club
     record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
-    assert rating_services.recompute_pending()
-    assert rating_services.recompute_pending() == []
+    assert recompute_pending()
+    assert recompute_pending() == []
 
 
 def twenty_days_of_games_rated(vera, players, start: date) -> None:
@@ -83,7 +85,7 @@ def twenty_days_of_games_rated(vera, players, start: date) -> None:
         for i in range(20)
     ]
     record_sheet_submit(user=vera, games=games, allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 def test_a_back_dated_game_resumes_from_a_checkpoint_and_matches_a_full_replay(club):
@@ -94,7 +96,7 @@ def test_a_back_dated_game_resumes_from_a_checkpoint_and_matches_a_full_replay(c
     record_sheet_submit(
         user=vera, games=[factories.game(players[0], players[3], "B", start + timedelta(days=15))]
     )
-    (result,) = [r for r in rating_services.recompute_pending() if r.algorithm == "sagc"]
+    (result,) = [r for r in recompute_pending() if r.algorithm == "sagc"]
     assert result.rows < 42, "only the tail was replayed"
     for algorithm in HISTORY_ALGORITHMS:
         assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
@@ -113,7 +115,7 @@ def test_back_dated_entries_on_one_date_replay_the_same_tail_each_time(club, set
         for i in range(60)
     ]
     record_sheet_submit(user=vera, games=games, allow_duplicates=True)
-    rating_services.recompute_pending(["sagc"])
+    recompute_pending(["sagc"])
     replayed = []
     for winner in "BWBW":
         record_sheet_submit(
@@ -121,7 +123,7 @@ def test_back_dated_entries_on_one_date_replay_the_same_tail_each_time(club, set
             games=[factories.game(players[1], players[4], winner, start + timedelta(days=50))],
             allow_duplicates=True,
         )
-        (result,) = rating_services.recompute_pending(["sagc"])
+        (result,) = recompute_pending(["sagc"])
         replayed.append(result.rows)
 
     # The checkpoint a recompute resumes from stays: the next entry there finds it
@@ -143,7 +145,7 @@ def test_a_game_after_the_last_one_replays_only_itself(club):
         record_sheet_submit(
             user=vera, games=[factories.game(players[white], players[black], "B", tonight)]
         )
-        results = rating_services.recompute_pending()
+        results = recompute_pending()
         replayed.append({result.algorithm: result.rows for result in results})
 
     # The first game of the night replays itself; each later one of the same night the
@@ -161,17 +163,17 @@ def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
         for i in range(10)
     ]
     record_sheet_submit(user=vera, games=games, allow_duplicates=True)
-    rating_services.recompute_pending(["sagc"])
+    recompute_pending(["sagc"])
     assert Checkpoint.objects.filter(algorithm="sagc", date=start + timedelta(days=10)).exists()
 
     record_sheet_submit(
         user=vera, games=[factories.game(players[1], players[2], "B", start + timedelta(days=4))]
     )
-    rating_services.recompute_pending(["sagc"])
+    recompute_pending(["sagc"])
     record_sheet_submit(
         user=vera, games=[factories.game(players[3], players[4], "B", start + timedelta(days=12))]
     )
-    (result,) = rating_services.recompute_pending(["sagc"])
+    (result,) = recompute_pending(["sagc"])
 
     assert result.rows == 2
     assert stored("sagc") == replayed_from_scratch("sagc")
@@ -180,33 +182,33 @@ def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
 def test_a_write_during_a_recompute_keeps_the_mark(club, monkeypatch):
     vera, (ann, ben, *_rest) = club
     record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
-    real_rewrite = rating_services._rewrite
+    real_rewrite = run._rewrite
 
     def rewrite_while_someone_enters_a_game(algorithm, start):
         rows = real_rewrite(algorithm, start)
         RecomputeState.objects.filter(algorithm=algorithm.name).update(
-            generation=rating_services.F("generation") + 1
+            generation=F("generation") + 1
         )
         return rows
 
-    monkeypatch.setattr(rating_services, "_rewrite", rewrite_while_someone_enters_a_game)
-    rating_services.recompute("sagc")
+    monkeypatch.setattr(run, "_rewrite", rewrite_while_someone_enters_a_game)
+    recompute("sagc")
     assert RecomputeState.objects.get(algorithm="sagc").dirty_from == date(2024, 1, 5)
 
 
 def test_a_failed_recompute_leaves_the_previous_history_and_records_the_error(club, monkeypatch):
     vera, (ann, ben, *_rest) = club
     record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
-    rating_services.recompute_pending()
+    recompute_pending()
     before = stored("sagc")
     record_sheet_submit(user=vera, games=[factories.game(ben, ann, "W", date(2024, 1, 2))])
 
     def crash(*args, **kwargs):
         raise RuntimeError("worker died")
 
-    monkeypatch.setattr(rating_services, "_replace_current", crash)
+    monkeypatch.setattr(run, "_replace_current", crash)
     with pytest.raises(RuntimeError):
-        rating_services.recompute("sagc")
+        recompute("sagc")
     assert stored("sagc") == before
     state = RecomputeState.objects.get(algorithm="sagc")
     assert state.dirty_from == date(2024, 1, 2)
@@ -288,8 +290,8 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
                     new_rank=Rank(stones),
                 )
             elif kind == "recompute":
-                rating_services.recompute_pending()
-        rating_services.recompute_pending()
+                recompute_pending()
+        recompute_pending()
         for algorithm in HISTORY_ALGORITHMS:
             assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
         assert gcr_tables() == after_a_full_recompute()
@@ -330,7 +332,7 @@ def test_the_site_and_the_command_line_agree_after_back_dated_imports(tmp_path, 
 
 
 def test_a_running_recompute_reports_its_progress_and_clears_it_at_the_end(club, monkeypatch):
-    from ratings import progress
+    from ratings.recompute import progress
 
     vera, (ann, ben, *_rest) = club
     record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
@@ -339,7 +341,7 @@ def test_a_running_recompute_reports_its_progress_and_clears_it_at_the_end(club,
     monkeypatch.setattr(
         progress, "report", lambda name, done, total: seen.append((name, done, total))
     )
-    rating_services.recompute("sagc", full=True)
+    recompute("sagc", full=True)
     monkeypatch.setattr(progress, "report", real_report)
     assert seen == [("sagc", 0, 1)]
     assert progress.read("sagc") is None

@@ -7,9 +7,11 @@ import pytest
 from django.utils import timezone
 
 from players.services.games import record_sheet_submit
-from ratings import liveness, tasks
-from ratings import services as rating_services
+from ratings import tasks
 from ratings.models import RatingHistory, RecomputeState
+from ratings.recompute import liveness, run
+from ratings.recompute.dirty import maintained_algorithms
+from ratings.recompute.run import run_queued, sweep
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -44,7 +46,7 @@ def test_a_write_queues_one_task_per_dirty_algorithm_primary_first_after_the_com
     for callback in callbacks:
         callback()
     assert sent[0] == "french"
-    assert sorted(sent) == sorted(rating_services.maintained_algorithms())
+    assert sorted(sent) == sorted(maintained_algorithms())
 
 
 def test_a_burst_of_writes_queues_one_task_per_algorithm(
@@ -54,7 +56,7 @@ def test_a_burst_of_writes_queues_one_task_per_algorithm(
         for day in range(1, 6):
             enter(pair, date(2024, 3, day))
 
-    assert sorted(sent) == sorted(rating_services.maintained_algorithms())
+    assert sorted(sent) == sorted(maintained_algorithms())
     assert not RecomputeState.objects.filter(queued_at__isnull=True).exists()
 
 
@@ -64,7 +66,7 @@ def test_a_write_made_while_the_task_runs_queues_one_more(
     with django_capture_on_commit_callbacks(execute=True):
         enter(pair)
     sent.clear()
-    rating_services.run_queued("sagc")  # clears the queued mark before it replays
+    run_queued("sagc")  # clears the queued mark before it replays
 
     with django_capture_on_commit_callbacks(execute=True):
         enter(pair, date(2024, 3, 2))
@@ -102,7 +104,7 @@ def test_a_task_takes_over_from_a_runner_that_stopped_beating(pair):
 
 def test_the_runner_loops_while_writes_move_the_generation(pair, monkeypatch):
     enter(pair)
-    real_rewrite = rating_services._rewrite
+    real_rewrite = run._rewrite
     starts = []
 
     def rewrite_while_a_game_is_entered(algorithm, start):
@@ -111,8 +113,8 @@ def test_the_runner_loops_while_writes_move_the_generation(pair, monkeypatch):
             enter(pair, date(2024, 2, 1))
         return real_rewrite(algorithm, start)
 
-    monkeypatch.setattr(rating_services, "_rewrite", rewrite_while_a_game_is_entered)
-    results = rating_services.run_queued("sagc")
+    monkeypatch.setattr(run, "_rewrite", rewrite_while_a_game_is_entered)
+    results = run_queued("sagc")
 
     assert starts == [date(2024, 3, 1), date(2024, 2, 1)]
     assert [result.replayed_from for result in results] == starts
@@ -146,7 +148,7 @@ def test_the_sweep_drops_the_running_mark_of_a_dead_runner_and_queues_its_algori
     RecomputeState.objects.filter(algorithm="anchor").update(queued_at=None)
 
     with django_capture_on_commit_callbacks(execute=True):
-        assert rating_services.sweep() == ["anchor"]
+        assert sweep() == ["anchor"]
     assert sent == ["anchor"]
     state = RecomputeState.objects.get(algorithm="anchor")
     assert (state.running_since, state.running_on) == (None, "")

@@ -11,7 +11,7 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 from .helpers import child_environment, python
@@ -28,7 +28,7 @@ def club_with_games():
             factories.game(bob, alice, "W", date(2024, 3, 2), handicap=2),
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 @pytest.mark.django_db(transaction=True)

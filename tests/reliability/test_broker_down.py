@@ -20,11 +20,11 @@ import django
 django.setup()
 from datetime import date
 from django.contrib.auth import get_user_model
-from players import services
 from players.models import Player
-services.record_sheet_submit(
+from players.services.games import GameInput, record_sheet_submit
+record_sheet_submit(
     user=get_user_model().objects.get(username="vera"),
-    games=[services.GameInput(date=date(2024, 3, 1), white=Player.objects.get(username="alice"),
+    games=[GameInput(date=date(2024, 3, 1), white=Player.objects.get(username="alice"),
                               black=Player.objects.get(username="bob"), winner="W")],
 )
 print("stored")

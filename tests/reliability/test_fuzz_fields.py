@@ -36,7 +36,7 @@ FORM_MODULES = [
     "players.entry.tournament_forms",
     "players.public.forms",
     "players.account.forms",
-    "ratings.forms",
+    "ratings.calculator.forms",
 ]
 NUMERIC_AND_FILE = (forms.IntegerField, forms.DecimalField, forms.FloatField, forms.FileField)
 
@@ -57,7 +57,7 @@ FIELDS_FUZZED = {
     "players.entry.tournament_forms.TournamentUploadForm": {"file"},
     "players.public.forms.RatingListFilterForm": {"active_months"},
     "players.public.forms.GameSearchForm": {"handicap"},
-    "ratings.forms.CalculatorForm": {"white_value", "black_value", "komi"},
+    "ratings.calculator.forms.CalculatorForm": {"white_value", "black_value", "komi"},
 }
 
 NUMBERS = [

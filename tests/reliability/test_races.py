@@ -8,8 +8,9 @@ import time
 import pytest
 
 from players.models import Game
-from ratings import services as rating_services
 from ratings.models import RecomputeState
+from ratings.recompute.dirty import maintained_algorithms
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 from .helpers import child_environment, embedded_environment, mismatches, python
@@ -52,14 +53,12 @@ def test_concurrent_entries_lose_nothing_and_histories_match_a_full_replay(
     deadline = time.monotonic() + 60
     while RecomputeState.objects.exclude(dirty_from=None).exists() and time.monotonic() < deadline:
         time.sleep(0.5)
-    rating_services.recompute_pending()
+    recompute_pending()
 
     tags = [tag for report in reports for tag in report["tags"]]
     stored = list(Game.objects.values_list("comment", flat=True))
     lost = [tag for tag in tags if stored.count(tag) != 1]
-    differing = {
-        name: mismatches(name) for name in rating_services.maintained_algorithms() if name != "gcr"
-    }
+    differing = {name: mismatches(name) for name in maintained_algorithms() if name != "gcr"}
     attempted = sum(report["attempted"] for report in reports)
     record_property("operations", attempted)
     record_property("games", len(tags))
@@ -80,8 +79,9 @@ EMBEDDED_CHECK = """
 import json, time, django
 django.setup()
 from players.models import Game
-from ratings import services
 from ratings.models import RecomputeState
+from ratings.recompute.dirty import maintained_algorithms
+from ratings.recompute.run import recompute_pending
 from tests.reliability.helpers import mismatches
 busy = RecomputeState.objects.exclude(dirty_from=None) | RecomputeState.objects.exclude(
     running_since=None
@@ -90,12 +90,12 @@ deadline = time.monotonic() + 120
 while busy.exists() and time.monotonic() < deadline:
     time.sleep(0.5)
 left = list(busy.values_list("algorithm", flat=True))
-services.recompute_pending()
+recompute_pending()
 print(json.dumps({
     "left_to_the_check": left,
     "comments": list(Game.objects.values_list("comment", flat=True)),
     "mismatches": {
-        name: mismatches(name) for name in services.maintained_algorithms() if name != "gcr"
+        name: mismatches(name) for name in maintained_algorithms() if name != "gcr"
     },
 }))
 """

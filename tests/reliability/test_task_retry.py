@@ -7,9 +7,9 @@ from django.db import OperationalError
 
 from clubrating.celery import app as celery_app
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
 from ratings import tasks
 from ratings.models import RatingHistory, RecomputeState
+from ratings.recompute import run
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -19,7 +19,7 @@ def test_the_recompute_task_retries_after_a_database_error(monkeypatch):
     vera = factories.volunteer()
     alice, bob = factories.player("alice", "5k"), factories.player("bob", "8k")
     record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))])
-    real_rewrite = rating_services._rewrite
+    real_rewrite = run._rewrite
     failures = []
 
     def database_restarting(algorithm, start):
@@ -28,7 +28,7 @@ def test_the_recompute_task_retries_after_a_database_error(monkeypatch):
             raise OperationalError("server closed the connection unexpectedly")
         return real_rewrite(algorithm, start)
 
-    monkeypatch.setattr(rating_services, "_rewrite", database_restarting)
+    monkeypatch.setattr(run, "_rewrite", database_restarting)
     # Not propagating, eager apply() re-runs a retried task itself (as a worker would
     # after the countdown) instead of raising Retry to the caller.
     celery_app.conf.task_eager_propagates = False

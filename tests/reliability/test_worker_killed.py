@@ -8,8 +8,9 @@ from datetime import date, timedelta
 import pytest
 
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
 from ratings.models import RatingHistory, RecomputeState
+from ratings.recompute import dirty
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 from .helpers import child_environment, mismatches, python
@@ -19,15 +20,15 @@ from .helpers import child_environment, mismatches, python
 KILLED_RECOMPUTE = """
 import sys, time, django
 django.setup()
-from ratings import services
-from ratings.bulk import RowWriter
+from ratings.recompute import run
+from ratings.recompute.bulk import RowWriter
 real_flush = RowWriter.flush
 def flush_then_wait(self):
     real_flush(self)
     print("wrote", self.written, flush=True)
     time.sleep(60)
 RowWriter.flush = flush_then_wait
-services.recompute_pending(["sagc"])
+run.recompute_pending(["sagc"])
 """
 
 
@@ -45,13 +46,13 @@ def test_a_killed_recompute_leaves_the_previous_history_and_the_next_run_complet
             for n in range(60)
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     before = list(
         RatingHistory.objects.filter(algorithm="sagc").values_list("position", "value_after")
     )
 
     # The back-dated game waits for the child's recompute, not the in-process one.
-    monkeypatch.setattr(rating_services, "queue_recompute", lambda algorithm: None)
+    monkeypatch.setattr(dirty, "queue_recompute", lambda algorithm: None)
     record_sheet_submit(
         user=vera, games=[factories.game(players[0], players[3], "B", start + timedelta(5))]
     )
@@ -73,7 +74,7 @@ def test_a_killed_recompute_leaves_the_previous_history_and_the_next_run_complet
     assert after_kill == before, "the killed rewrite was rolled back as a whole"
     assert RecomputeState.objects.get(algorithm="sagc").dirty_from == start + timedelta(5)
 
-    rating_services.recompute_pending(["sagc"])
+    recompute_pending(["sagc"])
     assert RecomputeState.objects.get(algorithm="sagc").dirty_from is None
     assert RatingHistory.objects.filter(algorithm="sagc").count() == len(before) + 2
     assert mismatches("sagc") == 0

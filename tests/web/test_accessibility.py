@@ -18,8 +18,8 @@ from django.urls import reverse
 
 from players.services.adjustments import ResyncChange, resync_apply, resync_revert
 from players.services.games import game_void, record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.web import test_permissions
 from tests.web.browser_session import ensure_role_groups, sign_in_browser
@@ -78,7 +78,7 @@ def greyed_pages(world) -> list[tuple[str, str]]:
         effective_date=date(2024, 6, 1),
     )
     resync_revert(user=committee, batch_id=batch.pk)
-    rating_services.recompute_pending()
+    recompute_pending()
     return [
         ("volunteer", reverse("sheet_detail", args=[games[0].record_sheet_id])),
         ("committee", reverse("committee_resync_batch", args=[batch.pk])),

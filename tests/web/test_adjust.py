@@ -8,9 +8,9 @@ from django.utils import timezone
 from players.models import Adjustment
 from players.services.adjustments import adjustment_apply
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -23,7 +23,7 @@ def thandi():
     record_sheet_submit(
         user=factories.volunteer(), games=[factories.game(thandi, pieter, "W", date(2024, 3, 1))]
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     return thandi
 
 
@@ -57,7 +57,7 @@ def test_the_page_shows_the_players_ranks_and_the_form(
 
 def test_an_adjustment_is_applied_and_the_log_shows_it(client, connie, thandi):
     response = adjust(client, new_rank="2k", comment="won the club championship")
-    rating_services.recompute_pending()  # what the task queued on commit does
+    recompute_pending()  # what the task queued on commit does
 
     assert response.status_code == 302
     assert response["Location"] == "/committee/players/thandi/adjust/"

@@ -18,9 +18,9 @@ from hypothesis import strategies as st
 from players.models import Game
 from players.services.adjustments import adjustment_apply
 from players.services.games import game_void, record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -104,7 +104,7 @@ def algorithms(settings):
 
 def play(vera, *games):
     result = record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
     return result.games
 
 

@@ -9,7 +9,7 @@ from playwright.sync_api import Page, expect
 
 from players.services.accounts import account_create
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -38,7 +38,7 @@ def test_a_player_reports_a_game_a_volunteer_answers_and_the_player_reads_it(
     alice = factories.player("alice", "5k", full_name="Alice Moyo")
     bob = factories.player("bob", "8k", full_name="Bob Smit")
     record_sheet_submit(user=vera, games=[factories.game(alice, bob, "B", date(2024, 3, 1))])
-    rating_services.recompute_pending()
+    recompute_pending()
     account_create(user=vera, username="alice-own", password=PASSWORD, role="reader", player=alice)
 
     log_in(page, base, "alice-own")

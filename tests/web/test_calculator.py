@@ -9,10 +9,10 @@ import pytest
 
 from players.selectors.algorithms import algorithms as algorithms_shown
 from players.services.games import record_sheet_submit
-from ratings import calculator
-from ratings import services as rating_services
-from ratings.forms import CalculatorForm
+from ratings.calculator import results as calculator
+from ratings.calculator.forms import CalculatorForm
 from ratings.models import RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -39,7 +39,7 @@ def club(vera):
             factories.game(ben, ann, "B", date(2024, 2, 14)),
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     return ann, ben, cat
 
 
@@ -96,7 +96,7 @@ def test_the_next_real_game_changes_what_the_calculator_said(client, club, vera)
     record_sheet_submit(
         user=vera, games=[factories.game(ann, ben, "W", date(2024, 3, 1), handicap=3)]
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     for name in ("sagc", "egf-2021", "french", "anchor"):
         played = RatingHistory.objects.filter(algorithm=name, date=date(2024, 3, 1))
         white_row, black_row = played.order_by("position")
@@ -185,7 +185,7 @@ def test_it_answers_in_a_fixed_number_of_queries(client, club, vera, django_asse
         user=vera,
         games=[factories.game(ann, cat, "W", date(2024, 4, day)) for day in range(1, 15)],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     with django_assert_max_num_queries(len(few.captured_queries)):
         client.get("/calculator/?white_player=ann&black_player=cat")
 

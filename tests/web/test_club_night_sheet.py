@@ -112,13 +112,13 @@ def test_a_players_printable_sheet_has_every_row_and_the_print_stylesheet(client
     from datetime import date
 
     from players.services.games import record_sheet_submit
-    from ratings import services as rating_services
+    from ratings.recompute.run import recompute_pending
 
     ann = factories.player("ann", "12k", full_name="Ann Smit")
     ben = factories.player("ben", "14k")
     games = [factories.game(ann, ben, "W", date(2024, 1, 1 + n % 28)) for n in range(60)]
     record_sheet_submit(user=vera, games=games, allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
 
     html = client.get("/players/ann/print/").content.decode()
 

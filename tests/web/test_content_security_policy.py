@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from clubrating.security_headers import CONTENT_SECURITY_POLICY
 from players.services.games import record_sheet_submit
-from ratings import progress
-from ratings import services as rating_services
 from ratings.models import RecomputeState
+from ratings.recompute import progress
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP
 
@@ -44,7 +44,7 @@ def pages(client, django_capture_on_commit_callbacks):
     )
     # The lab's report (its calibration chart) is computed once the recompute commits.
     with django_capture_on_commit_callbacks(execute=True):
-        rating_services.recompute_pending()
+        recompute_pending()
     # A recompute under way shows its progress bar.
     RecomputeState.objects.filter(algorithm="sagc").update(running_since=timezone.now())
     progress.report("sagc", 1500, 6000)

@@ -19,11 +19,12 @@ from players.models import Game, Player, Tournament, TournamentPlayer
 from players.selectors.exports import RECORD_SHEET_COLUMNS
 from players.services.games import record_sheet_submit
 from players.services.tournament_files import plan_tournament_import, tournament_import
-from ratings import services as rating_services
 from ratings.engine.base import get_algorithm
 from ratings.engine.cli import main
 from ratings.engine.formats.egd import read_egd
 from ratings.engine.records import COLUMNS
+from ratings.recompute.dirty import maintained_algorithms
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP, games_of
 
@@ -67,7 +68,7 @@ def season(vera):
         smith, date(2024, 3, 4), "4d", user=vera, value=2450.5, algorithm="egf-2021",
         comment="-committee decision",
     )  # fmt: skip
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 def content_of(response) -> str:
@@ -97,7 +98,7 @@ def test_all_games_replay_on_the_command_line_to_the_sites_history(
     path = tmp_path / "games.csv"
     path.write_text(content_of(client.get("/games.csv")), encoding="utf-8")
 
-    algorithms = [name for name in rating_services.maintained_algorithms()]
+    algorithms = [name for name in maintained_algorithms()]
     with_history = [name for name in algorithms if get_algorithm(name).has_history]
     assert len(with_history) >= 2
     for algorithm in with_history:

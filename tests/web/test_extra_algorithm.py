@@ -12,13 +12,13 @@ from datetime import date
 import pytest
 
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine import algorithms
 from ratings.engine.base import Algorithm, HistoryRow, PlayerState, RatingState
 from ratings.engine.cli import main
 from ratings.engine.description import Matchup, ValueScale, logistic
 from ratings.engine.records import Colour, Entry, GameRecord, Winner
 from ratings.engine.rows import adjustment_row, game_row
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -114,7 +114,7 @@ def club(net_wins, vera, django_capture_on_commit_callbacks):
     )
     # as the site does: the lab's task runs once the recompute commits
     with django_capture_on_commit_callbacks(execute=True):
-        rating_services.recompute_pending()
+        recompute_pending()
     return ann, ben
 
 

@@ -10,7 +10,7 @@ import pytest
 from players.models import AuditEntry, Game
 from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.models import RatingHistory, RecomputeState
-from ratings.services import recompute_pending
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]

@@ -10,10 +10,10 @@ from players.models import Game
 from players.selectors import algorithms as algorithms_selectors
 from players.selectors import head_to_head
 from players.services.games import game_void, record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
-from ratings.lab_services import keyed_history_games
+from ratings.lab.services import keyed_history_games
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def algorithms(settings):
 
 def play(vera, *games):
     result = record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
     return result.games
 
 
@@ -45,7 +45,7 @@ def rivals(vera):
     )
     voided = games[4]
     game_void(user=vera, game_id=voided.pk, version=voided.version, reason="twice")
-    rating_services.recompute_pending()
+    recompute_pending()
     return ann, ben, games
 
 

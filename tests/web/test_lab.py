@@ -8,12 +8,13 @@ from datetime import date
 import pytest
 
 from players.services.games import record_sheet_submit
-from ratings import lab_services, tasks
-from ratings import services as rating_services
+from ratings import tasks
 from ratings.engine.egf import se_2021
 from ratings.engine.gcr import Gcr
 from ratings.engine.sagc import Sagc
+from ratings.lab import services as lab_services
 from ratings.models import LabReport, RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -48,7 +49,7 @@ def club(vera):
 def recompute(django_capture_on_commit_callbacks):
     """Recompute as the site does: the lab task runs once the recompute commits."""
     with django_capture_on_commit_callbacks(execute=True):
-        rating_services.recompute_pending()
+        recompute_pending()
 
 
 def test_the_task_computes_a_report_for_every_algorithm_after_a_recompute(
@@ -87,7 +88,7 @@ def test_a_new_game_and_its_recompute_replace_the_report(
 
 
 def test_the_task_can_be_run_for_chosen_algorithms(club):
-    rating_services.recompute_pending()
+    recompute_pending()
     assert tasks.compute_lab_reports.delay(["french"]).get() == [
         {"algorithm": "french", "games": 4}
     ]
@@ -95,7 +96,7 @@ def test_the_task_can_be_run_for_chosen_algorithms(club):
 
 
 def test_each_game_is_predicted_from_the_ratings_just_before_it(club):
-    rating_services.recompute_pending()
+    recompute_pending()
     report = lab_services.compute_lab_report("egf-2021")
 
     # by hand from the stored rows: (White before, Black before, handicap, White's score)
@@ -127,7 +128,7 @@ def test_a_tournament_is_predicted_from_the_ratings_at_its_start_under_egf(vera)
             factories.game(ann, cat, "W", date(2024, 4, 6), tournament=spring, round=2),
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     second = list(lab_services.history_games("egf-2021", blocks=True))[1]
     assert second.matchup.white.value == 1600.0  # ann's rating at the start, as EGF rates it
     running = list(lab_services.history_games("egf-2021", blocks=False))[1]

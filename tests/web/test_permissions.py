@@ -31,9 +31,9 @@ from players.services import reports as report_services
 from players.services.accounts import Role, account_create
 from players.services.adjustments import ResyncChange, resync_apply
 from players.services.games import record_sheet_submit
-from ratings import liveness
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
+from ratings.recompute import liveness
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -267,7 +267,7 @@ def world(django_user_model) -> World:
         changes=[ResyncChange(ben, parse_rank("7k"))],
         effective_date=date(2024, 4, 1),
     )
-    rating_services.recompute_pending()
+    recompute_pending()
     accounts["player"] = account_create(
         user=accounts["committee"],
         username="pat",

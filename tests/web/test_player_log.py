@@ -12,9 +12,9 @@ from players.services.adjustments import adjustment_apply
 from players.services.games import game_void, record_sheet_submit
 from players.services.players import player_merge
 from players.web.charts import ChartPoint, downsample, rank_chart, scale_for
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def algorithms(settings):
 
 def play(vera, *games):
     record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 def sheet_rows(html: str) -> list[str]:
@@ -212,7 +212,7 @@ def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client
     )
     voided = ann.games_as_white.get(date=date(2024, 1, 11))
     game_void(user=vera, game_id=voided.pk, version=voided.version, reason="typo")
-    rating_services.recompute_pending()
+    recompute_pending()
 
     html = client.get("/players/ann/").content.decode()
 
@@ -228,7 +228,7 @@ def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client
 def test_without_void_games_there_is_no_voided_section(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
     play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
-    rating_services.recompute_pending()
+    recompute_pending()
 
     assert 'id="voided-games"' not in client.get("/players/ann/").content.decode()
 
@@ -238,7 +238,7 @@ def test_a_merged_record_says_where_it_went_and_the_kept_one_names_it(client, ve
     old = factories.player("ann-old", "5k")
     play(vera, factories.game(old, ben, "W", date(2024, 1, 10)))
     player_merge(user=vera, keep=ann, duplicate=old)
-    rating_services.recompute_pending()
+    recompute_pending()
 
     merged = client.get("/players/ann-old/").content.decode()
     kept = client.get("/players/ann/").content.decode()
@@ -252,7 +252,7 @@ def test_an_adjustment_row_shows_the_rank_it_moved_and_the_chart_steps(client, v
     ann, ben = factories.player("ann", "7k"), factories.player("ben", "7k")
     play(vera, factories.game(ann, ben, "W", date(2024, 8, 1)))
     factories.adjustment(ann, date(2024, 11, 1), "6k", user=vera, reason="resync")
-    rating_services.recompute_pending()
+    recompute_pending()
 
     html = client.get("/players/ann/").content.decode()
     points = chart_points(ann, "sagc")
@@ -329,7 +329,7 @@ def test_it_warns_while_a_recompute_may_change_the_players_rows(client, vera):
     assert "being recomputed" in client.get("/players/ann/").content.decode()
     assert "2024-02-01" in client.get("/players/ann/").content.decode()
     assert "being recomputed" not in client.get("/players/carl/").content.decode()
-    rating_services.recompute_pending()
+    recompute_pending()
     assert "being recomputed" not in client.get("/players/ann/").content.decode()
 
 

@@ -11,9 +11,9 @@ from django.utils import timezone
 
 from players.selectors.ratings import RATING_LIST_CSV_COLUMNS, RatingListFilters, rating_list
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +26,7 @@ def algorithms(settings):
 
 def play(vera, *games):
     record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 def listed(html: str) -> list[str]:

@@ -10,9 +10,10 @@ from django.utils import timezone
 
 from players.models import AuditEntry
 from players.services.games import record_sheet_submit
-from ratings import liveness, progress
-from ratings import services as rating_services
 from ratings.models import RecomputeState
+from ratings.recompute import liveness, progress
+from ratings.recompute.dirty import maintained_algorithms
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -28,7 +29,7 @@ def games():
             factories.game(ben, ann, "B", date(2024, 1, 20)),
         ],
     )
-    rating_services.recompute_pending()
+    recompute_pending()
 
 
 def rows(response) -> dict[str, str]:
@@ -45,7 +46,7 @@ def test_it_lists_every_maintained_algorithm_with_its_last_run(
         response = client.get("/committee/recompute/")
 
     table = rows(response)
-    assert list(table) == rating_services.maintained_algorithms()
+    assert list(table) == maintained_algorithms()
     assert table["sagc"].startswith("sagc SAGC index up to date —")
     assert "2024-01-20" in table["sagc"], "replayed from the first game"
     assert "data-auto-refresh" not in response.content.decode()
@@ -102,7 +103,7 @@ def test_the_full_recompute_of_every_algorithm_marks_them_from_the_first_game(
     )
     audit = AuditEntry.objects.get(action="recompute_request")
     assert (audit.user, audit.object_id) == (connie, "all")
-    assert set(audit.after) == set(rating_services.maintained_algorithms())
+    assert set(audit.after) == set(maintained_algorithms())
 
 
 def test_the_full_recompute_of_one_algorithm(client, connie, games):

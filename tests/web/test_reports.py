@@ -264,9 +264,9 @@ def test_as_recorded_needs_an_answer_and_a_report_resolves_once(vera, pat, ann, 
 
 
 def test_the_own_log_page_has_a_report_link_on_each_game_row(client, pat, game):
-    from ratings import services as rating_services
+    from ratings.recompute.run import recompute_pending
 
-    rating_services.recompute_pending()
+    recompute_pending()
     client.force_login(pat)
 
     own = client.get("/players/ann/").content.decode()

@@ -15,9 +15,9 @@ from django.utils import timezone
 from players.models import Adjustment, AuditEntry, Player, ResyncBatch, ResyncUpload
 from players.services.adjustments import egf_algorithms
 from players.services.games import record_sheet_submit
-from ratings import services as rating_services
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -140,7 +140,7 @@ def test_an_empty_form_asks_for_the_list(client, connie):
 
 def test_applying_creates_one_batch_of_adjustments_and_updates_national_ranks(client, connie, club):
     response = apply(client, "thandi,4k\npieter;13k\nJohn Smith,8k")
-    rating_services.recompute_pending()  # what the task queued on commit does
+    recompute_pending()  # what the task queued on commit does
 
     batch = ResyncBatch.objects.get()
     assert response.status_code == 302
@@ -378,7 +378,7 @@ def test_an_uploaded_aga_tdlist_names_its_format_and_applies_with_the_ratings(cl
     assert Player.objects.get(username="pieter").national_rank == parse_rank("12k")
     listed = client.get("/committee/resync/batches/").context["table"].data[0]
     assert listed.adjustment_count == 2, "the batch list counts players, not adjustments"
-    rating_services.recompute_pending()
+    recompute_pending()
     gor = CurrentRating.objects.get(player=club["pieter"], algorithm=egf[0]).value
     assert round(gor) == 900, "the EGF algorithms start from the list's rating"
 

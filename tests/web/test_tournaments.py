@@ -9,8 +9,8 @@ import pytest
 from players.models import Player
 from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.players import player_merge
-from ratings import services as rating_services
 from ratings.models import RatingHistory
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -55,7 +55,7 @@ def open_tournament(vera):
     )
     twice = cup.games.get(comment="entered twice")
     game_void(user=vera, game_id=twice.pk, version=twice.version, reason="duplicate")
-    rating_services.recompute_pending()
+    recompute_pending()
     return cup
 
 
@@ -227,7 +227,7 @@ def test_a_tournament_page_and_its_api_take_the_same_queries_small_or_large(
 ):
     league_of(vera, "small", 2, 0)
     league_of(vera, "large", 30, 10)
-    rating_services.recompute_pending()
+    recompute_pending()
     for code, players in (("small", 3), ("large", 31)):
         with django_assert_num_queries(4):  # tournament, players, games, history
             html = client.get(f"/tournaments/{code}/").content.decode()

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from players.models import Player
 from players.selectors.exports import record_sheet_rows
 from ratings.engine.base import get_algorithm
-from ratings.services import maintained_algorithms, primary_algorithm
+from ratings.recompute.dirty import maintained_algorithms, primary_algorithm
 
 
 class Command(BaseCommand):

@@ -5,10 +5,10 @@ from itertools import zip_longest
 from django.core.management.base import BaseCommand, CommandError
 
 from players.models import Player
-from ratings import services
 from ratings.engine.base import get_algorithm, replay
 from ratings.engine.output import format_value, history_cells, standing_cells
 from ratings.models import CurrentRating, RecomputeState
+from ratings.recompute.dirty import maintained_algorithms
 from ratings.selectors import declared_ranks, player_entries, replay_records, stored_history
 
 MAX_SHOWN = 20
@@ -24,7 +24,7 @@ class Command(BaseCommand):
         parser.add_argument("--algorithm", help="one algorithm (default: every maintained one)")
 
     def handle(self, *args, algorithm, **options):
-        names = services.maintained_algorithms()
+        names = maintained_algorithms()
         if algorithm is not None and algorithm not in names:
             raise CommandError(f"'{algorithm}' is not maintained here ({', '.join(names)})")
         differences = self._check_entry_ranks()

@@ -4,7 +4,8 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings import services
+from ratings.recompute.dirty import maintained_algorithms
+from ratings.recompute.run import recompute, recompute_pending
 
 
 class Command(BaseCommand):
@@ -16,19 +17,19 @@ class Command(BaseCommand):
         parser.add_argument("--full", action="store_true", help="replay every game from scratch")
 
     def handle(self, *args, algorithm, from_date, full, **options):
-        names = services.maintained_algorithms()
+        names = maintained_algorithms()
         if algorithm is not None and algorithm not in names:
             raise CommandError(
                 f"'{algorithm}' is not maintained here (maintained: {', '.join(names)})"
             )
         chosen = [algorithm] if algorithm else names
         if not full and from_date is None:
-            results = services.recompute_pending(chosen)
+            results = recompute_pending(chosen)
         else:
             results = [
                 result
                 for name in chosen
-                if (result := services.recompute(name, full=full, from_date=from_date))
+                if (result := recompute(name, full=full, from_date=from_date))
             ]
         if not results:
             self.stdout.write("Nothing to recompute.")

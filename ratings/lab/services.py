@@ -28,10 +28,9 @@ from ratings.engine.base import RatingState, get_algorithm, replay
 from ratings.engine.gcr import Gcr
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Colour, GameRecord, Status, Winner
-
-from . import lab_tallies
-from .models import LabReport, RatingHistory, RecomputeState
-from .selectors import player_entries, replay_records
+from ratings.lab import tallies as lab_tallies
+from ratings.models import LabReport, RatingHistory, RecomputeState
+from ratings.selectors import player_entries, replay_records
 
 logger = logging.getLogger(__name__)
 
@@ -233,7 +232,7 @@ def _gcr_accuracy(state: RatingState) -> dict | None:
 def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
     """Compute and store the lab's figures for one algorithm (replacing its last report):
     in full, or with ``since`` from that date's month on, the tallies of the months
-    before it kept from the last report (``ratings.lab_tallies``). GCR, which keeps no
+    before it kept from the last report (``ratings.lab.tallies``). GCR, which keeps no
     per-game history, is rated once up to that month, then month by month."""
     engine = get_algorithm(algorithm)
     blocks = engine.rates_tournaments_as_blocks
@@ -347,7 +346,7 @@ def _queue_lab_update(algorithm: str) -> None:
     """Queue the lab's update of ``algorithm`` for after the commit. The lab only reads:
     a report that fails while tasks run in-process leaves the last report in place (the
     page shows its date) and never fails the recompute or the write that ran it."""
-    from .tasks import update_lab_report
+    from ratings.tasks import update_lab_report
 
     def send() -> None:
         try:

@@ -6,8 +6,7 @@ write's own transaction, and queues the task on commit. The task takes a lock,
 resumes the engine from the last checkpoint before the dirty date, rewrites the
 history from there in one transaction, and clears the mark only if no new entry
 moved it meanwhile. A periodic sweep runs the same service, so a lost message
-only delays a recompute.
-"""
+only delays a recompute."""
 
 from __future__ import annotations
 
@@ -22,27 +21,25 @@ from typing import Any
 
 from django.conf import settings
 from django.db import connection, transaction
-from django.db.models import Case, F, Max, Min, Q, Value, When
+from django.db.models import Max, Q
 from django.utils import timezone
 
 from players.fields import rank_to_code
-from players.models import Adjustment, AuditEntry, Game
 from ratings.engine import gcr
 from ratings.engine.base import (
     Algorithm,
     HistoryRow,
     RatingState,
     get_algorithm,
-    registry,
     units,
 )
 from ratings.engine.records import GameRecord
-
-from . import liveness, progress
-from .bulk import RowWriter
-from .lab_services import mark_lab_dirty, sweep_lab_reports
-from .models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
-from .selectors import (
+from ratings.lab.services import mark_lab_dirty, sweep_lab_reports
+from ratings.models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
+from ratings.recompute import dirty, liveness, progress
+from ratings.recompute.bulk import RowWriter
+from ratings.recompute.dirty import earliest, ensure_states, maintained_algorithms
+from ratings.selectors import (
     ReplayKey,
     SourceIds,
     player_entries,
@@ -53,130 +50,16 @@ from .selectors import (
 
 logger = logging.getLogger(__name__)
 
+
 _MAX_LOOPS = 20
+
+
 # History rows held at most before they are sent (a chunk of games makes about twice
 # its number; a long tournament block more).
 _HISTORY_BUFFER = 100_000
+
+
 _PROGRESS_EVERY = 2000  # units between progress reports
-
-
-def maintained_algorithms() -> list[str]:
-    """The algorithms the site keeps (setting ``RATINGS_ALGORITHMS``; empty: all registered),
-    the primary one first."""
-    known = registry()
-    names = list(settings.RATINGS_ALGORITHMS) or list(known)
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise ValueError(f"RATINGS_ALGORITHMS names unknown algorithms: {', '.join(unknown)}")
-    primary = settings.RATINGS_PRIMARY_ALGORITHM
-    return sorted(names, key=lambda name: name != primary)
-
-
-def primary_algorithm() -> str:
-    return maintained_algorithms()[0]
-
-
-def ensure_states() -> None:
-    RecomputeState.objects.bulk_create(
-        [RecomputeState(algorithm=name) for name in maintained_algorithms()],
-        ignore_conflicts=True,
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class Touch:
-    """A date a write touched: a game's or adjustment's date (old or new), its tournament,
-    and for an adjustment the algorithm it is for ("" = all)."""
-
-    date: date
-    tournament_id: int | None = None
-    algorithm: str = ""
-
-
-def dirty_dates(touches: Iterable[Touch]) -> dict[str, date]:
-    """The earliest date each maintained algorithm must replay from.
-
-    For algorithms that rate a tournament as one block (EGF, the French ladder) a
-    tournament game touches the tournament's first date.
-    """
-    # The earliest date of each (tournament, algorithm) is all that counts: an import
-    # of a million games touches a million dates.
-    earliest: dict[tuple[int | None, str], date] = {}
-    for touch in touches:
-        key = (touch.tournament_id, touch.algorithm)
-        if key not in earliest or touch.date < earliest[key]:
-            earliest[key] = touch.date
-    touches = [
-        Touch(day, tournament_id, algorithm) for (tournament_id, algorithm), day in earliest.items()
-    ]
-    tournament_ids = {touch.tournament_id for touch in touches if touch.tournament_id}
-    first_dates = dict(
-        Game.objects.filter(tournament_id__in=tournament_ids)
-        .values("tournament_id")
-        .annotate(first=Min("date"))
-        .values_list("tournament_id", "first")
-    )
-    algorithms = registry()
-    dates: dict[str, date] = {}
-    for name in maintained_algorithms():
-        blocks = algorithms[name].rates_tournaments_as_blocks
-        for touch in touches:
-            if touch.algorithm and touch.algorithm != name:
-                continue
-            day = touch.date
-            if blocks and touch.tournament_id in first_dates:
-                day = min(day, first_dates[touch.tournament_id])
-            if name not in dates or day < dates[name]:
-                dates[name] = day
-    return dates
-
-
-def mark_dirty(touches: Iterable[Touch]) -> dict[str, date]:
-    """Move each algorithm's dirty date back to what ``touches`` reach, inside the
-    caller's transaction, and queue each dirty algorithm's recompute (the primary one
-    first) for after the commit.
-
-    A task is queued only when none is waiting for that algorithm (``queued_at``): a
-    burst of writes, or an import calling this thousands of times, queues one task per
-    algorithm; the task that runs clears the mark first, so a write made while it runs
-    queues one more (at most one waiting and one running).
-    """
-    dates = dirty_dates(touches)
-    if not dates:
-        return dates
-    ensure_states()
-    now = timezone.now()
-    for name, day in dates.items():  # in maintained_algorithms() order: primary first
-        state = RecomputeState.objects.filter(algorithm=name)
-        state.update(
-            dirty_from=Case(
-                When(Q(dirty_from__isnull=True) | Q(dirty_from__gt=day), then=Value(day)),
-                default=F("dirty_from"),
-            ),
-            generation=F("generation") + 1,
-        )
-        if state.filter(queued_at__isnull=True).update(queued_at=now):
-            queue_recompute(name)
-    return dates
-
-
-def queue_recompute(algorithm: str) -> None:
-    """Send ``algorithm``'s recompute task once the current transaction commits (at once
-    outside one). A broker that is down only delays it: the task's ``apply_async``
-    logs the error, the write stands, and the periodic sweep queues it again."""
-    from .tasks import recompute_algorithm
-
-    recompute_algorithm.delay_on_commit(algorithm)
-
-
-# --- the recompute ------------------------------------------------------------
-
-
-def forget_queued(algorithm: str) -> None:
-    """The task of ``algorithm`` could not be sent (the broker is down): drop its queued
-    mark, so that the next sweep queues it at once instead of waiting for the mark to
-    age."""
-    RecomputeState.objects.filter(algorithm=algorithm).update(queued_at=None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,7 +157,7 @@ def sweep() -> list[str]:
             Q(queued_at__isnull=True) if state.queued_at is None else Q(queued_at=state.queued_at)
         )
         if rows.filter(same).update(queued_at=now):
-            queue_recompute(name)
+            dirty.queue_recompute(name)
             queued.append(name)
     sweep_lab_reports([states[name] for name in maintained_algorithms() if name in states])
     return queued
@@ -343,7 +226,7 @@ def _recompute_once(name: str, *, full: bool, from_date: date | None) -> Recompu
             _lock(name)
             state_row = RecomputeState.objects.get(algorithm=name)
             generation = state_row.generation
-            start = None if full else _earliest(from_date, state_row.dirty_from)
+            start = None if full else earliest(from_date, state_row.dirty_from)
             if not full and start is None:
                 return None
             rows = _rewrite(get_algorithm(name), start)
@@ -374,11 +257,6 @@ def _recompute_once(name: str, *, full: bool, from_date: date | None) -> Recompu
     finally:
         progress.clear(name)
     return RecomputeResult(name, start, rows, seconds)
-
-
-def _earliest(*days: date | None) -> date | None:
-    present = [day for day in days if day is not None]
-    return min(present) if present else None
 
 
 def _rewrite(algorithm: Algorithm, start: date | None) -> int:
@@ -470,7 +348,10 @@ def _fetch_chunk(total: int) -> int:
 
 
 _MIN_CHUNK = 1000
+
+
 _MAX_CHUNK = 10_000
+
 
 # History columns in the order _history_values gives them.
 HISTORY_COLUMNS = (
@@ -511,6 +392,8 @@ def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> boo
 
 
 _CHECKPOINT_REACH = 10
+
+
 _CHECKPOINT_PLAYERS = 2500
 
 
@@ -804,29 +687,3 @@ def _month_ends(records: Sequence[GameRecord]) -> list[date]:
         next_month = date(year + (month == 12), month % 12 + 1, 1)
         ends.append(next_month - timedelta(days=1))
     return ends
-
-
-def request_full_recompute(*, user, algorithm: str = "") -> dict[str, date]:
-    """Mark one maintained algorithm ("" = all) dirty from the earliest game or adjustment,
-    so that the next run replays it from the start; audited. Returns the dates marked
-    (nothing when there are no games or adjustments yet)."""
-    if algorithm and algorithm not in maintained_algorithms():
-        raise ValueError(f"'{algorithm}' is not a maintained algorithm")
-    firsts = [
-        Game.objects.valid().aggregate(first=Min("date"))["first"],
-        Adjustment.objects.valid().aggregate(first=Min("date"))["first"],
-    ]
-    start = _earliest(*firsts)
-    if start is None:
-        return {}
-    with transaction.atomic():
-        dates = mark_dirty([Touch(start, None, algorithm)])
-        AuditEntry.objects.create(
-            user=user,
-            action="recompute_request",
-            object_type="algorithm",
-            object_id=algorithm or "all",
-            summary=f"full recompute of {algorithm or 'every algorithm'} from {start}",
-            after={name: day.isoformat() for name, day in dates.items()},
-        )
-    return dates

@@ -9,8 +9,7 @@ from django.utils import timezone
 from django.utils.html import format_html
 
 from players.web.tables import MINUS, NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY
-
-from .lab_charts import percent
+from ratings.lab.charts import percent
 
 DASH = "\u2014"
 RESPONSIVE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"

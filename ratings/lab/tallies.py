@@ -3,7 +3,7 @@
 Every figure of ``ratings.engine.lab.evaluate`` is a count or a mean over games, so
 the sums behind them, kept per month of games, let a report be brought up to date from
 a date: the months before it are added from what is stored, only the games from its
-month on are predicted again (``ratings.lab_services``). ``metrics`` turns a tally
+month on are predicted again (``ratings.lab.services``). ``metrics`` turns a tally
 into exactly the dictionary ``lab.evaluate`` makes (the same keys, the same counts,
 the same means up to the order of the float additions).
 

@@ -18,13 +18,12 @@ from typing import Any
 
 from players.models import Player
 from players.selectors.algorithms import AlgorithmInfo
+from ratings.calculator.forms import CalculatorInput, SideInput
 from ratings.engine.base import HistoryRow, get_algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.sagc import Sagc
 from ratings.engine.whatif import Contestant, Outcome, WhatIf, WhatIfError, what_if
-
-from .forms import CalculatorInput, SideInput
-from .models import CurrentRating, RatingHistory
+from ratings.models import CurrentRating, RatingHistory
 
 SIDE_LABELS = {"white": "(White)", "black": "(Black)"}  # never a username: no brackets
 

@@ -7,9 +7,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from players.selectors.algorithms import AlgorithmInfo
-
-from .lab_charts import CalibrationChart, calibration_chart
-from .models import LabReport, RecomputeState
+from ratings.lab.charts import CalibrationChart, calibration_chart
+from ratings.models import LabReport, RecomputeState
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,0 +1,2 @@
+"""The what-if calculator: its form, the results under each maintained algorithm, and the
+page."""
