@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.models import Checkpoint
-from ratings.recompute.run import _checkpoint_due, _thin_checkpoints
+from ratings.recompute import run
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ def test_thinning_keeps_the_checkpoints_near_the_end_and_few_further_back():
     end = 2000
     stored_at(range(0, end, 2))  # what one entry after another leaves behind
 
-    _thin_checkpoints("sagc", end)
+    run._thin_checkpoints("sagc", end)
 
     positions = kept()
     assert len(positions) < 100
@@ -57,7 +57,7 @@ def test_thinning_never_sends_an_entry_back_further_than_a_ninth_of_its_tail(pos
     end = 3000
     stored_at(sorted(positions))
 
-    _thin_checkpoints("sagc", end)
+    run._thin_checkpoints("sagc", end)
 
     before_thinning = [0, *sorted(positions)]
     after_thinning = [0, *kept()]
@@ -73,7 +73,7 @@ def test_thinning_leaves_other_algorithms_alone():
     )
     stored_at(range(0, 1000, 2))
 
-    _thin_checkpoints("sagc", 1000)
+    run._thin_checkpoints("sagc", 1000)
 
     assert Checkpoint.objects.filter(algorithm="anchor").count() == 1
 
@@ -82,7 +82,7 @@ def replay_checkpoints(units: int, every: int, players: int) -> list[int]:
     """Where a full replay of ``units`` units stores its checkpoints."""
     positions, since = [], 0
     for done in range(units):
-        if done and _checkpoint_due(since, units - done, every, players):
+        if done and run._checkpoint_due(since, units - done, every, players):
             positions.append(done)
             since = 0
         since += 1
