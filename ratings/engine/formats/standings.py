@@ -97,16 +97,20 @@ def place_players(
     points = {name: sum(value for _, value in played) for name, played in scaled.items()}
     mcmahon = {name: _scaled(start.get(name, 0), scale) + points[name] for name in rounds}
     main = mcmahon if any(CRITERIA[c][0] == "mcmahon" for c in criteria) else points
-    against = {
-        name: [(opponent, value) for opponent, value in played if opponent in main]
+    sos = {
+        name: sum(main[opponent] for opponent, _ in played if opponent in main)
         for name, played in scaled.items()
     }
-    sos = {name: sum(main[opponent] for opponent, _ in played) for name, played in against.items()}
-    sosos = {name: sum(sos[opponent] for opponent, _ in played) for name, played in against.items()}
+    sosos = {
+        name: sum(sos[opponent] for opponent, _ in played if opponent in main)
+        for name, played in scaled.items()
+    }
     # The points of a game are 1, ½ or 0: SODOS weighs the opponent by them (scale squared).
     sodos = {
-        name: sum(main[opponent] * min(value, scale) for opponent, value in played)
-        for name, played in against.items()
+        name: sum(
+            main[opponent] * min(value, scale) for opponent, value in played if opponent in main
+        )
+        for name, played in scaled.items()
     }
     values: dict[str, tuple[Mapping[Any, int], int]] = {
         "points": (points, scale),
