@@ -143,6 +143,26 @@ def test_the_crosstable_shows_each_players_country_and_club(client, open_tournam
     assert rows[3][:5] == ["4", "Dan", "6k", "", ""]
 
 
+def test_the_crosstable_escapes_what_players_and_files_wrote(client, open_tournament):
+    # the crosstable's cells are built as HTML in one pass: every text is escaped there
+    Player.objects.filter(username="dan").update(
+        full_name='Dan <b>"Bold"</b> & Co', country="<i>", federation_club="A&B"
+    )
+    html = client.get("/tournaments/spring-cup/").content.decode()
+
+    assert "<b>" not in html and "<i>" not in html
+    assert "Dan &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Co</a>" in html
+    # Ann beat Dan in round 1: her cell's title names him
+    assert 'title="Dan &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Co">4+w</span>' in html
+    assert crosstable_rows(html)[3][:5] == [
+        "4",
+        "Dan &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Co",
+        "6k",
+        "&lt;i&gt;",
+        "A&amp;B",
+    ]
+
+
 def test_an_imported_tournament_shows_the_files_country_and_club(
     client, django_assert_max_num_queries
 ):
