@@ -274,5 +274,14 @@ def test_the_stored_counts_follow_corrections_and_merges(client, vera):
     assert (cup.first_game, cup.last_game) == (date(2024, 5, 1), date(2024, 5, 1))
 
 
+def test_a_tournament_without_games_says_so(client, django_assert_max_num_queries):
+    factories.tournament("empty-cup", "Empty Cup")
+    with django_assert_max_num_queries(4):
+        response = client.get("/tournaments/empty-cup/")
+
+    assert response.status_code == 200
+    assert crosstable_rows(response.content.decode()) == [["No games in this tournament yet."]]
+
+
 def test_it_answers_404_for_an_unknown_tournament(client):
     assert client.get("/tournaments/no-such-cup/").status_code == 404
