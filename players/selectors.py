@@ -552,7 +552,21 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     Four queries, five for an imported tournament (its file's players)."""
     games = _crosstable_games(tournament)
     entrants = (
-        list(tournament.entrants.select_related("player").order_by("number"))
+        list(
+            tournament.entrants.select_related("player")
+            .only(  # not the file's results: 600 lists of rounds to decode for nothing
+                "number",
+                "place",
+                "rank",
+                "country",
+                "club",
+                "scores",
+                "tournament",  # the related manager sets it on each row
+                "player",
+                *(f"player__{name}" for name in CrosstablePlayer._fields[1:]),
+            )
+            .order_by("number")
+        )
         if tournament.standings
         else []
     )
