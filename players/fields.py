@@ -7,6 +7,7 @@ Amateur ranks are their stones (30k = -30 … 9d = 8); professional ranks follow
 
 from __future__ import annotations
 
+import functools
 from datetime import date
 
 from django import forms
@@ -23,7 +24,10 @@ def rank_to_code(rank: Rank) -> int:
     return STRONGEST_AMATEUR_STONES + rank.pro if rank.pro else rank.stones
 
 
+@functools.lru_cache(maxsize=64)
 def code_to_rank(code: int) -> Rank:
+    """The rank a stored code stands for; ranks are immutable, so each is made once
+    (a tournament's page reads thousands)."""
     if code > STRONGEST_AMATEUR_STONES:
         return Rank.pro_rank(code - STRONGEST_AMATEUR_STONES)
     return Rank(code)

@@ -6,16 +6,18 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
+from typing import NamedTuple
 
 from django.db.models import (
     F,
-    Q,
+    IntegerField,
     QuerySet,
     Value,
 )
-from django.db.models.functions import Concat
+from django.db.models.functions import Cast, Concat
 from django.http import Http404
 
+from players.fields import code_to_rank
 from players.models import (
     Game,
     Player,
@@ -40,12 +42,23 @@ def tournament_or_404(code: str) -> Tournament:
         raise Http404(f"no tournament with the code '{code}'") from None
 
 
-@dataclass(slots=True)
-class RoundResult:
-    """One game of a player in the crosstable, from their side."""
+class CrosstablePlayer(NamedTuple):
+    """What the crosstable shows of a player (values, not a model: 600 of them)."""
+
+    pk: int
+    username: str
+    full_name: str
+    entry_rank: Rank
+    country: str
+    federation_club: str
+
+
+class RoundResult(NamedTuple):
+    """One game of a player in the crosstable, from their side (a tuple: EGC 2013 has
+    6,000 of them)."""
 
     opponent_number: int
-    opponent: Player
+    opponent: CrosstablePlayer
     colour: str  # "w" or "b"
     handicap: int
     result: str  # "+" win, "-" loss, "=" jigo
@@ -57,7 +70,7 @@ class RoundResult:
 
 @dataclass(slots=True)
 class CrosstableRow:
-    player: Player
+    player: CrosstablePlayer
     rank: Rank | None  # as declared on the sheet or in the file, else the entry rank
     country: str = ""  # as the file gave it, else the player's
     club: str = ""  # as the file gave it (a club abbreviation), else the player's
@@ -117,38 +130,50 @@ def _file_order(entrants: list[TournamentPlayer]) -> dict[int, tuple[int, int]]:
     return order
 
 
-@dataclass(frozen=True, slots=True)
-class _CrosstableGame:
+class _CrosstableGame(NamedTuple):
     """What the crosstable reads of a game: plain values and the two players, each
     loaded once (EGC 2013's 2,259 games as models with both players' every column cost
-    a quarter of a second)."""
+    a quarter of a second; as tuples they cost nothing)."""
 
-    white: Player
-    black: Player
+    white_id: int
+    black_id: int
     white_rank: Rank | None
     black_rank: Rank | None
     winner: str
     round: int
     handicap: int
     date: date
+    white: CrosstablePlayer
+    black: CrosstablePlayer
 
 
 def _crosstable_games(tournament: Tournament) -> list[_CrosstableGame]:
-    """The tournament's valid games by round (two queries: the players, the games)."""
-    valid = tournament.games.valid()
-    players = {
-        player.pk: player
-        for player in Player.objects.filter(
-            Q(pk__in=valid.values("white_id")) | Q(pk__in=valid.values("black_id"))
-        ).only("username", "full_name", "entry_rank", "country", "federation_club")
-    }
+    """The tournament's valid games by round (two queries: the games, their players)."""
     columns = ("white_id", "black_id", "white_rank", "black_rank", "winner", "round", "handicap")
-    return [
-        _CrosstableGame(players[white], players[black], *rest)
-        for white, black, *rest in valid.order_by("round", "date", "seq").values_list(
-            *columns, "date"
-        )
-    ]
+    games = list(
+        tournament.games.valid().order_by("round", "date", "seq").values_list(*columns, "date")
+    )
+    ids = {game[0] for game in games} | {game[1] for game in games}
+    players = {
+        values[0]: CrosstablePlayer(*values)
+        for values in Player.objects.filter(pk__in=ids).values_list(*CrosstablePlayer._fields)
+    }
+    return [_CrosstableGame(*game, players[game[0]], players[game[1]]) for game in games]
+
+
+# A game's points by its winner, White's then Black's, as floats (the row's total) and
+# as fractions (the standings); made once, not per game.
+_POINTS = {
+    Game.Winner.WHITE: (1.0, 0.0, Fraction(1), Fraction(0)),
+    Game.Winner.BLACK: (0.0, 1.0, Fraction(0), Fraction(1)),
+}
+_JIGO_POINTS = (0.5, 0.5, Fraction(1, 2), Fraction(1, 2))
+# A game's result from White's side and Black's, by its winner.
+_RESULTS = {
+    Game.Winner.WHITE: ("+", "-"),
+    Game.Winner.BLACK: ("-", "+"),
+    Game.Winner.JIGO: ("=", "="),
+}
 
 
 def _history_of_games(games: QuerySet, algorithm: str) -> QuerySet[RatingHistory]:
@@ -172,13 +197,27 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     Four queries, five for an imported tournament (its file's players)."""
     games = _crosstable_games(tournament)
     entrants = (
-        list(tournament.entrants.select_related("player").order_by("number"))
+        list(
+            tournament.entrants.select_related("player")
+            .only(  # not the file's results: 600 lists of rounds to decode for nothing
+                "number",
+                "place",
+                "rank",
+                "country",
+                "club",
+                "scores",
+                "tournament",  # the related manager sets it on each row
+                "player",
+                *(f"player__{name}" for name in CrosstablePlayer._fields[1:]),
+            )
+            .order_by("number")
+        )
         if tournament.standings
         else []
     )
     rows: dict[int, CrosstableRow] = {}
 
-    def row_of(player: Player, declared: Rank | None) -> CrosstableRow:
+    def row_of(player: CrosstablePlayer, declared: Rank | None) -> CrosstableRow:
         if player.pk not in rows:
             rows[player.pk] = CrosstableRow(
                 player,
@@ -189,20 +228,24 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         return rows[player.pk]
 
     for entrant in entrants:
-        row = row_of(entrant.player, entrant.rank)
+        player = CrosstablePlayer(
+            *(getattr(entrant.player, name) for name in CrosstablePlayer._fields)
+        )
+        row = row_of(player, entrant.rank)
         row.place, row.scores = entrant.place, list(entrant.scores)
         row.country = entrant.country or row.country
         row.club = entrant.club or row.club
     played: dict[int, list[Round]] = defaultdict(list)
     for game in games:
-        white, black = row_of(game.white, game.white_rank), row_of(game.black, game.black_rank)
+        white = rows.get(game.white_id) or row_of(game.white, game.white_rank)
+        black = rows.get(game.black_id) or row_of(game.black, game.black_rank)
         white.games += 1
         black.games += 1
-        white_points = {"W": Fraction(1), "B": Fraction(0)}.get(game.winner, Fraction(1, 2))
-        white.wins += float(white_points)
-        black.wins += float(1 - white_points)
-        played[game.white.pk].append(Round(game.black.pk, white_points))
-        played[game.black.pk].append(Round(game.white.pk, 1 - white_points))
+        white_wins, black_wins, white_points, black_points = _POINTS.get(game.winner, _JIGO_POINTS)
+        white.wins += white_wins
+        black.wins += black_wins
+        played[game.white_id].append(Round(game.black_id, white_points))
+        played[game.black_id].append(Round(game.white_id, black_points))
     placed = place_players(
         {pk: played.get(pk, []) for pk in rows},
         SITE_CRITERIA,
@@ -229,26 +272,31 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         row.number = number
         row.scores += [""] * (width - len(row.scores))
     for game in games:
-        for own, other, colour in ((game.white, game.black, "w"), (game.black, game.white, "b")):
-            if game.winner == Game.Winner.JIGO:
-                result = "="
-            else:
-                result = "+" if game.winner == colour.upper() else "-"
-            rows[own.pk].rounds.setdefault(game.round, []).append(
-                RoundResult(rows[other.pk].number, other, colour, game.handicap, result)
-            )
+        white, black = rows[game.white_id], rows[game.black_id]
+        white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
+        white.rounds.setdefault(game.round, []).append(
+            RoundResult(black.number, game.black, "w", game.handicap, white_result)
+        )
+        black.rounds.setdefault(game.round, []).append(
+            RoundResult(white.number, game.white, "b", game.handicap, black_result)
+        )
+    # The rank as its stored code: no converter on each of the 6,000 rows of EGC 2013,
+    # a rank made for each row's last one.
     history = (
         _history_of_games(tournament.games.values("pk"), algorithm)
         .order_by("position")
-        .values_list("player_id", "value_before", "value_after", "rank_after")
+        .values_list("player_id", "value_before", "value_after", Cast("rank_after", IntegerField()))
     )
-    for player_id, value_before, value_after, rank_after in history:
+    rank_codes: dict[int, int | None] = {}
+    for player_id, value_before, value_after, rank_code in history:
         row = rows.get(player_id)
         if row is None:  # a game voided since the last recompute
             continue
         if row.value_before is None:
             row.value_before = value_before
-        row.value_after, row.rank_after = value_after, rank_after
+        row.value_after, rank_codes[player_id] = value_after, rank_code
+    for player_id, rank_code in rank_codes.items():
+        rows[player_id].rank_after = None if rank_code is None else code_to_rank(rank_code)
     return Crosstable(
         rounds=sorted({game.round for game in games}),
         rows=ordered,

@@ -52,3 +52,19 @@ def test_the_mcmahon_score_starts_from_each_players_start_and_sodos_weighs_the_b
 
 def test_criteria_the_standings_do_not_compute_are_left_out():
     assert known_criteria(["MMS", "SOSM", "NULL", "RATING", "sososm"]) == ("MMS", "SOSM", "SOSOSM")
+
+
+def test_scores_stay_exact_fractions_whatever_the_points_denominators():
+    # summed as integers over a common denominator (6, and 36 for SODOS), given back exact
+    rounds = {
+        "ann": [Round("ben", Fraction(1, 3)), Round("cat", Fraction(1, 2))],
+        "ben": [Round("ann", Fraction(1))],
+        "cat": [Round("ann", Fraction(0))],
+    }
+    placed = place_players(rounds, ("NBW", "SOS", "SOSOS", "SODOS"))
+    assert [(p.player, p.scores) for p in placed] == [
+        ("ben", (Fraction(1), Fraction(5, 6), Fraction(1), Fraction(5, 6))),
+        ("ann", (Fraction(5, 6), Fraction(1), Fraction(5, 3), Fraction(1, 3))),
+        ("cat", (Fraction(0), Fraction(5, 6), Fraction(1), Fraction(0))),
+    ]
+    assert all(isinstance(score, Fraction) for p in placed for score in p.scores)

@@ -144,6 +144,26 @@ def test_the_crosstable_shows_each_players_country_and_club(client, open_tournam
     assert rows[3][:5] == ["4", "Dan", "6k", "", ""]
 
 
+def test_the_crosstable_escapes_what_players_and_files_wrote(client, open_tournament):
+    # the crosstable's cells are built as HTML in one pass: every text is escaped there
+    Player.objects.filter(username="dan").update(
+        full_name='Dan <b>"Bold"</b> & Co', country="Z&", federation_club="<i>"
+    )
+    html = client.get("/tournaments/spring-cup/").content.decode()
+
+    assert "<b>" not in html and "<i>" not in html
+    assert "Dan &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Co</a>" in html
+    # Ann beat Dan in round 1: her cell's title names him
+    assert 'title="Dan &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Co">4+w</span>' in html
+    assert crosstable_rows(html)[3][:5] == [
+        "4",
+        "Dan &lt;b&gt;&quot;Bold&quot;&lt;/b&gt; &amp; Co",
+        "6k",
+        "Z&amp;",
+        "&lt;i&gt;",
+    ]
+
+
 def test_an_imported_tournament_shows_the_files_country_and_club(
     client, django_assert_max_num_queries
 ):
@@ -253,6 +273,15 @@ def test_the_stored_counts_follow_corrections_and_merges(client, vera):
     cup.refresh_from_db()
     assert (cup.game_count, cup.player_count) == (2, 2)
     assert (cup.first_game, cup.last_game) == (date(2024, 5, 1), date(2024, 5, 1))
+
+
+def test_a_tournament_without_games_says_so(client, django_assert_max_num_queries):
+    factories.tournament("empty-cup", "Empty Cup")
+    with django_assert_max_num_queries(4):
+        response = client.get("/tournaments/empty-cup/")
+
+    assert response.status_code == 200
+    assert crosstable_rows(response.content.decode()) == [["No games in this tournament yet."]]
 
 
 def test_it_answers_404_for_an_unknown_tournament(client):
