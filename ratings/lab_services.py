@@ -3,20 +3,21 @@
 A report is the engine's ``lab.evaluate`` over the games an algorithm rated, each
 predicted from both players' states just before it. For the algorithms with a
 history that state is in the stored rows (``value_before``, ``rank_before``): one
-query over the algorithm's history, no replay. GCR has no history and is replayed
-month by month from the games, as ``lab.gcr_predictions`` does.
+query over the algorithm's history, no replay. GCR has no history: a full run replays
+it month by month from the games, as ``lab.gcr_predictions`` does; an update predicts
+the games from the dirty month on from the recompute's month-end snapshots.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, timedelta
 from fractions import Fraction
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, IntegerField, Min, Q, QuerySet, Value, When
+from django.db.models import Case, Count, F, IntegerField, Max, Min, Q, QuerySet, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -30,8 +31,8 @@ from ratings.engine.ranks import Rank
 from ratings.engine.records import Colour, GameRecord, Status, Winner
 
 from . import lab_tallies
-from .models import LabReport, RatingHistory, RecomputeState
-from .selectors import player_entries, replay_records
+from .models import LabReport, RatingHistory, RatingSnapshot, RecomputeState
+from .selectors import ReplayKey, player_entries, player_ids, replay_records
 
 logger = logging.getLogger(__name__)
 
@@ -179,43 +180,123 @@ def gcr_dated_games(
 ) -> tuple[list[tuple[date, int, lab.LabGame]], RatingState]:
     """The games GCR rates from ``since`` on, each with its date and both players' GCR
     at the end of the month before its own, as ``lab.gcr_predictions`` makes them; and
-    the final state.
+    the final state (the whole table, rated).
 
-    GCR rates its whole table from scratch at every month's end, so the table at the
-    end of the month before ``since`` is one rating of all the games before it: those
-    are counted into the table and rated once, not month by month again.
+    In full (no ``since``) every game is read and the table rated at every month's end,
+    as ``lab.gcr_predictions`` does. From ``since`` on, the ratings at the month ends
+    are the recompute's month-end snapshots (``RatingSnapshot``, one rating of the
+    table at each month end that has games but the last, equal to that replay's), so
+    only the games from ``since`` are read; the final table is counted by the database
+    (:func:`gcr_table`) and rated once.
     """
+    if since is not None:
+        return _gcr_games_from_snapshots(algorithm, since), gcr_table(algorithm)
     records, _ids = replay_records(algorithm.name)
     entries = player_entries()
     state = algorithm.new_state(entries)
-    before: list[GameRecord] = []
-    months: dict[str, list[GameRecord]] = {}
-    for record in records:
-        if since is not None and record.date < since:
-            before.append(record)
-        else:
-            months.setdefault(_month(record.date), []).append(record)
-    if before:
-        for _ in replay(algorithm, before, entries, state):
-            pass
     games: list[tuple[date, int, lab.LabGame]] = []
-    for month in months.values():  # in replay order, hence month by month
+    for month in _months(records):
         for record in month:
             if record.is_adjustment or algorithm.skip_reason(record):
                 continue
             white, black = state.player(record.white), state.player(record.black)
-            matchup = lab.Matchup(
-                white=lab.Side(white.rank, white.value),
-                black=lab.Side(black.rank, black.value),
-                handicap=record.handicap,
-                komi=record.komi,
-                board_size=record.board_size,
+            games.append(
+                (
+                    record.date,
+                    0,
+                    _gcr_game(record, (white.rank, white.value), (black.rank, black.value)),
+                )
             )
-            game = lab.LabGame(matchup, record.winner, record.status)
-            games.append((record.date, 0, game))
         for _ in replay(algorithm, month, entries, state):
             pass
     return games, state
+
+
+def _months(records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
+    """``records`` (in replay order) cut into their months."""
+    month: list[GameRecord] = []
+    for record in records:
+        if month and (record.date.year, record.date.month) != (
+            month[0].date.year,
+            month[0].date.month,
+        ):
+            yield month
+            month = []
+        month.append(record)
+    if month:
+        yield month
+
+
+def _gcr_game(
+    record: GameRecord, white: tuple[Rank, float], black: tuple[Rank, float]
+) -> lab.LabGame:
+    matchup = lab.Matchup(
+        white=lab.Side(*white),
+        black=lab.Side(*black),
+        handicap=record.handicap,
+        komi=record.komi,
+        board_size=record.board_size,
+    )
+    return lab.LabGame(matchup, record.winner, record.status)
+
+
+def _gcr_games_from_snapshots(algorithm: Gcr, since: date) -> list[tuple[date, int, lab.LabGame]]:
+    """The games GCR rates from ``since`` on (the first day of a month), each predicted
+    from the players' month-end snapshot before its month (1500 for a player with no
+    games before it; GCR's rank is the entry rank)."""
+    name = algorithm.name
+    first = RatingSnapshot.objects.filter(algorithm=name, date__lt=since).aggregate(
+        last=Max("date")
+    )["last"]
+    snapshots: dict[date, dict[str, float]] = {}
+    rows = RatingSnapshot.objects.filter(algorithm=name, date__gte=first or since)
+    for day, username, value in (
+        rows.order_by("date").values_list("date", "player__username", "value").iterator()
+    ):
+        snapshots.setdefault(day, {})[username] = value
+    ends = iter(sorted(snapshots.items()))
+    upcoming = next(ends, None)
+    ratings: dict[str, float] = {}
+    entries = player_entries()
+    start = float(algorithm.params.initial_rating)
+    records, _ids = replay_records(name, ReplayKey(since, 0, 0))  # every record of its day
+    games: list[tuple[date, int, lab.LabGame]] = []
+    for record in records:
+        # the ratings of the month before: the last snapshot before this record's month
+        while upcoming is not None and upcoming[0] < record.date.replace(day=1):
+            ratings = upcoming[1]
+            upcoming = next(ends, None)
+        if record.is_adjustment or algorithm.skip_reason(record):
+            continue
+        white = (entries[record.white].rank, ratings.get(record.white, start))
+        black = (entries[record.black].rank, ratings.get(record.black, start))
+        games.append((record.date, 0, _gcr_game(record, white, black)))
+    return games
+
+
+def gcr_table(algorithm: Gcr) -> RatingState:
+    """GCR's pairwise table of every game it rates, counted by the database (games of
+    each pair by colour and result), rated. The same table as a replay's: a player's
+    and a pair's sums are whole and half points, exact in any order, and ``Gcr.finish``
+    visits the pairs in an order of their own."""
+    state = algorithm.new_state(player_entries())
+    usernames = {player_id: username for username, player_id in player_ids().items()}
+    results = [winner.value for winner in gcr_engine.SCORES]
+    counted = (
+        Game.objects.valid()
+        .filter(board_size=gcr_engine.RATED_BOARD_SIZE, winner__in=results)
+        .exclude(status=Status.FREE.value)
+        .values_list("white_id", "black_id", "winner")
+        .annotate(games=Count("id"))
+        .order_by()
+    )
+    for white_id, black_id, winner, games in counted.iterator():
+        white, black = usernames[white_id], usernames[black_id]
+        white_score, black_score = gcr_engine.SCORES[Winner(winner)]
+        state.player(white).record(black, white_score * games, games)
+        state.player(black).record(white, black_score * games, games)
+    algorithm.finish(state)
+    return state
 
 
 def _gcr_accuracy(state: RatingState) -> dict | None:
@@ -233,8 +314,8 @@ def _gcr_accuracy(state: RatingState) -> dict | None:
 def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
     """Compute and store the lab's figures for one algorithm (replacing its last report):
     in full, or with ``since`` from that date's month on, the tallies of the months
-    before it kept from the last report (``ratings.lab_tallies``). GCR, which keeps no
-    per-game history, is rated once up to that month, then month by month."""
+    before it kept from the last report (``ratings.lab_tallies``). GCR keeps no per-game
+    history: see :func:`gcr_dated_games`."""
     engine = get_algorithm(algorithm)
     blocks = engine.rates_tournaments_as_blocks
     stored = LabReport.objects.filter(algorithm=algorithm).values_list("tallies", flat=True)

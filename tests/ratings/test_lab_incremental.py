@@ -5,15 +5,18 @@ import random
 from datetime import date, timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
 from players import services
+from players.models import Game
 from ratings import lab_services, lab_tallies, tasks
 from ratings import services as rating_services
 from ratings.engine import lab
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, Winner
 from ratings.models import LabReport, RecomputeState
+from ratings.selectors import ReplayKey
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -193,3 +196,76 @@ def test_the_sweep_queues_a_lab_update_whose_message_was_lost(
         rating_services.sweep()
 
     assert queued == [("french",)]
+
+
+def full_run_metrics(algorithm: str) -> dict:
+    """A full lab run's figures from scratch, leaving the stored report as it was."""
+    with transaction.atomic():
+        metrics = lab_services.compute_lab_report(algorithm).metrics
+        transaction.set_rollback(True)
+    return metrics
+
+
+def test_the_lab_kept_up_to_date_through_entries_and_voids_equals_full_runs(club, settings):
+    """Every algorithm, through entries at the end, in a new month, back-dated, into a
+    tournament, and voids (old and newest), one lab update per write or per burst: each
+    update gives exactly the figures of a full run from scratch."""
+    settings.RATINGS_ALGORITHMS = []  # every algorithm the engine registers
+    vera, players, autumn = club
+    rating_services.recompute_pending()
+    names = rating_services.maintained_algorithms()
+    lab_services.compute_lab_reports(names)
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    rng = random.Random(11)
+
+    def enter(day, **extra):
+        white, black = rng.sample(players, 2)
+        game = factories.game(white, black, rng.choice("WBD"), day, **extra)
+        return services.record_sheet_submit(user=vera, allow_duplicates=True, games=[game])
+
+    def void(game):
+        services.game_void(user=vera, game_id=game.pk, version=game.version, reason="a mistake")
+
+    def newest():
+        return Game.objects.valid().order_by("-date", "-round", "-seq").first()
+
+    steps = [
+        lambda: enter(date(2024, 5, 28)),  # at the end
+        lambda: enter(date(2024, 5, 28)),  # the same night
+        lambda: enter(date(2024, 6, 4)),  # a new month
+        lambda: enter(date(2024, 2, 14)),  # back-dated
+        lambda: enter(date(2024, 3, 31), tournament=autumn, round=4),  # into the tournament
+        lambda: void(newest()),  # the newest game
+        lambda: void(Game.objects.valid().filter(date__lt=date(2024, 2, 1)).first()),  # an old one
+        lambda: [enter(date(2024, 6, 5)), enter(date(2024, 4, 20))],  # a burst, one lab run
+        lambda: enter(date(2024, 6, 5), board_size=9),  # a game some algorithms skip
+        lambda: enter(date(2024, 6, 6), status="free"),
+    ]
+    for step in steps:
+        step()
+        rating_services.recompute_pending()
+        for name in names:
+            assert lab_services.update_lab_report(name) is not None, name
+            assert LabReport.objects.get(algorithm=name).metrics == full_run_metrics(name), name
+
+
+def test_gcr_brought_up_to_date_reads_the_games_from_the_dirty_month_on(club, monkeypatch):
+    vera, players, _autumn = club
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    services.record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[factories.game(players[1], players[2], "W", date(2024, 5, 20))],
+    )
+    rating_services.recompute_pending(["gcr"])
+    read_from = []
+    real = lab_services.replay_records
+
+    def spy(algorithm, start=None, **options):
+        read_from.append(start)
+        return real(algorithm, start, **options)
+
+    monkeypatch.setattr(lab_services, "replay_records", spy)
+    lab_services.update_lab_report("gcr")
+
+    assert read_from == [ReplayKey(date(2024, 5, 1), 0, 0)]
