@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable, Iterator, Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 
 from django.conf import settings
@@ -410,8 +410,10 @@ def compute_lab_reports(algorithms: Sequence[str]) -> list[LabReport]:
 def mark_lab_dirty(algorithm: str, start: date | None) -> None:
     """Inside a recompute's transaction: the lab's report of ``algorithm`` is behind from
     ``start`` (None: from the beginning). Its task is queued for after the commit,
-    ``RATINGS_LAB_DELAY_SECONDS`` later, unless one is waiting already: a burst of
-    writes, each followed by a recompute, brings one lab run at its end."""
+    ``RATINGS_LAB_DELAY_SECONDS`` later, unless one is waiting already; the time of
+    this mark is kept (``lab_queued_at``), and the waiting task waits until the last
+    mark is that old (:func:`update_lab_report`): a burst of writes, each followed by
+    a recompute, brings one lab run, at its end."""
     day = start or date.min
     rows = RecomputeState.objects.filter(algorithm=algorithm)
     rows.update(
@@ -420,21 +422,26 @@ def mark_lab_dirty(algorithm: str, start: date | None) -> None:
             default=F("lab_dirty_from"),
         )
     )
-    if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=timezone.now()):
+    now = timezone.now()
+    if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=now):
         _queue_lab_update(algorithm)
+    else:
+        rows.update(lab_queued_at=now)
 
 
-def _queue_lab_update(algorithm: str) -> None:
-    """Queue the lab's update of ``algorithm`` for after the commit. The lab only reads:
-    a report that fails while tasks run in-process leaves the last report in place (the
+def _queue_lab_update(algorithm: str, countdown: float | None = None) -> None:
+    """Queue the lab's update of ``algorithm`` for after the commit, ``countdown``
+    seconds later (by default ``RATINGS_LAB_DELAY_SECONDS``). The lab only reads: a
+    report that fails while tasks run in-process leaves the last report in place (the
     page shows its date) and never fails the recompute or the write that ran it."""
     from .tasks import update_lab_report
 
+    if countdown is None:
+        countdown = settings.RATINGS_LAB_DELAY_SECONDS
+
     def send() -> None:
         try:
-            update_lab_report.apply_async(
-                (algorithm,), countdown=settings.RATINGS_LAB_DELAY_SECONDS
-            )
+            update_lab_report.apply_async((algorithm,), countdown=countdown)
         except Exception:  # in-process, the report's own error
             logger.exception("the lab report of %s was not brought up to date", algorithm)
 
@@ -469,10 +476,16 @@ def sweep_lab_reports(states: Sequence[RecomputeState]) -> list[str]:
 
 def update_lab_report(algorithm: str) -> LabReport | None:
     """The lab's debounced task: bring the report of ``algorithm`` up to date, unless
-    its ratings are still dirty (writes keep coming: the recompute that follows queues
-    the lab again) or it is up to date already. Never raises for a report the lab
-    cannot make: the page keeps the last one, with its date."""
+    the last recompute marked it behind less than ``RATINGS_LAB_DELAY_SECONDS`` ago
+    (a burst goes on: the task is queued again for when that mark is as old), its
+    ratings are still dirty (the recompute that follows queues the lab again) or it is
+    up to date already. Never raises for a report the lab cannot make: the page keeps
+    the last one, with its date."""
     rows = RecomputeState.objects.filter(algorithm=algorithm)
+    wait = _burst_wait(rows.values_list("lab_queued_at", flat=True).first())
+    if wait:
+        _queue_lab_update(algorithm, countdown=wait)
+        return None
     rows.update(lab_queued_at=None)
     state = rows.first()
     if state is None or state.lab_dirty_from is None or state.dirty_from is not None:
@@ -484,3 +497,16 @@ def update_lab_report(algorithm: str) -> LabReport | None:
     # A recompute that committed meanwhile moved the date and queued another run.
     rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
     return report
+
+
+def _burst_wait(marked_at: datetime | None) -> float:
+    """Seconds until the lab's last mark (``marked_at``) is ``RATINGS_LAB_DELAY_SECONDS``
+    old, at most that delay (a clock ahead of this one waits no longer); 0 to run now.
+    In-process (tasks run eagerly) there is no later to wait for: always 0."""
+    from .tasks import update_lab_report
+
+    delay = settings.RATINGS_LAB_DELAY_SECONDS
+    if marked_at is None or not delay or update_lab_report.app.conf.task_always_eager:
+        return 0.0
+    age = (timezone.now() - marked_at).total_seconds()
+    return min(float(delay), max(0.0, delay - age))

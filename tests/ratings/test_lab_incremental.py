@@ -269,3 +269,48 @@ def test_gcr_brought_up_to_date_reads_the_games_from_the_dirty_month_on(club, mo
     lab_services.update_lab_report("gcr")
 
     assert read_from == [ReplayKey(date(2024, 5, 1), 0, 0)]
+
+
+def test_the_lab_task_waits_until_a_burst_of_recomputes_is_over(
+    club, monkeypatch, settings, django_capture_on_commit_callbacks
+):
+    """Debounced, not throttled: writes that keep coming within the delay of each other
+    bring one lab run, the delay after the last of them."""
+    vera, players, _autumn = club
+    queued = []
+    monkeypatch.setattr(
+        tasks.update_lab_report,
+        "apply_async",
+        lambda args, countdown: queued.append((args, countdown)),
+    )
+    tasks.update_lab_report.app.conf.task_always_eager = False  # the autouse fixture restores it
+    settings.RATINGS_LAB_DELAY_SECONDS = 10
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    sagc = RecomputeState.objects.filter(algorithm="sagc")
+    first_report = LabReport.objects.get(algorithm="sagc").computed_at
+
+    def write(day):
+        with django_capture_on_commit_callbacks(execute=True):
+            services.record_sheet_submit(
+                user=vera,
+                allow_duplicates=True,
+                games=[factories.game(players[1], players[2], "W", day)],
+            )
+            rating_services.recompute_pending(["sagc"])
+
+    write(date(2024, 6, 1))
+    sagc.update(lab_queued_at=timezone.now() - timedelta(seconds=8))  # 8 s go by
+    write(date(2024, 6, 2))  # the burst goes on: its mark is the last one
+    # The message sent after the first write is due: the last mark is not 10 s old.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert lab_services.update_lab_report("sagc") is None
+    assert LabReport.objects.get(algorithm="sagc").computed_at == first_report
+    sagc.update(lab_queued_at=timezone.now() - timedelta(seconds=10))  # the burst is over
+    report = lab_services.update_lab_report("sagc")
+
+    assert [args for args, _countdown in queued] == [("sagc",), ("sagc",)]
+    assert queued[0][1] == 10 and 9 < queued[1][1] <= 10
+    assert report is not None and report.computed_at > first_report
+    assert report.games_counted == LabReport.objects.get(algorithm="sagc").games_counted
+    assert sagc.values_list("lab_dirty_from", "lab_queued_at").get() == (None, None)
+    assert lab_services.update_lab_report("sagc") is None  # the second message: nothing left
