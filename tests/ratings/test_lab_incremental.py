@@ -125,10 +125,9 @@ def test_only_the_months_from_the_dirty_date_are_counted_again(club, monkeypatch
     assert counted_from == [date(2024, 5, 1), date(2024, 3, 1)]
 
 
-def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
-    club, monkeypatch, settings, django_capture_on_commit_callbacks
-):
-    vera, players, _autumn = club
+@pytest.fixture
+def queued_lab_runs(club, monkeypatch, settings):
+    """The lab's messages, (args, countdown) each, with a delay of 10 s; every lab current."""
     queued = []
     monkeypatch.setattr(
         tasks.update_lab_report,
@@ -136,7 +135,15 @@ def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
         lambda args, countdown: queued.append((args, countdown)),
     )
     settings.RATINGS_LAB_DELAY_SECONDS = 10
-    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)
+    return queued
+
+
+def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
+    club, queued_lab_runs, django_capture_on_commit_callbacks
+):
+    vera, players, _autumn = club
+    queued = queued_lab_runs
     with django_capture_on_commit_callbacks(execute=True):
         for day in (date(2024, 6, 1), date(2024, 6, 2), date(2024, 5, 1)):
             services.record_sheet_submit(
@@ -272,20 +279,13 @@ def test_gcr_brought_up_to_date_reads_the_games_from_the_dirty_month_on(club, mo
 
 
 def test_the_lab_task_waits_until_a_burst_of_recomputes_is_over(
-    club, monkeypatch, settings, django_capture_on_commit_callbacks
+    club, queued_lab_runs, django_capture_on_commit_callbacks
 ):
     """Debounced, not throttled: writes that keep coming within the delay of each other
     bring one lab run, the delay after the last of them."""
     vera, players, _autumn = club
-    queued = []
-    monkeypatch.setattr(
-        tasks.update_lab_report,
-        "apply_async",
-        lambda args, countdown: queued.append((args, countdown)),
-    )
+    queued = queued_lab_runs
     tasks.update_lab_report.app.conf.task_always_eager = False  # the autouse fixture restores it
-    settings.RATINGS_LAB_DELAY_SECONDS = 10
-    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
     sagc = RecomputeState.objects.filter(algorithm="sagc")
     first_report = LabReport.objects.get(algorithm="sagc").computed_at
 
