@@ -494,8 +494,12 @@ def update_lab_report(algorithm: str) -> LabReport | None:
         rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
         return None
     report = compute_lab_report(algorithm, since=state.lab_dirty_from)
-    # A recompute that committed meanwhile moved the date and queued another run.
-    rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
+    # A recompute that committed meanwhile marked the lab again (lab_queued_at, cleared
+    # above, is set) and queued another run; whether or not it moved the date, this run
+    # may have read its rows or not: the mark stays for that run.
+    rows.filter(lab_dirty_from=state.lab_dirty_from, lab_queued_at__isnull=True).update(
+        lab_dirty_from=None
+    )
     return report
 
 

@@ -314,3 +314,26 @@ def test_the_lab_task_waits_until_a_burst_of_recomputes_is_over(
     assert report.games_counted == LabReport.objects.get(algorithm="sagc").games_counted
     assert sagc.values_list("lab_dirty_from", "lab_queued_at").get() == (None, None)
     assert lab_services.update_lab_report("sagc") is None  # the second message: nothing left
+
+
+def test_a_recompute_that_commits_during_a_lab_run_leaves_the_lab_behind(
+    club, queued_lab_runs, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Even when it rewrote from a later date than the lab's mark: the run may not have
+    read its rows, so the run it queued still has something to do."""
+    RecomputeState.objects.filter(algorithm="sagc").update(lab_dirty_from=date(2024, 5, 1))
+    real = lab_services.compute_lab_report
+
+    def with_a_recompute_meanwhile(algorithm, since=None):
+        report = real(algorithm, since=since)
+        lab_services.mark_lab_dirty(algorithm, date(2024, 5, 10))
+        return report
+
+    monkeypatch.setattr(lab_services, "compute_lab_report", with_a_recompute_meanwhile)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert lab_services.update_lab_report("sagc") is not None
+
+    state = RecomputeState.objects.get(algorithm="sagc")
+    assert state.lab_dirty_from == date(2024, 5, 1)
+    assert state.lab_queued_at is not None
+    assert queued_lab_runs == [(("sagc",), 10)]
