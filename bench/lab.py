@@ -87,6 +87,7 @@ def main(argv: list[str]) -> int:
         game = player_services.GameInput(date=day, white=last.black, black=last.white, winner="W")
         player_services.record_sheet_submit(user=volunteer, allow_duplicates=True, games=[game])
         services.recompute_pending()
+        RecomputeState.objects.update(lab_queued_at=None)  # the lab's delay is over
         seconds = {name: _seconds(lab_services.update_lab_report, name) for name in names}
         cpu = {name: CPU["update_lab_report", (name,)] for name in names}
         steps[step] = {
