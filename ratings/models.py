@@ -158,7 +158,9 @@ class RecomputeState(models.Model):
     # The lab's reports are behind from this date (the earliest date a recompute
     # rewrote since they were last brought up to date); None: current.
     lab_dirty_from = models.DateField(null=True, blank=True)
-    # Set when the lab's debounced task is queued, cleared when it runs.
+    # Set when the lab's debounced task is queued and moved by every mark while it
+    # waits (it runs once the last mark is RATINGS_LAB_DELAY_SECONDS old); cleared when
+    # it runs.
     lab_queued_at = models.DateTimeField(null=True, blank=True)
     last_started = models.DateTimeField(null=True, blank=True)
     last_finished = models.DateTimeField(null=True, blank=True)

@@ -94,9 +94,10 @@ class GcrPlayer(PlayerState):
         del data["_slot"]
         return data
 
-    def record(self, opponent: str, score: float) -> None:
-        """One more rated game against ``opponent``, in which this player scored ``score``."""
-        self.games += 1
+    def record(self, opponent: str, score: float, games: int = 1) -> None:
+        """``games`` more rated games against ``opponent`` (one by default), in which
+        this player scored ``score`` in all."""
+        self.games += games
         self.score += score
         slot = self._slot.get(opponent)
         if slot is None:
@@ -104,7 +105,7 @@ class GcrPlayer(PlayerState):
             self.opponents.append(opponent)
             self.pair_games.append(0)
             self.pair_scores.append(0.0)
-        self.pair_games[slot] += 1
+        self.pair_games[slot] += games
         self.pair_scores[slot] += score
 
 
@@ -280,24 +281,30 @@ def accuracy(state: GcrState) -> GcrAccuracy | None:
     """The share of pairs that played whose better-rated player did better (a pair
     with equal ratings counts when its score is level), in percent, for the mean,
     first-pass and reverse-pass ratings. None when nobody has played. Call it after
-    the replay (which rates the table)."""
+    the replay (which rates the table).
+
+    Whether a pair is ordered correctly does not depend on which of the two comes
+    first, so the pairs are taken as the table holds them, not in the pass order."""
     players = state.players
-    pairs = pass_order(players)
+    pairs = 0
+    mean = first_pass = reverse_pass = 0
+    for name, player in players.items():
+        for opponent, games, score in zip(
+            player.opponents, player.pair_games, player.pair_scores, strict=True
+        ):
+            if opponent <= name:  # each pair once
+                continue
+            other = players[opponent]
+            pair = Pair(name, opponent, games, score)
+            pairs += 1
+            mean += _ordered_correctly(player.value, other.value, pair)
+            first_pass += _ordered_correctly(player.first_pass, other.first_pass, pair)
+            reverse_pass += _ordered_correctly(player.reverse_pass, other.reverse_pass, pair)
     if not pairs:
         return None
-    shares = []
-    for attribute in ("value", "first_pass", "reverse_pass"):
-        correct = sum(
-            _ordered_correctly(
-                getattr(players[pair.first], attribute),
-                getattr(players[pair.second], attribute),
-                pair,
-            )
-            for pair in pairs
-        )
-        shares.append(100 * correct / len(pairs))
-    mean, first_pass, reverse_pass = shares
-    return GcrAccuracy(mean, first_pass, reverse_pass, pairs=len(pairs))
+    return GcrAccuracy(
+        100 * mean / pairs, 100 * first_pass / pairs, 100 * reverse_pass / pairs, pairs=pairs
+    )
 
 
 def rate_table(

@@ -3,20 +3,21 @@
 A report is the engine's ``lab.evaluate`` over the games an algorithm rated, each
 predicted from both players' states just before it. For the algorithms with a
 history that state is in the stored rows (``value_before``, ``rank_before``): one
-query over the algorithm's history, no replay. GCR has no history and is replayed
-month by month from the games, as ``lab.gcr_predictions`` does.
+query over the algorithm's history, no replay. GCR has no history: a full run replays
+it month by month from the games, as ``lab.gcr_predictions`` does; an update predicts
+the games from the dirty month on from the recompute's month-end snapshots.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterator, Sequence
-from datetime import date, timedelta
+from collections.abc import Iterable, Iterator, Sequence
+from datetime import date, datetime, timedelta
 from fractions import Fraction
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, IntegerField, Min, Q, QuerySet, Value, When
+from django.db.models import Case, Count, F, IntegerField, Max, Min, Q, QuerySet, Value, When
 from django.db.models.functions import Cast
 from django.utils import timezone
 
@@ -29,8 +30,8 @@ from ratings.engine.gcr import Gcr
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Colour, GameRecord, Status, Winner
 from ratings.lab import tallies as lab_tallies
-from ratings.models import LabReport, RatingHistory, RecomputeState
-from ratings.selectors import player_entries, replay_records
+from ratings.models import LabReport, RatingHistory, RatingSnapshot, RecomputeState
+from ratings.selectors import ReplayKey, player_entries, player_ids, replay_records
 
 logger = logging.getLogger(__name__)
 
@@ -178,43 +179,123 @@ def gcr_dated_games(
 ) -> tuple[list[tuple[date, int, lab.LabGame]], RatingState]:
     """The games GCR rates from ``since`` on, each with its date and both players' GCR
     at the end of the month before its own, as ``lab.gcr_predictions`` makes them; and
-    the final state.
+    the final state (the whole table, rated).
 
-    GCR rates its whole table from scratch at every month's end, so the table at the
-    end of the month before ``since`` is one rating of all the games before it: those
-    are counted into the table and rated once, not month by month again.
+    In full (no ``since``) every game is read and the table rated at every month's end,
+    as ``lab.gcr_predictions`` does. From ``since`` on, the ratings at the month ends
+    are the recompute's month-end snapshots (``RatingSnapshot``, one rating of the
+    table at each month end that has games but the last, equal to that replay's), so
+    only the games from ``since`` are read; the final table is counted by the database
+    (:func:`gcr_table`) and rated once.
     """
+    if since is not None:
+        return _gcr_games_from_snapshots(algorithm, since), gcr_table(algorithm)
     records, _ids = replay_records(algorithm.name)
     entries = player_entries()
     state = algorithm.new_state(entries)
-    before: list[GameRecord] = []
-    months: dict[str, list[GameRecord]] = {}
-    for record in records:
-        if since is not None and record.date < since:
-            before.append(record)
-        else:
-            months.setdefault(_month(record.date), []).append(record)
-    if before:
-        for _ in replay(algorithm, before, entries, state):
-            pass
     games: list[tuple[date, int, lab.LabGame]] = []
-    for month in months.values():  # in replay order, hence month by month
+    for month in _months(records):
         for record in month:
             if record.is_adjustment or algorithm.skip_reason(record):
                 continue
             white, black = state.player(record.white), state.player(record.black)
-            matchup = lab.Matchup(
-                white=lab.Side(white.rank, white.value),
-                black=lab.Side(black.rank, black.value),
-                handicap=record.handicap,
-                komi=record.komi,
-                board_size=record.board_size,
+            games.append(
+                (
+                    record.date,
+                    0,
+                    _gcr_game(record, (white.rank, white.value), (black.rank, black.value)),
+                )
             )
-            game = lab.LabGame(matchup, record.winner, record.status)
-            games.append((record.date, 0, game))
         for _ in replay(algorithm, month, entries, state):
             pass
     return games, state
+
+
+def _months(records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
+    """``records`` (in replay order) cut into their months."""
+    month: list[GameRecord] = []
+    for record in records:
+        if month and (record.date.year, record.date.month) != (
+            month[0].date.year,
+            month[0].date.month,
+        ):
+            yield month
+            month = []
+        month.append(record)
+    if month:
+        yield month
+
+
+def _gcr_game(
+    record: GameRecord, white: tuple[Rank, float], black: tuple[Rank, float]
+) -> lab.LabGame:
+    matchup = lab.Matchup(
+        white=lab.Side(*white),
+        black=lab.Side(*black),
+        handicap=record.handicap,
+        komi=record.komi,
+        board_size=record.board_size,
+    )
+    return lab.LabGame(matchup, record.winner, record.status)
+
+
+def _gcr_games_from_snapshots(algorithm: Gcr, since: date) -> list[tuple[date, int, lab.LabGame]]:
+    """The games GCR rates from ``since`` on (the first day of a month), each predicted
+    from the players' month-end snapshot before its month (1500 for a player with no
+    games before it; GCR's rank is the entry rank)."""
+    name = algorithm.name
+    first = RatingSnapshot.objects.filter(algorithm=name, date__lt=since).aggregate(
+        last=Max("date")
+    )["last"]
+    snapshots: dict[date, dict[str, float]] = {}
+    rows = RatingSnapshot.objects.filter(algorithm=name, date__gte=first or since)
+    for day, username, value in (
+        rows.order_by("date").values_list("date", "player__username", "value").iterator()
+    ):
+        snapshots.setdefault(day, {})[username] = value
+    ends = iter(sorted(snapshots.items()))
+    upcoming = next(ends, None)
+    ratings: dict[str, float] = {}
+    entries = player_entries()
+    start = float(algorithm.params.initial_rating)
+    records, _ids = replay_records(name, ReplayKey(since, 0, 0))  # every record of its day
+    games: list[tuple[date, int, lab.LabGame]] = []
+    for record in records:
+        # the ratings of the month before: the last snapshot before this record's month
+        while upcoming is not None and upcoming[0] < record.date.replace(day=1):
+            ratings = upcoming[1]
+            upcoming = next(ends, None)
+        if record.is_adjustment or algorithm.skip_reason(record):
+            continue
+        white = (entries[record.white].rank, ratings.get(record.white, start))
+        black = (entries[record.black].rank, ratings.get(record.black, start))
+        games.append((record.date, 0, _gcr_game(record, white, black)))
+    return games
+
+
+def gcr_table(algorithm: Gcr) -> RatingState:
+    """GCR's pairwise table of every game it rates, counted by the database (games of
+    each pair by colour and result), rated. The same table as a replay's: a player's
+    and a pair's sums are whole and half points, exact in any order, and ``Gcr.finish``
+    visits the pairs in an order of their own."""
+    state = algorithm.new_state(player_entries())
+    usernames = {player_id: username for username, player_id in player_ids().items()}
+    results = [winner.value for winner in gcr_engine.SCORES]
+    counted = (
+        Game.objects.valid()
+        .filter(board_size=gcr_engine.RATED_BOARD_SIZE, winner__in=results)
+        .exclude(status=Status.FREE.value)
+        .values_list("white_id", "black_id", "winner")
+        .annotate(games=Count("id"))
+        .order_by()
+    )
+    for white_id, black_id, winner, games in counted.iterator():
+        white, black = usernames[white_id], usernames[black_id]
+        white_score, black_score = gcr_engine.SCORES[Winner(winner)]
+        state.player(white).record(black, white_score * games, games)
+        state.player(black).record(white, black_score * games, games)
+    algorithm.finish(state)
+    return state
 
 
 def _gcr_accuracy(state: RatingState) -> dict | None:
@@ -232,8 +313,8 @@ def _gcr_accuracy(state: RatingState) -> dict | None:
 def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
     """Compute and store the lab's figures for one algorithm (replacing its last report):
     in full, or with ``since`` from that date's month on, the tallies of the months
-    before it kept from the last report (``ratings.lab.tallies``). GCR, which keeps no
-    per-game history, is rated once up to that month, then month by month."""
+    before it kept from the last report (``ratings.lab.tallies``). GCR keeps no per-game
+    history: see :func:`gcr_dated_games`."""
     engine = get_algorithm(algorithm)
     blocks = engine.rates_tournaments_as_blocks
     stored = LabReport.objects.filter(algorithm=algorithm).values_list("tallies", flat=True)
@@ -328,8 +409,10 @@ def compute_lab_reports(algorithms: Sequence[str]) -> list[LabReport]:
 def mark_lab_dirty(algorithm: str, start: date | None) -> None:
     """Inside a recompute's transaction: the lab's report of ``algorithm`` is behind from
     ``start`` (None: from the beginning). Its task is queued for after the commit,
-    ``RATINGS_LAB_DELAY_SECONDS`` later, unless one is waiting already: a burst of
-    writes, each followed by a recompute, brings one lab run at its end."""
+    ``RATINGS_LAB_DELAY_SECONDS`` later, unless one is waiting already; the time of
+    this mark is kept (``lab_queued_at``), and the waiting task waits until the last
+    mark is that old (:func:`update_lab_report`): a burst of writes, each followed by
+    a recompute, brings one lab run, at its end."""
     day = start or date.min
     rows = RecomputeState.objects.filter(algorithm=algorithm)
     rows.update(
@@ -338,21 +421,26 @@ def mark_lab_dirty(algorithm: str, start: date | None) -> None:
             default=F("lab_dirty_from"),
         )
     )
-    if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=timezone.now()):
+    now = timezone.now()
+    if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=now):
         _queue_lab_update(algorithm)
+    else:
+        rows.update(lab_queued_at=now)
 
 
-def _queue_lab_update(algorithm: str) -> None:
-    """Queue the lab's update of ``algorithm`` for after the commit. The lab only reads:
-    a report that fails while tasks run in-process leaves the last report in place (the
+def _queue_lab_update(algorithm: str, countdown: float | None = None) -> None:
+    """Queue the lab's update of ``algorithm`` for after the commit, ``countdown``
+    seconds later (by default ``RATINGS_LAB_DELAY_SECONDS``). The lab only reads: a
+    report that fails while tasks run in-process leaves the last report in place (the
     page shows its date) and never fails the recompute or the write that ran it."""
     from ratings.tasks import update_lab_report
 
+    if countdown is None:
+        countdown = settings.RATINGS_LAB_DELAY_SECONDS
+
     def send() -> None:
         try:
-            update_lab_report.apply_async(
-                (algorithm,), countdown=settings.RATINGS_LAB_DELAY_SECONDS
-            )
+            update_lab_report.apply_async((algorithm,), countdown=countdown)
         except Exception:  # in-process, the report's own error
             logger.exception("the lab report of %s was not brought up to date", algorithm)
 
@@ -387,10 +475,16 @@ def sweep_lab_reports(states: Sequence[RecomputeState]) -> list[str]:
 
 def update_lab_report(algorithm: str) -> LabReport | None:
     """The lab's debounced task: bring the report of ``algorithm`` up to date, unless
-    its ratings are still dirty (writes keep coming: the recompute that follows queues
-    the lab again) or it is up to date already. Never raises for a report the lab
-    cannot make: the page keeps the last one, with its date."""
+    the last recompute marked it behind less than ``RATINGS_LAB_DELAY_SECONDS`` ago
+    (a burst goes on: the task is queued again for when that mark is as old), its
+    ratings are still dirty (the recompute that follows queues the lab again) or it is
+    up to date already. Never raises for a report the lab cannot make: the page keeps
+    the last one, with its date."""
     rows = RecomputeState.objects.filter(algorithm=algorithm)
+    wait = _burst_wait(rows.values_list("lab_queued_at", flat=True).first())
+    if wait:
+        _queue_lab_update(algorithm, countdown=wait)
+        return None
     rows.update(lab_queued_at=None)
     state = rows.first()
     if state is None or state.lab_dirty_from is None or state.dirty_from is not None:
@@ -399,6 +493,23 @@ def update_lab_report(algorithm: str) -> LabReport | None:
         rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
         return None
     report = compute_lab_report(algorithm, since=state.lab_dirty_from)
-    # A recompute that committed meanwhile moved the date and queued another run.
-    rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
+    # A recompute that committed meanwhile marked the lab again (lab_queued_at, cleared
+    # above, is set) and queued another run; whether or not it moved the date, this run
+    # may have read its rows or not: the mark stays for that run.
+    rows.filter(lab_dirty_from=state.lab_dirty_from, lab_queued_at__isnull=True).update(
+        lab_dirty_from=None
+    )
     return report
+
+
+def _burst_wait(marked_at: datetime | None) -> float:
+    """Seconds until the lab's last mark (``marked_at``) is ``RATINGS_LAB_DELAY_SECONDS``
+    old, at most that delay (a clock ahead of this one waits no longer); 0 to run now.
+    In-process (tasks run eagerly) there is no later to wait for: always 0."""
+    from ratings.tasks import update_lab_report
+
+    delay = settings.RATINGS_LAB_DELAY_SECONDS
+    if marked_at is None or not delay or update_lab_report.app.conf.task_always_eager:
+        return 0.0
+    age = (timezone.now() - marked_at).total_seconds()
+    return min(float(delay), max(0.0, delay - age))

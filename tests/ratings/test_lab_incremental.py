@@ -5,9 +5,11 @@ import random
 from datetime import date, timedelta
 
 import pytest
+from django.db import transaction
 from django.utils import timezone
 
-from players.services.games import record_sheet_submit
+from players.models import Game
+from players.services.games import game_void, record_sheet_submit
 from ratings import tasks
 from ratings.engine import lab
 from ratings.engine.ranks import Rank
@@ -15,7 +17,9 @@ from ratings.engine.records import Status, Winner
 from ratings.lab import services as lab_services
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RecomputeState
+from ratings.recompute.dirty import maintained_algorithms
 from ratings.recompute.run import recompute_pending, sweep
+from ratings.selectors import ReplayKey
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -124,10 +128,9 @@ def test_only_the_months_from_the_dirty_date_are_counted_again(club, monkeypatch
     assert counted_from == [date(2024, 5, 1), date(2024, 3, 1)]
 
 
-def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
-    club, monkeypatch, settings, django_capture_on_commit_callbacks
-):
-    vera, players, _autumn = club
+@pytest.fixture
+def queued_lab_runs(club, monkeypatch, settings):
+    """The lab's messages, (args, countdown) each, with a delay of 10 s; every lab current."""
     queued = []
     monkeypatch.setattr(
         tasks.update_lab_report,
@@ -135,7 +138,15 @@ def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
         lambda args, countdown: queued.append((args, countdown)),
     )
     settings.RATINGS_LAB_DELAY_SECONDS = 10
-    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)
+    return queued
+
+
+def test_a_burst_of_recomputes_queues_one_lab_run_after_a_delay(
+    club, queued_lab_runs, django_capture_on_commit_callbacks
+):
+    vera, players, _autumn = club
+    queued = queued_lab_runs
     with django_capture_on_commit_callbacks(execute=True):
         for day in (date(2024, 6, 1), date(2024, 6, 2), date(2024, 5, 1)):
             record_sheet_submit(
@@ -195,3 +206,137 @@ def test_the_sweep_queues_a_lab_update_whose_message_was_lost(
         sweep()
 
     assert queued == [("french",)]
+
+
+def full_run_metrics(algorithm: str) -> dict:
+    """A full lab run's figures from scratch, leaving the stored report as it was."""
+    with transaction.atomic():
+        metrics = lab_services.compute_lab_report(algorithm).metrics
+        transaction.set_rollback(True)
+    return metrics
+
+
+def test_the_lab_kept_up_to_date_through_entries_and_voids_equals_full_runs(club, settings):
+    """Every algorithm, through entries at the end, in a new month, back-dated, into a
+    tournament, and voids (old and newest), one lab update per write or per burst: each
+    update gives exactly the figures of a full run from scratch."""
+    settings.RATINGS_ALGORITHMS = []  # every algorithm the engine registers
+    vera, players, autumn = club
+    recompute_pending()
+    names = maintained_algorithms()
+    lab_services.compute_lab_reports(names)
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    rng = random.Random(11)
+
+    def enter(day, **extra):
+        white, black = rng.sample(players, 2)
+        game = factories.game(white, black, rng.choice("WBD"), day, **extra)
+        return record_sheet_submit(user=vera, allow_duplicates=True, games=[game])
+
+    def void(game):
+        game_void(user=vera, game_id=game.pk, version=game.version, reason="a mistake")
+
+    def newest():
+        return Game.objects.valid().order_by("-date", "-round", "-seq").first()
+
+    steps = [
+        lambda: enter(date(2024, 5, 28)),  # at the end
+        lambda: enter(date(2024, 5, 28)),  # the same night
+        lambda: enter(date(2024, 6, 4)),  # a new month
+        lambda: enter(date(2024, 2, 14)),  # back-dated
+        lambda: enter(date(2024, 3, 31), tournament=autumn, round=4),  # into the tournament
+        lambda: void(newest()),  # the newest game
+        lambda: void(Game.objects.valid().filter(date__lt=date(2024, 2, 1)).first()),  # an old one
+        lambda: [enter(date(2024, 6, 5)), enter(date(2024, 4, 20))],  # a burst, one lab run
+        lambda: enter(date(2024, 6, 5), board_size=9),  # a game some algorithms skip
+        lambda: enter(date(2024, 6, 6), status="free"),
+    ]
+    for step in steps:
+        step()
+        recompute_pending()
+        for name in names:
+            assert lab_services.update_lab_report(name) is not None, name
+            assert LabReport.objects.get(algorithm=name).metrics == full_run_metrics(name), name
+
+
+def test_gcr_brought_up_to_date_reads_the_games_from_the_dirty_month_on(club, monkeypatch):
+    vera, players, _autumn = club
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[factories.game(players[1], players[2], "W", date(2024, 5, 20))],
+    )
+    recompute_pending(["gcr"])
+    read_from = []
+    real = lab_services.replay_records
+
+    def spy(algorithm, start=None, **options):
+        read_from.append(start)
+        return real(algorithm, start, **options)
+
+    monkeypatch.setattr(lab_services, "replay_records", spy)
+    lab_services.update_lab_report("gcr")
+
+    assert read_from == [ReplayKey(date(2024, 5, 1), 0, 0)]
+
+
+def test_the_lab_task_waits_until_a_burst_of_recomputes_is_over(
+    club, queued_lab_runs, django_capture_on_commit_callbacks
+):
+    """Debounced, not throttled: writes that keep coming within the delay of each other
+    bring one lab run, the delay after the last of them."""
+    vera, players, _autumn = club
+    queued = queued_lab_runs
+    tasks.update_lab_report.app.conf.task_always_eager = False  # the autouse fixture restores it
+    sagc = RecomputeState.objects.filter(algorithm="sagc")
+    first_report = LabReport.objects.get(algorithm="sagc").computed_at
+
+    def write(day):
+        with django_capture_on_commit_callbacks(execute=True):
+            record_sheet_submit(
+                user=vera,
+                allow_duplicates=True,
+                games=[factories.game(players[1], players[2], "W", day)],
+            )
+            recompute_pending(["sagc"])
+
+    write(date(2024, 6, 1))
+    sagc.update(lab_queued_at=timezone.now() - timedelta(seconds=8))  # 8 s go by
+    write(date(2024, 6, 2))  # the burst goes on: its mark is the last one
+    # The message sent after the first write is due: the last mark is not 10 s old.
+    with django_capture_on_commit_callbacks(execute=True):
+        assert lab_services.update_lab_report("sagc") is None
+    assert LabReport.objects.get(algorithm="sagc").computed_at == first_report
+    sagc.update(lab_queued_at=timezone.now() - timedelta(seconds=10))  # the burst is over
+    report = lab_services.update_lab_report("sagc")
+
+    assert [args for args, _countdown in queued] == [("sagc",), ("sagc",)]
+    assert queued[0][1] == 10 and 9 < queued[1][1] <= 10
+    assert report is not None and report.computed_at > first_report
+    assert report.games_counted == LabReport.objects.get(algorithm="sagc").games_counted
+    assert sagc.values_list("lab_dirty_from", "lab_queued_at").get() == (None, None)
+    assert lab_services.update_lab_report("sagc") is None  # the second message: nothing left
+
+
+def test_a_recompute_that_commits_during_a_lab_run_leaves_the_lab_behind(
+    club, queued_lab_runs, monkeypatch, django_capture_on_commit_callbacks
+):
+    """Even when it rewrote from a later date than the lab's mark: the run may not have
+    read its rows, so the run it queued still has something to do."""
+    RecomputeState.objects.filter(algorithm="sagc").update(lab_dirty_from=date(2024, 5, 1))
+    real = lab_services.compute_lab_report
+
+    def with_a_recompute_meanwhile(algorithm, since=None):
+        report = real(algorithm, since=since)
+        lab_services.mark_lab_dirty(algorithm, date(2024, 5, 10))
+        return report
+
+    monkeypatch.setattr(lab_services, "compute_lab_report", with_a_recompute_meanwhile)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert lab_services.update_lab_report("sagc") is not None
+
+    state = RecomputeState.objects.get(algorithm="sagc")
+    assert state.lab_dirty_from == date(2024, 5, 1)
+    assert state.lab_queued_at is not None
+    assert queued_lab_runs == [(("sagc",), 10)]
