@@ -624,7 +624,7 @@ def _komi_text(komi: Fraction) -> str:
     return str(komi.numerator) if komi.denominator == 1 else str(float(komi))
 
 
-def _columns(tournament: TournamentFile) -> dict[int, int]:
+def round_columns(tournament: TournamentFile) -> dict[int, int]:
     """Each record's round column (by index in ``records``): its round, or for a game
     without a round number the first column where neither player has a game."""
     busy: set[tuple[str, int]] = set()
@@ -652,7 +652,7 @@ def _columns(tournament: TournamentFile) -> dict[int, int]:
 
 def _game_cells(tournament: TournamentFile, number: dict[str, int]) -> dict[tuple[str, int], str]:
     """Each player's result token of each round with a game (``12+/w0``)."""
-    columns = _columns(tournament)
+    columns = round_columns(tournament)
     cells: dict[tuple[str, int], str] = {}
     for index, record in enumerate(tournament.records):
         column = columns[index]
