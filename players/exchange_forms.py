@@ -24,9 +24,8 @@ from ratings.engine.records import GameFileError, RowError
 
 from .forms import RESERVED_USERNAMES
 from .models import Player, Tournament
-from .rank_lists import looks_binary
 from .services import tournament_code_problem
-from .tournament_files import PlayerMatch, guess_format
+from .tournament_files import PlayerMatch, guess_format, tournament_file_problem
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # real tournament files are below 1 MB
 # Django refuses a form whose fields pass DATA_UPLOAD_MAX_MEMORY_SIZE (2.5 MB by
@@ -70,12 +69,6 @@ def _clean_code(code: str) -> str:
     if problem:
         raise ValidationError(problem)
     return code
-
-
-NOT_A_TOURNAMENT_FILE = (
-    "This is not a tournament file (it holds binary data): upload an EGD tournament "
-    "result file (h9, h4…) or an OpenGotha XML file, as text."
-)
 
 
 class _TournamentFileForm(forms.Form):
@@ -142,8 +135,9 @@ class TournamentUploadForm(_TournamentFileForm):
         self.cleaned_data["filename"] = upload.name
         data = upload.read()
         # Checked before reading: the h-file reader would count noise's lines as players.
-        if looks_binary(data[:4096].decode("latin-1")):
-            raise ValidationError(NOT_A_TOURNAMENT_FILE)
+        problem = tournament_file_problem(data)
+        if problem:
+            raise ValidationError(problem)
         return data
 
     def clean(self):

@@ -27,7 +27,30 @@ from ratings.engine.records import DEFAULT_EVEN_KOMI, GameRecord
 
 from . import services
 from .models import Game, Player, Tournament, TournamentPlayer
+from .rank_lists import looks_binary
 from .resync import name_key
+
+NOT_A_TOURNAMENT_FILE = (
+    "This is not a tournament file (it holds binary data): upload an EGD tournament "
+    "result file (h9, h4…) or an OpenGotha XML file, as text."
+)
+EMPTY_TOURNAMENT_FILE = "The file is empty: there is no tournament in it."
+UTF16_TOURNAMENT_FILE = (
+    "The file is saved as UTF-16: save it as UTF-8 (or ISO-8859-15, as OpenGotha writes "
+    "h-files) and import it again."
+)
+
+
+def tournament_file_problem(data: bytes) -> str | None:
+    """Why ``data`` cannot be a tournament file at all (empty, UTF-16, binary), or None.
+    Said before reading: the h-file reader would list every line of noise as an error."""
+    if not data.strip(b"\xef\xbb\xbf \t\r\n\f\v"):
+        return EMPTY_TOURNAMENT_FILE
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return UTF16_TOURNAMENT_FILE
+    if looks_binary(data[:4096].decode("latin-1")):
+        return NOT_A_TOURNAMENT_FILE
+    return None
 
 
 def guess_format(data: bytes) -> str:
