@@ -367,6 +367,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
     tournament.standings = info.file_format
     tournament.score_names = list(info.score_names)
     tournament.mcmahon = [list(pair) for pair in info.mcmahon]
+    tournament.after_round_names = list(info.after_round_names)
     tournament.save(
         update_fields=[
             "location",
@@ -376,6 +377,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
             "standings",
             "score_names",
             "mcmahon",
+            "after_round_names",
         ]
     )
 
@@ -447,6 +449,7 @@ def _store_entrants(tournament: Tournament, plan: ImportPlan, players: dict[int,
             rating=file_player.rating,  # as written: -900 is 30k's GoR, not a start
             scores=list(file_player.scores),
             results=list(file_player.results),
+            after_rounds=list(file_player.after_rounds),
             mcmahon_correction=file_player.mcmahon_correction,
         )
         for file_player in (match.file_player for match in plan.matches)
@@ -487,6 +490,7 @@ def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
         place=entrant.place,
         scores=tuple(entrant.scores),
         results=tuple(entrant.results),
+        after_rounds=tuple(entrant.after_rounds),
         mcmahon_correction=entrant.mcmahon_correction,
     )
 
@@ -540,5 +544,6 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         score_names=tuple(tournament.score_names),
         mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
         file_format=tournament.standings,
+        after_round_names=tuple(tournament.after_round_names),
     )
     return TournamentFile(info, list(players.values()), records)

@@ -66,7 +66,18 @@ def import_text(text: str | bytes, reader=read_egd, source: str = "test.h9"):
 
 def standings_of(file) -> list[tuple]:
     return [
-        (p.place, p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.scores, p.results)
+        (
+            p.place,
+            p.surname,
+            p.given_name,
+            p.rank,
+            p.country,
+            p.club,
+            p.pin,
+            p.scores,
+            p.results,
+            p.after_rounds,
+        )
         for p in file.players
     ]
 
@@ -84,6 +95,7 @@ def header_of(file) -> tuple:
         info.komi,
         info.time,
         info.score_names,
+        info.after_round_names,
     )
 
 
@@ -243,6 +255,35 @@ def test_an_imported_h_file_is_placed_as_the_file_places_it(client):
         "SOS",
         "SOSOS",
     ]
+
+
+KPMC_LIKE = """\
+; CL[C]
+; EV[Prime Cup]
+; DT[2021-08-02,2021-08-03]
+;Pl Name  Gr Co Club Rt R1 R2 NBW Place Pin
+ 1 Kim Seung-Gu    7d KR  xxxx  2700 2+     0+      2  1       |20374134
+ 2 Huang Qiuxuan   6d CN  xxxx  2600 1-     0+      1  2       |20398136
+"""
+
+
+def test_columns_after_the_rounds_are_kept_shown_and_written_back(client):
+    original = import_text(KPMC_LIKE, source="prime.h9")
+    assert original.tournament.after_round_names == ("NBW", "Place")
+    assert [p.after_rounds for p in original.players] == [("2", "1"), ("1", "2")]
+    assert [e.after_rounds for e in TournamentPlayer.objects.order_by("number")] == [
+        ["2", "1"],
+        ["1", "2"],
+    ]
+    text = run("export_tournament", "Prime-Cup")
+    assert re.search(r"R2 +NBW +Place\n", text)
+    again = read_egd(text)
+    assert standings_of(again) == standings_of(original)
+    assert header_of(again) == header_of(original)
+    html = client.get("/tournaments/Prime-Cup/").content.decode()
+    table = html[html.index('id="crosstable"') :]
+    headings = re.findall(r"<th[^>]*>\s*([^<]*?)\s*</th>", table)
+    assert headings[headings.index("R1") + 1 :][:3] == ["Rt", "NBW", "Place"]
 
 
 def test_an_opengotha_tournament_is_placed_by_its_criteria(client):
