@@ -597,6 +597,62 @@ def _standings(
     return players, replace(info, score_names=tuple(criteria))
 
 
+def gotha_replaced(tournament: TournamentFile) -> TournamentFile:
+    """``tournament`` (an OpenGotha file as the site keeps it: each player's rounds as
+    an h-file writes them, numbered by position) placed again by its criteria, as
+    :func:`read_opengotha` places a file: for tournaments stored before OpenGotha's
+    scoring was followed. The rounds say everything the placement needs but one thing:
+    before then, a round a player's ``participating`` flag left out was written ``0-``
+    like a round they were not paired in, so such a round counts as not paired (both
+    are the same whenever the absence's value is 0, OpenGotha's default). A forfeit
+    written without its colour is taken as White for the player listed first."""
+    info = tournament.tournament
+    players = tournament.players
+    absence = absent_token(info)
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]] = {}
+    byes: set[tuple[int, int]] = set()
+    absent: set[tuple[int, int]] = set()
+    rounds = max([info.rounds, *(len(player.results) for player in players)])
+    for player in players:
+        for round_number, token in enumerate(player.results, start=1):
+            match = _RESULT_TOKEN_RE.match(token)
+            if token.startswith("0+"):
+                byes.add((player.number, round_number))
+            elif token == absence and absence != "0-":
+                absent.add((player.number, round_number))
+            if match is None or int(match["opponent"]) == 0:
+                continue
+            opponent, outcome = int(match["opponent"]), match["outcome"]
+            if not 0 < opponent <= len(players):
+                continue
+            colour = match["colour"].lower()
+            if colour not in ("w", "b"):
+                colour = "w" if player.number < opponent else "b"
+            handicap = int(match["handicap"] or 0)
+            forfeit = bool(match["forfeit"]) or token.endswith("!")
+            their_rounds = players[opponent - 1].results
+            theirs = (
+                _RESULT_TOKEN_RE.match(their_rounds[round_number - 1])
+                if round_number <= len(their_rounds)
+                else None
+            )
+            both = theirs is not None and theirs["outcome"] == outcome and outcome in "+-"
+            if outcome == "?":
+                result = NOT_PLAYED
+            elif forfeit and both:
+                result = "RESULT_BOTHWIN" if outcome == "+" else "RESULT_BOTHLOSE"
+            elif outcome == "=":
+                result = "RESULT_EQUAL" + ("_BYDEF" if forfeit else "")
+            else:
+                white_won = (outcome == "+") == (colour == "w")
+                result = ("RESULT_WHITEWINS" if white_won else "RESULT_BLACKWINS") + (
+                    "_BYDEF" if forfeit else ""
+                )
+            pairings[round_number, player.number] = (opponent, colour, handicap, result)
+    placed, info = _standings(replace(info, rounds=rounds), players, pairings, byes, absent)
+    return replace(tournament, tournament=info, players=placed)
+
+
 # --- writing ------------------------------------------------------------------------
 
 
@@ -718,7 +774,8 @@ def _unplayed_games(
 
 
 _RESULT_TOKEN_RE = re.compile(
-    r"^(?P<opponent>\d+)(?P<outcome>[-+=?])(?P<forfeit>!?)/?(?P<colour>[wWbB?]?)\d?!?$"
+    r"^(?P<opponent>\d+)(?P<outcome>[-+=?])(?P<forfeit>!?)/?(?P<colour>[wWbB?]?)"
+    r"(?P<handicap>\d?)!?$"
 )
 
 
