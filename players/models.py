@@ -244,6 +244,9 @@ class Tournament(models.Model):
     mcmahon = models.JSONField(
         default=list, blank=True, help_text="OpenGotha's McMahon and bye parameters."
     )
+    after_round_names = models.JSONField(
+        default=list, blank=True, help_text="The file's columns after the rounds (NBW, Place...)."
+    )
     # Of its valid games, kept by every write of games (players.services
     # .refresh_tournament_counts): the list of tournaments and the API read them as
     # they are rather than counting a federation's games on every request.
@@ -281,6 +284,9 @@ class TournamentPlayer(models.Model):
     rating = models.IntegerField(null=True, blank=True, help_text="The GoR the file declares.")
     scores = models.JSONField(default=list, blank=True)
     results = models.JSONField(default=list, blank=True)
+    after_rounds = models.JSONField(
+        default=list, blank=True, help_text="The file's columns after the rounds, as written."
+    )
     mcmahon_correction = models.SmallIntegerField(
         default=0, help_text="OpenGotha's smmsCorrection (1: a player above the bar)."
     )

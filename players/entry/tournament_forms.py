@@ -21,8 +21,7 @@ from django.db.models import Q
 
 from players.entry.forms import RESERVED_USERNAMES
 from players.models import Player, Tournament
-from players.rank_lists import looks_binary
-from players.services.tournament_files import PlayerMatch, guess_format
+from players.services.tournament_files import PlayerMatch, guess_format, tournament_file_problem
 from players.services.tournaments import tournament_code_problem
 from ratings.engine.formats import FORMATS, TournamentFile, read_tournament_file
 from ratings.engine.records import GameFileError, RowError
@@ -69,12 +68,6 @@ def _clean_code(code: str) -> str:
     if problem:
         raise ValidationError(problem)
     return code
-
-
-NOT_A_TOURNAMENT_FILE = (
-    "This is not a tournament file (it holds binary data): upload an EGD tournament "
-    "result file (h9, h4…) or an OpenGotha XML file, as text."
-)
 
 
 class _TournamentFileForm(forms.Form):
@@ -141,8 +134,9 @@ class TournamentUploadForm(_TournamentFileForm):
         self.cleaned_data["filename"] = upload.name
         data = upload.read()
         # Checked before reading: the h-file reader would count noise's lines as players.
-        if looks_binary(data[:4096].decode("latin-1")):
-            raise ValidationError(NOT_A_TOURNAMENT_FILE)
+        problem = tournament_file_problem(data)
+        if problem:
+            raise ValidationError(problem)
         return data
 
     def clean(self):

@@ -440,12 +440,14 @@ class RoundColumn(tables.Column):
 class ScoreColumn(tables.Column):
     """One tie-breaker of the standings: as the file wrote it, or computed (3.5)."""
 
-    def __init__(self, index: int, **kwargs) -> None:
+    def __init__(self, index: int, *, field: str = "scores", **kwargs) -> None:
         super().__init__(empty_values=(), orderable=False, **kwargs)
         self.index = index
+        self.field = field  # "scores", or "after_rounds": an h-file's columns after the rounds
 
     def render(self, record) -> str:
-        value = record.scores[self.index] if self.index < len(record.scores) else ""
+        values = getattr(record, self.field)
+        value = values[self.index] if self.index < len(values) else ""
         return decimal_text(value, 1) if isinstance(value, Fraction) else str(value)
 
 
@@ -495,6 +497,12 @@ class CrosstableTable(RowsInOneCall):
                 ),
             )
             for index, name in enumerate(crosstable.score_names)
+        ] + [
+            (
+                f"after_{index}",
+                ScoreColumn(index, field="after_rounds", verbose_name=name or "—", attrs=NUMBER),
+            )
+            for index, name in enumerate(crosstable.after_round_names)
         ]
         super().__init__(
             crosstable.rows,

@@ -62,6 +62,7 @@ def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
         place=entrant.place,
         scores=tuple(entrant.scores),
         results=tuple(entrant.results),
+        after_rounds=tuple(entrant.after_rounds),
         mcmahon_correction=entrant.mcmahon_correction,
     )
 
@@ -115,6 +116,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         score_names=tuple(tournament.score_names),
         mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
         file_format=tournament.standings,
+        after_round_names=tuple(tournament.after_round_names),
     )
     return TournamentFile(info, list(players.values()), records)
 

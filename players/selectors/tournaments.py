@@ -80,6 +80,7 @@ class CrosstableRow:
     number: int = 0  # the row's position: the number round cells name opponents by
     place: str = ""  # the standing: shared by tied players (blank for a tie in an h-file)
     scores: list = field(default_factory=list)  # one per Crosstable.score_names
+    after_rounds: list = field(default_factory=list)  # one per Crosstable.after_round_names
     value_before: float | None = None
     value_after: float | None = None
     rank_after: Rank | None = None
@@ -99,6 +100,8 @@ class Crosstable:
     first_game: date | None
     last_game: date | None
     score_names: list[str] = field(default_factory=list)
+    # An h-file's columns after the rounds (KPMC: NBW, Place), shown as written.
+    after_round_names: list[str] = field(default_factory=list)
     standings: str = ""  # Tournament.standings: where the places come from
     ties: bool = False  # some players share a place
 
@@ -206,6 +209,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
                 "country",
                 "club",
                 "scores",
+                "after_rounds",
                 "tournament",  # the related manager sets it on each row
                 "player",
                 *(f"player__{name}" for name in CrosstablePlayer._fields[1:]),
@@ -233,6 +237,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         )
         row = row_of(player, entrant.rank)
         row.place, row.scores = entrant.place, list(entrant.scores)
+        row.after_rounds = list(entrant.after_rounds)
         row.country = entrant.country or row.country
         row.club = entrant.club or row.club
     played: dict[int, list[Round]] = defaultdict(list)
@@ -268,9 +273,13 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         score_names = [criterion_label(name) for name in SITE_CRITERIA]
     width = max((len(row.scores) for row in ordered), default=0)
     score_names = (score_names + [""] * width)[:width]
+    after_width = max((len(row.after_rounds) for row in ordered), default=0)
+    after_names = list(tournament.after_round_names) if entrants else []
+    after_round_names = (after_names + [""] * after_width)[:after_width]
     for number, row in enumerate(ordered, start=1):
         row.number = number
         row.scores += [""] * (width - len(row.scores))
+        row.after_rounds += [""] * (after_width - len(row.after_rounds))
     for game in games:
         white, black = rows[game.white_id], rows[game.black_id]
         white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
@@ -304,6 +313,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         first_game=games[0].date if games else None,
         last_game=max(game.date for game in games) if games else None,
         score_names=score_names,
+        after_round_names=after_round_names,
         standings=tournament.standings,
         ties=any(row.place != str(row.number) for row in ordered),
     )

@@ -11,6 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Min
 
 from players.models import Game, Player, Tournament, TournamentPlayer
+from players.rank_lists import looks_binary
 from players.selectors.resync import name_key
 from players.services.audit import audit, player_snapshot
 from players.services.base import ServiceError
@@ -19,6 +20,28 @@ from players.services.players import players_create
 from players.services.tournaments import tournament_create
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo, declared_rating
 from ratings.engine.records import GameRecord
+
+NOT_A_TOURNAMENT_FILE = (
+    "This is not a tournament file (it holds binary data): upload an EGD tournament "
+    "result file (h9, h4…) or an OpenGotha XML file, as text."
+)
+EMPTY_TOURNAMENT_FILE = "The file is empty: there is no tournament in it."
+UTF16_TOURNAMENT_FILE = (
+    "The file is saved as UTF-16: save it as UTF-8 (or ISO-8859-15, as OpenGotha writes "
+    "h-files) and import it again."
+)
+
+
+def tournament_file_problem(data: bytes) -> str | None:
+    """Why ``data`` cannot be a tournament file at all (empty, UTF-16, binary), or None.
+    Said before reading: the h-file reader would list every line of noise as an error."""
+    if not data.strip(b"\xef\xbb\xbf \t\r\n\f\v"):
+        return EMPTY_TOURNAMENT_FILE
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        return UTF16_TOURNAMENT_FILE
+    if looks_binary(data[:4096].decode("latin-1")):
+        return NOT_A_TOURNAMENT_FILE
+    return None
 
 
 def guess_format(data: bytes) -> str:
@@ -335,6 +358,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
     tournament.standings = info.file_format
     tournament.score_names = list(info.score_names)
     tournament.mcmahon = [list(pair) for pair in info.mcmahon]
+    tournament.after_round_names = list(info.after_round_names)
     tournament.save(
         update_fields=[
             "location",
@@ -344,6 +368,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
             "standings",
             "score_names",
             "mcmahon",
+            "after_round_names",
         ]
     )
 
@@ -415,6 +440,7 @@ def _store_entrants(tournament: Tournament, plan: ImportPlan, players: dict[int,
             rating=file_player.rating,  # as written: -900 is 30k's GoR, not a start
             scores=list(file_player.scores),
             results=list(file_player.results),
+            after_rounds=list(file_player.after_rounds),
             mcmahon_correction=file_player.mcmahon_correction,
         )
         for file_player in (match.file_player for match in plan.matches)

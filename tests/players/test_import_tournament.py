@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import subprocess
 import sys
 from datetime import date, timedelta
 from decimal import Decimal
@@ -27,6 +28,7 @@ from ratings.engine.ranks import parse_rank
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP, games_of
+from tests.engine.test_opengotha_format import SPRING_CUP as OPENGOTHA_SPRING_CUP
 
 pytestmark = pytest.mark.django_db
 
@@ -188,6 +190,57 @@ def test_a_bad_file_stores_nothing_and_names_the_line(tmp_path):
     with pytest.raises(CommandError, match=r"bad.h9: line 12, column round 2: "):
         run("import_tournament", str(path), "--yes")
     assert not Tournament.objects.exists() and Player.objects.count() == 0
+
+
+@pytest.mark.parametrize(
+    ("content", "message"),
+    [
+        (b"", "The file is empty: there is no tournament in it."),
+        (b"\xef\xbb\xbf \r\n\n\t", "The file is empty: there is no tournament in it."),
+        (
+            SPRING_CUP.encode("utf-16"),
+            "The file is saved as UTF-16: save it as UTF-8 (or ISO-8859-15, as OpenGotha "
+            "writes h-files) and import it again.",
+        ),
+        (
+            bytes(range(256)) * 40,
+            "This is not a tournament file (it holds binary data): upload an EGD tournament "
+            "result file (h9, h4…) or an OpenGotha XML file, as text.",
+        ),
+    ],
+    ids=["empty", "blank", "utf-16", "binary"],
+)
+def test_a_file_that_is_no_tournament_file_gets_the_import_pages_message(
+    tmp_path, content, message
+):
+    path = tmp_path / "upload.h9"
+    path.write_bytes(content)
+    with pytest.raises(CommandError) as raised:
+        run("import_tournament", str(path), "--yes")
+    # one line, the page's words: not a line of errors per line of noise
+    assert str(raised.value) == f"{path}: {message}"
+    assert not Tournament.objects.exists() and Player.objects.count() == 0
+
+
+def test_the_command_exits_1_with_the_message_and_no_traceback(tmp_path):
+    path = tmp_path / "photo.h9"
+    path.write_bytes(bytes(range(256)) * 40)
+    done = subprocess.run(
+        [sys.executable, "manage.py", "import_tournament", str(path), "--yes"],
+        capture_output=True,
+        text=True,
+        cwd=Path(__file__).resolve().parents[2],
+        check=False,
+    )
+    assert done.returncode == 1
+    assert "holds binary data" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_without_format_an_xml_file_is_read_as_opengotha(tmp_path):
+    path = tmp_path / "spring.xml"
+    path.write_text(OPENGOTHA_SPRING_CUP, encoding="utf-8")
+    out = run("import_tournament", str(path), "--dry-run")
+    assert "Tournament spring-cup" in out and "Would store" in out
 
 
 def test_games_the_site_refuses_store_nothing_not_even_the_players(tmp_path):

@@ -5,6 +5,7 @@ as the same tournament."""
 from __future__ import annotations
 
 import contextlib
+import importlib
 import io
 import re
 from datetime import date
@@ -67,7 +68,18 @@ def import_text(text: str | bytes, reader=read_egd, source: str = "test.h9"):
 
 def standings_of(file) -> list[tuple]:
     return [
-        (p.place, p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.scores, p.results)
+        (
+            p.place,
+            p.surname,
+            p.given_name,
+            p.rank,
+            p.country,
+            p.club,
+            p.pin,
+            p.scores,
+            p.results,
+            p.after_rounds,
+        )
         for p in file.players
     ]
 
@@ -85,6 +97,7 @@ def header_of(file) -> tuple:
         info.komi,
         info.time,
         info.score_names,
+        info.after_round_names,
     )
 
 
@@ -246,6 +259,35 @@ def test_an_imported_h_file_is_placed_as_the_file_places_it(client):
     ]
 
 
+KPMC_LIKE = """\
+; CL[C]
+; EV[Prime Cup]
+; DT[2021-08-02,2021-08-03]
+;Pl Name  Gr Co Club Rt R1 R2 NBW Place Pin
+ 1 Kim Seung-Gu    7d KR  xxxx  2700 2+     0+      2  1       |20374134
+ 2 Huang Qiuxuan   6d CN  xxxx  2600 1-     0+      1  2       |20398136
+"""
+
+
+def test_columns_after_the_rounds_are_kept_shown_and_written_back(client):
+    original = import_text(KPMC_LIKE, source="prime.h9")
+    assert original.tournament.after_round_names == ("NBW", "Place")
+    assert [p.after_rounds for p in original.players] == [("2", "1"), ("1", "2")]
+    assert [e.after_rounds for e in TournamentPlayer.objects.order_by("number")] == [
+        ["2", "1"],
+        ["1", "2"],
+    ]
+    text = run("export_tournament", "Prime-Cup")
+    assert re.search(r"R2 +NBW +Place\n", text)
+    again = read_egd(text)
+    assert standings_of(again) == standings_of(original)
+    assert header_of(again) == header_of(original)
+    html = client.get("/tournaments/Prime-Cup/").content.decode()
+    table = html[html.index('id="crosstable"') :]
+    headings = re.findall(r"<th[^>]*>\s*([^<]*?)\s*</th>", table)
+    assert headings[headings.index("R1") + 1 :][:3] == ["Rt", "NBW", "Place"]
+
+
 def test_an_opengotha_tournament_is_placed_by_its_criteria(client):
     import_text(DECLARED, read_opengotha, "declared.xml")
     html = client.get("/tournaments/declared-open/").content.decode()
@@ -392,6 +434,44 @@ def test_egc2013_exported_as_an_h_file_pairs_every_game_as_opengotha_did():
     numbers = [line.split()[0] for line in text.splitlines() if not line.startswith(";")]
     assert numbers == [str(n) for n in range(1, len(original.players) + 1)]
     assert (exported.players[0].surname, exported.players[0].given_name) == ("Fan", "Hui")
+
+
+def replace_old_standings() -> None:
+    from django.apps import apps
+
+    migration = importlib.import_module("players.migrations.0009_opengotha_standings_replaced")
+    migration.replace_opengotha_standings(apps, None)
+
+
+@pytest.mark.skipif(
+    not EGC2013_XML.is_file(),
+    reason=f"{EGC2013_XML} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_an_opengotha_tournament_imported_with_the_old_standings_is_placed_again():
+    import_text(EGC2013_XML.read_bytes(), read_opengotha, "egc2013.xml")
+    entrants = TournamentPlayer.objects.filter(tournament__code="EGC2013").order_by("number")
+    right = [(e.place, e.scores, e.results) for e in entrants]
+    # as imports stored it before OpenGotha's scoring was followed: other places and
+    # scores, forfeits without their colour
+    old = list(entrants)
+    for entrant in old:
+        entrant.place, entrant.scores = str(len(old) + 1 - entrant.number), ["1", "2"]
+        entrant.results = [re.sub(r"!([wb])\d", "!", token) for token in entrant.results]
+    TournamentPlayer.objects.bulk_update(old, ["place", "scores", "results"])
+    replace_old_standings()
+    again = [(e.place, e.scores) for e in entrants.all()]
+    assert again == [(place, scores) for place, scores, _ in right]  # OpenGotha's h9's
+    # the rounds stay as stored (an old forfeit's colour cannot be told)
+    assert [e.results for e in entrants.all()] == [o.results for o in old]
+
+
+def test_placing_again_leaves_tournaments_imported_since_as_they_are():
+    import_text(DECLARED, read_opengotha, "declared.xml")
+    entrants = TournamentPlayer.objects.filter(tournament__code="declared-open")
+    before = list(entrants.order_by("number").values_list("place", "scores", "results"))
+    replace_old_standings()
+    assert list(entrants.order_by("number").values_list("place", "scores", "results")) == before
 
 
 def test_erasing_a_player_erases_them_from_the_files_lists_too():

@@ -8,7 +8,13 @@ from django.core.management.base import BaseCommand, CommandError
 from players.management.users import command_user
 from players.models import Tournament
 from players.services.base import ServiceError
-from players.services.tournament_files import ImportPlan, plan_tournament_import, tournament_import
+from players.services.tournament_files import (
+    ImportPlan,
+    guess_format,
+    plan_tournament_import,
+    tournament_file_problem,
+    tournament_import,
+)
 from ratings.engine.formats import FORMATS, read_tournament_file, tournament_code
 from ratings.engine.records import GameFileError
 
@@ -34,7 +40,9 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", type=Path, metavar="FILE")
         parser.add_argument(
-            "--format", choices=FORMATS, default="egd", help="egd (default) or opengotha"
+            "--format",
+            choices=FORMATS,
+            help="egd or opengotha (default: from the content, as the import page does)",
         )
         parser.add_argument("--user", help="username to attribute the import to (default: system)")
         parser.add_argument(
@@ -64,13 +72,20 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         file, dry_run = options["file"], options["dry_run"]
-        actor = command_user(options["user"])
         try:
-            tournament = read_tournament_file(file.read_bytes(), options["format"], str(file))
+            data = file.read_bytes()
         except OSError as error:
             raise CommandError(f"{file}: {error.strerror or error}") from None
+        # The import page's checks, with its words, before the reader lists noise.
+        problem = tournament_file_problem(data)
+        if problem:
+            raise CommandError(f"{file}: {problem}")
+        file_format = options["format"] or guess_format(data)
+        try:
+            tournament = read_tournament_file(data, file_format, str(file))
         except GameFileError as error:
             raise CommandError(f"nothing imported:\n{error}") from None
+        actor = command_user(options["user"])
         code, tournament_class = options["code"], options["tournament_class"]
         if code is not None and (not code or tournament_code(code) != code):
             raise CommandError(

@@ -108,6 +108,10 @@ class TournamentInfo:
     # to place its players and to be written back.
     mcmahon: tuple[tuple[str, str], ...] = ()
     file_format: str = ""  # "egd" or "opengotha": the file it was read from
+    # The columns an h-file has after the rounds (KPMC, WAGC: NBW, Place...), named
+    # from the column heading ("" where it does not say), as the players'
+    # ``after_rounds`` hold them.
+    after_round_names: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,6 +137,7 @@ class FilePlayer:
     scores: tuple[str, ...] = ()
     results: tuple[str, ...] = ()
     mcmahon_correction: int = 0  # OpenGotha's smmsCorrection (1: above the bar)
+    after_rounds: tuple[str, ...] = ()  # an h-file's columns after the rounds, as written
 
     @property
     def full_name(self) -> str:

@@ -48,9 +48,11 @@ from . import (
     tournament_code,
     tournament_game,
 )
+from .egd import round_columns
 from .standings import (
     CRITERIA,
     MCMAHON_CRITERIA,
+    SITE_CRITERIA,
     GothaRound,
     GothaRules,
     gotha_placed,
@@ -487,7 +489,9 @@ def _token(opponent: int, colour: str, handicap: int, result: str) -> tuple[str,
         return f"{opponent}?/{colour}{handicap}", points
     if result in NO_RESULT or forfeit:
         outcome = "=" if points == Fraction(1, 2) else "+" if points else "-"
-        return f"{opponent}{outcome}!", points
+        # With its colour, as OpenGotha's own h9 writes it (``26+!w0``): the export
+        # gives the game back to OpenGotha with the same White.
+        return f"{opponent}{outcome}!{colour}{handicap}", points
     outcome = "=" if result == "RESULT_EQUAL" else "+" if points else "-"
     return f"{opponent}{outcome}/{colour}{handicap}", points
 
@@ -593,6 +597,62 @@ def _standings(
     return players, replace(info, score_names=tuple(criteria))
 
 
+def gotha_replaced(tournament: TournamentFile) -> TournamentFile:
+    """``tournament`` (an OpenGotha file as the site keeps it: each player's rounds as
+    an h-file writes them, numbered by position) placed again by its criteria, as
+    :func:`read_opengotha` places a file: for tournaments stored before OpenGotha's
+    scoring was followed. The rounds say everything the placement needs but one thing:
+    before then, a round a player's ``participating`` flag left out was written ``0-``
+    like a round they were not paired in, so such a round counts as not paired (both
+    are the same whenever the absence's value is 0, OpenGotha's default). A forfeit
+    written without its colour is taken as White for the player listed first."""
+    info = tournament.tournament
+    players = tournament.players
+    absence = absent_token(info)
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]] = {}
+    byes: set[tuple[int, int]] = set()
+    absent: set[tuple[int, int]] = set()
+    rounds = max([info.rounds, *(len(player.results) for player in players)])
+    for player in players:
+        for round_number, token in enumerate(player.results, start=1):
+            match = _RESULT_TOKEN_RE.match(token)
+            if token.startswith("0+"):
+                byes.add((player.number, round_number))
+            elif token == absence and absence != "0-":
+                absent.add((player.number, round_number))
+            if match is None or int(match["opponent"]) == 0:
+                continue
+            opponent, outcome = int(match["opponent"]), match["outcome"]
+            if not 0 < opponent <= len(players):
+                continue
+            colour = match["colour"].lower()
+            if colour not in ("w", "b"):
+                colour = "w" if player.number < opponent else "b"
+            handicap = int(match["handicap"] or 0)
+            forfeit = bool(match["forfeit"]) or token.endswith("!")
+            their_rounds = players[opponent - 1].results
+            theirs = (
+                _RESULT_TOKEN_RE.match(their_rounds[round_number - 1])
+                if round_number <= len(their_rounds)
+                else None
+            )
+            both = theirs is not None and theirs["outcome"] == outcome and outcome in "+-"
+            if outcome == "?":
+                result = NOT_PLAYED
+            elif forfeit and both:
+                result = "RESULT_BOTHWIN" if outcome == "+" else "RESULT_BOTHLOSE"
+            elif outcome == "=":
+                result = "RESULT_EQUAL" + ("_BYDEF" if forfeit else "")
+            else:
+                white_won = (outcome == "+") == (colour == "w")
+                result = ("RESULT_WHITEWINS" if white_won else "RESULT_BLACKWINS") + (
+                    "_BYDEF" if forfeit else ""
+                )
+            pairings[round_number, player.number] = (opponent, colour, handicap, result)
+    placed, info = _standings(replace(info, rounds=rounds), players, pairings, byes, absent)
+    return replace(tournament, tournament=info, players=placed)
+
+
 # --- writing ------------------------------------------------------------------------
 
 
@@ -649,8 +709,13 @@ def _opengotha_name(text: str) -> str:
     return "_".join(text.split())
 
 
-def _opengotha_criteria(info: TournamentInfo) -> list[str]:
+def _opengotha_criteria(tournament: TournamentFile) -> list[str]:
+    info = tournament.tournament
     names = [name.upper() for name in info.score_names if name]
+    if not names and not any(player.results for player in tournament.players):
+        # A tournament entered on the site: placed by points, SOS and SOSOS (as its
+        # h-file and its page place it), not by McMahon score.
+        names = list(SITE_CRITERIA)
     main = "MMS" if "MMS" in names or any(n.endswith("M") for n in names) else "NBW"
     criteria = [
         name if name in ("NBW", "MMS") else _OPENGOTHA_CRITERIA.get((main, name), name)
@@ -709,7 +774,8 @@ def _unplayed_games(
 
 
 _RESULT_TOKEN_RE = re.compile(
-    r"^(?P<opponent>\d+)(?P<outcome>[-+=?])(?P<forfeit>!?)/?(?P<colour>[wWbB?]?)\d?!?$"
+    r"^(?P<opponent>\d+)(?P<outcome>[-+=?])(?P<forfeit>!?)/?(?P<colour>[wWbB?]?)"
+    r"(?P<handicap>\d?)!?$"
 )
 
 
@@ -722,6 +788,14 @@ def write_opengotha(tournament: TournamentFile) -> str:
     games and standings. Raises ``ValueError`` for two players of one name (OpenGotha
     tells players apart by name)."""
     info = tournament.tournament
+    # A game stored without a round number goes to the first round where both players
+    # are free, as in the h-file: OpenGotha's rounds count from 1 (its scoring fails on
+    # a round 0), one game per player per round.
+    columns = round_columns(tournament)
+    tournament = replace(
+        tournament,
+        records=[replace(r, round=columns[i]) for i, r in enumerate(tournament.records)],
+    )
     keys: dict[str, str] = {}
     seen: dict[str, str] = {}
     for player in tournament.players:
@@ -774,6 +848,10 @@ def write_opengotha(tournament: TournamentFile) -> str:
     )
     players = []
     byes = []
+    # OpenGotha keeps one bye player a round (a second ByePlayer replaces the first):
+    # the others are said in a comment on top, which its reader skips.
+    bye_rounds: set[int] = set()
+    losses = []
     absence = absent_token(info)
     for player in tournament.players:
         absent = {
@@ -781,11 +859,19 @@ def write_opengotha(tournament: TournamentFile) -> str:
             for round_number, token in enumerate(player.results, start=1)
             if token in (absence, "?") and (player.username, round_number) not in played
         }
-        byes += [
-            f"<ByePlayer {_attributes({'player': keys[player.username], 'roundNumber': r})}/>"
-            for r, token in enumerate(player.results, start=1)
-            if token.startswith("0+")
-        ]
+        for r, token in enumerate(player.results, start=1):
+            if not token.startswith("0+"):
+                continue
+            if r in bye_rounds:
+                losses.append(
+                    f"round {r}: the bye (0+) of {player.full_name or player.username} "
+                    "(OpenGotha has one bye player a round)"
+                )
+                continue
+            bye_rounds.add(r)
+            byes.append(
+                f"<ByePlayer {_attributes({'player': keys[player.username], 'roundNumber': r})}/>"
+            )
         values = {
             "agaExpirationDate": "",
             "agaId": "",
@@ -836,9 +922,10 @@ def write_opengotha(tournament: TournamentFile) -> str:
         "hdCorrection": correction.group(1) if correction else 0,
         "hdNoHdRankThreshold": "30K",
     }
-    criteria = _opengotha_criteria(info) + ["NULL"] * 6
+    criteria = _opengotha_criteria(tournament) + ["NULL"] * 6
     lines = [
         '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+        *(f"<!-- Not carried by this file: {loss.replace('--', '- -')} -->" for loss in losses),
         '<Tournament dataVersion="201">',
         "<Players>",
         *players,
