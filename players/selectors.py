@@ -175,43 +175,55 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet:
 
 def ratings_as_of(algorithm: str, day: date, players: QuerySet[Player] | None = None) -> QuerySet:
     """Every rated player's standing under ``algorithm`` at the end of ``day``: their
-    last history row on or before it (GCR, which keeps no rows per game: its last
-    month-end snapshot on or before it), as rows with ``rank``, ``value``, ``games``
-    (None for the per-game algorithms: counting a player's rows up to the day would
-    read every row) and ``last_updated``.
+    last history row on or before it, the one of the highest position (GCR, which keeps
+    no rows per game: its last month-end snapshot on or before it), as rows with
+    ``rank``, ``value``, ``games`` (None for the per-game algorithms: counting a
+    player's rows up to the day would read every row) and ``last_updated``.
 
-    Portable: one query reads the newest row's id per player (a correlated subquery,
-    which the index ``history_player_log`` (player, algorithm, -position) answers by
-    reading from the player's newest row back to the day; ``snapshot_once_per_date``
-    likewise), and the rows returned are those ids'. Only ``players`` are probed (all
-    when None).
+    Portable: one query finds each player's row (a correlated subquery per player, one
+    step down an index), and the rows returned are those. Only ``players`` are probed
+    (all when None).
     """
-    holistic = not registry()[algorithm].has_history
-    model = RatingSnapshot if holistic else RatingHistory
-    newest_first = "-date" if holistic else "-position"
-    newest = (
-        model.objects.filter(player=OuterRef("pk"), algorithm=algorithm, date__lte=day)
-        .order_by(newest_first)
-        .values("pk")[:1]
-    )
+    known = registry()[algorithm]
     players = Player.objects.all() if players is None else players
-    # The newest rows' ids are read first, on their own: inside the list's query the
-    # planner evaluated the subquery more than once per player and joined the ids by
-    # scanning the whole history table.
-    ids = [
-        pk
-        for pk in players.annotate(newest=Subquery(newest)).values_list("newest", flat=True)
-        if pk is not None
-    ]
-    rows = model.objects.filter(pk__in=ids)
-    if holistic:
-        return rows.annotate(last_updated=F("date"))
-    return rows.annotate(
+    if not known.has_history:
+        # ``snapshot_once_per_date`` (algorithm, player, date) gives it in one step
+        newest = (
+            RatingSnapshot.objects.filter(player=OuterRef("pk"), algorithm=algorithm, date__lte=day)
+            .order_by("-date")
+            .values("pk")[:1]
+        )
+        ids = _probed(players, newest)
+        return RatingSnapshot.objects.filter(pk__in=ids).annotate(last_updated=F("date"))
+    up_to_day = RatingHistory.objects.filter(
+        player=OuterRef("pk"), algorithm=algorithm, date__lte=day
+    )
+    if known.rates_tournaments_as_blocks:
+        # A tournament is one unit at its first game's place in the replay, so a row
+        # dated later can sit before one dated earlier: the highest position is read.
+        newest = up_to_day.order_by("-position")
+    else:
+        # Units replay by date first: the highest position on or before the day is the
+        # one of the latest date, one step down ``history_player_date`` (the log index
+        # read back from the player's newest row, every row after the day: 15 s for the
+        # list of a day in the middle of a million games). Read from the index alone.
+        newest = up_to_day.order_by("-date", "-position")
+    positions = _probed(players, newest.values("position")[:1])
+    return RatingHistory.objects.filter(algorithm=algorithm, position__in=positions).annotate(
         rank=F("rank_after"),
         value=F("value_after"),
         games=Value(None, output_field=IntegerField()),
         last_updated=F("date"),
     )
+
+
+def _probed(players: QuerySet[Player], newest: QuerySet) -> list[int]:
+    """The value ``newest`` (correlated on the player) gives for each of ``players``
+    that has one, in one query. Read first, on their own: inside the list's query the
+    planner evaluated the subquery more than once per player and joined the result by
+    scanning the whole history table."""
+    found = players.order_by().annotate(newest=Subquery(newest)).values_list("newest", flat=True)
+    return [value for value in found if value is not None]
 
 
 RATING_LIST_CSV_COLUMNS = ("rank", "username", "name", "club", "value", "games", "last_updated")
