@@ -150,30 +150,40 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet:
     it, counted back from that day.
     """
     if filters.as_of is not None:
-        members = None if filters.club is None else Player.objects.filter(club=filters.club)
-        ratings = ratings_as_of(algorithm, filters.as_of, members)
+        # Only the players the filters admit are looked up, and their rows need no
+        # second join to the players to be counted.
+        players = Player.objects.filter(_admitted(filters))
+        ratings = ratings_as_of(algorithm, filters.as_of, players)
         last_active = "last_updated"
     else:
         ratings = CurrentRating.objects.filter(algorithm=algorithm).annotate(
             last_updated=F("player__last_updated")
         )
+        ratings = ratings.filter(_admitted(filters, "player__"))
         last_active = "player__last_played"
     ratings = ratings.select_related("player", "player__club")
-    if filters.club is not None:
-        ratings = ratings.filter(player__club=filters.club)
-    elif not filters.everyone:
-        ratings = ratings.filter(Q(player__club__isnull=False) | Q(player__tournament_only=False))
     if filters.weakest is not None:
         ratings = ratings.filter(rank__gte=filters.weakest)
     if filters.strongest is not None:
         ratings = ratings.filter(rank__lte=filters.strongest)
     if filters.active_since is not None:
         ratings = ratings.filter(**{f"{last_active}__gte": filters.active_since})
+    return ratings.order_by("-rank", "-value", "player__username")
+
+
+def _admitted(filters: RatingListFilters, prefix: str = "") -> Q:
+    """The players the list's filters admit by their own fields (``prefix``: the path
+    to the player)."""
+    admitted = Q()
+    if filters.club is not None:
+        admitted &= Q(**{f"{prefix}club": filters.club})
+    elif not filters.everyone:
+        admitted &= Q(**{f"{prefix}club__isnull": False}) | Q(**{f"{prefix}tournament_only": False})
     if filters.search:
         # The player lookup's search: names in any order and without their accents,
         # EGD PINs (a few thousand ids at most, in one IN list).
-        ratings = ratings.filter(player_id__in=player_index().search_ids(filters.search))
-    return ratings.order_by("-rank", "-value", "player__username")
+        admitted &= Q(**{f"{prefix}pk__in": player_index().search_ids(filters.search)})
+    return admitted
 
 
 def ratings_as_of(algorithm: str, day: date, players: QuerySet[Player] | None = None) -> QuerySet:
