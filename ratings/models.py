@@ -70,6 +70,12 @@ class RatingHistory(models.Model):
             # The log page and its chart (player and algorithm given, newest first); a
             # player's rows under every algorithm (the data export, cascades).
             models.Index(fields=["player", "algorithm", "-position"], name="history_player_log"),
+            # The list as of a day: each player's last row on or before it is one step
+            # down this index (see players.selectors.ratings_as_of); the log index
+            # would read every row after the day first.
+            models.Index(
+                fields=["player", "algorithm", "date", "position"], name="history_player_date"
+            ),
         ]
 
     def __str__(self) -> str:

@@ -4,9 +4,11 @@ notice."""
 from __future__ import annotations
 
 import calendar
+import json
 from dataclasses import dataclass
 from datetime import date
 
+from django.db import connection
 from django.db.models import (
     F,
     IntegerField,
@@ -16,6 +18,7 @@ from django.db.models import (
     Subquery,
     Value,
 )
+from django.db.models.expressions import RawSQL
 
 from players.lookup import player_index
 from players.models import Adjustment, Club, Game, Player
@@ -61,71 +64,106 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet:
     it, counted back from that day.
     """
     if filters.as_of is not None:
-        members = None if filters.club is None else Player.objects.filter(club=filters.club)
-        ratings = ratings_as_of(algorithm, filters.as_of, members)
+        # Only the players the filters admit are looked up, and their rows need no
+        # second join to the players to be counted.
+        players = Player.objects.filter(_admitted(filters))
+        ratings = ratings_as_of(algorithm, filters.as_of, players)
         last_active = "last_updated"
     else:
         ratings = CurrentRating.objects.filter(algorithm=algorithm).annotate(
             last_updated=F("player__last_updated")
         )
+        ratings = ratings.filter(_admitted(filters, "player__"))
         last_active = "player__last_played"
     ratings = ratings.select_related("player", "player__club")
-    if filters.club is not None:
-        ratings = ratings.filter(player__club=filters.club)
-    elif not filters.everyone:
-        ratings = ratings.filter(Q(player__club__isnull=False) | Q(player__tournament_only=False))
     if filters.weakest is not None:
         ratings = ratings.filter(rank__gte=filters.weakest)
     if filters.strongest is not None:
         ratings = ratings.filter(rank__lte=filters.strongest)
     if filters.active_since is not None:
         ratings = ratings.filter(**{f"{last_active}__gte": filters.active_since})
+    return ratings.order_by("-rank", "-value", "player__username")
+
+
+def _admitted(filters: RatingListFilters, prefix: str = "") -> Q:
+    """The players the list's filters admit by their own fields (``prefix``: the path
+    to the player)."""
+    admitted = Q()
+    if filters.club is not None:
+        admitted &= Q(**{f"{prefix}club": filters.club})
+    elif not filters.everyone:
+        admitted &= Q(**{f"{prefix}club__isnull": False}) | Q(**{f"{prefix}tournament_only": False})
     if filters.search:
         # The player lookup's search: names in any order and without their accents,
         # EGD PINs (a few thousand ids at most, in one IN list).
-        ratings = ratings.filter(player_id__in=player_index().search_ids(filters.search))
-    return ratings.order_by("-rank", "-value", "player__username")
+        admitted &= Q(**{f"{prefix}pk__in": player_index().search_ids(filters.search)})
+    return admitted
 
 
 def ratings_as_of(algorithm: str, day: date, players: QuerySet[Player] | None = None) -> QuerySet:
     """Every rated player's standing under ``algorithm`` at the end of ``day``: their
-    last history row on or before it (GCR, which keeps no rows per game: its last
-    month-end snapshot on or before it), as rows with ``rank``, ``value``, ``games``
-    (None for the per-game algorithms: counting a player's rows up to the day would
-    read every row) and ``last_updated``.
+    last history row on or before it, the one of the highest position (GCR, which keeps
+    no rows per game: its last month-end snapshot on or before it), as rows with
+    ``rank``, ``value``, ``games`` (None for the per-game algorithms: counting a
+    player's rows up to the day would read every row) and ``last_updated``.
 
-    Portable: one query reads the newest row's id per player (a correlated subquery,
-    which the index ``history_player_log`` (player, algorithm, -position) answers by
-    reading from the player's newest row back to the day; ``snapshot_once_per_date``
-    likewise), and the rows returned are those ids'. Only ``players`` are probed (all
-    when None).
+    Portable: one query finds each player's row (a correlated subquery per player, one
+    step down an index), and the rows returned are those. Only ``players`` are probed
+    (all when None).
     """
-    holistic = not registry()[algorithm].has_history
-    model = RatingSnapshot if holistic else RatingHistory
-    newest_first = "-date" if holistic else "-position"
-    newest = (
-        model.objects.filter(player=OuterRef("pk"), algorithm=algorithm, date__lte=day)
-        .order_by(newest_first)
-        .values("pk")[:1]
-    )
+    known = registry()[algorithm]
     players = Player.objects.all() if players is None else players
-    # The newest rows' ids are read first, on their own: inside the list's query the
-    # planner evaluated the subquery more than once per player and joined the ids by
-    # scanning the whole history table.
-    ids = [
-        pk
-        for pk in players.annotate(newest=Subquery(newest)).values_list("newest", flat=True)
-        if pk is not None
-    ]
-    rows = model.objects.filter(pk__in=ids)
-    if holistic:
-        return rows.annotate(last_updated=F("date"))
-    return rows.annotate(
+    if not known.has_history:
+        # ``snapshot_once_per_date`` (algorithm, player, date) gives it in one step
+        newest = (
+            RatingSnapshot.objects.filter(player=OuterRef("pk"), algorithm=algorithm, date__lte=day)
+            .order_by("-date")
+            .values("pk")[:1]
+        )
+        ids = _probed(players, newest)
+        return RatingSnapshot.objects.filter(pk__in=_one_parameter(ids)).annotate(
+            last_updated=F("date")
+        )
+    up_to_day = RatingHistory.objects.filter(
+        player=OuterRef("pk"), algorithm=algorithm, date__lte=day
+    )
+    if known.rates_tournaments_as_blocks:
+        # A tournament is one unit at its first game's place in the replay, so a row
+        # dated later can sit before one dated earlier: the highest position is read.
+        newest = up_to_day.order_by("-position")
+    else:
+        # Units replay by date first: the highest position on or before the day is the
+        # one of the latest date, one step down ``history_player_date`` (the log index
+        # read back from the player's newest row, every row after the day: 15 s for the
+        # list of a day in the middle of a million games). Read from the index alone.
+        newest = up_to_day.order_by("-date", "-position")
+    positions = _probed(players, newest.values("position")[:1])
+    return RatingHistory.objects.filter(
+        algorithm=algorithm, position__in=_one_parameter(positions)
+    ).annotate(
         rank=F("rank_after"),
         value=F("value_after"),
         games=Value(None, output_field=IntegerField()),
         last_updated=F("date"),
     )
+
+
+def _one_parameter(numbers: list[int]) -> RawSQL:
+    """``numbers`` as a subquery of one parameter, for ``__in``: ten thousand
+    parameters cost Django and the driver more CPU (about 50 ms for each query that
+    repeats them: the page and its count) than the database spends on the rows."""
+    if connection.vendor == "postgresql":
+        return RawSQL("SELECT unnest(%s::bigint[])", [numbers])
+    return RawSQL("SELECT value FROM json_each(%s)", [json.dumps(numbers)])
+
+
+def _probed(players: QuerySet[Player], newest: QuerySet) -> list[int]:
+    """The value ``newest`` (correlated on the player) gives for each of ``players``
+    that has one, in one query. Read first, on their own: inside the list's query the
+    planner evaluated the subquery more than once per player and joined the result by
+    scanning the whole history table."""
+    found = players.order_by().annotate(newest=Subquery(newest)).values_list("newest", flat=True)
+    return [value for value in found if value is not None]
 
 
 RATING_LIST_CSV_COLUMNS = ("rank", "username", "name", "club", "value", "games", "last_updated")
