@@ -18,6 +18,7 @@ from datetime import date
 from enum import StrEnum
 from fractions import Fraction
 
+from .frozen import frozen_builder
 from .ranks import Rank, RankError, parse_rank
 
 COLUMNS = (
@@ -407,6 +408,10 @@ def _first_line(last_line: int, cells: Sequence[str]) -> int:
 _PER_GAME_COLUMNS = ("date", "white", "black", "tournament", "comment")
 
 
+# GameRecord(every field, positionally): a file's rows are built by the hundred thousand.
+_build_record = frozen_builder(GameRecord)
+
+
 class _KnownRows:
     """The records of rows read well, by the cells that repeat from row to row.
 
@@ -441,26 +446,26 @@ class _KnownRows:
             return None
         if (black == white) is not (template.status is Status.ADJUSTMENT):
             return None  # a game between two players, an adjustment of one
-        return GameRecord(
-            date=played_on,
-            white=white,
-            black=black,
-            winner=template.winner,
-            white_rank=template.white_rank,
-            black_rank=template.black_rank,
-            handicap=template.handicap,
-            komi=template.komi,
-            status=template.status,
-            board_size=template.board_size,
-            tournament=tournament.strip(),
-            tournament_class=template.tournament_class,
-            round=template.round,
-            time_minutes=template.time_minutes,
-            value=template.value,
-            algorithm=template.algorithm,
-            comment=comment.strip(),
-            seq=seq,
-            line=line,
+        return _build_record(
+            played_on,
+            white,
+            black,
+            template.winner,
+            template.white_rank,
+            template.black_rank,
+            template.handicap,
+            template.komi,
+            template.status,
+            template.board_size,
+            tournament.strip(),
+            template.tournament_class,
+            template.round,
+            template.time_minutes,
+            template.value,
+            template.algorithm,
+            comment.strip(),
+            seq,
+            line,
         )
 
     def remember(self, cells: list[str], record: GameRecord) -> None:
