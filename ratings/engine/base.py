@@ -282,14 +282,17 @@ def replay(
     records: Iterable[GameRecord],
     entries: Mapping[str, Entry],
     state: RatingState | None = None,
+    *,
+    presorted: bool = False,
 ) -> Iterator[HistoryRow]:
     """Rate ``records`` in replay order, yielding each player's row per game.
 
     Pass ``state`` to continue from a checkpoint; it is updated in place.
+    ``presorted`` says the records already come in replay order (see :func:`units`).
     """
     if state is None:
         state = algorithm.new_state(entries)
-    for unit in units(algorithm, records):
+    for unit in units(algorithm, records, presorted=presorted):
         yield from algorithm.rate_unit(state, unit)
     algorithm.finish(state)
 
