@@ -167,7 +167,10 @@ class GameFile:
 _DATES: dict[str, date] = {}
 _RANKS: dict[str, Rank] = {}
 _NUMBERS: dict[str, Fraction] = {}
-_USERNAMES: set[str] = set()
+# Each username by itself: the records of a file share one string per player, which
+# the engines' dictionaries and opponent lists then compare by identity (a string per
+# cell cost a comparison of characters, and a cache miss, at every lookup).
+_USERNAMES: dict[str, str] = {}
 _KNOWN_LIMIT = 100_000
 
 
@@ -212,16 +215,17 @@ class _RowParser:
 
     def username(self, column: str) -> str:
         text = self.cell(column)
-        if text in _USERNAMES:
-            return text
+        known = _USERNAMES.get(text)
+        if known is not None:
+            return known
         if not text:
             self.error(column, "a player username is required")
         elif not _USERNAME_RE.match(text):
             self.error(column, f"'{text}' is not a username (no spaces allowed)")
         elif len(text) > MAX_USERNAME_LENGTH:
             self.error(column, f"username longer than {MAX_USERNAME_LENGTH} characters")
-        elif len(_USERNAMES) < _KNOWN_LIMIT:
-            _USERNAMES.add(text)
+        else:
+            _remember(_USERNAMES, text, text)
         return text
 
     def rank(self, column: str) -> Rank | None:
@@ -455,7 +459,8 @@ class _KnownRows:
         # Known texts are stripped ones: a cell with spaces around it is not found
         # here and goes through parse_row, which strips it.
         played_on = _DATES.get(day)
-        if played_on is None or white not in _USERNAMES or black not in _USERNAMES:
+        white, black = _USERNAMES.get(white), _USERNAMES.get(black)
+        if played_on is None or white is None or black is None:
             return None
         adjustment = template.status is Status.ADJUSTMENT
         if (black == white) is not adjustment:
