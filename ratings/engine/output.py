@@ -15,7 +15,7 @@ from fractions import Fraction
 from typing import TextIO
 
 from .base import Algorithm, HistoryRow, Number, Standing
-from .ranks import Rank
+from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from .records import Colour, Status, Winner
 
 HISTORY_COLUMNS = (
@@ -58,12 +58,29 @@ _date_text = functools.lru_cache(maxsize=65_536)(date.isoformat)
 
 
 def _rank_text(rank: Rank) -> str:
-    return _rank_text_of(rank.stones, rank.pro)  # two ints hash faster than a Rank
+    if rank.pro:
+        return str(rank)
+    return _AMATEUR_RANK_TEXTS[rank.stones - WEAKEST_STONES]  # an index: a Rank hashes slowly
 
 
-@functools.lru_cache(maxsize=1024)
-def _rank_text_of(stones: int, pro: int) -> str:
-    return str(Rank(stones, pro))
+_AMATEUR_RANK_TEXTS = tuple(
+    str(Rank(stones)) for stones in range(WEAKEST_STONES, STRONGEST_AMATEUR_STONES + 1)
+)
+
+
+def _komi_text(komi: Fraction) -> str:
+    """``format_komi``, remembered by the komi object: a file's records share a few
+    (and a Fraction hashes slowly). The entry holds the komi, so its id stays its own."""
+    known = _KOMI_TEXTS.get(id(komi))
+    if known is not None and known[0] is komi:
+        return known[1]
+    text = format_komi(komi)
+    if len(_KOMI_TEXTS) < 1024:
+        _KOMI_TEXTS[id(komi)] = (komi, text)
+    return text
+
+
+_KOMI_TEXTS: dict[int, tuple[Fraction, str]] = {}
 
 
 def history_comment(row: HistoryRow) -> str:
@@ -132,7 +149,7 @@ def write_history(out: TextIO, rows: Iterable[HistoryRow], algorithm: Algorithm)
         lines.append(
             f"{_csv_cell(row.player)},{_csv_cell(row.opponent)},{_rank_text(row.opponent_rank)},"
             f"{texts[row.colour]},{row.handicap},"
-            f"{format_komi(row.komi) if status is not adjustment else ''},"
+            f"{_komi_text(row.komi) if status is not adjustment else ''},"
             f"{texts[row.winner]},{texts[status]},{change},{value},{_rank_text(row.rank_after)},"
             f"{_date_text(row.date)},"
             f"{_csv_cell(history_comment(row) if row.skipped else row.comment)}\n"

@@ -189,6 +189,17 @@ def loss_barrier(rank: Rank, index: int, limit: int = INDEX_LIMIT) -> int | None
     return None
 
 
+_BARRIER_TABLE_LIMIT = 10_000  # a larger index_limit walks the marks (see _loss_barriers)
+
+
+@functools.cache
+def _loss_barriers(stones: int, limit: int) -> tuple[int | None, ...]:
+    """``loss_barrier`` of this rank for every index from ``-limit`` to ``limit``, by
+    ``index + limit`` (a loss looks its barrier up instead of walking the marks)."""
+    rank = Rank(stones)
+    return tuple(loss_barrier(rank, index, limit) for index in range(-limit, limit + 1))
+
+
 def sagc_rank(rank: Rank) -> Rank:
     """SAGC's own rank of a declared one: professionals are 9d, below 30k is 30k."""
     return rank.floored(FLOOR_STONES)
@@ -382,7 +393,9 @@ class Sagc(Algorithm[SagcPlayer]):
         # The factors are shared by every row of the same combination (rows are read,
         # never changed); _apply copies them to add what the change came up against.
         change, factors = known
-        if change:
+        if change > 0 and index + change <= self.params.index_limit:
+            player.value = index + change  # the common case of _apply, without a call
+        elif change:
             factors = self._apply(player, change, factors)
         player.games += 1
         memory.append(opponent_name)
@@ -398,7 +411,10 @@ class Sagc(Algorithm[SagcPlayer]):
         rank, index = player.rank, player.value
         new_index = index + change
         if change < 0:
-            barrier = loss_barrier(rank, index, limit)
+            if limit <= _BARRIER_TABLE_LIMIT and -limit <= index <= limit:
+                barrier = _loss_barriers(rank.stones, limit)[index + limit]
+            else:
+                barrier = loss_barrier(rank, index, limit)
             if barrier is not None and new_index < barrier:
                 new_index = barrier
                 factors = {**factors, "barrier": barrier}
