@@ -253,7 +253,11 @@ def units(
     streams them so): they are not sorted again and, for an algorithm without blocks,
     not held in memory either, one unit is made per record as it arrives.
     """
-    chosen = (record for record in records if record.applies_to(algorithm.name))
+    name, adjustment = algorithm.name, Status.ADJUSTMENT
+    # applies_to, without a call for a game (a file's records are nearly all games)
+    chosen = (
+        record for record in records if record.status is not adjustment or record.applies_to(name)
+    )
     if presorted and not algorithm.rates_tournaments_as_blocks:
         for record in chosen:
             yield [record]

@@ -238,13 +238,26 @@ def _cached_game_factors(
 
 def _game_factors(record: GameRecord) -> _GameFactors:
     """A game's shared factors; the few combinations a club plays are made once (the key
-    holds komi as two integers: hashing a Fraction costs more than the factors)."""
+    holds komi as two integers: hashing a Fraction costs more than the factors).
+
+    Found first by the komi object itself: a file's records share a few, and even a
+    Fraction's numerator is a property call. The entry holds the komi, so that its id
+    stays its own."""
     komi = record.komi
-    if not isinstance(komi, Fraction):
-        komi = Fraction(komi)
-    return _cached_game_factors(
-        record.handicap, komi.numerator, komi.denominator, record.status, record.winner
+    key = (record.handicap, id(komi), record.status, record.winner)
+    known = _GAMES_BY_KOMI_OBJECT.get(key)
+    if known is not None and known[0] is komi:
+        return known[1]
+    value = komi if isinstance(komi, Fraction) else Fraction(komi)
+    game = _cached_game_factors(
+        record.handicap, value.numerator, value.denominator, record.status, record.winner
     )
+    if len(_GAMES_BY_KOMI_OBJECT) < 4096:
+        _GAMES_BY_KOMI_OBJECT[key] = (komi, game)
+    return game
+
+
+_GAMES_BY_KOMI_OBJECT: dict[tuple, tuple[object, _GameFactors]] = {}
 
 
 class Sagc(Algorithm[SagcPlayer]):
