@@ -68,21 +68,6 @@ _AMATEUR_RANK_TEXTS = tuple(
 )
 
 
-def _komi_text(komi: Fraction) -> str:
-    """``format_komi``, remembered by the komi object: a file's records share a few
-    (and a Fraction hashes slowly). The entry holds the komi, so its id stays its own."""
-    known = _KOMI_TEXTS.get(id(komi))
-    if known is not None and known[0] is komi:
-        return known[1]
-    text = format_komi(komi)
-    if len(_KOMI_TEXTS) < 1024:
-        _KOMI_TEXTS[id(komi)] = (komi, text)
-    return text
-
-
-_KOMI_TEXTS: dict[int, tuple[Fraction, str]] = {}
-
-
 def history_comment(row: HistoryRow) -> str:
     if not row.skipped:
         return row.comment
@@ -136,7 +121,10 @@ def write_history(out: TextIO, rows: Iterable[HistoryRow], algorithm: Algorithm)
     writer.writerow(HISTORY_COLUMNS)
     integer_values = algorithm.integer_values
     adjustment = Status.ADJUSTMENT
-    texts = _ENUM_TEXTS
+    texts, amateur_ranks = _ENUM_TEXTS, _AMATEUR_RANK_TEXTS
+    # Consecutive rows mostly share their komi (a game's two rows, and a file's games
+    # share a few komi objects): its text is made again only for another object.
+    komi, komi_text = None, ""
     lines: list[str] = []
     for row in rows:
         status = row.status
@@ -146,11 +134,18 @@ def write_history(out: TextIO, rows: Iterable[HistoryRow], algorithm: Algorithm)
                 format_value(change, integer_values),
                 format_value(value, integer_values),
             )
+        if row.komi is not komi:
+            komi = row.komi
+            komi_text = format_komi(komi)
+        # A rank's text by index (a Rank hashes slowly); a professional's is rare.
+        rank = row.opponent_rank
+        opponent_rank = str(rank) if rank.pro else amateur_ranks[rank.stones - WEAKEST_STONES]
+        rank = row.rank_after
+        rank_after = str(rank) if rank.pro else amateur_ranks[rank.stones - WEAKEST_STONES]
         lines.append(
-            f"{_csv_cell(row.player)},{_csv_cell(row.opponent)},{_rank_text(row.opponent_rank)},"
-            f"{texts[row.colour]},{row.handicap},"
-            f"{_komi_text(row.komi) if status is not adjustment else ''},"
-            f"{texts[row.winner]},{texts[status]},{change},{value},{_rank_text(row.rank_after)},"
+            f"{_csv_cell(row.player)},{_csv_cell(row.opponent)},{opponent_rank},"
+            f"{texts[row.colour]},{row.handicap},{komi_text if status is not adjustment else ''},"
+            f"{texts[row.winner]},{texts[status]},{change},{value},{rank_after},"
             f"{_date_text(row.date)},"
             f"{_csv_cell(history_comment(row) if row.skipped else row.comment)}\n"
         )
