@@ -128,12 +128,11 @@ def write_history(out: TextIO, rows: Iterable[HistoryRow], algorithm: Algorithm)
     lines: list[str] = []
     for row in rows:
         status = row.status
-        change, value = row.change, row.value_after
+        change: object = row.change
+        value: object = row.value_after
         if not (integer_values and type(change) is int and type(value) is int):
-            change, value = (
-                format_value(change, integer_values),
-                format_value(value, integer_values),
-            )
+            change = format_value(row.change, integer_values)
+            value = format_value(row.value_after, integer_values)
         if row.komi is not komi:
             komi = row.komi
             komi_text = format_komi(komi)
