@@ -101,6 +101,12 @@ _ENUM_TEXTS: dict[Colour | Winner | Status | None, str] = {
     None: "",
     **{member: member.value for kind in (Colour, Winner, Status) for member in kind},
 }
+# The same by id, for the record sheet: a member hashes through Python code, its id (a
+# member is a singleton living as long as its class) as an int.
+_ENUM_TEXTS_BY_ID = {
+    id(None): "",
+    **{id(member): member.value for kind in (Colour, Winner, Status) for member in kind},
+}
 
 
 def standing_cells(standing: Standing, algorithm: Algorithm) -> list[str]:
@@ -121,7 +127,7 @@ def write_history(out: TextIO, rows: Iterable[HistoryRow], algorithm: Algorithm)
     writer.writerow(HISTORY_COLUMNS)
     integer_values = algorithm.integer_values
     adjustment = Status.ADJUSTMENT
-    texts, amateur_ranks = _ENUM_TEXTS, _AMATEUR_RANK_TEXTS
+    texts, amateur_ranks = _ENUM_TEXTS_BY_ID, _AMATEUR_RANK_TEXTS
     # Consecutive rows mostly share their komi (a game's two rows, and a file's games
     # share a few komi objects): its text is made again only for another object.
     komi, komi_text = None, ""
@@ -143,8 +149,9 @@ def write_history(out: TextIO, rows: Iterable[HistoryRow], algorithm: Algorithm)
         rank_after = str(rank) if rank.pro else amateur_ranks[rank.stones - WEAKEST_STONES]
         lines.append(
             f"{_csv_cell(row.player)},{_csv_cell(row.opponent)},{opponent_rank},"
-            f"{texts[row.colour]},{row.handicap},{komi_text if status is not adjustment else ''},"
-            f"{texts[row.winner]},{texts[status]},{change},{value},{rank_after},"
+            f"{texts[id(row.colour)]},{row.handicap},"
+            f"{komi_text if status is not adjustment else ''},"
+            f"{texts[id(row.winner)]},{texts[id(status)]},{change},{value},{rank_after},"
             f"{_date_text(row.date)},"
             f"{_csv_cell(history_comment(row) if row.skipped else row.comment)}\n"
         )

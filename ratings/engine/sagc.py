@@ -244,7 +244,9 @@ def _game_factors(record: GameRecord) -> _GameFactors:
     Fraction's numerator is a property call. The entry holds the komi, so that its id
     stays its own."""
     komi = record.komi
-    key = (record.handicap, id(komi), record.status, record.winner)
+    # status and winner by id too: an enum member hashes through Python code, and is a
+    # singleton living as long as its class
+    key = (record.handicap, id(komi), id(record.status), id(record.winner))
     known = _GAMES_BY_KOMI_OBJECT.get(key)
     if known is not None and known[0] is komi:
         return known[1]
