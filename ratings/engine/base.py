@@ -253,7 +253,11 @@ def units(
     streams them so): they are not sorted again and, for an algorithm without blocks,
     not held in memory either, one unit is made per record as it arrives.
     """
-    chosen = (record for record in records if record.applies_to(algorithm.name))
+    name, adjustment = algorithm.name, Status.ADJUSTMENT
+    # applies_to, without a call for a game (a file's records are nearly all games)
+    chosen = (
+        record for record in records if record.status is not adjustment or record.applies_to(name)
+    )
     if presorted and not algorithm.rates_tournaments_as_blocks:
         for record in chosen:
             yield [record]
@@ -282,14 +286,17 @@ def replay(
     records: Iterable[GameRecord],
     entries: Mapping[str, Entry],
     state: RatingState | None = None,
+    *,
+    presorted: bool = False,
 ) -> Iterator[HistoryRow]:
     """Rate ``records`` in replay order, yielding each player's row per game.
 
     Pass ``state`` to continue from a checkpoint; it is updated in place.
+    ``presorted`` says the records already come in replay order (see :func:`units`).
     """
     if state is None:
         state = algorithm.new_state(entries)
-    for unit in units(algorithm, records):
+    for unit in units(algorithm, records, presorted=presorted):
         yield from algorithm.rate_unit(state, unit)
     algorithm.finish(state)
 

@@ -18,7 +18,14 @@ from pathlib import Path
 from .base import ParamsError, get_algorithm, parse_params, registry, replay
 from .formats import FORMATS, FilePlayer, read_tournament_file, with_declared_ratings
 from .output import write_history, write_standings
-from .records import GameFile, GameFileError, read_games, read_players, resolve_entries
+from .records import (
+    GameFile,
+    GameFileError,
+    read_games,
+    read_players,
+    replay_order,
+    resolve_entries,
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -155,7 +162,8 @@ def rate(args: argparse.Namespace) -> int:
         if args.players:
             given = read_players(args.players.read_bytes(), str(args.players))
         games, file_players = _read_games(args.games, args.format)
-        entries = resolve_entries(games.records, given, str(args.games))
+        ordered = replay_order(games.records)  # once: entries and the replay both need it
+        entries = resolve_entries(ordered, given, str(args.games))
         entries = with_declared_ratings(entries, file_players)
     except OSError as error:
         return _fail(f"{error.filename}: {error.strerror or error}")
@@ -175,7 +183,7 @@ def rate(args: argparse.Namespace) -> int:
     if given:
         for name in given:  # listed players appear in the standings even without games
             state.player(name)
-    rows = replay(algorithm, games.records, entries, state)
+    rows = replay(algorithm, ordered, entries, state, presorted=True)
     if args.output == "history":
         write_history(sys.stdout, rows, algorithm)
     else:

@@ -18,6 +18,7 @@ from datetime import date
 from enum import StrEnum
 from fractions import Fraction
 
+from .frozen import frozen_builder
 from .ranks import Rank, RankError, parse_rank
 
 COLUMNS = (
@@ -166,7 +167,10 @@ class GameFile:
 _DATES: dict[str, date] = {}
 _RANKS: dict[str, Rank] = {}
 _NUMBERS: dict[str, Fraction] = {}
-_USERNAMES: set[str] = set()
+# Each username by itself: the records of a file share one string per player, which
+# the engines' dictionaries and opponent lists then compare by identity (a string per
+# cell cost a comparison of characters, and a cache miss, at every lookup).
+_USERNAMES: dict[str, str] = {}
 _KNOWN_LIMIT = 100_000
 
 
@@ -211,16 +215,17 @@ class _RowParser:
 
     def username(self, column: str) -> str:
         text = self.cell(column)
-        if text in _USERNAMES:
-            return text
+        known = _USERNAMES.get(text)
+        if known is not None:
+            return known
         if not text:
             self.error(column, "a player username is required")
         elif not _USERNAME_RE.match(text):
             self.error(column, f"'{text}' is not a username (no spaces allowed)")
         elif len(text) > MAX_USERNAME_LENGTH:
             self.error(column, f"username longer than {MAX_USERNAME_LENGTH} characters")
-        elif len(_USERNAMES) < _KNOWN_LIMIT:
-            _USERNAMES.add(text)
+        else:
+            _remember(_USERNAMES, text, text)
         return text
 
     def rank(self, column: str) -> Rank | None:
@@ -402,16 +407,30 @@ def _first_line(last_line: int, cells: Sequence[str]) -> int:
     return last_line - sum(cell.count("\n") for cell in cells)
 
 
-# The cells of a row that differ from game to game; the others (ranks, handicap, komi,
-# winner, status, ...) come in a few thousand combinations in a file.
-_PER_GAME_COLUMNS = ("date", "white", "black", "tournament", "comment")
+# The cells of a row that differ from game to game; the others (handicap, komi, winner,
+# status, ...) come in a few hundred combinations in a file. (With the ranks among the
+# others a sixth of a club's rows had a combination of their own, checked again.)
+_PER_GAME_COLUMNS = (
+    "date",
+    "white",
+    "black",
+    "white_rank",
+    "black_rank",
+    "tournament",
+    "comment",
+)
+
+
+# GameRecord(every field, positionally): a file's rows are built by the hundred thousand.
+_build_record = frozen_builder(GameRecord)
 
 
 class _KnownRows:
     """The records of rows read well, by the cells that repeat from row to row.
 
     A row whose repeating cells were seen before in a row read without error, whose
-    date and usernames are known good texts and whose players are two (or, for an
+    date, usernames and ranks are known good texts (a rank may be empty, but not an
+    adjustment's new one) and whose players are two (or, for an
     adjustment, one) is that record with its own date, players, tournament, comment,
     entry number and line: it is built without checking its cells again. Any other
     row goes through :func:`parse_row`, which reports what is wrong with it.
@@ -434,46 +453,49 @@ class _KnownRows:
         template = self.known.get(self.key_of(cells))
         if template is None:
             return None
-        day, white, black, tournament, comment = self.per_game(cells)
-        played_on = _DATES.get(day.strip())
-        white, black = white.strip(), black.strip()
-        if played_on is None or white not in _USERNAMES or black not in _USERNAMES:
+        day, white, black, white_rank_text, black_rank_text, tournament, comment = self.per_game(
+            cells
+        )
+        # Known texts are stripped ones: a cell with spaces around it is not found
+        # here and goes through parse_row, which strips it.
+        played_on = _DATES.get(day)
+        white, black = _USERNAMES.get(white), _USERNAMES.get(black)
+        if played_on is None or white is None or black is None:
             return None
-        if (black == white) is not (template.status is Status.ADJUSTMENT):
+        adjustment = template.status is Status.ADJUSTMENT
+        if (black == white) is not adjustment:
             return None  # a game between two players, an adjustment of one
-        return GameRecord(
-            date=played_on,
-            white=white,
-            black=black,
-            winner=template.winner,
-            white_rank=template.white_rank,
-            black_rank=template.black_rank,
-            handicap=template.handicap,
-            komi=template.komi,
-            status=template.status,
-            board_size=template.board_size,
-            tournament=tournament.strip(),
-            tournament_class=template.tournament_class,
-            round=template.round,
-            time_minutes=template.time_minutes,
-            value=template.value,
-            algorithm=template.algorithm,
-            comment=comment.strip(),
-            seq=seq,
-            line=line,
+        white_rank = _RANKS.get(white_rank_text) if white_rank_text else None
+        if white_rank is None and (white_rank_text or adjustment):
+            return None  # not a known rank, or an adjustment without its new rank
+        black_rank = _RANKS.get(black_rank_text) if black_rank_text else None
+        if black_rank is None and black_rank_text:
+            return None
+        return _build_record(
+            played_on,
+            white,
+            black,
+            template.winner,
+            white_rank,
+            black_rank,
+            template.handicap,
+            template.komi,
+            template.status,
+            template.board_size,
+            tournament.strip() if tournament else "",
+            template.tournament_class,
+            template.round,
+            template.time_minutes,
+            template.value,
+            template.algorithm,
+            comment.strip() if comment else "",
+            seq,
+            line,
         )
 
     def remember(self, cells: list[str], record: GameRecord) -> None:
         if len(self.known) < _KNOWN_LIMIT:
             self.known[self.key_of(cells)] = record
-
-
-def _nonempty_rows(reader: Iterable[list[str]]) -> Iterator[list[str]]:
-    """The rows of a CSV reader without the empty ones (a blank line), as
-    ``csv.DictReader`` gives them."""
-    for cells in reader:
-        if cells:
-            yield cells
 
 
 def read_games(data: bytes | str, source: str = "") -> GameFile:
@@ -490,17 +512,27 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
     known = _KnownRows(header)
     width = len(header)
     padding = [""] * (width + 1)  # missing cells are empty, and one more (see _KnownRows)
+    seq = 0
     try:
         previous_line = reader.line_num  # the header's
-        for seq, cells in enumerate(_nonempty_rows(reader), start=1):
+        for cells in reader:
+            if not cells:
+                continue  # a blank line, as csv.DictReader skips it
+            seq += 1
             line = reader.line_num
             if line != previous_line + 1:  # a quoted line break, or blank lines before it
+                previous_line = line
                 line = _first_line(line, cells)
-            previous_line = reader.line_num
-            if len(cells) > width:
+            else:
+                previous_line = line
+            count = len(cells)
+            if count == width:
+                cells.append("")
+            elif count > width:
                 errors.append(RowError(line, "", "more cells than header columns"))
                 continue
-            cells = cells + padding[len(cells) :]
+            else:
+                cells += padding[count:]
             record = known.record(cells, line, seq)
             if record is None:
                 if not any(cell.strip() for cell in cells):
@@ -559,9 +591,9 @@ def read_players(data: bytes | str, source: str = "") -> dict[str, Entry]:
 def earliest_declared_ranks(declared: Iterable[tuple[str, tuple, Rank]]) -> dict[str, Rank]:
     """Each player's entry rank as declared (SPEC section 2, "Entry rank"): the rank on
     their earliest row in replay order that declares one, from ``(player, order key,
-    rank)`` of every declared rank. The command line reads them off the file
-    (:func:`declared_ranks`); the site off its games and adjustments
-    (``ratings.selectors.player_entries``)."""
+    rank)`` of every declared rank: :func:`declared_ranks` reads them off a file's
+    records (the command line finds the same in its one pass, :func:`resolve_entries`),
+    the site off its games and adjustments (``ratings.selectors.player_entries``)."""
     earliest: dict[str, tuple[tuple, Rank]] = {}
     for player, key, rank in declared:
         known = earliest.get(player)
@@ -600,15 +632,16 @@ def resolve_entries(
     entries = dict(given or {})
     errors: list[RowError] = []
     seen: set[str] = set(entries)
-    ordered = replay_order(records)
-    for record in ordered:
+    # In replay order, a player's first row is where they are first declared (it must
+    # declare them): the earliest declared rank of earliest_declared_ranks, found in
+    # the one pass.
+    for record in replay_order(records):
+        adjustment = record.status is Status.ADJUSTMENT
         for name, rank, column in (
             (record.white, record.white_rank, "white_rank"),
             (record.black, record.black_rank, "black_rank"),
         ):
-            if name in seen:
-                continue
-            if record.is_adjustment and name == record.black and column == "black_rank":
+            if name in seen or (adjustment and column == "black_rank"):
                 continue
             seen.add(name)
             if rank is None:
@@ -617,10 +650,10 @@ def resolve_entries(
                         record.line or 0, column, f"first game of '{name}' needs their entry rank"
                     )
                 )
+            else:
+                entries[name] = Entry(rank)
     if errors:
         raise GameFileError(errors, source)
-    for name, rank in earliest_declared_ranks(declared_ranks(ordered)).items():
-        entries.setdefault(name, Entry(rank))
     return entries
 
 

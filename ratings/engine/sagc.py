@@ -22,7 +22,7 @@ from .description import INDEX_SCALE, FormulaFactor, Matchup, ValueScale
 from .egf import GOR_1D, POINTS_PER_GRADE, reference_curve
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
-from .rows import adjustment_row, game_row
+from .rows import adjustment_row, game_rows
 
 INDEX_LIMIT = 999
 OPPONENT_MEMORY = 10  # the opponent factor looks at the player's last ten games
@@ -189,6 +189,17 @@ def loss_barrier(rank: Rank, index: int, limit: int = INDEX_LIMIT) -> int | None
     return None
 
 
+_BARRIER_TABLE_LIMIT = 10_000  # a larger index_limit walks the marks (see _loss_barriers)
+
+
+@functools.cache
+def _loss_barriers(stones: int, limit: int) -> tuple[int | None, ...]:
+    """``loss_barrier`` of this rank for every index from ``-limit`` to ``limit``, by
+    ``index + limit`` (a loss looks its barrier up instead of walking the marks)."""
+    rank = Rank(stones)
+    return tuple(loss_barrier(rank, index, limit) for index in range(-limit, limit + 1))
+
+
 def sagc_rank(rank: Rank) -> Rank:
     """SAGC's own rank of a declared one: professionals are 9d, below 30k is 30k."""
     return rank.floored(FLOOR_STONES)
@@ -201,7 +212,7 @@ class _GameFactors:
     status and winner (see :func:`_game_factors`).
     """
 
-    __slots__ = ("black_won", "eff", "gsf2", "gsf_text", "hf100", "hf_text", "white_won")
+    __slots__ = ("black_won", "changes", "eff", "gsf2", "gsf_text", "hf100", "hf_text", "white_won")
 
     def __init__(self, handicap: int, komi: Fraction, status: Status, winner: Winner) -> None:
         self.eff = effective_handicap(handicap, komi)
@@ -209,6 +220,8 @@ class _GameFactors:
         self.gsf_text = _factor_text(self.gsf2, _GSF_DENOMINATOR)
         self.hf100 = handicap_factor_100(self.eff)
         self.hf_text = _factor_text(self.hf100, _HF_DENOMINATOR)
+        # A player's change and factors in this game, by Sagc._play's key.
+        self.changes: dict[int, tuple[int, dict]] = {}
         if winner is Winner.JIGO:
             self.white_won = self.black_won = None
         else:
@@ -225,13 +238,28 @@ def _cached_game_factors(
 
 def _game_factors(record: GameRecord) -> _GameFactors:
     """A game's shared factors; the few combinations a club plays are made once (the key
-    holds komi as two integers: hashing a Fraction costs more than the factors)."""
+    holds komi as two integers: hashing a Fraction costs more than the factors).
+
+    Found first by the komi object itself: a file's records share a few, and even a
+    Fraction's numerator is a property call. The entry holds the komi, so that its id
+    stays its own."""
     komi = record.komi
-    if not isinstance(komi, Fraction):
-        komi = Fraction(komi)
-    return _cached_game_factors(
-        record.handicap, komi.numerator, komi.denominator, record.status, record.winner
+    # status and winner by id too: an enum member hashes through Python code, and is a
+    # singleton living as long as its class
+    key = (record.handicap, id(komi), id(record.status), id(record.winner))
+    known = _GAMES_BY_KOMI_OBJECT.get(key)
+    if known is not None and known[0] is komi:
+        return known[1]
+    value = komi if isinstance(komi, Fraction) else Fraction(komi)
+    game = _cached_game_factors(
+        record.handicap, value.numerator, value.denominator, record.status, record.winner
     )
+    if len(_GAMES_BY_KOMI_OBJECT) < 4096:
+        _GAMES_BY_KOMI_OBJECT[key] = (komi, game)
+    return game
+
+
+_GAMES_BY_KOMI_OBJECT: dict[tuple, tuple[object, _GameFactors]] = {}
 
 
 class Sagc(Algorithm[SagcPlayer]):
@@ -291,7 +319,7 @@ class Sagc(Algorithm[SagcPlayer]):
 
     def rate_unit(self, state: SagcState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
         (record,) = unit
-        if record.is_adjustment:
+        if record.status is Status.ADJUSTMENT:
             return [self._adjust(state, record)]
         return self._rate_game(state, record)
 
@@ -321,8 +349,11 @@ class Sagc(Algorithm[SagcPlayer]):
 
     def _rate_game(self, state: SagcState, record: GameRecord) -> list[HistoryRow]:
         white_name, black_name = record.white, record.black
-        white, black = state.player(white_name), state.player(black_name)
-        # Both changes use the ranks and indexes from before the game.
+        players = state.players
+        white = players.get(white_name) or state.player(white_name)
+        black = players.get(black_name) or state.player(black_name)
+        # Both changes use the ranks and indexes from before the game; a game is between
+        # two players, so rating White first leaves Black's as they were.
         white_rank, white_index = white.rank, white.value
         black_rank, black_index = black.rank, black.value
         if record.board_size != 19:
@@ -332,110 +363,91 @@ class Sagc(Algorithm[SagcPlayer]):
         else:
             skipped = ""
             game = _game_factors(record)
-            white_change, white_factors = self._change(
-                game, Colour.WHITE, white, black_name, black_rank, game.white_won
+            # differential(): the stones Black is weaker by, less the handicap it takes
+            # (White's, and the opposite for Black).
+            stronger_by = white_rank.stones - black_rank.stones - game.eff
+            white_change, white_factors = self._play(
+                game, white, black_name, -stronger_by, game.white_won
             )
-            black_change, black_factors = self._change(
-                game, Colour.BLACK, black, white_name, white_rank, game.black_won
+            black_change, black_factors = self._play(
+                game, black, white_name, stronger_by, game.black_won
             )
-            memory_size = self.params.opponent_memory
-            for player, change, factors, opponent_name in (
-                (white, white_change, white_factors, black_name),
-                (black, black_change, black_factors, white_name),
-            ):
-                self._apply(player, change, factors)
-                player.games += 1
-                memory = player.recent_opponents
-                memory.append(opponent_name)
-                if len(memory) > memory_size:
-                    del memory[:-memory_size]
-        return [
-            game_row(
-                record,
-                colour=colour,
-                opponent_rank=opponent_rank,
-                rank_before=rank_before,
-                value_before=index_before,
-                change=change,
-                rank_after=player.rank,
-                value_after=player.value,
-                factors=factors,
-                skipped=skipped,
-            )
-            for colour, player, opponent_rank, rank_before, index_before, change, factors in (
-                (
-                    Colour.WHITE,
-                    white,
-                    black_rank,
-                    white_rank,
-                    white_index,
-                    white_change,
-                    white_factors,
-                ),
-                (
-                    Colour.BLACK,
-                    black,
-                    white_rank,
-                    black_rank,
-                    black_index,
-                    black_change,
-                    black_factors,
-                ),
-            )
-        ]
+        return game_rows(
+            record,
+            (white_rank, white_index, white_change, white.rank, white.value, white_factors),
+            (black_rank, black_index, black_change, black.rank, black.value, black_factors),
+            skipped,
+        )
 
-    def _change(
+    def _play(
         self,
         game: _GameFactors,
-        colour: Colour,
         player: SagcPlayer,
         opponent_name: str,
-        opponent_rank: Rank,
+        diff: int,
         won: bool | None,
     ) -> tuple[int, dict]:
-        """One player's change and its factors; ``won`` is None for a jigo."""
+        """One player's game (``won`` is None for a jigo): the change and its factors,
+        the player's new rank and index, the opponent remembered."""
         rank, index = player.rank, player.value
-        diff = differential(rank, opponent_rank, colour, game.eff)
-        of10 = 10 - player.recent_opponents.count(opponent_name)
+        memory = player.recent_opponents
+        of10 = 10 - memory.count(opponent_name)
         if of10 < 1:
             of10 = 1
-        # The change and factors follow from these alone (the game's factors are one
-        # shared object per combination), and a club's games repeat a few thousand.
-        key = (game, rank.stones, of10, diff, index >= 0, won)
-        known = _CHANGES.get(key)
+        # The change and factors follow from these alone, and a club's games repeat a
+        # few thousand combinations: each game's shared factors keep theirs, by an
+        # integer that packs the rest (a tuple key hashed slower than the rest took).
+        key = ((((rank.stones + 64) * 16 + of10) * 1024 + diff + 512) * 2 + (index >= 0)) * 3 + (
+            2 if won is None else won
+        )
+        known = game.changes.get(key)
         if known is None:
             known = _change_and_factors(game, rank, index, of10, diff, won)
-            if len(_CHANGES) < _CHANGES_LIMIT:
-                _CHANGES[key] = known
+            if len(game.changes) < _CHANGES_LIMIT:
+                game.changes[key] = known
+        # The factors are shared by every row of the same combination (rows are read,
+        # never changed); _apply copies them to add what the change came up against.
         change, factors = known
-        return change, dict(factors)  # the row's own: _apply may add to it
+        if change > 0 and index + change <= self.params.index_limit:
+            player.value = index + change  # the common case of _apply, without a call
+        elif change:
+            factors = self._apply(player, change, factors)
+        player.games += 1
+        memory.append(opponent_name)
+        size = self.params.opponent_memory
+        if len(memory) > size:
+            del memory[:-size]
+        return change, factors
 
-    def _apply(self, player: SagcPlayer, change: int, factors: dict) -> None:
+    def _apply(self, player: SagcPlayer, change: int, factors: dict) -> dict:
+        """The change made to the player's rank and index; returns the factors, with
+        the barrier, limit, promotion or demotion it met if it met one."""
         limit = self.params.index_limit
         rank, index = player.rank, player.value
         new_index = index + change
         if change < 0:
-            barrier = loss_barrier(rank, index, limit)
+            if limit <= _BARRIER_TABLE_LIMIT and -limit <= index <= limit:
+                barrier = _loss_barriers(rank.stones, limit)[index + limit]
+            else:
+                barrier = loss_barrier(rank, index, limit)
             if barrier is not None and new_index < barrier:
                 new_index = barrier
-                factors["barrier"] = barrier
+                factors = {**factors, "barrier": barrier}
             if new_index < -limit:
                 player.rank, player.value = Rank(rank.stones - 1), 0
-                factors["demoted"] = True
-                return
+                return {**factors, "demoted": True}
         elif new_index > limit:
             if rank.stones >= STRONGEST_AMATEUR_STONES:
                 new_index = limit
-                factors["limit"] = limit
+                factors = {**factors, "limit": limit}
             else:
                 player.rank, player.value = Rank(rank.stones + 1), 0
-                factors["promoted"] = True
-                return
+                return {**factors, "promoted": True}
         player.value = new_index
+        return factors
 
 
-_CHANGES: dict[tuple, tuple[int, dict]] = {}
-_CHANGES_LIMIT = 100_000
+_CHANGES_LIMIT = 10_000  # per combination of a game's factors
 
 
 def _change_and_factors(
