@@ -27,10 +27,11 @@ run: venv
 	fi
 	$(VENV_PY) -m clubrating.devserver 127.0.0.1:8000
 
-# worksteal: an idle process takes queued tests from a busy one, so the few long tests
-# (browsers, subprocesses) do not leave one process working alone at the end.
+# --dist load (not worksteal): each process runs its tests in pytest-django's order, the
+# transactional tests last. Those flush the database, data migrations' rows (the roles'
+# groups) included, so a test that ran after one in the same process would see 403s.
 test: venv
-	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
 lint: venv
 	$(VENV)/bin/ruff check .
