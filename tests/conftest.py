@@ -19,9 +19,16 @@ there a persona the test asks for is also logged in on pytest-django's ``client`
 
 Passwords are hashed with MD5 for the test run only (``pytest_configure``): the
 production hasher (PBKDF2) is slow on purpose, and the suite creates many accounts.
+
+``make test`` runs the suite in several processes (pytest-xdist, ``-n``). pytest-django
+gives each its own test database; ``pytest_configure`` gives each its own Celery queue
+and cache key prefix too, so that in the services leg one process's worker never takes
+another's tasks nor sees its heartbeat. A test that needs a port or a file asks for a
+free port or ``tmp_path``, never a fixed one.
 """
 
 import importlib.util
+import os
 import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -29,6 +36,7 @@ from pathlib import Path
 import pytest
 from django.conf import settings
 from django.db import connections
+from hypothesis import settings as hypothesis_settings
 
 from clubrating.celery import app as celery_app
 from clubrating.settings import env_bool
@@ -44,6 +52,12 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TEST_OUTPUT = Path(settings.BASE_DIR) / "test-output"
+
+# No time limit per generated example: on a machine shared by many, or with the suite
+# in several processes, an example that takes 75 ms alone took 266 ms once and failed
+# as "flaky". What the properties assert is unchanged; a test may still set its own.
+hypothesis_settings.register_profile("clubrating", deadline=None)
+hypothesis_settings.load_profile("clubrating")
 
 
 def _services_missing() -> str | None:
@@ -74,6 +88,25 @@ _REQUIREMENTS: dict[str, tuple[Callable[[], str | None], str]] = {
 def pytest_configure(config: pytest.Config) -> None:
     # The test run only: production keeps Django's slow-on-purpose default.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    _own_queue_and_cache_per_xdist_worker()
+
+
+def _own_queue_and_cache_per_xdist_worker() -> None:
+    """Under pytest-xdist, suffix the Celery queue and the cache key prefix with the
+    worker's id (gw0, gw1...), in this process and in the environment its child
+    processes inherit (tests/reliability/helpers.py passes it on)."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    queue = f"{settings.CELERY_TASK_DEFAULT_QUEUE}-{worker}"
+    os.environ["CELERY_TASK_DEFAULT_QUEUE"] = queue
+    settings.CELERY_TASK_DEFAULT_QUEUE = queue
+    celery_app.conf.task_default_queue = queue
+    cache = settings.CACHES["default"]
+    if "KEY_PREFIX" in cache:
+        prefix = f"{cache['KEY_PREFIX']}-{worker}"
+        os.environ["CACHE_KEY_PREFIX"] = prefix
+        cache["KEY_PREFIX"] = prefix
 
 
 def _signed_in_if_marked(request: pytest.FixtureRequest, account):
