@@ -30,7 +30,6 @@ from players.committee.forms import (
     ResyncApplyForm,
     ResyncForm,
     TemporaryPasswordForm,
-    add_service_errors,
 )
 from players.committee.tables import (
     AccountTable,
@@ -63,6 +62,7 @@ from players.services.adjustments import (
 )
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
+from players.web.forms import add_service_errors
 from players.web.pagination import BoundedRequestConfig
 from ratings.recompute.dirty import primary_algorithm, request_full_recompute
 
