@@ -294,17 +294,17 @@ class PlayerEditForm(forms.Form):
         return {name: self.cleaned_data[name] for name in self.changed_data}
 
 
-def _player_field(**kwargs) -> PlayerField:
+def _typed_player(**kwargs) -> PlayerField:
     return PlayerField(datalist_id=PLAYER_OPTIONS, **kwargs)
 
 
-class PlayerChoiceForm(forms.Form):
-    player = _player_field(label="Player", help_text="Username, name or EGD PIN.")
+class PlayerToAdjustForm(forms.Form):
+    player = _typed_player(label="Player", help_text="Username, name or EGD PIN.")
 
 
 class MergeForm(forms.Form):
-    keep = _player_field(label="Record to keep", help_text="Its username and details stay.")
-    duplicate = _player_field(
+    keep = _typed_player(label="Record to keep", help_text="Its username and details stay.")
+    duplicate = _typed_player(
         label="Duplicate record",
         help_text="Its games and adjustments move to the record to keep; it becomes inactive.",
     )
@@ -361,7 +361,7 @@ class AccountCreateForm(forms.Form):
     )
     role = _role_field()
     password = _password_field()
-    player = _player_field(
+    player = _typed_player(
         label="Player record",
         required=False,
         help_text="For a player's own account: their record (username, name or EGD PIN). "
@@ -387,7 +387,7 @@ class AccountRoleForm(forms.Form):
 class AccountPlayerForm(forms.Form):
     """Link an account to a player record; empty unlinks it."""
 
-    player = _player_field(
+    player = _typed_player(
         label="Player record",
         required=False,
         help_text="Username, name or EGD PIN; leave empty to unlink.",

@@ -90,14 +90,18 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
             try:
                 return _sheet_saved(request, _submit_sheet(request.user, formset, sheet_form))
             except DuplicateGamesError as error:
-                duplicates = duplicate_warnings(error)  # shown with the box to confirm
+                duplicates = duplicate_warnings(error)
             except ServiceError as error:
                 if not formset.add_service_errors(error):
                     sheet_form.add_error(None, error.message)
+    return _render_sheet_form(request, sheet_form, formset, duplicates)
+
+
+def _render_sheet_form(request, sheet_form, formset, duplicates: list[str]) -> HttpResponse:
     context = {
         "sheet_form": sheet_form,
         "formset": formset,
-        "duplicates": duplicates,
+        "duplicates": duplicates,  # shown with the box to confirm
         "duplicates_fingerprint": warnings_fingerprint(duplicates),
         "player_form": PlayerCreateForm(),
         "tournament_codes": tournament_codes(),
