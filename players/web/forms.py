@@ -41,19 +41,29 @@ def player_input(datalist_id: str, **attrs: str) -> forms.TextInput:
 
 
 class PlayerField(forms.CharField):
-    """A player typed by username, name or EGD PIN (``players.lookup``); cleans to the
-    Player, or says which players the text could name."""
+    """A player typed in; cleans to the Player (None when left empty, if optional).
+    ``find`` reads the text: by default a username, name or EGD PIN
+    (``players.lookup.player_from_text``, which says which players the text could name).
+    With ``datalist_id`` the input offers the page's <datalist> of usernames."""
 
-    def __init__(self, *, datalist_id: str, **kwargs):
+    def __init__(
+        self,
+        *,
+        datalist_id: str | None = None,
+        find: Callable[[str], Player] = player_from_text,
+        **kwargs,
+    ):
         kwargs.setdefault("max_length", 150)
-        kwargs.setdefault("widget", player_input(datalist_id))
+        if datalist_id is not None:
+            kwargs.setdefault("widget", player_input(datalist_id))
         super().__init__(**kwargs)
+        self.find = find
 
     def clean(self, value) -> Player | None:
         text = super().clean(value)
         if not text and not self.required:
             return None
-        return player_from_text(text)
+        return self.find(text)
 
 
 # --- games that look like duplicates ------------------------------------------------
