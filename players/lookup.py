@@ -298,6 +298,15 @@ def player_from_text(text: str, index: PlayerIndex | LazyIndex | None = None) ->
     return resolve(find_player(text, index))
 
 
+def player_by_username(username: str) -> Player:
+    """The player of exactly this username, for a form field (the games search takes a
+    username only); a ValidationError if nobody has it."""
+    player = Player.objects.filter(username=username.strip()).first()
+    if player is None:
+        raise forms.ValidationError(f"No player has the username '{username.strip()}'.")
+    return player
+
+
 def resolve(found: Lookup, if_new: str = "") -> Player:
     """The player of a lookup; a ValidationError saying which players it could be
     otherwise (code "unknown" when it names nobody, so that a page can offer to add

@@ -11,12 +11,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.account.forms import GameReportForm
-from players.committee.forms import add_service_errors
 from players.models import GameReport
 from players.permissions import role_required
 from players.selectors import reports as selectors
 from players.services.base import ServiceError
 from players.services.reports import report_create
+from players.web.forms import add_service_errors
 
 player_required = role_required(
     lambda user: selectors.linked_player(user) is not None,

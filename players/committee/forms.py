@@ -4,7 +4,7 @@ records, accounts and the full recompute.
 They parse what was typed into domain types (Player, Rank, date, Decimal, Role) and
 show every error at its field; the services in ``players.services`` check the domain
 rules and write. Errors the services find come back to their field
-(``add_service_errors``).
+(``players.web.forms.add_service_errors``).
 """
 
 from __future__ import annotations
@@ -20,26 +20,17 @@ from django.utils import timezone
 
 from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
-from players.lookup import player_from_text
 from players.models import Adjustment, Club, Player, ResyncUpload
 from players.rank_lists import ListFormatError, read_rank_list
 from players.selectors.resync import RankList
 from players.services.accounts import Role
-from players.services.base import ServiceError
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
+from players.web.forms import PlayerField
 from ratings.engine.base import registry
 from ratings.recompute.dirty import maintained_algorithms
 
 LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
-
-
-def add_service_errors(form: forms.Form, error: ServiceError) -> None:
-    """Show a refused write on the form: each error at its field, else above the form."""
-    if not error.errors:
-        form.add_error(None, error.message)
-    for _where, field_name, message in error.errors:
-        form.add_error(field_name if field_name in form.fields else None, message)
 
 
 def algorithm_choices(everything: str) -> list[tuple[str, str]]:
@@ -303,34 +294,17 @@ class PlayerEditForm(forms.Form):
         return {name: self.cleaned_data[name] for name in self.changed_data}
 
 
-class PlayerField(forms.CharField):
-    """A player typed by username, name or EGD PIN (``players.lookup``); cleans to the
-    Player, or says which players the text could name."""
-
-    def __init__(self, **kwargs):
-        kwargs.setdefault("max_length", 150)
-        kwargs.setdefault(
-            "widget",
-            forms.TextInput(
-                attrs={"list": PLAYER_OPTIONS, "autocomplete": "off", "autocapitalize": "none"}
-            ),
-        )
-        super().__init__(**kwargs)
-
-    def clean(self, value) -> Player | None:
-        text = super().clean(value)
-        if not text and not self.required:
-            return None
-        return player_from_text(text)
+def _typed_player(**kwargs) -> PlayerField:
+    return PlayerField(datalist_id=PLAYER_OPTIONS, **kwargs)
 
 
-class PlayerChoiceForm(forms.Form):
-    player = PlayerField(label="Player", help_text="Username, name or EGD PIN.")
+class PlayerToAdjustForm(forms.Form):
+    player = _typed_player(label="Player", help_text="Username, name or EGD PIN.")
 
 
 class MergeForm(forms.Form):
-    keep = PlayerField(label="Record to keep", help_text="Its username and details stay.")
-    duplicate = PlayerField(
+    keep = _typed_player(label="Record to keep", help_text="Its username and details stay.")
+    duplicate = _typed_player(
         label="Duplicate record",
         help_text="Its games and adjustments move to the record to keep; it becomes inactive.",
     )
@@ -387,7 +361,7 @@ class AccountCreateForm(forms.Form):
     )
     role = _role_field()
     password = _password_field()
-    player = PlayerField(
+    player = _typed_player(
         label="Player record",
         required=False,
         help_text="For a player's own account: their record (username, name or EGD PIN). "
@@ -413,7 +387,7 @@ class AccountRoleForm(forms.Form):
 class AccountPlayerForm(forms.Form):
     """Link an account to a player record; empty unlinks it."""
 
-    player = PlayerField(
+    player = _typed_player(
         label="Player record",
         required=False,
         help_text="Username, name or EGD PIN; leave empty to unlink.",

@@ -11,6 +11,7 @@ from django.utils.html import format_html
 
 from players.models import Adjustment, ResyncBatch
 from players.selectors.resync import Outcome
+from players.web.tables import player_link
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 TABLE_ATTRS = {"class": "table table-sm align-middle"}
@@ -27,10 +28,6 @@ OUTCOME_BADGES = {
 }
 DASH = "—"
 NOWRAP = {"td": {"class": "text-nowrap"}}
-
-
-def player_link(player):
-    return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.username)
 
 
 def badge(text: str, css: str):

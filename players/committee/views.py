@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth import get_user_model
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
@@ -25,12 +24,11 @@ from players.committee.forms import (
     FullRecomputeForm,
     MergeConfirmForm,
     MergeForm,
-    PlayerChoiceForm,
     PlayerEditForm,
+    PlayerToAdjustForm,
     ResyncApplyForm,
     ResyncForm,
     TemporaryPasswordForm,
-    add_service_errors,
 )
 from players.committee.tables import (
     AccountTable,
@@ -40,7 +38,6 @@ from players.committee.tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
-from players.models import Player
 from players.permissions import committee_required
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
@@ -63,6 +60,7 @@ from players.services.adjustments import (
 )
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
+from players.web.forms import add_service_errors
 from players.web.pagination import BoundedRequestConfig
 from ratings.recompute.dirty import primary_algorithm, request_full_recompute
 
@@ -146,16 +144,14 @@ def resync(request):
         return _render_resync(request, form)
     data = form.cleaned_data
     upload = resync_upload_store(user=request.user, name=data["list_name"], data=data["list_data"])
-    apply_form = ResyncApplyForm(
-        initial={
-            "upload": upload.token,
-            "effective_date": data["effective_date"],
-            "note": data["note"],
-        }
-    )
+    kept = {"upload": upload.token, "effective_date": data["effective_date"], "note": data["note"]}
     rank_list = data["rank_list"]
     return _render_resync(
-        request, _preview_again_form(data), _preview(rank_list), apply_form, rank_list
+        request,
+        _preview_again_form(data),
+        _preview(rank_list),
+        ResyncApplyForm(initial=kept),
+        rank_list,
     )
 
 
@@ -166,28 +162,34 @@ def resync_apply(request):
     never trusted from the page."""
     form = ResyncApplyForm(request.POST)
     if not form.is_valid() and "rank_list" not in form.cleaned_data:
-        # Hidden fields: a list kept too long, or an edited page, gets here.
-        for error in form.errors.get("upload", []) or ["The list did not come back intact."]:
-            messages.error(request, f"{error} Preview it again.")
-        return redirect("committee_resync")
+        return _list_lost(request, form)
     data = form.cleaned_data
-    rank_list = data["rank_list"]
-    preview = _preview(rank_list)
-    again = _preview_again_form(data)
-    if not form.is_valid():
-        return _render_resync(request, again, preview, form, rank_list)
-    try:
-        batch = resync_apply_preview(
-            user=request.user,
-            preview=preview,
-            use_ratings=data["use_ratings"],
-            note=data["note"],
-            upload=data["kept"],
-        )
-    except ServiceError as error:
-        add_service_errors(form, error)
-        return _render_resync(request, again, preview, form, rank_list)
-    count = batch.adjustments.values("player").distinct().count()
+    preview = _preview(data["rank_list"])
+    if form.is_valid():
+        try:
+            batch = resync_apply_preview(
+                user=request.user,
+                preview=preview,
+                use_ratings=data["use_ratings"],
+                note=data["note"],
+                upload=data["kept"],
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            return _resync_applied(request, batch)
+    return _render_resync(request, _preview_again_form(data), preview, form, data["rank_list"])
+
+
+def _list_lost(request, form):
+    # Hidden fields: a list kept too long, or an edited page, gets here.
+    for error in form.errors.get("upload", []) or ["The list did not come back intact."]:
+        messages.error(request, f"{error} Preview it again.")
+    return redirect("committee_resync")
+
+
+def _resync_applied(request, batch):
+    count = selectors.batch_player_count(batch)
     messages.success(
         request,
         f"Resync #{batch.pk} applied: {count} player{'s' if count != 1 else ''} "
@@ -219,11 +221,7 @@ def resync_batch_revert(request, pk: int):
     confirm; POST: revert it."""
     batch = get_object_or_404(selectors.resync_batches(), pk=pk)
     if request.method != "POST":
-        if batch.reverted_at is not None:
-            messages.info(request, f"Resync #{batch.pk} was already reverted.")
-            return redirect("committee_resync_batch", pk=pk)
-        changes = selectors.resync_revert_plan(batch)
-        return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
+        return _revert_plan(request, batch)
     try:
         batch = resync_revert(user=request.user, batch_id=pk)
     except ServiceError as error:
@@ -237,6 +235,15 @@ def resync_batch_revert(request, pk: int):
     return redirect("committee_resync_batch", pk=pk)
 
 
+def _revert_plan(request, batch):
+    """What reverting the resync would change, or that it is reverted already."""
+    if batch.reverted_at is not None:
+        messages.info(request, f"Resync #{batch.pk} was already reverted.")
+        return redirect("committee_resync_batch", pk=batch.pk)
+    changes = selectors.resync_revert_plan(batch)
+    return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
+
+
 # --- one player: adjustment and merge ----------------------------------------------
 
 
@@ -244,7 +251,7 @@ def resync_batch_revert(request, pk: int):
 @require_safe
 def adjust_choose(request):
     """Which player to adjust: a username, then that player's adjustment page."""
-    form = PlayerChoiceForm(request.GET if "player" in request.GET else None)
+    form = PlayerToAdjustForm(request.GET if "player" in request.GET else None)
     if form.is_valid():
         return redirect("committee_adjust", username=form.cleaned_data["player"].username)
     return render(
@@ -257,21 +264,11 @@ def adjust_choose(request):
 @committee_required
 @require_http_methods(["GET", "POST"])
 def adjust(request, username: str):
-    player = get_object_or_404(Player.objects.select_related("club"), username=username)
+    player = get_object_or_404(selectors.player_for_page(username))
     form = AdjustmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
         try:
-            adjustment = adjustment_apply(
-                user=request.user,
-                player=player,
-                date=data["date"],
-                new_rank=data["new_rank"],
-                value=data["value"],
-                algorithm=data["algorithm"],
-                reason=data["reason"],
-                comment=data["comment"],
-            )
+            adjustment = adjustment_apply(user=request.user, player=player, **form.cleaned_data)
         except ServiceError as error:
             add_service_errors(form, error)
         else:
@@ -282,6 +279,10 @@ def adjust(request, username: str):
                 "from that date.",
             )
             return redirect("committee_adjust", username=player.username)
+    return _render_adjust(request, player, form)
+
+
+def _render_adjust(request, player, form):
     table = AdjustmentTable(selectors.player_adjustments(player), exclude=("player", "full_name"))
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
@@ -300,7 +301,7 @@ def adjust(request, username: str):
 @require_http_methods(["GET", "POST"])
 def player_edit(request, username: str):
     """Correct a player's record; the audit trail keeps it before and after."""
-    player = get_object_or_404(Player.objects.select_related("club"), username=username)
+    player = get_object_or_404(selectors.player_for_page(username))
     initial = PlayerEditForm.initial_for(player)
     form = PlayerEditForm(request.POST or None, initial=initial, player=player)
     if request.method == "POST" and form.is_valid():
@@ -310,17 +311,21 @@ def player_edit(request, username: str):
         except ServiceError as error:
             add_service_errors(form, error)
         else:
-            if not changes:
-                messages.info(request, f"Nothing changed: {player.username} is as it was.")
-            else:
-                recomputed = (
-                    " The ratings are recomputed from the player's first game."
-                    if "entry_rank" in changes
-                    else ""
-                )
-                messages.success(request, f"{player.username} corrected.{recomputed}")
+            _say_corrected(request, player, changes)
             return redirect(player)
     return render(request, "committee/player_edit.html", {"player": player, "form": form})
+
+
+def _say_corrected(request, player, changes: dict) -> None:
+    if not changes:
+        messages.info(request, f"Nothing changed: {player.username} is as it was.")
+        return
+    recomputed = (
+        " The ratings are recomputed from the player's first game."
+        if "entry_rank" in changes
+        else ""
+    )
+    messages.success(request, f"{player.username} corrected.{recomputed}")
 
 
 def _render_merge(request, form, confirm_form=None):
@@ -358,20 +363,10 @@ def merge(request):
         return _render_merge(request, MergeForm(request.GET if chosen else None))
     form = MergeConfirmForm(request.POST)
     if form.is_valid():
-        data = form.cleaned_data
         try:
-            keep = player_merge(
-                user=request.user, keep=data["keep"], duplicate=data["duplicate"], note=data["note"]
-            )
+            return _merged(request, form.cleaned_data)
         except ServiceError as error:
             add_service_errors(form, error)
-        else:
-            messages.success(
-                request,
-                f"{data['duplicate'].username} merged into {keep.username}: its games and "
-                "adjustments moved, the record is now inactive; the ratings are recomputed.",
-            )
-            return redirect(keep)
     # Show the preview of what was posted (when both records still read) with the errors.
     chosen = MergeForm(request.POST)
     if chosen.is_valid():
@@ -379,11 +374,23 @@ def merge(request):
     return _render_merge(request, chosen)
 
 
+def _merged(request, data: dict):
+    keep = player_merge(
+        user=request.user, keep=data["keep"], duplicate=data["duplicate"], note=data["note"]
+    )
+    messages.success(
+        request,
+        f"{data['duplicate'].username} merged into {keep.username}: its games and "
+        "adjustments moved, the record is now inactive; the ratings are recomputed.",
+    )
+    return redirect(keep)
+
+
 # --- accounts -----------------------------------------------------------------------
 
 
 def _account(pk: int):
-    account = get_object_or_404(get_user_model(), pk=pk)
+    account = get_object_or_404(selectors.account_for_page(pk))
     if account.username == SYSTEM_USERNAME:
         raise Http404("the site's own account has no page")
     return account
@@ -406,28 +413,30 @@ def account_list(request):
 def account_create(request):
     form = AccountCreateForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        data = form.cleaned_data
-        password = data["password"] or temporary_password()
         try:
-            account = accounts_services.account_create(
-                user=request.user,
-                username=data["username"],
-                password=password,
-                role=data["role"],
-                player=data["player"],
-            )
+            return _account_created(request, form.cleaned_data)
         except ServiceError as error:
             add_service_errors(form, error)
-        else:
-            if not data["password"]:
-                _show_once(request, account, password)
-            messages.success(request, f"Account {account.username} created.")
-            return redirect("committee_account", pk=account.pk)
     return render(
         request,
         "committee/account_create.html",
         {"form": form, **_player_options()},
     )
+
+
+def _account_created(request, data: dict):
+    password = data["password"] or temporary_password()
+    account = accounts_services.account_create(
+        user=request.user,
+        username=data["username"],
+        password=password,
+        role=data["role"],
+        player=data["player"],
+    )
+    if not data["password"]:
+        _show_once(request, account, password)
+    messages.success(request, f"Account {account.username} created.")
+    return redirect("committee_account", pk=account.pk)
 
 
 def _player_options() -> dict:
@@ -487,21 +496,24 @@ def account_password(request, pk: int):
     account = _account(pk)
     form = TemporaryPasswordForm(request.POST, account=account)
     if form.is_valid():
-        password = form.cleaned_data["password"] or temporary_password()
         try:
-            account_set_temporary_password(user=request.user, account=account, password=password)
+            return _password_set(request, account, typed=form.cleaned_data["password"])
         except ServiceError as error:
             add_service_errors(form, error)
-        else:
-            if not form.cleaned_data["password"]:
-                _show_once(request, account, password)
-            messages.success(
-                request,
-                f"{account.username} has a new temporary password; they should change it "
-                "after logging in (Change password, under their name).",
-            )
-            return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, password_form=form)
+
+
+def _password_set(request, account, typed: str):
+    password = typed or temporary_password()
+    account_set_temporary_password(user=request.user, account=account, password=password)
+    if not typed:
+        _show_once(request, account, password)
+    messages.success(
+        request,
+        f"{account.username} has a new temporary password; they should change it "
+        "after logging in (Change password, under their name).",
+    )
+    return redirect("committee_account", pk=account.pk)
 
 
 @committee_required

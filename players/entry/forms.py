@@ -25,7 +25,7 @@ from players.models import Club, Game, GameReport, Player, Tournament
 from players.services.base import ServiceError
 from players.services.games import GameInput
 from players.services.players import pin_problem
-from players.web.forms import add_field_error
+from players.web.forms import add_field_error, player_input
 
 
 class ReportResolveForm(forms.Form):
@@ -82,17 +82,8 @@ MAX_VERSION = 2**31 - 1
 WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", "D (jigo)")]
 
 
-def _player_input(**attrs) -> forms.TextInput:
-    return forms.TextInput(
-        attrs={
-            "list": PLAYER_OPTIONS,
-            "autocomplete": "off",
-            "autocapitalize": "none",
-            "spellcheck": "false",
-            "data-player-field": "",
-            **attrs,
-        }
-    )
+def _player_input() -> forms.TextInput:
+    return player_input(PLAYER_OPTIONS, spellcheck="false", **{"data-player-field": ""})
 
 
 def _lookups(values: Iterable[str]) -> set[str]:

@@ -8,12 +8,12 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
-from players.committee.forms import add_service_errors
 from players.entry.forms import ReportResolveForm
 from players.permissions import volunteer_required
 from players.selectors import reports as selectors
 from players.services.base import ServiceError
 from players.services.reports import report_resolve
+from players.web.forms import add_service_errors
 
 RESOLVED_SHOWN = 20
 

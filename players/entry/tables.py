@@ -14,6 +14,7 @@ from django.utils.safestring import mark_safe
 from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
+from players.web.tables import player_link
 from ratings.models import RatingHistory
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -25,10 +26,6 @@ STATUS_BADGES = {
     RUNNING: ("text-bg-info", "↻"),
     PENDING: ("text-bg-warning", "…"),
 }
-
-
-def player_link(player):
-    return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.username)
 
 
 def format_value(value: float) -> str:

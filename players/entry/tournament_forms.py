@@ -189,11 +189,11 @@ class TournamentImportForm(_TournamentFileForm):
         }
 
 
-def _player_field(number: int) -> str:
+def _username_field_name(number: int) -> str:
     return f"player_{number}"
 
 
-class PlayerChoiceForm(forms.Form):
+class FilePlayersForm(forms.Form):
     """Who each player of the file is on the site: one username a player, filled in
     with the plan's match. A username typed over the matching shown is the user's
     choice: a username on file is that player, any other a new player created under
@@ -220,7 +220,7 @@ class PlayerChoiceForm(forms.Form):
             "shown", "\n".join(match.username for match in automatic or matches)
         )
         for match in self.matches:
-            name = _player_field(match.file_player.number)
+            name = _username_field_name(match.file_player.number)
             self.fields[name] = forms.CharField(
                 required=False,
                 max_length=150,
@@ -231,7 +231,7 @@ class PlayerChoiceForm(forms.Form):
         self.new_usernames: dict[str, str] = {}
 
     def field_for(self, match: PlayerMatch) -> forms.BoundField:
-        return self[_player_field(match.file_player.number)]
+        return self[_username_field_name(match.file_player.number)]
 
     def _typed_over(self) -> dict[str, tuple[str, str]]:
         """(field, username) by file player, where the user typed over the matching."""
@@ -240,7 +240,7 @@ class PlayerChoiceForm(forms.Form):
             shown = [""] * len(self.matches)
         typed_over = {}
         for match, username_shown in zip(self.matches, shown, strict=True):
-            name = _player_field(match.file_player.number)
+            name = _username_field_name(match.file_player.number)
             typed = (self.cleaned_data.get(name) or "").strip()
             if typed and typed not in (username_shown, match.username):
                 typed_over[match.file_player.username] = (name, typed)

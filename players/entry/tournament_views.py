@@ -3,9 +3,7 @@
 
 from __future__ import annotations
 
-import hashlib
 from collections import Counter
-from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import partial
 
@@ -18,7 +16,7 @@ from django.views.decorators.http import require_http_methods
 
 from players.entry.tournament_forms import (
     FORMAT_LABELS,
-    PlayerChoiceForm,
+    FilePlayersForm,
     TournamentCreateForm,
     TournamentImportForm,
     TournamentUploadForm,
@@ -34,7 +32,12 @@ from players.services.tournament_files import (
     tournament_import,
 )
 from players.services.tournaments import tournament_create
-from players.web.forms import add_service_errors
+from players.web.forms import (
+    add_service_errors,
+    duplicate_warnings,
+    store_confirming_duplicates,
+    warnings_fingerprint,
+)
 
 # The preview form's fields besides the players' (token, action, file, code...), with room.
 OTHER_FORM_FIELDS = 20
@@ -61,7 +64,7 @@ class PreviewRow:
         return "NEW" if self.match.is_new else MATCHED_BY.get(self.match.how, self.match.how)
 
 
-def _editable(plan: ImportPlan, choices: PlayerChoiceForm) -> set[int]:
+def _editable(plan: ImportPlan, choices: FilePlayersForm) -> set[int]:
     """The file players (by number) shown with a username field: everyone, unless the
     fields would pass Django's limit on a form's fields (a tournament of a thousand);
     then first those who need a look: conflicts, typed-over and new players."""
@@ -93,7 +96,7 @@ def _render_preview(
     request: HttpRequest,
     plan: ImportPlan,
     form: TournamentImportForm,
-    choices: PlayerChoiceForm,
+    choices: FilePlayersForm,
     **context,
 ) -> HttpResponse:
     names = Counter(name_key(match.file_player.full_name) for match in plan.matches)
@@ -136,31 +139,76 @@ def _confirmation(
         initial={
             **initial,
             "fingerprint": plan.fingerprint(),
-            "duplicates_seen": _fingerprint(duplicates) if duplicates else "",
+            "duplicates_seen": warnings_fingerprint(duplicates),
         }
     )
-    return confirm, PlayerChoiceForm(matches=plan.matches, automatic=automatic.matches)
-
-
-def _fingerprint(lines: Iterable[str]) -> str:
-    return hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
-
-
-def _duplicate_lines(error: DuplicateGamesError) -> list[str]:
-    return [problem[-1] for problem in error.errors]
+    return confirm, FilePlayersForm(matches=plan.matches, automatic=automatic.matches)
 
 
 def _store(user, plan: ImportPlan, data: dict) -> ImportResult:
-    """Store the plan. Games that look like stored ones are refused unless the volunteer
-    ticked "import anyway" for the very warnings they were shown."""
+    """Store the plan; games that look like stored ones need the volunteer's "import
+    anyway" for the very warnings they were shown."""
     store = partial(tournament_import, user=user, plan=plan, source=data["filename"])
+    return store_confirming_duplicates(
+        store, save_anyway=data["save_duplicates"], warnings_seen=data["duplicates_seen"]
+    )
+
+
+def _import(request: HttpRequest, plan: ImportPlan, data: dict) -> HttpResponse | dict:
+    """Import the plan the volunteer confirmed; if refused, what the preview says why."""
+    if data["fingerprint"] != plan.fingerprint():
+        return {"changed": True}
     try:
-        return store()
+        result = _store(request.user, plan, data)
     except DuplicateGamesError as error:
-        seen = data["duplicates_seen"] == _fingerprint(_duplicate_lines(error))
-        if not (data["save_duplicates"] and seen):
-            raise
-    return store(allow_duplicates=True)
+        return {"duplicates": duplicate_warnings(error)}
+    except ServiceError as error:
+        return {
+            "store_errors": [" ".join(str(p) for p in e if p) for e in error.errors],
+            "store_error": error.message,
+        }
+    new = len(result.new_players)
+    messages.success(
+        request,
+        f"Imported {result.games} game{'s' * (result.games != 1)} and {new} new "
+        f"player{'s' * (new != 1)}; the ratings are recomputed.",
+    )
+    return redirect("tournament_detail", plan.file.tournament.code)
+
+
+def _preview_upload(request: HttpRequest) -> HttpResponse:
+    """The preview of a file just uploaded."""
+    upload = TournamentUploadForm(request.POST, request.FILES)
+    if not upload.is_valid():
+        return _render_upload(request, upload)
+    data = upload.cleaned_data
+    plan = plan_tournament_import(upload.tournament_file)
+    initial = TournamentImportForm.initial_for(
+        data["file"], data["file_format"], data["filename"], upload.tournament_file
+    )
+    form = TournamentImportForm(initial={**initial, "fingerprint": plan.fingerprint()})
+    return _render_preview(request, plan, form, FilePlayersForm(matches=plan.matches))
+
+
+def _preview_posted(request: HttpRequest) -> HttpResponse:
+    """The preview posted back with the file: check the choices again, or import."""
+    form = TournamentImportForm(request.POST)
+    form.is_valid()
+    if form.tournament_file is None:  # only an edited or truncated page gets here
+        messages.error(request, "The file did not come back intact: upload it again.")
+        return _render_upload(request, TournamentUploadForm())
+    automatic = plan_tournament_import(form.tournament_file)
+    choices = FilePlayersForm(request.POST, matches=automatic.matches)
+    if not (form.is_valid() and choices.is_valid()):
+        return _render_preview(request, automatic, form, choices)
+    plan = plan_tournament_import(form.tournament_file, choices.mapping, choices.new_usernames)
+    context: HttpResponse | dict = {}
+    if request.POST.get("action") == "import" and not plan.problems:
+        context = _import(request, plan, form.cleaned_data)
+        if isinstance(context, HttpResponse):
+            return context
+    confirm, choices = _confirmation(form, plan, automatic, context.get("duplicates", []))
+    return _render_preview(request, plan, confirm, choices, **context)
 
 
 @volunteer_required
@@ -171,49 +219,8 @@ def tournament_import_view(request: HttpRequest) -> HttpResponse:
     if request.method != "POST":
         return _render_upload(request, TournamentUploadForm())
     if "content" not in request.POST:
-        upload = TournamentUploadForm(request.POST, request.FILES)
-        if not upload.is_valid():
-            return _render_upload(request, upload)
-        data = upload.cleaned_data
-        plan = plan_tournament_import(upload.tournament_file)
-        initial = TournamentImportForm.initial_for(
-            data["file"], data["file_format"], data["filename"], upload.tournament_file
-        )
-        form = TournamentImportForm(initial={**initial, "fingerprint": plan.fingerprint()})
-        return _render_preview(request, plan, form, PlayerChoiceForm(matches=plan.matches))
-
-    form = TournamentImportForm(request.POST)
-    form.is_valid()
-    if form.tournament_file is None:  # only an edited or truncated page gets here
-        messages.error(request, "The file did not come back intact: upload it again.")
-        return _render_upload(request, TournamentUploadForm())
-    automatic = plan_tournament_import(form.tournament_file)
-    choices = PlayerChoiceForm(request.POST, matches=automatic.matches)
-    if not (form.is_valid() and choices.is_valid()):
-        return _render_preview(request, automatic, form, choices)
-    plan = plan_tournament_import(form.tournament_file, choices.mapping, choices.new_usernames)
-    context: dict = {}
-    if request.POST.get("action") == "import" and not plan.problems:
-        if form.cleaned_data["fingerprint"] != plan.fingerprint():
-            context["changed"] = True
-        else:
-            try:
-                result = _store(request.user, plan, form.cleaned_data)
-            except DuplicateGamesError as error:
-                context["duplicates"] = _duplicate_lines(error)
-            except ServiceError as error:
-                context["store_errors"] = [" ".join(str(p) for p in e if p) for e in error.errors]
-                context["store_error"] = error.message
-            else:
-                new = len(result.new_players)
-                messages.success(
-                    request,
-                    f"Imported {result.games} game{'s' * (result.games != 1)} and {new} new "
-                    f"player{'s' * (new != 1)}; the ratings are recomputed.",
-                )
-                return redirect("tournament_detail", plan.file.tournament.code)
-    confirm, choices = _confirmation(form, plan, automatic, context.get("duplicates", []))
-    return _render_preview(request, plan, confirm, choices, **context)
+        return _preview_upload(request)
+    return _preview_posted(request)
 
 
 @volunteer_required

@@ -11,9 +11,11 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from players.fields import RankFormField
-from players.models import Club, Game, Player, Tournament
+from players.lookup import player_by_username
+from players.models import Club, Game, Tournament
 from players.selectors.games_search import GameFilters
 from players.selectors.ratings import RatingListFilters, months_before
+from players.web.forms import PlayerField
 
 EVERYONE = "all"  # the ``players`` filter's value that lists tournament-only players too
 
@@ -153,25 +155,12 @@ class RatingListFilterForm(forms.Form):
         )
 
 
-class PlayerUsernameField(forms.CharField):
-    """A player named by username; an unknown one is an error at the field."""
-
-    def clean(self, value):
-        username = super().clean(value)
-        if not username:
-            return None
-        player = Player.objects.filter(username=username.strip()).first()
-        if player is None:
-            raise forms.ValidationError(f"No player has the username '{username.strip()}'.")
-        return player
-
-
 class GameSearchForm(forms.Form):
     """GET filters of the games search. A bad field is shown at the field and left
     out; the valid ones still filter."""
 
-    player = PlayerUsernameField(required=False, max_length=150, label="Player (username)")
-    opponent = PlayerUsernameField(required=False, max_length=150, label="Opponent (username)")
+    player = PlayerField(find=player_by_username, required=False, label="Player (username)")
+    opponent = PlayerField(find=player_by_username, required=False, label="Opponent (username)")
     since = iso_date_field("From")
     until = iso_date_field("To")
     tournament = forms.ModelChoiceField(

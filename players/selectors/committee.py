@@ -55,6 +55,12 @@ def resync_batches() -> QuerySet[ResyncBatch]:
     )
 
 
+def batch_player_count(batch: ResyncBatch) -> int:
+    """The players a resync reset (a rating from the list adds one adjustment per EGF
+    algorithm)."""
+    return batch.adjustments.values("player").distinct().count()
+
+
 def batch_adjustments(batch: ResyncBatch) -> QuerySet[Adjustment]:
     return batch.adjustments.select_related("player", "created_by").order_by("player__username")
 
@@ -86,6 +92,10 @@ def resync_revert_plan(batch: ResyncBatch) -> list[RevertedPlayer]:
 
 
 # --- players ------------------------------------------------------------------------
+
+
+def player_for_page(username: str) -> QuerySet[Player]:
+    return Player.objects.select_related("club").filter(username=username)
 
 
 def player_adjustments(player: Player) -> QuerySet[Adjustment]:
@@ -148,6 +158,10 @@ def games_between(one: Player, other: Player) -> QuerySet[Game]:
 
 
 # --- accounts -----------------------------------------------------------------------
+
+
+def account_for_page(pk: int) -> QuerySet:
+    return get_user_model().objects.filter(pk=pk)
 
 
 def accounts() -> QuerySet:

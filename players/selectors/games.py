@@ -62,6 +62,10 @@ def sheet_games(sheet: RecordSheet) -> list[Game]:
     return _with_statuses(list(games_for_display().filter(record_sheet=sheet).order_by("seq")))
 
 
+def sheet_for_page(sheet_id: int) -> QuerySet[RecordSheet]:
+    return RecordSheet.objects.select_related("entered_by").filter(pk=sheet_id)
+
+
 def game_for_page(game_id: int) -> QuerySet[Game]:
     return Game.objects.select_related(
         "white", "black", "tournament", "record_sheet", "created_by", "voided_by"

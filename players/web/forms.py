@@ -1,10 +1,19 @@
-"""Form helpers both apps share: errors from the services shown at their fields."""
+"""Form helpers both apps share: errors from the services shown at their fields, the
+text input that names a player, and the confirmation of games that look like duplicates."""
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable
+from typing import TypeVar
+
 from django import forms
 
-from players.services.base import ServiceError
+from players.lookup import player_from_text
+from players.models import Player
+from players.services.base import DuplicateGamesError, ServiceError
+
+Stored = TypeVar("Stored")
 
 
 def add_field_error(form: forms.Form, field_name: str | None, message: str) -> None:
@@ -19,3 +28,69 @@ def add_service_errors(form: forms.Form, error: ServiceError) -> None:
         add_field_error(form, field_name, message)
     if not error.errors:
         form.add_error(None, error.message)
+
+
+# --- a player typed in --------------------------------------------------------------
+
+
+def player_input(datalist_id: str, **attrs: str) -> forms.TextInput:
+    """A text input for a username, offered the page's <datalist> of usernames."""
+    return forms.TextInput(
+        attrs={"list": datalist_id, "autocomplete": "off", "autocapitalize": "none", **attrs}
+    )
+
+
+class PlayerField(forms.CharField):
+    """A player typed in; cleans to the Player (None when left empty, if optional).
+    ``find`` reads the text: by default a username, name or EGD PIN
+    (``players.lookup.player_from_text``, which says which players the text could name).
+    With ``datalist_id`` the input offers the page's <datalist> of usernames."""
+
+    def __init__(
+        self,
+        *,
+        datalist_id: str | None = None,
+        find: Callable[[str], Player] = player_from_text,
+        **kwargs,
+    ):
+        kwargs.setdefault("max_length", 150)
+        if datalist_id is not None:
+            kwargs.setdefault("widget", player_input(datalist_id))
+        super().__init__(**kwargs)
+        self.find = find
+
+    def clean(self, value) -> Player | None:
+        text = super().clean(value)
+        if not text and not self.required:
+            return None
+        return self.find(text)
+
+
+# --- games that look like duplicates ------------------------------------------------
+
+
+def duplicate_warnings(error: DuplicateGamesError) -> list[str]:
+    """The sentences to show: ``record_sheet_submit`` lists plain sentences, the imports
+    wrap them as (where, field, sentence)."""
+    return [item if isinstance(item, str) else item[-1] for item in error.errors]
+
+
+def warnings_fingerprint(warnings: list[str]) -> str:
+    """What the page sends back with "save anyway", naming the warnings it showed."""
+    return hashlib.sha256("\n".join(warnings).encode()).hexdigest()[:16] if warnings else ""
+
+
+def store_confirming_duplicates(
+    store: Callable[..., Stored], *, save_anyway: bool, warnings_seen: str
+) -> Stored:
+    """Call ``store()``. Games that look like duplicates are refused (the
+    DuplicateGamesError goes up) unless the user ticked "save anyway" for the very
+    warnings they were shown; then ``store(allow_duplicates=True)``."""
+    try:
+        return store()
+    except DuplicateGamesError as error:
+        warnings = duplicate_warnings(error)
+        seen = bool(warnings) and warnings_seen == warnings_fingerprint(warnings)
+        if not (save_anyway and seen):
+            raise
+    return store(allow_duplicates=True)

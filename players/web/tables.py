@@ -12,6 +12,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from players.selectors.algorithms import AlgorithmInfo
@@ -19,6 +20,11 @@ from ratings.engine.base import registry
 from ratings.engine.description import FormulaFactor
 
 MINUS = "\u2212"
+
+
+def player_link(player):
+    """A player's username, linked to their page."""
+    return format_html('<a href="{}">{}</a>', player.get_absolute_url(), player.username)
 
 
 TABLE_ATTRS = {"class": "table table-sm table-hover align-middle"}

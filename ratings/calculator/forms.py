@@ -14,6 +14,7 @@ from django.core.exceptions import ValidationError
 from players.fields import FiniteDecimalField, RankFormField
 from players.lookup import LazyIndex, player_from_text
 from players.models import Player
+from players.web.forms import player_input
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, default_komi
@@ -57,14 +58,7 @@ def _player_field() -> forms.CharField:
         required=False,
         max_length=150,
         label="Player",
-        widget=forms.TextInput(
-            attrs={
-                "list": PLAYER_OPTIONS,
-                "autocomplete": "off",
-                "autocapitalize": "none",
-                "placeholder": "username or name",
-            }
-        ),
+        widget=player_input(PLAYER_OPTIONS, placeholder="username or name"),
     )
 
 
