@@ -12,11 +12,12 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django_tables2.data import TableQuerysetData
-from django_tables2.utils import AttributeDict
+from django_tables2.data import TableData, TableQuerysetData
+from django_tables2.utils import AttributeDict, OrderBy
 
 from players.models import Game
 from players.selectors.algorithms import AlgorithmInfo
+from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
 from players.web.tables import (
     MINUS,
@@ -66,6 +67,26 @@ class PageFirstData(TableQuerysetData):
         return list(self.data.filter(pk__in=self.data.values("pk")[key]))
 
 
+class RatingsOfDayData(TableData):
+    """The list as of a day (``RatingsOfDay``: its rows read once), sorted, counted and
+    cut into pages in memory. Its own order (strongest first, then by username) is no
+    column's, as the current list's queryset's is not: no header shows as sorted."""
+
+    def __len__(self) -> int:
+        return len(self.data)
+
+    def order_by(self, aliases) -> None:
+        accessors = []
+        for alias in aliases:
+            bound = self.table.columns[OrderBy(alias).bare]
+            # the column's order_by is as it is sorted now: the opposite if asked so
+            if alias[0] != bound.order_by_alias[0]:
+                accessors += bound.order_by.opposite
+            else:
+                accessors += bound.order_by
+        self.data = self.data.order_by(*(accessor.for_queryset() for accessor in accessors))
+
+
 class RowsInOneCall(tables.Table):
     """A table whose body is rendered by one call per page.
 
@@ -106,7 +127,8 @@ class RowsInOneCall(tables.Table):
 
 
 class RatingListTable(RowsInOneCall):
-    """CurrentRating rows joined with their player and club."""
+    """CurrentRating rows joined with their player and club, or the list as of a day
+    (``RatingsOfDay``)."""
 
     rank = tables.Column(verbose_name="Rank", order_by=("rank", "value"))
     name = tables.Column(
@@ -128,7 +150,12 @@ class RatingListTable(RowsInOneCall):
         empty_text = "No rated player matches these filters."
 
     def __init__(self, ratings, *, algorithm: AlgorithmInfo, as_of=None, **kwargs) -> None:
-        super().__init__(PageFirstData(ratings), **kwargs)
+        data = (
+            RatingsOfDayData(ratings)
+            if isinstance(ratings, RatingsOfDay)
+            else PageFirstData(ratings)
+        )
+        super().__init__(data, **kwargs)
         self.algorithm = algorithm
         self.columns["value"].column.verbose_name = algorithm.value_label
         if as_of is not None:

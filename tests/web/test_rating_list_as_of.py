@@ -176,10 +176,52 @@ def test_the_csv_of_a_day_has_its_rows_and_date(client, season):
 
 
 def test_the_page_of_a_day_takes_the_same_queries_for_four_players_or_sixty(
-    client, season, vera, django_assert_max_num_queries
+    client, season, vera, django_assert_max_num_queries, request
 ):
     with django_assert_max_num_queries(8) as few:
         client.get("/?as_of=2024-03-31")
+    request.getfixturevalue("crowd")
+    assert CurrentRating.objects.filter(algorithm="sagc").count() == 60
+
+    with django_assert_max_num_queries(len(few.captured_queries)):
+        response = client.get("/?as_of=2024-03-31")
+    assert len(listed(response.content.decode())) == 50
+
+
+def strongest_first(players, day: date) -> list[str]:
+    """The usernames of ``players`` rated by ``day``, by their row of that day: rank,
+    then value, then username (the list's own order)."""
+    rows = [(last_row(player, "sagc", day), player.username) for player in players]
+    rows = [(row, username) for row, username in rows if row is not None]
+    rows.sort(key=lambda pair: (-pair[0].rank_after.stones, -pair[0].value_after, pair[1]))
+    return [username for _, username in rows]
+
+
+@pytest.mark.parametrize("sort", ["rank", "-rank", "name", "-name", "value", "-value"])
+def test_each_sort_of_a_day_orders_as_the_current_list_does(client, season, sort):
+    # as of the day of the last game, every standing is the current one
+    as_of = listed(client.get(f"/?as_of=2024-03-20&sort={sort}").content.decode())
+    current = listed(client.get(f"/?sort={sort}").content.decode())
+
+    assert len(as_of) == 4
+    assert as_of == current
+
+
+def test_a_day_by_club_puts_the_clubless_last_going_up_first_going_down(client, season):
+    up = listed(client.get("/?as_of=2024-03-20&sort=club").content.decode())
+    down = listed(client.get("/?as_of=2024-03-20&sort=-club").content.decode())
+
+    # players of the same club keep the list's own order, strongest first
+    strongest = strongest_first(season.values(), date(2024, 3, 20))
+    members = [username for username in strongest if username in ("ann", "cat")]
+    clubless = [username for username in strongest if username in ("ben", "dan")]
+    assert up == members + clubless
+    assert down == clubless + members
+
+
+@pytest.fixture
+def crowd(season, vera):
+    """Fifty-six more players, rated on 1 March 2024: sixty in all."""
     many = [factories.player(f"p{n:02}", "15k") for n in range(56)]
     play(
         vera,
@@ -188,11 +230,47 @@ def test_the_page_of_a_day_takes_the_same_queries_for_four_players_or_sixty(
             for n in range(0, len(many), 2)
         ],
     )
-    assert CurrentRating.objects.filter(algorithm="sagc").count() == 60
+    return [*season.values(), *many]
 
-    with django_assert_max_num_queries(len(few.captured_queries)):
-        response = client.get("/?as_of=2024-03-31")
-    assert len(listed(response.content.decode())) == 50
+
+def test_the_pages_of_a_day_follow_one_another_and_count_every_row(client, crowd):
+    first = client.get("/?as_of=2024-03-31").content.decode()
+    second = client.get("/?as_of=2024-03-31&page=2").content.decode()
+
+    assert "60 players" in first
+    assert listed(first) + listed(second) == strongest_first(crowd, date(2024, 3, 31))
+    assert len(listed(second)) == 10
+
+
+def test_the_csv_of_a_day_has_every_row_in_the_pages_order(client, crowd):
+    page = listed(client.get("/?as_of=2024-03-31&sort=-name&per_page=100").content.decode())
+    response = client.get("/ratings.csv?as_of=2024-03-31&sort=-name&page=2")
+
+    rows = list(csv.reader(io.StringIO(response.content.decode())))[1:]
+    assert [row[1] for row in rows] == page
+    assert len(rows) == 60
+    ann = next(row for row in rows if row[1] == "ann")
+    expected = last_row(crowd[0], "sagc", date(2024, 3, 31))
+    assert ann[0] == str(expected.rank_after)
+    assert ann[3] == "Durban Go Club"
+    assert float(ann[4]) == expected.value_after  # full precision
+
+
+def test_a_search_of_a_day_lists_whom_it_finds(client, season):
+    found = client.get("/?as_of=2024-03-20&search=ann").content.decode()
+    nobody = client.get("/?as_of=2024-03-20&search=zzqqxx").content.decode()
+
+    assert listed(found) == ["ann"]
+    assert listed(nobody) == []
+    assert "No rated player matches these filters." in nobody
+
+
+def test_the_club_page_of_a_day_lists_its_members_of_that_day(client, season):
+    club = season["ann"].club
+
+    html = client.get(f"/clubs/{club.pk}/?as_of=2024-01-31").content.decode()
+
+    assert listed(html) == ["ann"]  # cat first played in March
 
 
 # --- the API ----------------------------------------------------------------------------------
