@@ -23,6 +23,7 @@ production hasher (PBKDF2) is slow on purpose, and the suite creates many accoun
 
 import importlib.util
 import re
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -112,6 +113,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if env_bool(require_variable, default=False):
             pytest.fail(f"{reason}; {require_variable}=1 forbids skipping it", pytrace=False)
         pytest.skip(f"{reason} (set {require_variable}=1 to make this a failure)")
+
+
+@pytest.fixture(autouse=True)
+def _own_crosstable_cache(monkeypatch) -> None:
+    """Each test its own keys for the cached crosstables: tests that build the same
+    tournament (same ids after a rollback) never read one another's table."""
+    from players.public import crosstable_cache
+
+    monkeypatch.setattr(crosstable_cache, "key_salt", uuid.uuid4().hex)
 
 
 @pytest.fixture(autouse=True)
