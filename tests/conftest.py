@@ -116,12 +116,12 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
 
 
 @pytest.fixture(autouse=True)
-def _own_crosstable_cache(monkeypatch) -> None:
-    """Each test its own keys for the cached crosstables: tests that build the same
-    tournament (same ids after a rollback) never read one another's table."""
-    from players.public import crosstable_cache
+def _own_tournament_cache(monkeypatch) -> None:
+    """Each test its own keys for the cached crosstables and API documents: tests that
+    build the same tournament (same ids after a rollback) never read one another's."""
+    from players.web import tournament_cache
 
-    monkeypatch.setattr(crosstable_cache, "key_salt", uuid.uuid4().hex)
+    monkeypatch.setattr(tournament_cache, "key_salt", uuid.uuid4().hex)
 
 
 @pytest.fixture(autouse=True)

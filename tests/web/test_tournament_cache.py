@@ -19,6 +19,7 @@ from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.imports import games_import
 from players.services.players import player_merge, player_update
 from players.services.privacy import player_erase
+from players.web import tournament_cache
 from ratings.engine.records import read_games
 from ratings.recompute.run import recompute_pending
 from tests import factories
@@ -55,7 +56,7 @@ def cup(vera):
 
 def uncached(client, url: str, monkeypatch) -> bytes:
     """The page built afresh: under a key no request has used."""
-    monkeypatch.setattr(crosstable_cache, "key_salt", crosstable_cache.key_salt + "-fresh")
+    monkeypatch.setattr(tournament_cache, "key_salt", tournament_cache.key_salt + "-fresh")
     try:
         return client.get(url).content
     finally:
@@ -196,3 +197,39 @@ def test_a_recompute_shows_its_values_and_an_entry_waiting_for_it_does_not_hide_
     assert ann_before_after() == kept
     recompute_pending()
     assert ann_before_after() != kept
+
+
+API_URL = "/api/v1/tournaments/spring-cup/"
+# What the API's games show (usernames, not names, countries, clubs or rating values).
+API_WRITES = [
+    enter_a_game,
+    correct_a_game,
+    void_a_game,
+    import_a_game,
+    merge_a_player,
+    erase_a_player,
+]
+
+
+@pytest.mark.parametrize("write", WRITES, ids=[write.__name__ for write in WRITES])
+def test_the_api_document_shows_every_write_at_once(
+    client, cup, vera, monkeypatch, write: Callable, django_assert_num_queries
+):
+    before = client.get(API_URL).content
+    with django_assert_num_queries(2):  # the tournament, its fingerprint
+        assert client.get(API_URL).content == before
+
+    write(cup, vera, factories.committee_member())
+    after = client.get(API_URL).content
+
+    assert after == uncached(client, API_URL, monkeypatch)
+    assert (after != before) == (write in API_WRITES)
+
+
+def test_the_api_documents_urls_follow_the_host_asked(client, cup, settings):
+    settings.ALLOWED_HOSTS = ["testserver", "ratings.example.org"]
+    here = client.get(API_URL).json()
+    there = client.get(API_URL, HTTP_HOST="ratings.example.org").json()
+
+    assert here["games"][0]["url"].startswith("http://testserver/")
+    assert there["games"][0]["url"].startswith("http://ratings.example.org/")

@@ -258,8 +258,10 @@ def test_a_tournament_page_and_its_api_take_the_same_queries_small_or_large(
             html = client.get(f"/tournaments/{code}/").content.decode()
         with django_assert_num_queries(2):  # tournament, fingerprint: the table from the cache
             assert client.get(f"/tournaments/{code}/").content.decode() == html
-        with django_assert_num_queries(2):  # the tournament, its games
+        with django_assert_num_queries(3):  # the tournament, its fingerprint, its games
             data = client.get(f"/api/v1/tournaments/{code}/").json()
+        with django_assert_num_queries(2):  # the tournament, its fingerprint: games kept
+            assert client.get(f"/api/v1/tournaments/{code}/").json() == data
         assert len(crosstable_rows(html)) == players
         assert data["player_count"] == players
         assert len(data["games"]) == players - 1
