@@ -133,6 +133,10 @@ class Player(models.Model):
         default=False, help_text="Has valid games, every one of them in a tournament."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # Moved by every save (Player.save adds it to update_fields): a tournament's cached
+    # crosstable is keyed by its players' latest, so that an edit of a name, country or
+    # club (a service or the admin) shows at once (players.public.crosstable_cache).
+    updated_at = models.DateTimeField(auto_now=True)
     erased_at = models.DateTimeField(null=True, blank=True)
     # Set when this record was merged into another one (and made inactive).
     merged_into = models.ForeignKey(
@@ -178,7 +182,9 @@ class Player(models.Model):
         self.sync_names()
         update_fields = kwargs.get("update_fields")
         if update_fields is not None and set(_NAME_FIELDS) & set(update_fields):
-            kwargs["update_fields"] = {*update_fields, *_NAME_FIELDS}
+            update_fields = kwargs["update_fields"] = {*update_fields, *_NAME_FIELDS}
+        if update_fields:  # an empty list saves nothing, as Django has it
+            kwargs["update_fields"] = {*update_fields, "updated_at"}
         super().save(*args, **kwargs)
         self._loaded_names = (self.full_name, self.given_name, self.family_name)
 

@@ -30,6 +30,7 @@ free port or ``tmp_path``, never a fixed one.
 import importlib.util
 import os
 import re
+import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -145,6 +146,15 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         if env_bool(require_variable, default=False):
             pytest.fail(f"{reason}; {require_variable}=1 forbids skipping it", pytrace=False)
         pytest.skip(f"{reason} (set {require_variable}=1 to make this a failure)")
+
+
+@pytest.fixture(autouse=True)
+def _own_tournament_cache(monkeypatch) -> None:
+    """Each test its own keys for the cached crosstables and API documents: tests that
+    build the same tournament (same ids after a rollback) never read one another's."""
+    from players.web import tournament_cache
+
+    monkeypatch.setattr(tournament_cache, "key_salt", uuid.uuid4().hex)
 
 
 @pytest.fixture(autouse=True)

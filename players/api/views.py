@@ -29,6 +29,7 @@ from players.api.base import (
 from players.models import Game, Player, Tournament
 from players.selectors import api as api_selectors
 from players.selectors.algorithms import AlgorithmInfo, algorithms
+from players.web.tournament_cache import kept_for_tournament
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
 # --- values -------------------------------------------------------------------------------
@@ -427,12 +428,21 @@ def tournament(request: HttpRequest, code: str) -> dict:
     found = api_selectors.tournament(code)
     if found is None:
         raise not_found("code", f"no tournament with the code '{code}'")
-    url_of, games = _game_urls(request), api_selectors.tournament_games(found)
+    url_of = _game_urls(request)
+    games = kept_for_tournament(
+        "api-games",
+        found,
+        "",  # no algorithm's values in it
+        lambda: [
+            _game_values_json(values, url_of) for values in api_selectors.tournament_games(found)
+        ],
+        also=(url_of(0),),  # the site's address, in each game's URL
+    )
     return {
         **_tournament_json(request, found),
         "links": {
             "html": _url(request, "tournament_detail", found.code),
             "games": _url(request, "api_games", query={"tournament": found.code}),
         },
-        "games": [_game_values_json(values, url_of) for values in games],
+        "games": games,
     }

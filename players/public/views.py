@@ -17,10 +17,10 @@ from django_tables2 import LazyPaginator, RequestConfig
 
 from players.lookup import player_index
 from players.models import Club
+from players.public.crosstable_cache import crosstable_page
 from players.public.forms import GameSearchForm, RatingListFilterForm
 from players.public.tables import (
     ClubTable,
-    CrosstableTable,
     GameListTable,
     RatingListTable,
     RecordSheetTable,
@@ -51,7 +51,7 @@ from players.selectors.ratings import (
     rating_list_csv_rows,
     recompute_notice,
 )
-from players.selectors.tournaments import tournament_crosstable, tournament_or_404
+from players.selectors.tournaments import tournament_or_404
 from players.web.charts import ChartPoint, rank_chart
 from players.web.pagination import BoundedRequestConfig
 from players.web.tables import TABLE_ATTRS, shown_value
@@ -303,14 +303,12 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
     algorithm = algorithm_or_404(request.GET.get("algorithm"), default)
     if not algorithm.has_history:  # GCR has no per-game rows to sum
         algorithm = algorithm_or_404(default)
-    crosstable = tournament_crosstable(tournament, algorithm.name)
     return render(
         request,
         "players/tournament_detail.html",
         {
             "tournament": tournament,
-            "crosstable": crosstable,
-            "table": CrosstableTable(crosstable, algorithm=algorithm),
+            "crosstable": crosstable_page(request, tournament, algorithm),
             "algorithm": algorithm,
             "algorithm_tabs": algorithm_tabs(request, infos, algorithm, default),
         },

@@ -170,8 +170,11 @@ def test_an_imported_tournament_shows_the_files_country_and_club(
     from tests.players.test_tournament_round_trip import PLESSIS_CUP, import_text
 
     import_text(PLESSIS_CUP)
-    with django_assert_max_num_queries(5):  # tournament, entrants, players, games, history
+    # tournament, its fingerprint, entrants, players, games, history; then from the cache
+    with django_assert_max_num_queries(6):
         html = client.get("/tournaments/plessis-cup/").content.decode()
+    with django_assert_max_num_queries(2):  # tournament, its fingerprint
+        assert client.get("/tournaments/plessis-cup/").content.decode() == html
     rows = crosstable_rows(html)
     # the file's own columns: # and Place, name, rank, country, club (xxxx: none)
     assert [row[2:6] for row in rows] == [
@@ -185,8 +188,10 @@ def test_an_imported_tournament_shows_the_files_country_and_club(
 def test_the_crosstable_is_a_fixed_number_of_queries(
     client, open_tournament, django_assert_max_num_queries
 ):
-    with django_assert_max_num_queries(4):  # tournament, players, games, history
+    with django_assert_max_num_queries(5):  # tournament, fingerprint, players, games, history
         response = client.get("/tournaments/spring-cup/")
+    with django_assert_max_num_queries(2):  # tournament, its fingerprint: the table kept
+        assert client.get("/tournaments/spring-cup/").content == response.content
 
     assert response.status_code == 200
     assert [row[1] for row in crosstable_rows(response.content.decode())] == [
@@ -249,10 +254,14 @@ def test_a_tournament_page_and_its_api_take_the_same_queries_small_or_large(
     league_of(vera, "large", 30, 10)
     recompute_pending()
     for code, players in (("small", 3), ("large", 31)):
-        with django_assert_num_queries(4):  # tournament, players, games, history
+        with django_assert_num_queries(5):  # tournament, fingerprint, players, games, history
             html = client.get(f"/tournaments/{code}/").content.decode()
-        with django_assert_num_queries(2):  # the tournament, its games
+        with django_assert_num_queries(2):  # tournament, fingerprint: the table from the cache
+            assert client.get(f"/tournaments/{code}/").content.decode() == html
+        with django_assert_num_queries(3):  # the tournament, its fingerprint, its games
             data = client.get(f"/api/v1/tournaments/{code}/").json()
+        with django_assert_num_queries(2):  # the tournament, its fingerprint: games kept
+            assert client.get(f"/api/v1/tournaments/{code}/").json() == data
         assert len(crosstable_rows(html)) == players
         assert data["player_count"] == players
         assert len(data["games"]) == players - 1

@@ -1,0 +1,235 @@
+"""A tournament's crosstable is kept in the cache (players.public.crosstable_cache) and
+never shown stale: after every kind of write that shows on it, the page is the one built
+afresh, and a page from the cache is byte for byte the one rendered without it."""
+
+from collections.abc import Callable
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+from django.template import RequestContext, Template
+from django.test import RequestFactory
+
+from players.models import Player
+from players.public import crosstable_cache
+from players.public.tables import CrosstableTable
+from players.selectors.algorithms import algorithm_or_404
+from players.selectors.tournaments import tournament_crosstable
+from players.services.games import game_correct, game_void, record_sheet_submit
+from players.services.imports import games_import
+from players.services.players import player_merge, player_update
+from players.services.privacy import player_erase
+from players.web import tournament_cache
+from ratings.engine.records import read_games
+from ratings.recompute.run import recompute_pending
+from tests import factories
+from tests.web.test_tournaments import crosstable_rows
+
+pytestmark = pytest.mark.django_db
+
+URL = "/tournaments/spring-cup/"
+
+
+@pytest.fixture(autouse=True)
+def algorithms(settings):
+    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
+
+
+@pytest.fixture
+def cup(vera):
+    """Four players, two rounds, recomputed."""
+    ann, ben, cat, dan = (
+        factories.player(name, rank, full_name=name.title())
+        for name, rank in [("ann", "2k"), ("ben", "3k"), ("cat", "5k"), ("dan", "6k")]
+    )
+    cup = factories.tournament("spring-cup", "Spring Cup")
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(white, black, "W", date(2024, 4, 6), tournament=cup, round=number)
+            for white, black, number in [(ann, dan, 1), (ben, cat, 1), (ann, cat, 2), (ben, dan, 2)]
+        ],
+    )
+    recompute_pending()
+    return cup
+
+
+def uncached(client, url: str, monkeypatch) -> bytes:
+    """The page built afresh: under a key no request has used."""
+    monkeypatch.setattr(tournament_cache, "key_salt", tournament_cache.key_salt + "-fresh")
+    try:
+        return client.get(url).content
+    finally:
+        monkeypatch.undo()
+
+
+def test_a_page_from_the_cache_is_the_page_built_afresh(
+    client, cup, monkeypatch, django_assert_num_queries
+):
+    with django_assert_num_queries(5):  # tournament, fingerprint, players, games, history
+        built = client.get(URL).content
+    with django_assert_num_queries(2):  # tournament, fingerprint
+        kept = client.get(URL).content
+    with django_assert_num_queries(5):  # each algorithm its own entry
+        client.get(URL + "?algorithm=sagc")
+    with django_assert_num_queries(2):
+        kept_sagc = client.get(URL + "?algorithm=sagc").content
+
+    assert kept == built
+    assert kept_sagc != kept
+    assert kept_sagc == uncached(client, URL + "?algorithm=sagc", monkeypatch)
+    assert [row[2] for row in crosstable_rows(kept.decode())] == ["Ann", "Ben", "Cat", "Dan"]
+
+
+def test_the_kept_table_is_what_django_tables2_renders(rf: RequestFactory, cup):
+    request = rf.get(URL)
+    request.user = AnonymousUser()
+    algorithm = algorithm_or_404("egf-2021")
+    table = CrosstableTable(tournament_crosstable(cup, "egf-2021"), algorithm=algorithm)
+    rendered = Template("{% load django_tables2 %}{% render_table table %}").render(
+        RequestContext(request, {"table": table})
+    )
+
+    page = crosstable_cache.crosstable_page(request, cup, algorithm)
+    kept = crosstable_cache.crosstable_page(request, cup, algorithm)
+
+    assert page.table_html == rendered
+    assert kept == page
+    assert (page.game_count, page.player_count) == (4, 4)
+
+
+def enter_a_game(cup, vera, connie):
+    ann, cat = Player.objects.get(username="ann"), Player.objects.get(username="cat")
+    record_sheet_submit(
+        user=vera, games=[factories.game(cat, ann, "W", date(2024, 4, 7), tournament=cup, round=3)]
+    )
+
+
+def correct_a_game(cup, vera, connie):
+    game = cup.games.get(round=1, white__username="ann")
+    changes = factories.game(game.white, game.black, "B", game.date, tournament=cup, round=1)
+    game_correct(user=vera, game_id=game.pk, version=game.version, changes=changes)
+
+
+def void_a_game(cup, vera, connie):
+    game = cup.games.get(round=2, white__username="ben")
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="never played")
+
+
+def import_a_game(cup, vera, connie):
+    text = "date,white,black,white_rank,black_rank,winner,tournament,round\n"
+    text += "2024-04-07,dan,cat,6k,5k,W,spring-cup,3\n"
+    games_import(user=connie, records=read_games(text).records)
+
+
+def merge_a_player(cup, vera, connie):
+    daniel = factories.player("daniel", "6k", full_name="Daniel")
+    player_merge(user=connie, keep=daniel, duplicate=Player.objects.get(username="dan"))
+
+
+def edit_a_players_name_country_and_club(cup, vera, connie):
+    player_update(
+        user=connie,
+        player=Player.objects.get(username="cat"),
+        full_name="Catherine Wu",
+        country="ZA",
+        federation_club="CTGo",
+    )
+
+
+def edit_a_player_in_the_admin(cup, vera, connie):
+    """What the admin's change form does (``ModelAdmin.save_model``): the model's save."""
+    ben = Player.objects.get(username="ben")
+    ben.federation_club = "Admin"
+    ben.save()
+
+
+def erase_a_player(cup, vera, connie):
+    player_erase(user=connie, player=Player.objects.get(username="ben"))
+
+
+def recompute_with_an_earlier_game(cup, vera, connie):
+    """A game before the tournament (another one's) changes the values before and after
+    once it is recomputed; the page changes with the recompute, not before."""
+    ann, eve = Player.objects.get(username="ann"), factories.player("eve", "1d")
+    record_sheet_submit(user=vera, games=[factories.game(eve, ann, "B", date(2024, 3, 1))])
+    recompute_pending()
+
+
+WRITES = [
+    enter_a_game,
+    correct_a_game,
+    void_a_game,
+    import_a_game,
+    merge_a_player,
+    edit_a_players_name_country_and_club,
+    edit_a_player_in_the_admin,
+    erase_a_player,
+    recompute_with_an_earlier_game,
+]
+
+
+@pytest.mark.parametrize("write", WRITES, ids=[write.__name__ for write in WRITES])
+def test_the_page_shows_every_write_at_once(
+    client, cup, vera, monkeypatch, write: Callable, django_assert_num_queries
+):
+    before = client.get(URL).content
+    with django_assert_num_queries(2):  # kept
+        assert client.get(URL).content == before
+
+    write(cup, vera, factories.committee_member())
+    after = client.get(URL).content
+
+    assert after != before
+    assert after == uncached(client, URL, monkeypatch)
+
+
+def test_a_recompute_shows_its_values_and_an_entry_waiting_for_it_does_not_hide_them(
+    client, cup, vera
+):
+    def ann_before_after() -> list[str]:
+        rows = crosstable_rows(client.get(URL).content.decode())
+        return next(row for row in rows if row[2] == "Ann")[-3:]
+
+    kept = ann_before_after()
+    ann, eve = Player.objects.get(username="ann"), factories.player("eve", "1d")
+    record_sheet_submit(user=vera, games=[factories.game(eve, ann, "B", date(2024, 3, 1))])
+    assert ann_before_after() == kept
+    recompute_pending()
+    assert ann_before_after() != kept
+
+
+API_URL = "/api/v1/tournaments/spring-cup/"
+# What the API's games show (usernames, not names, countries, clubs or rating values).
+API_WRITES = [
+    enter_a_game,
+    correct_a_game,
+    void_a_game,
+    import_a_game,
+    merge_a_player,
+    erase_a_player,
+]
+
+
+@pytest.mark.parametrize("write", WRITES, ids=[write.__name__ for write in WRITES])
+def test_the_api_document_shows_every_write_at_once(
+    client, cup, vera, monkeypatch, write: Callable, django_assert_num_queries
+):
+    before = client.get(API_URL).content
+    with django_assert_num_queries(2):  # the tournament, its fingerprint
+        assert client.get(API_URL).content == before
+
+    write(cup, vera, factories.committee_member())
+    after = client.get(API_URL).content
+
+    assert after == uncached(client, API_URL, monkeypatch)
+    assert (after != before) == (write in API_WRITES)
+
+
+def test_the_api_documents_urls_follow_the_host_asked(client, cup, settings):
+    settings.ALLOWED_HOSTS = ["testserver", "ratings.example.org"]
+    here = client.get(API_URL).json()
+    there = client.get(API_URL, HTTP_HOST="ratings.example.org").json()
+
+    assert here["games"][0]["url"].startswith("http://testserver/")
+    assert there["games"][0]["url"].startswith("http://ratings.example.org/")
