@@ -17,6 +17,7 @@ from django_tables2.utils import AttributeDict
 
 from players.models import Game
 from players.selectors.algorithms import AlgorithmInfo
+from players.selectors.player_log import PlayerLog
 from players.selectors.tournaments import Crosstable
 from players.web.tables import (
     MINUS,
@@ -382,6 +383,16 @@ class SnapshotTable(tables.Table):
 
     def render_value(self, value) -> str:
         return format_html('<span title="{}">{}</span>', value, plain_number(round(value)))
+
+
+def log_table(log: PlayerLog) -> tables.Table:
+    """The log page's table: the record sheet, or the month-end standings of an
+    algorithm that rates all games at once."""
+    if not log.algorithm.has_history:
+        return SnapshotTable(log.rows)
+    return RecordSheetTable(
+        log.rows, algorithm=log.algorithm, reported=log.reported, player=log.player
+    )
 
 
 class TournamentTable(RowsInOneCall):

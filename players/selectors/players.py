@@ -3,6 +3,9 @@ lookup."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
+
 from django.db.models import (
     IntegerField,
     Q,
@@ -21,9 +24,17 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
-from players.web.charts import ChartPoint
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    """One point of a player's rank-and-rating chart (``players.web.charts`` draws them)."""
+
+    date: date
+    rank: Rank
+    value: float
 
 
 def national_ranks_before(batch: ResyncBatch) -> dict[int, Rank]:
