@@ -3,7 +3,6 @@ tournaments and clubs. Thin views: a form parses, a selector reads, a table show
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 
 from django.contrib import messages
@@ -33,20 +32,15 @@ from players.selectors import ratings as ratings_selectors
 from players.selectors import tournaments as tournaments_selectors
 from players.selectors.algorithms import algorithm_or_404, algorithms
 from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
-from players.selectors.exports import spreadsheet_safe
 from players.selectors.player_log import player_log as player_log_selector
 from players.selectors.players import log_rows, player_or_404, player_ratings
-from players.selectors.ratings import (
-    RATING_LIST_CSV_COLUMNS,
-    rating_list_csv_rows,
-    recompute_notice,
-)
+from players.selectors.ratings import rating_list_csv_rows, recompute_notice
 from players.selectors.tournaments import tournament_crosstable, tournament_or_404
 from players.web.charts import rank_chart
+from players.web.downloads import csv_attachment
 from players.web.pagination import BoundedRequestConfig
 from players.web.tables import TABLE_ATTRS, shown_rating
 from players.web.tabs import algorithm_tabs, page_query
-from ratings.engine.output import format_value
 
 PER_PAGE = 50
 
@@ -105,25 +99,9 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
     table = RatingListTable(ratings, algorithm=algorithm)
     BoundedRequestConfig(request, paginate=False).configure(table)
     ordered = table.data.data  # the queryset in the order the page shows
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
     day = form.cleaned_data.get("as_of") or timezone.localdate()
-    filename = f"ratings-{algorithm.name}-{day.isoformat()}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerow(RATING_LIST_CSV_COLUMNS)
-    for rank, username, name, club, value, games, last_updated in rating_list_csv_rows(ordered):
-        writer.writerow(
-            [
-                str(rank),
-                spreadsheet_safe(username),
-                spreadsheet_safe(name),
-                spreadsheet_safe(club or ""),
-                format_value(value, algorithm.integer_values),
-                games,
-                last_updated.isoformat() if last_updated else "",
-            ]
-        )
-    return response
+    rows = rating_list_csv_rows(ordered, algorithm.integer_values)
+    return csv_attachment(rows, f"ratings-{algorithm.name}-{day.isoformat()}.csv")
 
 
 @require_safe
@@ -167,27 +145,16 @@ def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_safe
 def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> HttpResponse:
-    player = player_or_404(username)
-    other = player_or_404(opponent)
-    if player.pk == other.pk:
-        raise Http404(f"'{username}' is the same player twice: choose two different players")
+    page = head_to_head.head_to_head(player_or_404(username), player_or_404(opponent), algorithms())
     table = GameListTable(
-        head_to_head.games_between(player, other),
+        page.games,
         attrs={**TABLE_ATTRS, "id": "head-to-head-games"},
         empty_text="These two players have no game against each other.",
     )
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    return render(
-        request,
-        "players/head_to_head.html",
-        {
-            "player": player,
-            "opponent": other,
-            "record": head_to_head.record(player, other),
-            "expectations": head_to_head.expectations(player, other, algorithms()),
-            "table": table,
-        },
-    )
+    context = {"player": page.player, "opponent": page.opponent, "record": page.record}
+    context.update(expectations=page.expectations, table=table)
+    return render(request, "players/head_to_head.html", context)
 
 
 class GamePaginator(LazyPaginator):

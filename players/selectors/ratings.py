@@ -4,6 +4,7 @@ notice."""
 from __future__ import annotations
 
 import calendar
+from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 
@@ -19,7 +20,9 @@ from django.db.models import (
 
 from players.lookup import player_index
 from players.models import Adjustment, Club, Game, Player
+from players.selectors.exports import spreadsheet_safe
 from ratings.engine.base import registry
+from ratings.engine.output import format_value
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 
@@ -131,9 +134,11 @@ def ratings_as_of(algorithm: str, day: date, players: QuerySet[Player] | None = 
 RATING_LIST_CSV_COLUMNS = ("rank", "username", "name", "club", "value", "games", "last_updated")
 
 
-def rating_list_csv_rows(ratings: QuerySet):
-    """The CSV download's rows of an (ordered, filtered) rating list, streamed."""
-    return ratings.values_list(
+def rating_list_csv_rows(ratings: QuerySet, integer_values: bool) -> Iterator[list]:
+    """The CSV download of an (ordered, filtered) rating list: its header, then a row a
+    rating, values at full precision, streamed from the database."""
+    yield list(RATING_LIST_CSV_COLUMNS)
+    rows = ratings.values_list(
         "rank",
         "player__username",
         "player__full_name",
@@ -142,6 +147,16 @@ def rating_list_csv_rows(ratings: QuerySet):
         "games",
         "last_updated",
     ).iterator(chunk_size=2000)
+    for rank, username, name, club, value, games, last_updated in rows:
+        yield [
+            str(rank),
+            spreadsheet_safe(username),
+            spreadsheet_safe(name),
+            spreadsheet_safe(club or ""),
+            format_value(value, integer_values),
+            games,
+            last_updated.isoformat() if last_updated else "",
+        ]
 
 
 @dataclass(frozen=True, slots=True)
