@@ -12,13 +12,13 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django_tables2.data import TableQuerysetData
 from django_tables2.utils import AttributeDict
 
 from players.models import Game
 from players.selectors.algorithms import AlgorithmInfo
 from players.selectors.player_log import PlayerLog
 from players.selectors.tournaments import Crosstable
+from players.web.pagination import PageFirstData
 from players.web.tables import (
     MINUS,
     NUMBER,
@@ -50,21 +50,6 @@ def _player_url_prefix() -> str:
 
 def _date_cell(day) -> str:
     return day.isoformat() if day else "\u2014"
-
-
-class PageFirstData(TableQuerysetData):
-    """Table data that picks a page's rows before joining what they show.
-
-    Slicing a queryset with ``select_related`` makes the database join every row it
-    skips: the last page of a 2,000-game log joined 2,000 rows to show 50. Here a page
-    is ``WHERE id IN (SELECT id ... ORDER BY ... LIMIT 50 OFFSET n)``, still one query,
-    the subquery reading the index alone.
-    """
-
-    def __getitem__(self, key):
-        if not isinstance(key, slice):
-            return self.data[key]
-        return list(self.data.filter(pk__in=self.data.values("pk")[key]))
 
 
 class RowsInOneCall(tables.Table):
