@@ -29,7 +29,7 @@ from ratings.engine.records import (
 
 from .models import RatingHistory
 
-_GAME_COLUMNS = (
+GAME_RECORD_COLUMNS = (  # a game as the replay reads it (and the game record CSV)
     "id",
     "seq",
     "date",
@@ -46,7 +46,7 @@ _GAME_COLUMNS = (
     "tournament__egf_class",
     "comment",
 )
-_ADJUSTMENT_COLUMNS = (
+ADJUSTMENT_RECORD_COLUMNS = (
     "id",
     "seq",
     "date",
@@ -56,7 +56,7 @@ _ADJUSTMENT_COLUMNS = (
     "algorithm",
     "comment",
 )
-_CHUNK = 10_000
+ROWS_PER_FETCH = 10_000  # rows a streamed query reads at a time
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,7 +117,7 @@ def _games(
     after_fetch: Callable[[], None],
     chunk: int,
 ) -> Iterator[GameRecord]:
-    games = _valid_games(start).in_replay_order().values_list(*_GAME_COLUMNS)
+    games = _valid_games(start).in_replay_order().values_list(*GAME_RECORD_COLUMNS)
     rows = games.iterator(chunk_size=chunk)
     for count in itertools.count():
         # The iterator goes to the database for every ``chunk`` rows, the first included.
@@ -152,8 +152,8 @@ def _adjustments(
     algorithm: str, start: ReplayKey | None, ids: dict[int, int]
 ) -> Iterator[GameRecord]:
     adjustments = _valid_adjustments(algorithm, start)
-    rows = adjustments.order_by("date", "seq").values_list(*_ADJUSTMENT_COLUMNS)
-    for row in rows.iterator(chunk_size=_CHUNK):
+    rows = adjustments.order_by("date", "seq").values_list(*ADJUSTMENT_RECORD_COLUMNS)
+    for row in rows.iterator(chunk_size=ROWS_PER_FETCH):
         ids[row[1]] = row[0]
         yield adjustment_record(
             seq=row[1],
@@ -172,7 +172,7 @@ def replay_records(
     *,
     before_fetch: Callable[[], None] = _no_op,
     after_fetch: Callable[[], None] = _no_op,
-    chunk: int = _CHUNK,
+    chunk: int = ROWS_PER_FETCH,
 ) -> tuple[Iterator[GameRecord], SourceIds]:
     """Valid games and the algorithm's adjustments from ``start`` on, in replay order,
     streamed from the database (on PostgreSQL through server-side cursors, a chunk at
@@ -234,7 +234,7 @@ def declared_ranks(
         chunks: list[list[int] | None] = [None]
     else:
         ids = sorted(player_ids)
-        chunks = [ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)]
+        chunks = [ids[start : start + IDS_PER_QUERY] for start in range(0, len(ids), IDS_PER_QUERY)]
     rows: list[tuple[int, tuple, Rank]] = []
     for entries, player, rank, round_number in sources:
         entries = entries.filter(**{f"{rank}__isnull": False}).annotate(key_round=round_number)
@@ -251,7 +251,7 @@ def declared_ranks(
     return earliest_declared_ranks(rows)
 
 
-_ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+IDS_PER_QUERY = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
 
 
 def player_entries() -> dict[str, Entry]:
@@ -302,12 +302,12 @@ _HISTORY_COLUMNS = (
 
 def stored_history(algorithm: str) -> Iterator[HistoryRow]:
     """The stored history of one algorithm in replay order, as the engine's rows."""
-    rows = (
-        RatingHistory.objects.filter(algorithm=algorithm)
-        .order_by("position")
-        .values_list(*_HISTORY_COLUMNS)
-    )
-    for row in rows.iterator(chunk_size=_CHUNK):
+    return history_rows(RatingHistory.objects.filter(algorithm=algorithm).order_by("position"))
+
+
+def history_rows(rows: QuerySet[RatingHistory]) -> Iterator[HistoryRow]:
+    """Stored rows (a queryset, in its order) as the engine's rows: one query, streamed."""
+    for row in rows.values_list(*_HISTORY_COLUMNS).iterator(chunk_size=ROWS_PER_FETCH):
         (
             player,
             opponent,
@@ -462,7 +462,7 @@ def rated_history_games(
         tournament_id,
         day,
         position,
-    ) in rows.iterator(chunk_size=_CHUNK):
+    ) in rows.iterator(chunk_size=ROWS_PER_FETCH):
         rank = ranks.get(rank_code)
         if rank is None:
             rank = ranks[rank_code] = code_to_rank(rank_code)

@@ -35,6 +35,7 @@ from players.web.tables import (
     shown_change,
     shown_value,
 )
+from ratings.engine.sagc import GAME_STATUS_FACTORS_DOUBLED
 
 
 def player_url(username: str) -> str:
@@ -150,12 +151,10 @@ class RatingListTable(RowsInOneCall):
         return _date_cell(record.last_updated)
 
 
-# SAGC's game status factor of each status (SPEC section 4)
+# SAGC's game status factor of each status (SPEC section 4), as the engine holds it
 GAME_STATUS_FACTORS = {
-    Game.Status.FREE: "0",
-    Game.Status.NORMAL: "1",
-    Game.Status.TOURNAMENT: "1.5",
-    Game.Status.INTERNET: "0.5",
+    status.value: decimal_text(Fraction(doubled, 2))
+    for status, doubled in GAME_STATUS_FACTORS_DOUBLED.items()
 }
 
 

@@ -33,7 +33,7 @@ from players.selectors import tournaments as tournaments_selectors
 from players.selectors.algorithms import algorithm_or_404, algorithms
 from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
 from players.selectors.player_log import player_log as player_log_selector
-from players.selectors.players import log_rows, player_or_404, player_ratings
+from players.selectors.players import log_rows, player_or_404, ratings_by_algorithm
 from players.selectors.ratings import rating_list_csv_rows, recompute_notice
 from players.selectors.tournaments import tournament_crosstable, tournament_or_404
 from players.web.charts import rank_chart
@@ -285,7 +285,7 @@ def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
     table = RecordSheetTable(log_rows(player, algorithm.name), algorithm=algorithm)
     RequestConfig(request, paginate=False).configure(table)
-    rating = player_ratings(player).get(algorithm.name)
+    rating = ratings_by_algorithm(player).get(algorithm.name)
     return render(
         request,
         "players/player_sheet_print.html",

@@ -11,18 +11,21 @@ from fractions import Fraction
 from django.db.models import QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
-from players.selectors.players import (
-    log_rows,
-)
 from players.services.base import ServiceError
-from ratings.engine.base import Algorithm, HistoryRow
+from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.formats.opengotha import write_opengotha
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
-from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI, Colour, Status, Winner
+from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
 from ratings.models import RatingHistory
-from ratings.selectors import player_entries
+from ratings.selectors import (
+    ADJUSTMENT_RECORD_COLUMNS,
+    GAME_RECORD_COLUMNS,
+    ROWS_PER_FETCH,
+    history_rows,
+    player_entries,
+)
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -119,39 +122,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
     return TournamentFile(info, list(players.values()), records)
 
 
-_CHUNK = 5000
-
-
 RECORD_SHEET_COLUMNS = HISTORY_COLUMNS[1:]  # the log page's 12 columns
-
-
-_GAME_COLUMNS = (
-    "date",
-    "round",
-    "seq",
-    "white__username",
-    "black__username",
-    "handicap",
-    "komi",
-    "winner",
-    "status",
-    "board_size",
-    "tournament__code",
-    "tournament__egf_class",
-    "time_minutes",
-    "comment",
-)
-
-
-_ADJUSTMENT_COLUMNS = (
-    "date",
-    "seq",
-    "player__username",
-    "new_rank",
-    "value",
-    "algorithm",
-    "comment",
-)
 
 
 def _number(value: Decimal) -> str:
@@ -175,8 +146,8 @@ class _EntryRanks:
 
 
 def _game_cells(row: tuple, entry: _EntryRanks) -> list:
-    (day, round_number, _seq, white, black, handicap, komi, winner, status, board_size,
-     code, egf_class, time_minutes, comment) = row  # fmt: skip
+    (_id, _seq, day, round_number, white, black, handicap, komi, winner, status, board_size,
+     time_minutes, code, egf_class, comment) = row  # fmt: skip
     cells = {
         "date": day.isoformat(),
         "white": spreadsheet_safe(white),
@@ -198,7 +169,7 @@ def _game_cells(row: tuple, entry: _EntryRanks) -> list:
 
 
 def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
-    day, _seq, username, new_rank, value, algorithm, comment = row
+    _id, _seq, day, username, new_rank, value, algorithm, comment = row
     # The new rank goes in white_rank. A player whose first row this is starts from it
     # on the command line (SPEC section 2): the adjustment resets them anyway.
     entry.seen.add(username)
@@ -223,49 +194,22 @@ def game_record_rows(selected: QuerySet[Game] | None = None) -> Iterator[list]:
     games search's games): those games only, no adjustments."""
     entry = _EntryRanks()
     games = (
-        ((row[0], row[1], row[2]), False, row)
+        ((row[2], row[3], row[1]), False, row)  # date, round, seq
         for row in (Game.objects.valid() if selected is None else selected)
         .in_replay_order()
-        .values_list(*_GAME_COLUMNS)
-        .iterator(chunk_size=_CHUNK)
+        .values_list(*GAME_RECORD_COLUMNS)
+        .iterator(chunk_size=ROWS_PER_FETCH)
     )
     adjustments = (
-        ((row[0], 0, row[1]), True, row)
+        ((row[2], 0, row[1]), True, row)
         for row in (Adjustment.objects.valid() if selected is None else Adjustment.objects.none())
         .order_by("date", "seq")
-        .values_list(*_ADJUSTMENT_COLUMNS)
-        .iterator(chunk_size=_CHUNK)
+        .values_list(*ADJUSTMENT_RECORD_COLUMNS)
+        .iterator(chunk_size=ROWS_PER_FETCH)
     )
     yield list(COLUMNS)
     for _key, is_adjustment, row in heapq.merge(games, adjustments, key=lambda item: item[0]):
         yield _adjustment_cells(row, entry) if is_adjustment else _game_cells(row, entry)
-
-
-def _history_row(entry: RatingHistory, username: str) -> HistoryRow:
-    """A stored row of the log page as the engine's row (its game or adjustment loaded)."""
-    game = entry.game
-    return HistoryRow(
-        seq=game.seq if game else entry.adjustment.seq,
-        date=entry.date,
-        round=game.round if game else 0,
-        player=username,
-        opponent=entry.opponent.username,
-        opponent_rank=entry.opponent_rank,
-        colour=Colour(entry.colour) if entry.colour else None,
-        handicap=game.handicap if game else 0,
-        komi=Fraction(game.komi) if game else Fraction(0),
-        winner=Winner(game.winner) if game else None,
-        status=Status(game.status) if game else Status.ADJUSTMENT,
-        tournament=game.tournament.code if game and game.tournament_id else "",
-        value_before=entry.value_before,
-        change=entry.change,
-        value_after=entry.value_after,
-        rank_before=entry.rank_before,
-        rank_after=entry.rank_after,
-        factors=entry.factors,
-        comment=(game.comment if game else entry.adjustment.comment) or "",
-        skipped=entry.skipped,
-    )
 
 
 def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
@@ -273,9 +217,9 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
     first, oldest row first: the log page's 12 columns with the numbers
     ``export_history`` prints. One query, streamed."""
     yield list(RECORD_SHEET_COLUMNS)
-    rows = log_rows(player, engine.name).order_by("position").iterator(_CHUNK)
-    for entry in rows:
-        cells = history_cells(_history_row(entry, player.username), engine)[1:]
+    rows = RatingHistory.objects.filter(algorithm=engine.name, player=player)
+    for row in history_rows(rows.order_by("position")):
+        cells = history_cells(row, engine)[1:]
         cells[0] = spreadsheet_safe(cells[0])  # the opponent
         cells[-1] = spreadsheet_safe(cells[-1])  # the comment
         yield cells

@@ -18,7 +18,7 @@ from players.selectors.players import (
     declared_rating_source,
     log_rows,
     merged_records,
-    player_ratings,
+    ratings_by_algorithm,
     snapshot_chart_points,
     snapshot_rows,
     voided_games,
@@ -70,7 +70,7 @@ def player_log(player: Player, algorithm: AlgorithmInfo, *, viewer, today: date)
     ``today``: the tabs are the algorithms that rated the player, and the one asked for."""
     infos = algorithms()
     primary = infos[0]
-    ratings = player_ratings(player)
+    ratings = ratings_by_algorithm(player)
     rating = ratings.get(algorithm.name)
     if algorithm.has_history:
         own_page = viewer.is_authenticated and player.account_id == viewer.pk

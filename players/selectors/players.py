@@ -73,8 +73,9 @@ def merged_records(player: Player) -> list[Player]:
     return list(player.merged_records.order_by("username"))
 
 
-def player_ratings(player: Player) -> dict[str, CurrentRating]:
-    """The player's current rating under each algorithm that rated them (one query)."""
+def ratings_by_algorithm(player: Player) -> dict[str, CurrentRating]:
+    """The player's current rating under each algorithm that rated them, by its name
+    (one query); ``selectors.committee.player_ratings`` lists them in order."""
     return {rating.algorithm: rating for rating in CurrentRating.objects.filter(player=player)}
 
 
