@@ -12,6 +12,7 @@ from django.views.decorators.http import require_safe
 from players.public.views import searched_games
 from players.selectors.algorithms import algorithm_or_404
 from players.selectors.exports import (
+    NotExportable,
     game_record_rows,
     record_sheet_rows,
     tournament_egd,
@@ -19,7 +20,6 @@ from players.selectors.exports import (
 )
 from players.selectors.players import player_or_404
 from players.selectors.tournaments import tournament_or_404
-from players.services.base import ServiceError
 from players.web.downloads import csv_download
 from ratings.engine.base import get_algorithm
 
@@ -29,7 +29,7 @@ def _tournament_download(request, code: str, kind: str, write, extension: str, c
     tournament = tournament_or_404(code)
     try:
         text = write(tournament, country=request.GET.get("country", "XX"))
-    except ServiceError as error:
+    except NotExportable as error:
         messages.error(request, f"No {kind}: {error.message}.")
         return redirect(tournament)
     response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")

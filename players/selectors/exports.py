@@ -11,7 +11,6 @@ from fractions import Fraction
 from django.db.models import QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
-from players.services.base import ServiceError
 from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
@@ -26,6 +25,15 @@ from ratings.selectors import (
     history_rows,
     player_entries,
 )
+
+
+class NotExportable(ValueError):
+    """A tournament no file can hold as it is; ``message`` says why (a read, not a
+    refused write: nothing was to be stored)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -98,7 +106,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
             )
         )
     if not games and not (tournament.start_date and tournament.end_date):
-        raise ServiceError(
+        raise NotExportable(
             f"the tournament '{tournament.code}' has no dates and no games: nothing to export"
         )
     even_komi = Counter(record.komi for record in records if record.handicap == 0)
@@ -239,24 +247,24 @@ def _tournament_for_export(tournament: Tournament, country: str):
     """The stored tournament as a file lists it, ``country`` (two letters) for players
     whose country the site does not know."""
     if len(country) != 2 or not country.isascii() or not country.isalpha():
-        raise ServiceError(f"'{country}' is not a two-letter country code")
+        raise NotExportable(f"'{country}' is not a two-letter country code")
     return tournament_file(tournament, country=country.upper())
 
 
 def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     """The tournament's valid games as an EGD h9 file that ``read_egd`` reads back to the
     same tournament (an imported one as its file had it). ``country`` (two letters) is
-    written for players whose country the site does not know. Raises ``ServiceError``
+    written for players whose country the site does not know. Raises ``NotExportable``
     when there is nothing to write or no h-file can hold it."""
     exported = _tournament_for_export(tournament, country)
     if not exported.records:
-        raise ServiceError(
+        raise NotExportable(
             f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
         )
     try:
         text = write_egd(exported)
     except ValueError as error:
-        raise ServiceError(f"{tournament.code} cannot be written as an h-file: {error}") from None
+        raise NotExportable(f"{tournament.code} cannot be written as an h-file: {error}") from None
     losses = egd_losses(exported)
     # One comment line each (a line starting with ';'); brackets would read as a header.
     notes = "".join(
@@ -271,16 +279,16 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
 def tournament_opengotha(tournament: Tournament, *, country: str = "XX") -> str:
     """The tournament as an OpenGotha XML file (players, games, byes, forfeits, the
     placement criteria) that OpenGotha opens and ``read_opengotha`` reads back to the
-    same players, games and standings. Raises ``ServiceError`` when there is nothing
+    same players, games and standings. Raises ``NotExportable`` when there is nothing
     to write or OpenGotha cannot hold it (two players of one name)."""
     exported = _tournament_for_export(tournament, country)
     if not exported.players:
-        raise ServiceError(
+        raise NotExportable(
             f"the tournament '{tournament.code}' has no players: an OpenGotha file needs some"
         )
     try:
         return write_opengotha(exported)
     except ValueError as error:
-        raise ServiceError(
+        raise NotExportable(
             f"{tournament.code} cannot be written as an OpenGotha file: {error}"
         ) from None
