@@ -31,7 +31,6 @@ from players.web.tables import (
     escaped,
     explain,
     how_html,
-    plain_number,
     shown_change,
     shown_value,
 )
@@ -366,7 +365,8 @@ class SnapshotTable(tables.Table):
         return str(value)
 
     def render_value(self, value) -> str:
-        return format_html('<span title="{}">{}</span>', value, plain_number(round(value)))
+        # rounded to whole points, as the pages show a rating
+        return format_html('<span title="{}">{}</span>', value, shown_value(value, False))
 
 
 def log_table(log: PlayerLog) -> tables.Table:
