@@ -2,7 +2,8 @@
 
 Anonymous users read; volunteers (group ``volunteers``) enter and correct games;
 committee members (group ``committee``) also resync, adjust, merge and manage
-accounts. Staff (superusers) may do everything.
+accounts; a player whose account the committee linked to their record reports mistakes
+in their games. Staff (superusers) may do everything.
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ from functools import wraps
 
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+
+from players.selectors.reports import linked_player
 
 VOLUNTEERS = "volunteers"
 COMMITTEE = "committee"
@@ -58,3 +61,14 @@ def role_required(check, what: str):
 
 volunteer_required = role_required(is_volunteer, "volunteers")
 committee_required = role_required(is_committee, "committee members")
+
+
+def has_player_record(user) -> bool:
+    """The committee linked ``user``'s account to their player record."""
+    return linked_player(user) is not None
+
+
+player_required = role_required(
+    has_player_record,
+    "players with their own account (the committee links it to their record)",
+)

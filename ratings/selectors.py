@@ -1,4 +1,5 @@
-"""Reads for the recompute: games and adjustments as engine records, players' entries."""
+"""Reads for the recompute: games and adjustments as engine records, players' entries;
+and for the lab: the games an algorithm rated, from its stored history."""
 
 from __future__ import annotations
 
@@ -9,10 +10,12 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Exists, F, OuterRef, Q, Value, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, Window
+from django.db.models.functions import Cast, RowNumber
 
+from players.fields import code_to_rank
 from players.models import Adjustment, Game, Player, adjustment_record, game_record
+from ratings.engine import lab
 from ratings.engine.base import HistoryRow
 from ratings.engine.ranks import Rank
 from ratings.engine.records import (
@@ -26,7 +29,7 @@ from ratings.engine.records import (
 
 from .models import RatingHistory
 
-_GAME_COLUMNS = (
+GAME_RECORD_COLUMNS = (  # a game as the replay reads it (and the game record CSV)
     "id",
     "seq",
     "date",
@@ -43,7 +46,7 @@ _GAME_COLUMNS = (
     "tournament__egf_class",
     "comment",
 )
-_ADJUSTMENT_COLUMNS = (
+ADJUSTMENT_RECORD_COLUMNS = (
     "id",
     "seq",
     "date",
@@ -53,7 +56,7 @@ _ADJUSTMENT_COLUMNS = (
     "algorithm",
     "comment",
 )
-_CHUNK = 10_000
+ROWS_PER_FETCH = 10_000  # rows a streamed query reads at a time
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,7 +117,7 @@ def _games(
     after_fetch: Callable[[], None],
     chunk: int,
 ) -> Iterator[GameRecord]:
-    games = _valid_games(start).in_replay_order().values_list(*_GAME_COLUMNS)
+    games = _valid_games(start).in_replay_order().values_list(*GAME_RECORD_COLUMNS)
     rows = games.iterator(chunk_size=chunk)
     for count in itertools.count():
         # The iterator goes to the database for every ``chunk`` rows, the first included.
@@ -149,8 +152,8 @@ def _adjustments(
     algorithm: str, start: ReplayKey | None, ids: dict[int, int]
 ) -> Iterator[GameRecord]:
     adjustments = _valid_adjustments(algorithm, start)
-    rows = adjustments.order_by("date", "seq").values_list(*_ADJUSTMENT_COLUMNS)
-    for row in rows.iterator(chunk_size=_CHUNK):
+    rows = adjustments.order_by("date", "seq").values_list(*ADJUSTMENT_RECORD_COLUMNS)
+    for row in rows.iterator(chunk_size=ROWS_PER_FETCH):
         ids[row[1]] = row[0]
         yield adjustment_record(
             seq=row[1],
@@ -169,7 +172,7 @@ def replay_records(
     *,
     before_fetch: Callable[[], None] = _no_op,
     after_fetch: Callable[[], None] = _no_op,
-    chunk: int = _CHUNK,
+    chunk: int = ROWS_PER_FETCH,
 ) -> tuple[Iterator[GameRecord], SourceIds]:
     """Valid games and the algorithm's adjustments from ``start`` on, in replay order,
     streamed from the database (on PostgreSQL through server-side cursors, a chunk at
@@ -231,7 +234,7 @@ def declared_ranks(
         chunks: list[list[int] | None] = [None]
     else:
         ids = sorted(player_ids)
-        chunks = [ids[start : start + _ID_CHUNK] for start in range(0, len(ids), _ID_CHUNK)]
+        chunks = [ids[start : start + IDS_PER_QUERY] for start in range(0, len(ids), IDS_PER_QUERY)]
     rows: list[tuple[int, tuple, Rank]] = []
     for entries, player, rank, round_number in sources:
         entries = entries.filter(**{f"{rank}__isnull": False}).annotate(key_round=round_number)
@@ -248,7 +251,7 @@ def declared_ranks(
     return earliest_declared_ranks(rows)
 
 
-_ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+IDS_PER_QUERY = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
 
 
 def player_entries() -> dict[str, Entry]:
@@ -299,12 +302,12 @@ _HISTORY_COLUMNS = (
 
 def stored_history(algorithm: str) -> Iterator[HistoryRow]:
     """The stored history of one algorithm in replay order, as the engine's rows."""
-    rows = (
-        RatingHistory.objects.filter(algorithm=algorithm)
-        .order_by("position")
-        .values_list(*_HISTORY_COLUMNS)
-    )
-    for row in rows.iterator(chunk_size=_CHUNK):
+    return history_rows(RatingHistory.objects.filter(algorithm=algorithm).order_by("position"))
+
+
+def history_rows(rows: QuerySet[RatingHistory]) -> Iterator[HistoryRow]:
+    """Stored rows (a queryset, in its order) as the engine's rows: one query, streamed."""
+    for row in rows.values_list(*_HISTORY_COLUMNS).iterator(chunk_size=ROWS_PER_FETCH):
         (
             player,
             opponent,
@@ -351,4 +354,141 @@ def stored_history(algorithm: str) -> Iterator[HistoryRow]:
             factors=factors,
             comment=(game_comment if is_game else adjustment_comment) or "",
             skipped=skipped,
+        )
+
+
+_LAB_HISTORY_COLUMNS = (
+    "game_id",
+    "colour",
+    "player_id",
+    "value_before",
+    "rank_code",
+    "skipped",
+    "game__handicap",
+    "game__komi",
+    "game__board_size",
+    "game__status",
+    "game__winner",
+    "game__tournament_id",
+    "date",
+    "position",
+)
+
+
+def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
+    """The games ``algorithm`` rated, as the lab predicts them (see :func:`rated_history_games`)."""
+    return (
+        game for _day, _position, _game_id, game in rated_history_games(algorithm, blocks=blocks)
+    )
+
+
+def dated_history_games(
+    algorithm: str, *, blocks: bool, since: date | None = None, from_position: int = 0
+) -> Iterator[tuple[date, int, lab.LabGame]]:
+    """The games ``algorithm`` rated on or after ``since``, each with its date and the
+    position of its first row (see :func:`rated_history_games`)."""
+    return (
+        (day, position, game)
+        for day, position, _game_id, game in rated_history_games(
+            algorithm, blocks=blocks, since=since, from_position=from_position
+        )
+    )
+
+
+def keyed_history_games(
+    algorithm: str, *, blocks: bool, games: QuerySet | None = None
+) -> Iterator[tuple[int, lab.LabGame]]:
+    """The games ``algorithm`` rated, each with its game's id; with ``games`` (a
+    queryset of games) only those (see :func:`rated_history_games`)."""
+    return (
+        (game_id, game)
+        for _day, _position, game_id, game in rated_history_games(
+            algorithm, blocks=blocks, games=games
+        )
+    )
+
+
+def rated_history_games(
+    algorithm: str,
+    *,
+    blocks: bool,
+    since: date | None = None,
+    from_position: int = 0,
+    games: QuerySet | None = None,
+) -> Iterator[tuple[date, int, int, lab.LabGame]]:
+    """The games ``algorithm`` rated (not skipped, not free) on or after ``since``, each
+    with its date, the position of its first row, its game's id and both players' value
+    and rank just before it, from one query over its stored history (from
+    ``from_position`` on, a bound the caller knows that saves reading the rows before
+    it; with ``games``, a queryset of games, only those games' rows).
+
+    With ``blocks`` (EGF, the French ladder: a tournament is rated as one block) a
+    tournament game uses each player's value at the tournament's start, the value on
+    their first row of it: EGF rates every game of the block from there, and the
+    French ladder's later rows hold starting levels corrected after the block's
+    results were seen. With ``games`` a block starts at the first of those games.
+    """
+    rows = RatingHistory.objects.filter(
+        algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
+    )
+    if since is not None:
+        rows = rows.filter(date__gte=since, position__gte=from_position)
+    if games is not None:
+        rows = rows.filter(game__in=games.values("pk"))
+    rows = (
+        rows.annotate(rank_code=Cast("rank_before", IntegerField()))
+        .order_by("position")
+        .values_list(*_LAB_HISTORY_COLUMNS)
+    )
+    # the few distinct ranks, komis, statuses and results, converted once each
+    ranks: dict[int, Rank] = {}
+    komis: dict[object, Fraction] = {}
+    statuses = {status.value: status for status in Status}
+    winners = {winner.value: winner for winner in Winner}
+    block_starts: dict[tuple[int, int], tuple[float, Rank]] = {}
+    pending: dict[int, lab.Side] = {}  # White's side, until Black's row of the game
+    for (
+        game_id,
+        colour,
+        player_id,
+        value_before,
+        rank_code,
+        skipped,
+        handicap,
+        komi,
+        board_size,
+        status,
+        winner,
+        tournament_id,
+        day,
+        position,
+    ) in rows.iterator(chunk_size=ROWS_PER_FETCH):
+        rank = ranks.get(rank_code)
+        if rank is None:
+            rank = ranks[rank_code] = code_to_rank(rank_code)
+        if blocks and tournament_id is not None:
+            value_before, rank = block_starts.setdefault(
+                (tournament_id, player_id), (value_before, rank)
+            )
+        side = lab.Side(rank, value_before)
+        if colour == Colour.WHITE.value:
+            pending[game_id] = (side, position)
+            continue
+        white, first_position = pending.pop(game_id, (None, position))
+        if white is None or skipped or status == Status.FREE.value:
+            continue
+        fraction = komis.get(komi)
+        if fraction is None:
+            fraction = komis[komi] = Fraction(komi)
+        yield (
+            day,
+            first_position,
+            game_id,
+            lab.LabGame(
+                matchup=lab.Matchup(
+                    white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
+                ),
+                winner=winners[winner],
+                status=statuses[status],
+            ),
         )

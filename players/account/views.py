@@ -11,17 +11,12 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.account.forms import GameReportForm
-from players.models import GameReport
-from players.permissions import role_required
+from players.models import Game, Player
+from players.permissions import player_required
 from players.selectors import reports as selectors
 from players.services.base import ServiceError
 from players.services.reports import report_create
 from players.web.forms import add_service_errors
-
-player_required = role_required(
-    lambda user: selectors.linked_player(user) is not None,
-    "players with their own account (the committee links it to their record)",
-)
 
 
 @login_required
@@ -35,6 +30,21 @@ def my_page(request: HttpRequest) -> HttpResponse:
     return render(request, "reports/my_page.html", context)
 
 
+def _report_sent(request: HttpRequest, form: GameReportForm, player: Player, game: Game) -> bool:
+    """Whether the valid ``form`` became a report; if not, the form says why."""
+    try:
+        report_create(user=request.user, player=player, game_id=game.pk, **form.cleaned_data)
+    except ServiceError as error:
+        add_service_errors(form, error)
+        return False
+    messages.success(
+        request,
+        f"Thank you: your report on the game of {game.date:%Y-%m-%d} went to the "
+        "volunteers. Their answer will be on this page.",
+    )
+    return True
+
+
 @player_required
 @require_http_methods(["GET", "POST"])
 def game_report(request: HttpRequest, pk: int) -> HttpResponse:
@@ -43,27 +53,8 @@ def game_report(request: HttpRequest, pk: int) -> HttpResponse:
     if game is None:
         raise Http404(f"game {pk} is not one of your games")
     form = GameReportForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        try:
-            report_create(
-                user=request.user,
-                player=player,
-                game_id=game.pk,
-                kind=form.cleaned_data["kind"],
-                text=form.cleaned_data["text"],
-            )
-        except ServiceError as error:
-            add_service_errors(form, error)
-        else:
-            messages.success(
-                request,
-                f"Thank you: your report on the game of {game.date:%Y-%m-%d} went to the "
-                "volunteers. Their answer will be on this page.",
-            )
-            return redirect("my_page")
-    already = GameReport.objects.filter(game=game, player=player, resolved_at__isnull=True)
-    return render(
-        request,
-        "reports/game_report.html",
-        {"form": form, "game": game, "player": player, "already_open": already.exists()},
-    )
+    if request.method == "POST" and form.is_valid() and _report_sent(request, form, player, game):
+        return redirect("my_page")
+    already_open = selectors.has_open_report(game, player)
+    context = {"form": form, "game": game, "player": player, "already_open": already_open}
+    return render(request, "reports/game_report.html", context)

@@ -20,6 +20,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, set_response_etag
 from django.views.decorators.csrf import csrf_exempt
 
+from players.web.pagination import page_first
+
 API_VERSION = "1"
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
@@ -181,9 +183,8 @@ def paginate(
 ) -> Page:
     """One page of an ordered queryset, in two queries: the count and the page.
 
-    With ``rows_first`` the page is ``WHERE id IN (SELECT id ... LIMIT n OFFSET m)``:
-    slicing a queryset with ``select_related`` makes the database join every row it
-    skips, which on a deep page of the games costs more than the page itself. A
+    With ``rows_first`` the page is ``players.web.pagination.page_first``: on a deep
+    page of the games, joining the skipped rows costs more than the page itself. A
     queryset with aggregate annotations slices as it is.
     """
     number = params.integer("page", default=1, minimum=1)
@@ -194,7 +195,7 @@ def paginate(
         raise not_found("page", f"page {number} is past the last page ({last})")
     start = (number - 1) * size
     if rows_first:
-        rows = list(queryset.filter(pk__in=queryset.values("pk")[start : start + size]))
+        rows = page_first(queryset, slice(start, start + size))
     else:
         rows = list(queryset[start : start + size])
     return Page(

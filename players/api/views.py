@@ -30,14 +30,10 @@ from players.models import Game, Player, Tournament
 from players.selectors import api as api_selectors
 from players.selectors.algorithms import AlgorithmInfo, algorithms
 from players.web.tournament_cache import kept_for_tournament
+from ratings.engine.output import exact_value
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
 # --- values -------------------------------------------------------------------------------
-
-
-def _number(value: float, integer_values: bool) -> int | float:
-    """An index as an integer, a rating at full precision (``+ 0.0``: no ``-0.0``)."""
-    return int(value) if integer_values else float(value) + 0.0
 
 
 def _rank(rank) -> str | None:
@@ -73,7 +69,7 @@ def _rating_json(rating: CurrentRating | None, info: AlgorithmInfo) -> dict | No
         return None
     return {
         "rank": str(rating.rank),
-        "value": _number(rating.value, info.integer_values),
+        "value": exact_value(rating.value, info.integer_values),
         "games": rating.games,  # null in a list as_of a day, per-game algorithms
     }
 
@@ -98,11 +94,44 @@ def _player_json(
     }
 
 
+def _found(key, lookup, field: str, message: str):
+    """What ``lookup`` finds for ``key`` (None for no key); 404 at ``field`` if nothing."""
+    if key is None:
+        return None
+    found = lookup(key)
+    if found is None:
+        raise not_found(field, message)
+    return found
+
+
 def _player_or_404(username: str) -> Player:
     player = api_selectors.player(username) if "\x00" not in username else None
     if player is None:
         raise not_found("username", f"no player with the username '{username}'")
     return player
+
+
+def _algorithm_json(info: AlgorithmInfo, primary: bool, pending_from) -> dict:
+    return {
+        "name": info.name,
+        "title": info.title,
+        "primary": primary,
+        "values": "integer" if info.integer_values else "float",
+        "history": "per_game" if info.has_history else "month_end",
+        "recompute_pending_from": _date(pending_from),
+    }
+
+
+def _endpoints(request: HttpRequest) -> dict[str, str]:
+    return {
+        "players": _url(request, "api_players"),
+        "player": _template(request, "api_player", "username"),
+        "player_history": _template(request, "api_player_history", "username"),
+        "games": _url(request, "api_games"),
+        "game": _template(request, "api_game", "id", sample=0),
+        "tournaments": _url(request, "api_tournaments"),
+        "tournament": _template(request, "api_tournament", "code"),
+    }
 
 
 @api_view
@@ -113,55 +142,42 @@ def index(request: HttpRequest) -> dict:
     return {
         "api_version": API_VERSION,
         "algorithms": [
-            {
-                "name": info.name,
-                "title": info.title,
-                "primary": position == 0,
-                "values": "integer" if info.integer_values else "float",
-                "history": "per_game" if info.has_history else "month_end",
-                "recompute_pending_from": _date(pending.get(info.name)),
-            }
+            _algorithm_json(info, position == 0, pending.get(info.name))
             for position, info in enumerate(infos)
         ],
-        "endpoints": {
-            "players": _url(request, "api_players"),
-            "player": _template(request, "api_player", "username"),
-            "player_history": _template(request, "api_player_history", "username"),
-            "games": _url(request, "api_games"),
-            "game": _template(request, "api_game", "id", sample=0),
-            "tournaments": _url(request, "api_tournaments"),
-            "tournament": _template(request, "api_tournament", "code"),
-        },
+        "endpoints": _endpoints(request),
     }
+
+
+def _player_filters(params: Params, since, until) -> api_selectors.PlayerFilters:
+    club_id = params.integer("club", default=0, minimum=1)
+    return api_selectors.PlayerFilters(
+        club=_found(club_id or None, api_selectors.club, "club", f"no club number {club_id}"),
+        active=params.boolean("active"),
+        search=params.text("q"),
+        since=since,
+        until=until,
+    )
+
+
+def _past_day(params: Params, name: str):
+    day = params.date(name)
+    if day is not None and day > timezone.localdate():
+        raise ApiError(400, name, f"{day} is after today: {name} asks for a past day")
+    return day
 
 
 @api_view
 def players(request: HttpRequest) -> dict:
     params = Params(request, ("club", "active", "q", "since", "until", "as_of", *PAGE_PARAMETERS))
     since, until = params.date_range()
-    as_of = params.date("as_of")
-    if as_of is not None and as_of > timezone.localdate():
-        raise ApiError(400, "as_of", f"{as_of} is after today: as_of asks for a past day")
-    club = None
-    club_id = params.integer("club", default=0, minimum=1)
-    if club_id:
-        club = api_selectors.club(club_id)
-        if club is None:
-            raise not_found("club", f"no club number {club_id}")
-    filters = api_selectors.PlayerFilters(
-        club=club,
-        active=params.boolean("active"),
-        search=params.text("q"),
-        since=since,
-        until=until,
-    )
+    as_of = _past_day(params, "as_of")
+    filters = _player_filters(params, since, until)
     page = paginate(request, params, api_selectors.players(filters))
     infos = algorithms()
-    ids, names = [player.pk for player in page.rows], [info.name for info in infos]
-    if as_of is None:
-        ratings = api_selectors.current_ratings(ids, names)
-    else:
-        ratings = api_selectors.ratings_on(ids, names, as_of)
+    ratings = api_selectors.ratings_of(
+        [player.pk for player in page.rows], [info.name for info in infos], as_of
+    )
     return {
         **page.envelope,
         **({"as_of": as_of.isoformat()} if as_of is not None else {}),
@@ -200,9 +216,9 @@ def _change_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
     """What one history row says of a change, in the history and on a game."""
     return {
         "rank_before": str(row.rank_before),
-        "value_before": _number(row.value_before, info.integer_values),
-        "change": _number(row.change, info.integer_values),
-        "value_after": _number(row.value_after, info.integer_values),
+        "value_before": exact_value(row.value_before, info.integer_values),
+        "change": exact_value(row.change, info.integer_values),
+        "value_after": exact_value(row.value_after, info.integer_values),
         "rank_after": str(row.rank_after),
         "factors": row.factors,
         "skipped": row.skipped or None,
@@ -244,43 +260,38 @@ def _snapshot_json(row: RatingSnapshot, info: AlgorithmInfo) -> dict:
     return {
         "date": row.date.isoformat(),
         "rank": str(row.rank),
-        "value": _number(row.value, info.integer_values),
+        "value": exact_value(row.value, info.integer_values),
         "games": row.games,
     }
+
+
+def _history_algorithm(params: Params) -> AlgorithmInfo:
+    """The ``algorithm`` asked for, by default the primary one."""
+    infos = _algorithms()
+    name = params.text("algorithm") or next(iter(infos))
+    if name not in infos:
+        message = f"'{name}' is not maintained here; choose one of {', '.join(infos)}"
+        raise not_found("algorithm", message)
+    return infos[name]
 
 
 @api_view
 def player_history(request: HttpRequest, username: str) -> dict:
     params = Params(request, ("algorithm", "order", "since", "until", *PAGE_PARAMETERS))
-    infos = _algorithms()
-    name = params.text("algorithm") or next(iter(infos))
-    if name not in infos:
-        raise not_found(
-            "algorithm", f"'{name}' is not maintained here; choose one of {', '.join(infos)}"
-        )
-    info = infos[name]
+    info = _history_algorithm(params)
     newest_first = params.newest_first()
     since, until = params.date_range()
     found = _player_or_404(username)
-    if info.has_history:
-        rows = api_selectors.history(
-            found, name, since=since, until=until, newest_first=newest_first
-        )
-        page = paginate(request, params, rows)
-        results = [_history_json(row, info) for row in page.rows]
-    else:
-        rows = api_selectors.snapshots(
-            found, name, since=since, until=until, newest_first=newest_first
-        )
-        page = paginate(request, params, rows)
-        results = [_snapshot_json(row, info) for row in page.rows]
+    rows = api_selectors.history_or_snapshots(found, info, since, until, newest_first)
+    page = paginate(request, params, rows)
+    row_json = _history_json if info.has_history else _snapshot_json
     return {
         "player": found.username,
-        "algorithm": name,
+        "algorithm": info.name,
         "kind": "per_game" if info.has_history else "month_end",
         "order": "newest" if newest_first else "oldest",
         **page.envelope,
-        "results": results,
+        "results": [row_json(row, info) for row in page.rows],
     }
 
 
@@ -341,12 +352,7 @@ def _game_urls(request: HttpRequest) -> Callable[[int], str]:
 def _named(params: Params, name: str, lookup, what: str):
     """The row a filter parameter names (None when not given); 404 if there is none."""
     value = params.text(name)
-    if not value:
-        return None
-    found = lookup(value)
-    if found is None:
-        raise not_found(name, f"no {what} '{value}'")
-    return found
+    return _found(value or None, lookup, name, f"no {what} '{value}'")
 
 
 @api_view
@@ -356,7 +362,9 @@ def games(request: HttpRequest) -> dict:
     since, until = params.date_range()
     filters = api_selectors.GameFilters(
         player=_named(params, "player", api_selectors.player, "player with the username"),
-        tournament=_named(params, "tournament", _tournament_by_code, "tournament with the code"),
+        tournament=_named(
+            params, "tournament", api_selectors.tournament_by_code, "tournament with the code"
+        ),
         status=params.choice("status", Game.Status.values),
         since=since,
         until=until,
@@ -392,10 +400,6 @@ def game(request: HttpRequest, pk: int) -> dict:
 
 
 # --- tournaments ------------------------------------------------------------------------
-
-
-def _tournament_by_code(code: str) -> Tournament | None:
-    return Tournament.objects.filter(code=code).first() if "\x00" not in code else None
 
 
 def _tournament_json(request: HttpRequest, tournament: Tournament) -> dict:

@@ -3,10 +3,6 @@ and OpenGotha XML."""
 
 from __future__ import annotations
 
-import csv
-import io
-from collections.abc import Iterable, Iterator
-
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import redirect
@@ -16,6 +12,7 @@ from django.views.decorators.http import require_safe
 from players.public.views import searched_games
 from players.selectors.algorithms import algorithm_or_404
 from players.selectors.exports import (
+    NotExportable,
     game_record_rows,
     record_sheet_rows,
     tournament_egd,
@@ -23,30 +20,8 @@ from players.selectors.exports import (
 )
 from players.selectors.players import player_or_404
 from players.selectors.tournaments import tournament_or_404
-from players.services.base import ServiceError
+from players.web.downloads import csv_download
 from ratings.engine.base import get_algorithm
-
-CSV_LINES_PER_CHUNK = 2000
-
-
-def _csv_chunks(rows: Iterable[list]) -> Iterator[str]:
-    """CSV text a few thousand lines at a time: a response of a million games is never
-    in memory at once, nor written one line per network write."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    for count, row in enumerate(rows, start=1):
-        writer.writerow(row)
-        if count % CSV_LINES_PER_CHUNK == 0:
-            yield buffer.getvalue()
-            buffer.seek(0)
-            buffer.truncate()
-    yield buffer.getvalue()
-
-
-def _csv_download(rows: Iterable[list], filename: str) -> StreamingHttpResponse:
-    response = StreamingHttpResponse(_csv_chunks(rows), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    return response
 
 
 def _tournament_download(request, code: str, kind: str, write, extension: str, content_type):
@@ -54,7 +29,7 @@ def _tournament_download(request, code: str, kind: str, write, extension: str, c
     tournament = tournament_or_404(code)
     try:
         text = write(tournament, country=request.GET.get("country", "XX"))
-    except ServiceError as error:
+    except NotExportable as error:
         messages.error(request, f"No {kind}: {error.message}.")
         return redirect(tournament)
     response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
@@ -91,8 +66,8 @@ def games_export_csv(request: HttpRequest) -> StreamingHttpResponse:
     filename = f"games-{timezone.localdate().isoformat()}.csv"
     _form, filters, games = searched_games(request)
     if not filters.any:
-        return _csv_download(game_record_rows(), filename)
-    return _csv_download(game_record_rows(games.order_by()), filename)
+        return csv_download(game_record_rows(), filename)
+    return csv_download(game_record_rows(games.order_by()), filename)
 
 
 @require_safe
@@ -103,4 +78,4 @@ def player_sheet_csv(request: HttpRequest, username: str) -> StreamingHttpRespon
     if not algorithm.has_history:
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
     rows = record_sheet_rows(player, get_algorithm(algorithm.name))
-    return _csv_download(rows, f"{player.username}-{algorithm.name}.csv")
+    return csv_download(rows, f"{player.username}-{algorithm.name}.csv")

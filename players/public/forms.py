@@ -31,6 +31,30 @@ def iso_date_field(label: str, **attrs: str) -> forms.DateField:
     )
 
 
+def filter_helper(
+    form_id: str, columns: list[Column], button: str, clear_url: str, *hidden: Field
+) -> FormHelper:
+    """The layout of a page's filters (sent by GET): the fields in a row, the button and
+    a link clearing them at its end, then the ``hidden`` fields."""
+    helper = FormHelper()
+    helper.form_method = "get"
+    helper.disable_csrf = True
+    helper.form_id = form_id
+    helper.layout = Layout(
+        Row(
+            *columns,
+            Column(
+                Submit("", button, css_class="btn-primary me-2"),
+                HTML(f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">Clear</a>'),
+                css_class="col-12 col-md-auto d-flex align-items-start filter-buttons",
+            ),
+            css_class="g-2",
+        ),
+        *hidden,
+    )
+    return helper
+
+
 class RatingListFilterForm(forms.Form):
     """GET filters of the rating list. A bad field is shown at the field and left out;
     the valid ones still filter the list."""
@@ -86,12 +110,9 @@ class RatingListFilterForm(forms.Form):
         if not with_club:  # a club's page: its members, tournament players or not
             del self.fields["club"]
             del self.fields["players"]
-        self.helper = FormHelper()
-        self.helper.form_method = "get"
-        self.helper.disable_csrf = True
-        self.helper.form_id = "rating-filters"
-        self.helper.layout = Layout(
-            Row(
+        self.helper = filter_helper(
+            "rating-filters",
+            [
                 Column("search", css_class="col-12 col-md-6 col-lg-3"),
                 *([Column("club", css_class="col-12 col-md-6 col-lg-3")] if with_club else []),
                 Column("rank_from", css_class="col-4 col-md-2 col-lg-1"),
@@ -99,15 +120,9 @@ class RatingListFilterForm(forms.Form):
                 Column("active_months", css_class="col-4 col-md-3 col-lg-2"),
                 *([Column("players", css_class="col-12 col-md-6 col-lg-3")] if with_club else []),
                 Column("as_of", css_class="col-6 col-md-3 col-lg-2"),
-                Column(
-                    Submit("", "Filter", css_class="btn-primary me-2"),
-                    HTML(
-                        f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">Clear</a>'
-                    ),
-                    css_class="col-12 col-md-auto d-flex align-items-start filter-buttons",
-                ),
-                css_class="g-2",
-            ),
+            ],
+            "Filter",
+            clear_url,
             Field("algorithm"),
             Field("sort"),
         )
@@ -174,12 +189,9 @@ class GameSearchForm(forms.Form):
 
     def __init__(self, *args, clear_url: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.helper = FormHelper()
-        self.helper.form_method = "get"
-        self.helper.disable_csrf = True
-        self.helper.form_id = "game-filters"
-        self.helper.layout = Layout(
-            Row(
+        self.helper = filter_helper(
+            "game-filters",
+            [
                 Column("player", css_class="col-6 col-md-4 col-lg-2"),
                 Column("opponent", css_class="col-6 col-md-4 col-lg-2"),
                 Column("since", css_class="col-6 col-md-4 col-lg-2"),
@@ -187,15 +199,9 @@ class GameSearchForm(forms.Form):
                 Column("tournament", css_class="col-12 col-md-4 col-lg-2"),
                 Column("status", css_class="col-6 col-md-2 col-lg-1"),
                 Column("handicap", css_class="col-6 col-md-2 col-lg-1"),
-                Column(
-                    Submit("", "Search", css_class="btn-primary me-2"),
-                    HTML(
-                        f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">Clear</a>'
-                    ),
-                    css_class="col-12 col-md-auto d-flex align-items-start filter-buttons",
-                ),
-                css_class="g-2",
-            ),
+            ],
+            "Search",
+            clear_url,
         )
 
     def clean(self):

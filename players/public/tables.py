@@ -12,13 +12,15 @@ import django_tables2 as tables
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
-from django_tables2.data import TableData, TableQuerysetData
+from django_tables2.data import TableData
 from django_tables2.utils import AttributeDict, OrderBy
 
 from players.models import Game
 from players.selectors.algorithms import AlgorithmInfo
+from players.selectors.player_log import PlayerLog
 from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
+from players.web.pagination import PageFirstData
 from players.web.tables import (
     MINUS,
     NUMBER,
@@ -31,10 +33,10 @@ from players.web.tables import (
     escaped,
     explain,
     how_html,
-    plain_number,
     shown_change,
     shown_value,
 )
+from ratings.engine.sagc import GAME_STATUS_FACTORS_DOUBLED
 
 
 def player_url(username: str) -> str:
@@ -50,21 +52,6 @@ def _player_url_prefix() -> str:
 
 def _date_cell(day) -> str:
     return day.isoformat() if day else "\u2014"
-
-
-class PageFirstData(TableQuerysetData):
-    """Table data that picks a page's rows before joining what they show.
-
-    Slicing a queryset with ``select_related`` makes the database join every row it
-    skips: the last page of a 2,000-game log joined 2,000 rows to show 50. Here a page
-    is ``WHERE id IN (SELECT id ... ORDER BY ... LIMIT 50 OFFSET n)``, still one query,
-    the subquery reading the index alone.
-    """
-
-    def __getitem__(self, key):
-        if not isinstance(key, slice):
-            return self.data[key]
-        return list(self.data.filter(pk__in=self.data.values("pk")[key]))
 
 
 class RatingsOfDayData(TableData):
@@ -191,12 +178,10 @@ class RatingListTable(RowsInOneCall):
         return _date_cell(record.last_updated)
 
 
-# SAGC's game status factor of each status (SPEC section 4)
+# SAGC's game status factor of each status (SPEC section 4), as the engine holds it
 GAME_STATUS_FACTORS = {
-    Game.Status.FREE: "0",
-    Game.Status.NORMAL: "1",
-    Game.Status.TOURNAMENT: "1.5",
-    Game.Status.INTERNET: "0.5",
+    status.value: decimal_text(Fraction(doubled, 2))
+    for status, doubled in GAME_STATUS_FACTORS_DOUBLED.items()
 }
 
 
@@ -408,7 +393,18 @@ class SnapshotTable(tables.Table):
         return str(value)
 
     def render_value(self, value) -> str:
-        return format_html('<span title="{}">{}</span>', value, plain_number(round(value)))
+        # rounded to whole points, as the pages show a rating
+        return format_html('<span title="{}">{}</span>', value, shown_value(value, False))
+
+
+def log_table(log: PlayerLog) -> tables.Table:
+    """The log page's table: the record sheet, or the month-end standings of an
+    algorithm that rates all games at once."""
+    if not log.algorithm.has_history:
+        return SnapshotTable(log.rows)
+    return RecordSheetTable(
+        log.rows, algorithm=log.algorithm, reported=log.reported, player=log.player
+    )
 
 
 class TournamentTable(RowsInOneCall):

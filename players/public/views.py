@@ -3,7 +3,6 @@ tournaments and clubs. Thin views: a form parses, a selector reads, a table show
 
 from __future__ import annotations
 
-import csv
 import dataclasses
 
 from django.contrib import messages
@@ -24,39 +23,24 @@ from players.public.tables import (
     GameListTable,
     RatingListTable,
     RecordSheetTable,
-    SnapshotTable,
     TournamentTable,
+    log_table,
 )
 from players.selectors import club_night, games_search, head_to_head
 from players.selectors import clubs as clubs_selectors
 from players.selectors import ratings as ratings_selectors
-from players.selectors import reports as report_selectors
 from players.selectors import tournaments as tournaments_selectors
 from players.selectors.algorithms import algorithm_or_404, algorithms
 from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
-from players.selectors.exports import spreadsheet_safe
-from players.selectors.players import (
-    chart_points,
-    declared_rating_source,
-    log_rows,
-    merged_records,
-    player_or_404,
-    player_ratings,
-    snapshot_chart_points,
-    snapshot_rows,
-    voided_games,
-)
-from players.selectors.ratings import (
-    RATING_LIST_CSV_COLUMNS,
-    rating_list_csv_rows,
-    recompute_notice,
-)
+from players.selectors.player_log import player_log as player_log_selector
+from players.selectors.players import log_rows, player_or_404, ratings_by_algorithm
+from players.selectors.ratings import rating_list_csv_rows, recompute_notice
 from players.selectors.tournaments import tournament_or_404
-from players.web.charts import ChartPoint, rank_chart
+from players.web.charts import rank_chart
+from players.web.downloads import csv_attachment
 from players.web.pagination import BoundedRequestConfig
-from players.web.tables import TABLE_ATTRS, shown_value
+from players.web.tables import TABLE_ATTRS, shown_rating
 from players.web.tabs import algorithm_tabs, page_query
-from ratings.engine.output import format_value
 
 PER_PAGE = 50
 
@@ -115,85 +99,29 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
     table = RatingListTable(ratings, algorithm=algorithm)
     BoundedRequestConfig(request, paginate=False).configure(table)
     ordered = table.data.data  # the queryset in the order the page shows
-    response = HttpResponse(content_type="text/csv; charset=utf-8")
     day = form.cleaned_data.get("as_of") or timezone.localdate()
-    filename = f"ratings-{algorithm.name}-{day.isoformat()}.csv"
-    response["Content-Disposition"] = f'attachment; filename="{filename}"'
-    writer = csv.writer(response, lineterminator="\n")
-    writer.writerow(RATING_LIST_CSV_COLUMNS)
-    for rank, username, name, club, value, games, last_updated in rating_list_csv_rows(ordered):
-        writer.writerow(
-            [
-                str(rank),
-                spreadsheet_safe(username),
-                spreadsheet_safe(name),
-                spreadsheet_safe(club or ""),
-                format_value(value, algorithm.integer_values),
-                games,
-                last_updated.isoformat() if last_updated else "",
-            ]
-        )
-    return response
+    rows = rating_list_csv_rows(ordered, algorithm.integer_values)
+    return csv_attachment(rows, f"ratings-{algorithm.name}-{day.isoformat()}.csv")
 
 
 @require_safe
 def player_log(request: HttpRequest, username: str) -> HttpResponse:
-    player = player_or_404(username)
     algorithm = algorithm_or_404(request.GET.get("algorithm"))
-    infos = algorithms()
-    primary = infos[0]
-    ratings = player_ratings(player)
-    tabs = [info for info in infos if info.name in ratings or info.name == algorithm.name]
-    if algorithm.has_history:
-        own_page = request.user.is_authenticated and player.account_id == request.user.pk
-        table = RecordSheetTable(
-            log_rows(player, algorithm.name),
-            algorithm=algorithm,
-            reported=report_selectors.reported_game_ids(player) if own_page else None,
-            player=player,
-        )
-        points = chart_points(player, algorithm.name)
-    else:
-        table = SnapshotTable(snapshot_rows(player, algorithm.name))
-        points = snapshot_chart_points(player, algorithm.name)
-    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    primary_rating = ratings.get(primary.name)
-    rating = ratings.get(algorithm.name)
-    today = timezone.localdate()
-    if not algorithm.has_history and rating is not None and (not points or points[-1].date < today):
-        # month-end snapshots stop before this month: the current standing ends the line
-        points.append(ChartPoint(today, rating.rank, rating.value))
-    return render(
-        request,
-        "players/player_log.html",
-        {
-            "player": player,
-            "algorithm": algorithm,
-            "primary": primary,
-            "primary_rating": primary_rating,
-            "primary_value": (
-                shown_value(primary_rating.value, primary.integer_values) if primary_rating else ""
-            ),
-            "rating": rating,
-            "algorithm_value": (
-                shown_value(rating.value, algorithm.integer_values) if rating else ""
-            ),
-            "entry_grade_differs": (
-                primary_rating is None or player.entry_rank != primary_rating.rank
-            ),
-            "declared_start": (
-                declared_rating_source(player) if algorithm.starts_at_declared_rating else None
-            ),
-            "algorithm_tabs": algorithm_tabs(request, tabs, algorithm, primary.name),
-            "table": table,
-            "chart": rank_chart(
-                points, algorithm.rank_scale, integer_values=algorithm.integer_values
-            ),
-            "notice": recompute_notice(algorithm.name, player),
-            "voided_games": voided_games(player),
-            "merged_records": merged_records(player),
-        },
+    log = player_log_selector(
+        player_or_404(username), algorithm, viewer=request.user, today=timezone.localdate()
     )
+    table = log_table(log)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    chart = rank_chart(log.points, algorithm.rank_scale, integer_values=algorithm.integer_values)
+    context = {
+        **log.context(),
+        "primary_value": shown_rating(log.primary_rating, log.primary),
+        "algorithm_value": shown_rating(log.rating, algorithm),
+        "algorithm_tabs": algorithm_tabs(request, log.tabs, algorithm, log.primary.name),
+        "table": table,
+        "chart": chart,
+    }
+    return render(request, "players/player_log.html", context)
 
 
 @require_safe
@@ -217,27 +145,16 @@ def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_safe
 def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> HttpResponse:
-    player = player_or_404(username)
-    other = player_or_404(opponent)
-    if player.pk == other.pk:
-        raise Http404(f"'{username}' is the same player twice: choose two different players")
+    page = head_to_head.head_to_head(player_or_404(username), player_or_404(opponent), algorithms())
     table = GameListTable(
-        head_to_head.games_between(player, other),
+        page.games,
         attrs={**TABLE_ATTRS, "id": "head-to-head-games"},
         empty_text="These two players have no game against each other.",
     )
     RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    return render(
-        request,
-        "players/head_to_head.html",
-        {
-            "player": player,
-            "opponent": other,
-            "record": head_to_head.record(player, other),
-            "expectations": head_to_head.expectations(player, other, algorithms()),
-            "table": table,
-        },
-    )
+    context = {"player": page.player, "opponent": page.opponent, "record": page.record}
+    context.update(expectations=page.expectations, table=table)
+    return render(request, "players/head_to_head.html", context)
 
 
 class GamePaginator(LazyPaginator):
@@ -366,7 +283,7 @@ def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
     table = RecordSheetTable(log_rows(player, algorithm.name), algorithm=algorithm)
     RequestConfig(request, paginate=False).configure(table)
-    rating = player_ratings(player).get(algorithm.name)
+    rating = ratings_by_algorithm(player).get(algorithm.name)
     return render(
         request,
         "players/player_sheet_print.html",
@@ -374,7 +291,7 @@ def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
             "player": player,
             "algorithm": algorithm,
             "rating": rating,
-            "value": shown_value(rating.value, algorithm.integer_values) if rating else "",
+            "value": shown_rating(rating, algorithm),
             "table": table,
             "today": timezone.localdate(),
         },

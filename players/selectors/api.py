@@ -15,6 +15,8 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
 from players.models import Club, Game, Player, Tournament
+from players.selectors.games_search import GameFilters
+from players.selectors.games_search import games as search_games
 from players.selectors.ratings import ratings_as_of
 from players.selectors.tournaments import tournament_list
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
@@ -88,6 +90,15 @@ def ratings_on(
     return found
 
 
+def ratings_of(
+    player_ids: list[int], algorithms: list[str], as_of: date | None
+) -> dict[int, dict[str, object]]:
+    """The players' ratings today, or as they stood at the end of ``as_of``."""
+    if as_of is None:
+        return current_ratings(player_ids, algorithms)
+    return ratings_on(player_ids, algorithms, as_of)
+
+
 def recompute_pending_from(algorithms: Iterable[str]) -> dict[str, date]:
     """The date each of these algorithms waits to be recomputed from, if it does."""
     return dict(
@@ -116,15 +127,12 @@ def snapshots(
     return _within(rows, "date", since, until).order_by("-date" if newest_first else "date")
 
 
-@dataclass(frozen=True, slots=True)
-class GameFilters:
-    player: Player | None = None
-    tournament: Tournament | None = None
-    status: str | None = None
-    since: date | None = None
-    until: date | None = None
-    include_void: bool = False
-    newest_first: bool = True
+def history_or_snapshots(
+    player: Player, info, since: date | None, until: date | None, newest_first: bool
+) -> QuerySet:
+    """The player's rows under an algorithm: per game, or its month-end standings."""
+    read = history if info.has_history else snapshots
+    return read(player, info.name, since=since, until=until, newest_first=newest_first)
 
 
 # What a game's JSON shows: a big tournament has thousands of games, and loading every
@@ -143,18 +151,8 @@ GAME_JSON_FIELDS = (
 
 
 def games(filters: GameFilters) -> QuerySet[Game]:
-    """Games in replay order (or its reverse), with both players and the tournament."""
-    rows = Game.objects.select_related("white", "black", "tournament").only(*GAME_JSON_FIELDS)
-    if not filters.include_void:
-        rows = rows.valid()
-    if filters.player is not None:
-        rows = rows.filter(Q(white=filters.player) | Q(black=filters.player))
-    if filters.tournament is not None:
-        rows = rows.filter(tournament=filters.tournament)
-    if filters.status:
-        rows = rows.filter(status=filters.status)
-    rows = _within(rows, "date", filters.since, filters.until)
-    return rows.in_replay_order(reverse=filters.newest_first)
+    """The games search's games, with only the columns a game's JSON shows."""
+    return search_games(filters).only(*GAME_JSON_FIELDS)
 
 
 def game(pk: int) -> Game | None:
@@ -183,6 +181,11 @@ def tournaments(*, since: date | None, until: date | None) -> QuerySet[Tournamen
     if until is not None:
         rows = rows.filter(starts__lte=until)
     return rows
+
+
+def tournament_by_code(code: str) -> Tournament | None:
+    """The tournament of that code, without its counts (a filter of the games)."""
+    return Tournament.objects.filter(code=code).first() if "\x00" not in code else None
 
 
 def tournament(code: str) -> Tournament | None:

@@ -15,7 +15,7 @@ from django.utils import timezone
 from players.models import Adjustment, Game, Player, ResyncBatch
 from players.permissions import COMMITTEE, VOLUNTEERS
 from players.selectors.accounts import SYSTEM_USERNAME
-from players.selectors.players import national_ranks_before
+from players.selectors.players import national_ranks_before, ratings_by_algorithm
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
@@ -109,7 +109,7 @@ def player_adjustments(player: Player) -> QuerySet[Adjustment]:
 def player_ratings(player: Player) -> list[CurrentRating]:
     """The player's current rank and value in each maintained algorithm, in the order of
     ``maintained_algorithms`` (the primary first)."""
-    ratings = {r.algorithm: r for r in CurrentRating.objects.filter(player=player)}
+    ratings = ratings_by_algorithm(player)
     return [ratings[name] for name in maintained_algorithms() if name in ratings]
 
 

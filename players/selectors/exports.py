@@ -11,18 +11,29 @@ from fractions import Fraction
 from django.db.models import QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
-from players.selectors.players import (
-    log_rows,
-)
-from players.services.base import ServiceError
-from ratings.engine.base import Algorithm, HistoryRow
+from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.formats.opengotha import write_opengotha
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
-from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI, Colour, Status, Winner
+from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
 from ratings.models import RatingHistory
-from ratings.selectors import player_entries
+from ratings.selectors import (
+    ADJUSTMENT_RECORD_COLUMNS,
+    GAME_RECORD_COLUMNS,
+    ROWS_PER_FETCH,
+    history_rows,
+    player_entries,
+)
+
+
+class NotExportable(ValueError):
+    """A tournament no file can hold as it is; ``message`` says why (a read, not a
+    refused write: nothing was to be stored)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
 
 
 def spreadsheet_safe(text: str) -> str:
@@ -96,7 +107,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
             )
         )
     if not games and not (tournament.start_date and tournament.end_date):
-        raise ServiceError(
+        raise NotExportable(
             f"the tournament '{tournament.code}' has no dates and no games: nothing to export"
         )
     even_komi = Counter(record.komi for record in records if record.handicap == 0)
@@ -121,39 +132,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
     return TournamentFile(info, list(players.values()), records)
 
 
-_CHUNK = 5000
-
-
 RECORD_SHEET_COLUMNS = HISTORY_COLUMNS[1:]  # the log page's 12 columns
-
-
-_GAME_COLUMNS = (
-    "date",
-    "round",
-    "seq",
-    "white__username",
-    "black__username",
-    "handicap",
-    "komi",
-    "winner",
-    "status",
-    "board_size",
-    "tournament__code",
-    "tournament__egf_class",
-    "time_minutes",
-    "comment",
-)
-
-
-_ADJUSTMENT_COLUMNS = (
-    "date",
-    "seq",
-    "player__username",
-    "new_rank",
-    "value",
-    "algorithm",
-    "comment",
-)
 
 
 def _number(value: Decimal) -> str:
@@ -177,8 +156,8 @@ class _EntryRanks:
 
 
 def _game_cells(row: tuple, entry: _EntryRanks) -> list:
-    (day, round_number, _seq, white, black, handicap, komi, winner, status, board_size,
-     code, egf_class, time_minutes, comment) = row  # fmt: skip
+    (_id, _seq, day, round_number, white, black, handicap, komi, winner, status, board_size,
+     time_minutes, code, egf_class, comment) = row  # fmt: skip
     cells = {
         "date": day.isoformat(),
         "white": spreadsheet_safe(white),
@@ -200,7 +179,7 @@ def _game_cells(row: tuple, entry: _EntryRanks) -> list:
 
 
 def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
-    day, _seq, username, new_rank, value, algorithm, comment = row
+    _id, _seq, day, username, new_rank, value, algorithm, comment = row
     # The new rank goes in white_rank. A player whose first row this is starts from it
     # on the command line (SPEC section 2): the adjustment resets them anyway.
     entry.seen.add(username)
@@ -225,49 +204,22 @@ def game_record_rows(selected: QuerySet[Game] | None = None) -> Iterator[list]:
     games search's games): those games only, no adjustments."""
     entry = _EntryRanks()
     games = (
-        ((row[0], row[1], row[2]), False, row)
+        ((row[2], row[3], row[1]), False, row)  # date, round, seq
         for row in (Game.objects.valid() if selected is None else selected)
         .in_replay_order()
-        .values_list(*_GAME_COLUMNS)
-        .iterator(chunk_size=_CHUNK)
+        .values_list(*GAME_RECORD_COLUMNS)
+        .iterator(chunk_size=ROWS_PER_FETCH)
     )
     adjustments = (
-        ((row[0], 0, row[1]), True, row)
+        ((row[2], 0, row[1]), True, row)
         for row in (Adjustment.objects.valid() if selected is None else Adjustment.objects.none())
         .order_by("date", "seq")
-        .values_list(*_ADJUSTMENT_COLUMNS)
-        .iterator(chunk_size=_CHUNK)
+        .values_list(*ADJUSTMENT_RECORD_COLUMNS)
+        .iterator(chunk_size=ROWS_PER_FETCH)
     )
     yield list(COLUMNS)
     for _key, is_adjustment, row in heapq.merge(games, adjustments, key=lambda item: item[0]):
         yield _adjustment_cells(row, entry) if is_adjustment else _game_cells(row, entry)
-
-
-def _history_row(entry: RatingHistory, username: str) -> HistoryRow:
-    """A stored row of the log page as the engine's row (its game or adjustment loaded)."""
-    game = entry.game
-    return HistoryRow(
-        seq=game.seq if game else entry.adjustment.seq,
-        date=entry.date,
-        round=game.round if game else 0,
-        player=username,
-        opponent=entry.opponent.username,
-        opponent_rank=entry.opponent_rank,
-        colour=Colour(entry.colour) if entry.colour else None,
-        handicap=game.handicap if game else 0,
-        komi=Fraction(game.komi) if game else Fraction(0),
-        winner=Winner(game.winner) if game else None,
-        status=Status(game.status) if game else Status.ADJUSTMENT,
-        tournament=game.tournament.code if game and game.tournament_id else "",
-        value_before=entry.value_before,
-        change=entry.change,
-        value_after=entry.value_after,
-        rank_before=entry.rank_before,
-        rank_after=entry.rank_after,
-        factors=entry.factors,
-        comment=(game.comment if game else entry.adjustment.comment) or "",
-        skipped=entry.skipped,
-    )
 
 
 def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
@@ -275,9 +227,9 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
     first, oldest row first: the log page's 12 columns with the numbers
     ``export_history`` prints. One query, streamed."""
     yield list(RECORD_SHEET_COLUMNS)
-    rows = log_rows(player, engine.name).order_by("position").iterator(_CHUNK)
-    for entry in rows:
-        cells = history_cells(_history_row(entry, player.username), engine)[1:]
+    rows = RatingHistory.objects.filter(algorithm=engine.name, player=player)
+    for row in history_rows(rows.order_by("position")):
+        cells = history_cells(row, engine)[1:]
         cells[0] = spreadsheet_safe(cells[0])  # the opponent
         cells[-1] = spreadsheet_safe(cells[-1])  # the comment
         yield cells
@@ -297,24 +249,24 @@ def _tournament_for_export(tournament: Tournament, country: str):
     """The stored tournament as a file lists it, ``country`` (two letters) for players
     whose country the site does not know."""
     if len(country) != 2 or not country.isascii() or not country.isalpha():
-        raise ServiceError(f"'{country}' is not a two-letter country code")
+        raise NotExportable(f"'{country}' is not a two-letter country code")
     return tournament_file(tournament, country=country.upper())
 
 
 def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     """The tournament's valid games as an EGD h9 file that ``read_egd`` reads back to the
     same tournament (an imported one as its file had it). ``country`` (two letters) is
-    written for players whose country the site does not know. Raises ``ServiceError``
+    written for players whose country the site does not know. Raises ``NotExportable``
     when there is nothing to write or no h-file can hold it."""
     exported = _tournament_for_export(tournament, country)
     if not exported.records:
-        raise ServiceError(
+        raise NotExportable(
             f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
         )
     try:
         text = write_egd(exported)
     except ValueError as error:
-        raise ServiceError(f"{tournament.code} cannot be written as an h-file: {error}") from None
+        raise NotExportable(f"{tournament.code} cannot be written as an h-file: {error}") from None
     losses = egd_losses(exported)
     # One comment line each (a line starting with ';'); brackets would read as a header.
     notes = "".join(
@@ -329,16 +281,16 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
 def tournament_opengotha(tournament: Tournament, *, country: str = "XX") -> str:
     """The tournament as an OpenGotha XML file (players, games, byes, forfeits, the
     placement criteria) that OpenGotha opens and ``read_opengotha`` reads back to the
-    same players, games and standings. Raises ``ServiceError`` when there is nothing
+    same players, games and standings. Raises ``NotExportable`` when there is nothing
     to write or OpenGotha cannot hold it (two players of one name)."""
     exported = _tournament_for_export(tournament, country)
     if not exported.players:
-        raise ServiceError(
+        raise NotExportable(
             f"the tournament '{tournament.code}' has no players: an OpenGotha file needs some"
         )
     try:
         return write_opengotha(exported)
     except ValueError as error:
-        raise ServiceError(
+        raise NotExportable(
             f"{tournament.code} cannot be written as an OpenGotha file: {error}"
         ) from None

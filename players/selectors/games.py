@@ -22,7 +22,7 @@ class RecomputeStatus:
     status: str  # DONE, PENDING or RUNNING
 
 
-def recompute_statuses(dates: Sequence[date]) -> list[list[RecomputeStatus]]:
+def recompute_statuses_by_date(dates: Sequence[date]) -> list[list[RecomputeStatus]]:
     """For each date (a game's), whether every maintained algorithm has rated it with
     the current games: "done" when the algorithm is clean, or dirty only from a later
     date, and not running; else "running" or "pending" (a recompute whose process died,
@@ -46,7 +46,8 @@ def recompute_statuses(dates: Sequence[date]) -> list[list[RecomputeStatus]]:
 
 
 def _with_statuses(games: list[Game]) -> list[Game]:
-    for game, statuses in zip(games, recompute_statuses([g.date for g in games]), strict=True):
+    statuses_by_game = recompute_statuses_by_date([game.date for game in games])
+    for game, statuses in zip(games, statuses_by_game, strict=True):
         game.recompute = statuses
         game.recompute_done = all(s.status == DONE for s in statuses)
     return games

@@ -1,5 +1,5 @@
 """Reads for the games search, /games/: every valid game, filtered by player, opponent,
-dates, tournament, status and handicap, newest first.
+dates, tournament, status and handicap, newest first; the API's list of games too.
 
 Each filter is one an index answers (a player's games through ``game_white_date`` and
 ``game_black_date``, dates through ``game_replay_order``), and the page is counted
@@ -18,16 +18,21 @@ from players.models import Game, Player, Tournament
 
 @dataclass(frozen=True, slots=True)
 class GameFilters:
+    """The games search's filters, and the API's (``/api/v1/games/``)."""
+
     player: Player | None = None
     opponent: Player | None = None  # with ``player``: their games against each other
     since: date | None = None  # both inclusive
     until: date | None = None
     tournament: Tournament | None = None
-    status: str = ""
+    status: str | None = ""
     handicap: int | None = None
+    include_void: bool = False  # the API's only: the search shows valid games
+    newest_first: bool = True
 
     @property
     def any(self) -> bool:
+        """Whether any filter narrows the games (the order and void games aside)."""
         return any(
             value not in (None, "")
             for value in (
@@ -47,8 +52,9 @@ def _playing(player: Player) -> Q:
 
 
 def games(filters: GameFilters) -> QuerySet[Game]:
-    """The valid games matching ``filters``, newest first (replay order reversed)."""
-    found = Game.objects.valid()
+    """The games matching ``filters`` (valid ones unless ``include_void``), in replay
+    order or, by default, its reverse."""
+    found = Game.objects.all() if filters.include_void else Game.objects.valid()
     if filters.player is not None and filters.opponent is not None:
         found = found.filter(
             Q(white=filters.player, black=filters.opponent)
@@ -66,4 +72,5 @@ def games(filters: GameFilters) -> QuerySet[Game]:
         found = found.filter(status=filters.status)
     if filters.handicap is not None:
         found = found.filter(handicap=filters.handicap)
-    return found.select_related("white", "black", "tournament").in_replay_order(reverse=True)
+    found = found.select_related("white", "black", "tournament")
+    return found.in_replay_order(reverse=filters.newest_first)

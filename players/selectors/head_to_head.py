@@ -7,13 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from django.db.models import Q, QuerySet
+from django.http import Http404
 
 from players.models import Game, Player
 from players.selectors.algorithms import AlgorithmInfo
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
 from ratings.engine.records import Status
-from ratings.lab.services import keyed_history_games
+from ratings.selectors import keyed_history_games
 
 
 def games_between(player: Player, opponent: Player) -> QuerySet[Game]:
@@ -111,3 +112,27 @@ def expectations(player: Player, opponent: Player, infos: list[AlgorithmInfo]) -
             counted += 1
         made.append(Expectation(info, counted, expected, actual))
     return made
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    """The head-to-head page of ``player`` against ``opponent``."""
+
+    player: Player
+    opponent: Player
+    games: QuerySet[Game]
+    record: Record
+    expectations: list[Expectation]
+
+
+def head_to_head(player: Player, opponent: Player, infos: list[AlgorithmInfo]) -> HeadToHead:
+    """The two players' games, score and expectations; 404 for one player twice."""
+    if player.pk == opponent.pk:
+        raise Http404(f"'{player.username}' is the same player twice: choose two different players")
+    return HeadToHead(
+        player=player,
+        opponent=opponent,
+        games=games_between(player, opponent),
+        record=record(player, opponent),
+        expectations=expectations(player, opponent, infos),
+    )

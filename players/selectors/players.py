@@ -3,6 +3,9 @@ lookup."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from datetime import date
+
 from django.db.models import (
     IntegerField,
     Q,
@@ -21,9 +24,17 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
-from players.web.charts import ChartPoint
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
+
+
+@dataclass(frozen=True, slots=True)
+class ChartPoint:
+    """One point of a player's rank-and-rating chart (``players.web.charts`` draws them)."""
+
+    date: date
+    rank: Rank
+    value: float
 
 
 def national_ranks_before(batch: ResyncBatch) -> dict[int, Rank]:
@@ -62,8 +73,9 @@ def merged_records(player: Player) -> list[Player]:
     return list(player.merged_records.order_by("username"))
 
 
-def player_ratings(player: Player) -> dict[str, CurrentRating]:
-    """The player's current rating under each algorithm that rated them (one query)."""
+def ratings_by_algorithm(player: Player) -> dict[str, CurrentRating]:
+    """The player's current rating under each algorithm that rated them, by its name
+    (one query); ``selectors.committee.player_ratings`` lists them in order."""
     return {rating.algorithm: rating for rating in CurrentRating.objects.filter(player=player)}
 
 

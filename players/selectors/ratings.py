@@ -18,7 +18,9 @@ from django.db.models import F, Q, QuerySet
 from players.fields import code_to_rank, rank_to_code
 from players.lookup import player_index
 from players.models import Adjustment, Club, Game, Player
+from players.selectors.exports import spreadsheet_safe
 from ratings.engine.base import registry
+from ratings.engine.output import format_value
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 
@@ -326,19 +328,33 @@ def _rows_of_day(algorithm: str, day: date, players: QuerySet[Player]) -> list[t
 RATING_LIST_CSV_COLUMNS = ("rank", "username", "name", "club", "value", "games", "last_updated")
 
 
-def rating_list_csv_rows(ratings: QuerySet | RatingsOfDay):
-    """The CSV download's rows of an (ordered, filtered) rating list, streamed."""
+def rating_list_csv_rows(ratings: QuerySet | RatingsOfDay, integer_values: bool) -> Iterator[list]:
+    """The CSV download of an (ordered, filtered) rating list, now or as of a day: its
+    header, then a row a rating, values at full precision, streamed."""
+    yield list(RATING_LIST_CSV_COLUMNS)
+    rows: Iterator[tuple]
     if isinstance(ratings, RatingsOfDay):
-        return ratings.csv_rows()
-    return ratings.values_list(
-        "rank",
-        "player__username",
-        "player__full_name",
-        "player__club__name",
-        "value",
-        "games",
-        "last_updated",
-    ).iterator(chunk_size=2000)
+        rows = ratings.csv_rows()
+    else:
+        rows = ratings.values_list(
+            "rank",
+            "player__username",
+            "player__full_name",
+            "player__club__name",
+            "value",
+            "games",
+            "last_updated",
+        ).iterator(chunk_size=2000)
+    for rank, username, name, club, value, games, last_updated in rows:
+        yield [
+            str(rank),
+            spreadsheet_safe(username),
+            spreadsheet_safe(name),
+            spreadsheet_safe(club or ""),
+            format_value(value, integer_values),
+            games,
+            last_updated.isoformat() if last_updated else "",
+        ]
 
 
 @dataclass(frozen=True, slots=True)

@@ -57,6 +57,11 @@ def reported_game_ids(player: Player) -> set[int]:
     )
 
 
+def has_open_report(game: Game, player: Player) -> bool:
+    """``player`` reported ``game`` and no volunteer has answered yet."""
+    return GameReport.objects.filter(game=game, player=player, resolved_at__isnull=True).exists()
+
+
 def game_of(player: Player, pk: int) -> Game | None:
     """Game ``pk`` if ``player`` played in it."""
     return (

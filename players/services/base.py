@@ -14,6 +14,7 @@ from players.models import (
 )
 from players.selectors.accounts import SYSTEM_USERNAME
 from ratings.engine.base import algorithm_names
+from ratings.selectors import IDS_PER_QUERY
 
 
 class ServiceError(Exception):
@@ -61,7 +62,7 @@ def next_seqs(count: int) -> range:
     return range(last - count + 1, last + 1)
 
 
-ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+ID_CHUNK = IDS_PER_QUERY  # ids in one IN (...) list, the bound the replay's reads keep
 
 
 def check_algorithm(algorithm: str) -> None:

@@ -86,7 +86,7 @@ def player_erase(*, user, player: Player) -> Player:
         raise ServiceError(f"{player.username} was already erased")
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
-        records = [player, *merged_records(player)]
+        records = [player, *_records_merged_into(player)]
         for record in records:
             old_names = [name for name in (record.username, record.full_name) if name]
             _replace_identity(record)
@@ -99,9 +99,11 @@ def player_erase(*, user, player: Player) -> Player:
     return player
 
 
-def merged_records(player: Player) -> list[Player]:
+def _records_merged_into(player: Player) -> list[Player]:
     """The records merged into ``player``'s, and those merged into them, as the merges'
-    audit entries name them (a merged record is kept, inactive, for the audit trail)."""
+    audit entries name them (a merged record is kept, inactive, for the audit trail),
+    locked for the erasure. Not ``selectors.players.merged_records``: that one reads
+    the direct merges the log page names."""
     found: dict[int, Player] = {}
     keep_ids = [player.pk]
     while keep_ids:

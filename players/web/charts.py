@@ -1,6 +1,6 @@
 """The rank-and-rating chart of a player's log page, as geometry for an inline SVG.
 
-Pure functions, no Django: a list of (date, rank, value) in, the numbers of an SVG
+Pure functions: the selectors' ``ChartPoint``s (date, rank, value) in, the numbers of an SVG
 out (path data, markers, axis ticks, rank bands); ``templates/players/includes/
 rating_chart.html`` draws them. Server-side SVG needs no script and no library, so
 the chart works offline and on a phone.
@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from players.selectors.players import ChartPoint
 from ratings.engine.base import registry
 from ratings.engine.description import VALUE_SCALE, RankScale
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
@@ -32,13 +33,6 @@ MARGIN_BOTTOM = 38
 MAX_POINTS = 500  # a long history is downsampled to this many points (shape kept)
 
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
-
-
-@dataclass(frozen=True, slots=True)
-class ChartPoint:
-    date: date
-    rank: Rank
-    value: float
 
 
 def scale_for(algorithm: str) -> RankScale:

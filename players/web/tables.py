@@ -79,6 +79,11 @@ def shown_value(value: float, integer_values: bool) -> str:
     return plain_number(int(value) if integer_values else round(value))
 
 
+def shown_rating(rating, algorithm: AlgorithmInfo) -> str:
+    """A current rating's value as the pages show it; empty where there is none."""
+    return shown_value(rating.value, algorithm.integer_values) if rating is not None else ""
+
+
 def shown_change(change: float, integer_values: bool) -> str:
     return signed(int(change)) if integer_values else signed(change, 2)
 

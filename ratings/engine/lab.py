@@ -190,6 +190,33 @@ def summary(items: Sequence[Prediction]) -> dict[str, Any]:
             won += 1
         else:
             lost += 1
+    return summary_of_sums(
+        games=games,
+        jigo=jigo,
+        won=won,
+        lost=lost,
+        no_favourite=no_favourite,
+        log_loss=log_loss,
+        brier=brier,
+        predicted=predicted,
+        observed=observed,
+    )
+
+
+def summary_of_sums(
+    *,
+    games: float,
+    jigo: float,
+    won: float,
+    lost: float,
+    no_favourite: float,
+    log_loss: float,
+    brier: float,
+    predicted: float,
+    observed: float,
+) -> dict[str, Any]:
+    """:func:`summary` from its counts and sums (the site keeps them per tournament and
+    adds them up, ``ratings.lab.tallies``)."""
     with_favourite = won + lost
     return {
         "games": games,

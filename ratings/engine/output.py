@@ -36,13 +36,19 @@ HISTORY_COLUMNS = (
 STANDINGS_COLUMNS = ("player", "rank", "value", "games")
 
 
-def format_value(value: Number, integer_values: bool) -> str:
-    """SAGC indexes as integers; ratings at full precision (``repr`` of the float)."""
+def exact_value(value: Number, integer_values: bool) -> int | float:
+    """An algorithm's value as the files and the API give it: SAGC indexes as integers,
+    ratings at full precision."""
     if integer_values:
-        return str(int(value))
+        return int(value)
     # + 0.0 turns -0.0 into 0.0: a change of "-0.0" means nothing to a reader, and the
     # database does not keep the sign of zero.
-    return repr(float(value) + 0.0)
+    return float(value) + 0.0
+
+
+def format_value(value: Number, integer_values: bool) -> str:
+    """:func:`exact_value` as text (a float's ``repr``: every digit it holds)."""
+    return str(exact_value(value, integer_values))
 
 
 def format_komi(komi: Fraction) -> str:

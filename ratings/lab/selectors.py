@@ -52,3 +52,22 @@ def lab_entries(algorithms: list[AlgorithmInfo]) -> list[LabEntry]:
             )
         )
     return entries
+
+
+@dataclass(frozen=True, slots=True)
+class LabPage:
+    """The lab's page: every maintained algorithm's entry, the one shown in detail, and
+    those whose ratings wait for a recompute."""
+
+    entries: list[LabEntry]
+    entry: LabEntry
+    pending: list[LabEntry]
+
+
+def lab_page(algorithms: list[AlgorithmInfo], selected: AlgorithmInfo) -> LabPage:
+    entries = lab_entries(algorithms)
+    return LabPage(
+        entries=entries,
+        entry=next(item for item in entries if item.info.name == selected.name),
+        pending=[item for item in entries if item.pending_from is not None],
+    )

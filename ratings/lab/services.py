@@ -13,165 +13,30 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Iterator, Sequence
 from datetime import date, datetime, timedelta
-from fractions import Fraction
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, Count, F, IntegerField, Max, Min, Q, QuerySet, Value, When
-from django.db.models.functions import Cast
+from django.db.models import Case, Count, F, Max, Min, Q, Value, When
 from django.utils import timezone
 
-from players.fields import code_to_rank
 from players.models import Game
 from ratings.engine import gcr as gcr_engine
 from ratings.engine import lab
 from ratings.engine.base import RatingState, get_algorithm, replay
 from ratings.engine.gcr import Gcr
 from ratings.engine.ranks import Rank
-from ratings.engine.records import Colour, GameRecord, Status, Winner
+from ratings.engine.records import GameRecord, Status, Winner
 from ratings.lab import tallies as lab_tallies
-from ratings.models import LabReport, RatingHistory, RatingSnapshot, RecomputeState
-from ratings.selectors import ReplayKey, player_entries, player_ids, replay_records
-
-logger = logging.getLogger(__name__)
-
-_CHUNK = 5000
-
-_HISTORY_COLUMNS = (
-    "game_id",
-    "colour",
-    "player_id",
-    "value_before",
-    "rank_code",
-    "skipped",
-    "game__handicap",
-    "game__komi",
-    "game__board_size",
-    "game__status",
-    "game__winner",
-    "game__tournament_id",
-    "date",
-    "position",
+from ratings.models import LabReport, RatingSnapshot, RecomputeState
+from ratings.selectors import (
+    ReplayKey,
+    dated_history_games,
+    player_entries,
+    player_ids,
+    replay_records,
 )
 
-
-def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
-    """The games ``algorithm`` rated (see :func:`rated_history_games`)."""
-    return (
-        game for _day, _position, _game_id, game in rated_history_games(algorithm, blocks=blocks)
-    )
-
-
-def dated_history_games(
-    algorithm: str, *, blocks: bool, since: date | None = None, from_position: int = 0
-) -> Iterator[tuple[date, int, lab.LabGame]]:
-    """The games ``algorithm`` rated on or after ``since``, each with its date and the
-    position of its first row (see :func:`rated_history_games`)."""
-    return (
-        (day, position, game)
-        for day, position, _game_id, game in rated_history_games(
-            algorithm, blocks=blocks, since=since, from_position=from_position
-        )
-    )
-
-
-def keyed_history_games(
-    algorithm: str, *, blocks: bool, games: QuerySet | None = None
-) -> Iterator[tuple[int, lab.LabGame]]:
-    """The games ``algorithm`` rated, each with its game's id; with ``games`` (a
-    queryset of games) only those (see :func:`rated_history_games`)."""
-    return (
-        (game_id, game)
-        for _day, _position, game_id, game in rated_history_games(
-            algorithm, blocks=blocks, games=games
-        )
-    )
-
-
-def rated_history_games(
-    algorithm: str,
-    *,
-    blocks: bool,
-    since: date | None = None,
-    from_position: int = 0,
-    games: QuerySet | None = None,
-) -> Iterator[tuple[date, int, int, lab.LabGame]]:
-    """The games ``algorithm`` rated (not skipped, not free) on or after ``since``, each
-    with its date, the position of its first row, its game's id and both players' value
-    and rank just before it, from one query over its stored history (from
-    ``from_position`` on, a bound the caller knows that saves reading the rows before
-    it; with ``games``, a queryset of games, only those games' rows).
-
-    With ``blocks`` (EGF, the French ladder: a tournament is rated as one block) a
-    tournament game uses each player's value at the tournament's start, the value on
-    their first row of it: EGF rates every game of the block from there, and the
-    French ladder's later rows hold starting levels corrected after the block's
-    results were seen. With ``games`` a block starts at the first of those games.
-    """
-    rows = RatingHistory.objects.filter(
-        algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
-    )
-    if since is not None:
-        rows = rows.filter(date__gte=since, position__gte=from_position)
-    if games is not None:
-        rows = rows.filter(game__in=games.values("pk"))
-    rows = (
-        rows.annotate(rank_code=Cast("rank_before", IntegerField()))
-        .order_by("position")
-        .values_list(*_HISTORY_COLUMNS)
-    )
-    # the few distinct ranks, komis, statuses and results, converted once each
-    ranks: dict[int, Rank] = {}
-    komis: dict[object, Fraction] = {}
-    statuses = {status.value: status for status in Status}
-    winners = {winner.value: winner for winner in Winner}
-    block_starts: dict[tuple[int, int], tuple[float, Rank]] = {}
-    pending: dict[int, lab.Side] = {}  # White's side, until Black's row of the game
-    for (
-        game_id,
-        colour,
-        player_id,
-        value_before,
-        rank_code,
-        skipped,
-        handicap,
-        komi,
-        board_size,
-        status,
-        winner,
-        tournament_id,
-        day,
-        position,
-    ) in rows.iterator(chunk_size=_CHUNK):
-        rank = ranks.get(rank_code)
-        if rank is None:
-            rank = ranks[rank_code] = code_to_rank(rank_code)
-        if blocks and tournament_id is not None:
-            value_before, rank = block_starts.setdefault(
-                (tournament_id, player_id), (value_before, rank)
-            )
-        side = lab.Side(rank, value_before)
-        if colour == Colour.WHITE.value:
-            pending[game_id] = (side, position)
-            continue
-        white, first_position = pending.pop(game_id, (None, position))
-        if white is None or skipped or status == Status.FREE.value:
-            continue
-        fraction = komis.get(komi)
-        if fraction is None:
-            fraction = komis[komi] = Fraction(komi)
-        yield (
-            day,
-            first_position,
-            game_id,
-            lab.LabGame(
-                matchup=lab.Matchup(
-                    white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
-                ),
-                winner=winners[winner],
-                status=statuses[status],
-            ),
-        )
+logger = logging.getLogger(__name__)
 
 
 def gcr_dated_games(

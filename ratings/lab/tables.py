@@ -133,3 +133,23 @@ class CalibrationTable(tables.Table):
 
     def render_observed(self, record) -> str:
         return share_text(record["observed"])
+
+
+BREAKDOWN_TITLES = (
+    ("by_rank_band", "Rank of the weaker player"),
+    ("by_handicap", "Handicap"),
+    ("by_status", "Game status"),
+)
+
+
+def detail_tables(metrics: dict) -> dict:
+    """The tables of one algorithm's report under the comparison: its calibration and
+    its breakdowns (those the report has)."""
+    return {
+        "calibration": CalibrationTable(metrics.get("calibration", [])),
+        "breakdowns": [
+            BreakdownTable(metrics[key], key=key, title=title)
+            for key, title in BREAKDOWN_TITLES
+            if key in metrics
+        ],
+    }

@@ -104,21 +104,17 @@ def combined(tallies: Iterable[dict[str, Any]]) -> dict[str, Any]:
 
 def _summary(sums: Sequence[float]) -> dict[str, Any]:
     """What ``lab.summary`` gives, from the sums."""
-    games, jigo, won, lost = sums[_GAMES], sums[_JIGO], sums[_WON], sums[_LOST]
-    with_favourite = won + lost
-    return {
-        "games": games,
-        "decisive": games - jigo,
-        "jigo": jigo,
-        "favourite_won": won,
-        "favourite_lost": lost,
-        "no_favourite": sums[_NO_FAVOURITE],
-        "favourite_share": won / with_favourite if with_favourite else None,
-        "log_loss": sums[_LOG_LOSS] / games if games else None,
-        "brier": sums[_BRIER] / games if games else None,
-        "mean_predicted": sums[_PREDICTED] / games if games else None,
-        "white_score": sums[_OBSERVED] / games if games else None,
-    }
+    return lab.summary_of_sums(
+        games=sums[_GAMES],
+        jigo=sums[_JIGO],
+        won=sums[_WON],
+        lost=sums[_LOST],
+        no_favourite=sums[_NO_FAVOURITE],
+        log_loss=sums[_LOG_LOSS],
+        brier=sums[_BRIER],
+        predicted=sums[_PREDICTED],
+        observed=sums[_OBSERVED],
+    )
 
 
 def metrics(total: dict[str, Any]) -> dict[str, Any]:

@@ -40,6 +40,7 @@ from ratings.recompute import dirty, liveness, progress
 from ratings.recompute.bulk import RowWriter
 from ratings.recompute.dirty import earliest, ensure_states, maintained_algorithms
 from ratings.selectors import (
+    IDS_PER_QUERY,
     ReplayKey,
     SourceIds,
     player_entries,
@@ -415,8 +416,8 @@ def _thin_checkpoints(algorithm: str, end: int) -> None:
             dropped.append(pk)
         else:
             kept = position
-    for start in range(0, len(dropped), _ID_CHUNK):
-        Checkpoint.objects.filter(pk__in=dropped[start : start + _ID_CHUNK]).delete()
+    for start in range(0, len(dropped), IDS_PER_QUERY):
+        Checkpoint.objects.filter(pk__in=dropped[start : start + IDS_PER_QUERY]).delete()
 
 
 class _StateJson:
@@ -607,8 +608,8 @@ def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
         stored.delete()
         changed = new
     else:
-        for start in range(0, len(stale), _ID_CHUNK):
-            stored.filter(player_id__in=stale[start : start + _ID_CHUNK]).delete()
+        for start in range(0, len(stale), IDS_PER_QUERY):
+            stored.filter(player_id__in=stale[start : start + IDS_PER_QUERY]).delete()
         changed = {
             player_id: values for player_id, values in new.items() if old.get(player_id) != values
         }
@@ -616,9 +617,6 @@ def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
     with RowWriter(CurrentRating, columns) as current:
         for player_id, (rank, value, games) in changed.items():
             current.add((algorithm, player_id, rank, value, games, "{}"))
-
-
-_ID_CHUNK = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
 
 
 def _rewrite_holistic(algorithm: Algorithm, start: date | None) -> int:

@@ -12,8 +12,8 @@ from players.selectors import head_to_head
 from players.services.games import game_void, record_sheet_submit
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
-from ratings.lab.services import keyed_history_games
 from ratings.recompute.run import recompute_pending
+from ratings.selectors import keyed_history_games
 from tests import factories
 
 pytestmark = pytest.mark.django_db

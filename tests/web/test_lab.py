@@ -15,6 +15,7 @@ from ratings.engine.sagc import Sagc
 from ratings.lab import services as lab_services
 from ratings.models import LabReport, RatingHistory
 from ratings.recompute.run import recompute_pending
+from ratings.selectors import history_games
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -129,9 +130,9 @@ def test_a_tournament_is_predicted_from_the_ratings_at_its_start_under_egf(vera)
         ],
     )
     recompute_pending()
-    second = list(lab_services.history_games("egf-2021", blocks=True))[1]
+    second = list(history_games("egf-2021", blocks=True))[1]
     assert second.matchup.white.value == 1600.0  # ann's rating at the start, as EGF rates it
-    running = list(lab_services.history_games("egf-2021", blocks=False))[1]
+    running = list(history_games("egf-2021", blocks=False))[1]
     assert running.matchup.white.value > 1600.0  # her row's running value after round 1
 
 

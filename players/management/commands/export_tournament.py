@@ -3,8 +3,7 @@
 from django.core.management.base import BaseCommand, CommandError
 
 from players.models import Tournament
-from players.selectors.exports import tournament_egd, tournament_opengotha
-from players.services.base import ServiceError
+from players.selectors.exports import NotExportable, tournament_egd, tournament_opengotha
 
 
 class Command(BaseCommand):
@@ -40,12 +39,12 @@ class Command(BaseCommand):
         if options["format"] == "opengotha":
             try:
                 self.stdout.write(tournament_opengotha(tournament, country=country), ending="")
-            except ServiceError as error:
+            except NotExportable as error:
                 raise CommandError(error.message) from None
             return
         try:
             exported = tournament_egd(tournament, country=country)
-        except ServiceError as error:
+        except NotExportable as error:
             raise CommandError(error.message) from None
         for loss in exported.losses:
             self.stderr.write(f"warning: {loss}")
