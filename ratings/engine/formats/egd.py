@@ -271,11 +271,9 @@ def _results_of(
     )
 
 
-def _after_round_names(lines: Sequence[str], count: int) -> tuple[str, ...]:
-    """The names of the ``count`` columns after the rounds: the last words of the column
-    heading (a last ``Pin`` heads the ``|PIN``, not one of them); "" where it has none."""
-    if not count:
-        return ()
+def _column_heading(lines: Sequence[str]) -> list[str]:
+    """The words of the column heading: the last comment line before the players with
+    "Name" in it (empty if there is none)."""
     heading: list[str] = []
     for text in lines:
         stripped = text.strip()
@@ -286,6 +284,15 @@ def _after_round_names(lines: Sequence[str], count: int) -> tuple[str, ...]:
         words = stripped.lstrip(";").split()
         if any(word.lower() == "name" for word in words):
             heading = words
+    return heading
+
+
+def _after_round_names(lines: Sequence[str], count: int) -> tuple[str, ...]:
+    """The names of the ``count`` columns after the rounds: the last words of the column
+    heading (a last ``Pin`` heads the ``|PIN``, not one of them); "" where it has none."""
+    if not count:
+        return ()
+    heading = _column_heading(lines)
     if heading and heading[-1].lower() == "pin":
         heading = heading[:-1]
     rounds_at = max(
@@ -333,16 +340,7 @@ def _score_names(lines: Sequence[str], scores: int) -> tuple[str, ...]:
     """The names of the ``scores`` tie-breaker columns from the column heading (the
     last comment line before the players with "Name" in it): the words after the
     club's heading; "" where the heading does not name a column."""
-    heading: list[str] = []
-    for text in lines:
-        stripped = text.strip()
-        if not stripped.startswith(";"):
-            if stripped:
-                break
-            continue
-        words = stripped.lstrip(";").split()
-        if any(word.lower() == "name" for word in words):
-            heading = words
+    heading = _column_heading(lines)
     club_at = next((i for i, word in enumerate(heading) if word.lower() in ("club", "cl")), None)
     if club_at is None:
         return ("",) * scores
