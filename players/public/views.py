@@ -34,7 +34,11 @@ from players.selectors.algorithms import algorithm_or_404, algorithms
 from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
 from players.selectors.player_log import player_log as player_log_selector
 from players.selectors.players import log_rows, player_or_404, ratings_by_algorithm
-from players.selectors.ratings import rating_list_csv_rows, recompute_notice
+from players.selectors.ratings import (
+    rating_list_csv_rows,
+    recompute_notice,
+    tournament_recompute_notice,
+)
 from players.selectors.tournaments import tournament_or_404
 from players.web.charts import rank_chart
 from players.web.downloads import csv_attachment
@@ -228,6 +232,7 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
             "crosstable": crosstable_page(request, tournament, algorithm),
             "algorithm": algorithm,
             "algorithm_tabs": algorithm_tabs(request, infos, algorithm, default),
+            "notice": tournament_recompute_notice(algorithm.name, tournament),
         },
     )
 

@@ -17,7 +17,7 @@ from django.db.models import F, Q, QuerySet
 
 from players.fields import code_to_rank, rank_to_code
 from players.lookup import player_index
-from players.models import Adjustment, Club, Game, Player
+from players.models import Adjustment, Club, Game, Player, Tournament
 from players.selectors.exports import spreadsheet_safe
 from ratings.engine.base import registry
 from ratings.engine.output import format_value
@@ -387,3 +387,14 @@ def recompute_notice(algorithm: str, player: Player | None = None) -> RecomputeN
         or Adjustment.objects.filter(player=player, date__gte=since).exists()
     )
     return notice if affected else None
+
+
+def tournament_recompute_notice(algorithm: str, tournament: Tournament) -> RecomputeNotice | None:
+    """A notice while a recompute can still change the tournament's before and after
+    values: one is pending from a date on or before its last game (a later entry is
+    rated after the tournament, every algorithm's blocks included)."""
+    notice = recompute_notice(algorithm)
+    last = tournament.last_game or tournament.end_date
+    if notice is None or (last is not None and notice.dirty_from > last):
+        return None
+    return notice

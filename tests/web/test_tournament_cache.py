@@ -66,13 +66,15 @@ def uncached(client, url: str, monkeypatch) -> bytes:
 def test_a_page_from_the_cache_is_the_page_built_afresh(
     client, cup, monkeypatch, django_assert_num_queries
 ):
-    with django_assert_num_queries(5):  # tournament, fingerprint, players, games, history
+    with django_assert_num_queries(
+        6
+    ):  # tournament, fingerprint, players, games, history, recompute notice
         built = client.get(URL).content
-    with django_assert_num_queries(2):  # tournament, fingerprint
+    with django_assert_num_queries(3):  # tournament, fingerprint, recompute notice
         kept = client.get(URL).content
-    with django_assert_num_queries(5):  # each algorithm its own entry
+    with django_assert_num_queries(6):  # each algorithm its own entry, recompute notice
         client.get(URL + "?algorithm=sagc")
-    with django_assert_num_queries(2):
+    with django_assert_num_queries(3):  # with the recompute notice's state
         kept_sagc = client.get(URL + "?algorithm=sagc").content
 
     assert kept == built
@@ -174,7 +176,7 @@ def test_the_page_shows_every_write_at_once(
     client, cup, vera, monkeypatch, write: Callable, django_assert_num_queries
 ):
     before = client.get(URL).content
-    with django_assert_num_queries(2):  # kept
+    with django_assert_num_queries(3):  # kept, recompute notice
         assert client.get(URL).content == before
 
     write(cup, vera, factories.committee_member())

@@ -2,14 +2,14 @@
 crosstable with each player's change under the EGF GoR (or another algorithm)."""
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 
 from players.models import Player
 from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.players import player_merge
-from ratings.models import RatingHistory
+from ratings.models import RatingHistory, RecomputeState
 from ratings.recompute.run import recompute_pending
 from tests import factories
 
@@ -171,9 +171,9 @@ def test_an_imported_tournament_shows_the_files_country_and_club(
 
     import_text(PLESSIS_CUP)
     # tournament, its fingerprint, entrants, players, games, history; then from the cache
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):  # with the recompute notice's state
         html = client.get("/tournaments/plessis-cup/").content.decode()
-    with django_assert_max_num_queries(2):  # tournament, its fingerprint
+    with django_assert_max_num_queries(3):  # tournament, its fingerprint, recompute notice
         assert client.get("/tournaments/plessis-cup/").content.decode() == html
     rows = crosstable_rows(html)
     # the file's own columns: # and Place, name, rank, country, club (xxxx: none)
@@ -188,9 +188,13 @@ def test_an_imported_tournament_shows_the_files_country_and_club(
 def test_the_crosstable_is_a_fixed_number_of_queries(
     client, open_tournament, django_assert_max_num_queries
 ):
-    with django_assert_max_num_queries(5):  # tournament, fingerprint, players, games, history
+    with django_assert_max_num_queries(
+        6
+    ):  # tournament, fingerprint, players, games, history, recompute notice
         response = client.get("/tournaments/spring-cup/")
-    with django_assert_max_num_queries(2):  # tournament, its fingerprint: the table kept
+    with django_assert_max_num_queries(
+        3
+    ):  # tournament, its fingerprint: the table kept, recompute notice
         assert client.get("/tournaments/spring-cup/").content == response.content
 
     assert response.status_code == 200
@@ -254,9 +258,13 @@ def test_a_tournament_page_and_its_api_take_the_same_queries_small_or_large(
     league_of(vera, "large", 30, 10)
     recompute_pending()
     for code, players in (("small", 3), ("large", 31)):
-        with django_assert_num_queries(5):  # tournament, fingerprint, players, games, history
+        with django_assert_num_queries(
+            6
+        ):  # tournament, fingerprint, players, games, history, recompute notice
             html = client.get(f"/tournaments/{code}/").content.decode()
-        with django_assert_num_queries(2):  # tournament, fingerprint: the table from the cache
+        with django_assert_num_queries(
+            3
+        ):  # tournament, fingerprint: the table from the cache, recompute notice
             assert client.get(f"/tournaments/{code}/").content.decode() == html
         with django_assert_num_queries(3):  # the tournament, its fingerprint, its games
             data = client.get(f"/api/v1/tournaments/{code}/").json()
@@ -286,7 +294,7 @@ def test_the_stored_counts_follow_corrections_and_merges(client, vera):
 
 def test_a_tournament_without_games_says_so(client, django_assert_max_num_queries):
     factories.tournament("empty-cup", "Empty Cup")
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):  # with the recompute notice's state
         response = client.get("/tournaments/empty-cup/")
 
     assert response.status_code == 200
@@ -295,3 +303,17 @@ def test_a_tournament_without_games_says_so(client, django_assert_max_num_querie
 
 def test_it_answers_404_for_an_unknown_tournament(client):
     assert client.get("/tournaments/no-such-cup/").status_code == 404
+
+
+def test_a_tournament_page_says_when_a_pending_recompute_can_still_change_its_values(
+    client, open_tournament
+):
+    last = open_tournament.games.order_by("-date").values_list("date", flat=True).first()
+    RecomputeState.objects.update_or_create(algorithm="egf-2021", defaults={"dirty_from": last})
+    page = client.get(f"/tournaments/{open_tournament.code}/?algorithm=egf-2021")
+    assert 'id="recompute-notice"' in page.content.decode()
+
+    later = last + timedelta(days=1)  # entered after the tournament: its rows stay
+    RecomputeState.objects.filter(algorithm="egf-2021").update(dirty_from=later)
+    page = client.get(f"/tournaments/{open_tournament.code}/?algorithm=egf-2021")
+    assert 'id="recompute-notice"' not in page.content.decode()
