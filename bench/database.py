@@ -242,7 +242,7 @@ class Run:
         return None if full is None or self.lab is None else full + self.lab["seconds"]
 
 
-STEPS = ("import", "full", "lab", "copy", "backdated", "entries", "pages", "save")
+STEPS = ("import", "full", "save", "lab", "pages", "entries", "copy", "backdated")
 
 
 # The figures each step measures (a field of ``Run``).
@@ -317,12 +317,38 @@ def measure(
                     f"rows, peak {result['peak_kib'] / 1024:.0f} MiB",
                     flush=True,
                 )
+    # The sheet save and the pages first, the SAGC-only figures (measured before issue
+    # 14) last: on a loaded machine a run cut short keeps what matters most.
+    for options in saves if "save" in steps else ():
+        with tempfile.TemporaryDirectory(prefix="clubrating-bench-broker-") as var:
+            broker = {"CELERY_BROKER_URL": "filesystem://localhost/", "CLUBRATING_VAR_DIR": var}
+            result = run.step("save", debug=True, extra_env=broker, **options)
+        run.saves.append(result)
+        print(
+            f"{label}: sheet save{' with a worker running' if result['worker'] else ''}: "
+            f"p50 {result['median_ms']:.0f} ms, p95 {result['p95_ms']:.0f} ms",
+            flush=True,
+        )
     if entries and "lab" in steps:
         run.lab = run.step("lab")
         each = ", ".join(
             f"{name} {item['seconds']:.1f} s" for name, item in run.lab["algorithms"].items()
         )
         print(f"{label}: full lab {run.lab['seconds']:.1f} s ({each})", flush=True)
+    if pages and "pages" in steps:
+        run.pages = run.step("pages", debug=True, requests=30)
+        print(f"{label}: {len(run.pages['timings'])} pages timed", flush=True)
+    for depth in entries if "entries" in steps else ():
+        result = run.step("entry", depth=depth, runs=entry_runs or backdated_runs)
+        run.entries.append(result)
+        middle = _middle(result["runs"])
+        print(
+            f"{label}: one game {_where(depth)}, every algorithm and the lab current in "
+            f"{result['seconds']:.2f} s (recomputes {middle['recompute_seconds']:.2f} s, "
+            f"lab {middle['lab_seconds']:.2f} s)"
+            + (f"; still pending: {', '.join(middle['pending'])}" if middle["pending"] else ""),
+            flush=True,
+        )
     if copy and "copy" in steps:
         run.copy = run.step("copy", algorithm=primary)
         print(
@@ -339,30 +365,6 @@ def measure(
         print(
             f"{label}: back-dated {depth:.0%}: {result['seconds']:.2f} s, "
             f"{result['rows']:,.0f} rows",
-            flush=True,
-        )
-    for depth in entries if "entries" in steps else ():
-        result = run.step("entry", depth=depth, runs=entry_runs or backdated_runs)
-        run.entries.append(result)
-        middle = _middle(result["runs"])
-        print(
-            f"{label}: one game {_where(depth)}, every algorithm and the lab current in "
-            f"{result['seconds']:.2f} s (recomputes {middle['recompute_seconds']:.2f} s, "
-            f"lab {middle['lab_seconds']:.2f} s)"
-            + (f"; still pending: {', '.join(middle['pending'])}" if middle["pending"] else ""),
-            flush=True,
-        )
-    if pages and "pages" in steps:
-        run.pages = run.step("pages", debug=True, requests=30)
-        print(f"{label}: {len(run.pages['timings'])} pages timed", flush=True)
-    for options in saves if "save" in steps else ():
-        with tempfile.TemporaryDirectory(prefix="clubrating-bench-broker-") as var:
-            broker = {"CELERY_BROKER_URL": "filesystem://localhost/", "CLUBRATING_VAR_DIR": var}
-            result = run.step("save", debug=True, extra_env=broker, **options)
-        run.saves.append(result)
-        print(
-            f"{label}: sheet save{' with a worker running' if result['worker'] else ''}: "
-            f"p50 {result['median_ms']:.0f} ms, p95 {result['p95_ms']:.0f} ms",
             flush=True,
         )
     run.save_progress()
