@@ -184,6 +184,7 @@ class Run:
         extra_env: dict[str, str] | None = None,
         **arguments: Any,
     ) -> dict[str, Any]:
+        self.save_progress()  # what was measured so far, should this step not end
         result = run_step(
             step,
             arguments,
@@ -242,7 +243,7 @@ class Run:
         return None if full is None or self.lab is None else full + self.lab["seconds"]
 
 
-STEPS = ("import", "full", "save", "lab", "pages", "entries", "copy", "backdated")
+STEPS = ("import", "full", "save", "lab", "entries", "pages", "copy", "backdated")
 
 
 # The figures each step measures (a field of ``Run``).
@@ -285,6 +286,7 @@ def measure(
     entry_runs: int | None = None,
     saves: Sequence[dict[str, Any]] = (),
     steps: Sequence[str] = STEPS,
+    page_requests: int = 30,
 ) -> Run:
     """Each step of ``steps`` the arguments ask for; ``import`` makes the data set (else
     the database holds it from an earlier run, ``--reuse``)."""
@@ -317,8 +319,9 @@ def measure(
                     f"rows, peak {result['peak_kib'] / 1024:.0f} MiB",
                     flush=True,
                 )
-    # The sheet save and the pages first, the SAGC-only figures (measured before issue
-    # 14) last: on a loaded machine a run cut short keeps what matters most.
+    # What issue 14 asks for first (the sheet save, the lab, the entries), the SAGC-only
+    # figures measured before it last: on a loaded machine a run cut short keeps what
+    # matters most.
     for options in saves if "save" in steps else ():
         with tempfile.TemporaryDirectory(prefix="clubrating-bench-broker-") as var:
             broker = {"CELERY_BROKER_URL": "filesystem://localhost/", "CLUBRATING_VAR_DIR": var}
@@ -335,9 +338,6 @@ def measure(
             f"{name} {item['seconds']:.1f} s" for name, item in run.lab["algorithms"].items()
         )
         print(f"{label}: full lab {run.lab['seconds']:.1f} s ({each})", flush=True)
-    if pages and "pages" in steps:
-        run.pages = run.step("pages", debug=True, requests=30)
-        print(f"{label}: {len(run.pages['timings'])} pages timed", flush=True)
     for depth in entries if "entries" in steps else ():
         result = run.step("entry", depth=depth, runs=entry_runs or backdated_runs)
         run.entries.append(result)
@@ -349,6 +349,9 @@ def measure(
             + (f"; still pending: {', '.join(middle['pending'])}" if middle["pending"] else ""),
             flush=True,
         )
+    if pages and "pages" in steps:
+        run.pages = run.step("pages", debug=True, requests=page_requests)
+        print(f"{label}: {len(run.pages['timings'])} pages timed", flush=True)
     if copy and "copy" in steps:
         run.copy = run.step("copy", algorithm=primary)
         print(
@@ -793,6 +796,15 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
         "--entry-runs", type=int, help="entries at each depth at 1,000,000 games (1)"
     )
     parser.add_argument("--saves", type=int, default=30, help="timed sheet saves (30)")
+    parser.add_argument(
+        "--page-requests", type=int, default=30, help="timed requests of each page (30)"
+    )
+    parser.add_argument(
+        "--algorithms",
+        type=lambda text: text.split(","),
+        help="the algorithms maintained, the primary first (default every one: "
+        f"{','.join(EVERY_ALGORITHM)})",
+    )
     parser.add_argument("--no-write", action="store_true", help="do not update the doc")
     parser.add_argument("--write", action="store_true", help="update the doc even with --only")
     parser.add_argument(
@@ -814,6 +826,8 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     load = os.getloadavg()[0]
     started = time.perf_counter()
     steps = [step for step in args.steps if step != "import" or not args.reuse]
+    algorithms = args.algorithms or list(EVERY_ALGORITHM)
+    common = {"steps": steps, "page_requests": args.page_requests}
 
     def settings_for(games: int) -> Settings:
         return Settings(games=games, players=max(4, games // 100), years=10)
@@ -821,8 +835,8 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     def postgres() -> Database:
         return Database("postgresql", postgres_url) if args.reuse else fresh_postgres(postgres_url)
 
-    def saves(worker: bool, settle: bool = True) -> list[dict[str, Any]]:
-        plain = {"requests": args.saves, "settle": settle}
+    def saves(worker: bool) -> list[dict[str, Any]]:
+        plain = {"requests": args.saves}
         # With a worker: a volunteer typing sheets in, one every few seconds.
         return [plain, {**plain, "worker": True, "pause": 3.0}] if worker else [plain]
 
@@ -836,7 +850,7 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
             measure(
                 postgres(),
                 settings_for(big_games),
-                algorithms=EVERY_ALGORITHM,
+                algorithms=algorithms,
                 full_runs={},
                 copy=True,
                 depths=DEPTHS,
@@ -845,7 +859,7 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
                 entries=ENTRY_DEPTHS,
                 entry_runs=args.entry_runs or (runs if big_games <= 200_000 else 1),
                 saves=saves(worker=False),
-                steps=steps,
+                **common,
             )
         )
     if "medium" in parts:
@@ -853,7 +867,7 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
             measure(
                 postgres(),
                 settings_for(medium_games),
-                algorithms=EVERY_ALGORITHM,
+                algorithms=algorithms,
                 full_runs={"sagc": runs},
                 copy=True,
                 depths=DEPTHS,
@@ -861,7 +875,7 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
                 pages=True,
                 entries=ENTRY_DEPTHS,
                 saves=saves(worker=False),
-                steps=steps,
+                **common,
             )
         )
     for part, games in (("sqlite", medium_games), ("sqlite-big", big_games)):
@@ -875,7 +889,7 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
             measure(
                 Database("sqlite", f"sqlite:///{path}"),
                 settings_for(games),
-                algorithms=EVERY_ALGORITHM,
+                algorithms=algorithms,
                 full_runs={"sagc": runs},
                 copy=everything,
                 depths=DEPTHS if everything else (),
@@ -883,8 +897,9 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
                 pages=False,
                 entries=ENTRY_DEPTHS if everything else (),
                 # the embedded set-up: its worker runs the recomputes each save queues
-                saves=saves(worker=everything, settle=everything),
+                saves=saves(worker=everything),
                 steps=steps if everything else [s for s in steps if s in ("import", "save")],
+                page_requests=args.page_requests,
             )
         )
     options = list(sys.argv[1:] if argv is None else argv)

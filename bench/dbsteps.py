@@ -406,7 +406,7 @@ def _game_at_depth(algorithm: str, depth: float):
 
 
 def save(
-    requests: int, worker: bool = False, pause: float = 0.0, settle: bool = True
+    requests: int, worker: bool = False, pause: float = 0.0, settle: bool = False
 ) -> dict[str, Any]:
     """The sheet save as the volunteer feels it: ``requests`` POSTs of a one-game record
     sheet to ``/sheets/new/`` through Django's test Client (after three untimed), each
@@ -428,7 +428,9 @@ def save(
     from players.permissions import VOLUNTEERS
     from ratings.models import RecomputeState
 
-    if settle:  # (a data set never recomputed would be recomputed in full here)
+    # Whatever is pending stays so unless ``settle`` (a save marks dates dirty the same
+    # either way); a data set never recomputed (``sqlite-big``) is not recomputed here.
+    if settle:
         _settle()
     _send_tasks_for_real()
     settings.DEBUG = False
