@@ -702,6 +702,9 @@ def saves_table(runs: Sequence[Run]) -> list[str]:
             f"{item['p95_ms']:.0f} ms",
             f"{item['cpu_median_ms']:.0f} ms",
             f"{item['cpu_p95_ms']:.0f} ms",
+            ""
+            if item.get("server_cpu_median_ms") is None
+            else f"{item['server_cpu_median_ms']:.0f} ms",
             f"{item['pause']:.0f} s apart; {item.get('recomputed', 0)} algorithms recomputed, "
             f"pending at the end: {', '.join(item.get('pending', [])) or 'none'}"
             if item["worker"]
@@ -710,7 +713,8 @@ def saves_table(runs: Sequence[Run]) -> list[str]:
         for run in runs
         for item in run.saves
     ]
-    columns = ["set-up", ">games", ">saves", ">p50", ">p95", ">CPU p50", ">CPU p95", "worker"]
+    columns = ["set-up", ">games", ">saves", ">p50", ">p95", ">CPU p50", ">CPU p95"]
+    columns += [">CPU of the server p50", "worker"]
     return markdown(columns, rows)
 
 
