@@ -49,14 +49,19 @@ def test_every_public_page_the_benchmark_times_answers(client, vera, settings):
     assert {item.url for item in timings} >= {"/games.csv", "/lab/", "/?as_of=2024-02-01"}
 
 
+def _figures(seconds: float) -> dict[str, float]:
+    # CPU time half the wall time, a third of it in the database server
+    return {"seconds": seconds, "cpu": seconds / 3, "server_cpu": seconds / 6}
+
+
 def _run(entry_seconds: dict[str, float], lab_seconds: float) -> Run:
     run = Run(Database("postgresql", ""), Settings(games=1000), ["sagc", "gcr"])
-    run.full = {"sagc": [{"seconds": 10.0}], "gcr": [{"seconds": 10.0}]}
-    run.lab = {"seconds": 10.0, "algorithms": {}}
+    run.full = {"sagc": [_figures(10.0)], "gcr": [_figures(10.0)]}
+    run.lab = {**_figures(10.0), "algorithms": {}}
     middle = {
-        "seconds": sum(entry_seconds.values()) + lab_seconds,
-        "algorithms": {name: {"seconds": s, "rows": 2} for name, s in entry_seconds.items()},
-        "lab": {"sagc": {"seconds": lab_seconds}},
+        **_figures(sum(entry_seconds.values()) + lab_seconds),
+        "algorithms": {name: {**_figures(s), "rows": 2} for name, s in entry_seconds.items()},
+        "lab": {"sagc": _figures(lab_seconds)},
         "lab_seconds": lab_seconds,
         "pending": [],
     }
@@ -70,11 +75,14 @@ def test_a_back_dated_entry_within_15_percent_of_everything_but_not_of_gcr_misse
 
     whole = next(line for line in lines if "every algorithm and the lab current" in line)
     each = next(line for line in lines if "against its own full run" in line)
-    assert whole.endswith("| yes |")
-    assert "`gcr` 30% over" in each and each.endswith("| **no** |")
+    assert whole.endswith("| wall yes, CPU yes |")
+    assert "wall: `gcr` 30% over; cpu: `gcr` 30% over" in each
+    assert each.endswith("| wall **no**, CPU **no** |")
 
 
 def test_a_back_dated_entry_within_15_percent_of_each_full_run_meets_the_target():
     lines = targets([_run({"sagc": 1.0, "gcr": 1.4}, lab_seconds=1.0)])
 
-    assert all(line.endswith("| yes |") for line in lines[2:])
+    entries = [line for line in lines if "one game" in line]
+    assert len(entries) == 2
+    assert all(line.endswith("| wall yes, CPU yes |") for line in entries)
