@@ -547,6 +547,9 @@ def targets(runs: Sequence[Run]) -> list[str]:
         for item in (run.pages or {}).get("timings", []):
             if item.get("target_ms") is None:
                 continue
+            if not item.get("queries") and item["median_ms"] != item["median_ms"]:  # NaN
+                rows.append([item["page"], "failed", f"{item['target_ms']:.0f} ms", _met(False)])
+                continue
             rows.append(
                 [
                     f"{item['page']} at {run.settings.games:,} games, {run.database.label}, "
