@@ -1,30 +1,37 @@
-"""``python -m bench.database``: the site's database at scale (issues 5 and 7).
+"""``python -m bench.database``: the site's database at scale (issues 5, 7 and 14).
 
 Builds each data set the way a club would: ``bench/generate.py`` writes the games (a
 deterministic club file of SPEC section 2), ``manage.py import_games`` loads them into
 a fresh database (which times the import), then it times, each step in a child
-process of its own (its peak memory is that process's maximum resident set):
+process of its own (its peak memory is that process's maximum resident set), on
+PostgreSQL at 1,000,000 games (10,000 players, 10 years; ``big``) and at 200,000
+(2,000 players; ``medium``), and on SQLite at 200,000 (``sqlite``):
 
-- a full recompute of SAGC on PostgreSQL at 1,000,000 games (10,000 players, 10 years),
-  against the limit: COPY of the same history rows into the same table;
-- a back-dated game in the last 1%, 5% and 10% of that history (the recompute it
-  queues, as a worker runs it; median of ``--runs``);
-- the rating list and the busiest player's log page at that scale (``bench.pages``);
-- every algorithm's full recompute at 200,000 games (2,000 players) on PostgreSQL,
-  SAGC's COPY limit and back-dated entries there too;
-- every algorithm at 200,000 games on SQLite (full recomputes, SAGC's executemany
-  limit and back-dated entries);
-- at 200,000 games on PostgreSQL and SQLite: one game entered after the last and
-  back-dated into the last 1%, 5% and 10%, timed until every maintained algorithm is
-  current (as a worker runs them), with each algorithm's share.
+- a full recompute of every maintained algorithm, and a full run of the lab;
+- the limit: the primary algorithm's history rows written again and nothing else
+  (COPY on PostgreSQL, executemany on SQLite);
+- a back-dated game in the last 1%, 5% and 10% of the history, the primary algorithm
+  alone (its recompute, as a worker runs it);
+- what the user feels (issue 14, item 8): one game entered after the last and
+  back-dated into the last 1%, 5% and 10%, timed until every maintained algorithm and
+  the lab are current, running the tasks a worker runs (``ratings.tasks``: each
+  algorithm's recompute, then the lab's updates), each algorithm's share of its own
+  full recompute and the whole against full recomputes of all and a full lab run;
+- the sheet save: POSTs of a one-game record sheet through Django's test Client with
+  the embedded set-up's broker (p50 and p95), and on SQLite also with a Celery worker
+  running the recomputes the saves queue; ``sqlite-big`` times the save alone at
+  1,000,000 games on SQLite (the embedded set-up at the issue's scale);
+- every public page at that scale (``bench.pages.public_pages``).
 
 PostgreSQL: the database named by ``BENCH_DATABASE_URL`` (default
 ``postgres://postgres@127.0.0.1:5432/clubrating_bench``) is dropped and created again
-with ``dropdb``/``createdb``. SQLite: a file in a temporary directory.
+with ``dropdb``/``createdb``. SQLite: ``bench/out/bench-GAMES.sqlite3``.
 
-A full run rewrites the sections ``bench:recompute`` and ``bench:import`` of
-docs/performance.md; ``--quick`` (50,000 and 20,000 games, one run each) and ``--only``
-only print.
+Each data set's figures are saved as they come in ``bench/out/database-VENDOR-GAMES.json``;
+``--report`` writes the report of those saved (parts run apart, or a run cut short).
+``--steps`` and ``--reuse`` measure part of a data set again. A full run rewrites the
+sections ``bench:recompute`` and ``bench:import`` of docs/performance.md; ``--quick``
+(50,000 and 20,000 games, one run each) and ``--only`` only print (unless ``--write``).
 """
 
 from __future__ import annotations
@@ -57,7 +64,7 @@ DEPTHS = (0.01, 0.05, 0.10)
 # Where one game is entered for the time until every algorithm is current: after the
 # last game (0), and back-dated into the last 1%, 5% and 10% of the history.
 ENTRY_DEPTHS = (0.0, *DEPTHS)
-PARTS = ("big", "medium", "sqlite")
+PARTS = ("big", "medium", "sqlite", "sqlite-big")
 
 
 def run_step(
@@ -67,6 +74,7 @@ def run_step(
     algorithms: Sequence[str],
     timeout: float = 7200,
     debug: bool = False,
+    extra_env: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Run ``bench.dbsteps STEP`` in a child process; its RESULT, plus the child's peak
     resident memory as the operating system measured it (``peak_kib``). ``debug``
@@ -90,6 +98,7 @@ def run_step(
         ALLOWED_HOSTS="testserver",
         SECURE_SSL_REDIRECT="0",
     )
+    env.update(extra_env or {})
     command = [sys.executable, "-m", "bench.dbsteps", step, json.dumps(arguments)]
     with tempfile.NamedTemporaryFile(prefix="bench-step-") as out:
         _seconds, peak_kib = run_child(command, out.name, timeout, env=env)
@@ -158,17 +167,123 @@ class Run:
     copy: dict[str, Any] | None = None
     backdated: list[dict[str, Any]] = field(default_factory=list)
     entries: list[dict[str, Any]] = field(default_factory=list)
+    lab: dict[str, Any] | None = None
     pages: dict[str, Any] | None = None
+    saves: list[dict[str, Any]] = field(default_factory=list)
+    # The load average (1, 5, 15 minutes) when the run started and when it last saved.
+    load_start: Sequence[float] = field(default_factory=os.getloadavg)
+    load_now: Sequence[float] = field(default_factory=os.getloadavg)
+    minutes: float = 0.0
+    _started: float = field(default_factory=time.perf_counter)
 
-    def step(self, step: str, debug: bool = False, **arguments: Any) -> dict[str, Any]:
-        return run_step(step, arguments, self.database.url, self.algorithms, debug=debug)
+    def step(
+        self,
+        step: str,
+        debug: bool = False,
+        algorithms: Sequence[str] | None = None,
+        extra_env: dict[str, str] | None = None,
+        **arguments: Any,
+    ) -> dict[str, Any]:
+        self.save_progress()  # what was measured so far, should this step not end
+        result = run_step(
+            step,
+            arguments,
+            self.database.url,
+            algorithms or self.algorithms,
+            debug=debug,
+            extra_env=extra_env,
+        )
+        self.save_progress()
+        return result
 
-    def full_median(self, algorithm: str) -> float:
-        return statistics.median(run["seconds"] for run in self.full[algorithm])
+    def save_progress(self) -> None:
+        """What is measured so far, in ``bench/out`` (a run cut short keeps its figures;
+        ``--report`` reads them back)."""
+        self.load_now = os.getloadavg()
+        self.minutes = (time.perf_counter() - self._started) / 60
+        figures = {key: getattr(self, key) for key in _SAVED}
+        figures.update(
+            vendor=self.database.vendor,
+            games=self.settings.games,
+            players=self.settings.players,
+            years=self.settings.years,
+            seed=self.settings.seed,
+            algorithms=list(self.algorithms),
+        )
+        path = OUT / f"database-{self.database.vendor}-{self.settings.games}.json"
+        path.write_text(json.dumps(figures, indent=1, default=str), encoding="utf-8")
 
-    def full_of_all(self) -> float:
-        """A full recompute of every maintained algorithm, one after the other."""
-        return sum(self.full_median(algorithm) for algorithm in self.algorithms)
+    @classmethod
+    def load(cls, path: Path) -> Run:
+        figures = json.loads(path.read_text(encoding="utf-8"))
+        settings = Settings(
+            games=figures["games"],
+            players=figures["players"],
+            years=figures["years"],
+            seed=figures["seed"],
+        )
+        run = cls(Database(figures["vendor"], ""), settings, figures["algorithms"])
+        for key in _SAVED:
+            setattr(run, key, figures[key])
+        return run
+
+    def full_median(self, algorithm: str, by: str = "wall") -> float:
+        """The full recompute of ``algorithm``: its wall time (the median of the runs), or
+        with ``by="cpu"`` the CPU time of that run (this process and the server's)."""
+        return _spent(_middle(self.full[algorithm]), by)
+
+    def full_of_all(self, by: str = "wall") -> float | None:
+        """A full recompute of every maintained algorithm, one after the other (None when
+        one was not timed)."""
+        if any(algorithm not in self.full for algorithm in self.algorithms):
+            return None
+        return sum(self.full_median(algorithm, by) for algorithm in self.algorithms)
+
+    def full_of_all_and_lab(self, by: str = "wall") -> float | None:
+        """That, and a full run of the lab (None when not timed)."""
+        full = self.full_of_all(by)
+        return None if full is None or self.lab is None else full + _spent(self.lab, by)
+
+
+def _spent(figures: dict[str, Any], by: str) -> float:
+    """Wall seconds, or (``by="cpu"``) CPU seconds of the benchmark's process and the
+    database server's backend: on a loaded machine the steadier figure."""
+    if by == "wall":
+        return figures["seconds"]
+    return figures["cpu"] + (figures.get("server_cpu") or 0.0)
+
+
+def _lab_spent(middle: dict[str, Any], by: str) -> float:
+    return sum(_spent(one, by) for one in middle["lab"].values())
+
+
+STEPS = ("import", "full", "save", "lab", "entries", "pages", "copy", "backdated")
+
+
+# The figures each step measures (a field of ``Run``).
+_FIGURES = {
+    "import": "imported",
+    "full": "full",
+    "lab": "lab",
+    "copy": "copy",
+    "backdated": "backdated",
+    "entries": "entries",
+    "pages": "pages",
+    "save": "saves",
+}
+_SAVED = (
+    "imported",
+    "full",
+    "copy",
+    "backdated",
+    "entries",
+    "lab",
+    "pages",
+    "saves",
+    "load_start",
+    "load_now",
+    "minutes",
+)
 
 
 def measure(
@@ -182,51 +297,94 @@ def measure(
     backdated_runs: int,
     pages: bool,
     entries: Sequence[float] = (),
+    entry_runs: int | None = None,
+    saves: Sequence[dict[str, Any]] = (),
+    steps: Sequence[str] = STEPS,
+    page_requests: int = 30,
 ) -> Run:
+    """Each step of ``steps`` the arguments ask for; ``import`` makes the data set (else
+    the database holds it from an earlier run, ``--reuse``)."""
     run = Run(database, settings, algorithms)
+    saved = OUT / f"database-{database.vendor}-{settings.games}.json"
+    if "import" not in steps and saved.exists():
+        # The data set of the last run: its figures stay where not measured again.
+        kept = Run.load(saved)
+        for step, key in _FIGURES.items():
+            if step not in steps:
+                setattr(run, key, getattr(kept, key))
     label = f"{database.label}, {settings.games:,} games"
-    path = games_file(settings)
-    run.step("migrate")
-    run.imported = run.step("import", path=str(path))
-    print(
-        f"{label}: imported in {run.imported['seconds']:.1f} s "
-        f"({settings.games / run.imported['seconds']:,.0f} games/s)",
-        flush=True,
-    )
-    for algorithm in algorithms:
-        for _ in range(full_runs.get(algorithm, 1)):
-            result = run.step("recompute", algorithm=algorithm)
-            run.full.setdefault(algorithm, []).append(result)
-            print(
-                f"{label}: full {algorithm} {result['seconds']:.1f} s, {result['rows']:,} "
-                f"rows, peak {result['peak_kib'] / 1024:.0f} MiB",
-                flush=True,
-            )
     primary = algorithms[0]
-    if copy:
+    if "import" in steps:
+        path = games_file(settings)
+        run.step("migrate")
+        run.imported = run.step("import", path=str(path))
+        print(
+            f"{label}: imported in {run.imported['seconds']:.1f} s "
+            f"({settings.games / run.imported['seconds']:,.0f} games/s)",
+            flush=True,
+        )
+    if "full" in steps:
+        for algorithm in algorithms:
+            for _ in range(full_runs.get(algorithm, 1)):
+                result = run.step("recompute", algorithm=algorithm)
+                run.full.setdefault(algorithm, []).append(result)
+                print(
+                    f"{label}: full {algorithm} {result['seconds']:.1f} s, {result['rows']:,} "
+                    f"rows, peak {result['peak_kib'] / 1024:.0f} MiB",
+                    flush=True,
+                )
+    # What issue 14 asks for first (the sheet save, the lab, the entries), the SAGC-only
+    # figures measured before it last: on a loaded machine a run cut short keeps what
+    # matters most.
+    for options in saves if "save" in steps else ():
+        with tempfile.TemporaryDirectory(prefix="clubrating-bench-broker-") as var:
+            broker = {"CELERY_BROKER_URL": "filesystem://localhost/", "CLUBRATING_VAR_DIR": var}
+            result = run.step("save", debug=True, extra_env=broker, **options)
+        run.saves.append(result)
+        print(
+            f"{label}: sheet save{' with a worker running' if result['worker'] else ''}: "
+            f"p50 {result['median_ms']:.0f} ms, p95 {result['p95_ms']:.0f} ms",
+            flush=True,
+        )
+    if entries and "lab" in steps:
+        run.lab = run.step("lab")
+        each = ", ".join(
+            f"{name} {item['seconds']:.1f} s" for name, item in run.lab["algorithms"].items()
+        )
+        print(f"{label}: full lab {run.lab['seconds']:.1f} s ({each})", flush=True)
+    for depth in entries if "entries" in steps else ():
+        result = run.step("entry", depth=depth, runs=entry_runs or backdated_runs)
+        run.entries.append(result)
+        middle = _middle(result["runs"])
+        print(
+            f"{label}: one game {_where(depth)}, every algorithm and the lab current in "
+            f"{result['seconds']:.2f} s (recomputes {middle['recompute_seconds']:.2f} s, "
+            f"lab {middle['lab_seconds']:.2f} s)"
+            + (f"; still pending: {', '.join(middle['pending'])}" if middle["pending"] else ""),
+            flush=True,
+        )
+    if pages and "pages" in steps:
+        run.pages = run.step("pages", debug=True, requests=page_requests)
+        print(f"{label}: {len(run.pages['timings'])} pages timed", flush=True)
+    if copy and "copy" in steps:
         run.copy = run.step("copy", algorithm=primary)
         print(
             f"{label}: writing the same {run.copy['rows']:,} rows {run.copy['seconds']:.1f} s",
             flush=True,
         )
-    for depth in depths:
-        result = run.step("backdated", algorithm=primary, depth=depth, runs=backdated_runs)
+    for depth in depths if "backdated" in steps else ():
+        # The primary algorithm alone is maintained in this step: the others are not
+        # left dirty by its entries (entered, recomputed, voided, recomputed).
+        result = run.step(
+            "backdated", algorithms=[primary], algorithm=primary, depth=depth, runs=backdated_runs
+        )
         run.backdated.append(result)
         print(
             f"{label}: back-dated {depth:.0%}: {result['seconds']:.2f} s, "
             f"{result['rows']:,.0f} rows",
             flush=True,
         )
-    for depth in entries:
-        result = run.step("entry", depth=depth, runs=backdated_runs)
-        run.entries.append(result)
-        print(
-            f"{label}: one game {_where(depth)}, every algorithm current in "
-            f"{result['seconds']:.2f} s",
-            flush=True,
-        )
-    if pages:
-        run.pages = run.step("pages", debug=True, requests=30)
+    run.save_progress()
     return run
 
 
@@ -288,32 +446,38 @@ def _met(ok: bool) -> str:
     return "yes" if ok else "**no**"
 
 
-def targets(big: Run, medium: Run | None, sqlite: Run | None) -> list[str]:
-    primary = big.algorithms[0]
-    full = big.full_median(primary)
-    peak = max(run["peak_kib"] for run in big.full[primary])
+SAVE_TARGET_MS = 300.0  # issue 14: a sheet save's p95 at 1,000,000 games
+END_SHARE, BACKDATED_SHARE = 0.05, 0.15  # issue 14: of a full recompute of all
+
+
+def targets(runs: Sequence[Run]) -> list[str]:
     rows = []
-    if big.copy:
-        limit = 2 * big.copy["seconds"]
-        rows.append(
-            [
-                f"full recompute, {big.settings.games:,} games, `{primary}`, {big.database.label}",
-                f"{full:.1f} s",
-                f"2 x COPY of the same {big.copy['rows']:,} rows = "
-                f"2 x {big.copy['seconds']:.1f} s = {limit:.1f} s",
-                _met(full <= limit),
-            ]
-        )
-    rows.append(
-        [
-            "peak memory of that recompute (the whole process)",
-            _mib(peak),
-            "500 MB",
-            _met(peak * 1024 <= 500e6),
-        ]
-    )
-    for run in [big, medium, sqlite]:
-        if run is None or not run.backdated:
+    for run in runs:
+        if run.copy and run.full.get(run.algorithms[0]):
+            primary = run.algorithms[0]
+            full = run.full_median(primary)
+            limit = 2 * run.copy["seconds"]
+            rows.append(
+                [
+                    f"full recompute, {run.settings.games:,} games, `{primary}`, "
+                    f"{run.database.label}",
+                    f"{full:.1f} s",
+                    f"2 x COPY of the same {run.copy['rows']:,} rows = "
+                    f"2 x {run.copy['seconds']:.1f} s = {limit:.1f} s",
+                    _met(full <= limit),
+                ]
+            )
+            peak = max(item["peak_kib"] for item in run.full[primary])
+            rows.append(
+                [
+                    "peak memory of that recompute (the whole process)",
+                    _mib(peak),
+                    "500 MB",
+                    _met(peak * 1024 <= 500e6),
+                ]
+            )
+    for run in runs:
+        if not run.backdated or run.algorithms[0] not in run.full:
             continue
         base = run.full_median(run.algorithms[0])
         for item in run.backdated:
@@ -321,53 +485,99 @@ def targets(big: Run, medium: Run | None, sqlite: Run | None) -> list[str]:
             rows.append(
                 [
                     f"back-dated game, last {item['depth']:.0%} of {run.settings.games:,} "
-                    f"games, {run.database.label}",
+                    f"games, `{run.algorithms[0]}` alone, {run.database.label}",
                     f"{item['seconds']:.2f} s = {share:.1%} of the full {base:.1f} s",
                     "15%",
-                    _met(share <= 0.15),
+                    _met(share <= BACKDATED_SHARE),
                 ]
             )
-    for run in [big, medium, sqlite]:
-        if run is None or not run.entries:
-            continue
-        base = run.full_of_all()
+    for run in runs:
         for item in run.entries:
-            share = item["seconds"] / base
-            limit = 0.05 if not item["depth"] else 0.15
+            middle = _middle(item["runs"])
+            limit = END_SHARE if not item["depth"] else BACKDATED_SHARE
+            where = f"one game {_where(item['depth'])} of {run.settings.games:,} games"
+            base, base_cpu = run.full_of_all_and_lab(), run.full_of_all_and_lab("cpu")
+            if base and base_cpu:
+                share = item["seconds"] / base
+                share_cpu = _spent(middle, "cpu") / base_cpu
+                rows.append(
+                    [
+                        f"{where}, every algorithm and the lab current, {run.database.label}",
+                        f"wall {item['seconds']:.1f} s = {share:.1%} of {base:.1f} s; "
+                        f"CPU {_spent(middle, 'cpu'):.1f} s = {share_cpu:.1%} of {base_cpu:.1f} s",
+                        f"{limit:.0%}",
+                        f"wall {_met(share <= limit)}, CPU {_met(share_cpu <= limit)}"
+                        + ("; **pending left**" if middle["pending"] else ""),
+                    ]
+                )
+            over = {
+                by: [
+                    f"`{name}` {share:.0%}"
+                    for name, share in _shares(run, middle, by).items()
+                    if share is not None and share > limit
+                ]
+                for by in ("wall", "cpu")
+            }
+            if base:
+                rows.append(
+                    [
+                        f"{where}, each algorithm and the lab against its own full run, "
+                        f"{run.database.label}",
+                        "; ".join(
+                            f"{by}: " + (", ".join(names) + " over" if names else "none over")
+                            for by, names in over.items()
+                        ),
+                        f"{limit:.0%} each",
+                        f"wall {_met(not over['wall'])}, CPU {_met(not over['cpu'])}",
+                    ]
+                )
+    for run in runs:
+        for item in run.saves:
+            setup = _save_setup(run, item)
             rows.append(
                 [
-                    f"one game {_where(item['depth'])} of {run.settings.games:,} games, "
-                    f"every algorithm current, {run.database.label}",
-                    f"{item['seconds']:.2f} s = {share:.1%} of the full {base:.1f} s",
-                    f"{limit:.0%}",
-                    _met(share <= limit),
+                    f"sheet save, p95 of {item['requests']}, {run.settings.games:,} games, {setup}",
+                    f"{item['p95_ms']:.0f} ms (CPU {item['cpu_p95_ms']:.0f} ms; "
+                    f"slowest {max(item['seconds']) * 1000:.0f} ms)",
+                    f"{SAVE_TARGET_MS:.0f} ms",
+                    _met(item["p95_ms"] <= SAVE_TARGET_MS),
                 ]
             )
-    if big.pages:
-        for item in big.pages["timings"]:
+    for run in runs:
+        for item in (run.pages or {}).get("timings", []):
+            if item.get("target_ms") is None:
+                continue
+            if not item.get("queries") and item["median_ms"] != item["median_ms"]:  # NaN
+                rows.append([item["page"], "failed", f"{item['target_ms']:.0f} ms", _met(False)])
+                continue
             rows.append(
                 [
-                    f"{item['page']}, p95 server time",
-                    f"{item['p95_ms']:.1f} ms",
-                    "50 ms",
-                    _met(item["p95_ms"] <= 50),
-                ]
-            )
-        if medium and medium.pages:
-            pairs = list(zip(big.pages["timings"], medium.pages["timings"], strict=True))
-            counts = ", ".join(
-                f"{item['page']}: {item['queries']} and {other['queries']}" for item, other in pairs
-            )
-            rows.append(
-                [
-                    f"queries per page at {big.settings.games:,} and "
-                    f"{medium.settings.games:,} games",
-                    counts,
-                    "the same",
-                    _met(all(item["queries"] == other["queries"] for item, other in pairs)),
+                    f"{item['page']} at {run.settings.games:,} games, {run.database.label}, "
+                    "p95 server time",
+                    f"{item['p95_ms']:.1f} ms (CPU {item['cpu_median_ms']:.1f} ms)",
+                    f"{item['target_ms']:.0f} ms",
+                    _met(item["p95_ms"] <= item["target_ms"]),
                 ]
             )
     return markdown(["target", ">measured", ">limit", "met"], rows)
+
+
+def _save_setup(run: Run, item: dict[str, Any]) -> str:
+    worker = " with a worker recomputing" if item["worker"] else ""
+    return f"{run.database.label}, broker `{item['broker']}`{worker}"
+
+
+def _shares(run: Run, middle: dict[str, Any], by: str = "wall") -> dict[str, float | None]:
+    """Each algorithm's recompute after the entry against its own full recompute, and
+    the lab's updates against the full lab run (``lab``), in wall or CPU time."""
+    shares: dict[str, float | None] = {}
+    for name, one in middle["algorithms"].items():
+        full = run.full_median(name, by) if name in run.full else None
+        shares[name] = _spent(one, by) / full if full else None
+    if middle["lab"]:
+        full_lab = _spent(run.lab, by) if run.lab else None
+        shares["lab"] = _lab_spent(middle, by) / full_lab if full_lab else None
+    return shares
 
 
 def _middle(items: Sequence[dict[str, Any]]) -> dict[str, Any]:
@@ -415,7 +625,9 @@ def copy_table(runs: Sequence[Run]) -> list[str]:
                 _cpu(item["cpu"]),
                 _cpu(item["server_cpu"]),
                 f"{item['delete_seconds']:.1f} s",
-                f"{run.full_median(run.algorithms[0]) / item['seconds']:.2f}",
+                f"{run.full_median(run.algorithms[0]) / item['seconds']:.2f}"
+                if run.algorithms[0] in run.full
+                else "",
             ]
         )
     columns = ["database", ">games", ">rows", ">write and commit", ">CPU of Python"]
@@ -426,7 +638,7 @@ def copy_table(runs: Sequence[Run]) -> list[str]:
 def backdated_table(runs: Sequence[Run]) -> list[str]:
     rows = []
     for run in runs:
-        base = run.full_median(run.algorithms[0]) if run.full else None
+        base = run.full_median(run.algorithms[0]) if run.algorithms[0] in run.full else None
         for item in run.backdated:
             middle = _middle(item["runs"])
             rows.append(
@@ -451,15 +663,21 @@ def backdated_table(runs: Sequence[Run]) -> list[str]:
 def entries_table(runs: Sequence[Run]) -> list[str]:
     rows = []
     for run in runs:
-        if not run.entries:
-            continue
-        base = run.full_of_all()
+        base, base_cpu = run.full_of_all_and_lab(), run.full_of_all_and_lab("cpu")
         for item in run.entries:
             middle = _middle(item["runs"])
-            shares = ", ".join(
-                f"`{name}` {one['seconds']:.2f} s ({one['rows']:,} rows)"
+            wall, cpu = _shares(run, middle), _shares(run, middle, "cpu")
+            shares = {
+                name: ""
+                if wall[name] is None or cpu[name] is None
+                else f" = {wall[name]:.1%} (CPU {cpu[name]:.1%})"
+                for name in wall
+            }
+            each = [
+                f"`{name}` {one['seconds']:.2f} s{shares.get(name, '')} ({one['rows']:,} rows)"
                 for name, one in middle["algorithms"].items()
-            )
+            ]
+            each.append(f"lab {middle['lab_seconds']:.2f} s{shares.get('lab', '')}")
             rows.append(
                 [
                     run.database.label,
@@ -467,35 +685,95 @@ def entries_table(runs: Sequence[Run]) -> list[str]:
                     _where(item["depth"]),
                     item["date"],
                     _seconds([one["seconds"] for one in item["runs"]], 2),
-                    f"{item['seconds'] / base:.1%} of {base:.1f} s",
+                    f"{item['seconds'] / base:.1%} of {base:.1f} s" if base else "",
+                    f"{_spent(middle, 'cpu') / base_cpu:.1%} of {base_cpu:.1f} s"
+                    if base_cpu
+                    else "",
                     _cpu(middle["cpu"]),
                     _cpu(middle["server_cpu"]),
-                    shares,
+                    ", ".join(each),
+                    ", ".join(middle["pending"]) or "none",
                 ]
             )
     columns = ["database", ">games", "one game", "dated", ">until all are current"]
-    columns += [">share of a full recompute of all", ">CPU of Python", ">CPU of the server"]
-    columns += ["each algorithm (the run of median time)"]
+    columns += [">share of full recomputes of all + full lab (wall)", ">the same in CPU time"]
+    columns += [">CPU of Python", ">CPU of the server"]
+    columns += ["each (the run of median time; share of its own full run, wall and CPU)"]
+    columns += ["left pending"]
+    return markdown(columns, rows)
+
+
+def lab_table(runs: Sequence[Run]) -> list[str]:
+    rows = []
+    for run in runs:
+        if not run.lab:
+            continue
+        full = run.full_of_all()
+        each = ", ".join(
+            f"`{name}` {item['seconds']:.1f} s" for name, item in run.lab["algorithms"].items()
+        )
+        rows.append(
+            [
+                run.database.label,
+                f"{run.settings.games:,}",
+                f"{full:.1f} s" if full else "",
+                f"{run.lab['seconds']:.1f} s",
+                _cpu(run.lab["cpu"]),
+                each,
+            ]
+        )
+    columns = ["database", ">games", ">full recomputes of all, one after the other"]
+    columns += [">full lab", ">CPU of Python (lab)", "lab, each algorithm"]
+    return markdown(columns, rows)
+
+
+def saves_table(runs: Sequence[Run]) -> list[str]:
+    rows = [
+        [
+            _save_setup(run, item),
+            f"{run.settings.games:,}",
+            str(item["requests"]),
+            f"{item['median_ms']:.0f} ms",
+            f"{item['p95_ms']:.0f} ms",
+            f"{max(item['seconds']) * 1000:.0f} ms",
+            f"{item['cpu_median_ms']:.0f} ms",
+            f"{item['cpu_p95_ms']:.0f} ms",
+            ""
+            if item.get("server_cpu_median_ms") is None
+            else f"{item['server_cpu_median_ms']:.0f} ms",
+            f"{item['pause']:.0f} s apart; {item.get('recomputed', 0)} algorithms recomputed, "
+            f"pending at the end: {', '.join(item.get('pending', [])) or 'none'}"
+            if item["worker"]
+            else "",
+        ]
+        for run in runs
+        for item in run.saves
+    ]
+    columns = ["set-up", ">games", ">saves", ">p50", ">p95", ">slowest", ">CPU p50", ">CPU p95"]
+    columns += [">CPU of the server p50", "worker"]
     return markdown(columns, rows)
 
 
 def pages_table(runs: Sequence[Run]) -> list[str]:
     rows = [
         [
-            f"{run.settings.games:,} games",
+            f"{run.settings.games:,} games, {run.database.label}",
             item["page"],
             f"`{item['url']}`",
             f"{item['median_ms']:.1f} ms",
             f"{item['p95_ms']:.1f} ms",
             f"{item['cpu_median_ms']:.1f} ms",
             item["queries"],
+            ""
+            if item.get("target_ms") is None
+            else f"{_met(item['p95_ms'] <= item['target_ms'])} ({item['target_ms']:.0f} ms)",
         ]
         for run in runs
         if run.pages
         for item in run.pages["timings"]
     ]
     columns = ["data", "page", "URL", ">median", ">p95 (30 requests)"]
-    columns += [">median CPU of Django", ">queries"]
+    columns += [">median CPU of Django", ">queries", "p95 within target"]
     return markdown(columns, rows)
 
 
@@ -514,6 +792,7 @@ def import_table(runs: Sequence[Run]) -> list[str]:
             _mib(run.imported["peak_kib"]),
         ]
         for run in runs
+        if run.imported
     ]
     columns = ["database", "file", ">games", ">adjustments", ">players", ">wall time"]
     columns += [">games/s", ">CPU of Python", ">CPU of the server", ">peak memory"]
@@ -533,90 +812,180 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
         "--only",
         choices=PARTS,
         action="append",
-        help="big: SAGC at 1,000,000 games on PostgreSQL; medium: every algorithm at "
-        "200,000 on PostgreSQL; sqlite: every algorithm at 200,000 on SQLite (repeatable)",
+        help="big: every algorithm and the lab at 1,000,000 games on PostgreSQL; medium: "
+        "the same at 200,000; sqlite: the same at 200,000 on SQLite; sqlite-big: the "
+        "sheet save of the embedded set-up at 1,000,000 games on SQLite (repeatable); "
+        "prints only, unless --write",
+    )
+    parser.add_argument(
+        "--steps",
+        type=lambda text: text.split(","),
+        default=list(STEPS),
+        help=f"comma-separated, of {','.join(STEPS)} (default all)",
+    )
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="keep the database of an earlier run (no import; PostgreSQL, or the SQLite "
+        "file bench/out/bench-GAMES.sqlite3)",
     )
     parser.add_argument("--games", type=int, help="games of the big data set (1,000,000)")
     parser.add_argument("--medium-games", type=int, help="games of the others (200,000)")
     parser.add_argument("--runs", type=int, help="runs of each short measurement (3)")
+    parser.add_argument(
+        "--entry-runs", type=int, help="entries at each depth at 1,000,000 games (1)"
+    )
+    parser.add_argument("--saves", type=int, default=30, help="timed sheet saves (30)")
+    parser.add_argument(
+        "--page-requests", type=int, default=30, help="timed requests of each page (30)"
+    )
+    parser.add_argument(
+        "--algorithms",
+        type=lambda text: text.split(","),
+        help="the algorithms maintained, the primary first (default every one: "
+        f"{','.join(EVERY_ALGORITHM)})",
+    )
     parser.add_argument("--no-write", action="store_true", help="do not update the doc")
+    parser.add_argument("--write", action="store_true", help="update the doc even with --only")
+    parser.add_argument(
+        "--report",
+        action="store_true",
+        help="measure nothing: the report of the figures the last runs saved in bench/out "
+        "(database-VENDOR-GAMES.json), e.g. of parts run apart",
+    )
     args = parser.parse_args(argv)
+    unknown = set(args.steps) - set(STEPS)
+    if unknown:
+        parser.error(f"--steps: unknown {', '.join(sorted(unknown))} (known: {', '.join(STEPS)})")
 
     big_games = args.games or (50_000 if args.quick else 1_000_000)
     medium_games = args.medium_games or (20_000 if args.quick else 200_000)
     runs = args.runs or (1 if args.quick else 3)
-    parts = args.only or list(PARTS)
+    parts = args.only or [part for part in PARTS if part != "sqlite-big" or not args.quick]
     postgres_url = os.environ.get("BENCH_DATABASE_URL", DEFAULT_POSTGRES)
     load = os.getloadavg()[0]
     started = time.perf_counter()
+    steps = [step for step in args.steps if step != "import" or not args.reuse]
+    algorithms = args.algorithms or list(EVERY_ALGORITHM)
+    common = {"steps": steps, "page_requests": args.page_requests}
 
     def settings_for(games: int) -> Settings:
         return Settings(games=games, players=max(4, games // 100), years=10)
 
-    big = medium = sqlite = None
+    def postgres() -> Database:
+        return Database("postgresql", postgres_url) if args.reuse else fresh_postgres(postgres_url)
+
+    def saves(worker: bool) -> list[dict[str, Any]]:
+        plain = {"requests": args.saves}
+        # With a worker: a volunteer typing sheets in, one every few seconds.
+        return [plain, {**plain, "worker": True, "pause": 3.0}] if worker else [plain]
+
+    done: list[Run] = []
+    if args.report:
+        paths = [OUT / f"database-{vendor}-{games}.json" for vendor, games in _REPORTED]
+        done = [Run.load(path) for path in paths if path.exists()]
+        parts = []
     if "big" in parts:
-        big = measure(
-            fresh_postgres(postgres_url),
-            settings_for(big_games),
-            algorithms=["sagc"],
-            full_runs={"sagc": 1 if big_games > 200_000 else runs},
-            copy=True,
-            depths=DEPTHS,
-            backdated_runs=runs,
-            pages=True,
+        done.append(
+            measure(
+                postgres(),
+                settings_for(big_games),
+                algorithms=algorithms,
+                full_runs={},
+                copy=True,
+                depths=DEPTHS,
+                backdated_runs=runs,
+                pages=True,
+                entries=ENTRY_DEPTHS,
+                entry_runs=args.entry_runs or (runs if big_games <= 200_000 else 1),
+                saves=saves(worker=False),
+                **common,
+            )
         )
     if "medium" in parts:
-        medium = measure(
-            fresh_postgres(postgres_url),
-            settings_for(medium_games),
-            algorithms=EVERY_ALGORITHM,
-            full_runs={"sagc": runs},
-            copy=True,
-            depths=DEPTHS,
-            backdated_runs=runs,
-            pages=True,
-            entries=ENTRY_DEPTHS,
-        )
-    if "sqlite" in parts:
-        with tempfile.TemporaryDirectory(prefix="clubrating-bench-") as directory:
-            sqlite = measure(
-                fresh_sqlite(Path(directory)),
+        done.append(
+            measure(
+                postgres(),
                 settings_for(medium_games),
-                algorithms=EVERY_ALGORITHM,
+                algorithms=algorithms,
                 full_runs={"sagc": runs},
                 copy=True,
                 depths=DEPTHS,
                 backdated_runs=runs,
-                pages=False,
+                pages=True,
                 entries=ENTRY_DEPTHS,
+                saves=saves(worker=False),
+                **common,
             )
-    done = [run for run in (big, medium, sqlite) if run is not None]
+        )
+    for part, games in (("sqlite", medium_games), ("sqlite-big", big_games)):
+        if part not in parts:
+            continue
+        path = OUT / f"bench-{games}.sqlite3"
+        if not args.reuse:
+            path.unlink(missing_ok=True)
+        everything = part == "sqlite"
+        done.append(
+            measure(
+                Database("sqlite", f"sqlite:///{path}"),
+                settings_for(games),
+                algorithms=algorithms,
+                full_runs={"sagc": runs},
+                copy=everything,
+                depths=DEPTHS if everything else (),
+                backdated_runs=runs,
+                pages=False,
+                entries=ENTRY_DEPTHS if everything else (),
+                # the embedded set-up: its worker runs the recomputes each save queues
+                saves=saves(worker=everything),
+                steps=steps if everything else [s for s in steps if s in ("import", "save")],
+                page_requests=args.page_requests,
+            )
+        )
     options = list(sys.argv[1:] if argv is None else argv)
     command = invoked_as or " ".join(["python -m bench.database", *options])
     today = datetime.now().astimezone().date().isoformat()
+    minutes = (time.perf_counter() - started) / 60
     header = [
-        f"Measured {today} on {machine(load)}, with `{command}` "
-        f"({(time.perf_counter() - started) / 60:.0f} min in all).",
+        f"Measured {today} on {machine(load)}, with `{command}` ({minutes:.0f} min in all).",
         "",
-        *(f"- {run.database.label}: {_source(run.settings)}" for run in done),
+        *(
+            f"- {run.database.label}: {_source(run.settings)}; load average "
+            f"{_load(run.load_start)} at the start, {_load(run.load_now)} at the end "
+            f"({run.minutes:.0f} min)"
+            for run in done
+        ),
         "",
     ]
     recompute_body = [*header]
-    if big and big.full:
-        recompute_body += ["**Targets**", "", *targets(big, medium, sqlite), ""]
+    recompute_body += ["**Targets**", "", *targets(done), ""]
     recompute_body += ["**Full recompute**", "", *full_table(done), ""]
     recompute_body += ["**The limit: writing the same rows and nothing else**", ""]
     recompute_body += [*copy_table(done), ""]
-    recompute_body += ["**A back-dated game** (median of the runs)", "", *backdated_table(done)]
+    recompute_body += [
+        "**A back-dated game, the primary algorithm alone** (median of the runs)",
+        "",
+        *backdated_table(done),
+    ]
     if any(run.entries for run in done):
-        recompute_body += ["", "**One game, until every maintained algorithm is current**", ""]
         recompute_body += [
-            "The recomputes a worker runs after one game is entered (primary algorithm "
-            "first, the lab not included), against full recomputes of every algorithm "
-            "one after the other.",
+            "",
+            "**One game, until every maintained algorithm and the lab are current**",
+            "",
+            "What a worker runs after one game is entered: the recompute task of each "
+            "algorithm the write queued (primary first), then the lab's update task each "
+            "recompute queued (`ratings.tasks`, in one process, one after the other; the "
+            "lab's debounce delay not counted), against full recomputes of every "
+            "algorithm and a full lab run, one after the other.",
             "",
             *entries_table(done),
+            "",
+            "**The lab in full**",
+            "",
+            *lab_table(done),
         ]
+    if any(run.saves for run in done):
+        recompute_body += ["", "**The sheet save**", "", *saves_table(done)]
     if any(run.pages for run in done):
         recompute_body += ["", "**Pages at that scale**", "", *pages_table(done)]
     import_body = [*header, *import_table(done)]
@@ -624,11 +993,26 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     print("\n".join(recompute_body))
     print()
     print("\n".join(import_body))
-    if not (args.quick or args.only or args.no_write):
+    write = args.write or not (args.quick or args.only or args.no_write)
+    if write and done:
         write_section(DOC, "recompute", "\n".join(recompute_body))
-        write_section(DOC, "import", "\n".join(import_body))
+        if any(run.imported for run in done):
+            write_section(DOC, "import", "\n".join(import_body))
         print(f"\n{DOC.relative_to(ROOT)}: sections bench:recompute and bench:import updated")
     return 0
+
+
+# The data sets --report gathers, in the order of the report.
+_REPORTED = (
+    ("postgresql", 1_000_000),
+    ("postgresql", 200_000),
+    ("sqlite", 200_000),
+    ("sqlite", 1_000_000),
+)
+
+
+def _load(values: Sequence[float]) -> str:
+    return ", ".join(f"{value:.1f}" for value in values)
 
 
 if __name__ == "__main__":

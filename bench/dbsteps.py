@@ -6,10 +6,11 @@ benchmark's database. The child sets Django up, runs the step and prints one lin
 memory from the operating system. Times are taken around the measured call only
 (Django's start-up is not in them).
 
-Recomputes queued by a write (an import, a back-dated game) are not run in the
-writer's process here: the step that measures a recompute runs it, as a worker would.
-The lab's figures, which a worker computes after a recompute, are left out (the
-``entry`` step times the algorithms until each is current, not the lab).
+Tasks queued by a write (an import, a game entered) are not sent here: the queueing
+functions are replaced by lists (``QUEUED_RECOMPUTES``, ``QUEUED_LAB``), and the step
+that measures a recompute runs what was queued itself, through the Celery tasks'
+own code (``ratings.tasks``, called in this process), as a worker would. The
+``save`` step alone keeps the real queueing: it times the request that sends them.
 """
 
 from __future__ import annotations
@@ -27,17 +28,37 @@ from typing import Any
 
 RESULT = "RESULT "
 
+# What the writes of a step queued, in order (algorithm names): the recompute tasks,
+# and the lab's updates that each recompute queues in its turn.
+QUEUED_RECOMPUTES: list[str] = []
+QUEUED_LAB: list[str] = []
+_SENDERS: dict[str, Callable[[str], None]] = {}
+
 
 def _setup() -> None:
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
     import django
 
     django.setup()
-    from ratings.recompute import dirty, run
+    from ratings.lab import services as lab_services
+    from ratings.recompute import dirty
 
-    # The writes below queue a recompute on commit; the benchmark runs it itself.
-    dirty.queue_recompute = lambda algorithm: None
-    run.mark_lab_dirty = lambda algorithm, start: None
+    # The writes below queue tasks on commit; the benchmark runs them itself.
+    _SENDERS.update(recompute=dirty.queue_recompute, lab=lab_services._queue_lab_update)
+    dirty.queue_recompute = QUEUED_RECOMPUTES.append
+    lab_services._queue_lab_update = QUEUED_LAB.append
+
+
+def _send_tasks_for_real() -> None:
+    """Queue tasks as the site does (to the broker of the settings)."""
+    from ratings.lab import services as lab_services
+    from ratings.recompute import dirty
+
+    dirty.queue_recompute = _SENDERS["recompute"]
+    lab_services._queue_lab_update = _SENDERS["lab"]
+
+
+_BACKEND_PID: list[int | None] = []
 
 
 def _server_pid() -> int | None:
@@ -46,9 +67,11 @@ def _server_pid() -> int | None:
 
     if connection.vendor != "postgresql":
         return None
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_backend_pid()")
-        return cursor.fetchone()[0]
+    if not _BACKEND_PID:
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            _BACKEND_PID.append(cursor.fetchone()[0])
+    return _BACKEND_PID[0]
 
 
 def _cpu_seconds(pid: int | None) -> float | None:
@@ -130,10 +153,10 @@ def _analyze() -> None:
 def recompute(algorithm: str) -> dict[str, Any]:
     """A full recompute of one algorithm, committed."""
     from ratings.models import Checkpoint
-    from ratings.recompute import run as run_services
+    from ratings.recompute import run as recompute_run
 
     with Clock() as clock:
-        result = run_services.recompute(algorithm, full=True)
+        result = recompute_run.recompute(algorithm, full=True)
     _analyze()
     return {
         **clock.figures(),
@@ -202,24 +225,61 @@ def backdated(algorithm: str, depth: float, runs: int) -> dict[str, Any]:
 
 def entry(depth: float, runs: int) -> dict[str, Any]:
     """One game entered ``depth`` from the end of the history (0: dated the day after the
-    last game, what a club enters tonight), then the recomputes it queues until every
-    maintained algorithm is current, as a worker runs them (``recompute_pending``, the
-    primary first): the time of them all and each algorithm's; ``runs`` times."""
+    last game, what a club enters tonight), then what a worker runs until every
+    maintained algorithm and the lab are current: the recompute task of each algorithm
+    the write queued (primary first), then the lab's update task each recompute
+    queued, all through ``ratings.tasks`` in this process, timed in all and each;
+    ``runs`` times (the games stay: each is one more game in the history). The lab's
+    debounce (``RATINGS_LAB_DELAY_SECONDS``, a wait, not work) is not in the times."""
     from players.models import Game
-    from ratings.recompute.dirty import primary_algorithm
-    from ratings.recompute.run import recompute_pending
+    from ratings import tasks
+    from ratings.recompute import dirty
 
-    # What earlier steps left dirty (they recompute the primary algorithm only) is not
-    # this entry's cost.
-    recompute_pending()
+    # What earlier steps left behind (the SAGC-only back-dated games, the full
+    # recomputes' lab marks) is not this entry's cost.
+    _settle()
     if depth:
-        old, total = _game_at_depth(primary_algorithm(), depth)
+        old, total = _game_at_depth(dirty.primary_algorithm(), depth)
         played_on = old.date
     else:
         old = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
         total = None
         played_on = old.date + timedelta(days=1)
-    timings = _timed_entries(old, played_on, runs, None, "one game entered")
+    timings = []
+    for run in range(runs):
+        QUEUED_RECOMPUTES.clear()
+        QUEUED_LAB.clear()
+        _enter_game(old, played_on, run, "one game entered")
+        recomputes: dict[str, dict[str, Any]] = {}
+        lab: dict[str, dict[str, Any]] = {}
+        with Clock() as clock:
+            for name in dict.fromkeys(QUEUED_RECOMPUTES):
+                with Clock() as one:
+                    results = tasks.recompute_algorithm(name)
+                recomputes[name] = {
+                    **one.figures(),
+                    "rows": sum(result["rows"] for result in results),
+                    "from": [result["from"] for result in results],
+                }
+            for name in dict.fromkeys(QUEUED_LAB):
+                with Clock() as one:
+                    counted = tasks.update_lab_report(name)
+                lab[name] = {**one.figures(), "games": counted}
+        pending = _pending()
+        timings.append(
+            {
+                **clock.figures(),
+                "rows": sum(item["rows"] for item in recomputes.values()),
+                "algorithms": recomputes,
+                "lab": lab,
+                "recompute_seconds": sum(item["seconds"] for item in recomputes.values()),
+                "lab_seconds": sum(item["seconds"] for item in lab.values()),
+                "pending": pending,  # should be empty: all current
+            }
+        )
+        if pending:
+            _settle()
+    _analyze()
     return {
         "depth": depth,
         "date": played_on.isoformat(),
@@ -227,6 +287,79 @@ def entry(depth: float, runs: int) -> dict[str, Any]:
         "runs": timings,
         "seconds": statistics.median(item["seconds"] for item in timings),
     }
+
+
+def _pending() -> list[str]:
+    """What is not current: ``name`` for a dirty algorithm, ``lab:name`` for a lab report
+    that is behind."""
+    from ratings.models import RecomputeState
+
+    pending = []
+    for state in RecomputeState.objects.order_by("algorithm"):
+        if state.dirty_from is not None:
+            pending.append(state.algorithm)
+        if state.lab_dirty_from is not None:
+            pending.append(f"lab:{state.algorithm}")
+    return pending
+
+
+def _settle() -> None:
+    """Untimed: run whatever is pending (recomputes, then lab updates) as a worker would,
+    and forget what was queued, so that the next write starts from a current site."""
+    from ratings import tasks
+    from ratings.models import RecomputeState
+    from ratings.recompute import dirty
+    from ratings.recompute import run as recompute_run
+
+    RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
+    recompute_run.recompute_pending()
+    for name in dirty.maintained_algorithms():
+        tasks.update_lab_report(name)
+    RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
+    QUEUED_RECOMPUTES.clear()
+    QUEUED_LAB.clear()
+
+
+def lab_full() -> dict[str, Any]:
+    """The lab's reports of every maintained algorithm computed in full, one after the
+    other, each through the task the committee's "recompute the lab" queues
+    (``tasks.compute_lab_reports``); the reports are then current (their marks left by
+    the full recomputes are cleared)."""
+    from ratings import tasks
+    from ratings.models import RecomputeState
+    from ratings.recompute import dirty
+
+    algorithms = {}
+    with Clock() as clock:
+        for name in dirty.maintained_algorithms():
+            with Clock() as one:
+                reports = tasks.compute_lab_reports([name])
+            algorithms[name] = {**one.figures(), "games": sum(item["games"] for item in reports)}
+    RecomputeState.objects.update(lab_dirty_from=None, lab_queued_at=None)
+    QUEUED_LAB.clear()
+    return {**clock.figures(), "algorithms": algorithms}
+
+
+def _enter_game(old, played_on: date, run: int, comment: str):
+    """A record sheet of one game between ``old``'s players (colours swapped) on
+    ``played_on``, through the service the sheet page calls; the game."""
+    from players.services.base import system_user
+    from players.services.games import GameInput, record_sheet_submit
+
+    sheet = record_sheet_submit(
+        user=system_user(),
+        games=[
+            GameInput(
+                date=played_on,
+                white=old.black,
+                black=old.white,
+                winner="W" if run % 2 else "B",
+                comment=f"benchmark: {comment}",
+            )
+        ],
+        allow_duplicates=True,
+    )
+    return sheet.games[0]
 
 
 def _timed_entries(
@@ -237,27 +370,15 @@ def _timed_entries(
     maintained one), then the game voided and recomputed again, untimed."""
     from players.models import Game
     from players.services.base import system_user
-    from players.services.games import GameInput, game_void, record_sheet_submit
-    from ratings.recompute.run import recompute_pending
+    from players.services.games import game_void
+    from ratings.recompute import run as recompute_run
 
     user = system_user()
     timings = []
     for run in range(runs):
-        sheet = record_sheet_submit(
-            user=user,
-            games=[
-                GameInput(
-                    date=played_on,
-                    white=old.black,
-                    black=old.white,
-                    winner="W" if run % 2 else "B",
-                    comment=f"benchmark: {comment}",
-                )
-            ],
-            allow_duplicates=True,
-        )
+        entered = _enter_game(old, played_on, run, comment)
         with Clock() as clock:
-            results = recompute_pending(algorithms)
+            results = recompute_run.recompute_pending(algorithms)
         timings.append(
             {
                 **clock.figures(),
@@ -268,9 +389,9 @@ def _timed_entries(
                 },
             }
         )
-        game = Game.objects.get(pk=sheet.games[0].pk)
+        game = Game.objects.get(pk=entered.pk)
         game_void(user=user, game_id=game.pk, version=game.version, reason="bench")
-        recompute_pending(algorithms)
+        recompute_run.recompute_pending(algorithms)
     _analyze()
     return timings
 
@@ -292,53 +413,171 @@ def _game_at_depth(algorithm: str, depth: float):
     return row.game, total
 
 
-def pages(requests: int) -> dict[str, Any]:
-    """The rating list and the busiest player's log page, as ``bench.pages`` times them."""
+def save(
+    requests: int, worker: bool = False, pause: float = 0.0, settle: bool = False
+) -> dict[str, Any]:
+    """The sheet save as the volunteer feels it: ``requests`` POSTs of a one-game record
+    sheet to ``/sheets/new/`` through Django's test Client (after three untimed), each
+    a game between two players of the last games, dated the day after the last game,
+    with the site's real queueing (the child's broker: the embedded set-up's
+    ``filesystem://`` one). Before each save the queued marks are taken off, as a worker
+    taking the last save's tasks would, so every save sends its tasks. With ``worker``,
+    a Celery worker (one process, as ``make run`` starts it) runs them meanwhile, and
+    the saves are ``pause`` seconds apart."""
+    import subprocess
+
     from django.conf import settings
-    from django.db.models import Count
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.test import Client
+    from django.utils import timezone
+
+    from players.models import Game
+    from players.permissions import VOLUNTEERS
+    from ratings.models import RecomputeState
+
+    # Whatever is pending stays so unless ``settle`` (a save marks dates dirty the same
+    # either way); a data set never recomputed (``sqlite-big``) is not recomputed here.
+    if settle:
+        _settle()
+    _send_tasks_for_real()
+    settings.DEBUG = False
+    settings.ALLOWED_HOSTS = ["testserver"]
+    volunteer, _ = get_user_model().objects.get_or_create(username="bench-volunteer")
+    volunteer.groups.add(Group.objects.get_or_create(name=VOLUNTEERS)[0])
+    client = Client()
+    client.force_login(volunteer)
+    pairs: dict[frozenset[int], Game] = {}  # one save per pair: no duplicate to confirm
+    latest = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")
+    for game in latest[: 20 * (requests + 3)]:
+        pairs.setdefault(frozenset((game.white_id, game.black_id)), game)
+        if len(pairs) == requests + 3:
+            break
+    recent = list(pairs.values())
+    played_on = recent[0].date + timedelta(days=1)
+    child = None
+    if worker:
+        command = [sys.executable, "-m", "celery", "-A", "clubrating", "worker"]
+        command += ["--loglevel", "WARNING", "--concurrency", "1"]
+        command += ["--without-mingle", "--without-gossip"]
+        child = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        time.sleep(10)  # started, its queue read
+    seconds: list[float] = []
+    cpu_seconds: list[float] = []
+    server_seconds: list[float | None] = []  # the PostgreSQL backend's CPU time
+    began = timezone.now()
+    try:
+        for number, game in enumerate(recent):
+            RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
+            data = {
+                "form-TOTAL_FORMS": "1",
+                "form-INITIAL_FORMS": "0",
+                "form-MIN_NUM_FORMS": "0",
+                "form-MAX_NUM_FORMS": "200",
+                "sheet-received_on": played_on.isoformat(),
+                "sheet-note": "",
+                "form-0-date": played_on.isoformat(),
+                "form-0-white": game.black.username,
+                "form-0-black": game.white.username,
+                "form-0-handicap": str(game.handicap),
+                "form-0-komi": str(game.komi),
+                "form-0-winner": "W" if number % 2 else "B",
+                "form-0-status": "normal",
+                "form-0-comment": "benchmark: a sheet saved",
+                "form-0-tournament": "",
+                "form-0-round": "0",
+                "form-0-board_size": "19",
+                "form-0-time_minutes": "",
+            }
+            with Clock() as clock:
+                response = client.post("/sheets/new/", data)
+            elapsed, cpu = clock.seconds, clock.cpu
+            if response.status_code != 302:
+                raise RuntimeError(
+                    f"the sheet was not saved ({response.status_code}): "
+                    + response.content.decode(errors="replace")[:2000]
+                )
+            if number >= 3:  # the first three warm up
+                seconds.append(elapsed)
+                cpu_seconds.append(cpu)
+                server_seconds.append(clock.server_cpu)
+            if pause:
+                time.sleep(pause)
+    finally:
+        if child is not None:
+            child.terminate()
+            try:
+                child.wait(timeout=120)
+            except subprocess.TimeoutExpired:
+                child.kill()
+                child.wait()
+    # What the worker did meanwhile: the algorithms whose recompute it finished, and
+    # what was left pending when it stopped.
+    worked = RecomputeState.objects.filter(last_finished__gte=began).count()
+    return {
+        "recomputed": worked,
+        "pending": _pending(),
+        "broker": settings.CELERY_BROKER_URL.split("/")[0] + "//",
+        "worker": worker,
+        "pause": pause,
+        "requests": len(seconds),
+        "seconds": seconds,
+        "cpu_seconds": cpu_seconds,
+        "median_ms": statistics.median(seconds) * 1000,
+        "p95_ms": statistics.quantiles(seconds, n=20, method="inclusive")[18] * 1000,
+        "cpu_median_ms": statistics.median(cpu_seconds) * 1000,
+        "cpu_p95_ms": statistics.quantiles(cpu_seconds, n=20, method="inclusive")[18] * 1000,
+        "server_cpu_median_ms": None
+        if None in server_seconds
+        else statistics.median(server_seconds) * 1000,
+    }
+
+
+def pages(requests: int) -> dict[str, Any]:
+    """Every public page at this scale (``bench.pages.public_pages``), as ``bench.pages``
+    times them: the busiest player, their busiest opponent, the largest tournament,
+    a day mid-way through the history."""
+    from django.conf import settings
+    from django.db.models import Count, Max, Min
     from django.test import Client
 
-    from bench.pages import time_page
-    from players.models import Player
+    from bench.pages import World, busiest_opponent, public_pages, time_pages
+    from players.models import Club, Game, Player, Tournament
     from ratings.models import CurrentRating, RatingHistory
 
     settings.DEBUG = False
     settings.ALLOWED_HOSTS = ["testserver"]
+    primary = RatingHistory.objects.order_by().values_list("algorithm", flat=True).first()
     busiest = (
-        RatingHistory.objects.filter(algorithm="sagc")
+        RatingHistory.objects.filter(algorithm=primary)
         .values("player")
         .annotate(rows=Count("id"))
         .order_by("-rows")
         .first()
     )
     player = Player.objects.get(pk=busiest["player"])
-    rated = CurrentRating.objects.filter(algorithm="sagc").count()
-    last_page = (busiest["rows"] + 49) // 50
-    client = Client()
-    listed = [
-        ("rating list, first page", "/"),
-        ("rating list, last page", f"/?page={(rated + 49) // 50}"),
-        (f"log page, newest 50 of {busiest['rows']:,}", f"/players/{player.username}/"),
-        (
-            f"log page, oldest 50 of {busiest['rows']:,}",
-            f"/players/{player.username}/?page={last_page}",
-        ),
-    ]
-    timings = [time_page(client, page, url, requests) for page, url in listed]
+    span = Game.objects.valid().aggregate(first=Min("date"), last=Max("date"))
+    middle = span["first"] + (span["last"] - span["first"]) / 2
+    largest = Tournament.objects.order_by("-game_count", "code").first()
+    club = Club.objects.order_by("pk").first()
+    world = World(
+        player=player.username,
+        player_games=busiest["rows"],
+        opponent=busiest_opponent(player.username),
+        as_of=middle.isoformat(),
+        since=middle.isoformat(),
+        until=(middle + timedelta(days=30)).isoformat(),
+        tournament=largest.code if largest else None,
+        tournament_label=f"tournament of {largest.game_count:,} games" if largest else "",
+        club=club.pk if club else None,
+        club_label=club.name if club else "",
+        rated=CurrentRating.objects.filter(algorithm=primary).count(),
+    )
+    timings = time_pages(Client(), public_pages(world), requests)
     return {
         "busiest": player.username,
         "busiest_rows": busiest["rows"],
-        "timings": [
-            {
-                "page": item.page,
-                "url": item.url,
-                "median_ms": item.median_ms,
-                "p95_ms": item.p95_ms,
-                "cpu_median_ms": item.cpu_median_ms,
-                "queries": item.queries,
-            }
-            for item in timings
-        ],
+        "timings": [item.as_dict() for item in timings],
     }
 
 
@@ -349,6 +588,8 @@ STEPS: dict[str, Callable[..., dict[str, Any]]] = {
     "copy": copy_baseline,
     "backdated": backdated,
     "entry": entry,
+    "lab": lab_full,
+    "save": save,
     "pages": pages,
 }
 

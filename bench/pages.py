@@ -1,4 +1,4 @@
-"""``python -m bench.pages``: server time of the heaviest public pages.
+"""``python -m bench.pages``: server time of every public page.
 
 Needs ``DATABASE_URL`` naming a database of its own (it is migrated, then filled
 once): 10,000 players in 20 clubs with a current rating under every maintained
@@ -10,8 +10,11 @@ read; the tournaments' stored counts as the services keep them). Then, with Djan
 test Client in this process (so the time is the server's: resolving, the view, its
 queries and the templates; no network), it times each page after three warm-up
 requests: median and 95th percentile of ``--requests`` requests, and the queries of
-one request. The heavy player's own login (their log page with Report links, My
-page) and a volunteer's queue of reports are timed too. Prints a markdown table
+one request; a CSV download is timed to its first chunk. Every public page is timed
+(``public_pages``, which ``bench.database`` also times at 1,000,000 games), each
+against its target where an issue gives one. The heavy player's own login (their
+log page with Report links, My page) and a volunteer's queue of reports are timed
+too. Prints a markdown table
 for docs/performance.md (the section between ``<!-- bench:pages -->`` markers).
 
     createdb -h 127.0.0.1 -U postgres clubrating_bench_pages
@@ -67,18 +70,41 @@ class Timing:
     seconds: list[float]
     cpu_seconds: list[float]  # this process's CPU time: what other load cannot inflate
     queries: int
+    target_ms: float | None = None  # server time the page should keep to (p95)
 
     @property
     def median_ms(self) -> float:
-        return statistics.median(self.seconds) * 1000
+        return statistics.median(self.seconds) * 1000 if self.seconds else float("nan")
 
     @property
     def p95_ms(self) -> float:
+        if len(self.seconds) < 2:
+            return self.median_ms
         return statistics.quantiles(self.seconds, n=20, method="inclusive")[18] * 1000
 
     @property
     def cpu_median_ms(self) -> float:
-        return statistics.median(self.cpu_seconds) * 1000
+        return statistics.median(self.cpu_seconds) * 1000 if self.cpu_seconds else float("nan")
+
+    @property
+    def verdict(self) -> str:
+        """Against the target: "yes", "**no**", "" without a target."""
+        if self.target_ms is None:
+            return ""
+        if not self.seconds or self.p95_ms > self.target_ms:
+            return f"**no** ({self.target_ms:.0f} ms)"
+        return f"yes ({self.target_ms:.0f} ms)"
+
+    def as_dict(self) -> dict:
+        return {
+            "page": self.page,
+            "url": self.url,
+            "median_ms": self.median_ms,
+            "p95_ms": self.p95_ms,
+            "cpu_median_ms": self.cpu_median_ms,
+            "queries": self.queries,
+            "target_ms": self.target_ms,
+        }
 
 
 def build(rng: random.Random) -> None:
@@ -293,36 +319,166 @@ def busiest_opponent(username: str) -> str:
     return white["black__username"]
 
 
-def time_page(client, page: str, url: str, requests: int) -> Timing:
+def _get(client, url: str):
+    """One request; a streamed answer (a CSV download) is read to its first chunk, what
+    the browser waits for before the download starts."""
+    response = client.get(url)
+    if getattr(response, "streaming", False):
+        next(iter(response.streaming_content), b"")
+        response.close()
+    return response
+
+
+def time_page(client, page: str, url: str, requests: int, target_ms: float | None = None) -> Timing:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
     for _ in range(3):  # warm-up: templates compiled, caches filled
-        response = client.get(url)
+        response = _get(client, url)
         if response.status_code != 200:
             raise RuntimeError(f"{url} answered {response.status_code}")
     with CaptureQueriesContext(connection) as queries:
-        client.get(url)
+        _get(client, url)
     # read now: the next request clears the connection's query log
     query_count = len(queries.captured_queries)
     seconds, cpu_seconds = [], []
     for _ in range(requests):
         started, cpu_started = time.perf_counter(), time.process_time()
-        client.get(url)
+        _get(client, url)
         seconds.append(time.perf_counter() - started)
         cpu_seconds.append(time.process_time() - cpu_started)
-    return Timing(page, url, seconds, cpu_seconds, query_count)
+    return Timing(page, url, seconds, cpu_seconds, query_count, target_ms)
+
+
+@dataclass(frozen=True)
+class World:
+    """What the public pages are asked about in a data set."""
+
+    player: str  # the player with the most games
+    player_games: int
+    opponent: str  # the one with the most games against ``player``
+    as_of: str  # a day mid-way through the history
+    since: str  # a month of games
+    until: str
+    tournament: str | None  # a tournament's code (None: the data set has none)
+    tournament_label: str
+    big_tournament: str | None = None
+    big_tournament_label: str = ""
+    club: int | None = None  # a club's id
+    club_label: str = ""
+    rated: int = 0  # players on the rating list
+
+
+# Server-time targets (ms): the list and the log page (issue 7), the list as of a day
+# (issue 19), tournament pages (issue 16). The other pages have no number of their own.
+LIST_TARGET, AS_OF_TARGET, TOURNAMENT_TARGET = 50.0, 100.0, 50.0
+
+
+def public_pages(world: World) -> list[tuple[str, str, float | None]]:
+    """Every public page (label, URL, target in ms or None): the rating list (as of a
+    day too, GCR's from its snapshots), the log page, head-to-head, the games search
+    with its filters and its CSV, tournaments, clubs and the club-night sheet, the
+    calculator, the lab and the API."""
+    who, vs = world.player, world.opponent
+    log_pages = (world.player_games + 49) // 50
+    pages: list[tuple[str, str, float | None]] = [
+        ("rating list, first page", "/", LIST_TARGET),
+        ("rating list, last page", f"/?page={max(1, (world.rated + 49) // 50)}", LIST_TARGET),
+        ("rating list, sorted by name", "/?sort=name", LIST_TARGET),
+        ("rating list as of a day", f"/?as_of={world.as_of}", AS_OF_TARGET),
+        ("rating list as of a day, last page", f"/?as_of={world.as_of}&page=100", AS_OF_TARGET),
+        ("rating list as of a day, GCR", f"/?as_of={world.as_of}&algorithm=gcr", AS_OF_TARGET),
+        (f"log page, newest 50 of {world.player_games:,}", f"/players/{who}/", LIST_TARGET),
+        (
+            f"log page, oldest 50 of {world.player_games:,}",
+            f"/players/{who}/?page={log_pages}",
+            LIST_TARGET,
+        ),
+        ("player's printable sheet", f"/players/{who}/print/", None),
+        ("head-to-head, busiest pair", f"/players/{who}/vs/{vs}/", None),
+        ("games search, first page", "/games/", None),
+        ("games search, last page", "/games/?page=1000000", None),
+        ("games search, a player", f"/games/?player={who}", None),
+        ("games search, a player, page 10", f"/games/?player={who}&page=10", None),
+        ("games search, a pair", f"/games/?player={who}&opponent={vs}", None),
+        ("games search, a month", f"/games/?since={world.since}&until={world.until}", None),
+        ("games search, status and handicap", "/games/?status=normal&handicap=2", None),
+        ("games CSV, a player (first chunk)", f"/games.csv?player={who}", None),
+        ("games CSV, everything (first chunk)", "/games.csv", None),
+        ("tournaments, first page", "/tournaments/", TOURNAMENT_TARGET),
+        ("tournaments, page 10", "/tournaments/?page=10", TOURNAMENT_TARGET),
+    ]
+    if world.tournament:
+        pages += [
+            ("games search, a tournament", f"/games/?tournament={world.tournament}", None),
+            (world.tournament_label, f"/tournaments/{world.tournament}/", TOURNAMENT_TARGET),
+        ]
+    if world.big_tournament:
+        pages.append(
+            (world.big_tournament_label, f"/tournaments/{world.big_tournament}/", TOURNAMENT_TARGET)
+        )
+    pages.append(("clubs", "/clubs/", None))
+    if world.club is not None:
+        pages += [
+            (world.club_label, f"/clubs/{world.club}/", None),
+            (f"club-night sheet, {world.club_label}", f"/clubs/{world.club}/sheet/", None),
+        ]
+    pages += [
+        ("calculator, empty", "/calculator/", None),
+        ("calculator, two players", f"/calculator/?white_player={who}&black_player={vs}", None),
+        ("the lab", "/lab/", None),
+        ("API index", "/api/v1/", None),
+        ("API players, first page", "/api/v1/players/", None),
+        ("API players as of a day", f"/api/v1/players/?as_of={world.as_of}", AS_OF_TARGET),
+        ("API player", f"/api/v1/players/{who}/", None),
+        ("API player's history", f"/api/v1/players/{who}/history/", None),
+        ("API games, first page", "/api/v1/games/", None),
+        ("API games of a player", f"/api/v1/games/?player={who}", None),
+        ("API tournaments, first page", "/api/v1/tournaments/", TOURNAMENT_TARGET),
+    ]
+    if world.tournament:
+        pages.append(
+            (
+                f"API {world.tournament_label}",
+                f"/api/v1/tournaments/{world.tournament}/",
+                TOURNAMENT_TARGET,
+            )
+        )
+    if world.big_tournament:
+        pages.append(
+            (
+                f"API {world.big_tournament_label}",
+                f"/api/v1/tournaments/{world.big_tournament}/",
+                TOURNAMENT_TARGET,
+            )
+        )
+    return pages
+
+
+def time_pages(client, pages, requests: int) -> list[Timing]:
+    """Each page timed; a page that fails is reported as such (its error as the label),
+    not left out."""
+    timings = []
+    for page, url, target in pages:
+        try:
+            timings.append(time_page(client, page, url, requests, target))
+        except Exception as error:  # a page that answers 500 or 404 is a finding
+            print(f"{url}: {error}", file=sys.stderr)
+            timings.append(Timing(f"{page} — FAILED: {error}", url, [], [], 0, target))
+    return timings
 
 
 def table(timings: Sequence[Timing], requests: int) -> list[str]:
     lines = [
-        f"| page | URL | median | p95 ({requests} requests) | median CPU of Django | queries |",
-        "|---|---|---:|---:|---:|---:|",
+        f"| page | URL | median | p95 ({requests} requests) | median CPU of Django | queries "
+        "| p95 within target |",
+        "|---|---|---:|---:|---:|---:|---|",
     ]
     for item in timings:
         lines.append(
             f"| {item.page} | `{item.url}` | {item.median_ms:.1f} ms | "
-            f"{item.p95_ms:.1f} ms | {item.cpu_median_ms:.1f} ms | {item.queries} |"
+            f"{item.p95_ms:.1f} ms | {item.cpu_median_ms:.1f} ms | {item.queries} | "
+            f"{item.verdict} |"
         )
     return lines
 
@@ -360,11 +516,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--only",
         metavar="WORD",
-        help="time only the pages whose name contains WORD (e.g. tournament)",
+        help="time only the pages whose name contains WORD (not with --write)",
     )
     args = parser.parse_args(argv)
     if args.only and args.write:
-        parser.error("--write records every page: give it without --only")
+        parser.error("--only times part of the pages: it cannot --write the table")
     if not os.environ.get("DATABASE_URL"):
         parser.error("set DATABASE_URL to a database of the benchmark's own")
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
@@ -403,56 +559,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     freeze_loaded_objects()
     client = Client()
     # mid-way through the history: half of each player's rows lie after the day
-    as_of = (timezone.localdate() - timedelta(days=HEAVY_GAMES)).isoformat()
-    pages = [
-        ("rating list, first page", "/"),
-        ("rating list as of a day, first page", f"/?as_of={as_of}"),
-        ("rating list, page 150", "/?page=150"),
-        ("rating list, sorted by name", "/?sort=name"),
-        ("log page, newest 50 of 2,000", f"/players/{HEAVY_USERNAME}/"),
-        ("log page, oldest 50 of 2,000", f"/players/{HEAVY_USERNAME}/?page=40"),
-        (f"tournaments, first page of {TOURNAMENTS}", "/tournaments/"),
-        (f"tournaments, page 10 of {TOURNAMENTS}", "/tournaments/?page=10"),
-        ("tournament of 78 players", "/tournaments/open-250/"),
-        (f"tournament of {BIG_TOURNAMENT_PLAYERS} players", f"/tournaments/{BIG_TOURNAMENT}/"),
-        (f"API tournaments, first page of {TOURNAMENTS}", "/api/v1/tournaments/"),
-        ("API tournament of 78 players", "/api/v1/tournaments/open-250/"),
-        (
-            f"API tournament of {BIG_TOURNAMENT_PLAYERS} players",
-            f"/api/v1/tournaments/{BIG_TOURNAMENT}/",
-        ),
-        ("games search, first page", "/games/"),
-        ("games search, a player's games, page 20", f"/games/?player={HEAVY_USERNAME}&page=20"),
-        ("games search, a date range", f"/games/?since={as_of}&until={as_of}"),
-        (
-            f"club-night sheet, {PLAYERS // CLUBS} players",
-            f"/clubs/{Club.objects.order_by('pk').first().pk}/sheet/",
-        ),
-        (
-            "head-to-head, busiest opponent",
-            f"/players/{HEAVY_USERNAME}/vs/{busiest_opponent(HEAVY_USERNAME)}/",
-        ),
-    ]
+    middle = timezone.localdate() - timedelta(days=HEAVY_GAMES)
+    club = Club.objects.order_by("pk").first()
+    world = World(
+        player=HEAVY_USERNAME,
+        player_games=HEAVY_GAMES,
+        opponent=busiest_opponent(HEAVY_USERNAME),
+        as_of=middle.isoformat(),
+        since=middle.isoformat(),
+        until=(middle + timedelta(days=30)).isoformat(),
+        tournament="open-250",
+        tournament_label="tournament of 78 players",
+        big_tournament=BIG_TOURNAMENT,
+        big_tournament_label=f"tournament of {BIG_TOURNAMENT_PLAYERS} players",
+        club=club.pk,
+        club_label=f"club of {PLAYERS // CLUBS} players",
+        rated=PLAYERS,
+    )
     # The heavy player's own login: their log page with a Report link on each row, My
     # page; and a volunteer's queue of reports.
     own_client, volunteer_client = Client(), Client()
     own_client.force_login(_own_account())
     volunteer_client.force_login(_volunteer_account())
     own_pages = [
-        ("own log page (Report links), newest 50", f"/players/{HEAVY_USERNAME}/"),
-        ("My page", "/me/"),
+        ("own log page (Report links), newest 50", f"/players/{HEAVY_USERNAME}/", LIST_TARGET),
+        ("My page", "/me/", None),
     ]
-    volunteer_pages = [("reports queue (volunteer)", "/reports/")]
+    volunteer_pages = [("reports queue (volunteer)", "/reports/", None)]
+    pages = public_pages(world)
     if args.only:
-        pages = [(page, url) for page, url in pages if args.only in page]
-        own_pages = [(page, url) for page, url in own_pages if args.only in page]
-        volunteer_pages = [(page, url) for page, url in volunteer_pages if args.only in page]
+        pages = [page for page in pages if args.only in page[0]]
+        own_pages = [page for page in own_pages if args.only in page[0]]
+        volunteer_pages = [page for page in volunteer_pages if args.only in page[0]]
     load_before = os.getloadavg()[0]
-    timings = [time_page(client, page, url, args.requests) for page, url in pages]
-    timings += [time_page(own_client, page, url, args.requests) for page, url in own_pages]
-    timings += [
-        time_page(volunteer_client, page, url, args.requests) for page, url in volunteer_pages
-    ]
+    timings = time_pages(client, pages, args.requests)
+    timings += time_pages(own_client, own_pages, args.requests)
+    timings += time_pages(volunteer_client, volunteer_pages, args.requests)
     vendor = connection.vendor
     load = ", ".join(f"{value:.1f}" for value in os.getloadavg())
     print()
