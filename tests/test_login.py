@@ -92,8 +92,11 @@ def test_it_logs_in_and_out_on_a_phone(live_server, browser_page, alice):
     page.click(".navbar-toggler")
     signed_in_as.wait_for(state="visible")
     assert signed_in_as.inner_text() == "alice"
+    # the menu's opening transition over (a click during it can be lost)
+    page.wait_for_selector(".navbar-collapse.collapse.show")
 
     signed_in_as.click()  # the account menu holds "Log out"
+    page.locator("text=Log out").wait_for(state="visible")
     page.click("text=Log out")
     page.wait_for_selector(".alert-info")
     assert page.inner_text(".alert-info").strip() == "You are logged out."
