@@ -4,6 +4,8 @@ meanwhile is shown again as it is now, never overwritten."""
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
+
 from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
@@ -22,7 +24,7 @@ def game_or_404(pk: int) -> Game:
     return get_object_or_404(game_for_page(pk))
 
 
-class GameChangePage:
+class GameChangePage(ABC):
     """What the two pages share; each subclass says its form, its write and its words."""
 
     form_class: type[forms.Form]
@@ -59,22 +61,25 @@ class GameChangePage:
         context = {"game": self.game, "form": form, **self.context()}
         return render(self.request, self.template, context)
 
+    @abstractmethod
     def refuse_void(self) -> None:
-        raise NotImplementedError
+        """Say why a void game cannot be changed here."""
 
+    @abstractmethod
     def initial(self) -> dict:
-        raise NotImplementedError
+        """The form's values for the game as it is now."""
 
+    @abstractmethod
     def write(self, form) -> None:
-        raise NotImplementedError
+        """The change, through its service."""
 
+    @abstractmethod
     def changed_meanwhile(self, form) -> forms.Form:
         """The form to show again over the game as it is now."""
-        raise NotImplementedError
 
+    @abstractmethod
     def refused(self, form, error: ServiceError) -> HttpResponse | None:
         """The response to a refused write; None shows the form again."""
-        raise NotImplementedError
 
     def context(self) -> dict:
         return {}
