@@ -64,11 +64,25 @@ def _urls(only: str | None) -> list[tuple[str, str]]:
             Tournament.objects.annotate(n=Count("games")).order_by("-n").values("code").first()
         )
         since, until = middle, middle + timedelta(days=30)
+        # Depths relative to the table: the middle page and the last of 50 games, by the
+        # old page numbers and by the cursor of the game just before each (the key the
+        # "Older" link of the page before carries), and the Last link.
+        newest_first = Game.objects.valid().order_by("-date", "-round", "-seq")
+        pages = max(1, -(-newest_first.count() // 50))
+        middle_page = max(1, pages // 2)
+
+        def cursor(page_number: int) -> str:
+            above = newest_first.values_list("date", "round", "seq")[(page_number - 1) * 50 - 1]
+            return f"{above[0].isoformat()}.{above[1]}.{above[2]}"
+
         listed += [
             ("games, first page", "/games/"),
             ("games, page 100", "/games/?page=100"),
-            ("games, page 10,000", "/games/?page=10000"),
-            ("games, last page", "/games/?page=20000"),
+            (f"games, page {middle_page:,} (the middle)", f"/games/?page={middle_page}"),
+            (f"games, page {pages:,} (the last)", f"/games/?page={pages}"),
+            ("games, the middle by cursor", f"/games/?before={cursor(middle_page)}"),
+            ("games, the last page by cursor", f"/games/?before={cursor(pages)}"),
+            ("games, Last", "/games/?page=last"),
             ("games of a player", f"/games/?player={player.username}"),
             ("games of a player, page 10", f"/games/?player={player.username}&page=10"),
             (
@@ -88,6 +102,7 @@ def _urls(only: str | None) -> list[tuple[str, str]]:
             ),
             ("API games, first page", "/api/v1/games/"),
             ("API games, page 1,000", "/api/v1/games/?page=1000"),
+            ("API games, the middle by cursor", f"/api/v1/games/?before={cursor(middle_page)}"),
             ("API games of a player", f"/api/v1/games/?player={player.username}"),
             ("API games in a month", f"/api/v1/games/?since={since}&until={until}"),
             ("API tournament games", "/api/v1/games/?status=tournament"),

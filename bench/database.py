@@ -564,6 +564,8 @@ def targets(runs: Sequence[Run]) -> list[str]:
 
 def _save_setup(run: Run, item: dict[str, Any]) -> str:
     worker = " with a worker recomputing" if item["worker"] else ""
+    if item.get("full"):
+        worker += f" (first a full recompute of `{item['full']}`)"
     return f"{run.database.label}, broker `{item['broker']}`{worker}"
 
 
@@ -837,6 +839,14 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     )
     parser.add_argument("--saves", type=int, default=30, help="timed sheet saves (30)")
     parser.add_argument(
+        "--saves-beside-full",
+        metavar="ALGORITHM",
+        default="",
+        help="with the worker's saves, first mark ALGORITHM for a full recompute: the "
+        "worker replays its whole history while the saves come in (the longest "
+        "recompute a save can meet)",
+    )
+    parser.add_argument(
         "--page-requests", type=int, default=30, help="timed requests of each page (30)"
     )
     parser.add_argument(
@@ -878,7 +888,10 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     def saves(worker: bool) -> list[dict[str, Any]]:
         plain = {"requests": args.saves}
         # With a worker: a volunteer typing sheets in, one every few seconds.
-        return [plain, {**plain, "worker": True, "pause": 3.0}] if worker else [plain]
+        beside = {"worker": True, "pause": 3.0}
+        if args.saves_beside_full:
+            beside["full"] = args.saves_beside_full
+        return [plain, {**plain, **beside}] if worker else [plain]
 
     done: list[Run] = []
     if args.report:

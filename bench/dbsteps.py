@@ -414,7 +414,7 @@ def _game_at_depth(algorithm: str, depth: float):
 
 
 def save(
-    requests: int, worker: bool = False, pause: float = 0.0, settle: bool = False
+    requests: int, worker: bool = False, pause: float = 0.0, settle: bool = False, full: str = ""
 ) -> dict[str, Any]:
     """The sheet save as the volunteer feels it: ``requests`` POSTs of a one-game record
     sheet to ``/sheets/new/`` through Django's test Client (after three untimed), each
@@ -423,7 +423,8 @@ def save(
     ``filesystem://`` one). Before each save the queued marks are taken off, as a worker
     taking the last save's tasks would, so every save sends its tasks. With ``worker``,
     a Celery worker (one process, as ``make run`` starts it) runs them meanwhile, and
-    the saves are ``pause`` seconds apart."""
+    the saves are ``pause`` seconds apart; ``full`` (an algorithm) is marked for a full
+    recompute just before the worker starts, so that the saves meet a long one."""
     import subprocess
 
     from django.conf import settings
@@ -456,6 +457,10 @@ def save(
     recent = list(pairs.values())
     played_on = recent[0].date + timedelta(days=1)
     child = None
+    if full:
+        from ratings.recompute.dirty import request_full_recompute
+
+        request_full_recompute(user=volunteer, algorithm=full)
     if worker:
         command = [sys.executable, "-m", "celery", "-A", "clubrating", "worker"]
         command += ["--loglevel", "WARNING", "--concurrency", "1"]
@@ -520,6 +525,7 @@ def save(
         "broker": settings.CELERY_BROKER_URL.split("/")[0] + "//",
         "worker": worker,
         "pause": pause,
+        "full": full,
         "requests": len(seconds),
         "seconds": seconds,
         "cpu_seconds": cpu_seconds,

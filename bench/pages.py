@@ -397,7 +397,7 @@ def public_pages(world: World) -> list[tuple[str, str, float | None]]:
         ("player's printable sheet", f"/players/{who}/print/", None),
         ("head-to-head, busiest pair", f"/players/{who}/vs/{vs}/", None),
         ("games search, first page", "/games/", None),
-        ("games search, last page", "/games/?page=1000000", None),
+        ("games search, last page", "/games/?page=last", None),
         ("games search, a player", f"/games/?player={who}", None),
         ("games search, a player, page 10", f"/games/?player={who}&page=10", None),
         ("games search, a pair", f"/games/?player={who}&opponent={vs}", None),

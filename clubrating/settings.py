@@ -168,7 +168,8 @@ else:
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # The embedded set-up has a web process and a worker writing to one file: the WAL
     # journal lets pages read while a recompute writes; a writer waits for the lock
-    # (up to a minute: a recompute's transaction) rather than failing at once; and a
+    # (up to a minute; a recompute holds it for its writes only, not for its replay:
+    # ratings/recompute/staging.py) rather than failing at once; and a
     # transaction takes the write lock when it begins (IMMEDIATE), so two never both
     # read and then fail to upgrade ("database is locked" mid-transaction).
     DATABASES["default"].setdefault("OPTIONS", {}).update(

@@ -86,6 +86,11 @@ class Lookup:
     def message(self, if_new: str = "") -> str:
         """Why the text names nobody, for the field it was typed in; ``if_new`` is what
         to do if it is a new player (the sheet: "add them first")."""
+        if len(self.matches) == 1:  # a first name alone, which never picks a player
+            return (
+                f"'{self.text}' is only part of a name: {describe(self.matches)}? "
+                "Type the username or the full name"
+            )
         if self.matches:
             return (
                 f"'{self.text}' fits {len(self.matches)} players: {describe(self.matches)}; "
@@ -296,15 +301,6 @@ def find_player(text: str, index: PlayerIndex | LazyIndex | None = None) -> Look
 def player_from_text(text: str, index: PlayerIndex | LazyIndex | None = None) -> Player:
     """The player ``text`` names, for a form field (see :func:`resolve`)."""
     return resolve(find_player(text, index))
-
-
-def player_by_username(username: str) -> Player:
-    """The player of exactly this username, for a form field (the games search takes a
-    username only); a ValidationError if nobody has it."""
-    player = Player.objects.filter(username=username.strip()).first()
-    if player is None:
-        raise forms.ValidationError(f"No player has the username '{username.strip()}'.")
-    return player
 
 
 def resolve(found: Lookup, if_new: str = "") -> Player:

@@ -404,6 +404,13 @@ class Game(Entry):
         validators=[MinValueValidator(Decimal(-50)), MaxValueValidator(Decimal(50))],
     )
     winner = models.CharField(max_length=1, choices=Winner.choices)
+    colour_given = models.BooleanField(
+        default=True,
+        help_text=(
+            "Off for an even game whose tournament file gave no colour: White and Black "
+            "are then the pair as stored, not who played which."
+        ),
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.NORMAL)
     board_size = models.PositiveSmallIntegerField(
         default=19, choices=[(19, "19x19"), (13, "13x13"), (9, "9x9")]
@@ -454,6 +461,7 @@ class Game(Entry):
             tournament=self.tournament.code if self.tournament_id else "",
             tournament_class=self.tournament.egf_class if self.tournament_id else "A",
             comment=self.comment,
+            colour_given=self.colour_given,
         )
 
 
@@ -473,6 +481,7 @@ def game_record(
     tournament,
     tournament_class,
     comment,
+    colour_given=True,
 ) -> GameRecord:
     """A game as the engine sees it, from plain column values (selectors stream these:
     a recompute makes a million, so the few distinct komis, times, results and
@@ -492,6 +501,7 @@ def game_record(
         time_minutes=_fraction(time_minutes) if time_minutes is not None else None,
         comment=comment,
         seq=seq,
+        colour_given=colour_given,
     )
 
 

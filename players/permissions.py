@@ -41,9 +41,10 @@ def is_committee(user) -> bool:
     return _in_group(user, COMMITTEE)
 
 
-def role_required(check, what: str):
+def role_required(check, what: str, remedy: str = ""):
     """A view decorator: anonymous users are sent to log in, users failing ``check``
-    get 403 saying who the page is for."""
+    get 403 saying who the page is for and, with ``remedy``, what to ask for (the 403
+    page reads it from the request; without it, the page says to ask for the role)."""
 
     def decorator(view):
         @wraps(view)
@@ -51,6 +52,7 @@ def role_required(check, what: str):
             if not request.user.is_authenticated:
                 return redirect_to_login(request.get_full_path())
             if not check(request.user):
+                request.permission_remedy = remedy
                 raise PermissionDenied(f"This page is for {what}.")
             return view(request, *args, **kwargs)
 
@@ -71,4 +73,8 @@ def has_player_record(user) -> bool:
 player_required = role_required(
     has_player_record,
     "players with their own account (the committee links it to their record)",
+    remedy=(
+        "If you play in the club, ask a committee member to link your account to your "
+        "player record: a role (volunteer or committee) does not give access to this page."
+    ),
 )

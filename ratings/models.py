@@ -70,9 +70,10 @@ class RatingHistory(models.Model):
             # The log page and its chart (player and algorithm given, newest first); a
             # player's rows under every algorithm (the data export, cascades).
             models.Index(fields=["player", "algorithm", "-position"], name="history_player_log"),
-            # The list as of a day: each player's last row on or before it is one step
-            # down this index (see players.selectors.ratings_as_of); the log index
-            # would read every row after the day first.
+            # A page of players as of a day (the API; the list while no month end is
+            # stored, see MonthEnd): each player's last row on or before it is one step
+            # down this index (players.selectors.ratings_as_of); the log index would
+            # read every row after the day first.
             models.Index(
                 fields=["player", "algorithm", "date", "position"], name="history_player_date"
             ),
@@ -143,6 +144,63 @@ class RatingSnapshot(models.Model):
         return f"{self.algorithm} {self.player_id} {self.date} {self.value}"
 
 
+class MonthEnd(models.Model):
+    """Where an algorithm's history rows stand at the end of a month: the bounds of the
+    rows a list as of a later day in that month or the next ones adds to the month-end
+    standings (``MonthEndStanding``). Kept by the recompute with the history rows
+    (``ratings.recompute.month_ends``), for every month end from the first row's to the
+    last one before the last row's date."""
+
+    algorithm = models.CharField(max_length=20)
+    date = models.DateField()  # the month's last day
+    # The lowest position of a row dated after ``date``: every row below it is dated on
+    # or before it (EGF and the French ladder rate a tournament as one unit at its
+    # first game's place, so a row dated later can sit before one dated earlier).
+    first_later = models.BigIntegerField()
+    # The highest position of a row dated on or before ``date``.
+    last_on_or_before = models.BigIntegerField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["algorithm", "date"], name="month_end_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} {self.date}"
+
+
+class MonthEndStanding(models.Model):
+    """A player's history row of the highest position dated on or before a month end
+    (``MonthEnd``): its position, rank, value and date, so that the list as of a day
+    reads the standings of the month end before it and the rows after them, not each
+    player's row of the day. Only the recompute writes these rows (no foreign key
+    check, as ``RatingHistory``)."""
+
+    algorithm = models.CharField(max_length=20)
+    month_end = models.DateField()
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.CASCADE,
+        related_name="+",
+        db_constraint=False,
+        db_index=False,
+    )
+    position = models.BigIntegerField()
+    rank = RankField()
+    value = models.FloatField()
+    date = models.DateField()  # the row's
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["algorithm", "month_end", "player"], name="month_end_standing_once"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} {self.month_end} {self.player_id} {self.value}"
+
+
 class RecomputeState(models.Model):
     """What is pending for one algorithm.
 
@@ -161,6 +219,10 @@ class RecomputeState(models.Model):
     # Who runs it ("host:pid", ratings.recompute.liveness.runner_name): its heartbeat tells a
     # running recompute from one whose process died.
     running_on = models.CharField(max_length=200, blank=True)
+    # The earliest date a write touched since the running recompute (SQLite) began its
+    # replay: moved by every write like ``dirty_from``, cleared by the runner before it
+    # reads. When writes came in meanwhile, its rows before this date still stand.
+    touched_from = models.DateField(null=True, blank=True)
     # The lab's reports are behind from this date (the earliest date a recompute
     # rewrote since they were last brought up to date); None: current.
     lab_dirty_from = models.DateField(null=True, blank=True)

@@ -10,13 +10,28 @@ from dataclasses import dataclass
 from datetime import date
 from fractions import Fraction
 
-from django.db.models import Exists, F, IntegerField, OuterRef, Q, QuerySet, Value, Window
-from django.db.models.functions import Cast, RowNumber
+from django.db.models import (
+    Case,
+    Count,
+    Exists,
+    F,
+    IntegerField,
+    Max,
+    OuterRef,
+    Q,
+    QuerySet,
+    Sum,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import Cast, Greatest, Least, RowNumber
 
 from players.fields import code_to_rank
 from players.models import Adjustment, Game, Player, adjustment_record, game_record
-from ratings.engine import lab
+from ratings.engine import gcr, lab
 from ratings.engine.base import HistoryRow
+from ratings.engine.gcr import GcrState
 from ratings.engine.ranks import Rank
 from ratings.engine.records import (
     Colour,
@@ -194,6 +209,60 @@ def replay_records(
 def replay_count(algorithm: str, start: ReplayKey | None = None) -> int:
     """How many records :func:`replay_records` streams (for progress reports)."""
     return _valid_games(start).count() + _valid_adjustments(algorithm, start).count()
+
+
+def last_replay_date(algorithm: str) -> date | None:
+    """The date of the last record :func:`replay_records` streams (None: no record)."""
+    game = _valid_games(None).aggregate(last=Max("date"))["last"]
+    adjustment = _valid_adjustments(algorithm, None).aggregate(last=Max("date"))["last"]
+    return max((day for day in (game, adjustment) if day is not None), default=None)
+
+
+def count_gcr_table(state: GcrState, before: date | None = None) -> None:
+    """Fill GCR's pairwise table in ``state`` (new, empty) with the valid games before
+    ``before`` (every one when None), counted by the database: one row per pair of
+    players, whatever the colours, with their games and the score of the one with the
+    lower id in half points, in one GROUP BY. The table a replay of those games leaves
+    (``Gcr.rate_unit``): a player's and a pair's sums are whole and half points, exact
+    in any order, and nothing of GCR depends on the order of a player's opponents. As
+    in a replay, the players of a game GCR does not rate (free, small board) are in the
+    state too, with no games. Not rated: ``Gcr.finish`` does that."""
+    games = Game.objects.valid()
+    if before is not None:
+        games = games.filter(date__lt=before)
+    usernames = {player_id: username for username, player_id in player_ids().items()}
+    rated = Q(board_size=gcr.RATED_BOARD_SIZE, winner__in=[winner.value for winner in gcr.SCORES])
+    rated &= ~Q(status=Status.FREE.value)
+    white_lower = Q(white_id__lt=F("black_id"))
+    lower_won = Q(white_lower, winner=Winner.WHITE.value) | Q(
+        ~white_lower, winner=Winner.BLACK.value
+    )
+    counted = (
+        games.filter(rated)
+        .annotate(lower=Least("white_id", "black_id"), higher=Greatest("white_id", "black_id"))
+        .values_list("lower", "higher")
+        .annotate(
+            games=Count("id"),
+            halves=Sum(
+                Case(
+                    When(winner=Winner.JIGO.value, then=Value(1)),
+                    When(lower_won, then=Value(2)),
+                    default=Value(0),
+                    output_field=IntegerField(),
+                )
+            ),
+        )
+        .order_by()
+    )
+    player = state.player
+    for lower_id, higher_id, count, halves in counted.iterator(chunk_size=ROWS_PER_FETCH):
+        lower, higher = usernames[lower_id], usernames[higher_id]
+        score = halves / 2
+        player(lower).record(higher, score, count)
+        player(higher).record(lower, count - score, count)
+    for pair in games.exclude(rated).values_list("white_id", "black_id").distinct().iterator():
+        for player_id in pair:
+            player(usernames[player_id])
 
 
 def declared_ranks(

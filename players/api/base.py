@@ -20,6 +20,7 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, set_response_etag
 from django.views.decorators.csrf import csrf_exempt
 
+from players.selectors import games_search
 from players.web.pagination import page_first
 
 API_VERSION = "1"
@@ -28,6 +29,7 @@ MAX_PAGE_SIZE = 500
 CACHE_SECONDS = 60
 SAFE_METHODS = ("GET", "HEAD")
 PAGE_PARAMETERS = ("page", "page_size")
+CURSOR_PARAMETERS = ("before", "after")  # the games': a game's date.round.seq
 
 _ISO_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
 _TRUE = ("1", "true", "yes")
@@ -111,7 +113,7 @@ class Params:
     def text(self, name: str) -> str:
         return self.query.get(name, "").strip()
 
-    def integer(self, name: str, *, default: int, minimum: int, maximum: int | None = None):
+    def integer(self, name: str, *, default: int | None, minimum: int, maximum: int | None = None):
         raw = self.text(name)
         if not raw:
             return default
@@ -206,5 +208,76 @@ def paginate(
             "page_size": size,
             "next": page_url(request, number + 1) if number < last else None,
             "previous": page_url(request, number - 1) if number > 1 else None,
+        },
+    )
+
+
+def _cursor_url(request: HttpRequest, name: str, key: games_search.GameKey) -> str:
+    """The absolute URL of this request from another key on (no page number)."""
+    query = request.GET.copy()
+    for dropped in ("page", *CURSOR_PARAMETERS):
+        query.pop(dropped, None)
+    query[name] = str(key)
+    return request.build_absolute_uri(f"{request.path}?{query.urlencode()}")
+
+
+def _cursor(params: Params, name: str) -> games_search.GameKey | None:
+    raw = params.text(name)
+    if not raw:
+        return None
+    key = games_search.GameKey.parse(raw)
+    if key is None:
+        raise ApiError(400, name, f"'{raw}' is not a game's key (date.round.seq, as `next` gives)")
+    return key
+
+
+def paginate_by_key(
+    request: HttpRequest, params: Params, filters, columns: tuple[str, ...] = ()
+) -> Page:
+    """A page of the games search, found from a key (``before``/``after``: the games
+    just before or after a game in replay order) at the cost of a first page at any
+    depth; ``next`` and ``previous`` carry the keys on. ``page`` still works (by
+    OFFSET, as before; its links are page numbers), and ``page=last`` (the first page of
+    the reverse order; its links are cursors). ``count`` stops at
+    ``games_search.COUNT_CAP`` (``count_exact`` false: more games match). ``columns``:
+    only these are loaded."""
+    before, after = _cursor(params, "before"), _cursor(params, "after")
+    if before is not None and after is not None:
+        raise ApiError(400, "after", "give before or after, not both")
+    at_end = params.text("page") == "last"
+    number = None if at_end else params.integer("page", default=0, minimum=1) or None
+    if (number is not None or at_end) and (before is not None or after is not None):
+        raise ApiError(400, "page", "give a page number or a cursor (before, after), not both")
+    size = params.integer("page_size", default=DEFAULT_PAGE_SIZE, minimum=1, maximum=MAX_PAGE_SIZE)
+    count = games_search.game_count(filters)
+    if count.exact and number is not None:
+        last = max(1, -(-count.number // size))
+        if number > last:
+            raise not_found("page", f"page {number} is past the last page ({last})")
+    page = games_search.game_page(
+        filters, size, before=before, after=after, number=number, from_end=at_end, columns=columns
+    )
+    if number is not None and number > 1 and not page.rows:
+        raise not_found("page", f"page {number} is past the last page")
+    further, nearer = (
+        (page.earlier, page.later) if filters.newest_first else (page.later, page.earlier)
+    )
+    if number is not None:
+        following = page_url(request, number + 1) if further else None
+        preceding = page_url(request, number - 1) if number > 1 else None
+    else:
+        forward, backward = ("before", "after") if filters.newest_first else ("after", "before")
+        following = _cursor_url(request, forward, further) if further else None
+        preceding = _cursor_url(request, backward, nearer) if nearer else None
+    return Page(
+        page.rows,
+        {
+            "count": count.number,
+            "count_exact": count.exact,
+            # the last page by key is a full page: no page number falls on it
+            "page": number if number is not None else (None if before or after or at_end else 1),
+            "page_size": size,
+            "next": following,
+            "previous": preceding,
         },
     )

@@ -13,21 +13,26 @@ from collections.abc import Callable, Iterable
 from typing import Any
 from urllib.parse import urlencode
 
+from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
 
 from players.api.base import (
     API_VERSION,
+    CURSOR_PARAMETERS,
     PAGE_PARAMETERS,
     ApiError,
     Params,
     api_view,
     not_found,
     paginate,
+    paginate_by_key,
 )
+from players.lookup import player_from_text
 from players.models import Game, Player, Tournament
 from players.selectors import api as api_selectors
+from players.selectors import games_search
 from players.selectors.algorithms import AlgorithmInfo, algorithms
 from players.web.tournament_cache import kept_for_tournament
 from ratings.engine.output import exact_value
@@ -241,7 +246,9 @@ def _history_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
         "adjustment_id": row.adjustment_id,
         "opponent": row.opponent.username,
         "opponent_rank": str(row.opponent_rank),
-        "colour": row.colour or None,
+        # null for an adjustment, and for a game whose file gave no colour
+        "colour": (row.colour or None) if game is None or game.colour_given else None,
+        "colour_given": game.colour_given if game is not None else None,
         "handicap": game.handicap if game is not None else None,
         "komi": float(game.komi) if game is not None else None,
         "winner": game.winner if game is not None else None,
@@ -320,7 +327,8 @@ def _game_values_json(values: tuple, url_of: Callable[[int], str]) -> dict:
     """A game's JSON from its ``api_selectors.GAME_JSON_VALUES``: a tournament's
     thousands of games are read as values, not models."""
     (pk, seq, day, round_number, white, black, white_rank, black_rank, handicap, komi,
-     winner, status, board_size, time_minutes, code, comment, voided_at) = values  # fmt: skip
+     winner, status, board_size, time_minutes, code, comment, voided_at,
+     colour_given) = values  # fmt: skip
     return {
         "id": pk,
         "seq": seq,
@@ -333,6 +341,8 @@ def _game_values_json(values: tuple, url_of: Callable[[int], str]) -> dict:
         "handicap": handicap,
         "komi": float(komi),
         "winner": winner,
+        # False: the file gave no colour; white and black are the pair as stored
+        "colour_given": colour_given,
         "status": status,
         "board_size": board_size,
         "time_minutes": time_minutes,
@@ -355,23 +365,38 @@ def _named(params: Params, name: str, lookup, what: str):
     return _found(value or None, lookup, name, f"no {what} '{value}'")
 
 
+def _game_player(params: Params, name: str) -> Player | None:
+    """The player a filter names as on the record sheet and the games search (username,
+    name in either order, EGD PIN): 404 if nobody, 400 if several or a merged record."""
+    text = params.text(name)
+    if not text:
+        return None
+    try:
+        return player_from_text(text)
+    except ValidationError as error:
+        raise ApiError(404 if error.code == "unknown" else 400, name, error.messages[0]) from None
+
+
 @api_view
 def games(request: HttpRequest) -> dict:
-    names = ("player", "tournament", "status", "since", "until", "include_void", "order")
-    params = Params(request, (*names, *PAGE_PARAMETERS))
+    names = (*games_search.FILTER_NAMES, "include_void", "order")
+    params = Params(request, (*names, *PAGE_PARAMETERS, *CURSOR_PARAMETERS))
     since, until = params.date_range()
+    lowest, highest = games_search.HANDICAP_RANGE
     filters = api_selectors.GameFilters(
-        player=_named(params, "player", api_selectors.player, "player with the username"),
+        player=_game_player(params, "player"),
+        opponent=_game_player(params, "opponent"),
         tournament=_named(
             params, "tournament", api_selectors.tournament_by_code, "tournament with the code"
         ),
         status=params.choice("status", Game.Status.values),
+        handicap=params.integer("handicap", default=None, minimum=lowest, maximum=highest),
         since=since,
         until=until,
         include_void=bool(params.boolean("include_void")),
         newest_first=params.newest_first(),
     )
-    page = paginate(request, params, api_selectors.games(filters))
+    page = paginate_by_key(request, params, filters, api_selectors.GAME_JSON_FIELDS)
     url_of = _game_urls(request)
     return {**page.envelope, "results": [_game_json(request, game, url_of) for game in page.rows]}
 

@@ -18,6 +18,7 @@ from players.selectors.tournaments import tournament_codes
 from players.services import games as games_services
 from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
 from players.web.forms import add_service_errors
+from players.web.tables import decimal_text
 
 
 def game_or_404(pk: int) -> Game:
@@ -154,4 +155,4 @@ class GameVoidPage(GameChangePage):
         return redirect("game_detail", self.pk)
 
     def context(self) -> dict:
-        return {"changed_meanwhile": self.changed}
+        return {"changed_meanwhile": self.changed, "komi": decimal_text(self.game.komi, 1)}

@@ -12,9 +12,10 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from players.models import AuditEntry, Game, RecordSheet
+from players.public.tables import COLOUR_NOT_GIVEN_TITLE
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
-from players.web.tables import player_link
+from players.web.tables import plain_number, player_link, signed
 from ratings.models import RatingHistory
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -29,8 +30,9 @@ STATUS_BADGES = {
 
 
 def format_value(value: float) -> str:
-    """An index or rating: integers as such (SAGC), others to two decimals."""
-    return str(int(value)) if float(value).is_integer() else f"{value:.2f}"
+    """An index or rating: integers as such (SAGC), others to two decimals; a negative
+    one with the minus sign, as the public pages write it."""
+    return plain_number(value, 0 if float(value).is_integer() else 2)
 
 
 class SheetGamesTable(tables.Table):
@@ -139,7 +141,8 @@ class SheetTable(tables.Table):
 
 
 class GameHistoryTable(tables.Table):
-    """A game's rows in each algorithm's history."""
+    """A game's rows in each algorithm's history. ``colour_given`` is the game's: off,
+    the Colour column says "not given" rather than the stored pair's W and B."""
 
     algorithm = tables.Column()
     player = tables.Column()
@@ -169,15 +172,25 @@ class GameHistoryTable(tables.Table):
         template_name = TABLE_TEMPLATE
         attrs = {"class": "table table-sm"}
 
+    def __init__(self, *args, colour_given: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.colour_given = colour_given
+
     def render_player(self, value):
         return player_link(value)
+
+    def render_colour(self, value):
+        if self.colour_given:
+            return value
+        return format_html(
+            '<span class="text-nowrap" title="{}">not given</span>', COLOUR_NOT_GIVEN_TITLE
+        )
 
     def render_value_before(self, value):
         return format_value(value)
 
     def render_change(self, value):
-        text = format_value(value)
-        return f"+{text}" if value > 0 else text
+        return signed(value, 0 if float(value).is_integer() else 2)
 
     def render_value_after(self, value):
         return format_value(value)

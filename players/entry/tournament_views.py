@@ -28,6 +28,8 @@ from players.services.imports import ImportResult
 from players.services.tournament_files import (
     ImportPlan,
     PlayerMatch,
+    games_of_the_tournament_on_file,
+    plan_duplicates,
     plan_tournament_import,
     tournament_import,
 )
@@ -120,10 +122,23 @@ def _render_preview(
             "choices": choices,
             "rows": rows,
             "conflicts": sum(bool(match.conflict) for match in plan.matches),
+            "no_colour": sum(not record.colour_given for record in plan.file.records),
             "file_format": FORMAT_LABELS.get(form["file_format"].value(), ""),
+            **_duplicates_context(plan, context.get("duplicates", [])),
             **context,
         },
     )
+
+
+def _duplicates_context(plan: ImportPlan, duplicates: list[str]) -> dict:
+    """The duplicates said apart: like stored games (each names one), like another game
+    of the same file; and how many are the games of the tournament under the file's code."""
+    on_file = [warning for warning in duplicates if getattr(warning, "game_id", None)]
+    return {
+        "duplicates_on_file": on_file,
+        "duplicates_in_file": [w for w in duplicates if not getattr(w, "game_id", None)],
+        "already_imported": games_of_the_tournament_on_file(plan, on_file),
+    }
 
 
 def _confirmation(
@@ -183,11 +198,29 @@ def _preview_upload(request: HttpRequest) -> HttpResponse:
         return _render_upload(request, upload)
     data = upload.cleaned_data
     plan = plan_tournament_import(upload.tournament_file)
+    duplicates = _duplicates(plan)
     initial = TournamentImportForm.initial_for(
         data["file"], data["file_format"], data["filename"], upload.tournament_file
     )
-    form = TournamentImportForm(initial={**initial, "fingerprint": plan.fingerprint()})
-    return _render_preview(request, plan, form, FilePlayersForm(matches=plan.matches))
+    form = TournamentImportForm(
+        initial={
+            **initial,
+            "fingerprint": plan.fingerprint(),
+            "duplicates_seen": warnings_fingerprint(duplicates),
+        }
+    )
+    return _render_preview(
+        request, plan, form, FilePlayersForm(matches=plan.matches), duplicates=duplicates
+    )
+
+
+def _duplicates(plan: ImportPlan) -> list[str]:
+    """The file's games that look like stored ones, said in the preview. A plan with
+    problems cannot be imported: nothing to say of its games yet, unless its only
+    problem is its code already on file (its players all matched): then the games say
+    at once whether the file was simply imported before."""
+    code_taken_only = plan.games_on_file and len(plan.problems) == 1
+    return [] if plan.problems and not code_taken_only else plan_duplicates(plan)
 
 
 def _preview_posted(request: HttpRequest) -> HttpResponse:
@@ -207,7 +240,10 @@ def _preview_posted(request: HttpRequest) -> HttpResponse:
         context = _import(request, plan, form.cleaned_data)
         if isinstance(context, HttpResponse):
             return context
-    confirm, choices = _confirmation(form, plan, automatic, context.get("duplicates", []))
+        context["refused"] = "duplicates" in context
+    if "duplicates" not in context:
+        context["duplicates"] = _duplicates(plan)
+    confirm, choices = _confirmation(form, plan, automatic, context["duplicates"])
     return _render_preview(request, plan, confirm, choices, **context)
 
 

@@ -43,6 +43,7 @@ from players.web.forms import (
     warnings_fingerprint,
 )
 from players.web.pagination import BoundedRequestConfig
+from players.web.tables import decimal_text
 
 SHEETS_PER_PAGE = 25
 AUDIT_PER_PAGE = 50
@@ -146,7 +147,8 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "games/game_detail.html",
         {
             "game": game,
-            "history": GameHistoryTable(game_history(game)),
+            "history": GameHistoryTable(game_history(game), colour_given=game.colour_given),
+            "komi": decimal_text(game.komi, 1),
             "audit": audit,
             "pending": not game.recompute_done,
             "open_reports": list(report_selectors.open_reports_on(game)),

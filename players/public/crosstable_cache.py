@@ -23,11 +23,19 @@ class CrosstablePage:
     """What the tournament page shows of its crosstable (what its template reads)."""
 
     game_count: int
+    # The players of its valid games: the list of tournaments' and the API's count.
     player_count: int
+    # Every row: with an imported file's players who played no valid game (withdrawn,
+    # or their games voided); as many as player_count for a tournament entered here.
+    row_count: int
     first_game: date | None
     last_game: date | None
     placement: str
     table_html: SafeString
+
+    @property
+    def players_without_games(self) -> int:
+        return self.row_count - self.player_count
 
 
 def crosstable_page(
@@ -40,7 +48,8 @@ def crosstable_page(
         crosstable = tournament_crosstable(tournament, algorithm.name)
         return CrosstablePage(
             game_count=crosstable.game_count,
-            player_count=len(crosstable.rows),
+            player_count=sum(row.games > 0 for row in crosstable.rows),
+            row_count=len(crosstable.rows),
             first_game=crosstable.first_game,
             last_game=crosstable.last_game,
             placement=crosstable.placement,

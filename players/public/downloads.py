@@ -4,7 +4,13 @@ and OpenGotha XML."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    StreamingHttpResponse,
+)
 from django.shortcuts import redirect
 from django.utils import timezone
 from django.views.decorators.http import require_safe
@@ -59,12 +65,18 @@ def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse
 
 
 @require_safe
-def games_export_csv(request: HttpRequest) -> StreamingHttpResponse:
+def games_export_csv(request: HttpRequest) -> HttpResponse | StreamingHttpResponse:
     """Every valid game and adjustment in the game record CSV of SPEC section 2; with
     the games search's filters (``/games/``'s query), the games it finds (no
-    adjustments: the search is of games)."""
+    adjustments: the search is of games). A wrong filter is a 400 saying which: the
+    CSV of every game is not what was asked."""
     filename = f"games-{timezone.localdate().isoformat()}.csv"
-    _form, filters, games = searched_games(request)
+    form, filters, games = searched_games(request)
+    if filters is None:
+        reasons = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+        return HttpResponseBadRequest(
+            f"No CSV: a filter is wrong ({reasons}).\n", content_type="text/plain; charset=utf-8"
+        )
     if not filters.any:
         return csv_download(game_record_rows(), filename)
     return csv_download(game_record_rows(games.order_by()), filename)

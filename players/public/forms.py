@@ -11,9 +11,8 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from players.fields import RankFormField
-from players.lookup import player_by_username
 from players.models import Club, Game, Tournament
-from players.selectors.games_search import GameFilters
+from players.selectors.games_search import HANDICAP_RANGE, GameFilters
 from players.selectors.ratings import RatingListFilters, months_before
 from players.web.forms import PlayerField
 
@@ -171,11 +170,13 @@ class RatingListFilterForm(forms.Form):
 
 
 class GameSearchForm(forms.Form):
-    """GET filters of the games search. A bad field is shown at the field and left
-    out; the valid ones still filter."""
+    """GET filters of the games search (the web page's, the CSV's and the API's). A
+    bad field is shown at the field, and the search then lists no game: a filter
+    dropped would list games the user did not ask for. A player is typed as on the
+    record sheet: username, name in either order or EGD PIN (``PlayerField``)."""
 
-    player = PlayerField(find=player_by_username, required=False, label="Player (username)")
-    opponent = PlayerField(find=player_by_username, required=False, label="Opponent (username)")
+    player = PlayerField(required=False, label="Player")
+    opponent = PlayerField(required=False, label="Opponent")
     since = iso_date_field("From")
     until = iso_date_field("To")
     tournament = forms.ModelChoiceField(
@@ -185,7 +186,9 @@ class GameSearchForm(forms.Form):
         empty_label="Any tournament",
     )
     status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Game.Status.choices])
-    handicap = forms.IntegerField(required=False, min_value=0, max_value=9)
+    handicap = forms.IntegerField(
+        required=False, min_value=HANDICAP_RANGE[0], max_value=HANDICAP_RANGE[1]
+    )
 
     def __init__(self, *args, clear_url: str = "", **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -212,7 +215,7 @@ class GameSearchForm(forms.Form):
         return data
 
     def filters(self) -> GameFilters:
-        """The valid filters (call after ``is_valid``)."""
+        """The filters (call after ``is_valid``, and use only when it is true)."""
         data = self.cleaned_data
         return GameFilters(
             player=data.get("player"),

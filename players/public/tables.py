@@ -9,6 +9,7 @@ from fractions import Fraction
 from urllib.parse import quote
 
 import django_tables2 as tables
+from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
@@ -186,6 +187,7 @@ GAME_STATUS_FACTORS = {
 
 
 COLOURS = {"W": "White", "B": "Black"}
+COLOUR_NOT_GIVEN_TITLE = "The tournament file gave no colour for this game (an even game)"
 
 
 class RecordSheetTable(RowsInOneCall):
@@ -225,11 +227,14 @@ class RecordSheetTable(RowsInOneCall):
         algorithm: AlgorithmInfo,
         reported: set[int] | None = None,
         player=None,
+        player_name: str = "",
         **kwargs,
     ) -> None:
         """``reported``: on the player's own page, the ids of their games with an open
         report (the others get a "Report" link); None elsewhere (no column). ``player``:
-        the log page's player, whose opponents link to the head-to-head page."""
+        the log page's player, whose opponents link to the head-to-head page;
+        ``player_name`` names the sheet's player without those links (a game without
+        colours names its winner)."""
         if reported is None:
             kwargs["exclude"] = (*kwargs.get("exclude", ()), "report")
         super().__init__(PageFirstData(rows), **kwargs)
@@ -240,6 +245,9 @@ class RecordSheetTable(RowsInOneCall):
         self.head_to_head_prefix = (
             player_url(player.username) + "vs/" if player is not None else None
         )
+        if player is not None:
+            player_name = player.full_name or player.username
+        self.player_name = player_name
         self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
         if not algorithm.integer_values:
             self.columns["status"].column.verbose_name = "Status"
@@ -266,6 +274,10 @@ class RecordSheetTable(RowsInOneCall):
         return str(record.opponent_rank)
 
     def render_colour(self, record) -> str:
+        if record.game is not None and not record.game.colour_given:
+            return format_html(
+                '<span class="text-nowrap" title="{}">not given</span>', COLOUR_NOT_GIVEN_TITLE
+            )
         return COLOURS.get(record.colour, "")
 
     def render_handicap(self, record) -> str:
@@ -283,11 +295,19 @@ class RecordSheetTable(RowsInOneCall):
         if game.winner == Game.Winner.JIGO:
             return "Jigo"
         won = game.winner == record.colour
+        # Who won, then this player's result: "White won" and a "loss" badge (the
+        # winner's colour beside "lost" read "White lost" of a game White won). A game
+        # without colours names its winner instead.
+        if game.colour_given:
+            winner = game.get_winner_display()
+        else:
+            opponent = record.opponent
+            winner = self.player_name if won else (opponent.full_name or opponent.username)
         return format_html(
-            '{} <span class="badge {}">{}</span>',
-            game.get_winner_display(),
+            '{} won <span class="badge {}">{}</span>',
+            winner,
             "text-bg-success" if won else "text-bg-light border",
-            "won" if won else "lost",
+            "win" if won else "loss",
         )
 
     def render_status(self, record) -> str:
@@ -474,6 +494,21 @@ class ScoreColumn(tables.Column):
         return decimal_text(value, 1) if isinstance(value, Fraction) else str(value)
 
 
+# After a round cell whose game was corrected since it was stored (its title says so).
+CORRECTED_MARK = '<sup class="round-corrected" aria-hidden="true">\u270e</sup>'
+CORRECTED_CLASS = ' class="text-nowrap"'  # the mark stays by its round
+FILE_FIGURES_TITLE = "As the tournament's file has it: not recomputed when a game is corrected"
+
+
+def _with_th(attrs: dict, th: dict) -> dict:
+    """A column's ``attrs`` with more attributes on its header cell."""
+    return {**attrs, "th": {**attrs.get("th", {}), **th}} if th else attrs
+
+
+# A round cell's title after the opponent's name when the file gave no colour.
+NO_COLOUR_SUFFIX = "; colour not given"
+
+
 class CrosstableTable(RowsInOneCall):
     """A tournament's players in place order; a column per round (built per tournament).
     All of them on one page: EGC 2013's 594 players over 10 rounds are 11,000 cells,
@@ -510,20 +545,27 @@ class CrosstableTable(RowsInOneCall):
             )
             for number in crosstable.rounds
         ]
+        # An imported tournament's tie-breakers are the file's figures, kept as it had them.
+        from_file = {"title": FILE_FIGURES_TITLE} if crosstable.standings else {}
         score_columns = [
             (
                 f"score_{index}",
                 ScoreColumn(
                     index,
                     verbose_name=name or "—",
-                    attrs=NUMBER if index == 0 else NUMBER_WIDE_SCREENS_ONLY,
+                    attrs=_with_th(NUMBER if index == 0 else NUMBER_WIDE_SCREENS_ONLY, from_file),
                 ),
             )
             for index, name in enumerate(crosstable.score_names)
         ] + [
             (
                 f"after_{index}",
-                ScoreColumn(index, field="after_rounds", verbose_name=name or "—", attrs=NUMBER),
+                ScoreColumn(
+                    index,
+                    field="after_rounds",
+                    verbose_name=name or "—",
+                    attrs=_with_th(NUMBER, from_file),
+                ),
             )
             for index, name in enumerate(crosstable.after_round_names)
         ]
@@ -545,6 +587,11 @@ class CrosstableTable(RowsInOneCall):
             exclude=() if crosstable.ties else ("place",),
         )
         self.algorithm = algorithm
+        self.corrected_suffix = (
+            " · corrected since the import"
+            if crosstable.standings
+            else " · corrected since entered"
+        )
         # each player's name escaped once, for the title of each of their opponents' cells
         self.opponent_titles = {
             row.number: escaped(row.player.full_name or row.player.username)
@@ -576,7 +623,11 @@ class CrosstableTable(RowsInOneCall):
         # the results' text is digits, +, -, =, w, b, /h: nothing to escape
         return ", ".join(
             [
-                f'<span title="{titles[result.opponent_number]}">{result}</span>'
+                f'<span title="{titles[result.opponent_number]}'
+                f"{'' if result.colour else NO_COLOUR_SUFFIX}"
+                f'{self.corrected_suffix if result.corrected else ""}"'
+                f"{CORRECTED_CLASS if result.corrected else ''}>{result}"
+                f"{CORRECTED_MARK if result.corrected else ''}</span>"
                 for result in results
             ]
         )
@@ -608,14 +659,18 @@ class CrosstableTable(RowsInOneCall):
         return escaped(record.club)
 
     def render_value_before(self, record) -> str:
-        value = record.value_before
-        return shown_value(value, self.algorithm.integer_values) if value is not None else "\u2014"
+        return self._value_cell(record.value_before, record.rank_before)
 
     def render_value_after(self, record) -> str:
-        if record.value_after is None:  # not recomputed yet
+        return self._value_cell(record.value_after, record.rank_after)
+
+    def _value_cell(self, value: float | None, rank) -> str:
+        """A value before or after the tournament; an index (SAGC's) with its rank, as
+        the index alone does not say it."""
+        if value is None:  # not recomputed yet
             return "\u2014"
-        value = shown_value(record.value_after, self.algorithm.integer_values)
-        return f"{record.rank_after} {value}" if self.algorithm.integer_values else value
+        shown = shown_value(value, self.algorithm.integer_values)
+        return f"{rank} {shown}" if self.algorithm.integer_values else shown
 
     def render_change(self, record) -> str:
         change = record.change
@@ -673,16 +728,35 @@ class GameListTable(RowsInOneCall):
         empty_text = "No game matches these filters."
 
     def __init__(self, games, **kwargs) -> None:
-        super().__init__(PageFirstData(games), **kwargs)
+        # A queryset is paged by the table (its rows picked first); a list is a page
+        # already (the games search's, found by key).
+        super().__init__(PageFirstData(games) if isinstance(games, QuerySet) else games, **kwargs)
+
+    def row_html(self, record, cells) -> str:
+        # The game's number on its row: the pages by key are checked row by row.
+        return f'<tr data-game="{record.pk}">' + self.cells_html(record, cells) + "</tr>"
 
     def render_date(self, record) -> str:
         return _date_cell(record.date)
 
     def render_white(self, record) -> str:
-        return format_html('<a href="{}">{}</a>', player_url(record.white.username), record.white)
+        return self._side(record, record.white)
 
     def render_black(self, record) -> str:
-        return format_html('<a href="{}">{}</a>', player_url(record.black.username), record.black)
+        return self._side(record, record.black)
+
+    @staticmethod
+    def _side(record, player) -> str:
+        """A player of the game; with a "?" when the file gave no colour (the pair is
+        stored as White and Black all the same)."""
+        link = format_html('<a href="{}">{}</a>', player_url(player.username), player)
+        if record.colour_given:
+            return link
+        return format_html(
+            '{} <span class="text-body-secondary" title="{}">(?)</span>',
+            link,
+            COLOUR_NOT_GIVEN_TITLE,
+        )
 
     def render_handicap(self, record) -> str:
         return str(record.handicap)
@@ -691,7 +765,10 @@ class GameListTable(RowsInOneCall):
         return decimal_text(record.komi, 1)
 
     def render_result(self, record) -> str:
-        return RESULTS[record.winner]
+        if record.colour_given or record.winner == Game.Winner.JIGO:
+            return RESULTS[record.winner]
+        winner = record.white if record.winner == Game.Winner.WHITE else record.black
+        return f"{winner.full_name or winner.username} won"
 
     def render_tournament(self, record) -> str:
         tournament = record.tournament

@@ -6,16 +6,17 @@ from __future__ import annotations
 import dataclasses
 
 from django.contrib import messages
-from django.core.paginator import EmptyPage
+from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.views.decorators.http import require_safe
-from django_tables2 import LazyPaginator, RequestConfig
+from django_tables2 import RequestConfig
 
-from players.lookup import player_index
+from players.lookup import player_from_text, player_index
 from players.models import Club
+from players.public import games_pages
 from players.public.crosstable_cache import crosstable_page
 from players.public.forms import GameSearchForm, RatingListFilterForm
 from players.public.tables import (
@@ -42,11 +43,9 @@ from players.selectors.ratings import (
 from players.selectors.tournaments import tournament_or_404
 from players.web.charts import rank_chart
 from players.web.downloads import csv_attachment
-from players.web.pagination import BoundedRequestConfig
+from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from players.web.tables import TABLE_ATTRS, shown_rating
 from players.web.tabs import algorithm_tabs, page_query
-
-PER_PAGE = 50
 
 
 def _filtered_ratings(request: HttpRequest, algorithm, club: Club | None):
@@ -131,17 +130,21 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
 @require_safe
 def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
     """The log page's "head-to-head with" form: to the two players' page, or back to
-    the log page with a message when the opponent is not a player."""
+    the log page with a message when the text names no other player (it is read as on
+    the record sheet and the games search: username, name in either order, EGD PIN)."""
     player = player_or_404(username)
-    opponent = request.GET.get("opponent", "").strip()
+    text = request.GET.get("opponent", "").strip()
     try:
-        found = player_or_404(opponent) if opponent != player.username else None
-    except Http404:
-        found = None
-    if found is None:
+        found = player_from_text(text) if text else None
+    except ValidationError as error:
+        messages.error(request, f"Head-to-head: {error.messages[0]}.")
+        return redirect(player)
+    if found is None or found.pk == player.pk:
         messages.error(
             request,
-            f"No other player has the username '{opponent}'." if opponent else "Type a username.",
+            f"Head-to-head: '{text}' is {player.username}; type another player."
+            if found
+            else "Type the opponent's username, name or EGD PIN.",
         )
         return redirect(player)
     return redirect("head_to_head", username=player.username, opponent=found.username)
@@ -161,45 +164,53 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
     return render(request, "players/head_to_head.html", context)
 
 
-class GamePaginator(LazyPaginator):
-    """Pages without counting the games; a page number past any the database could
-    hold is an empty page (django-tables2 then shows the last one), not an OFFSET the
-    database cannot take."""
-
-    MAX_PAGE = 10**7
-
-    def validate_number(self, number):
-        number = super().validate_number(number)
-        if number > self.MAX_PAGE:
-            raise EmptyPage(f"there is no page {number}")
-        return number
-
-
 def searched_games(request: HttpRequest):
-    """The games search's form and the games its valid filters select."""
+    """The games search's form and, when its filters are all valid, the games they
+    select (None otherwise: a wrong filter selects nothing, it is not left out)."""
     form = GameSearchForm(request.GET, clear_url=reverse("game_search"))
-    form.is_valid()  # errors show at their fields; the valid filters still apply
+    if not form.is_valid():
+        return form, None, None
     filters = form.filters()
     return form, filters, games_search.games(filters)
 
 
+def _wrong_filters_text(form: GameSearchForm) -> str:
+    """What the table says when a filter is wrong: which, and that nothing is listed."""
+    labels = [
+        str(form.fields[name].label or name.capitalize()) if name in form.fields else "the search"
+        for name in form.errors
+    ]
+    filters = "filter" if len(labels) == 1 else "filters"
+    return f"No games listed: correct the {', '.join(labels)} {filters} above."
+
+
 @require_safe
 def game_search(request: HttpRequest) -> HttpResponse:
-    form, filters, games = searched_games(request)
-    table = GameListTable(games)
-    RequestConfig(
-        request, paginate={"per_page": PER_PAGE, "paginator_class": GamePaginator}
-    ).configure(table)
-    return render(
-        request,
-        "games/game_search.html",
-        {
-            "form": form,
-            "table": table,
-            "csv_url": reverse("games_export_csv") + page_query(request),
-            "filtering": filters.any,
-        },
-    )
+    """The games, newest first, a page at a time (``players.public.games_pages``: by
+    key at any depth, by number for a small search and for old links). A wrong filter
+    lists no game and offers no CSV."""
+    form, filters, _games = searched_games(request)
+    if filters is None:
+        context = {"table": GameListTable([], empty_text=_wrong_filters_text(form))}
+        context |= {"count_text": "", "page_links": [], "csv_url": None, "filtering": True}
+        return render(request, "games/game_search.html", {"form": form, **context})
+    wanted = games_pages.PageWanted.from_query(request.GET)
+    if wanted is None:
+        messages.warning(request, "That page of games does not exist: here are the newest.")
+        return redirect(reverse("game_search") + page_query(request, before=None, after=None))
+    shown = games_pages.page_shown(filters, wanted)
+    if shown.elsewhere is not None:  # past either end: the page at that end
+        query = page_query(request, before=None, after=None, **shown.elsewhere)
+        return redirect(reverse("game_search") + query)
+    csv_query = page_query(request, before=None, after=None, per_page=None)
+    context = {
+        "table": GameListTable(shown.page.rows),
+        "count_text": shown.count_text,
+        "page_links": games_pages.page_links(request, shown),
+        "csv_url": reverse("games_export_csv") + csv_query,
+        "filtering": filters.any,
+    }
+    return render(request, "games/game_search.html", {"form": form, **context})
 
 
 @require_safe
@@ -270,7 +281,11 @@ def club_night_sheet(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "club": club,
             "algorithm": primary,
-            "players": club_night.active_players(club, primary.name),
+            # each player with their value as every page shows one (a true minus sign)
+            "players": [
+                (player, shown_rating(player.club_rating, primary))
+                for player in club_night.active_players(club, primary.name)
+            ],
             "handicaps": club_night.handicap_table(),
             "blank_rows": range(club_night.BLANK_ROWS),
             "today": timezone.localdate(),
@@ -286,7 +301,11 @@ def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
     algorithm = algorithm_or_404(request.GET.get("algorithm"))
     if not algorithm.has_history:
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
-    table = RecordSheetTable(log_rows(player, algorithm.name), algorithm=algorithm)
+    table = RecordSheetTable(
+        log_rows(player, algorithm.name),
+        algorithm=algorithm,
+        player_name=player.full_name or player.username,
+    )
     RequestConfig(request, paginate=False).configure(table)
     rating = ratings_by_algorithm(player).get(algorithm.name)
     return render(

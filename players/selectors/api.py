@@ -15,8 +15,7 @@ from django.db.models import Q, QuerySet
 from django.db.models.functions import Coalesce
 
 from players.models import Club, Game, Player, Tournament
-from players.selectors.games_search import GameFilters
-from players.selectors.games_search import games as search_games
+from players.selectors.games_search import GameFilters  # noqa: F401 (the API view's filters)
 from players.selectors.ratings import ratings_as_of
 from players.selectors.tournaments import tournament_list
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
@@ -150,11 +149,6 @@ GAME_JSON_FIELDS = (
 )
 
 
-def games(filters: GameFilters) -> QuerySet[Game]:
-    """The games search's games, with only the columns a game's JSON shows."""
-    return search_games(filters).only(*GAME_JSON_FIELDS)
-
-
 def game(pk: int) -> Game | None:
     return Game.objects.select_related("white", "black", "tournament").filter(pk=pk).first()
 
@@ -211,6 +205,7 @@ GAME_JSON_VALUES = (
     "tournament__code",
     "comment",
     "voided_at",
+    "colour_given",
 )
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
 from ratings.engine.base import Algorithm
@@ -58,8 +58,9 @@ def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
     )
 
 
-def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
-    """A player as the imported file listed them."""
+def _entrant(entrant: TournamentPlayer, country: str, figures: bool = True) -> FilePlayer:
+    """A player as the imported file listed them; without ``figures``, without the
+    file's tie-breaker columns (before and after the rounds)."""
     return FilePlayer(
         number=entrant.number,
         surname=entrant.family_name,
@@ -71,9 +72,9 @@ def _entrant(entrant: TournamentPlayer, country: str) -> FilePlayer:
         pin=entrant.player.egd_pin,
         rating=entrant.rating,
         place=entrant.place,
-        scores=tuple(entrant.scores),
+        scores=tuple(entrant.scores) if figures else (),
         results=tuple(entrant.results),
-        after_rounds=tuple(entrant.after_rounds),
+        after_rounds=tuple(entrant.after_rounds) if figures else (),
         mcmahon_correction=entrant.mcmahon_correction,
     )
 
@@ -83,15 +84,19 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
 
     An imported tournament's players are the file's, in its order, with their place,
     tie-breakers, rounds as written, names, rank, country and club as the file gave them;
-    a player of a game added on the site since comes after them. Other players have
+    a player of a game added on the site since comes after them. Once a game of the
+    file was corrected or voided, the file's tie-breaker figures (points, SOS...) no
+    longer describe the games: they are left out rather than written stale (the EGD
+    reads the places and the rounds; the figures are the organiser's, and recomputing
+    them would need the file's own criteria, which an h-file does not say). Other players have
     the rank they declared on their first game (else their entry rank), their names,
     country (else ``country``), club and EGD PIN as the site keeps them."""
-    games = list(
-        tournament.games.valid().select_related("white", "black", "tournament").in_replay_order()
-    )
+    stored = list(tournament.games.select_related("white", "black", "tournament").in_replay_order())
+    games = [game for game in stored if game.voided_at is None]  # the valid ones
     entrants = list(tournament.entrants.select_related("player").order_by("number"))
+    changed = len(stored) > len(games) or any(game.version > 1 for game in games)
     players: dict[int, FilePlayer] = {
-        entrant.player_id: _entrant(entrant, country) for entrant in entrants
+        entrant.player_id: _entrant(entrant, country, figures=not changed) for entrant in entrants
     }
     records = []
     for game in games:
@@ -124,10 +129,10 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         handicap_rule=tournament.handicap_rule,
         time=tournament.adjusted_time,
         comment=tournament.file_comment,
-        score_names=tuple(tournament.score_names),
+        score_names=() if changed else tuple(tournament.score_names),
         mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
         file_format=tournament.standings,
-        after_round_names=tuple(tournament.after_round_names),
+        after_round_names=() if changed else tuple(tournament.after_round_names),
     )
     return TournamentFile(info, list(players.values()), records)
 
@@ -140,30 +145,38 @@ def _number(value: Decimal) -> str:
     return format(value.normalize(), "f")
 
 
+# A game as the CSV writes it: what the replay reads, and the ranks declared on it.
+GAME_CSV_COLUMNS = (*GAME_RECORD_COLUMNS, "white_rank", "black_rank")
+
+
 class _EntryRanks:
-    """Each player's entry rank, on their first row only (SPEC section 2): the one the
-    recompute starts them from, so that the command line replays the file alike."""
+    """The rank of each player on each row (SPEC section 2): the rank declared on the
+    game, and on a player's first row, where the game declares none, their entry rank
+    (the one the recompute starts them from: the command line reads it there, so it
+    replays the file alike; in a search's file, where the first row is not where the
+    player started, the file stays one the command line reads)."""
 
     def __init__(self) -> None:
         self.ranks = {username: entry.rank for username, entry in player_entries().items()}
         self.seen: set[str] = set()
 
-    def first(self, username: str) -> str:
-        if username in self.seen:
-            return ""
+    def on_row(self, username: str, declared) -> str:
+        first = username not in self.seen
         self.seen.add(username)
-        return str(self.ranks[username])
+        if declared is not None:
+            return str(declared)
+        return str(self.ranks[username]) if first else ""
 
 
 def _game_cells(row: tuple, entry: _EntryRanks) -> list:
     (_id, _seq, day, round_number, white, black, handicap, komi, winner, status, board_size,
-     time_minutes, code, egf_class, comment) = row  # fmt: skip
+     time_minutes, code, egf_class, comment, white_rank, black_rank) = row  # fmt: skip
     cells = {
         "date": day.isoformat(),
         "white": spreadsheet_safe(white),
         "black": spreadsheet_safe(black),
-        "white_rank": entry.first(white),
-        "black_rank": entry.first(black),
+        "white_rank": entry.on_row(white, white_rank),
+        "black_rank": entry.on_row(black, black_rank),
         "handicap": handicap,
         "komi": format_komi(Fraction(komi)),
         "winner": winner,
@@ -199,7 +212,8 @@ def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
 def game_record_rows(selected: QuerySet[Game] | None = None) -> Iterator[list]:
     """Every valid game and adjustment as the game record CSV of SPEC section 2, header
     first, in replay order (date, round, entry; an adjustment at round 0 of its date),
-    each player's entry rank on their first row. ``python -m ratings rate`` replays it
+    each game with the ranks declared on it and each player's entry rank on their
+    first row. ``python -m ratings rate`` replays it
     to the site's history. Three queries, streamed in chunks. With ``selected`` (the
     games search's games): those games only, no adjustments."""
     entry = _EntryRanks()
@@ -207,7 +221,7 @@ def game_record_rows(selected: QuerySet[Game] | None = None) -> Iterator[list]:
         ((row[2], row[3], row[1]), False, row)  # date, round, seq
         for row in (Game.objects.valid() if selected is None else selected)
         .in_replay_order()
-        .values_list(*GAME_RECORD_COLUMNS)
+        .values_list(*GAME_CSV_COLUMNS)
         .iterator(chunk_size=ROWS_PER_FETCH)
     )
     adjustments = (
@@ -227,9 +241,24 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
     first, oldest row first: the log page's 12 columns with the numbers
     ``export_history`` prints. One query, streamed."""
     yield list(RECORD_SHEET_COLUMNS)
+    # Games whose file gave no colour: "?" in the colour column, as an h-file writes it,
+    # and the winner's username in the winner column (W or B would name a colour nobody
+    # played; the log page's Winner names the winner too).
+    no_colour = set(
+        Game.objects.filter(Q(white=player) | Q(black=player), colour_given=False).values_list(
+            "seq", flat=True
+        )
+    )
+    colour_at = RECORD_SHEET_COLUMNS.index("colour")
+    winner_at = RECORD_SHEET_COLUMNS.index("winner")
     rows = RatingHistory.objects.filter(algorithm=engine.name, player=player)
     for row in history_rows(rows.order_by("position")):
         cells = history_cells(row, engine)[1:]
+        if row.seq in no_colour and not row.is_adjustment:
+            cells[colour_at] = "?"
+            if row.winner is not None and row.winner.value in ("W", "B"):
+                won = row.winner.value == row.colour.value
+                cells[winner_at] = spreadsheet_safe(player.username if won else cells[0])
         cells[0] = spreadsheet_safe(cells[0])  # the opponent
         cells[-1] = spreadsheet_safe(cells[-1])  # the comment
         yield cells

@@ -45,10 +45,12 @@ class Score:
 
 @dataclass(slots=True)
 class Record:
-    """The score of ``player`` against ``opponent``: all, by colour, by handicap."""
+    """The score of ``player`` against ``opponent``: all, by colour, by handicap.
+    Games whose file gave no colour count in ``colour_not_given``, as neither colour."""
 
     total: Score = field(default_factory=Score)
     by_colour: dict[str, Score] = field(default_factory=lambda: {"W": Score(), "B": Score()})
+    colour_not_given: Score = field(default_factory=Score)
     by_handicap: dict[int, Score] = field(default_factory=dict)
 
 
@@ -64,10 +66,13 @@ def record(player: Player, opponent: Player) -> Record:
     """The score of ``player`` in every valid game against ``opponent`` (one query)."""
     found = Record()
     games = games_between(player, opponent).select_related(None)
-    for game in games.only("white", "black", "winner", "handicap"):
+    for game in games.only("white", "black", "winner", "handicap", "colour_given"):
         points = player_points(game, player.pk)
         found.total.add(points)
-        found.by_colour["W" if game.white_id == player.pk else "B"].add(points)
+        if not game.colour_given:
+            found.colour_not_given.add(points)
+        else:
+            found.by_colour["W" if game.white_id == player.pk else "B"].add(points)
         found.by_handicap.setdefault(game.handicap, Score()).add(points)
     found.by_handicap = dict(sorted(found.by_handicap.items()))
     return found

@@ -22,7 +22,14 @@ from players.selectors.exports import spreadsheet_safe
 from ratings.engine.base import registry
 from ratings.engine.output import format_value
 from ratings.engine.ranks import Rank
-from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
+from ratings.models import (
+    CurrentRating,
+    MonthEnd,
+    MonthEndStanding,
+    RatingHistory,
+    RatingSnapshot,
+    RecomputeState,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -247,14 +254,87 @@ def ratings_as_of(
     last history row on or before it, the one of the highest position (GCR, which keeps
     no rows per game: its last month-end snapshot on or before it). ``games`` is None
     for the per-game algorithms (counting a player's rows up to the day would read
-    every row). Only ``players`` are looked up (all when None), in one query."""
-    players = Player.objects.all() if players is None else players
-    return [_standing(row) for row in _rows_of_day(algorithm, day, players)]
+    every row). Only ``players`` are looked up (a page of them: one index step each),
+    or everyone when None (from the month-end standings), in one query."""
+    if players is None:
+        rows = _rows_of_day(algorithm, day, Player.objects.all())
+    else:
+        rows = _rows_by_player(algorithm, day, players)
+    return [_standing(row) for row in rows]
 
 
 def _rows_of_day(algorithm: str, day: date, players: QuerySet[Player]) -> list[tuple]:
     """The row of ``day`` of each of ``players`` rated by then, as tuples of the first
-    six ``_ROW_FIELDS``, in one query: one step down an index per player.
+    six ``_ROW_FIELDS``, for a whole list: under an algorithm with history rows, the
+    standings of the last month end on or before the day (``MonthEndStanding``, kept by
+    the recompute) overlaid with the rows after it up to the day, a month's at most
+    (10,000 players' standings and a month's rows read in order: about a third of the
+    server's time of one index step per player); else, or while no month end is stored
+    (a history within one month), one index step per player."""
+    known = registry()[algorithm]
+    if known.has_history and MonthEnd.objects.filter(algorithm=algorithm).exists():
+        return _rows_from_month_end(algorithm, day, players)
+    return _rows_by_player(algorithm, day, players)
+
+
+# Above every position: no month end after the day bounds its rows.
+_NO_BOUND = 2**63 - 1
+
+
+def _rows_from_month_end(algorithm: str, day: date, players: QuerySet[Player]) -> list[tuple]:
+    """The rows of ``day`` from the standings of the last month end on or before it and
+    the history rows that may be dated after that (from its ``first_later``, to the
+    ``last_on_or_before`` of the first month end on or after the day), dated on or
+    before the day: each player's of the highest position. One statement, so that the
+    month ends' bounds and the rows are read from the same snapshot (a recompute
+    committing between two queries would shift the positions under the bounds)."""
+    admitted = _admitted_sql(players)
+    if admitted is None:
+        return []
+    admitted_sql, admitted_params = admitted
+    month_ends = MonthEnd._meta.db_table
+
+    def bound(column: str, before: bool) -> str:
+        return (
+            f"(SELECT {column} FROM {month_ends} WHERE algorithm = %s "
+            f"AND date {'<=' if before else '>='} %s ORDER BY date {'DESC' if before else ''} "
+            "LIMIT 1)"
+        )
+
+    union = (
+        "SELECT player_id, position, rank, value, date "
+        f"FROM {MonthEndStanding._meta.db_table} "
+        f"WHERE algorithm = %s AND month_end = {bound('date', before=True)} "
+        "UNION ALL SELECT player_id, position, rank_after, value_after, date "
+        f"FROM {RatingHistory._meta.db_table} WHERE algorithm = %s "
+        f"AND position >= COALESCE({bound('first_later', before=True)}, 0) "
+        f"AND position <= COALESCE({bound('last_on_or_before', before=False)}, {_NO_BOUND}) "
+        "AND date <= %s"
+    )
+    params = [algorithm, algorithm, day, algorithm, algorithm, day, algorithm, day, day]
+    if connection.vendor == "postgresql":
+        newest = (
+            "SELECT DISTINCT ON (player_id) player_id, rank, value, date "
+            f"FROM ({union}) AS candidate ORDER BY player_id, position DESC"
+        )
+    else:
+        newest = (
+            "SELECT player_id, rank, value, date FROM (SELECT *, ROW_NUMBER() OVER "
+            "(PARTITION BY player_id ORDER BY position DESC) AS newest "
+            f"FROM ({union}) AS candidate) AS ranked WHERE newest = 1"
+        )
+    columns = ("player.pk", "player.username", "rank", "value", "NULL::integer", "date")
+    return _fetch_rows(
+        columns,
+        f"FROM ({admitted_sql}) AS player JOIN ({newest}) AS day_row "
+        "ON day_row.player_id = player.pk",
+        [*admitted_params, *params],
+    )
+
+
+def _rows_by_player(algorithm: str, day: date, players: QuerySet[Player]) -> list[tuple]:
+    """The row of ``day`` of each of ``players`` rated by then, in one query: one step
+    down an index per player.
 
     History rows: ``history_player_date`` (player, algorithm, date, position). The
     algorithms that replay by date first (SAGC, anchor: replay order is (date, round,
@@ -284,41 +364,59 @@ def _rows_of_day(algorithm: str, day: date, players: QuerySet[Player]) -> list[t
         f"FROM {table} WHERE player_id = player.pk AND algorithm = %s AND date <= %s "
         f"ORDER BY {newest} LIMIT 1"
     )
-    try:
-        admitted, admitted_params = (
-            players.order_by().values_list("pk", "username").query.sql_with_params()
-        )
-    except EmptyResultSet:  # e.g. a search that finds nobody
+    admitted = _admitted_sql(players)
+    if admitted is None:
         return []
-    # ``player``: the players' own query (its columns named pk and username), flattened
-    # into this one by the planner. The names are not read here: at 10,000 rows they
-    # were half of Django's time.
-    postgresql = connection.vendor == "postgresql"
-    if postgresql:
+    admitted_sql, admitted_params = admitted
+    if connection.vendor == "postgresql":
         # The row's columns come with its index step (a subquery in a join's condition
-        # takes a second step per player, into the history by position). Sent as one
-        # row of arrays: 10,000 rows, arriving as the server finds them, took the
-        # driver a few hundred reads.
-        selected = ", ".join(
-            f"array_agg({column})"
-            for column in ("player.pk", "player.username", "rank", "value", "games", "date")
-        )
+        # takes a second step per player, into the history by position).
         of_day = (
             f"CROSS JOIN LATERAL (SELECT {rank} AS rank, {value} AS value, "
             f"{games}::integer AS games, date {up_to_day}) AS day_row"
         )
+        selected = ("player.pk", "player.username", "rank", "value", "games", "date")
     else:
-        games = "NULL" if games == "NULL" else "day_row.games"
-        selected = f"player.pk, player.username, day_row.{rank}, day_row.{value}, {games}, date"
         of_day = f"JOIN {table} AS day_row ON day_row.id = (SELECT id {up_to_day})"
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT {selected} FROM ({admitted}) AS player {of_day}",
-            [*admitted_params, algorithm, day],
+        selected = (
+            "player.pk",
+            "player.username",
+            f"day_row.{rank}",
+            f"day_row.{value}",
+            "NULL" if games == "NULL" else "day_row.games",
+            "date",
         )
+    return _fetch_rows(
+        selected, f"FROM ({admitted_sql}) AS player {of_day}", [*admitted_params, algorithm, day]
+    )
+
+
+def _admitted_sql(players: QuerySet[Player]) -> tuple[str, tuple] | None:
+    """The players' own query (its columns named pk and username), to be flattened by
+    the planner into the query of their rows; None when it finds nobody (e.g. a search
+    for no one). The names are not read there: at 10,000 rows they were half of
+    Django's time."""
+    try:
+        return players.order_by().values_list("pk", "username").query.sql_with_params()
+    except EmptyResultSet:
+        return None
+
+
+def _fetch_rows(columns: tuple[str, ...], from_sql: str, params: list) -> list[tuple]:
+    """``SELECT columns from_sql``: rows of (pk, username, rank code, value, games,
+    date). On PostgreSQL sent as one row of arrays: 10,000 rows, arriving as the server
+    finds them, took the driver a few hundred reads. ``NULL::integer`` is SQLite's
+    NULL."""
+    postgresql = connection.vendor == "postgresql"
+    if postgresql:
+        selected = ", ".join(f"array_agg({column})" for column in columns)
+    else:
+        selected = ", ".join("NULL" if column == "NULL::integer" else column for column in columns)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT {selected} {from_sql}", params)
         if postgresql:
-            columns = cursor.fetchone()
-            return list(zip(*columns, strict=True)) if columns[0] is not None else []
+            arrays = cursor.fetchone()
+            return list(zip(*arrays, strict=True)) if arrays[0] is not None else []
         rows = cursor.fetchall()
     if rows and isinstance(rows[0][_LAST_UPDATED], str):  # SQLite gives dates as text
         rows = [(*row[:_LAST_UPDATED], date.fromisoformat(row[_LAST_UPDATED])) for row in rows]

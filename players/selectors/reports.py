@@ -5,10 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db.models import Func, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models import CharField, Exists, Func, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Cast
 
-from players.models import Game, GameReport, Player
-from ratings.models import RecomputeState
+from players.models import AuditEntry, Game, GameReport, Player
+from ratings.models import RatingHistory, RecomputeState
+from ratings.recompute.dirty import primary_algorithm
 
 
 def linked_player(user) -> Player | None:
@@ -72,15 +74,33 @@ def game_of(player: Player, pk: int) -> Game | None:
 
 
 def games_awaiting_recompute(player: Player) -> list[Game]:
-    """The player's valid games on or after the earliest date a recompute has still to
-    replay (their ratings do not show them yet)."""
-    since = RecomputeState.objects.aggregate(since=Min("dirty_from"))["since"]
-    if since is None:
+    """The player's valid games that their log page (the primary algorithm's) does not
+    show as they stand yet: on or after the date its recompute is pending from, those
+    it has no row of theirs for (entered since it last ran) and those corrected since
+    its last finished run started. Not every game after that date: the ones it rated
+    before are on the log page already. Newest first; one query after the state's."""
+    state = RecomputeState.objects.filter(
+        algorithm=primary_algorithm(), dirty_from__isnull=False
+    ).first()
+    if state is None:
         return []
+    rated = RatingHistory.objects.filter(
+        algorithm=state.algorithm, player=player, game=OuterRef("pk")
+    )
+    awaiting = ~Exists(rated)
+    if state.last_started is not None:
+        corrected = AuditEntry.objects.filter(
+            object_type="game",
+            object_id=Cast(OuterRef("pk"), CharField()),
+            action="game_correct",
+            at__gte=state.last_started,
+        )
+        awaiting |= Exists(corrected)
     return list(
         Game.objects.valid()
         .select_related("white", "black")
-        .filter(Q(white=player) | Q(black=player), date__gte=since)
+        .filter(Q(white=player) | Q(black=player), date__gte=state.dirty_from)
+        .filter(awaiting)
         .in_replay_order(reverse=True)
     )
 

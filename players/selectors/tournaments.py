@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import defaultdict
+from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -60,9 +60,10 @@ class RoundResult(NamedTuple):
 
     opponent_number: int
     opponent: CrosstablePlayer
-    colour: str  # "w" or "b"
+    colour: str  # "w" or "b"; "" when the file gave none (Game.colour_given)
     handicap: int
     result: str  # "+" win, "-" loss, "=" jigo
+    corrected: bool = False  # corrected since it was stored (entered or imported)
 
     def __str__(self) -> str:
         handicap = f"/h{self.handicap}" if self.handicap else ""
@@ -84,6 +85,7 @@ class CrosstableRow:
     after_rounds: list = field(default_factory=list)  # one per Crosstable.after_round_names
     value_before: float | None = None
     value_after: float | None = None
+    rank_before: Rank | None = None  # at the tournament's first game (SAGC's tab shows it)
     rank_after: Rank | None = None
 
     @property
@@ -105,16 +107,28 @@ class Crosstable:
     after_round_names: list[str] = field(default_factory=list)
     standings: str = ""  # Tournament.standings: where the places come from
     ties: bool = False  # some players share a place
+    corrected: int = 0  # games corrected since they were stored (entered or imported)
 
     @property
     def placement(self) -> str:
         """How the players are placed, in words, for the page."""
-        criteria = " then ".join(name for name in self.score_names if name) or "the file's order"
+        names = dict.fromkeys(name for name in self.score_names if name)  # "Points" once
+        criteria = " then ".join(names) or "the file's order"
+        corrected = (
+            f" {self.corrected} game{'s' * (self.corrected != 1)} corrected since the import:"
+            " the rounds show them as corrected (marked \u270e)."
+            if self.corrected
+            else ""
+        )
         if self.standings == Tournament.Standings.EGD:
-            return f"Places and tie-breakers as the tournament's h-file gives them ({criteria})."
+            return (
+                f"Places and tie-breakers as the tournament's h-file gives them ({criteria}): "
+                f"the file's figures, not recomputed when a game is corrected.{corrected}"
+            )
         if self.standings == Tournament.Standings.OPENGOTHA:
             return (
-                f"Places by the placement criteria of the tournament's OpenGotha file: {criteria}."
+                f"Places by the placement criteria of the tournament's OpenGotha file: {criteria}"
+                f", computed from the file at its import, not when a game is corrected.{corrected}"
             )
         return (
             "Players in order of points (a win 1, a jigo ½), then SOS (the sum of their "
@@ -146,6 +160,8 @@ class _CrosstableGame(NamedTuple):
     winner: str
     round: int
     handicap: int
+    colour_given: bool
+    version: int  # 1 as stored; a correction moves it
     date: date
     white: CrosstablePlayer
     black: CrosstablePlayer
@@ -153,7 +169,17 @@ class _CrosstableGame(NamedTuple):
 
 def _crosstable_games(tournament: Tournament) -> list[_CrosstableGame]:
     """The tournament's valid games by round (two queries: the games, their players)."""
-    columns = ("white_id", "black_id", "white_rank", "black_rank", "winner", "round", "handicap")
+    columns = (
+        "white_id",
+        "black_id",
+        "white_rank",
+        "black_rank",
+        "winner",
+        "round",
+        "handicap",
+        "colour_given",
+        "version",
+    )
     games = list(
         tournament.games.valid().order_by("round", "date", "seq").values_list(*columns, "date")
     )
@@ -274,6 +300,8 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         score_names = [criterion_label(name) for name in SITE_CRITERIA]
     width = max((len(row.scores) for row in ordered), default=0)
     score_names = (score_names + [""] * width)[:width]
+    if entrants:
+        score_names = _told_apart(score_names)
     after_width = max((len(row.after_rounds) for row in ordered), default=0)
     after_names = list(tournament.after_round_names) if entrants else []
     after_round_names = (after_names + [""] * after_width)[:after_width]
@@ -284,29 +312,44 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     for game in games:
         white, black = rows[game.white_id], rows[game.black_id]
         white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
+        white_colour, black_colour = ("w", "b") if game.colour_given else ("", "")
+        corrected = game.version > 1
         white.rounds.setdefault(game.round, []).append(
-            RoundResult(black.number, game.black, "w", game.handicap, white_result)
+            RoundResult(
+                black.number, game.black, white_colour, game.handicap, white_result, corrected
+            )
         )
         black.rounds.setdefault(game.round, []).append(
-            RoundResult(white.number, game.white, "b", game.handicap, black_result)
+            RoundResult(
+                white.number, game.white, black_colour, game.handicap, black_result, corrected
+            )
         )
     # The rank as its stored code: no converter on each of the 6,000 rows of EGC 2013,
     # a rank made for each row's last one.
     history = (
         _history_of_games(tournament.games.values("pk"), algorithm)
         .order_by("position")
-        .values_list("player_id", "value_before", "value_after", Cast("rank_after", IntegerField()))
+        .values_list(
+            "player_id",
+            "value_before",
+            "value_after",
+            Cast("rank_before", IntegerField()),
+            Cast("rank_after", IntegerField()),
+        )
     )
     rank_codes: dict[int, int | None] = {}
-    for player_id, value_before, value_after, rank_code in history:
+    first_rank_codes: dict[int, int | None] = {}
+    for player_id, value_before, value_after, first_rank_code, rank_code in history:
         row = rows.get(player_id)
         if row is None:  # a game voided since the last recompute
             continue
         if row.value_before is None:
-            row.value_before = value_before
+            row.value_before, first_rank_codes[player_id] = value_before, first_rank_code
         row.value_after, rank_codes[player_id] = value_after, rank_code
     for player_id, rank_code in rank_codes.items():
         rows[player_id].rank_after = None if rank_code is None else code_to_rank(rank_code)
+    for player_id, rank_code in first_rank_codes.items():
+        rows[player_id].rank_before = None if rank_code is None else code_to_rank(rank_code)
     return Crosstable(
         rounds=sorted({game.round for game in games}),
         rows=ordered,
@@ -317,7 +360,20 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         after_round_names=after_round_names,
         standings=tournament.standings,
         ties=any(row.place != str(row.number) for row in ordered),
+        corrected=sum(game.version > 1 for game in games),
     )
+
+
+def _told_apart(names: list[str]) -> list[str]:
+    """A file's score column headings, each naming one column: a name the reader gave
+    several columns by their figures (KPMC 2017's three identical columns all match the
+    points) or none tells no column apart, so those are "Column N" (N its place
+    among the columns), and the sentence naming the criteria names each column once."""
+    counts = Counter(names)
+    return [
+        name if name and counts[name] == 1 else f"Column {number}"
+        for number, name in enumerate(names, start=1)
+    ]
 
 
 def tournament_codes() -> list[str]:

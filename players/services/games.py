@@ -54,6 +54,7 @@ class GameInput:
     comment: str = ""
     white_rank: Rank | None = None
     black_rank: Rank | None = None
+    colour_given: bool = True  # False: a file's even game without colours (Game.colour_given)
 
     @property
     def resolved_komi(self) -> Decimal:
@@ -190,13 +191,19 @@ class GameOnFile(str):
 
 def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = None) -> list[str]:
     """Games identical (date, players, colours, handicap, komi, result) to a stored valid
-    game or to another game of the same batch, described for the user. ``labels`` name
+    game, or to another game of the same batch in the same round, described for the
+    user (a stored game's sentence is a :class:`GameOnFile`). ``labels`` name
     the games in messages (default "game 1", "game 2", ...)."""
     labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
     found = []
     seen: dict[tuple, str] = {}
     for label, game in zip(labels, games, strict=True):
-        key = game.duplicate_key()
+        # Within one batch the round tells games apart too: a tournament file that dates
+        # every round the same day has rematches in different rounds (egc2011: the same
+        # pair in rounds 5 and 6), not one game twice. A stored game has a round as well,
+        # but one file imported again under another code has the same rounds: the
+        # comparison with stored games below keeps the rule without it.
+        key = (*game.duplicate_key(), game.round)
         if key in seen:
             found.append(f"{label} is the same as {seen[key]}")
         seen.setdefault(key, label)
@@ -214,11 +221,18 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
             found.append(
                 GameOnFile(
                     f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
-                    f"winner {game.winner}) is already on file as game {number}",
+                    f"{_winner_text(game)}) is already on file as game {number}",
                     number,
                 )
             )
     return found
+
+
+def _winner_text(game: GameInput) -> str:
+    """``winner W``; a game whose file gave no colour names its winner instead."""
+    if game.colour_given or game.winner not in ("W", "B"):
+        return f"winner {game.winner}"
+    return f"{(game.white if game.winner == 'W' else game.black).username} won"
 
 
 OUTLIER_MARGIN = timedelta(days=365)
@@ -284,6 +298,7 @@ def _new_game(game: GameInput, seq: int, user, sheet: RecordSheet | None) -> Gam
         record_sheet=sheet,
         comment=game.comment,
         created_by=user,
+        colour_given=game.colour_given,
     )
 
 
@@ -311,6 +326,7 @@ GAME_COLUMNS = (
     "time_minutes",
     "tournament_id",
     "record_sheet_id",
+    "colour_given",
 )
 
 
@@ -340,6 +356,7 @@ def game_row(game: GameInput, seq: int, user, now) -> tuple:
         game.time_minutes,
         game.tournament.pk if game.tournament else None,
         None,
+        game.colour_given,
     )
 
 
@@ -436,6 +453,12 @@ def game_correct(
                 )
         before = game_snapshot(game)
         old_touch, old_players = _touches(game), (game.white, game.black)
+        # A correction that names other players or swaps them says who was White; a
+        # handicap game's Black is who took the stones.
+        if (changes.white.pk, changes.black.pk) != (game.white_id, game.black_id) or (
+            changes.handicap
+        ):
+            game.colour_given = True
         for name in (
             "date",
             "round",

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
@@ -41,6 +41,38 @@ class ImportResult:
     new_players: list[str]
     new_tournaments: list[str]
     warnings: list[str] = field(default_factory=list)
+
+
+def game_input(
+    record: GameRecord, players: Mapping[str, Player], tournaments: Mapping[str, Tournament]
+) -> GameInput:
+    """A file's game as the services take it, its players and tournament by name."""
+    return GameInput(
+        date=record.date,
+        white=players[record.white],
+        black=players[record.black],
+        winner=record.winner.value if record.winner is not None else "",
+        handicap=record.handicap,
+        komi=Decimal(record.komi.numerator) / Decimal(record.komi.denominator),
+        status=record.status.value,
+        board_size=record.board_size,
+        time_minutes=int(record.time_minutes) if record.time_minutes is not None else None,
+        tournament=tournaments.get(record.tournament),
+        round=record.round,
+        comment=record.comment,
+        white_rank=record.white_rank,
+        black_rank=record.black_rank,
+        colour_given=record.colour_given,
+    )
+
+
+def import_duplicates(games: Sequence[tuple[GameRecord, GameInput]]) -> list[str]:
+    """The games of an import that look like stored games or like each other, each
+    named by its file line: what the import refuses without "import anyway", and what
+    a tournament file's preview shows before it is confirmed."""
+    return find_duplicates(
+        [game for _, game in games], [f"line {record.line}" for record, _ in games]
+    )
 
 
 def games_import(
@@ -92,31 +124,14 @@ def games_import(
         for record in records:
             if record.is_adjustment:
                 continue
-            game = GameInput(
-                date=record.date,
-                white=players[record.white],
-                black=players[record.black],
-                winner=record.winner.value,
-                handicap=record.handicap,
-                komi=Decimal(record.komi.numerator) / Decimal(record.komi.denominator),
-                status=record.status.value,
-                board_size=record.board_size,
-                time_minutes=int(record.time_minutes) if record.time_minutes is not None else None,
-                tournament=tournaments.get(record.tournament),
-                round=record.round,
-                comment=record.comment,
-                white_rank=record.white_rank,
-                black_rank=record.black_rank,
-            )
+            game = game_input(record, players, tournaments)
             problems = game_problems(game, today)
             errors += [(f"line {record.line}", name, message) for name, message in problems]
             inputs.append((record, game))
         if errors:
             raise ServiceError("the file has errors; nothing was imported", errors)
         if not allow_duplicates:
-            duplicates = find_duplicates(
-                [game for _, game in inputs], [f"line {record.line}" for record, _ in inputs]
-            )
+            duplicates = import_duplicates(inputs)
             if duplicates:
                 raise DuplicateGamesError(
                     "rows identical to stored games or to each other "

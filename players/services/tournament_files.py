@@ -15,7 +15,7 @@ from players.rank_lists import looks_binary
 from players.selectors.resync import name_key
 from players.services.audit import audit, player_snapshot
 from players.services.base import ServiceError
-from players.services.imports import ImportResult, games_import
+from players.services.imports import ImportResult, game_input, games_import, import_duplicates
 from players.services.players import players_create
 from players.services.tournaments import tournament_create
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo, declared_rating
@@ -256,6 +256,32 @@ def plan_tournament_import(
             f"{games_on_file} games (import under another code with --code)"
         )
     return ImportPlan(file, matches, problems, tournament, games_on_file)
+
+
+def plan_duplicates(plan: ImportPlan) -> list[str]:
+    """The file's games that look like games already on file (or like each other), as
+    :func:`tournament_import` would refuse them: shown in the preview, before the
+    import is confirmed, with the same sentences (so that "import anyway" ticked there
+    confirms them). A new player has no stored game: stand-ins with ids no stored
+    player has, so that only a game listed twice in the file can match theirs."""
+    players: dict[str, Player] = {
+        match.username: match.player for match in plan.matched_players if match.player
+    }
+    for index, match in enumerate(plan.new_players, start=1):
+        players[match.username] = Player(pk=-index, username=match.username)
+    return import_duplicates(
+        [(record, game_input(record, players, {})) for record in plan.records()]
+    )
+
+
+def games_of_the_tournament_on_file(plan: ImportPlan, duplicates: list[str]) -> int:
+    """How many of ``duplicates`` (:func:`plan_duplicates`) are games of the tournament
+    already on file under the file's code: all the file's games, and the file was simply
+    imported before (one query)."""
+    ids = [game_id for warning in duplicates if (game_id := getattr(warning, "game_id", None))]
+    if plan.tournament is None or not ids:
+        return 0
+    return plan.tournament.games.filter(pk__in=ids).count()
 
 
 def tournament_import(

@@ -8,6 +8,8 @@ from django_tables2.data import TableQuerysetData
 # A page of 500 rows renders in well under a second; more asks the server to build
 # a page nobody reads (the audit trail at 100,000 rows took 18 s).
 MAX_PER_PAGE = 500
+# The rows a page of the public and committee tables shows unless asked otherwise.
+PER_PAGE = 50
 
 
 class BoundedRequestConfig(RequestConfig):

@@ -29,12 +29,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState
+from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState, RowSide
 from .description import Matchup, RankScale, logistic
 from .french import LADDER_SCALE
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank, RankError, parse_rank
-from .records import Colour, Entry, GameRecord, Status, Winner
-from .rows import adjustment_row, game_row
+from .records import Entry, GameRecord, Status, Winner
+from .rows import adjustment_row, game_rows
 
 RATING_PER_RANK = 100
 # Small boards map their handicap to the big board by the ratio of the areas.
@@ -176,7 +176,13 @@ class Anchor(Algorithm[AnchorPlayer]):
         (record,) = unit
         if record.is_adjustment:
             return [self._adjust(state, record)]
-        return self._rate_game(state, record)
+        return game_rows(*self._rate_game(state, record))
+
+    def rate_sides(self, state: AnchorState, unit: Sequence[GameRecord]) -> list[RatedGame] | None:
+        (record,) = unit
+        if record.status is Status.ADJUSTMENT:
+            return None  # rate_unit's
+        return [self._rate_game(state, record)]
 
     def skip_reason(self, record: GameRecord) -> str:
         if record.status is Status.FREE:
@@ -187,7 +193,7 @@ class Anchor(Algorithm[AnchorPlayer]):
             return "a game needs a winner (W, B or D for jigo)"
         return ""
 
-    def _rate_game(self, state: AnchorState, record: GameRecord) -> list[HistoryRow]:
+    def _rate_game(self, state: AnchorState, record: GameRecord) -> RatedGame:
         white, black = state.player(record.white), state.player(record.black)
         # Both changes and both anchor tests use the ratings from before the game.
         before = [(white.rank, white.value), (black.rank, black.value)]
@@ -200,12 +206,8 @@ class Anchor(Algorithm[AnchorPlayer]):
             except OverflowError:
                 skipped = "the change is too large to compute (check a, alpha and the ratings)"
                 factors = {"skipped": skipped}
-        sides = (
-            (Colour.WHITE, record.white, white, record.black),
-            (Colour.BLACK, record.black, black, record.white),
-        )
-        rows = []
-        for side, (colour, _name, player, _opponent) in enumerate(sides):
+        rated: list[RowSide] = []
+        for side, player in enumerate((white, black)):
             rank_before, value_before = before[side]
             change, player_factors = changes[side], dict(factors)
             if not skipped:
@@ -216,21 +218,10 @@ class Anchor(Algorithm[AnchorPlayer]):
                 player.value = value_before + change
                 player.rank = rank_of(player.value)
                 player.games += 1
-            rows.append(
-                game_row(
-                    record,
-                    colour=colour,
-                    opponent_rank=before[1 - side][0],
-                    rank_before=rank_before,
-                    value_before=value_before,
-                    change=change,
-                    rank_after=player.rank,
-                    value_after=player.value,
-                    factors=player_factors,
-                    skipped=skipped,
-                )
+            rated.append(
+                (rank_before, value_before, change, player.rank, player.value, player_factors)
             )
-        return rows
+        return record, rated[0], rated[1], skipped
 
     def _changes(
         self, record: GameRecord, white_rating: float, black_rating: float

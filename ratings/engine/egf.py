@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, ClassVar
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState
+from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState, RowSide
 from .description import Matchup, RankScale, ValueScale
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
@@ -344,6 +344,11 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
             unit = sorted(unit, key=lambda record: (record.round, record.date, record.seq))
         return _Block(self, state).rate(unit)
 
+    def rate_sides(self, state: EgfState, unit: Sequence[GameRecord]) -> list[RatedGame] | None:
+        if len(unit) > 1 or unit[0].is_adjustment:
+            return None  # a block's rows name the opponents' ranks at its start: rate_unit's
+        return [_Block(self, state).game(unit[0])[0]]
+
     def skip_reason(self, record: GameRecord) -> str:
         """Why this set does not rate ``record``; empty when it does."""
         if record.status is Status.FREE:
@@ -439,43 +444,54 @@ class _Block:
     def rate(self, games: Sequence[GameRecord]) -> list[HistoryRow]:
         rows: list[HistoryRow] = []
         for record in games:
-            players = (self._player(record.white), self._player(record.black))
-            reason = self.algorithm.skip_reason(record)
-            outcomes: list[tuple[float, dict[str, Any]]] = []
-            if reason:
-                outcomes = [(0.0, {"skipped": reason})] * 2
-            else:
-                white_start = self.starts[record.white][0]
-                black_start = self.starts[record.black][0]
-                outcomes = [
-                    self.algorithm.change(white_start, black_start, Colour.WHITE, record),
-                    self.algorithm.change(black_start, white_start, Colour.BLACK, record),
-                ]
-            sides = (
-                (Colour.WHITE, record.white, record.black),
-                (Colour.BLACK, record.black, record.white),
-            )
-            for (colour, name, opponent), player, (change, factors) in zip(
-                sides, players, outcomes, strict=True
+            (_, white, black, reason), white_opponent_rank = self.game(record)
+            black_opponent_rank = self.starts[record.white][1]
+            for colour, opponent_rank, side in (
+                (Colour.WHITE, white_opponent_rank, white),
+                (Colour.BLACK, black_opponent_rank, black),
             ):
-                value_before, rank_before = player.value, player.rank
-                if not reason:
-                    self._apply(name, player, change, factors)
+                rank_before, value_before, change, rank_after, value_after, factors = side
                 rows.append(
                     game_row(
                         record,
                         colour=colour,
-                        opponent_rank=self.starts[opponent][1],
+                        opponent_rank=opponent_rank,
                         rank_before=rank_before,
                         value_before=value_before,
                         change=change,
-                        rank_after=player.rank,
-                        value_after=player.value,
+                        rank_after=rank_after,
+                        value_after=value_after,
                         factors=factors,
                         skipped=reason,
                     )
                 )
         return rows
+
+    def game(self, record: GameRecord) -> tuple[RatedGame, Rank]:
+        """A game of the block rated: its sides, and Black's rank at the block's start
+        (each row's opponent rank is the opponent's at the start: in a unit of one
+        game, the rank before it, which ``rows.game_rows`` of the sides gives)."""
+        players = (self._player(record.white), self._player(record.black))
+        reason = self.algorithm.skip_reason(record)
+        outcomes: list[tuple[float, dict[str, Any]]] = []
+        if reason:
+            outcomes = [(0.0, {"skipped": reason})] * 2
+        else:
+            white_start = self.starts[record.white][0]
+            black_start = self.starts[record.black][0]
+            outcomes = [
+                self.algorithm.change(white_start, black_start, Colour.WHITE, record),
+                self.algorithm.change(black_start, white_start, Colour.BLACK, record),
+            ]
+        sides: list[RowSide] = []
+        for name, player, (change, factors) in zip(
+            (record.white, record.black), players, outcomes, strict=True
+        ):
+            value_before, rank_before = player.value, player.rank
+            if not reason:
+                self._apply(name, player, change, factors)
+            sides.append((rank_before, value_before, change, player.rank, player.value, factors))
+        return (record, sides[0], sides[1], reason), self.starts[record.black][1]
 
     def _player(self, name: str) -> EgfPlayer:
         player = self.state.player(name)

@@ -34,7 +34,15 @@ from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState, Standing, replay
+from .base import (
+    Algorithm,
+    HistoryRow,
+    PlayerState,
+    RatingState,
+    Standing,
+    no_cycle_collection,
+    replay,
+)
 from .description import Matchup, ValueScale
 from .records import Entry, GameRecord, Status, Winner
 
@@ -182,10 +190,11 @@ class Gcr(Algorithm[GcrPlayer]):
     def finish(self, state: GcrState) -> None:
         """Rate the whole table: both passes from scratch, every time it is called."""
         players = state.players
-        pairs = pass_order(players)
         start = float(self.params.initial_rating)
-        first = self.run_pass(pairs)
-        reverse = self.run_pass(reversed(pairs))
+        with no_cycle_collection():  # a pair a tuple: allocations by the hundred thousand
+            pairs = pass_order(players)
+            first = self.run_pass(pairs)
+            reverse = self.run_pass(reversed(pairs))
         for name, player in players.items():
             player.first_pass = first.get(name, start)
             player.reverse_pass = reverse.get(name, start)
@@ -193,19 +202,43 @@ class Gcr(Algorithm[GcrPlayer]):
 
     def run_pass(self, pairs: Iterable[Pair]) -> dict[str, float]:
         """One pass over ``pairs`` in the given order, from the initial rating and no
-        past games: each player's rating after it."""
+        past games: each player's rating after it.
+
+        The loop is :meth:`comparison` and :meth:`stability` written out, each float
+        operation in the same order (the same results to the last bit): a pass visits
+        every pair that played, and at every month end of a long history that is most
+        of GCR's time, so it saves the method calls."""
         params = self.params
         start = float(params.initial_rating)
+        points_per_percent = params.points_per_percent
+        max_change = params.max_change
+        pair_games_offset = params.pair_games_offset
+        past_games_offset = params.past_games_offset
         ratings: dict[str, float] = {}
         past: dict[str, int] = {}
-        comparison, stability = self.comparison, self.stability
+        rating_of, past_of = ratings.get, past.get
         for first, second, games, first_score in pairs:
-            first_rating = ratings.get(first, start)
-            second_rating = ratings.get(second, start)
-            first_past, second_past = past.get(first, 0), past.get(second, 0)
-            change = comparison(first_rating - second_rating, first_score, games)
-            ratings[first] = first_rating + change * stability(first_past)
-            ratings[second] = second_rating - change * stability(second_past)
+            first_rating = rating_of(first, start)
+            second_rating = rating_of(second, start)
+            first_past, second_past = past_of(first, 0), past_of(second, 0)
+            # expected(): clamp(50 + difference/8, 0, 100) / 100, as min(100, max(0, x))
+            percent = 50 + (first_rating - second_rating) / points_per_percent
+            if not percent > 0.0:
+                percent = 0.0
+            elif percent > 100.0:
+                percent = 100.0
+            # comparison(), then each player's stability()
+            change = (
+                (first_score / games - percent / 100)
+                * max_change
+                * (games / (games + pair_games_offset))
+            )
+            ratings[first] = first_rating + change * (
+                1 - (first_past / (first_past + past_games_offset))
+            )
+            ratings[second] = second_rating - change * (
+                1 - (second_past / (second_past + past_games_offset))
+            )
             past[first] = first_past + games
             past[second] = second_past + games
         return ratings
@@ -248,25 +281,29 @@ def player_order(players: Mapping[str, GcrPlayer]) -> list[str]:
 def pass_order(players: Mapping[str, GcrPlayer]) -> list[Pair]:
     """The pairs that played, in the order of the first pass.
 
-    The seed's loop visits every ``(p[i], p[i+d])``; sorting only the pairs that
-    played by ``(d, i)`` (``-i`` for even ``d``) visits them in the same order.
+    The seed's loop visits every ``(p[i], p[i+d])``: by distance ``d``, and within a
+    distance by ``i``, ascending when ``d`` is odd and descending when it is even.
+    Taking the players in order and putting each pair that played in its distance's
+    bucket leaves every bucket in ascending ``i``; the even ones are read backwards.
+    No sort: a pass order is made at every month end of a long history.
     """
     order = player_order(players)
     position = {name: index for index, name in enumerate(order)}
-    keyed: list[tuple[int, int, Pair]] = []
+    buckets: list[list[Pair]] = [[] for _ in range(len(order))]
+    make = tuple.__new__  # a Pair without the Python-level __new__ of a NamedTuple
     for index, name in enumerate(order):
         player = players[name]
         for opponent, games, score in zip(
             player.opponents, player.pair_games, player.pair_scores, strict=True
         ):
             other = position[opponent]
-            if other <= index:
-                continue
-            distance = other - index
-            step = index if distance % 2 else -index
-            keyed.append((distance, step, Pair(name, opponent, games, score)))
-    keyed.sort()  # (distance, step) is unique to a pair: the Pair itself never decides
-    return [pair for _, _, pair in keyed]
+            if other > index:
+                buckets[other - index].append(make(Pair, (name, opponent, games, score)))
+    pairs: list[Pair] = []
+    for distance, bucket in enumerate(buckets):
+        if bucket:
+            pairs += bucket if distance % 2 else reversed(bucket)
+    return pairs
 
 
 def _ordered_correctly(first_rating: float, second_rating: float, pair: Pair) -> bool:
@@ -348,6 +385,7 @@ def rated_month_ends(
     params: GcrParams | None = None,
     *,
     rate_from: date | None = None,
+    state: GcrState | None = None,
 ) -> Iterator[tuple[date, RatingState]]:
     """The table rated at the end of every month that has records, from the month of
     ``rate_from`` on (every month when None): ``(month end, state)``, the state being
@@ -359,9 +397,14 @@ def rated_month_ends(
     scratch, so nothing of an earlier month's passes is needed later. A recompute from
     a dirty date keeps the snapshots before its month and pays the passes of the
     months from there on; an entry dated today costs one month's two passes.
+
+    ``state``: the table counted from the games before ``records`` (a new one when
+    None), which ``records`` go on filling; a recompute counts the months it keeps in
+    the database rather than replaying them (``ratings.selectors.count_gcr_table``).
     """
     algorithm = Gcr(params)
-    state = algorithm.new_state(entries)
+    if state is None:
+        state = algorithm.new_state(entries)
     rated_from = month_end(rate_from) if rate_from is not None else date.min
     current: date | None = None  # the month end of the records being counted
     month = None  # and their (year, month): cheaper to compare for every record

@@ -14,7 +14,7 @@ from datetime import date
 from fractions import Fraction
 from typing import TextIO
 
-from .base import Algorithm, HistoryRow, Number, Standing
+from .base import Algorithm, HistoryRow, Number, RatedGame, Standing
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from .records import Colour, Status, Winner
 
@@ -75,10 +75,14 @@ _AMATEUR_RANK_TEXTS = tuple(
 
 
 def history_comment(row: HistoryRow) -> str:
-    if not row.skipped:
-        return row.comment
-    reason = f"not rated: {row.skipped}"
-    return f"{row.comment} ({reason})" if row.comment else reason
+    return _comment_text(row.comment, row.skipped)
+
+
+def _comment_text(comment: str, skipped: str) -> str:
+    if not skipped:
+        return comment
+    reason = f"not rated: {skipped}"
+    return f"{comment} ({reason})" if comment else reason
 
 
 def history_cells(row: HistoryRow, algorithm: Algorithm) -> list[str]:
@@ -124,43 +128,107 @@ def standing_cells(standing: Standing, algorithm: Algorithm) -> list[str]:
     ]
 
 
-def write_history(out: TextIO, rows: Iterable[HistoryRow], algorithm: Algorithm) -> None:
+def write_history(
+    out: TextIO, rows: Iterable[HistoryRow | RatedGame], algorithm: Algorithm
+) -> None:
     """The record sheet as CSV, the text ``csv.writer`` gives ``history_cells`` of each
     row, made without it: a line is formatted directly from the row, and written a
     few thousand at a time (a writer's call per row was a fifth of the command line's
-    time at 200,000 games)."""
+    time at 200,000 games). A game may come as its :data:`RatedGame`
+    (``base.replay_sides``): its two lines are those of ``rows.game_rows`` of it."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HISTORY_COLUMNS)
     integer_values = algorithm.integer_values
     adjustment = Status.ADJUSTMENT
     texts, amateur_ranks = _ENUM_TEXTS_BY_ID, _AMATEUR_RANK_TEXTS
+    white_text, black_text = Colour.WHITE.value, Colour.BLACK.value
     # Consecutive rows mostly share their komi (a game's two rows, and a file's games
     # share a few komi objects): its text is made again only for another object.
     komi, komi_text = None, ""
     lines: list[str] = []
     for row in rows:
-        status = row.status
-        change: object = row.change
-        value: object = row.value_after
-        if not (integer_values and type(change) is int and type(value) is int):
-            change = format_value(row.change, integer_values)
-            value = format_value(row.value_after, integer_values)
-        if row.komi is not komi:
-            komi = row.komi
-            komi_text = format_komi(komi)
-        # A rank's text by index (a Rank hashes slowly); a professional's is rare.
-        rank = row.opponent_rank
-        opponent_rank = str(rank) if rank.pro else amateur_ranks[rank.stones - WEAKEST_STONES]
-        rank = row.rank_after
-        rank_after = str(rank) if rank.pro else amateur_ranks[rank.stones - WEAKEST_STONES]
-        lines.append(
-            f"{_csv_cell(row.player)},{_csv_cell(row.opponent)},{opponent_rank},"
-            f"{texts[id(row.colour)]},{row.handicap},"
-            f"{komi_text if status is not adjustment else ''},"
-            f"{texts[id(row.winner)]},{texts[id(status)]},{change},{value},{rank_after},"
-            f"{_date_text(row.date)},"
-            f"{_csv_cell(history_comment(row) if row.skipped else row.comment)}\n"
-        )
+        if isinstance(row, tuple):  # a game's two lines, from its record and sides
+            record, white, black, skipped = row
+            white_rank, _, white_change, white_rank_after, white_value, _ = white
+            black_rank, _, black_change, black_rank_after, black_value, _ = black
+            if (
+                integer_values
+                and type(white_change) is int
+                and type(white_value) is int
+                and type(black_change) is int
+                and type(black_value) is int
+            ):
+                white_values = f"{white_change},{white_value}"
+                black_values = f"{black_change},{black_value}"
+            else:
+                white_values = (
+                    f"{format_value(white_change, integer_values)},"
+                    f"{format_value(white_value, integer_values)}"
+                )
+                black_values = (
+                    f"{format_value(black_change, integer_values)},"
+                    f"{format_value(black_value, integer_values)}"
+                )
+            status = record.status
+            if record.komi is not komi:
+                komi = record.komi
+                komi_text = format_komi(komi)
+            white_name, black_name = _csv_cell(record.white), _csv_cell(record.black)
+            game = (
+                f"{record.handicap},{komi_text if status is not adjustment else ''},"
+                f"{texts[id(record.winner)]},{texts[id(status)]},"
+            )
+            comment = _csv_cell(
+                _comment_text(record.comment, skipped) if skipped else record.comment
+            )
+            end = f",{_date_text(record.date)},{comment}\n"
+            # A rank's text by index (a Rank hashes slowly); a professional's is rare.
+            white_before = (
+                str(white_rank)
+                if white_rank.pro
+                else amateur_ranks[white_rank.stones - WEAKEST_STONES]
+            )
+            black_before = (
+                str(black_rank)
+                if black_rank.pro
+                else amateur_ranks[black_rank.stones - WEAKEST_STONES]
+            )
+            # A rank changes in a game only on a promotion or a demotion.
+            white_after = (
+                white_before if white_rank_after is white_rank else _rank_text(white_rank_after)
+            )
+            black_after = (
+                black_before if black_rank_after is black_rank else _rank_text(black_rank_after)
+            )
+            lines.append(
+                f"{white_name},{black_name},{black_before},{white_text},{game}"
+                f"{white_values},{white_after}{end}"
+                f"{black_name},{white_name},{white_before},{black_text},{game}"
+                f"{black_values},{black_after}{end}"
+            )
+        else:
+            status = row.status
+            change: object = row.change
+            value: object = row.value_after
+            if not (integer_values and type(change) is int and type(value) is int):
+                change = format_value(row.change, integer_values)
+                value = format_value(row.value_after, integer_values)
+            if row.komi is not komi:
+                komi = row.komi
+                komi_text = format_komi(komi)
+            # A rank's text by index (a Rank hashes slowly); a professional's is rare.
+            rank = row.opponent_rank
+            opponent_rank = str(rank) if rank.pro else amateur_ranks[rank.stones - WEAKEST_STONES]
+            rank = row.rank_after
+            rank_after = str(rank) if rank.pro else amateur_ranks[rank.stones - WEAKEST_STONES]
+            lines.append(
+                f"{_csv_cell(row.player)},{_csv_cell(row.opponent)},{opponent_rank},"
+                f"{texts[id(row.colour)]},{row.handicap},"
+                f"{komi_text if status is not adjustment else ''},"
+                f"{texts[id(row.winner)]},{texts[id(status)]},{change},{value},{rank_after},"
+                f"{_date_text(row.date)},"
+                f"{_csv_cell(history_comment(row) if row.skipped else row.comment)}\n"
+            )
         if len(lines) == _LINES_PER_WRITE:
             out.write("".join(lines))
             lines.clear()

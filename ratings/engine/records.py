@@ -83,6 +83,11 @@ class GameRecord:
 
     ``seq`` is the entry order (the row's position in a file, or the site's global
     entry counter); ``line`` is where the row came from, for messages.
+    ``colour_given`` is False for a game whose file gave no colour (an h-file's ``30+``,
+    OpenGotha's ``knownColor="false"``): ``white`` and ``black`` are then the pair, not
+    who played which. Only an even game can lack it (a handicap game's Black is who
+    took the stones), and colour changes nothing in an even game's rating; the
+    section 2 CSV has no column for it (its files always give colours).
     """
 
     date: date
@@ -104,6 +109,7 @@ class GameRecord:
     comment: str = ""
     seq: int = 0
     line: int | None = None
+    colour_given: bool = True
 
     @property
     def is_adjustment(self) -> bool:
@@ -491,6 +497,7 @@ class _KnownRows:
             comment.strip() if comment else "",
             seq,
             line,
+            True,  # colour_given: the CSV always gives the colours
         )
 
     def remember(self, cells: list[str], record: GameRecord) -> None:
@@ -624,37 +631,51 @@ def declared_ranks(records: Iterable[GameRecord]) -> Iterator[tuple[str, tuple, 
 
 
 def resolve_entries(
-    records: Sequence[GameRecord], given: Mapping[str, Entry] | None = None, source: str = ""
+    records: Sequence[GameRecord],
+    given: Mapping[str, Entry] | None = None,
+    source: str = "",
+    *,
+    presorted: bool = False,
 ) -> dict[str, Entry]:
     """Each player's entry, fixed once: from ``given`` (``--players``) if listed, else
     from the rank on their first row in replay order (SPEC section 2), which a file
-    must then carry: that is their earliest declared rank, as on the site."""
+    must then carry: that is their earliest declared rank, as on the site.
+    ``presorted`` says ``records`` are in replay order already (not sorted again)."""
     entries = dict(given or {})
     errors: list[RowError] = []
     seen: set[str] = set(entries)
     # In replay order, a player's first row is where they are first declared (it must
     # declare them): the earliest declared rank of earliest_declared_ranks, found in
     # the one pass.
-    for record in replay_order(records):
-        adjustment = record.status is Status.ADJUSTMENT
-        for name, rank, column in (
-            (record.white, record.white_rank, "white_rank"),
-            (record.black, record.black_rank, "black_rank"),
-        ):
-            if name in seen or (adjustment and column == "black_rank"):
-                continue
-            seen.add(name)
-            if rank is None:
-                errors.append(
-                    RowError(
-                        record.line or 0, column, f"first game of '{name}' needs their entry rank"
-                    )
-                )
-            else:
-                entries[name] = Entry(rank)
+    adjustment = Status.ADJUSTMENT
+    for record in records if presorted else replay_order(records):
+        # nearly every row names players seen before: nothing made for those
+        if record.white not in seen:
+            _enter(record.white, record.white_rank, "white_rank", record, seen, entries, errors)
+        if record.black not in seen and record.status is not adjustment:
+            _enter(record.black, record.black_rank, "black_rank", record, seen, entries, errors)
     if errors:
         raise GameFileError(errors, source)
     return entries
+
+
+def _enter(
+    name: str,
+    rank: Rank | None,
+    column: str,
+    record: GameRecord,
+    seen: set[str],
+    entries: dict[str, Entry],
+    errors: list[RowError],
+) -> None:
+    """A player's first row in replay order: their entry, or the error of its missing rank."""
+    seen.add(name)
+    if rank is None:
+        errors.append(
+            RowError(record.line or 0, column, f"first game of '{name}' needs their entry rank")
+        )
+    else:
+        entries[name] = Entry(rank)
 
 
 def _algorithm_names() -> tuple[str, ...]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from .base import HistoryRow, Number
+from .base import HistoryRow, Number, RowSide
 from .frozen import frozen_builder
 from .ranks import Rank
 from .records import Colour, GameRecord
@@ -56,7 +56,7 @@ def game_row(
 
 # A player's side of a game: (rank_before, value_before, change, rank_after, value_after,
 # factors).
-Side = tuple[Rank, Number, Number, Rank, Number, Mapping[str, Any]]
+Side = RowSide
 
 
 def game_rows(record: GameRecord, white: Side, black: Side, skipped: str = "") -> list[HistoryRow]:

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .base import Algorithm, HistoryRow, PlayerState, RatingState
+from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState
 from .description import INDEX_SCALE, FormulaFactor, Matchup, ValueScale
 from .egf import GOR_1D, POINTS_PER_GRADE, reference_curve
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
@@ -321,7 +321,13 @@ class Sagc(Algorithm[SagcPlayer]):
         (record,) = unit
         if record.status is Status.ADJUSTMENT:
             return [self._adjust(state, record)]
-        return self._rate_game(state, record)
+        return game_rows(*self._rate_game(state, record))
+
+    def rate_sides(self, state: SagcState, unit: Sequence[GameRecord]) -> list[RatedGame] | None:
+        (record,) = unit
+        if record.status is Status.ADJUSTMENT:
+            return None  # rate_unit's
+        return [self._rate_game(state, record)]
 
     def _adjust(self, state: SagcState, record: GameRecord) -> HistoryRow:
         player = state.player(record.white)
@@ -347,7 +353,7 @@ class Sagc(Algorithm[SagcPlayer]):
             skipped=skipped,
         )
 
-    def _rate_game(self, state: SagcState, record: GameRecord) -> list[HistoryRow]:
+    def _rate_game(self, state: SagcState, record: GameRecord) -> RatedGame:
         white_name, black_name = record.white, record.black
         players = state.players
         white = players.get(white_name) or state.player(white_name)
@@ -372,7 +378,7 @@ class Sagc(Algorithm[SagcPlayer]):
             black_change, black_factors = self._play(
                 game, black, white_name, stronger_by, game.black_won
             )
-        return game_rows(
+        return (
             record,
             (white_rank, white_index, white_change, white.rank, white.value, white_factors),
             (black_rank, black_index, black_change, black.rank, black.value, black_factors),

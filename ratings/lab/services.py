@@ -16,23 +16,23 @@ from datetime import date, datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, Count, F, Max, Min, Q, Value, When
+from django.db.models import Case, F, Max, Min, Q, Value, When
 from django.utils import timezone
 
 from players.models import Game
 from ratings.engine import gcr as gcr_engine
 from ratings.engine import lab
-from ratings.engine.base import RatingState, get_algorithm, replay
+from ratings.engine.base import RatingState, get_algorithm, no_cycle_collection, replay
 from ratings.engine.gcr import Gcr
 from ratings.engine.ranks import Rank
-from ratings.engine.records import GameRecord, Status, Winner
+from ratings.engine.records import GameRecord
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RatingSnapshot, RecomputeState
 from ratings.selectors import (
     ReplayKey,
+    count_gcr_table,
     dated_history_games,
     player_entries,
-    player_ids,
     replay_records,
 )
 
@@ -59,20 +59,21 @@ def gcr_dated_games(
     entries = player_entries()
     state = algorithm.new_state(entries)
     games: list[tuple[date, int, lab.LabGame]] = []
-    for month in _months(records):
-        for record in month:
-            if record.is_adjustment or algorithm.skip_reason(record):
-                continue
-            white, black = state.player(record.white), state.player(record.black)
-            games.append(
-                (
-                    record.date,
-                    0,
-                    _gcr_game(record, (white.rank, white.value), (black.rank, black.value)),
+    with no_cycle_collection():  # see ratings.recompute.run._rewrite_holistic
+        for month in _months(records):
+            for record in month:
+                if record.is_adjustment or algorithm.skip_reason(record):
+                    continue
+                white, black = state.player(record.white), state.player(record.black)
+                games.append(
+                    (
+                        record.date,
+                        0,
+                        _gcr_game(record, (white.rank, white.value), (black.rank, black.value)),
+                    )
                 )
-            )
-        for _ in replay(algorithm, month, entries, state):
-            pass
+            for _ in replay(algorithm, month, entries, state):
+                pass
     return games, state
 
 
@@ -139,26 +140,10 @@ def _gcr_games_from_snapshots(algorithm: Gcr, since: date) -> list[tuple[date, i
 
 
 def gcr_table(algorithm: Gcr) -> RatingState:
-    """GCR's pairwise table of every game it rates, counted by the database (games of
-    each pair by colour and result), rated. The same table as a replay's: a player's
-    and a pair's sums are whole and half points, exact in any order, and ``Gcr.finish``
-    visits the pairs in an order of their own."""
+    """GCR's pairwise table of every game it rates, counted by the database
+    (:func:`ratings.selectors.count_gcr_table`), rated."""
     state = algorithm.new_state(player_entries())
-    usernames = {player_id: username for username, player_id in player_ids().items()}
-    results = [winner.value for winner in gcr_engine.SCORES]
-    counted = (
-        Game.objects.valid()
-        .filter(board_size=gcr_engine.RATED_BOARD_SIZE, winner__in=results)
-        .exclude(status=Status.FREE.value)
-        .values_list("white_id", "black_id", "winner")
-        .annotate(games=Count("id"))
-        .order_by()
-    )
-    for white_id, black_id, winner, games in counted.iterator():
-        white, black = usernames[white_id], usernames[black_id]
-        white_score, black_score = gcr_engine.SCORES[Winner(winner)]
-        state.player(white).record(black, white_score * games, games)
-        state.player(black).record(white, black_score * games, games)
+    count_gcr_table(state)
     algorithm.finish(state)
     return state
 

@@ -50,8 +50,10 @@ class RowWriter:
         *,
         batch: int = BATCH,
         background: bool = False,
+        table: str | None = None,
     ) -> None:
-        table = connection.ops.quote_name(model._meta.db_table)
+        # ``table``: another table with ``model``'s columns (a recompute's staging table).
+        table = connection.ops.quote_name(table or model._meta.db_table)
         names = ", ".join(connection.ops.quote_name(column) for column in columns)
         self.copy_sql = f"COPY {table} ({names}) FROM STDIN"
         placeholders = ", ".join(["%s"] * len(columns))

@@ -112,6 +112,10 @@ def mark_dirty(touches: Iterable[Touch]) -> dict[str, date]:
                 When(Q(dirty_from__isnull=True) | Q(dirty_from__gt=day), then=Value(day)),
                 default=F("dirty_from"),
             ),
+            touched_from=Case(
+                When(Q(touched_from__isnull=True) | Q(touched_from__gt=day), then=Value(day)),
+                default=F("touched_from"),
+            ),
             generation=F("generation") + 1,
         )
         if state.filter(queued_at__isnull=True).update(queued_at=now):

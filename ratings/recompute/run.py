@@ -6,10 +6,12 @@ write's own transaction, and queues the task on commit. The task takes a lock,
 resumes the engine from the last checkpoint before the dirty date, rewrites the
 history from there in one transaction, and clears the mark only if no new entry
 moved it meanwhile. A periodic sweep runs the same service, so a lost message
-only delays a recompute."""
+only delays a recompute. On SQLite the replay runs in a read transaction and only
+its writes take the database's write lock (``staging``)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import logging
 import time
@@ -20,7 +22,7 @@ from datetime import date, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import DatabaseError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
@@ -31,18 +33,20 @@ from ratings.engine.base import (
     HistoryRow,
     RatingState,
     get_algorithm,
+    no_cycle_collection,
     units,
 )
 from ratings.engine.records import GameRecord
 from ratings.lab.services import mark_lab_dirty, sweep_lab_reports
 from ratings.models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
-from ratings.recompute import dirty, liveness, progress
-from ratings.recompute.bulk import RowWriter
+from ratings.recompute import dirty, liveness, month_ends, progress, staging
 from ratings.recompute.dirty import earliest, ensure_states, maintained_algorithms
 from ratings.selectors import (
     IDS_PER_QUERY,
     ReplayKey,
     SourceIds,
+    count_gcr_table,
+    last_replay_date,
     player_entries,
     player_ids,
     replay_count,
@@ -73,8 +77,9 @@ class RecomputeResult:
 
 def _lock(algorithm: str) -> None:
     """Serialize recomputes of one algorithm. On PostgreSQL a transaction-level advisory
-    lock; on SQLite the recompute's transaction begins IMMEDIATE (settings), which takes
-    the database's one write lock at its start."""
+    lock. On SQLite the replay holds no lock (``staging``): the running mark keeps a
+    second runner away, and one that forced its way in writes only what is a replay of
+    the inputs as they are then (the generation check), so either's write is right."""
     if connection.vendor == "postgresql":
         key = zlib.crc32(f"clubrating.recompute.{algorithm}".encode()) & 0x7FFFFFFF
         with connection.cursor() as cursor:
@@ -205,7 +210,12 @@ def _run_claimed(
     try:
         with liveness.RunnerHeartbeat(runner):
             for _ in range(_MAX_LOOPS):
-                result = _recompute_once(algorithm, full=full, from_date=from_date)
+                try:
+                    result = _recompute_once(algorithm, runner, full=full, from_date=from_date)
+                except _InputsMoved as moved:
+                    if moved.wrote_prefix:  # the rest from the dirty date it left
+                        full, from_date = False, None
+                    continue  # otherwise again, asked as it was
                 full, from_date = False, None
                 if result is not None:
                     results.append(result)
@@ -220,44 +230,138 @@ def _run_claimed(
     return results
 
 
-def _recompute_once(name: str, *, full: bool, from_date: date | None) -> RecomputeResult | None:
+# What a replay did: the generation it read, the date it replayed from, the rows it wrote.
+_Replayed = tuple[int, date | None, int]
+
+
+class _InputsMoved(Exception):
+    """A write moved the generation while a staged recompute replayed: what it computed
+    after the earliest date the writes touched is stale and was not written; the part
+    before it was (``wrote_prefix``) when it ends at a checkpoint of the replay."""
+
+    def __init__(self, wrote_prefix: bool) -> None:
+        super().__init__()
+        self.wrote_prefix = wrote_prefix
+
+
+def _recompute_once(
+    name: str, runner: str, *, full: bool, from_date: date | None
+) -> RecomputeResult | None:
+    """One replay and its writes. On PostgreSQL one transaction, the writes going in as
+    the rows are computed. On SQLite (``staging``) the replay in a read transaction,
+    its writes staged, then a write transaction that applies them if no write moved
+    the generation meanwhile; if one did, only the rows before the earliest date the
+    writes touched (``touched_from``) go in, up to the last checkpoint before it, the
+    dirty date moves there, and :class:`_InputsMoved` says so."""
     started = time.monotonic()
+    writes = staging.Writes(staged=staging.staged_here())
+    state = RecomputeState.objects.filter(algorithm=name)
     try:
-        with transaction.atomic():
-            _lock(name)
-            state_row = RecomputeState.objects.get(algorithm=name)
-            generation = state_row.generation
-            start = None if full else earliest(from_date, state_row.dirty_from)
-            if not full and start is None:
-                return None
-            rows = _rewrite(get_algorithm(name), start)
-            seconds = time.monotonic() - started
-            finished = dict(
-                last_started=timezone.now() - timedelta(seconds=seconds),
-                last_finished=timezone.now(),
-                last_duration=seconds,
-                last_from=start,
-                last_rows=rows,
-                last_error="",
-            )
-            # Clear the mark only if no write moved it while we replayed; otherwise the
-            # runner's loop runs again from the (earlier) date it now holds.
-            cleared = RecomputeState.objects.filter(algorithm=name, generation=generation).update(
-                dirty_from=None, **finished
-            )
-            if not cleared:
-                RecomputeState.objects.filter(algorithm=name).update(**finished)
-            # The lab is behind from the first date rewritten; it catches up once this
-            # commits and, debounced, once a burst of writes is over.
-            mark_lab_dirty(name, start)
+        with staging.collecting(writes):
+            if writes.staged:
+                # Before the snapshot: every write from now on moves touched_from.
+                watching = state.filter(running_on=runner).update(touched_from=None)
+                with staging.read_transaction():
+                    replay = _replay(name, full=full, from_date=from_date)
+                if replay is None:
+                    return None
+                generation, start, rows = replay
+                locked = time.monotonic()
+                with transaction.atomic():  # IMMEDIATE: the write lock, for the writes only
+                    now = state.get()
+                    prefix = None
+                    if now.generation == generation:
+                        writes.apply()
+                        _finish(name, generation, start, rows, started)
+                    elif watching and now.running_on == runner and now.touched_from:
+                        # No other runner cleared touched_from since this one did.
+                        prefix = _prefix_before(writes, now.touched_from)
+                        if prefix is not None:
+                            writes.apply(prefix)
+                            state.update(dirty_from=now.touched_from)
+                            mark_lab_dirty(name, start)
+                held = time.monotonic() - locked
+                if now.generation != generation:
+                    writes.discard()
+                    logger.info(
+                        "%s: writes came in during the replay; %s (the lock held %.2f s)",
+                        name,
+                        "wrote what stands, goes on" if prefix is not None else "replays again",
+                        held,
+                    )
+                    raise _InputsMoved(wrote_prefix=prefix is not None)
+                logger.info("%s: its writes held the lock %.2f s", name, held)
+            else:
+                with transaction.atomic():
+                    _lock(name)
+                    replay = _replay(name, full=full, from_date=from_date)
+                    if replay is None:
+                        return None
+                    generation, start, rows = replay
+                    _finish(name, generation, start, rows, started)
+    except _InputsMoved:
+        raise
     except Exception as error:
-        RecomputeState.objects.filter(algorithm=name).update(
-            last_error=f"{type(error).__name__}: {error}"
-        )
+        with contextlib.suppress(DatabaseError):  # the error may be the connection's
+            writes.discard()
+        state.update(last_error=f"{type(error).__name__}: {error}")
         raise
     finally:
         progress.clear(name)
-    return RecomputeResult(name, start, rows, seconds)
+    return RecomputeResult(name, start, rows, time.monotonic() - started)
+
+
+def _prefix_before(writes: staging.Writes, touched_from: date) -> int | None:
+    """The position of the last checkpoint the replay staged before ``touched_from``
+    (dated earlier, or at the start of that day): everything rated before it comes
+    from records dated before that date (a checkpoint is taken only where no
+    tournament block is open), which no write since the snapshot touched. None: no
+    such checkpoint (GCR has none)."""
+    table = writes.staged_table(Checkpoint)
+    if table is None:
+        return None
+    day = connection.ops.adapt_datefield_value(touched_from)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT MAX(position) FROM temp.{connection.ops.quote_name(table)} "
+            "WHERE date < %s OR (date = %s AND round = 0 AND seq = %s)",
+            [day, day, _DAY_START_SEQ],
+        )
+        return cursor.fetchone()[0]
+
+
+def _replay(name: str, *, full: bool, from_date: date | None) -> _Replayed | None:
+    """Replay ``name`` from its dirty date (or ``from_date``, or in full) through the
+    current writes: its generation when read, the date replayed from and the history
+    rows written; None when nothing is dirty."""
+    state_row = RecomputeState.objects.get(algorithm=name)
+    start = None if full else earliest(from_date, state_row.dirty_from)
+    if not full and start is None:
+        return None
+    return state_row.generation, start, _rewrite(get_algorithm(name), start)
+
+
+def _finish(name: str, generation: int, start: date | None, rows: int, started: float) -> None:
+    """Record the run, inside the transaction of its writes; clear the mark only if no
+    write moved it while it replayed (otherwise the runner's loop runs again from the
+    date it now holds)."""
+    seconds = time.monotonic() - started
+    finished = dict(
+        last_started=timezone.now() - timedelta(seconds=seconds),
+        last_finished=timezone.now(),
+        last_duration=seconds,
+        last_from=start,
+        last_rows=rows,
+        last_error="",
+    )
+    cleared = RecomputeState.objects.filter(algorithm=name, generation=generation).update(
+        dirty_from=None, **finished
+    )
+    if not cleared:
+        RecomputeState.objects.filter(algorithm=name).update(**finished)
+    # The lab is behind from the first date rewritten; it catches up once this
+    # commits and, debounced, once a burst of writes is over.
+    mark_lab_dirty(name, start)
 
 
 def _rewrite(algorithm: Algorithm, start: date | None) -> int:
@@ -274,9 +378,10 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
             .first()
         )
     resumed_state = None
+    writes = staging.current()
     if checkpoint is None:
         position, key = 0, None
-        Checkpoint.objects.filter(algorithm=name).delete()
+        writes.later(Checkpoint.objects.filter(algorithm=name).delete, in_prefix=True)
     else:
         position = checkpoint.position
         key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
@@ -285,9 +390,10 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
         # The checkpoint itself stays valid (nothing before the dirty date changed):
         # dropping it would send the next back-dated entry there further back.
         later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
-        later.exclude(pk=checkpoint.pk).delete()
+        writes.later(later.exclude(pk=checkpoint.pk).delete, in_prefix=True)
     # The tail goes in one statement; the unique index on (algorithm, position) finds it.
-    RatingHistory.objects.filter(algorithm=name, position__gte=position).delete()
+    tail = RatingHistory.objects.filter(algorithm=name, position__gte=position)
+    writes.later(tail.delete, in_prefix=True)
 
     total = replay_count(name, key)
     ids = player_ids()
@@ -297,8 +403,22 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     # rating it) go in from threads while the next chunk is rated: the server's work
     # (parsing, indexing) overlaps the engine's. The connection is shared, so they are
     # sent just after a chunk is fetched, and the next fetch waits for them.
-    history = RowWriter(RatingHistory, HISTORY_COLUMNS, batch=_HISTORY_BUFFER, background=True)
-    checkpoints = RowWriter(Checkpoint, _CHECKPOINT_COLUMNS, batch=_HISTORY_BUFFER, background=True)
+    # A prefix of this replay (see _recompute_once) ends at a checkpoint: the rows
+    # before it and the checkpoints up to it.
+    history = writes.rows(
+        RatingHistory,
+        HISTORY_COLUMNS,
+        prefix='"position" < %s',
+        batch=_HISTORY_BUFFER,
+        background=True,
+    )
+    checkpoints = writes.rows(
+        Checkpoint,
+        _CHECKPOINT_COLUMNS,
+        prefix='"position" <= %s',
+        batch=_HISTORY_BUFFER,
+        background=True,
+    )
 
     def send() -> None:
         history.send()
@@ -332,9 +452,16 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
                 )
                 written += 1
             source_ids.release(unit)
+    # The standings at each month end, for the list as of a day, from the rows just
+    # written: every row dated from the checkpoint's day on may have changed. It reads
+    # those rows back, so staged it runs once they have moved over (a prefix too: the
+    # next pass rewrites from the prefix's checkpoint on).
+    month_ends_from = key.date if key is not None else None
+    writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from), in_prefix=True)
     algorithm.finish(state)
-    _replace_current(name, state, ids)
-    _thin_checkpoints(name, position + written)
+    # Both read what they replace: staged, they run with the writes.
+    writes.later(lambda: _replace_current(name, state, ids))
+    writes.later(lambda: _thin_checkpoints(name, position + written))
     return written
 
 
@@ -614,7 +741,7 @@ def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
             player_id: values for player_id, values in new.items() if old.get(player_id) != values
         }
     columns = ("algorithm", "player_id", "rank", "value", "games", "factors")
-    with RowWriter(CurrentRating, columns) as current:
+    with staging.current().rows(CurrentRating, columns) as current:
         for player_id, (rank, value, games) in changed.items():
             current.add((algorithm, player_id, rank, value, games, "{}"))
 
@@ -624,40 +751,49 @@ def _rewrite_holistic(algorithm: Algorithm, start: date | None) -> int:
     one pass over the games (``gcr.rated_month_ends``).
 
     From a dirty date (``start``), the snapshots of the months before its month stay
-    (the games up to their month ends did not change): the games before it only fill
-    the pairwise table, and only the months from it on are rated. The month that is now
-    the last one gets no snapshot (its standings are the current ones), so the rating
-    starts at the last month when the history now ends before the dirty month, and at
-    the month that was the last when the history now goes on past it. An entry in the
-    last month rates that month; the first entry of a new month, two months.
+    (the games up to their month ends did not change), and so does the pairwise table
+    up to the last of them: the database counts it (``count_gcr_table``), and only the
+    games after it are read and only the months from the dirty one on are rated. The
+    month that is now the last one gets no snapshot (its standings are the current
+    ones), so the rating starts at the last month when the history now ends before the
+    dirty month, and at the month that was the last when the history now goes on past
+    it (the first month read). An entry in the last month rates that month; the first
+    entry of a new month, two months.
     """
     name = algorithm.name
-    records = list(replay_records(name)[0])
     entries = player_entries()
     ids = player_ids()
+    state = algorithm.new_state(entries)  # no records: nobody is rated
     rate_from = None
-    if start is not None and records:
-        rate_from = min(start, records[-1].date).replace(day=1)
-        # The month that was the last one had no snapshot: if the history now goes on
-        # past it, it needs one, so the rating starts at the first month with records
-        # after the last snapshot kept.
+    first_unread = None
+    last = last_replay_date(name) if start is not None else None
+    if last is not None:
+        rate_from = min(start, last).replace(day=1)
         kept_until = RatingSnapshot.objects.filter(algorithm=name, date__lt=rate_from).aggregate(
             last=Max("date")
         )["last"]
-        unrated = next(
-            (record.date for record in records if kept_until is None or record.date > kept_until),
-            rate_from,
-        )
-        rate_from = min(rate_from, unrated.replace(day=1))
+        if kept_until is not None:
+            first_unread = kept_until + timedelta(days=1)
+            count_gcr_table(state, before=first_unread)
+    key = None if first_unread is None else _day_start_key(first_unread)
+    records = list(replay_records(name, key)[0])
+    if rate_from is not None and records:
+        # The month that was the last one had no snapshot: if the history now goes on
+        # past it, it needs one, so the rating starts at the first month read.
+        rate_from = min(rate_from, records[0].date.replace(day=1))
     stale = RatingSnapshot.objects.filter(algorithm=name)
     if rate_from is not None:
         stale = stale.filter(date__gte=rate_from)
-    stale.delete()
+    writes = staging.current()
+    writes.later(stale.delete)
     wanted = set(_month_ends(records))
-    state = algorithm.new_state(entries)  # no records: nobody is rated
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
-    with RowWriter(RatingSnapshot, columns) as snapshots:
-        rated = gcr.rated_month_ends(records, entries, algorithm.params, rate_from=rate_from)
+    # A month's passes make a tuple per pair; with the cycle collector off, the records
+    # and the table are not walked again at every month end.
+    with writes.rows(RatingSnapshot, columns) as snapshots, no_cycle_collection():
+        rated = gcr.rated_month_ends(
+            records, entries, algorithm.params, rate_from=rate_from, state=state
+        )
         for month_end, state in rated:
             if month_end not in wanted:
                 continue
@@ -673,7 +809,7 @@ def _rewrite_holistic(algorithm: Algorithm, start: date | None) -> int:
                             standing.games,
                         )
                     )
-    _replace_current(name, state, ids)
+    writes.later(lambda: _replace_current(name, state, ids))
     return snapshots.written
 
 

@@ -81,6 +81,12 @@ def games_of(tournament) -> list[tuple]:
     )
 
 
+def colours_of(tournament) -> list[tuple]:
+    """Each game's pair and whether its file gave its colours (a game without them is
+    written back without them)."""
+    return sorted((r.round, r.white, r.black, r.colour_given) for r in tournament.records)
+
+
 def errors_of(text: str) -> list[tuple[int, str]]:
     with pytest.raises(GameFileError) as raised:
         read_egd(text, "test.h9")
@@ -393,6 +399,7 @@ def test_a_written_file_reads_back_to_the_same_games_and_tournament():
     tournament = read_egd(SPRING_CUP)
     again = read_egd(write_egd(tournament))
     assert games_of(again) == games_of(tournament)
+    assert colours_of(again) == colours_of(tournament)
     assert again.tournament == tournament.tournament
     assert again.tournament.score_names == ("MMS", "SOS")
 
@@ -442,16 +449,17 @@ def test_a_tournament_without_file_standings_is_placed_by_points_sos_and_sosos()
     lines = write_egd(tournament).splitlines()
     assert lines[11].startswith("; Pl Name                            Rk Co Club NBW SOS SOSOS")
     players = [line for line in lines if not line.startswith(";")]
-    # Nakamura and Smith both have 2.5 points and 3.5 SOS: Nakamura's SOSOS is higher
+    # Nakamura and Smith both have 2.5 points and 3.5 SOS: Nakamura's SOSOS is higher.
+    # Round 2 (4+ and 2-) and round 5 (4-/?0 and 3+/?0) give no colour: written "3-".
     assert players == [
-        "   1 Nakamura Aiko                   2k JP Toky   2.5   3.5  23.5    4+/b0    3-/b0"
-        "    2=/b0       0-    4+/b0",
+        "   1 Nakamura Aiko                   2k JP Toky   2.5   3.5  23.5    4+/b0       3-"
+        "    2=/b0       0-       4+",
         "   2 Smith John                      3d ZA CTGC   2.5   3.5    16    3+/w0    4+/w2"
         "    1=/w0       0-       0- |12345678",
-        "   3 Ndlovu Thabo                    1k ZA CTGC     1     5     7    2-/b0    1+/w0"
+        "   3 Ndlovu Thabo                    1k ZA CTGC     1     5     7    2-/b0       1+"
         "       0-       0-       0-",
         "   4 Van_der_Merwe Anna              5k ZA xxxx     0   7.5  10.5    1-/w0    2-/b2"
-        "       0-       0-    1-/w0",
+        "       0-       0-       1-",
     ]
 
 
@@ -629,3 +637,55 @@ def test_a_gor_column_gives_the_players_declared_ratings():
     assert [player.rating for player in tournament.players] == [4, 2, 1, 1]
     assert tournament.entries()["john-smith"].declared_rating == 4
     assert read_egd(SPRING_CUP).players[0].rating is None  # MMS is no GoR
+
+
+# --- colours not given --------------------------------------------------------------------
+
+
+def test_an_even_game_without_colours_is_read_as_colour_not_given():
+    by_round = {r.round: r for r in read_egd(SPRING_CUP).records if "nakamura" in r.white + r.black}
+    # round 2: "4+" and "2-", round 5: "4-/?0" and "3+/?0": neither side gives a colour
+    assert not by_round[2].colour_given and not by_round[5].colour_given
+    # round 1: "3+/b" gives Nakamura's colour though Van der Merwe's "4-/w" is all there is
+    assert by_round[1].colour_given and by_round[3].colour_given
+
+
+def test_a_handicap_game_without_colours_gives_the_stones_to_black():
+    text = SPRING_CUP.replace("3+/w2", "3+/?2").replace("1-/b2", "1-/?2")
+    game = next(r for r in read_egd(text).records if r.round == 2 and r.handicap == 2)
+    assert game.colour_given  # Black is who took the stones: the weaker player
+    assert (game.white, game.black) == ("john-smith", "anna-van-der-merwe")
+
+
+@needs_archive
+def test_wagc_2024_gives_no_colours_and_is_written_back_without_them():
+    path = ARCHIVE / "wagc" / "data" / "wagc2024.txt"
+    tournament = read_egd(path.read_bytes(), path.name)
+    assert len(tournament.records) == 240
+    assert not any(record.colour_given for record in tournament.records)
+    text = write_egd(tournament)
+    bai = next(line for line in text.splitlines() if "Bai Baoxiang" in line)
+    assert bai.split()[6:14] == ["30+", "9+", "13+", "4+", "3-", "8+", "2+", "5+"]
+    assert "/w" not in text and "/b" not in text
+    again = read_egd(text)
+    assert games_of(again) == games_of(tournament)
+    assert colours_of(again) == colours_of(tournament)
+
+
+@needs_archive
+def test_kpmc_2017_gives_every_colour():
+    path = ARCHIVE / "kpmc" / "data" / "kpmc2017.txt"
+    assert all(record.colour_given for record in read_egd(path.read_bytes()).records)
+
+
+def test_a_corrected_game_without_colours_is_written_with_its_new_result_and_no_colour():
+    tournament = read_egd(SPRING_CUP)
+    records = [
+        replace(r, winner=Winner.BLACK if r.winner is Winner.WHITE else Winner.WHITE)
+        if r.round == 2 and not r.colour_given
+        else r
+        for r in tournament.records
+    ]
+    text = write_egd(replace(tournament, records=records))
+    nakamura = next(line for line in text.splitlines() if "Nakamura" in line)
+    assert nakamura.split()[9] == "2+"  # was "2-", still without a colour

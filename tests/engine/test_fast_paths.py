@@ -12,7 +12,7 @@ from fractions import Fraction
 
 import pytest
 
-from ratings.engine.base import HistoryRow, get_algorithm, replay
+from ratings.engine.base import HistoryRow, get_algorithm, registry, replay, replay_sides
 from ratings.engine.frozen import frozen_builder
 from ratings.engine.output import HISTORY_COLUMNS, history_cells, write_history
 from ratings.engine.ranks import Rank
@@ -32,7 +32,7 @@ HEADER = "date,white,black,white_rank,black_rank,handicap,komi,winner,status,val
 
 def test_a_built_record_is_an_ordinary_frozen_hashable_record():
     values = (date(2024, 1, 1), "ann", "bob", Winner.WHITE, Rank(-5), Rank(-7), 0)
-    rest = (Fraction(13, 2), Status.NORMAL, 19, "", "A", 0, None, None, "", "", 3, 4)
+    rest = (Fraction(13, 2), Status.NORMAL, 19, "", "A", 0, None, None, "", "", 3, 4, True)
     built = frozen_builder(GameRecord)(*values, *rest)
     made = GameRecord(*values, *rest)
     assert type(built) is GameRecord
@@ -150,3 +150,63 @@ def test_sagc_rows_sharing_factors_stay_apart_when_a_barrier_is_met():
     barriers = [row.factors.get("barrier") for row in ann]
     assert -800 in barriers and barriers.count(None) >= 1
     assert all("barrier" not in row.factors for row in history if row.player == "bob")
+
+
+SIDES_FILE = "\n".join(
+    [
+        HEADER + ",board_size,algorithm,tournament,round",
+        "2024-01-02,ann,bob,1d,3k,2,0.5,W,normal,,,19,",
+        '2024-01-03,"o""neil,jr",ann,2d,1d,0,6.5,B,tournament,,"said ""hi"", left",19,',
+        "2024-01-04,ann,bob,,,0,7.5,D,free,,,19,",
+        "2024-01-05,bob,carl,3k,30k,9,-5,W,internet,,,9,",  # not rated by SAGC: 9x9
+        "2024-01-06,bob,bob,2k,,,,,adjustment,500,reset,,",
+        "2024-01-07,carl,bob,25k,,0,0,B,normal,,,19,",
+        "2024-01-08,ann,ann,9d,,,,,adjustment,990,,,sagc",
+        *(f"2024-02-{day:02d},ann,carl,,,0,6.5,W,tournament,,,19," for day in range(1, 29)),
+        *(f"2024-03-{day:02d},carl,bob,,,0,6.5,W,normal,,,19," for day in range(1, 29)),
+        # a tournament: a block for EGF and the French ladder, its rounds over two days
+        "2024-04-06,ann,bob,,,0,6.5,B,tournament,,,19,,cup,1",
+        "2024-04-06,carl,dave,,5k,0,6.5,W,tournament,,,19,,cup,1",
+        "2024-04-07,ann,carl,,,0,6.5,W,tournament,,,19,,cup,2",
+        "2024-04-07,bob,dave,,,0,6.5,B,tournament,,,19,,cup,2",
+        "2024-04-08,dave,ann,,,3,0.5,W,normal,,,19,",
+    ]
+)
+
+
+@pytest.mark.parametrize("algorithm", [name for name, cls in registry().items() if cls.has_history])
+def test_a_sheet_written_from_games_sides_is_the_sheet_of_their_rows(algorithm):
+    """The command line writes a game an algorithm rates by ``rate_sides`` from its
+    sides, without HistoryRows: the same text, byte for byte, as from the rows."""
+    records = read_games(SIDES_FILE + "\n").records
+    entries = resolve_entries(records)
+
+    def sheet(rows):
+        written = io.StringIO()
+        write_history(written, rows, get_algorithm(algorithm))
+        return written.getvalue()
+
+    engine = get_algorithm(algorithm)
+    from_rows = sheet(replay(engine, records, entries))
+    state = engine.new_state(entries)
+    from_sides = sheet(replay_sides(engine, records, state, presorted=True))  # in order
+    assert from_sides == from_rows
+    assert "not rated" in from_rows or algorithm != "sagc"
+
+
+def test_sagc_rates_a_game_by_its_sides_as_by_its_rows():
+    """``rate_unit``'s rows are ``game_rows`` of ``rate_sides``'s sides: replayed either
+    way, the same rows and the same players' states; adjustments come as rows."""
+    records = read_games(SIDES_FILE + "\n").records
+    entries = resolve_entries(records)
+    engine = get_algorithm("sagc")
+    by_rows = engine.new_state(entries)
+    rows = list(replay(engine, records, entries, by_rows))
+    by_sides = engine.new_state(entries)
+    items = list(replay_sides(engine, records, by_sides, presorted=False))
+    assert [
+        row for item in items for row in (game_rows(*item) if isinstance(item, tuple) else [item])
+    ] == rows
+    assert by_sides.dump() == by_rows.dump()
+    assert sum(isinstance(item, HistoryRow) for item in items) == 2  # the adjustments
+    assert any(row.skipped for row in rows) and any(row.factors.get("promoted") for row in rows)

@@ -467,3 +467,29 @@ def test_cli_bad_params_for_gcr_exit_2(tmp_path, capsys):
     argv = ["rate", "--algorithm", "gcr", "--output", "standings"]
     assert main([*argv, "--params", "past_games_offset=0", str(path)]) == 2
     assert "past_games_offset must be positive" in capsys.readouterr().err
+
+
+def pass_by_the_methods(algorithm: Gcr, pairs) -> dict[str, float]:
+    """A pass as the seed's steps read, one method call each (run_pass writes them out)."""
+    start = algorithm.params.initial_rating
+    ratings: dict[str, float] = {}
+    past: dict[str, int] = {}
+    for first, second, games, first_score in pairs:
+        first_rating, second_rating = ratings.get(first, start), ratings.get(second, start)
+        change = algorithm.comparison(first_rating - second_rating, first_score, games)
+        ratings[first] = first_rating + change * algorithm.stability(past.get(first, 0))
+        ratings[second] = second_rating - change * algorithm.stability(past.get(second, 0))
+        past[first] = past.get(first, 0) + games
+        past[second] = past.get(second, 0) + games
+    return ratings
+
+
+@settings(max_examples=150, deadline=None)
+@given(games_strategy, st.sampled_from([GcrParams(), GcrParams(points_per_percent=0.5)]))
+def test_a_pass_gives_what_the_seeds_steps_give_to_the_last_bit(items, params):
+    # points_per_percent=0.5 clamps the expected percentage at 0 and 100 often
+    state = rate_table(games_from(items), entries_for(games_from(items)), params)
+    pairs = pass_order(state.players)
+    algorithm = Gcr(params)
+    for visited in (pairs, pairs[::-1]):
+        assert algorithm.run_pass(visited) == pass_by_the_methods(algorithm, visited)

@@ -472,3 +472,13 @@ def test_every_place_mms_and_sos_of_egc2013_is_the_one_opengotha_printed():
 
 def place(player) -> tuple[int, int]:
     return (int(player.place), player.number)
+
+
+def test_a_game_of_unknown_colour_is_read_and_written_as_such():
+    tournament = read_opengotha(SPRING_CUP, "test.xml")
+    unknown = [(r.round, r.white, r.black) for r in tournament.records if not r.colour_given]
+    assert unknown == [(2, "thabo-ndlovu", "aiko-nakamura")]  # knownColor="false"
+    text = write_opengotha(tournament)
+    assert len(re.findall(r'<Game [^>]*knownColor="false"', text)) == 1
+    again = read_opengotha(text, "again.xml")
+    assert [r.colour_given for r in again.records] == [r.colour_given for r in tournament.records]

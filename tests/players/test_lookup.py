@@ -150,3 +150,13 @@ def test_a_player_erased_after_the_index_was_built_is_not_returned(elsa):
     found = lookup.find_player("Elsa Botha")
 
     assert (found.player, found.matches) == (None, [])
+
+
+def test_a_first_name_only_one_player_has_asks_for_the_full_name(others):
+    found = lookup.find_player("Nomvula")
+
+    assert not found.found
+    assert found.message() == (
+        "'Nomvula' is only part of a name: nomvulam (Nomvula Mahlangu)? "
+        "Type the username or the full name"
+    )

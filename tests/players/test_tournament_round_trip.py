@@ -26,7 +26,13 @@ from ratings.engine.records import GameFileError
 from ratings.models import RatingHistory
 from ratings.recompute.run import recompute_pending
 from tests import factories
-from tests.engine.test_egd_format import ARCHIVE, BROKEN_ARCHIVE_FILES, SHARED_DATA, games_of
+from tests.engine.test_egd_format import (
+    ARCHIVE,
+    BROKEN_ARCHIVE_FILES,
+    SHARED_DATA,
+    colours_of,
+    games_of,
+)
 from tests.engine.test_opengotha_format import standings_of as opengotha_standings
 
 pytestmark = pytest.mark.django_db
@@ -170,6 +176,7 @@ def test_the_exported_h_file_is_the_imported_one():
     assert standings_of(exported) == standings_of(original)
     assert header_of(exported) == header_of(original)
     assert games_of(exported) == games_of(original)
+    assert colours_of(exported) == colours_of(original)
 
 
 def test_a_site_tournament_exports_the_players_names_country_and_club():
@@ -206,6 +213,8 @@ def test_every_archive_h_file_comes_back_out_of_export_tournament_as_written(pat
     assert header_of(exported) == header_of(original)
     assert standings_of(exported) == standings_of(original)
     assert games_of(exported) == games_of(original)
+    # a game whose file gave no colour (WAGC 2024's "30+") comes back without one
+    assert colours_of(exported) == colours_of(original)
 
 
 def test_the_archive_holds_every_file_the_round_trip_expects():

@@ -9,8 +9,9 @@ from players.models import Game
 from players.services.games import game_void, record_sheet_submit
 from ratings.engine import gcr
 from ratings.models import CurrentRating, RatingSnapshot
+from ratings.recompute import run as run_module
 from ratings.recompute.run import recompute, recompute_pending
-from ratings.selectors import player_entries, replay_records
+from ratings.selectors import count_gcr_table, player_entries, replay_records
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -145,3 +146,71 @@ def test_an_entry_in_the_last_month_rates_that_month_only(six_months, monkeypatc
     recompute_pending(["gcr"])
 
     assert len(rated_months) == 1
+
+
+def test_the_database_counts_the_table_a_replay_of_the_same_games_fills(six_months):
+    vera, (ann, ben, cat, _dan) = six_months
+    eve = factories.player("eve", "20k")
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ann, ben, "D", date(2024, 2, 10)),
+            factories.game(eve, cat, "W", date(2024, 2, 11), status="free"),
+            factories.game(eve, ann, "B", date(2024, 2, 12), board_size=13),
+            factories.game(ben, ann, "B", date(2024, 7, 1)),  # after the date: not counted
+        ],
+        allow_duplicates=True,
+    )
+    before = date(2024, 5, 1)
+    entries = player_entries()
+    algorithm = gcr.Gcr()
+    counted = algorithm.new_state(entries)
+    count_gcr_table(counted, before=before)
+    replayed = algorithm.new_state(entries)
+    for record in replay_records("gcr")[0]:
+        if record.date < before:
+            algorithm.rate_unit(replayed, [record])
+
+    def table(state):
+        return {
+            name: (
+                player.games,
+                player.score,
+                sorted(zip(player.opponents, player.pair_games, player.pair_scores, strict=True)),
+            )
+            for name, player in state.players.items()
+        }
+
+    assert table(counted) == table(replayed)
+    assert table(counted)["eve"] == (0, 0.0, [])  # only unrated games: there, with none
+
+
+def test_a_back_dated_gcr_recompute_reads_only_the_games_after_the_snapshots_it_keeps(
+    six_months, monkeypatch
+):
+    vera, (ann, _ben, cat, dan) = six_months
+    eve = factories.player("eve", "20k")
+    record_sheet_submit(  # a player of unrated games only, before the entry: still listed
+        user=vera,
+        games=[factories.game(eve, cat, "W", date(2024, 2, 11), status="free")],
+        allow_duplicates=True,
+    )
+    recompute_pending(["gcr"])
+    read_from = []
+    real_replay_records = run_module.replay_records
+
+    def recording(name, start=None, **options):
+        read_from.append(start)
+        return real_replay_records(name, start, **options)
+
+    monkeypatch.setattr(run_module, "replay_records", recording)
+    record_sheet_submit(
+        user=vera, games=[factories.game(dan, ann, "W", date(2024, 4, 20))], allow_duplicates=True
+    )
+    recompute_pending(["gcr"])
+    incremental = gcr_tables()
+    monkeypatch.undo()
+
+    assert [key.date for key in read_from] == [date(2024, 4, 1)]  # March's snapshot kept
+    assert incremental == after_a_full_recompute()
+    assert ("eve", 0) in {(username, games) for username, _rank, _value, games in incremental[1]}

@@ -117,7 +117,9 @@ def test_the_runner_loops_while_writes_move_the_generation(pair, monkeypatch):
     results = run_queued("sagc")
 
     assert starts == [date(2024, 3, 1), date(2024, 2, 1)]
-    assert [result.replayed_from for result in results] == starts
+    # The first replay's rows are written (PostgreSQL) or dropped as stale (SQLite, which
+    # writes only a replay of the inputs as they are when it takes the write lock).
+    assert results[-1].replayed_from == date(2024, 2, 1)
     state = RecomputeState.objects.get(algorithm="sagc")
     assert (state.dirty_from, state.running_since) == (None, None)
     assert RatingHistory.objects.filter(algorithm="sagc").count() == 4

@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given
 from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
-from players.models import Game
+from players.models import Game, Player
 from players.services.adjustments import adjustment_apply
 from players.services.games import game_void, record_sheet_submit
 from ratings.engine.ranks import parse_rank
@@ -49,6 +49,7 @@ GAME_FIELDS = [
     "handicap",
     "komi",
     "winner",
+    "colour_given",
     "status",
     "board_size",
     "time_minutes",
@@ -65,6 +66,7 @@ HISTORY_FIELDS = [
     "opponent",
     "opponent_rank",
     "colour",
+    "colour_given",
     "handicap",
     "komi",
     "winner",
@@ -368,6 +370,7 @@ def test_the_history_is_the_record_sheet_newest_first_under_the_primary_algorith
         "opponent": "ann",
         "opponent_rank": "12k",
         "colour": "B",
+        "colour_given": True,
         "handicap": 2,
         "komi": 0.5,
         "winner": "W",
@@ -506,6 +509,7 @@ def test_the_game_list_gives_each_game_newest_first(client, world):
         "handicap": 0,
         "komi": 6.5,
         "winner": "W",
+        "colour_given": True,
         "status": "tournament",
         "board_size": 19,
         "time_minutes": None,
@@ -543,11 +547,51 @@ def test_the_game_list_filters_by_player_tournament_status_and_date(client, worl
     assert ids("player=zoe&include_void=yes&until=2024-02-01") == [world.voided.pk]
 
 
+def test_the_game_list_takes_the_web_searchs_filters_opponent_and_handicap_too(client, world):
+    def ids(query: str) -> list[int]:
+        return [
+            game["id"] for game in get(client, f"/api/v1/games/?{query}&order=oldest")["results"]
+        ]
+
+    assert ids("handicap=0") == [world.round_1.pk, world.round_2.pk, world.free_game.pk]
+    assert ids("handicap=2") == [world.spec_game.pk]
+    assert ids("player=zoe&opponent=ann") == [world.round_1.pk, world.free_game.pk]
+    assert ids("opponent=ben") == [world.spec_game.pk, world.round_2.pk]
+    # a player named as on the record sheet and the web search: a name in either order
+    assert ids("player=Botha+Ben") == ids("player=ben")
+    assert ids("player=ben&opponent=Ann+Smit") == [world.spec_game.pk]
+
+
+def test_the_game_lists_filters_are_the_web_searchs(client, world):
+    from players.public.forms import GameSearchForm
+    from players.selectors.games_search import FILTER_NAMES, GameFilters
+
+    error = error_of(client, "/api/v1/games/?colour=W", 400)
+
+    assert list(GameSearchForm().fields) == list(FILTER_NAMES)
+    assert set(FILTER_NAMES) <= set(GameFilters.__dataclass_fields__)
+    assert all(name in error["message"] for name in FILTER_NAMES)
+
+
+def test_a_name_several_players_share_is_a_400_naming_them(client, world):
+    Player.objects.filter(username__in=["ann", "ben"]).update(full_name="Lee Kim")
+
+    error = error_of(client, "/api/v1/games/?player=Kim+Lee", 400)
+
+    assert (
+        error["field"] == "player"
+        and "fits 2 players: ann (Lee Kim), ben (Lee Kim)" in (error["message"])
+    )
+
+
 def test_the_game_list_refuses_bad_filters(client, world):
     assert error_of(client, "/api/v1/games/?player=nobody", 404) == {
         "field": "player",
-        "message": "no player with the username 'nobody'",
+        "message": "no player 'nobody'",
     }
+    assert error_of(client, "/api/v1/games/?opponent=nobody", 404)["field"] == "opponent"
+    assert error_of(client, "/api/v1/games/?handicap=10", 400)["field"] == "handicap"
+    assert error_of(client, "/api/v1/games/?handicap=-5", 400)["field"] == "handicap"
     assert error_of(client, "/api/v1/games/?tournament=nope", 404)["field"] == "tournament"
     error = error_of(client, "/api/v1/games/?status=adjustment", 400)
     assert error["field"] == "status" and "free, normal, tournament, internet" in error["message"]
@@ -710,18 +754,104 @@ def test_errors_are_cacheable_json_too(client, world):
     assert response["Content-Type"] == "application/json; charset=utf-8"
 
 
-def test_pages_link_to_the_next_and_previous_with_the_filters_kept(client, world):
+def key(game) -> str:
+    return f"{game.date.isoformat()}.{game.round}.{game.seq}"
+
+
+def test_pages_of_games_link_by_cursor_to_the_next_and_previous_with_the_filters_kept(
+    client, world
+):
     first = get(client, "/api/v1/games/?order=oldest&page_size=3")
 
-    assert (first["count"], first["page"], first["page_size"]) == (4, 1, 3)
+    assert (first["count"], first["count_exact"], first["page"], first["page_size"]) == (
+        4, True, 1, 3
+    )  # fmt: skip
     assert first["previous"] is None
-    assert first["next"] == "http://testserver/api/v1/games/?order=oldest&page_size=3&page=2"
+    assert first["next"] == (
+        f"http://testserver/api/v1/games/?order=oldest&page_size=3&after={key(world.round_2)}"
+    )
     second = get(client, first["next"])
-    assert second["next"] is None
-    assert second["previous"] == "http://testserver/api/v1/games/?order=oldest&page_size=3&page=1"
+    assert second["next"] is None and second["page"] is None
+    assert second["previous"] == (
+        f"http://testserver/api/v1/games/?order=oldest&page_size=3&before={key(world.free_game)}"
+    )
     ids = [game["id"] for page in (first, second) for game in page["results"]]
     assert ids == [world.spec_game.pk, world.round_1.pk, world.round_2.pk, world.free_game.pk]
+    back = get(client, second["previous"])
+    assert [game["id"] for game in back["results"]] == ids[:3] and back["previous"] is None
     assert get(client, "/api/v1/games/")["page_size"] == 50
+
+
+def test_newest_first_the_next_cursor_is_before_the_pages_oldest_game(client, world):
+    first = get(client, "/api/v1/games/?page_size=3")
+    second = get(client, first["next"])
+
+    assert first["next"].endswith(f"?page_size=3&before={key(world.round_1)}")
+    assert [game["id"] for game in second["results"]] == [world.spec_game.pk]
+    assert second["previous"].endswith(f"?page_size=3&after={key(world.spec_game)}")
+
+
+def test_the_last_page_of_games_is_the_oldest_with_cursor_links_back(client, world):
+    last = get(client, "/api/v1/games/?page_size=3&page=last")
+    newest_last = get(client, "/api/v1/games/?order=oldest&page_size=3&page=last")
+
+    # a full page, the oldest games: no page number falls on it
+    assert [game["id"] for game in last["results"]] == [
+        world.round_2.pk, world.round_1.pk, world.spec_game.pk
+    ]  # fmt: skip
+    assert (last["page"], last["next"]) == (None, None)
+    assert last["previous"].endswith(f"?page_size=3&after={key(world.round_2)}")
+    back = get(client, last["previous"])
+    assert [game["id"] for game in back["results"]] == [world.free_game.pk]
+    assert [game["id"] for game in newest_last["results"]] == [
+        world.round_1.pk, world.round_2.pk, world.free_game.pk
+    ]  # fmt: skip
+    assert (
+        error_of(client, f"/api/v1/games/?page=last&after={key(world.round_1)}", 400)["field"]
+        == "page"
+    )
+
+
+def test_page_numbers_still_page_games_with_page_links(client, world):
+    first = get(client, "/api/v1/games/?order=oldest&page_size=3&page=1")
+
+    assert first["next"] == "http://testserver/api/v1/games/?order=oldest&page_size=3&page=2"
+    second = get(client, first["next"])
+    assert second["previous"] == "http://testserver/api/v1/games/?order=oldest&page_size=3&page=1"
+    assert [game["id"] for game in second["results"]] == [world.free_game.pk]
+    assert second["next"] is None
+
+
+def test_the_games_count_stops_at_the_cap_and_says_it_is_not_exact(client, world, monkeypatch):
+    from players.selectors import games_search
+
+    monkeypatch.setattr(games_search, "COUNT_CAP", 2)
+
+    page = get(client, "/api/v1/games/")
+
+    assert (page["count"], page["count_exact"], len(page["results"])) == (2, False, 4)
+
+
+@pytest.mark.parametrize(
+    ("query", "field"),
+    [
+        ("before=2024-01-05", "before"),
+        ("after=2024-02-30.0.1", "after"),
+        ("before=2024-01-01.0.1&after=2024-01-02.0.1", "after"),
+        ("page=2&before=2024-01-01.0.1", "page"),
+    ],
+)
+def test_a_bad_cursor_is_refused_naming_the_parameter(client, world, query, field):
+    assert error_of(client, f"/api/v1/games/?{query}", 400)["field"] == field
+
+
+def test_a_page_of_games_by_cursor_is_two_queries_and_no_offset(
+    client, world, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(3) as queries:
+        get(client, f"/api/v1/games/?page_size=1&before={key(world.round_2)}")
+
+    assert not any(" OFFSET " in query["sql"].upper() for query in queries.captured_queries)
 
 
 def test_every_page_of_a_long_list_is_reached_once(client, vera):

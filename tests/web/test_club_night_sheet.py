@@ -56,10 +56,18 @@ def test_it_lists_the_clubs_active_players_strongest_first(client, club):
     rows = re.findall(r"<tr>(.*?)</tr>", table, re.S)[1:]
     cells = [re.findall(r"<td>(.*?)</td>", row) for row in rows]
     assert cells == [
-        ["Dee Dan", "dan", "2d", "-300"],
+        ["Dee Dan", "dan", "2d", "\u2212300"],
         ["Kim Kyu", "kyu", "12k", "400"],
         ["New Bie", "newbie", "25k (new)", ""],
     ]
+
+
+def test_negative_values_print_with_the_minus_sign_the_other_pages_use(client, club):
+    html = client.get(f"/clubs/{club.pk}/sheet/").content.decode()
+    listed = client.get("/").content.decode()
+
+    assert "<td>\u2212300</td>" in html and "<td>-300</td>" not in html
+    assert "\u2212300" in listed  # the rating list prints the same value alike
 
 
 def test_it_has_blank_rows_with_the_columns_to_type_in(client, club):

@@ -50,3 +50,14 @@ def test_a_server_error_shows_the_layout_and_says_to_try_again(client):
     assert 'data-status="500"' in page
     assert "Try again in a minute" in page
     assert "RuntimeError" not in page and "a bug in a view" not in page
+
+
+def test_a_volunteer_without_a_linked_player_is_told_to_have_the_account_linked(client):
+    client.force_login(factories.volunteer("vera"))
+
+    response = client.get("/games/1/report/")  # refused before the game is looked up
+
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "link your account to your player record" in page
+    assert "give your account the role" not in page

@@ -124,7 +124,7 @@ def test_all_games_are_in_replay_order_with_entry_ranks_on_first_rows(client, se
     assert [(r["date"], r["round"], r["white"], r["black"], r["white_rank"], r["black_rank"])
             for r in rows[:3]] == [
         ("2024-02-28", "0", "john-smith", "thabo-ndlovu", "3d", "1k"),
-        ("2024-03-02", "1", "john-smith", "thabo-ndlovu", "", ""),
+        ("2024-03-02", "1", "john-smith", "thabo-ndlovu", "3d", "1k"),
         ("2024-03-02", "1", "anna-van-der-merwe", "aiko-nakamura", "5k", "2k"),
     ]  # fmt: skip
     zola = next(r for r in rows if "zola" in (r["white"], r["black"]))
@@ -224,6 +224,23 @@ def test_a_record_sheet_has_the_numbers_of_the_history(client, season):
     )
 
 
+def test_a_record_sheet_names_the_winner_of_a_game_whose_file_gave_no_colour(client, vera):
+    lindiwe, pieter = factories.player("lindiwe", "2k"), factories.player("pieter", "2k")
+    # Stored with lindiwe as White (the file's first player) and Black as the winner.
+    record_sheet_submit(user=vera, games=[factories.game(lindiwe, pieter, "B", colour_given=False)])
+    recompute_pending()
+    colour_at, winner_at = (
+        RECORD_SHEET_COLUMNS.index("colour"),
+        RECORD_SHEET_COLUMNS.index("winner"),
+    )
+
+    for username in ("lindiwe", "pieter"):
+        response = client.get(f"/players/{username}/sheet.csv")
+        rows = list(csv.reader(io.StringIO(content_of(response))))
+        assert len(rows) == 2
+        assert (rows[1][colour_at], rows[1][winner_at]) == ("?", "pieter")
+
+
 def test_a_record_sheet_under_gcr_or_of_nobody_is_not_found(client, season):
     assert client.get("/players/zola/sheet.csv?algorithm=gcr").status_code == 404
     assert client.get("/players/zola/sheet.csv?algorithm=elo").status_code == 404
@@ -233,7 +250,8 @@ def test_a_record_sheet_under_gcr_or_of_nobody_is_not_found(client, season):
 def test_a_record_sheet_takes_a_fixed_number_of_queries(
     client, season, django_assert_max_num_queries
 ):
-    with django_assert_max_num_queries(2):
+    # the history, and the player's games whose file gave no colour
+    with django_assert_max_num_queries(3):
         response = client.get("/players/thabo-ndlovu/sheet.csv?algorithm=anchor")
         sheet = content_of(response)
 

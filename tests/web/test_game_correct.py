@@ -235,3 +235,58 @@ def test_a_date_near_the_players_games_needs_no_confirmation(client, vera, games
 
     assert response.status_code == 302
     assert 'name="confirm_date"' not in client.get(f"/games/{game.pk}/edit/").content.decode()
+
+
+@pytest.fixture
+def uncoloured(vera, alice, bob, django_capture_on_commit_callbacks):
+    """A tournament file's even game without colours, bob (listed second) the winner,
+    komi -2.5 so that every number on its page can be negative; rated."""
+    with django_capture_on_commit_callbacks(execute=True):
+        result = record_sheet_submit(
+            user=vera,
+            games=[factories.game(alice, bob, "B", date(2024, 3, 1), komi=-2.5,
+                                  colour_given=False)],
+        )  # fmt: skip
+    return result.games[0]
+
+
+def test_the_game_page_says_the_file_gave_no_colour(client, uncoloured):
+    html = client.get(f"/games/{uncoloured.pk}/").content.decode()
+    cells = re.sub(r"\s+", " ", html)
+
+    assert 'id="colour-not-given"' in html
+    assert "White and Black below are the file's first and second player" in html
+    assert "bob (stored as Black)" in html
+    # The ratings table's Colour column, on each row (both players, every algorithm)
+    rows = RatingHistory.objects.filter(game=uncoloured).count()
+    assert cells.count(">not given</span></td>") == rows > 0
+    assert "<td >W</td>" not in cells and "<td >B</td>" not in cells
+
+
+def test_the_correction_form_says_the_file_gave_no_colour(client, uncoloured):
+    html = client.get(f"/games/{uncoloured.pk}/edit/").content.decode()
+
+    assert 'id="colour-not-given"' in html
+    assert "Saving them swapped, with other players or with a handicap" in html
+
+
+def test_a_game_with_its_colours_says_nothing_of_them(client, games):
+    assert 'id="colour-not-given"' not in client.get(f"/games/{games[0].pk}/").content.decode()
+    edit = client.get(f"/games/{games[0].pk}/edit/").content.decode()
+    assert 'id="colour-not-given"' not in edit
+
+
+def test_the_game_page_writes_negative_numbers_with_the_minus_sign(client, uncoloured):
+    html = client.get(f"/games/{uncoloured.pk}/").content.decode()
+    cells = re.sub(r"\s+", " ", html)
+
+    assert "0, \N{MINUS SIGN}2.5</dd>" in cells  # handicap, komi
+    changes = [
+        change
+        for change in RatingHistory.objects.filter(game=uncoloured).values_list("change", flat=True)
+        if change < 0
+    ]
+    assert changes, "the loser's rows have negative changes"
+    numbers = re.findall(r"<td >([^<]*\d)</td>", cells)
+    assert any(number.startswith("\N{MINUS SIGN}") for number in numbers)
+    assert not any(re.match(r"-\d", number) for number in numbers)

@@ -52,7 +52,7 @@ def rivals(vera):
 def rows(html: str) -> list[str]:
     table = html[html.index('id="head-to-head-games"') :]
     body = table[table.index("<tbody") : table.index("</table>")]
-    return re.findall(r"<tr>(.*?)</tr>", body, re.S)
+    return re.findall(r"<tr[^>]*>(.*?)</tr>", body, re.S)
 
 
 def test_it_lists_every_valid_game_of_the_two_newest_first(client, rivals):
@@ -161,10 +161,37 @@ def test_the_log_pages_form_leads_to_the_head_to_head(client, rivals):
     assert response["Location"] == "/players/ann/vs/ben/"
 
 
-@pytest.mark.parametrize("opponent", ["nobody", "ann", ""])
-def test_the_form_sends_an_unknown_opponent_back_with_a_message(client, rivals, opponent):
+@pytest.mark.parametrize(
+    ("opponent", "message"),
+    [
+        ("nobody", "Head-to-head: no player &#x27;nobody&#x27;."),
+        ("ann", "Head-to-head: &#x27;ann&#x27; is ann; type another player."),
+        ("", "Type the opponent&#x27;s username, name or EGD PIN."),
+    ],
+)
+def test_the_form_sends_an_unknown_opponent_back_with_a_message(client, rivals, opponent, message):
     response = client.get(f"/players/ann/vs/?opponent={opponent}", follow=True)
 
     assert response.redirect_chain[-1][0] == "/players/ann/"
-    html = response.content.decode()
-    assert "No other player has the username" in html or "Type a username." in html
+    assert message in response.content.decode()
+
+
+@pytest.mark.parametrize("typed", ["Ben Moyo", "moyo ben", "13579246"])
+def test_the_form_finds_the_opponent_by_name_in_either_order_or_egd_pin(client, rivals, typed):
+    from players.models import Player
+
+    Player.objects.filter(username="ben").update(full_name="Ben Moyo", egd_pin="13579246")
+
+    response = client.get(f"/players/ann/vs/?opponent={typed}")
+
+    assert response.status_code == 302 and response["Location"] == "/players/ann/vs/ben/"
+
+
+def test_the_form_names_the_players_a_shared_name_fits(client, rivals):
+    from players.models import Player
+
+    Player.objects.filter(username__in=["ann", "ben"]).update(full_name="Lee Kim")
+
+    html = client.get("/players/ann/vs/?opponent=Kim+Lee", follow=True).content.decode()
+
+    assert "fits 2 players: ann (Lee Kim), ben (Lee Kim); type the username" in html

@@ -91,7 +91,7 @@ def test_it_shows_the_record_sheet_in_the_seeds_columns_newest_first(client, spe
         "Black",
         "2",
         "0.5",
-        "White lost",
+        "White won loss",  # who won, then this player's result (not "White lost")
         "1",
         "\u2212320",
         "\u2212420",
@@ -223,6 +223,21 @@ def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client
     assert "Show voided games (1)" in voided_section
     assert "<td><del>2024-01-11</del></td>" in voided_section
     assert "<td>typo</td>" in voided_section
+
+
+def test_a_void_game_whose_file_gave_no_colour_names_its_winner(client, vera):
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
+    play(vera, factories.game(ann, ben, "B", date(2024, 1, 11), colour_given=False))
+    voided = ann.games_as_white.get()
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="typo")
+    recompute_pending()
+
+    html = client.get("/players/ann/").content.decode()
+
+    voided_section = html[html.index('id="voided-games"') :]
+    voided_section = voided_section[: voided_section.index("</details>")]
+    assert "<td><del>Ben won (colours not given)</del></td>" in voided_section
+    assert "<td><del>Black</del></td>" not in voided_section
 
 
 def test_without_void_games_there_is_no_voided_section(client, vera):

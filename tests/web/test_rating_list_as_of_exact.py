@@ -1,10 +1,11 @@
-"""The list as of a day (``ratings_as_of``) is exactly what reading every
-history row gives: each player's row of the highest position dated on or before the
-day (GCR: the latest month-end snapshot), under every kind of algorithm, with several
-games on one day, a tournament over three days with club games between its rounds
-(EGF and the French ladder place a tournament at its first game, so a row dated later
-sits before one dated earlier), players not rated yet, a merged duplicate (before and
-after its recompute) and an erased player."""
+"""The list as of a day (``ratings_as_of``: everyone's from the month-end standings, a
+page of players' by one index step each) is exactly what reading every history row
+gives: each player's row of the highest position dated on or before the day (GCR: the
+latest month-end snapshot), under every kind of algorithm, with several games on one
+day, a tournament over three days with club games between its rounds (EGF and the
+French ladder place a tournament at its first game, so a row dated later sits before
+one dated earlier), players not rated yet, a merged duplicate (before and after its
+recompute) and an erased player."""
 
 import random
 from datetime import date, timedelta
@@ -50,10 +51,12 @@ def full_scan(algorithm: str, day: date) -> set[tuple]:
     return {(r.player_id, r.rank_after, r.value_after, None, r.date) for r in newest.values()}
 
 
-def as_of(algorithm: str, day: date) -> set[tuple]:
+def as_of(algorithm: str, day: date, players=None) -> set[tuple]:
+    """The list of everyone (from the month-end standings), or of ``players`` (one index
+    step each, as the API's page)."""
     return {
         (row.player_id, row.rank, row.value, row.games, row.last_updated)
-        for row in ratings_as_of(algorithm, day)
+        for row in ratings_as_of(algorithm, day, players)
     }
 
 
@@ -65,7 +68,9 @@ def days_to_check() -> list[date]:
 def assert_exact(label: str) -> None:
     for algorithm in ALGORITHMS:
         for day in days_to_check():
-            assert as_of(algorithm, day) == full_scan(algorithm, day), (label, algorithm, day)
+            expected = full_scan(algorithm, day)
+            assert as_of(algorithm, day) == expected, (label, algorithm, day)
+            assert as_of(algorithm, day, Player.objects.all()) == expected, (label, algorithm, day)
 
 
 @pytest.fixture

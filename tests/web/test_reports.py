@@ -153,6 +153,52 @@ def test_my_page_lists_the_games_awaiting_the_recompute(client, pat, game):
     assert re.search(r'id="awaiting-games">\s*<li>2024-03-01: Ann \(white\)', page)
 
 
+def awaiting_dates(client) -> list[str]:
+    page = client.get("/me/").content.decode()
+    if 'id="awaiting-games"' not in page:
+        return []
+    listed = page[
+        page.index('id="awaiting-games"') : page.index("</ul>", page.index('id="awaiting-games"'))
+    ]
+    return re.findall(r"<li>(\d{4}-\d\d-\d\d):", listed)
+
+
+def test_my_page_lists_only_my_games_the_recompute_has_still_to_rate(
+    client, vera, pat, ann, ben, game
+):
+    from ratings.recompute.run import recompute_pending
+
+    cat = factories.player("cat", "10k")
+    recompute_pending()  # game (2024-03-01) is rated and on Ann's log page
+    client.force_login(pat)
+    assert awaiting_dates(client) == []
+
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ben, ann, "B", date(2024, 2, 1)),  # back-dated: pending from it
+            factories.game(ben, cat, "W", date(2024, 2, 2)),  # not Ann's
+        ],
+    )  # fmt: skip
+
+    assert awaiting_dates(client) == ["2024-02-01"]  # not 2024-03-01: rated already
+    recompute_pending()
+    assert awaiting_dates(client) == []
+
+
+def test_my_page_lists_my_game_corrected_since_the_last_recompute(client, vera, pat, game):
+    from ratings.recompute.run import recompute_pending
+
+    recompute_pending()
+    game_correct(
+        user=vera, game_id=game.pk, version=1,
+        changes=factories.game(game.white, game.black, "B", game.date),
+    )  # fmt: skip
+    client.force_login(pat)
+
+    assert awaiting_dates(client) == ["2024-03-01"]
+
+
 def test_my_page_of_an_unlinked_account_says_to_ask_the_committee(client):
     client.force_login(factories.user("rita"))
 
@@ -288,6 +334,29 @@ def test_the_report_page_stores_the_report_and_shows_it_on_my_page(client, pat, 
     assert "Wrong result: I won this one" in page and "awaiting a volunteer" in page
     again = client.get(f"/games/{game.pk}/report/").content.decode()
     assert 'id="already-open"' in again
+
+
+def test_the_reports_pages_name_the_winner_of_a_game_whose_file_gave_no_colour(
+    client, vera, pat, ann, ben
+):
+    uncoloured = record_sheet_submit(
+        user=vera, games=[factories.game(ann, ben, "B", date(2024, 3, 2), colour_given=False)]
+    ).games[0]
+    filed = report(pat, ann, uncoloured, text="the other way round")
+    line = "2024-03-02: Ann – Ben, Ben won (colours not given)"
+
+    client.force_login(pat)
+    my_page = client.get("/me/").content.decode()
+    report_form = client.get(f"/games/{uncoloured.pk}/report/").content.decode()
+    client.force_login(vera)
+    queue = client.get("/reports/").content.decode()
+    detail = client.get(f"/reports/{filed.pk}/").content.decode()
+
+    assert my_page.count(line) == 2  # awaiting the recompute, and "My reports"
+    for page in (report_form, queue, detail):
+        assert line in page
+    for page in (my_page, report_form, queue, detail):
+        assert "(white)" not in page and "black won" not in page
 
 
 def test_the_report_form_says_what_is_missing(client, pat, game):

@@ -115,6 +115,20 @@ def test_the_preview_shows_how_each_player_is_matched_and_stores_nothing(client,
     assert nothing_stored(players=3)
 
 
+def test_the_preview_counts_the_games_whose_file_gives_no_colour(client, vera):
+    # Two of the file's games ("4+" against "2-", "4-/?0" against "3+/?0") give no colour.
+    text = text_of(upload(client, SPRING_CUP))
+    coloured = text_of(
+        upload(client, SPRING_CUP.replace("   4+ ", "   4+/w ").replace("   2- ", "   2-/b "))
+    )
+
+    assert (
+        "Colours 2 games give no colour: stored in the file's order (the player listed first "
+        "as White) and shown as \u201ccolour not given\u201d"
+    ) in text
+    assert "1 game gives no colour" in coloured
+
+
 def test_namesakes_are_flagged_and_block_the_import_until_a_username_is_typed(client, vera):
     factories.player("aiko1", "2k", full_name="Aiko Nakamura")
     factories.player("aiko2", "5k", full_name="Aiko Nakamura")

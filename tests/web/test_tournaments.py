@@ -124,11 +124,12 @@ def test_the_crosstable_shows_the_egf_change_of_the_tournament(client, open_tour
     assert "EGF 2021 before" in html
 
 
-def test_the_crosstable_can_show_the_sagc_change(client, open_tournament):
+def test_the_crosstable_shows_the_sagc_rank_and_index_before_and_after(client, open_tournament):
     html = client.get("/tournaments/spring-cup/?algorithm=sagc").content.decode()
 
     ann = crosstable_rows(html)[0]
     assert re.fullmatch(r"\d+k \S+", ann[-2])  # rank and index after
+    assert re.fullmatch(r"\d+k \S+", ann[-3])  # and before, the same way
     assert re.fullmatch(r"[+\u2212]?\d+", ann[-1])
     assert "SAGC before" in html
 
@@ -317,3 +318,43 @@ def test_a_tournament_page_says_when_a_pending_recompute_can_still_change_its_va
     RecomputeState.objects.filter(algorithm="egf-2021").update(dirty_from=later)
     page = client.get(f"/tournaments/{open_tournament.code}/?algorithm=egf-2021")
     assert 'id="recompute-notice"' not in page.content.decode()
+
+
+def test_the_tournament_page_spans_the_window_and_scrolls_its_crosstable_within(
+    client, open_tournament
+):
+    html = client.get("/tournaments/spring-cup/").content.decode()
+
+    assert '<main class="container-fluid">' in html  # a wide crosstable uses the whole width
+    wrapper = html[: html.index('id="crosstable"')]
+    assert "table-responsive" in wrapper[wrapper.rindex("<div") :]  # the rest scrolls inside
+    assert '<main class="container">' in client.get("/tournaments/").content.decode()
+
+
+WITHDRAWN_ONE = """\
+; CL[C]
+; EV[Rainy Cup]
+; DT[2021-08-02,2021-08-03]
+;Pl Name  Gr Co Club Rt R1 R2
+ 1 Kim Seung-Gu    7d KR  xxxx  2700 2+     0+
+ 2 Huang Qiuxuan   6d CN  xxxx  2600 1-     0+
+ 3 Lee Withdrawn   5d KR  xxxx  2500 0-     0-
+"""
+
+
+def test_the_list_and_the_page_count_the_players_with_a_game_and_the_page_the_rest(client):
+    from players.services.base import system_user
+    from players.services.tournament_files import plan_tournament_import, tournament_import
+    from ratings.engine.formats.egd import read_egd
+
+    file = read_egd(WITHDRAWN_ONE, "rainy.h9")
+    tournament_import(user=system_user(), plan=plan_tournament_import(file), source="rainy.h9")
+
+    listed = client.get("/tournaments/").content.decode()
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*Rainy Cup.*?</tr>", listed, re.S).group(0)
+    assert re.findall(r"<td[^>]*>\s*(\d+)\s*</td>", row)[-2:] == ["1", "2"]  # games, players
+    page = re.sub(r"\s+", " ", client.get("/tournaments/Rainy-Cup/").content.decode())
+    assert "1 · 2 <span" in page
+    assert "players with a game (the file lists 3: 1 more played none)" in page
+    api = client.get("/api/v1/tournaments/Rainy-Cup/").json()
+    assert api["player_count"] == 2

@@ -349,6 +349,69 @@ def _score_names(lines: Sequence[str], scores: int) -> tuple[str, ...]:
     return tuple(names) + ("",) * (scores - len(names))
 
 
+def _figure(text: str) -> Fraction | None:
+    """A score column's number (``33``, ``33.5``, ``33,5``, ``33½``), or None."""
+    text = text.replace(",", ".")
+    half = text.endswith("½")
+    try:
+        value = Fraction(text.removesuffix("½") or "0")
+    except (ValueError, ZeroDivisionError):
+        return None
+    return value + Fraction(1, 2) if half else value
+
+
+def named_by_figures(
+    names: Sequence[str], lines: Sequence[tuple[int, Sequence[str], Sequence[str]]]
+) -> tuple[str, ...]:
+    """``names`` (of the score columns, or of those after the rounds) with each column
+    the heading leaves unnamed named by what its figures are, when they are that on
+    every line: the points the file's rounds give (a win 1,
+    a jigo or a bye's ``0=`` ½, a bye ``0+`` 1: ``NBW``), their sum over the opponents
+    (``SOS``) or the opponents' SOS summed (``SOSOS``). A file without a column heading
+    (KPMC 2017: ``6 6 6 20 130``) is shown with its columns' names, not blanks.
+
+    ``lines``: each player's number, the columns' texts and the rounds as written."""
+    names = tuple(names)
+    if all(names):
+        return names
+    read = [
+        (number, columns, [_parse_result(token) for token in rounds if _is_result(token)])
+        for number, columns, rounds in lines
+    ]
+    points: dict[int, Fraction] = {}
+    for number, _scores, results in read:
+        won = {"+": Fraction(1), "=": Fraction(1, 2)}
+        points[number] = sum((won.get(r.outcome, Fraction(0)) for r in results), Fraction(0))
+
+    def summed(of: dict[int, Fraction]) -> dict[int, Fraction]:
+        return {
+            number: sum(
+                (of.get(r.opponent, Fraction(0)) for r in results if r.opponent), Fraction(0)
+            )
+            for number, _scores, results in read
+        }
+
+    sos = summed(points)
+    figures = (("NBW", points), ("SOS", sos), ("SOSOS", summed(sos)))
+    named = list(names)
+    for index, name in enumerate(names):
+        column = [
+            (number, _figure(scores[index]) if index < len(scores) else None)
+            for number, scores, _results in read
+        ]
+        if name or not column or any(value is None for _, value in column):
+            continue
+        named[index] = next(
+            (
+                criterion
+                for criterion, expected in figures
+                if all(expected[number] == value for number, value in column)
+            ),
+            "",
+        )
+    return tuple(named)
+
+
 def _header(lines: Sequence[str]) -> dict[str, tuple[int, str]]:
     header: dict[str, tuple[int, str]] = {}
     for number, text in enumerate(lines, start=1):
@@ -527,17 +590,20 @@ class _Games:
             winner = Winner.JIGO
         else:
             winner = Winner.WHITE if mine_won == white_is_me else Winner.BLACK
-        self.records.append(
-            tournament_game(
-                self.info,
-                round_number,
-                white.player,
-                black.player,
-                winner,
-                handicap,
-                line=line.player.line,
-            )
+        record = tournament_game(
+            self.info,
+            round_number,
+            white.player,
+            black.player,
+            winner,
+            handicap,
+            line=line.player.line,
         )
+        # An even game with no colour on either side (WAGC 2024's "30+"): the pair as
+        # listed, its colours not given. A handicap game's Black is who took the stones.
+        if not (mine.colour or theirs.colour or handicap):
+            record = replace(record, colour_given=False)
+        self.records.append(record)
 
 
 def _declared(scores: tuple[str, ...], at: int | None) -> int | None:
@@ -599,10 +665,17 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
         raise GameFileError(errors, source)
     score_count = Counter(len(result[1]) for result in results if result).most_common(1)
     after_count = max((len(result[2]) for result in results if result), default=0)
+    read = [(raw, result) for raw, result in zip(raw_lines, results, strict=True) if result]
     info = replace(
         info,
-        score_names=_score_names(lines, score_count[0][0] if score_count else 0),
-        after_round_names=_after_round_names(lines, after_count),
+        score_names=named_by_figures(
+            _score_names(lines, score_count[0][0] if score_count else 0),
+            [(raw.number, result[1], [r.text for r in result[0]]) for raw, result in read],
+        ),
+        after_round_names=named_by_figures(
+            _after_round_names(lines, after_count),
+            [(raw.number, result[2], [r.text for r in result[0]]) for raw, result in read],
+        ),
     )
     rating_at = next((i for i, name in enumerate(info.score_names) if name in RATING_COLUMNS), None)
     named = assign_usernames(
@@ -701,7 +774,12 @@ def _game_cells(tournament: TournamentFile, number: dict[str, int]) -> dict[tupl
             else:
                 mine = Winner.WHITE if colour == "w" else Winner.BLACK
                 outcome = "+" if record.winner is mine else "-"
-            cells[me, column] = f"{number[them]}{outcome}/{colour}{record.handicap}"
+            if record.colour_given:
+                cells[me, column] = f"{number[them]}{outcome}/{colour}{record.handicap}"
+            elif record.handicap:
+                cells[me, column] = f"{number[them]}{outcome}/?{record.handicap}"
+            else:
+                cells[me, column] = f"{number[them]}{outcome}"  # as WAGC 2024 writes it
     return cells
 
 
@@ -725,9 +803,13 @@ def _as_written(written: str, game: str | None, opponent_has_game: bool = False)
         and not mine.forfeit
         and (mine.opponent, mine.outcome) == (ours.opponent, ours.outcome)
         and mine.colour in ("", ours.colour)
-        and mine.handicap in (None, ours.handicap)
+        and mine.handicap in (None, ours.handicap or 0)  # "12+": an even game's, no colour
     ):
         return written
+    if mine is not None and mine.handicap is None and not ours.handicap and ours.colour:
+        # A file that leaves an even game's handicap out (KPMC 2017's "35+/b") gets a
+        # corrected game in its own style: "38-/w", not "38-/w0" among "35+/b".
+        return f"{ours.opponent}{ours.outcome}/{ours.colour}"
     return game
 
 
@@ -809,8 +891,8 @@ def write_egd(tournament: TournamentFile) -> str:
     (``0+`` a bye stays a bye, ``18+`` stays without a colour) unless the stored game
     says otherwise. Other tournaments are placed by points, then SOS, then SOSOS
     (:mod:`.standings`). Each round's result names the opponent's number in the file,
-    the result, the colour and the handicap (``12+/w0``); a round without a game is
-    ``0-``.
+    the result, the colour and the handicap (``12+/w0``; ``12+`` for an even game whose
+    colours were not given); a round without a game is ``0-``.
     """
     info = tournament.tournament
     known = {player.username for player in tournament.players}

@@ -275,7 +275,8 @@ class _Reader:
         return Fraction(minutes) if minutes and minutes > 0 else None
 
     def game(self, element: _Element, keys: dict[str, int]):
-        """(round, table, white, black, handicap, result) of a Game, or None (reported)."""
+        """(round, table, white, black, handicap, result, known colour) of a Game, or
+        None (reported). ``knownColor="false"``: the pair, its colours not known."""
         round_number = self.integer(element, "roundNumber")
         table = self.integer(element, "tableNumber", 0) or 0
         handicap = self.integer(element, "handicap", 0)
@@ -299,7 +300,8 @@ class _Reader:
             self.error(element, "blackPlayer", "a player cannot play themselves")
             return None
         result = element.attributes.get("result", "").strip() or NOT_PLAYED
-        return round_number, table, white, black, handicap, result
+        known_colour = element.attributes.get("knownColor", "").strip().lower() != "false"
+        return round_number, table, white, black, handicap, result, known_colour
 
     def players(self) -> tuple[list[FilePlayer], dict[str, int]]:
         """The players, and each player's number by OpenGotha key."""
@@ -404,14 +406,14 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
     basic_time = reader.basic_time()
     games = reader.all("Game", "Games")
     played: dict[tuple[int, int], int] = {}  # (player, round) -> line of its game
-    rated: list[tuple[int, int, int, _Element, int, int, int, Winner]] = []
+    rated: list[tuple[int, int, int, _Element, int, int, int, Winner, bool]] = []
     forfeits = no_result = not_played = 0
     pairings: dict[tuple[int, int], tuple[int, str, int, str]] = {}
     for index, element in enumerate(games):
         game = reader.game(element, keys)
         if game is None:
             continue
-        round_number, table, white, black, handicap, result = game
+        round_number, table, white, black, handicap, result, known_colour = game
         clash = [number for number in (white, black) if (number, round_number) in played]
         if clash:
             reader.error(
@@ -430,7 +432,9 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
             not_played += 1
         elif result in RATED_RESULTS:
             winner = RATED_RESULTS[result]
-            rated.append((round_number, table, index, element, white, black, handicap, winner))
+            rated.append(
+                (round_number, table, index, element, white, black, handicap, winner, known_colour)
+            )
         else:
             reader.error(element, "result", f"'{result}' is not an OpenGotha result")
             continue
@@ -454,8 +458,10 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
                 time_minutes=basic_time,
             ),
             seq=seq,
+            # A handicap game's Black is who took the stones, whatever knownColor says.
+            colour_given=known_colour or handicap > 0,
         )
-        for seq, (round_number, _table, _index, element, white, black, handicap, winner) in (
+        for seq, (round_number, _, _, element, white, black, handicap, winner, known_colour) in (
             enumerate(sorted(rated, key=lambda game: game[:3]), start=1)
         )
     ]
@@ -821,18 +827,25 @@ def write_opengotha(tournament: TournamentFile) -> str:
         Winner.BLACK: "RESULT_BLACKWINS",
     }
     listed = [
-        (r.round, r.white, r.black, r.handicap, results.get(r.winner, "RESULT_EQUAL"))
+        (
+            r.round,
+            r.white,
+            r.black,
+            r.handicap,
+            results.get(r.winner, "RESULT_EQUAL"),
+            r.colour_given,
+        )
         for r in tournament.records
     ] + [
-        (round_number, white, black, 0, result)
+        (round_number, white, black, 0, result, True)
         for round_number, white, black, result in _unplayed_games(tournament, played)
     ]
-    for round_number, white, black, handicap, result in sorted(listed, key=lambda g: g[0]):
+    for round_number, white, black, handicap, result, known in sorted(listed, key=lambda g: g[0]):
         by_round[round_number] = by_round.get(round_number, 0) + 1
         values = {
             "blackPlayer": keys[black],
             "handicap": handicap,
-            "knownColor": "true",
+            "knownColor": "true" if known else "false",
             "result": result,
             "roundNumber": round_number,
             "tableNumber": by_round[round_number],

@@ -1,0 +1,171 @@
+"""A recompute's writes, held back until its replay is done (SQLite), so that the
+database's one write lock is held for the writes alone.
+
+SQLite has one write lock for the whole file, and a transaction that takes it at its
+start (``IMMEDIATE``, the settings) holds it to its end: a recompute that replays and
+writes in one transaction makes every sheet saved meanwhile wait for the whole replay
+(a minute for GCR at 200,000 games), or fail with "database is locked" past the busy
+timeout. So on SQLite a recompute is two transactions (``ratings.recompute.run``):
+
+- it reads and replays in a read transaction (:func:`read_transaction`): under WAL a
+  snapshot of the database as it was when the transaction began, which writers do
+  not disturb and which does not hold them up. Its rows go to tables in the
+  connection's ``TEMP`` schema (:meth:`Writes.rows`), which the write lock does not
+  cover; its deletes, and the writes that read what they replace, are kept as steps
+  (:meth:`Writes.later`);
+- then, in an ``IMMEDIATE`` transaction, it checks that no write moved the
+  algorithm's generation since its snapshot (if one did, what it computed may be
+  stale: it is dropped and the runner loops) and applies the steps in their order,
+  each staged table moved over in one ``INSERT ... SELECT`` inside the database.
+
+Readers see the old history, marked pending, until that second transaction commits,
+and the new one, whole, after.
+
+On PostgreSQL every write goes straight in, in the recompute's one transaction, as
+the rows are computed (:class:`Writes` not staged): readers and writers do not wait
+for each other there, and a save writes no row the recompute holds, so staging would
+only add a copy of every row.
+
+The writes of the running recompute are reached through :func:`current`, so that the
+functions writing them keep their signatures; outside a recompute it is an unstaged
+:class:`Writes` (everything straight in).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from django.db import connection, models, transaction
+
+from ratings.recompute.bulk import RowWriter
+
+
+class Writes:
+    """Where a recompute's writes go: straight into their tables, or (``staged``) into
+    temporary tables and a list of steps that :meth:`apply` runs later.
+
+    When writes came in during the replay, part of it may still stand: the rows before
+    a position. :meth:`apply` with ``prefix`` then runs only the steps that belong to
+    such a prefix (the deletes, and the rows whose ``prefix`` condition is given),
+    each staged table's rows filtered by its condition."""
+
+    def __init__(self, *, staged: bool) -> None:
+        self.staged = staged
+        # (step, whether it runs when only a prefix is written); a step gets the
+        # prefix's position (or None: everything).
+        self.steps: list[tuple[Callable[[int | None], Any], bool]] = []
+        self.tables: dict[type[models.Model], str] = {}
+
+    def rows(
+        self,
+        model: type[models.Model],
+        columns: Sequence[str],
+        *,
+        prefix: str | None = None,
+        **options: Any,
+    ) -> RowWriter:
+        """A :class:`RowWriter` for ``model``'s table; staged, one writing to a temporary
+        table of those columns, whose rows move over when :meth:`apply` reaches it (in
+        the order of the steps, so after the deletes asked for before it). ``prefix``:
+        the condition, on a position ``%s``, of the rows that belong to a prefix
+        (None: the table is not part of one)."""
+        if not self.staged:
+            return RowWriter(model, columns, **options)
+        quote = connection.ops.quote_name
+        target = quote(model._meta.db_table)
+        staging = f"staged_{model._meta.db_table}_{len(self.tables)}"
+        names = ", ".join(quote(column) for column in columns)
+        with connection.cursor() as cursor:
+            cursor.execute(f"DROP TABLE IF EXISTS temp.{quote(staging)}")
+            cursor.execute(
+                f"CREATE TEMP TABLE {quote(staging)} AS SELECT {names} FROM {target} WHERE 0"
+            )
+        self.tables[model] = staging
+
+        def move(position: int | None) -> None:
+            sql = f"INSERT INTO main.{target} ({names}) SELECT {names} FROM temp.{quote(staging)}"
+            params: list[Any] = []
+            if position is not None:
+                sql += f" WHERE {prefix}"
+                params = [position]
+            with connection.cursor() as cursor:
+                cursor.execute(sql, params)
+
+        self.steps.append((move, prefix is not None))
+        return RowWriter(model, columns, table=staging, **options)
+
+    def staged_table(self, model: type[models.Model]) -> str | None:
+        """The temporary table holding ``model``'s staged rows, if any."""
+        return self.tables.get(model)
+
+    def later(self, step: Callable[[], Any], *, in_prefix: bool = False) -> None:
+        """Run ``step`` now or, staged, when :meth:`apply` runs (deletes, and writes that
+        read what they replace: they must see the database as it is then). ``in_prefix``:
+        it runs when only a prefix is written, too (a delete of what the rows replace)."""
+        if self.staged:
+            self.steps.append((lambda position: step(), in_prefix))
+        else:
+            step()
+
+    def apply(self, prefix: int | None = None) -> None:
+        """Run the steps in order, inside the caller's (write) transaction; with
+        ``prefix``, only those of the rows before that position. A step that asks for
+        more writes gets them straight away."""
+        steps, self.steps = self.steps, []
+        self.staged = False
+        for step, in_prefix in steps:
+            if prefix is None or in_prefix:
+                step(prefix)
+        self.discard()
+
+    def discard(self) -> None:
+        """Drop what is staged (the temporary tables go with the connection anyway)."""
+        self.steps = []
+        tables, self.tables = list(self.tables.values()), {}
+        if tables and connection.connection is not None:
+            with connection.cursor() as cursor:
+                for table in tables:
+                    cursor.execute(f"DROP TABLE IF EXISTS temp.{connection.ops.quote_name(table)}")
+
+
+_current: ContextVar[Writes | None] = ContextVar("recompute_writes", default=None)
+
+
+def current() -> Writes:
+    """The writes of the recompute running here; outside one, writes straight in."""
+    return _current.get() or Writes(staged=False)
+
+
+@contextmanager
+def collecting(writes: Writes) -> Iterator[Writes]:
+    """Make ``writes`` the :func:`current` ones while the block runs."""
+    token = _current.set(writes)
+    try:
+        yield writes
+    finally:
+        _current.reset(token)
+
+
+def staged_here() -> bool:
+    """Whether a recompute here stages its writes: on SQLite (see the module's text)."""
+    return connection.vendor == "sqlite"
+
+
+@contextmanager
+def read_transaction() -> Iterator[None]:
+    """A transaction that reads without taking SQLite's write lock: ``BEGIN DEFERRED``
+    whatever the connection's ``transaction_mode``; under WAL its first read fixes the
+    snapshot every later read sees. Inside a transaction already (tests), a savepoint
+    of it."""
+    connection.ensure_connection()
+    mode = getattr(connection, "transaction_mode", None)
+    connection.transaction_mode = "DEFERRED"
+    try:
+        with transaction.atomic():
+            connection.transaction_mode = mode
+            yield
+    finally:
+        connection.transaction_mode = mode

@@ -1,0 +1,295 @@
+"""The month-end standings (``MonthEnd``, ``MonthEndStanding``) that the list as of a day
+reads: kept by the recompute from the first date it rewrites, they give exactly what a
+scan of every history row gives, for random days, after back-dated games, corrections
+that move a game across months, and voids (the last game's included), under the
+algorithms that replay by date (SAGC, anchor) and those that rate a tournament as one
+unit at its first game's place (EGF, the French ladder), with a tournament over a month
+end and a month without games. What a recompute from a checkpoint leaves is what a full
+recompute writes."""
+
+import random
+from datetime import date, timedelta
+
+import pytest
+
+from players.models import Game, Player
+from players.selectors.ratings import RatingListFilters, rating_list, ratings_as_of
+from players.services.games import game_correct, game_void, record_sheet_submit
+from ratings.models import MonthEnd, MonthEndStanding, RatingHistory
+from ratings.recompute.run import recompute, recompute_pending
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+ALGORITHMS = ["sagc", "anchor", "egf-2021", "french"]
+FIRST = date(2024, 1, 3)
+LAST = date(2024, 9, 25)
+
+
+@pytest.fixture(autouse=True)
+def algorithms(settings):
+    settings.RATINGS_ALGORITHMS = ALGORITHMS
+    # checkpoints every few units: back-dated recomputes resume mid-history and keep
+    # the month ends before them
+    settings.RATINGS_CHECKPOINT_EVERY = 3
+
+
+def full_scan(algorithm: str, day: date) -> set[tuple]:
+    """Each player's row of the highest position dated on or before ``day``."""
+    newest: dict[int, RatingHistory] = {}
+    for row in RatingHistory.objects.filter(algorithm=algorithm, date__lte=day):
+        if row.player_id not in newest or row.position > newest[row.player_id].position:
+            newest[row.player_id] = row
+    return {(r.player_id, r.rank_after, r.value_after, r.date) for r in newest.values()}
+
+
+def listed(algorithm: str, day: date) -> set[tuple]:
+    """The rating list as of ``day``, everyone admitted."""
+    rows = rating_list(algorithm, RatingListFilters(as_of=day, everyone=True))
+    return {(row.player_id, row.rank, row.value, row.last_updated) for row in rows}
+
+
+def by_player(algorithm: str, day: date, players=None) -> set[tuple]:
+    return {
+        (row.player_id, row.rank, row.value, row.last_updated)
+        for row in ratings_as_of(algorithm, day, players)
+    }
+
+
+def stored(algorithm: str) -> tuple[list, list]:
+    ends = MonthEnd.objects.filter(algorithm=algorithm).order_by("date")
+    standings = MonthEndStanding.objects.filter(algorithm=algorithm).order_by(
+        "month_end", "player_id"
+    )
+    return (
+        list(ends.values_list("date", "first_later", "last_on_or_before")),
+        list(standings.values_list("month_end", "player_id", "position", "rank", "value", "date")),
+    )
+
+
+def random_days(rng: random.Random, count: int) -> list[date]:
+    """Days from before the first game to after the last, month ends and the days
+    around them among them."""
+    span = (LAST - FIRST).days + 40
+    days = [FIRST - timedelta(days=20) + timedelta(days=rng.randrange(span)) for _ in range(count)]
+    days += [date(2024, 3, 31), date(2024, 4, 1), date(2024, 6, 30), date(2024, 7, 1)]
+    return [*days, FIRST - timedelta(days=1), FIRST, LAST, LAST + timedelta(days=30)]
+
+
+def assert_exact(label: str, days: list[date]) -> None:
+    for algorithm in ALGORITHMS:
+        assert MonthEnd.objects.filter(algorithm=algorithm).exists(), algorithm
+        for day in days:
+            expected = full_scan(algorithm, day)
+            assert listed(algorithm, day) == expected, (label, algorithm, day)
+            assert by_player(algorithm, day) == expected, (label, algorithm, day)
+            assert by_player(algorithm, day, Player.objects.all()) == expected, (
+                label,
+                algorithm,
+                day,
+            )
+
+
+@pytest.fixture
+def season(vera):
+    """Sixteen players over nine months: club nights of several games, none in June, a
+    four-day tournament over the end of March with club games between its rounds, and
+    an adjustment."""
+    rng = random.Random(5)
+    club = factories.club("Durban Go Club")
+    ranks = ["3d", "1d", "1k", "2k", "4k", "5k", "6k", "8k", "9k", "10k", "12k", "14k"]
+    players = [
+        factories.player(f"p{n:02}", ranks[n % len(ranks)], club=club if n % 4 else None)
+        for n in range(16)
+    ]
+    games = []
+    night = FIRST
+    while night <= LAST:
+        if night.month != 6:
+            for _ in range(3):
+                white, black = rng.sample(players[:14], 2)
+                games.append(factories.game(white, black, rng.choice("WB"), night))
+        night += timedelta(days=rng.choice([3, 4, 7]))
+    spring = factories.tournament("spring-open", "Spring Open")
+    for round_, day in enumerate(
+        [date(2024, 3, 30), date(2024, 3, 31), date(2024, 4, 1), date(2024, 4, 2)], start=1
+    ):
+        entrants = rng.sample(players, 8)
+        for board in range(4):
+            white, black = entrants[2 * board], entrants[2 * board + 1]
+            games.append(
+                factories.game(
+                    white,
+                    black,
+                    rng.choice("WB"),
+                    day,
+                    tournament=spring,
+                    round=round_,
+                    status="tournament",
+                )
+            )
+    # club games between the tournament's rounds
+    games.append(factories.game(players[0], players[15], "B", date(2024, 3, 31)))
+    games.append(factories.game(players[14], players[1], "W", date(2024, 4, 1)))
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    factories.adjustment(players[9], date(2024, 5, 10), "9k", user=vera)
+    recompute_pending()
+    return players
+
+
+def back_dated_changes(rng: random.Random, vera, players) -> None:
+    """A random write: a game back-dated into the history, a game moved to another
+    month, or a game voided."""
+    action = rng.choice(["enter", "move", "void"])
+    valid = list(Game.objects.filter(voided_at__isnull=True).order_by("pk"))
+    if action == "enter":
+        day = FIRST + timedelta(days=rng.randrange((LAST - FIRST).days))
+        white, black = rng.sample(players, 2)
+        record_sheet_submit(
+            user=vera,
+            games=[factories.game(white, black, rng.choice("WB"), day)],
+            allow_duplicates=True,
+        )
+    elif action == "move":
+        game = rng.choice([game for game in valid if game.tournament_id is None])
+        day = game.date + timedelta(days=rng.choice([-40, -25, 25, 40]))
+        day = min(max(day, FIRST), LAST)
+        game_correct(
+            user=vera,
+            game_id=game.pk,
+            version=game.version,
+            changes=factories.game(game.white, game.black, game.winner, day),
+            allow_outliers=True,
+        )
+    else:
+        game = rng.choice(valid)
+        game_void(user=vera, game_id=game.pk, version=game.version, reason="entered twice")
+
+
+def test_month_ends_run_from_the_first_rows_month_to_the_last_before_the_last_row(season):
+    ends = list(MonthEnd.objects.filter(algorithm="sagc").values_list("date", flat=True))
+
+    # June has no games: its month end holds May's standings
+    assert ends == [
+        date(2024, 1, 31),
+        date(2024, 2, 29),
+        date(2024, 3, 31),
+        date(2024, 4, 30),
+        date(2024, 5, 31),
+        date(2024, 6, 30),
+        date(2024, 7, 31),
+        date(2024, 8, 31),
+    ]
+    may, june = (
+        set(
+            MonthEndStanding.objects.filter(algorithm="sagc", month_end=end).values_list(
+                "player_id", "position", "value"
+            )
+        )
+        for end in (date(2024, 5, 31), date(2024, 6, 30))
+    )
+    assert may == june
+    assert len(may) == 16
+
+
+def test_the_list_of_random_days_is_the_full_scan_after_back_dated_writes_and_voids(season, vera):
+    rng = random.Random(19)
+    assert_exact("season", random_days(rng, 12))
+    for step in range(6):
+        back_dated_changes(rng, vera, season)
+        recompute_pending()
+        assert_exact(f"after change {step}", random_days(rng, 8))
+
+
+def test_month_ends_kept_by_back_dated_recomputes_are_those_of_a_full_recompute(season, vera):
+    rng = random.Random(23)
+    for _ in range(5):
+        back_dated_changes(rng, vera, season)
+        recompute_pending()
+    kept = {algorithm: stored(algorithm) for algorithm in ALGORITHMS}
+
+    for algorithm in ALGORITHMS:
+        recompute(algorithm, full=True)
+        assert stored(algorithm) == kept[algorithm], algorithm
+
+
+def test_voiding_the_last_games_leaves_the_month_ends_exact(season, vera):
+    last_month = Game.objects.filter(date__gte=date(2024, 9, 1), voided_at__isnull=True)
+    for game in last_month:
+        game_void(user=vera, game_id=game.pk, version=game.version, reason="wrong club")
+    recompute_pending()
+
+    assert_exact("September voided", [date(2024, 8, 31), date(2024, 9, 15), LAST])
+
+
+def test_a_game_after_the_last_in_its_month_rewrites_no_month_end(season, vera):
+    before = {algorithm: stored(algorithm) for algorithm in ALGORITHMS}
+    ids = set(MonthEnd.objects.values_list("pk", flat=True))
+
+    record_sheet_submit(
+        user=vera, games=[factories.game(season[0], season[1], "W", LAST + timedelta(days=2))]
+    )
+    recompute_pending()
+
+    assert set(MonthEnd.objects.values_list("pk", flat=True)) == ids
+    assert {algorithm: stored(algorithm) for algorithm in ALGORITHMS} == before
+
+
+def test_the_first_game_of_a_new_month_adds_the_month_end_before_it(season, vera):
+    record_sheet_submit(
+        user=vera, games=[factories.game(season[0], season[1], "W", date(2024, 10, 2))]
+    )
+    recompute_pending()
+
+    assert MonthEnd.objects.filter(algorithm="sagc").order_by("date").last().date == date(
+        2024, 9, 30
+    )
+    assert_exact("October", [date(2024, 9, 30), date(2024, 10, 1), date(2024, 10, 2)])
+
+
+def test_without_month_ends_the_list_is_read_per_player_and_the_next_recompute_builds_them(
+    season, vera
+):
+    expected = {algorithm: stored(algorithm) for algorithm in ALGORITHMS}
+    MonthEndStanding.objects.all().delete()
+    MonthEnd.objects.all().delete()
+
+    day = date(2024, 5, 20)
+    assert listed("egf-2021", day) == full_scan("egf-2021", day)
+
+    game = Game.objects.filter(date__gte=date(2024, 9, 1)).first()
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="entered twice")
+    recompute_pending()
+
+    for algorithm in ALGORITHMS:
+        assert stored(algorithm)[0] == expected[algorithm][0]
+    assert_exact("rebuilt", [day, date(2024, 8, 31)])
+
+
+def test_a_game_on_a_month_end_rewrites_that_month_end(vera):
+    """The history ends the day before a month end, games follow on it and after it (the
+    recompute resumes at the start of that day), then one more on the month end: the
+    recompute resumes at that day's start again, and the month end is rewritten."""
+    players = [factories.player(f"q{n}", "5k") for n in range(4)]
+    play = [
+        (date(2024, 5, 2), 0, 1),
+        (date(2024, 5, 20), 2, 3),
+        (date(2024, 5, 30), 0, 2),
+        (date(2024, 5, 31), 1, 3),
+        (date(2024, 6, 5), 0, 3),
+        (date(2024, 5, 31), 1, 2),
+    ]
+    for batch in (play[:3], play[3:5], play[5:]):
+        record_sheet_submit(
+            user=vera,
+            games=[factories.game(players[w], players[b], "W", day) for day, w, b in batch],
+            allow_duplicates=True,
+        )
+        recompute_pending()
+    kept = {algorithm: stored(algorithm) for algorithm in ALGORITHMS}
+
+    for algorithm in ALGORITHMS:
+        assert kept[algorithm][0][-1][0] == date(2024, 5, 31)
+        assert listed(algorithm, date(2024, 5, 31)) == full_scan(algorithm, date(2024, 5, 31))
+        recompute(algorithm, full=True)
+        assert stored(algorithm) == kept[algorithm], algorithm
