@@ -63,8 +63,9 @@ def test_it_resyncs_two_players_and_shows_the_adjustment_rows(live_server, brows
     )
     page.check("#id_confirm")
     page.get_by_role("button", name="Apply 2 changes").click()
+    page.wait_for_url(re.compile(r"/committee/resync/\d+/$"))  # the batch exists once it opens
     batch = ResyncBatch.objects.get()
-    page.wait_for_url(f"{base}/committee/resync/{batch.pk}/")
+    assert page.url == f"{base}/committee/resync/{batch.pk}/"
     expect(page.locator(".alert-success")).to_contain_text(f"Resync #{batch.pk} applied")
     rows = page.locator("#adjustments tbody tr")
     expect(rows).to_have_count(2)
