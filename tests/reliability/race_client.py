@@ -1,9 +1,11 @@
 """One of several processes that write at the same time in the race test.
 
-Run as ``python -m tests.reliability.race_client SEED SECONDS`` with DATABASE_URL (and
-the broker) of the test database. It enters sheets, back-dates and voids games through
-the services until its time is up, and prints one JSON line: the tags of the games it
-stored and how many operations it attempted and had refused.
+Run as ``python -m tests.reliability.race_client SEED SECONDS OPERATIONS`` with
+DATABASE_URL (and the broker) of the test database. It enters sheets, back-dates and
+voids games through the services until its time is up and it has attempted at least
+OPERATIONS of them (on a loaded machine the time alone may allow only a few), and
+prints one JSON line: the tags of the games it stored and how many operations it
+attempted and had refused.
 """
 
 import json
@@ -26,7 +28,7 @@ def main() -> None:
     from players.services.base import ServiceError
     from players.services.games import GameInput, game_correct, game_void, record_sheet_submit
 
-    seed, seconds = int(sys.argv[1]), float(sys.argv[2])
+    seed, seconds, operations = int(sys.argv[1]), float(sys.argv[2]), int(sys.argv[3])
     rng = random.Random(seed)
     volunteer = get_user_model().objects.get(username="race-volunteer")
     players = list(Player.objects.order_by("username"))
@@ -34,7 +36,7 @@ def main() -> None:
     stored_tags: list[str] = []
     attempted = refused = locked = 0
     deadline = time.monotonic() + seconds
-    while time.monotonic() < deadline:
+    while time.monotonic() < deadline or attempted < operations:
         attempted += 1
         action = rng.choices(["sheet", "back-date", "void"], [6, 3, 1])[0]
         try:

@@ -17,13 +17,24 @@ from .helpers import child_environment, embedded_environment, mismatches, python
 
 PROCESSES = 3
 SECONDS = 8
+# Each writer goes on past SECONDS until it has attempted this many operations: on a
+# loaded CI machine 8 s allowed three writers only 16 operations (12 games), too few
+# for a race. With these seeds 20 each enter about 50 games between them.
+OPERATIONS = 20
 
 
 def run_writers(env: dict[str, str]) -> list[dict]:
-    """Run PROCESSES race clients at once for SECONDS; their reports."""
+    """Run PROCESSES race clients at once for SECONDS and OPERATIONS; their reports."""
     children = [
         subprocess.Popen(
-            [python(), "-m", "tests.reliability.race_client", str(seed), str(SECONDS)],
+            [
+                python(),
+                "-m",
+                "tests.reliability.race_client",
+                str(seed),
+                str(SECONDS),
+                str(OPERATIONS),
+            ],
             env=env,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -33,7 +44,7 @@ def run_writers(env: dict[str, str]) -> list[dict]:
     ]
     reports = []
     for child in children:
-        out, err = child.communicate(timeout=SECONDS + 120)
+        out, err = child.communicate(timeout=SECONDS + 300)
         assert child.returncode == 0, err
         reports.append(json.loads(out.strip().splitlines()[-1]))
     return reports
