@@ -24,6 +24,7 @@ from players.entry.tournament_forms import (
 from players.permissions import volunteer_required
 from players.selectors.resync import name_key
 from players.services.base import DuplicateGamesError, ServiceError
+from players.services.games import VoidedGameOnFile
 from players.services.imports import ImportResult
 from players.services.tournament_files import (
     ImportPlan,
@@ -131,13 +132,22 @@ def _render_preview(
 
 
 def _duplicates_context(plan: ImportPlan, duplicates: list[str]) -> dict:
-    """The duplicates said apart: like stored games (each names one), like another game
-    of the same file; and how many are the games of the tournament under the file's code."""
-    on_file = [warning for warning in duplicates if getattr(warning, "game_id", None)]
+    """The duplicates said apart: like stored games (each names one), like games voided
+    since (each names one, when and why), like another game of the same file; and how
+    many are the games of the tournament under the file's code."""
+    voided = [warning for warning in duplicates if isinstance(warning, VoidedGameOnFile)]
+    on_file = [
+        warning
+        for warning in duplicates
+        if getattr(warning, "game_id", None) and not isinstance(warning, VoidedGameOnFile)
+    ]
     return {
         "duplicates_on_file": on_file,
+        "duplicates_voided": voided,
         "duplicates_in_file": [w for w in duplicates if not getattr(w, "game_id", None)],
+        "duplicates_alike": len(duplicates) - len(voided),
         "already_imported": games_of_the_tournament_on_file(plan, on_file),
+        "voided_of_the_tournament": games_of_the_tournament_on_file(plan, voided),
     }
 
 

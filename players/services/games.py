@@ -228,6 +228,62 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
     return found
 
 
+# A stored game's fields that make up its duplicate_key.
+_KEY_FIELDS = ("date", "white_id", "black_id", "handicap", "komi", "winner")
+
+
+class VoidedGameOnFile(GameOnFile):
+    """A game that is a game on file voided since (``find_voided_matches``): a page lists
+    it apart from the duplicates, with when and why it was voided."""
+
+
+def find_voided_matches(games: Sequence[GameInput], labels: Sequence[str]) -> list[str]:
+    """Games identical (as :func:`find_duplicates` compares them) to a stored game that
+    was voided, and to no valid one (then that is what matters), said for the user:
+    storing such a game stores it again as a new game that counts, while the voided one
+    stays voided. ``labels`` as for :func:`find_duplicates`. One query, two when some
+    game matches (voided games are few; the valid ones are read only on those days)."""
+    if not games:
+        return []
+    stored = (
+        Game.objects.filter(voided_at__isnull=False, date__in={game.date for game in games})
+        .order_by("voided_at", "pk")
+        .values_list(*_KEY_FIELDS, "pk", "voided_at", "void_reason", "voided_by__username")
+    )
+    # The latest void of a game entered and voided more than once.
+    voided = {duplicate_key(*row[:6]): row[6:] for row in stored}
+    matching = [
+        (label, game)
+        for label, game in zip(labels, games, strict=True)
+        if game.duplicate_key() in voided
+    ]
+    if not matching:
+        return []
+    valid = {
+        duplicate_key(*row)
+        for row in Game.objects.valid()
+        .filter(date__in={game.date for _, game in matching})
+        .values_list(*_KEY_FIELDS)
+    }
+    found = []
+    for label, game in matching:
+        if game.duplicate_key() in valid:
+            continue  # like a valid game: find_duplicates says so
+        number, voided_at, reason, by = voided[game.duplicate_key()]
+        where = f"round {game.round}, " if game.round else ""
+        found.append(
+            VoidedGameOnFile(
+                f"{label} ({where}{game.date}, {game.white.username} - {game.black.username}, "
+                f"{_winner_text(game)}) matches game {number}, voided on "
+                f"{timezone.localdate(voided_at)}{f' by {by}' if by else ''} "
+                f"(reason: {reason}): importing it stores it again as a new game that "
+                f"counts; game {number} stays voided",
+                number,
+            )
+        )
+    return found
+
+
 def _winner_text(game: GameInput) -> str:
     """``winner W``; a game whose file gave no colour names its winner instead."""
     if game.colour_given or game.winner not in ("W", "B"):

@@ -22,6 +22,7 @@ from players.services.games import (
     GAME_COLUMNS,
     GameInput,
     find_duplicates,
+    find_voided_matches,
     game_problems,
     game_row,
     refresh_entry_ranks,
@@ -69,10 +70,15 @@ def game_input(
 def import_duplicates(games: Sequence[tuple[GameRecord, GameInput]]) -> list[str]:
     """The games of an import that look like stored games or like each other, each
     named by its file line: what the import refuses without "import anyway", and what
-    a tournament file's preview shows before it is confirmed."""
-    return find_duplicates(
-        [game for _, game in games], [f"line {record.line}" for record, _ in games]
-    )
+    a tournament file's preview shows before it is confirmed.
+
+    A line like a game voided since (the file imported again after one of its games
+    was voided) is said too (:class:`VoidedGameOnFile`), and is treated like a
+    duplicate: storing it would bring back, as a new game, a game someone voided, so
+    it needs the same "import anyway"; the voided game itself stays voided."""
+    labels = [f"line {record.line}" for record, _ in games]
+    inputs = [game for _, game in games]
+    return find_duplicates(inputs, labels) + find_voided_matches(inputs, labels)
 
 
 def games_import(

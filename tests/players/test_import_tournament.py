@@ -20,7 +20,7 @@ from players.models import AuditEntry, Game, Player, Tournament
 from players.selectors.exports import spreadsheet_safe
 from players.services.adjustments import adjustment_apply
 from players.services.base import ServiceError, system_user
-from players.services.games import record_sheet_submit
+from players.services.games import game_void, record_sheet_submit
 from players.services.tournament_files import plan_tournament_import, tournament_import
 from ratings.engine.cli import main
 from ratings.engine.formats.egd import read_egd
@@ -267,6 +267,24 @@ def test_a_tournament_already_on_file_is_not_imported_again(spring):
     )  # fmt: skip
     assert "Stored 6 games, 0 new players and the tournament spring-2." in out
     assert Tournament.objects.get(code="spring-2").egf_class == "C"
+
+
+def test_the_command_refuses_a_line_matching_a_voided_game_until_allowed(spring):
+    run("import_tournament", str(spring), "--yes")
+    game = Game.objects.get(round=1, white__username="john-smith")
+    game_void(user=system_user(), game_id=game.pk, version=game.version, reason="never played")
+    with pytest.raises(CommandError) as refused:
+        run("import_tournament", str(spring), "--yes", "--code", "spring-2")
+    assert (
+        f"line 11 (round 1, 2024-03-02, john-smith - thabo-ndlovu, winner W) matches game "
+        f"{game.pk}, voided on {timezone.localdate()} by system (reason: never played): "
+        f"importing it stores it again as a new game that counts; game {game.pk} stays voided"
+    ) in str(refused.value)
+    assert not Tournament.objects.filter(code="spring-2").exists()
+
+    run("import_tournament", str(spring), "--yes", "--code", "spring-2", "--allow-duplicates")
+    assert Tournament.objects.get(code="spring-2").games.valid().count() == 6
+    assert Game.objects.get(pk=game.pk).is_void
 
 
 def test_an_opengotha_file_is_imported_with_format_opengotha(tmp_path):

@@ -5,6 +5,7 @@ as the same tournament."""
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import importlib
 import io
 import re
@@ -16,7 +17,7 @@ from django.core.management import call_command
 
 from players.models import Player, Tournament, TournamentPlayer, split_full_name
 from players.services.base import system_user
-from players.services.games import record_sheet_submit
+from players.services.games import game_void, record_sheet_submit
 from players.services.privacy import player_erase
 from players.services.tournament_files import plan_tournament_import, tournament_import
 from ratings.engine.cli import main
@@ -508,3 +509,46 @@ def test_a_game_added_on_the_site_to_an_imported_tournament_keeps_the_files_stan
     assert exported.players[4].surname == "Dube"
     assert [p.scores for p in exported.players[:4]] == [p.scores for p in original.players]
     assert exported.players[0].results[3] == "5+/w0"
+
+
+# --- a voided game in the h-file --------------------------------------------------------------
+
+EGC2013_H9 = SHARED_DATA / "egc2013-opengotha" / "EGC2013.h9"
+
+
+@pytest.mark.skipif(
+    not EGC2013_H9.is_file(),
+    reason=f"{EGC2013_H9} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_a_voided_egc2013_game_is_written_as_a_round_not_played_and_nothing_else_moves():
+    """The EGF's h-file format writes a round in which a player had no game as ``0-``
+    ("a free round": no game, no point), ``0=`` adding half a point and ``0+`` a whole
+    one (a bye). A voided game is a game that did not count: neither player gets a
+    point for it, so both sides of it are ``0-``."""
+    original = import_text(EGC2013_H9.read_bytes(), read_egd, "EGC2013.h9")
+    tournament = Tournament.objects.get()
+    # Fan Hui (line 1) beat line 23 in round 1: "23+/w0".
+    game = tournament.games.get(round=1, white__username="hui-fan")
+    opponent = game.black.username
+    game_void(user=system_user(), game_id=game.pk, version=game.version, reason="QA")
+
+    exported = read_egd(run("export_tournament", tournament.code), "exported")
+
+    by_name = {p.username: p for p in exported.players}
+    assert original.players[0].results[0] == "23+/w0"
+    assert by_name["hui-fan"].results[0] == by_name[opponent].results[0] == "0-"
+    assert not [r for r in exported.records if r.round == 1 and "hui-fan" in (r.white, r.black)]
+    voided = (game.round, game.white.username, game.black.username)
+    kept = [r for r in original.records if (r.round, r.white, r.black) != voided]
+    assert len(kept) == len(original.records) - 1
+    assert games_of(exported) == games_of(dataclasses.replace(original, records=kept))
+    # Every other round of every player as the file wrote it.
+    originals = {p.username: p for p in original.players}
+    for player in exported.players:
+        rounds = list(originals[player.username].results)
+        if player.username in ("hui-fan", opponent):
+            rounds[0] = "0-"
+        assert list(player.results) == rounds, player.username
+    # The file's MMS and SOS no longer describe the games: left out, not written stale.
+    assert {player.scores for player in exported.players} == {()}

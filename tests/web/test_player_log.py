@@ -203,6 +203,12 @@ def test_a_game_an_algorithm_skips_is_listed_with_its_reason(client, vera):
     assert row[-1] == "not rated: free games are not rated by EGF GoR"
 
 
+def voided_cells(section: str) -> list[str]:
+    """The text of each cell of the voided games' table."""
+    cells = re.findall(r"<td>(.*?)</td>", section, re.S)
+    return [" ".join(re.sub(r"<[^>]+>", "", cell).split()) for cell in cells]
+
+
 def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
     play(
@@ -221,11 +227,15 @@ def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client
     voided_section = html[html.index('id="voided-games"') :]
     voided_section = voided_section[: voided_section.index("</details>")]
     assert "Show voided games (1)" in voided_section
-    assert "<td><del>2024-01-11</del></td>" in voided_section
-    assert "<td>typo</td>" in voided_section
+    assert voided_cells(voided_section) == [
+        "2024-01-11: Ann (white) – Ben (black), black won",
+        "typo",
+    ]
+    assert "<del>" in voided_section
+    assert "badge" not in voided_section  # every game of the list is void: no badge each
 
 
-def test_a_void_game_whose_file_gave_no_colour_names_its_winner(client, vera):
+def test_the_voided_games_list_implies_no_colours_for_a_game_whose_file_gave_none(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
     play(vera, factories.game(ann, ben, "B", date(2024, 1, 11), colour_given=False))
     voided = ann.games_as_white.get()
@@ -236,8 +246,10 @@ def test_a_void_game_whose_file_gave_no_colour_names_its_winner(client, vera):
 
     voided_section = html[html.index('id="voided-games"') :]
     voided_section = voided_section[: voided_section.index("</details>")]
-    assert "<td><del>Ben won (colours not given)</del></td>" in voided_section
-    assert "<td><del>Black</del></td>" not in voided_section
+    headings = re.findall(r'<th scope="col">([^<]*)</th>', voided_section)
+    assert headings == ["Game", "Why it is void"]
+    [game, why] = voided_cells(voided_section)
+    assert (game, why) == ("2024-01-11: Ann – Ben, Ben won (colours not given)", "typo")
 
 
 def test_without_void_games_there_is_no_voided_section(client, vera):

@@ -20,6 +20,7 @@ from django.utils import timezone
 
 from players.entry.tournament_forms import MAX_UPLOAD_BYTES
 from players.models import AuditEntry, Game, Player, Tournament
+from players.services.games import game_void
 from ratings.engine.ranks import parse_rank
 from ratings.models import RecomputeState
 from tests import factories
@@ -301,6 +302,60 @@ def test_a_tournament_on_file_with_games_needs_another_code_then_duplicates_a_ti
     stored = client.post(URL, confirmation(refused, save_duplicates="on"))
     assert stored.status_code == 302
     assert Tournament.objects.get(code="spring-again").games.count() == 6
+
+
+def test_a_file_imported_again_after_a_void_names_the_line_that_matches_the_voided_game(
+    client, vera
+):
+    client.post(URL, confirmation(upload(client, SPRING_CUP)))
+    voided = Game.objects.get(round=1, white__username="john-smith")
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="never played")
+
+    again = upload(client, SPRING_CUP)
+    assert again.context["already_imported"] == 5  # the valid ones
+    assert again.context["voided_of_the_tournament"] == 1
+    [said] = again.context["duplicates_voided"]
+    assert said.game_id == voided.pk
+    today = timezone.localdate()
+    assert said == (
+        f"line 11 (round 1, 2024-03-02, john-smith - thabo-ndlovu, winner W) matches game "
+        f"{voided.pk}, voided on {today} by {vera.username} (reason: never played): importing "
+        f"it stores it again as a new game that counts; game {voided.pk} stays voided"
+    )
+    assert said in text_of(again)
+    assert "1 more matches a game of it voided since" in text_of(again)
+    assert "1 matches a game voided on this site" in text_of(again)
+
+
+def test_a_line_matching_a_voided_game_needs_the_tick_and_leaves_the_void_as_it_is(client, vera):
+    client.post(URL, confirmation(upload(client, SPRING_CUP)))
+    voided = Game.objects.get(round=1, white__username="john-smith")
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="never played")
+    renamed = client.post(URL, confirmation(upload(client, SPRING_CUP), "check", code="again"))
+
+    refused = client.post(URL, confirmation(renamed))
+    assert refused.status_code == 200
+    assert [w.game_id for w in refused.context["duplicates_voided"]] == [voided.pk]
+    assert not Tournament.objects.filter(code="again").exists()
+
+    stored = client.post(URL, confirmation(refused, save_duplicates="on"))
+    assert stored.status_code == 302
+    assert Tournament.objects.get(code="again").games.valid().count() == 6
+    voided.refresh_from_db()
+    assert (voided.is_void, voided.void_reason) == (True, "never played")
+
+
+def test_a_line_like_a_valid_game_is_not_also_said_to_match_a_voided_one(client, vera):
+    client.post(URL, confirmation(upload(client, SPRING_CUP)))
+    voided = Game.objects.get(round=1, white__username="john-smith")
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="typed twice")
+    renamed = client.post(URL, confirmation(upload(client, SPRING_CUP), "check", code="again"))
+    client.post(URL, confirmation(client.post(URL, confirmation(renamed)), save_duplicates="on"))
+    assert Game.objects.valid().count() == 11  # 5 + 6: line 11 stored again, valid
+
+    third = upload(client, SPRING_CUP)
+    assert third.context["duplicates_voided"] == []
+    assert len(third.context["duplicates_on_file"]) == 6
 
 
 def test_games_the_site_refuses_are_listed_and_nothing_is_stored(client, vera):

@@ -67,7 +67,7 @@ class Command(BaseCommand):
         parser.add_argument(
             "--allow-duplicates",
             action="store_true",
-            help="import games identical to stored ones",
+            help="import games identical to stored ones (or to voided ones: stored again, as new)",
         )
 
     def handle(self, *args, **options):
