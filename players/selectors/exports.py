@@ -94,7 +94,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
     stored = list(tournament.games.select_related("white", "black", "tournament").in_replay_order())
     games = [game for game in stored if game.voided_at is None]  # the valid ones
     entrants = list(tournament.entrants.select_related("player").order_by("number"))
-    changed = len(stored) > len(games) or any(game.version > 1 for game in games)
+    changed = len(stored) > len(games) or any(game.is_corrected for game in games)
     players: dict[int, FilePlayer] = {
         entrant.player_id: _entrant(entrant, country, figures=not changed) for entrant in entrants
     }
