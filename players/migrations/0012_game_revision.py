@@ -35,9 +35,11 @@ PLAYED = (
 CHUNK = 500
 
 
-def fill_revisions(apps, schema_editor):
+def game_revisions(apps) -> dict[int, tuple[int, dict | None, list[tuple[int, int]]]]:
+    """Each game written since it was stored (version above 1) that a correction of
+    what was played left corrected: its revision, what was stored (``Game.content()``),
+    and the revision it had from each version on, oldest first."""
     Game = apps.get_model("players", "Game")
-    GameReport = apps.get_model("players", "GameReport")
     Player = apps.get_model("players", "Player")
     Tournament = apps.get_model("players", "Tournament")
     AuditEntry = apps.get_model("players", "AuditEntry")
@@ -63,21 +65,13 @@ def fill_revisions(apps, schema_editor):
             content["komi"] = str(Decimal(content["komi"]).quantize(Decimal("0.1")))
         return content
 
-    def same(first, second):
-        return {**first, "white": person(first["white"]), "black": person(first["black"])} == {
-            **second,
-            "white": person(second["white"]),
-            "black": person(second["black"]),
-        }
+    def as_people(content):
+        return content | {side: person(content[side]) for side in ("white", "black")}
 
-    changed = list(Game.objects.filter(version__gt=1).values_list("pk", "version", "colour_given"))
-    reports: dict[int, list] = {}
-    for report_id, game_id, game_version in GameReport.objects.values_list(
-        "pk", "game_id", "game_version"
-    ):
-        reports.setdefault(game_id, []).append((report_id, game_version))
-    for start in range(0, len(changed), CHUNK):
-        chunk = changed[start : start + CHUNK]
+    found = {}
+    written = list(Game.objects.filter(version__gt=1).values_list("pk", "version", "colour_given"))
+    for start in range(0, len(written), CHUNK):
+        chunk = written[start : start + CHUNK]
         corrections: dict[str, list] = {}
         for object_id, before, after in (
             AuditEntry.objects.filter(
@@ -95,21 +89,39 @@ def fill_revisions(apps, schema_editor):
             for before, after in corrections.get(str(pk), []):
                 was, now = played(before), played(after)
                 stored = stored or was
-                if same(now, was):
-                    pass
-                elif same(now, stored):
-                    revision = 0
+                if as_people(now) == as_people(was):
+                    pass  # the comment only
+                elif as_people(now) == as_people(stored):
+                    revision = 0  # put back as stored
                 else:
                     revision = after.get("version") or version
                 revisions.append((after.get("version") or version, revision))
-            if revision:
-                Game.objects.filter(pk=pk).update(
-                    revision=revision, stored_content=stored | {"colour_given": colour_given}
-                )
-            for report_id, seen in reports.get(pk, []):
-                at_seen = [revision for at, revision in revisions if at <= seen]
-                if at_seen[-1]:
-                    GameReport.objects.filter(pk=report_id).update(game_revision=at_seen[-1])
+            found[pk] = (
+                revision,
+                stored | {"colour_given": colour_given} if revision else None,
+                revisions,
+            )
+    return found
+
+
+def revision_seen(revisions: list[tuple[int, int]], version: int) -> int:
+    """The revision a game had at ``version``, by ``game_revisions``'s list."""
+    return [revision for since, revision in revisions if since <= version][-1]
+
+
+def fill_revisions(apps, schema_editor):
+    Game = apps.get_model("players", "Game")
+    GameReport = apps.get_model("players", "GameReport")
+    found = game_revisions(apps)
+    for pk, (revision, stored, _) in found.items():
+        if revision:
+            Game.objects.filter(pk=pk).update(revision=revision, stored_content=stored)
+    for report_id, game_id, version in GameReport.objects.values_list(
+        "pk", "game_id", "game_version"
+    ):
+        seen = revision_seen(found[game_id][2], version) if game_id in found else 0
+        if seen:
+            GameReport.objects.filter(pk=report_id).update(game_revision=seen)
 
 
 class Migration(migrations.Migration):
