@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -379,6 +380,24 @@ class GameQuerySet(models.QuerySet):
         return self.order_by(*(f"-{name}" for name in order) if reverse else order)
 
 
+# What was played: a correction of any of these makes a game "corrected" (its comment,
+# a void and the record its players are stored under do not).
+GAME_CONTENT_FIELDS = (
+    "date",
+    "round",
+    "white",
+    "black",
+    "handicap",
+    "komi",
+    "winner",
+    "colour_given",
+    "status",
+    "board_size",
+    "time_minutes",
+    "tournament",
+)
+
+
 class Game(Entry):
     class Winner(models.TextChoices):
         WHITE = "W", "White"
@@ -422,6 +441,24 @@ class Game(Entry):
     record_sheet = models.ForeignKey(
         RecordSheet, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
+    # "Corrected" on the site means what was played changed, not that the row was
+    # written: ``version`` moves on every write (a void, a comment, a merge re-pointing
+    # the game to the surviving record of the same person), for optimistic concurrency.
+    revision = models.PositiveIntegerField(
+        default=0,
+        editable=False,
+        help_text=(
+            "0 while the game is as stored (entered or imported); the version a "
+            "correction of what was played (GAME_CONTENT_FIELDS) gave it; 0 again "
+            "when a correction restores the stored game."
+        ),
+    )
+    stored_content = models.JSONField(
+        null=True,
+        blank=True,
+        editable=False,
+        help_text="What was played as stored (Game.content()), kept while corrected.",
+    )
 
     objects = GameQuerySet.as_manager()
 
@@ -443,6 +480,29 @@ class Game(Entry):
 
     def __str__(self) -> str:
         return f"{self.date} {self.white.username}-{self.black.username} {self.winner}"
+
+    @property
+    def is_corrected(self) -> bool:
+        """What was played differs from the game as stored (entered or imported)."""
+        return self.revision != 0
+
+    def content(self) -> dict[str, Any]:
+        """What was played, as JSON (``stored_content``): the fields of
+        ``GAME_CONTENT_FIELDS``, the players and the tournament by id."""
+        return {
+            "date": self.date.isoformat(),
+            "round": self.round,
+            "white": self.white_id,
+            "black": self.black_id,
+            "handicap": self.handicap,
+            "komi": str(Decimal(self.komi).quantize(Decimal("0.1"))),
+            "winner": self.winner,
+            "colour_given": self.colour_given,
+            "status": self.status,
+            "board_size": self.board_size,
+            "time_minutes": self.time_minutes,
+            "tournament": self.tournament_id,
+        }
 
     def to_record(self) -> GameRecord:
         """This game as the engine's record (expects white, black and tournament loaded)."""
@@ -646,8 +706,9 @@ class GameReport(models.Model):
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="game_reports")
     kind = models.CharField(max_length=20, choices=Kind.choices)
     text = models.CharField(max_length=1000, blank=True)
-    # The game's version when reported: "corrected" means it has changed since.
-    game_version = models.PositiveIntegerField()
+    # The game's ``revision`` when reported: "corrected" means what was played has
+    # changed since (not a merge of the player's records, nor a comment).
+    game_revision = models.PositiveIntegerField()
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
     )

@@ -141,7 +141,16 @@ GAME_JSON_FIELDS = (
     *(
         f.name
         for f in Game._meta.concrete_fields
-        if f.name not in ("created_at", "created_by", "voided_by", "void_reason", "version")
+        if f.name
+        not in (
+            "created_at",
+            "created_by",
+            "voided_by",
+            "void_reason",
+            "version",
+            "revision",
+            "stored_content",
+        )
     ),
     "white__username",
     "black__username",

@@ -3,7 +3,7 @@ from __future__ import annotations
 import dataclasses
 import heapq
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
@@ -58,9 +58,27 @@ def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
     )
 
 
-def _entrant(entrant: TournamentPlayer, country: str, figures: bool = True) -> FilePlayer:
+# Headings of a column after the rounds that repeats the place (KPMC's "Place").
+PLACE_HEADINGS = frozenset({"place", "pl", "plc"})
+
+
+def _places_after_the_rounds(tournament: Tournament, width: int) -> dict[int, str]:
+    """The file's columns after the rounds (``width`` of them) that are places, by their
+    position, with their names (aligned on the last column, as the writer heads them)."""
+    names = ([""] * width + list(tournament.after_round_names))[-width:] if width else []
+    return {index: name for index, name in enumerate(names) if name.lower() in PLACE_HEADINGS}
+
+
+def _entrant(
+    entrant: TournamentPlayer,
+    country: str,
+    figures: bool = True,
+    places_after: Iterable[int] = (),
+) -> FilePlayer:
     """A player as the imported file listed them; without ``figures``, without the
-    file's tie-breaker columns (before and after the rounds)."""
+    file's tie-breaker columns before the rounds, and of those after them only the
+    ``places_after`` (their positions)."""
+    after = entrant.after_rounds
     return FilePlayer(
         number=entrant.number,
         surname=entrant.family_name,
@@ -74,7 +92,9 @@ def _entrant(entrant: TournamentPlayer, country: str, figures: bool = True) -> F
         place=entrant.place,
         scores=tuple(entrant.scores) if figures else (),
         results=tuple(entrant.results),
-        after_rounds=tuple(entrant.after_rounds) if figures else (),
+        after_rounds=tuple(after)
+        if figures
+        else tuple(after[index] for index in places_after if index < len(after)),
         mcmahon_correction=entrant.mcmahon_correction,
     )
 
@@ -88,15 +108,23 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
     file was corrected or voided, the file's tie-breaker figures (points, SOS...) no
     longer describe the games: they are left out rather than written stale (the EGD
     reads the places and the rounds; the figures are the organiser's, and recomputing
-    them would need the file's own criteria, which an h-file does not say). Other players have
+    them would need the file's own criteria, which an h-file does not say). The places
+    stay, in the first column and in a column after the rounds headed as one (KPMC's
+    "Place"): they are the tournament's final placing, which its organisers decided and
+    the EGD records, not a figure of the games (placing the players again by the site's
+    points, SOS and SOSOS would misplace every McMahon tournament). A merge of a player's
+    records or a comment is no change (``Game.is_corrected``). Other players have
     the rank they declared on their first game (else their entry rank), their names,
     country (else ``country``), club and EGD PIN as the site keeps them."""
     stored = list(tournament.games.select_related("white", "black", "tournament").in_replay_order())
     games = [game for game in stored if game.voided_at is None]  # the valid ones
     entrants = list(tournament.entrants.select_related("player").order_by("number"))
-    changed = len(stored) > len(games) or any(game.version > 1 for game in games)
+    changed = len(stored) > len(games) or any(game.is_corrected for game in games)
+    after_width = max((len(entrant.after_rounds) for entrant in entrants), default=0)
+    places_after = _places_after_the_rounds(tournament, after_width)
     players: dict[int, FilePlayer] = {
-        entrant.player_id: _entrant(entrant, country, figures=not changed) for entrant in entrants
+        entrant.player_id: _entrant(entrant, country, not changed, places_after)
+        for entrant in entrants
     }
     records = []
     for game in games:
@@ -132,7 +160,9 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         score_names=() if changed else tuple(tournament.score_names),
         mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
         file_format=tournament.standings,
-        after_round_names=() if changed else tuple(tournament.after_round_names),
+        after_round_names=(
+            tuple(places_after.values()) if changed else tuple(tournament.after_round_names)
+        ),
     )
     return TournamentFile(info, list(players.values()), records)
 

@@ -161,7 +161,7 @@ class _CrosstableGame(NamedTuple):
     round: int
     handicap: int
     colour_given: bool
-    version: int  # 1 as stored; a correction moves it
+    revision: int  # 0 as stored; a correction of what was played moves it (Game.revision)
     date: date
     white: CrosstablePlayer
     black: CrosstablePlayer
@@ -178,7 +178,7 @@ def _crosstable_games(tournament: Tournament) -> list[_CrosstableGame]:
         "round",
         "handicap",
         "colour_given",
-        "version",
+        "revision",
     )
     games = list(
         tournament.games.valid().order_by("round", "date", "seq").values_list(*columns, "date")
@@ -313,7 +313,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         white, black = rows[game.white_id], rows[game.black_id]
         white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
         white_colour, black_colour = ("w", "b") if game.colour_given else ("", "")
-        corrected = game.version > 1
+        corrected = game.revision != 0
         white.rounds.setdefault(game.round, []).append(
             RoundResult(
                 black.number, game.black, white_colour, game.handicap, white_result, corrected
@@ -360,7 +360,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         after_round_names=after_round_names,
         standings=tournament.standings,
         ties=any(row.place != str(row.number) for row in ordered),
-        corrected=sum(game.version > 1 for game in games),
+        corrected=sum(game.revision != 0 for game in games),
     )
 
 

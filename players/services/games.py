@@ -362,6 +362,7 @@ def _new_game(game: GameInput, seq: int, user, sheet: RecordSheet | None) -> Gam
 GAME_COLUMNS = (
     "seq",
     "version",
+    "revision",
     "date",
     "created_at",
     "created_by_id",
@@ -392,6 +393,7 @@ def game_row(game: GameInput, seq: int, user, now) -> tuple:
     return (
         seq,
         1,
+        0,
         game.date,
         now,
         user.pk,
@@ -508,6 +510,7 @@ def game_correct(
                     [(None, "date", message) for message in outliers],
                 )
         before = game_snapshot(game)
+        content_before = game.content()
         old_touch, old_players = _touches(game), (game.white, game.black)
         # A correction that names other players or swaps them says who was White; a
         # handicap game's Black is who took the stones.
@@ -531,6 +534,7 @@ def game_correct(
             setattr(game, name, getattr(changes, name))
         game.komi = changes.resolved_komi
         game.version += 1
+        _revise(game, content_before)
         game.save()
         audit(
             user,
@@ -545,6 +549,53 @@ def game_correct(
         moved = refresh_entry_ranks([*old_players, game.white, game.black])
         mark_dirty([old_touch, _touches(game), *moved])
     return game
+
+
+def _revise(game: Game, content_before: dict) -> None:
+    """Move ``game.revision`` after a correction (``game.version`` already moved): kept
+    when what was played did not change (the comment only), 0 when the correction
+    restores the game as stored, else the new version (each content has its own, so a
+    report can tell whether the game changed since). A record merged since counts as
+    the person it was merged into."""
+    stored = game.stored_content or content_before
+    content = game.content()
+    if same_game(content, content_before):
+        return
+    if same_game(content, stored):
+        game.revision, game.stored_content = 0, None
+    else:
+        game.revision, game.stored_content = game.version, stored
+
+
+def same_game(first: dict, second: dict) -> bool:
+    """Whether two ``Game.content()`` describe the same game played: equal but for
+    players stored under two records of one person (a record merged into another)."""
+    if first == second:
+        return True
+    sides = ("white", "black")
+    people = surviving_records([content[side] for content in (first, second) for side in sides])
+
+    def as_played(content: dict) -> dict:
+        return content | {side: people.get(content[side], content[side]) for side in sides}
+
+    return as_played(first) == as_played(second)
+
+
+def surviving_records(ids: Iterable[int]) -> dict[int, int]:
+    """Each player record of ``ids`` to the record its person is kept under now: itself,
+    or the record it was merged into, followed through later merges (a merge keeps an
+    active record and deactivates the other, so a chain ends). A query per merge."""
+    survivor = {pk: pk for pk in ids if isinstance(pk, int)}
+    pending = set(survivor)
+    while pending:
+        merged = dict(
+            Player.objects.filter(pk__in=pending, merged_into__isnull=False).values_list(
+                "pk", "merged_into"
+            )
+        )
+        survivor = {pk: merged.get(target, target) for pk, target in survivor.items()}
+        pending = set(merged.values())
+    return survivor
 
 
 def game_void(*, user, game_id: int, version: int, reason: str) -> Game:

@@ -51,7 +51,7 @@ def report_create(*, user, player: Player, game_id: int, kind: str, text: str = 
                 player=player,
                 kind=kind,
                 text=text,
-                game_version=game.version,
+                game_revision=game.revision,
                 created_by=user,
             )
             audit(
@@ -70,9 +70,10 @@ _ALREADY_OPEN = "you have already reported this game; the volunteers have not an
 
 
 def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -> GameReport:
-    """Close an open report with what was done: ``corrected`` (the game changed since it
-    was reported), ``voided`` (the game is void) or ``as_recorded`` (with an answer
-    saying why the game stands)."""
+    """Close an open report with what was done: ``corrected`` (what was played has
+    changed since it was reported; a merge of the player's records or a comment alone
+    is no correction), ``voided`` (the game is void) or ``as_recorded`` (with an
+    answer saying why the game stands)."""
     answer = answer.strip()
     if resolution not in GameReport.Resolution.values:
         message = f"'{resolution}' is not a choice"
@@ -92,7 +93,7 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
         if resolution == GameReport.Resolution.VOIDED and not game.is_void:
             message = f"game {game.pk} is not void: void it first (Void… on the game's page)"
             raise ServiceError(message, [(None, "resolution", message)])
-        if resolution == GameReport.Resolution.CORRECTED and game.version == report.game_version:
+        if resolution == GameReport.Resolution.CORRECTED and game.revision == report.game_revision:
             message = (
                 f"game {game.pk} has not changed since it was reported: correct it first "
                 "(Correct or back-date on the game's page)"

@@ -17,7 +17,8 @@ from django.core.management import call_command
 
 from players.models import Player, Tournament, TournamentPlayer, split_full_name
 from players.services.base import system_user
-from players.services.games import game_void, record_sheet_submit
+from players.services.games import game_correct, game_void, record_sheet_submit
+from players.services.players import player_merge
 from players.services.privacy import player_erase
 from players.services.tournament_files import plan_tournament_import, tournament_import
 from ratings.engine.cli import main
@@ -552,3 +553,59 @@ def test_a_voided_egc2013_game_is_written_as_a_round_not_played_and_nothing_else
         assert list(player.results) == rounds, player.username
     # The file's MMS and SOS no longer describe the games: left out, not written stale.
     assert {player.scores for player in exported.players} == {()}
+
+
+def corrected_result(game, winner: str) -> None:
+    changes = factories.game(
+        game.white,
+        game.black,
+        winner,
+        game.date,
+        tournament=game.tournament,
+        round=game.round,
+        status=game.status,
+        komi=game.komi,
+    )
+    game_correct(user=factories.volunteer(), game_id=game.pk, version=game.version, changes=changes)
+
+
+def test_after_a_correction_the_h_file_keeps_the_final_placing_and_leaves_out_the_figures():
+    original = import_text(PLESSIS_CUP)
+    cup = Tournament.objects.get(code="plessis-cup")
+    sofia = Player.objects.get(egd_pin="12000001")
+    corrected_result(cup.games.get(round=2, black=sofia), "W")  # Sofia lost to Thabo
+
+    exported = read_egd(run("export_tournament", "plessis-cup"))
+
+    # the tournament's placing, as its file gave it (blank: tied with the line above)
+    assert [(p.place, p.surname) for p in exported.players] == [
+        (p.place, p.surname) for p in original.players
+    ]
+    assert [p.scores for p in exported.players] == [()] * 4  # stale figures left out
+    assert exported.players[0].results[1] == "3-/b0"  # the corrected round
+
+
+def test_after_a_correction_a_place_column_after_the_rounds_stays_with_the_first_column():
+    import_text(KPMC_LIKE, source="prime.h9")
+    cup = Tournament.objects.get(code="Prime-Cup")
+    corrected_result(cup.games.get(round=1), "B")  # Huang beat Kim
+
+    text = run("export_tournament", "Prime-Cup")
+
+    assert re.search(r"R2 +Place\n", text)  # the points (NBW) left out, the place kept
+    exported = read_egd(text)
+    assert [(p.place, p.after_rounds) for p in exported.players] == [("1", ("1",)), ("2", ("2",))]
+    assert [p.scores for p in exported.players] == [(), ()]  # the declared GoR column too
+
+
+def test_a_merge_of_a_players_records_keeps_the_files_figures_in_the_h_file():
+    original = import_text(PLESSIS_CUP)
+    sofia = Player.objects.get(egd_pin="12000001")
+    sofia_again = factories.player("sofia-again", "2k")
+    player_merge(user=factories.committee_member(), keep=sofia_again, duplicate=sofia)
+
+    text = run("export_tournament", "plessis-cup")
+
+    assert "MMS" in text
+    exported = read_egd(text)
+    assert [p.scores for p in exported.players[:4]] == [p.scores for p in original.players]

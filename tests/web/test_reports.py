@@ -214,10 +214,10 @@ def test_my_page_of_an_unlinked_account_says_to_ask_the_committee(client):
 def test_a_report_is_stored_and_audited(pat, ann, game):
     stored = report(pat, ann, game, GameReport.Kind.WRONG_DATE, " it was the 2nd ")
 
-    assert (stored.kind, stored.text, stored.game_version, stored.is_open) == (
+    assert (stored.kind, stored.text, stored.game_revision, stored.is_open) == (
         "wrong_date",
         "it was the 2nd",
-        1,
+        0,
         True,
     )
     entry = AuditEntry.objects.get(action="report_create")
@@ -231,7 +231,7 @@ def test_one_open_report_per_game_and_player(pat, ann, game):
         report(pat, ann, game, GameReport.Kind.WRONG_DATE)
     with pytest.raises(IntegrityError), transaction.atomic():
         GameReport.objects.create(
-            game=game, player=ann, kind="wrong_date", game_version=1, created_by=pat
+            game=game, player=ann, kind="wrong_date", game_revision=0, created_by=pat
         )
     assert GameReport.objects.count() == 1
 
@@ -288,6 +288,39 @@ def test_resolving_as_corrected_needs_the_game_changed_since_the_report(vera, pa
         user=vera, report_id=open_report.pk, resolution="corrected"
     )
     assert resolved.resolution == "corrected"
+
+
+def test_a_merge_of_the_reporters_records_is_no_correction_of_the_reported_game(
+    connie, vera, pat, ann, game
+):
+    open_report = report(pat, ann, game)
+    ann_again = factories.player("ann2", "5k")
+    player_merge(user=connie, keep=ann_again, duplicate=ann)
+
+    game.refresh_from_db()
+    assert game.version == 2, "the merge re-pointed the game"
+    with pytest.raises(ServiceError, match="has not changed since it was reported"):
+        report_services.report_resolve(user=vera, report_id=open_report.pk, resolution="corrected")
+
+
+def test_a_comment_alone_is_no_correction_of_the_reported_game(vera, pat, ann, game):
+    open_report = report(pat, ann, game)
+    changes = factories.game(game.white, game.black, "W", game.date, comment="checked")
+    game_correct(user=vera, game_id=game.pk, version=1, changes=changes)
+
+    with pytest.raises(ServiceError, match="has not changed since it was reported"):
+        report_services.report_resolve(user=vera, report_id=open_report.pk, resolution="corrected")
+
+
+def test_a_correction_undone_leaves_the_reported_game_unchanged(vera, pat, ann, game):
+    open_report = report(pat, ann, game)
+    wrong = factories.game(game.white, game.black, "B", game.date)
+    game_correct(user=vera, game_id=game.pk, version=1, changes=wrong)
+    undone = factories.game(game.white, game.black, "W", game.date)
+    game_correct(user=vera, game_id=game.pk, version=2, changes=undone)
+
+    with pytest.raises(ServiceError, match="has not changed since it was reported"):
+        report_services.report_resolve(user=vera, report_id=open_report.pk, resolution="corrected")
 
 
 def test_as_recorded_needs_an_answer_and_a_report_resolves_once(vera, pat, ann, game):

@@ -293,6 +293,83 @@ def test_the_stored_counts_follow_corrections_and_merges(client, vera):
     assert (cup.first_game, cup.last_game) == (date(2024, 5, 1), date(2024, 5, 1))
 
 
+def corrected_rounds(client, code: str) -> int:
+    """How many round cells of the tournament's page are marked corrected."""
+    return client.get(f"/tournaments/{code}/").content.decode().count('class="round-corrected"')
+
+
+def test_a_merge_marks_no_game_of_the_merged_player_corrected(client, vera):
+    cup = league_of(vera, "cup", 3, 0)  # p0-p1, p1-p2, p2-p3
+    p1_again = factories.player("p1-again", "10k")
+    p1 = Player.objects.get(username="p1")
+    player_merge(user=factories.committee_member(), keep=p1_again, duplicate=p1)
+
+    assert sorted(cup.games.values_list("version", flat=True)) == [1, 2, 2]  # re-pointed
+    assert corrected_rounds(client, "cup") == 0
+    assert not any(game.is_corrected for game in cup.games.all())
+
+
+def test_a_corrected_result_marks_the_round_of_both_players(client, vera):
+    cup = league_of(vera, "cup", 3, 0)
+    game = cup.games.get(round=2)
+    changes = factories.game(game.white, game.black, "B", game.date, tournament=cup, round=2)
+    game_correct(user=vera, game_id=game.pk, version=game.version, changes=changes)
+
+    assert corrected_rounds(client, "cup") == 2
+
+
+def test_a_correction_back_to_the_stored_game_is_no_longer_marked(client, vera):
+    cup = league_of(vera, "cup", 3, 0)
+    game = cup.games.get(round=2)
+    for winner in ("B", "W"):  # misread, then put back
+        changes = factories.game(game.white, game.black, winner, game.date, tournament=cup, round=2)
+        game = game_correct(user=vera, game_id=game.pk, version=game.version, changes=changes)
+
+    assert (game.version, game.revision, game.stored_content) == (3, 0, None)
+    assert corrected_rounds(client, "cup") == 0
+
+
+def test_a_correction_of_the_comment_alone_is_not_marked(client, vera):
+    cup = league_of(vera, "cup", 3, 0)
+    game = cup.games.get(round=2)
+    changes = factories.game(
+        game.white, game.black, "W", game.date, tournament=cup, round=2, comment="sheet checked"
+    )
+    game_correct(user=vera, game_id=game.pk, version=game.version, changes=changes)
+
+    assert corrected_rounds(client, "cup") == 0
+
+
+def test_a_correction_naming_a_merged_players_record_back_is_the_stored_game(client, vera):
+    """Stored p1-p2; corrected to p1-p3 (a misread), p1 merged into p1-again, then
+    corrected back to p1-again against p2: the same people as stored."""
+    cup = league_of(vera, "cup", 3, 0)
+    game = cup.games.get(round=2)
+    p3, p1_again = Player.objects.get(username="p3"), factories.player("p1-again", "10k")
+    misread = factories.game(game.white, p3, "W", game.date, tournament=cup, round=2)
+    game = game_correct(user=vera, game_id=game.pk, version=game.version, changes=misread)
+    player_merge(user=factories.committee_member(), keep=p1_again, duplicate=game.white)
+    game.refresh_from_db()
+    assert game.is_corrected
+
+    p2 = Player.objects.get(username="p2")
+    back = factories.game(p1_again, p2, "W", game.date, tournament=cup, round=2)
+    game = game_correct(user=vera, game_id=game.pk, version=game.version, changes=back)
+
+    assert not game.is_corrected
+    assert corrected_rounds(client, "cup") == 0
+
+
+def test_voiding_a_game_marks_no_other_round_corrected(client, vera):
+    cup = league_of(vera, "cup", 3, 0)
+    game = cup.games.get(round=2)
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="not played")
+
+    assert corrected_rounds(client, "cup") == 0
+    game.refresh_from_db()
+    assert (game.version, game.revision) == (2, 0)
+
+
 def test_a_tournament_without_games_says_so(client, django_assert_max_num_queries):
     factories.tournament("empty-cup", "Empty Cup")
     with django_assert_max_num_queries(5):  # with the recompute notice's state
