@@ -28,12 +28,14 @@ from players.web.tournament_cache import kept_for_tournament
 
 logger = logging.getLogger(__name__)
 
-# Tournaments warmed at most after one write or recompute. A recompute from far back
-# touches every later tournament (hundreds at federation scale); their pages are read
-# most recently played first, and the 600-player table of EGC 2013 takes 75 to 100 ms
-# to build under load, so ten cost the worker at most about a second per algorithm, a
-# fraction of the replay that precedes it. A club's tournaments (tens of players) take
-# a tenth of that. The rest build on their first request, as before.
+# Tournaments warmed at most after one write or recompute. A tournament the recompute
+# rewrote had its games replayed, and building its table costs about half that (EGC
+# 2013, per tab: 175 ms of CPU against about 400 ms for the algorithm's replay of it,
+# docs/performance.md), so up to ten tournaments the warming stays a fraction of the
+# recompute (EGC-sized ones: under 2 s of CPU per algorithm). A recompute that touches
+# more came from far back, or is a full one (hundreds of tournaments at federation
+# scale, minutes of building); the latest, which visitors read, come first, and the
+# rest build on their first request as before.
 WARM_LIMIT = 10
 
 
