@@ -17,7 +17,7 @@ from django_tables2 import RequestConfig
 from players.lookup import player_from_text, player_index
 from players.models import Club
 from players.public import games_pages
-from players.public.crosstable_cache import crosstable_page
+from players.public.crosstable_cache import crosstable_page, shown_algorithms
 from players.public.forms import GameSearchForm, RatingListFilterForm
 from players.public.tables import (
     ClubTable,
@@ -230,7 +230,7 @@ def _tournament_default_algorithm(infos) -> str:
 @require_safe
 def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
     tournament = tournament_or_404(code)
-    infos = [info for info in algorithms() if info.has_history]
+    infos = shown_algorithms()
     default = _tournament_default_algorithm(infos)
     algorithm = algorithm_or_404(request.GET.get("algorithm"), default)
     if not algorithm.has_history:  # GCR has no per-game rows to sum
@@ -240,7 +240,7 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
         "players/tournament_detail.html",
         {
             "tournament": tournament,
-            "crosstable": crosstable_page(request, tournament, algorithm),
+            "crosstable": crosstable_page(tournament, algorithm),
             "algorithm": algorithm,
             "algorithm_tabs": algorithm_tabs(request, infos, algorithm, default),
             "notice": tournament_recompute_notice(algorithm.name, tournament),

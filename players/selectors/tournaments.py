@@ -10,10 +10,13 @@ from typing import NamedTuple
 
 from django.db import connection
 from django.db.models import (
+    Case,
     F,
     IntegerField,
+    Q,
     QuerySet,
     Value,
+    When,
 )
 from django.db.models.functions import Cast, Concat
 from django.http import Http404
@@ -374,6 +377,32 @@ def _told_apart(names: list[str]) -> list[str]:
         name if name and counts[name] == 1 else f"Column {number}"
         for number, name in enumerate(names, start=1)
     ]
+
+
+def tournaments_rated_since(day: date | None, *, limit: int) -> list[Tournament]:
+    """At most ``limit`` tournaments with a valid game on or after ``day`` (any day when
+    None): those a recompute from ``day`` rewrote the values of. Those with a game on
+    ``day`` or before it come first (the one whose entry or correction moved the
+    recompute there, whoever reads it next), then the latest last game first. One query
+    on the tournaments' stored dates."""
+    tournaments = Tournament.objects.filter(last_game__isnull=False)
+    spans_day: Case | Value = Value(1)
+    if day is not None:
+        tournaments = tournaments.filter(last_game__gte=day)
+        spans_day = Case(When(first_game__lte=day, then=Value(0)), default=Value(1))
+    return list(tournaments.order_by(spans_day, "-last_game", "code")[:limit])
+
+
+def tournaments_of_player(player_id: int, *, limit: int) -> list[Tournament]:
+    """At most ``limit`` tournaments ``player_id`` played a game in or is listed in by a
+    tournament file, the latest last game first (those without a valid game last)."""
+    played = Game.objects.filter(Q(white_id=player_id) | Q(black_id=player_id))
+    listed = TournamentPlayer.objects.filter(player_id=player_id)
+    return list(
+        Tournament.objects.filter(
+            Q(pk__in=played.values("tournament_id")) | Q(pk__in=listed.values("tournament_id"))
+        ).order_by(F("last_game").desc(nulls_last=True), "code")[:limit]
+    )
 
 
 def tournament_codes() -> list[str]:

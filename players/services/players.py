@@ -19,7 +19,7 @@ from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
 from players.services.base import ServiceError
 from players.services.games import earliest_entry, refresh_entry_ranks, refresh_last_updated
-from players.services.tournaments import refresh_tournament_counts
+from players.services.tournaments import refresh_tournament_counts, warm_tournament_pages_of_player
 from ratings.engine.ranks import Rank
 from ratings.recompute.dirty import Touch, mark_dirty
 
@@ -172,10 +172,11 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
             after=after,
             summary=f"{player.username}: {changed}",
         )
-        if player.entry_rank != old_entry_rank:
-            first = earliest_entry([player])
-            if first is not None:
-                mark_dirty([Touch(first)])
+        first = earliest_entry([player]) if player.entry_rank != old_entry_rank else None
+        if first is not None:
+            mark_dirty([Touch(first)])
+        else:
+            warm_tournament_pages_of_player(player.pk)
     return player
 
 

@@ -6,21 +6,24 @@ from collections.abc import Callable
 from datetime import date
 
 import pytest
+from django.contrib import admin
 from django.contrib.auth.models import AnonymousUser
 from django.template import RequestContext, Template
-from django.test import RequestFactory
+from django.test import RequestFactory, TestCase
 
+from players.admin import PlayerAdmin
 from players.models import Player
 from players.public import crosstable_cache
 from players.public.tables import CrosstableTable
 from players.selectors.algorithms import algorithm_or_404
-from players.selectors.tournaments import tournament_crosstable
+from players.selectors.tournaments import tournament_crosstable, tournaments_rated_since
 from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.imports import games_import
 from players.services.players import player_merge, player_update
 from players.services.privacy import player_erase
 from players.web import tournament_cache
 from ratings.engine.records import read_games
+from ratings.models import RecomputeState
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.web.test_tournaments import crosstable_rows
@@ -92,8 +95,8 @@ def test_the_kept_table_is_what_django_tables2_renders(rf: RequestFactory, cup):
         RequestContext(request, {"table": table})
     )
 
-    page = crosstable_cache.crosstable_page(request, cup, algorithm)
-    kept = crosstable_cache.crosstable_page(request, cup, algorithm)
+    page = crosstable_cache.crosstable_page(cup, algorithm)
+    kept = crosstable_cache.crosstable_page(cup, algorithm)
 
     assert page.table_html == rendered
     assert kept == page
@@ -235,3 +238,161 @@ def test_the_api_documents_urls_follow_the_host_asked(client, cup, settings):
 
     assert here["games"][0]["url"].startswith("http://testserver/")
     assert there["games"][0]["url"].startswith("http://ratings.example.org/")
+
+
+# --- Warmed by the worker: the first visitor after a write finds the page kept -----------
+
+
+def as_the_worker_runs_it(write: Callable[[], object]) -> None:
+    """``write``, then what its commit queues (recomputes, warming), in-process as the
+    worker runs them. The fixtures recompute in place (``recompute_pending``), leaving
+    the tasks their entries queued (on a commit no test makes) marked queued: cleared
+    first, or the write would queue none."""
+    RecomputeState.objects.update(queued_at=None)
+    with TestCase.captureOnCommitCallbacks(execute=True):
+        write()
+
+
+@pytest.fixture
+def builds(monkeypatch) -> list[tuple[str, str]]:
+    """The crosstables built from here on, as (tournament code, algorithm)."""
+    built: list[tuple[str, str]] = []
+    real = crosstable_cache.tournament_crosstable
+
+    def recording(tournament, algorithm):
+        built.append((tournament.code, algorithm))
+        return real(tournament, algorithm)
+
+    monkeypatch.setattr(crosstable_cache, "tournament_crosstable", recording)
+    return built
+
+
+def enter_an_earlier_game(cup, vera, connie):
+    """A game before the tournament (another one's): the recompute moves its values."""
+    ann, eve = Player.objects.get(username="ann"), factories.player("eve", "1d")
+    record_sheet_submit(user=vera, games=[factories.game(eve, ann, "B", date(2024, 3, 1))])
+
+
+# The writes of WRITES as the site makes them, each followed by what its commit queues
+# (the admin's edit through the admin below).
+WARMED_WRITES = [
+    enter_a_game,
+    correct_a_game,
+    void_a_game,
+    import_a_game,
+    merge_a_player,
+    edit_a_players_name_country_and_club,
+    erase_a_player,
+    enter_an_earlier_game,
+]
+
+
+@pytest.mark.parametrize("write", WARMED_WRITES, ids=[write.__name__ for write in WARMED_WRITES])
+def test_the_first_request_after_a_write_and_its_recompute_is_a_hit(
+    client,
+    cup,
+    vera,
+    monkeypatch,
+    builds,
+    write: Callable,
+    django_assert_num_queries,
+):
+    before = {tab: client.get(URL + tab).content for tab in ("", "?algorithm=sagc")}
+
+    # What commits queues: the recomputes, or the warming of an edited player's pages;
+    # in-process here, as the worker runs them.
+    as_the_worker_runs_it(lambda: write(cup, vera, factories.committee_member()))
+    builds.clear()
+    after = {}
+    for tab in ("", "?algorithm=sagc"):
+        with django_assert_num_queries(3):  # tournament, fingerprint, recompute notice
+            after[tab] = client.get(URL + tab).content
+    assert builds == []
+
+    for tab in ("", "?algorithm=sagc"):  # the new values, as the page builds them
+        assert after[tab] != before[tab]
+        assert after[tab] == uncached(client, URL + tab, monkeypatch)
+
+
+def test_a_recompute_warms_the_tournaments_it_rewrote_and_leaves_the_earlier_ones(
+    cup, vera, builds
+):
+    ann, ben = Player.objects.get(username="ann"), Player.objects.get(username="ben")
+    winter = factories.tournament("winter-cup", "Winter Cup")
+    summer = factories.tournament("summer-cup", "Summer Cup")
+    games = [
+        factories.game(ann, ben, "W", date(2024, 1, 6), tournament=winter, round=1),
+        factories.game(ben, ann, "W", date(2024, 7, 6), tournament=summer, round=1),
+    ]
+    record_sheet_submit(user=vera, games=games)
+    recompute_pending()
+    builds.clear()
+
+    # A club game between the spring and summer cups: every algorithm replays from its
+    # day on, rewriting the summer cup's values only.
+    club_game = factories.game(ann, ben, "B", date(2024, 5, 1))
+    as_the_worker_runs_it(lambda: record_sheet_submit(user=vera, games=[club_game]))
+
+    assert sorted(builds) == [("summer-cup", "egf-2021"), ("summer-cup", "sagc")]
+
+
+def test_a_recompute_warms_at_most_the_limit_the_tournament_at_its_start_first(
+    cup, vera, builds, monkeypatch
+):
+    ann, ben = Player.objects.get(username="ann"), Player.objects.get(username="ben")
+    summer = factories.tournament("summer-cup", "Summer Cup")
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(ben, ann, "W", date(2024, 7, 6), tournament=summer, round=1)],
+    )
+    recompute_pending()
+    builds.clear()
+    monkeypatch.setattr(crosstable_cache, "WARM_LIMIT", 1)
+
+    # A game of the spring cup, before the summer cup: both are rewritten.
+    as_the_worker_runs_it(lambda: correct_a_game(cup, vera, None))
+
+    assert builds == [("spring-cup", "sagc"), ("spring-cup", "egf-2021")]
+
+
+def test_a_table_that_fails_to_build_is_logged_and_the_recompute_stands(
+    cup, vera, monkeypatch, caplog
+):
+    def failing(tournament, algorithm):
+        raise RuntimeError("no table today")
+
+    monkeypatch.setattr(crosstable_cache, "tournament_crosstable", failing)
+    as_the_worker_runs_it(lambda: correct_a_game(cup, vera, None))
+
+    assert not RecomputeState.objects.exclude(dirty_from=None, last_error="").exists()
+    assert "could not warm the crosstable of spring-cup under sagc" in caplog.text
+    assert "could not warm the crosstable of spring-cup under egf-2021" in caplog.text
+
+
+def test_an_admin_edit_of_a_player_warms_their_tournaments(rf: RequestFactory, cup, builds, connie):
+    ben = Player.objects.get(username="ben")
+    ben.federation_club = "Admin"
+    request = rf.post("/admin/")
+    request.user = connie
+    as_the_worker_runs_it(
+        lambda: PlayerAdmin(Player, admin.site).save_model(request, ben, form=None, change=True)
+    )
+
+    assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
+
+
+def test_tournaments_rated_since_a_day_are_those_with_games_from_it(cup):
+    winter = factories.tournament(
+        "winter-cup", first_game=date(2024, 1, 6), last_game=date(2024, 1, 7)
+    )
+    factories.tournament("summer-cup", first_game=date(2024, 7, 6), last_game=date(2024, 7, 7))
+    factories.tournament("autumn-cup", first_game=date(2024, 10, 5), last_game=date(2024, 10, 5))
+    factories.tournament("no-games-yet")
+
+    def codes(day, limit=10):
+        return [t.code for t in tournaments_rated_since(day, limit=limit)]
+
+    assert codes(date(2024, 4, 6)) == ["spring-cup", "autumn-cup", "summer-cup"]
+    assert codes(date(2024, 5, 1)) == ["autumn-cup", "summer-cup"]
+    assert codes(date(2024, 5, 1), limit=1) == ["autumn-cup"]
+    assert codes(None) == ["autumn-cup", "summer-cup", "spring-cup", winter.code]

@@ -1,0 +1,24 @@
+"""Celery tasks of the players app: thin wrappers around what the public pages keep."""
+
+from __future__ import annotations
+
+import logging
+
+from celery import shared_task
+
+from players.public.crosstable_cache import warm_player_tournaments
+from ratings.tasks import QueuedTask
+
+logger = logging.getLogger(__name__)
+
+
+@shared_task(base=QueuedTask, ignore_result=True)
+def warm_tournament_pages_of_player(player_id: int) -> int:
+    """Build the tournament pages an edit of ``player_id`` changed (their name, country
+    or club is in every crosstable they appear in), so that visitors find them kept.
+    Never fails: a page left cold only costs its next visitor the build."""
+    try:
+        return warm_player_tournaments(player_id)
+    except Exception:
+        logger.exception("could not warm the tournament pages of player %s", player_id)
+        return 0
