@@ -379,8 +379,9 @@ def _merged(request, data: dict):
     )
     messages.success(
         request,
-        f"{data['duplicate'].username} merged into {keep.username}: its games and "
-        "adjustments moved, the record is now inactive; the ratings are recomputed.",
+        f"{data['duplicate'].username} merged into {keep.username}: its games, "
+        "adjustments and lines in tournament files moved, the record is now inactive; "
+        "the ratings are recomputed.",
     )
     return redirect(keep)
 
