@@ -11,9 +11,10 @@ import pytest
 
 from players.models import AuditEntry, Player, Tournament, TournamentPlayer
 from players.selectors.tournaments import crosstable_fingerprint, tournament_crosstable
-from players.services.base import ServiceError
+from players.services.base import ServiceError, system_user
 from players.services.games import record_sheet_submit
 from players.services.players import player_merge
+from players.services.privacy import ERASED_NAME, player_erase
 from ratings.engine.formats.egd import read_egd
 from ratings.engine.formats.opengotha import read_opengotha
 from ratings.models import RatingHistory
@@ -218,3 +219,16 @@ def test_two_lines_of_one_small_file_are_refused_as_two_people():
         "plessis-cup: a tournament file lists each player once, so they are two people, "
         "not two records of one person"
     )
+
+
+def test_erasing_the_record_kept_erases_the_merged_entrants_name_from_the_files_list():
+    import_text(PLESSIS_CUP)
+    thabo = Player.objects.get(username="thabo-mokoena")
+    thabo_again = factories.player("thabo-again", "3k", full_name="Thabo Mokoena")
+    player_merge(user=factories.committee_member(), keep=thabo_again, duplicate=thabo)
+
+    player_erase(user=system_user(), player=thabo_again)
+
+    entry = TournamentPlayer.objects.get(tournament__code="plessis-cup", number=3)
+    assert (entry.family_name, entry.given_name) == (str(thabo_again.pk), ERASED_NAME)
+    assert "Mokoena" not in run("export_tournament", "plessis-cup")
