@@ -341,8 +341,10 @@ def _render_merge(request, form, confirm_form=None):
             "keep": selectors.record_summary(keep),
             "duplicate": selectors.record_summary(duplicate),
             "between": GameTable(between) if between.exists() else None,
+            "both_listed": selectors.tournaments_listing_both(keep, duplicate),
         }
-        if context["between"] is None and confirm_form is None:
+        refused = context["between"] is not None or context["both_listed"]
+        if not refused and confirm_form is None:
             context["confirm_form"] = MergeConfirmForm(
                 initial={
                     "keep": keep.username,

@@ -14,9 +14,9 @@ from players.models import (
     Club,
     Game,
     Player,
-    Tournament,
     TournamentPlayer,
 )
+from players.selectors.committee import tournaments_listing_both
 from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
 from players.services.base import ServiceError
@@ -252,12 +252,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
                 "they are two people, not two records of one person"
             )
             raise ServiceError(message, [(None, "duplicate", message)])
-        both_listed = list(
-            Tournament.objects.filter(entrants__player=keep)
-            .filter(entrants__player=duplicate)
-            .order_by("start_date", "code")
-            .values_list("code", flat=True)
-        )
+        both_listed = tournaments_listing_both(keep, duplicate)
         if both_listed:
             message = (
                 f"{keep.username} and {duplicate.username} are both players of the "

@@ -118,3 +118,16 @@ def test_posting_a_merge_of_two_players_of_one_tournament_file_is_refused_naming
     (message,) = response.context["confirm_form"].errors["duplicate"]
     assert "both players of the imported tournament plessis-cup" in message
     assert Player.objects.get(username="thabo-mokoena").active
+
+
+def test_the_preview_of_two_players_of_one_tournament_file_refuses_naming_it(client, connie):
+    import_text(PLESSIS_CUP)
+
+    response = client.get(
+        "/committee/players/merge/", {"keep": "aya-de-groot", "duplicate": "thabo-mokoena"}
+    )
+
+    html = response.content.decode()
+    alert = html[html.index('id="listed-together"') :]
+    assert "the imported tournament plessis-cup</strong>" in alert
+    assert 'name="confirm"' not in html
