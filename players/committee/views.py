@@ -341,8 +341,10 @@ def _render_merge(request, form, confirm_form=None):
             "keep": selectors.record_summary(keep),
             "duplicate": selectors.record_summary(duplicate),
             "between": GameTable(between) if between.exists() else None,
+            "both_listed": selectors.tournaments_listing_both(keep, duplicate),
         }
-        if context["between"] is None and confirm_form is None:
+        refused = context["between"] is not None or context["both_listed"]
+        if not refused and confirm_form is None:
             context["confirm_form"] = MergeConfirmForm(
                 initial={
                     "keep": keep.username,
@@ -379,8 +381,9 @@ def _merged(request, data: dict):
     )
     messages.success(
         request,
-        f"{data['duplicate'].username} merged into {keep.username}: its games and "
-        "adjustments moved, the record is now inactive; the ratings are recomputed.",
+        f"{data['duplicate'].username} merged into {keep.username}: its games, "
+        "adjustments and lines in tournament files moved, the record is now inactive; "
+        "the ratings are recomputed.",
     )
     return redirect(keep)
 

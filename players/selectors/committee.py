@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from players.models import Adjustment, Game, Player, ResyncBatch
+from players.models import Adjustment, Game, Player, ResyncBatch, Tournament
 from players.permissions import COMMITTEE, VOLUNTEERS
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.selectors.players import national_ranks_before, ratings_by_algorithm
@@ -154,6 +154,17 @@ def games_between(one: Player, other: Player) -> QuerySet[Game]:
         .filter(Q(white=one, black=other) | Q(white=other, black=one))
         .select_related("white", "black", "tournament")
         .in_replay_order()
+    )
+
+
+def tournaments_listing_both(one: Player, other: Player) -> list[str]:
+    """The codes of the imported tournaments whose file lists both players, the earliest
+    first (one query): a file lists each player once, so such two are two people."""
+    return list(
+        Tournament.objects.filter(entrants__player=one)
+        .filter(entrants__player=other)
+        .order_by("start_date", "code")
+        .values_list("code", flat=True)
     )
 
 

@@ -14,7 +14,9 @@ from players.models import (
     Club,
     Game,
     Player,
+    TournamentPlayer,
 )
+from players.selectors.committee import tournaments_listing_both
 from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
 from players.services.base import ServiceError
@@ -208,14 +210,20 @@ def players_create(*, user, players: Sequence[Player], summary: str) -> list[Pla
 
 
 def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Player:
-    """Move the duplicate record's games and adjustments to the record to keep, and mark
-    the duplicate inactive (never deleted: the audit trail refers to it).
+    """Move the duplicate record's games, adjustments and lines in imported tournament
+    files (``TournamentPlayer``) to the record to keep, and mark the duplicate inactive
+    (never deleted: the audit trail refers to it).
 
-    Refused when the two records played each other: then they are two people. Void games
+    Refused when the two records played each other, or are both on the players' list of
+    one imported tournament: then they are two people (a file lists each player once;
+    two lines of one file cannot become one without choosing whose number, place and
+    figures stand, and the other players' rounds name both numbers). Void games
     between them stay with the duplicate (they count for nothing and a game cannot have
-    the same player on both sides). The ratings are marked dirty from the earliest game
-    or adjustment of either record, so the replay starts before both and rewrites every
-    history row of the duplicate.
+    the same player on both sides). The record kept takes the duplicate's declared GoR
+    when the duplicate played first: the EGF algorithms start a player at the GoR of
+    their earliest tournament file, as an import sets it. The ratings are marked dirty
+    from the earliest game or adjustment of either record, so the replay starts before
+    both and rewrites every history row of the duplicate.
     """
     if keep.pk == duplicate.pk:
         message = "choose two different records: this is the record to keep"
@@ -245,7 +253,19 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
                 "they are two people, not two records of one person"
             )
             raise ServiceError(message, [(None, "duplicate", message)])
-        earliest = earliest_entry([keep, duplicate])
+        both_listed = tournaments_listing_both(keep, duplicate)
+        if both_listed:
+            message = (
+                f"{keep.username} and {duplicate.username} are both players of the "
+                f"imported tournament{'s' if len(both_listed) > 1 else ''} "
+                f"{', '.join(both_listed)}: a tournament file lists each player once, so "
+                "they are two people, not two records of one person"
+            )
+            raise ServiceError(message, [(None, "duplicate", message)])
+        keep_first, duplicate_first = earliest_entry([keep]), earliest_entry([duplicate])
+        earliest = min(
+            (day for day in (keep_first, duplicate_first) if day is not None), default=None
+        )
         moved_games = list(
             Game.objects.select_related("white", "black", "tournament")
             .filter(Q(white=duplicate) | Q(black=duplicate))
@@ -260,6 +280,15 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         )
         moved_adjustments = list(Adjustment.objects.filter(player=duplicate).order_by("seq"))
         Adjustment.objects.filter(player=duplicate).update(player=keep, version=F("version") + 1)
+        # The file's line (number, place, rounds, declared rank and GoR) goes with the
+        # games it describes: else the tournament lists the person twice, the line with
+        # no games and the record kept after the file's players.
+        moved_entries = list(
+            duplicate.tournament_entries.select_related("tournament").order_by(
+                "tournament__start_date", "tournament__code"
+            )
+        )
+        duplicate.tournament_entries.update(player=keep)
         games_after = Game.objects.select_related("white", "black", "tournament").filter(
             pk__in=before
         )
@@ -276,7 +305,36 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
                 )
                 for game in games_after
             ]
+            + [
+                audit_entry(
+                    user,
+                    "tournament_entry_reassign",
+                    entry,
+                    before=_entry_snapshot(entry, duplicate),
+                    after=_entry_snapshot(entry, keep),
+                    summary=f"{duplicate.username} merged into {keep.username}",
+                )
+                for entry in moved_entries
+            ]
         )
+        keep_before = player_snapshot(keep)
+        if (
+            duplicate.declared_rating is not None
+            and duplicate_first is not None
+            and (keep_first is None or duplicate_first < keep_first)
+            and keep.declared_rating != duplicate.declared_rating
+        ):
+            keep.declared_rating = duplicate.declared_rating
+            keep.save(update_fields=["declared_rating"])
+            audit(
+                user,
+                "player_update",
+                keep,
+                before=keep_before,
+                after=player_snapshot(keep),
+                summary=f"{keep.username}: the declared GoR of {duplicate.username}, "
+                "who played first",
+            )
         duplicate_before = player_snapshot(duplicate)
         duplicate.active = False
         duplicate.merged_into = keep
@@ -293,6 +351,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
             "duplicate": duplicate.username,
             "games": sorted(before),
             "adjustments": [adjustment.seq for adjustment in moved_adjustments],
+            "tournament_entries": [entry.tournament.code for entry in moved_entries],
             "note": note,
         }
         audit(user, "player_merge", keep, after=details, summary=summary)
@@ -313,3 +372,12 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
             )
     keep.refresh_from_db()
     return keep
+
+
+def _entry_snapshot(entry: TournamentPlayer, player: Player) -> dict[str, Any]:
+    """A tournament file's line as the audit trail keeps it, on ``player``'s record."""
+    return {
+        "tournament": entry.tournament.code,
+        "number": entry.number,
+        "player": player.username,
+    }

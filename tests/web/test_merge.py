@@ -8,6 +8,7 @@ import pytest
 from players.models import AuditEntry, Game, Player
 from players.services.games import record_sheet_submit
 from tests import factories
+from tests.players.test_tournament_round_trip import PLESSIS_CUP, import_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
@@ -103,3 +104,30 @@ def test_the_two_records_must_differ_and_exist(client, connie, club):
     }
     assert unknown.context["form"].errors == {"duplicate": ["no player 'nobody'"]}
     assert 'data-record="keep"' not in same.content.decode()
+
+
+def test_posting_a_merge_of_two_players_of_one_tournament_file_is_refused_naming_it(client, connie):
+    import_text(PLESSIS_CUP)  # Aya de Groot and Thabo Mokoena: lines 2 and 3, no game
+
+    response = client.post(
+        "/committee/players/merge/",
+        {"keep": "aya-de-groot", "duplicate": "thabo-mokoena", "confirm": "on"},
+    )
+
+    assert response.status_code == 200
+    (message,) = response.context["confirm_form"].errors["duplicate"]
+    assert "both players of the imported tournament plessis-cup" in message
+    assert Player.objects.get(username="thabo-mokoena").active
+
+
+def test_the_preview_of_two_players_of_one_tournament_file_refuses_naming_it(client, connie):
+    import_text(PLESSIS_CUP)
+
+    response = client.get(
+        "/committee/players/merge/", {"keep": "aya-de-groot", "duplicate": "thabo-mokoena"}
+    )
+
+    html = response.content.decode()
+    alert = html[html.index('id="listed-together"') :]
+    assert "the imported tournament plessis-cup</strong>" in alert
+    assert 'name="confirm"' not in html
