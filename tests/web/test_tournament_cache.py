@@ -25,6 +25,7 @@ from players.web import tournament_cache
 from ratings.engine.records import read_games
 from ratings.models import CurrentRating, RecomputeState
 from ratings.recompute.run import recompute, recompute_pending
+from ratings.tasks import recompute_algorithm
 from tests import factories
 from tests.web.test_tournaments import crosstable_rows
 
@@ -471,6 +472,34 @@ def test_a_full_recompute_rebuilds_every_tournament_page(client, cup, vera, monk
     ]
     for url in urls:  # the same values, replayed from the start
         assert after[url] == before[url] == uncached(client, url, monkeypatch)
+
+
+def test_a_game_voided_after_the_tournaments_last_valid_day_leaves_it_current(
+    client, cup, vera, monkeypatch, builds, django_assert_num_queries
+):
+    ann, cat = Player.objects.get(username="ann"), Player.objects.get(username="cat")
+    record_sheet_submit(
+        user=vera, games=[factories.game(cat, ann, "W", date(2024, 4, 20), tournament=cup, round=3)]
+    )
+    recompute_pending()
+    late = cup.games.get(round=3)
+    game_void(user=vera, game_id=late.pk, version=late.version, reason="never played")
+    # Built before the recompute: the voided game's rows stand until it replays from
+    # their day, after every valid game's.
+    stale = {tab: client.get(URL + tab).content for tab in TABS}
+    builds.clear()
+
+    for algorithm in ("sagc", "egf-2021", "gcr"):
+        recompute_algorithm(algorithm)  # the worker's task: the recompute, then the warming
+    assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
+    after = {}
+    for tab in TABS:
+        with django_assert_num_queries(3):  # tournament, fingerprint, recompute notice
+            after[tab] = client.get(URL + tab).content
+
+    for tab in TABS:  # without the voided game, as the page builds them
+        assert ann_before_and_after(after[tab]) != ann_before_and_after(stale[tab])
+        assert after[tab] == uncached(client, URL + tab, monkeypatch)
 
 
 def test_tournaments_rated_since_a_day_are_those_with_games_from_it(cup):
