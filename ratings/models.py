@@ -6,6 +6,8 @@ and adjustments with the pure engine, so it can always be rebuilt from scratch.
 
 from __future__ import annotations
 
+from datetime import date
+
 from django.db import models
 
 from players.fields import RankField
@@ -199,6 +201,34 @@ class MonthEndStanding(models.Model):
 
     def __str__(self) -> str:
         return f"{self.algorithm} {self.month_end} {self.player_id} {self.value}"
+
+
+class HistoryRewrite(models.Model):
+    """A recompute of ``algorithm`` that rewrote its history rows from ``from_day`` on
+    (``FULL``: from the start). Rows dated before ``from_day`` kept their values: the
+    replay reads the same records up to there, and a tournament game dirties an
+    algorithm that rates tournaments as blocks from the tournament's first day.
+
+    A page built from history rows up to a day (a tournament's crosstable) is current
+    while the latest rewrite reaching that day, the one of the highest ``from_day`` on
+    or before it, is the one it was built after: a new rewrite gets a new id (never
+    reused: a sequence, SQLite's AUTOINCREMENT) and replaces the rewrites from its day
+    or later, which it covers, so the ``from_day`` of the rows left rise with their ids
+    and one step down the unique index finds it (``crosstable_fingerprint``). Written
+    in the recompute's transaction, with its rows (``ratings.recompute.run``)."""
+
+    FULL = date.min
+
+    algorithm = models.CharField(max_length=20)
+    from_day = models.DateField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["algorithm", "from_day"], name="history_rewrite_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} from {self.from_day}"
 
 
 class RecomputeState(models.Model):

@@ -30,7 +30,7 @@ from players.models import (
 )
 from ratings.engine.formats.standings import SITE_CRITERIA, Round, criterion_label, place_players
 from ratings.engine.ranks import Rank
-from ratings.models import RatingHistory, RecomputeState
+from ratings.models import HistoryRewrite, RatingHistory
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -380,17 +380,23 @@ def _told_apart(names: list[str]) -> list[str]:
 
 
 def tournaments_rated_since(day: date | None, *, limit: int) -> list[Tournament]:
-    """At most ``limit`` tournaments with a valid game on or after ``day`` (any day when
-    None): those a recompute from ``day`` rewrote the values of. Those with a game on
-    ``day`` or before it come first (the one whose entry or correction moved the
-    recompute there, whoever reads it next), then the latest last game first. One query
-    on the tournaments' stored dates."""
-    tournaments = Tournament.objects.filter(last_game__isnull=False)
+    """At most ``limit`` tournaments with a game on or after ``day`` (any day when None),
+    a void one too (its history rows stood until the recompute): those a recompute
+    from ``day`` rewrote the values of, whose key ``crosstable_fingerprint`` moves.
+    Those with a game on ``day`` or before it come first (the one whose entry or
+    correction moved the recompute there, whoever reads it next), then the latest last
+    game first. One query, on the tournaments' stored dates and the void games."""
+    voided = Game.objects.filter(voided_at__isnull=False, tournament__isnull=False)
     spans_day: Case | Value = Value(1)
-    if day is not None:
-        tournaments = tournaments.filter(last_game__gte=day)
+    if day is None:
+        valid = Q(last_game__isnull=False)
+    else:
+        valid = Q(last_game__gte=day)
+        voided = voided.filter(date__gte=day)
         spans_day = Case(When(first_game__lte=day, then=Value(0)), default=Value(1))
-    return list(tournaments.order_by(spans_day, "-last_game", "code")[:limit])
+    tournaments = Tournament.objects.filter(valid | Q(pk__in=voided.values("tournament_id")))
+    order = (spans_day, F("last_game").desc(nulls_last=True), "code")
+    return list(tournaments.order_by(*order)[:limit])
 
 
 def tournaments_of_player(player_id: int, *, limit: int) -> list[Tournament]:
@@ -412,7 +418,7 @@ def tournament_codes() -> list[str]:
 
 def crosstable_fingerprint(tournament: Tournament, algorithm: str) -> tuple:
     """Values that change whenever the crosstable of ``tournament`` under ``algorithm``
-    would, read in one query (under a millisecond at EGC 2013's 3,000 games):
+    would, read in one query:
 
     - its games, void ones too: their number, highest id, and sums of their versions
       and players (an entry or import adds games; a correction, void or merge moves a
@@ -421,24 +427,29 @@ def crosstable_fingerprint(tournament: Tournament, algorithm: str) -> tuple:
       writes them anew; a merge moves their player);
     - the latest ``Player.updated_at`` of the players of either (every save of a
       player moves it: a name, country, club or rank edited, an erasure);
-    - when the algorithm's last recompute finished (its history rows, the values
-      before and after, are written by recomputes only, in the same transaction).
+    - the latest recompute of the algorithm that rewrote its history from the day of
+      the tournament's last game (void ones too: their rows stand until then) or
+      earlier (``HistoryRewrite``). The crosstable shows the values and ranks of the
+      history rows of its games, nothing later, and a recompute leaves the values of
+      the rows before its day as they were: tonight's club game, replayed from tonight,
+      leaves every earlier tournament's key as it was, and its cached page read.
 
     The tournament's own row (standings, score names) is read with the page anyway; the
     cache key takes what the crosstable shows of it (``players.public.crosstable_cache``)."""
     game = Game._meta.db_table
     entrant = TournamentPlayer._meta.db_table
     player = Player._meta.db_table
-    state = RecomputeState._meta.db_table
+    rewrite = HistoryRewrite._meta.db_table
     sql = f"""
         SELECT g.n, g.last_id, g.versions, g.whites, g.blacks, e.n, e.ids, e.players,
             (SELECT MAX(updated_at) FROM {player} WHERE id IN (
                 SELECT white_id FROM {game} WHERE tournament_id = %s
                 UNION SELECT black_id FROM {game} WHERE tournament_id = %s
                 UNION SELECT player_id FROM {entrant} WHERE tournament_id = %s)),
-            (SELECT last_finished FROM {state} WHERE algorithm = %s)
+            (SELECT id FROM {rewrite} WHERE algorithm = %s AND from_day <= g.last_day
+             ORDER BY from_day DESC LIMIT 1)
         FROM (SELECT COUNT(*) AS n, MAX(id) AS last_id, SUM(version) AS versions,
-                SUM(white_id) AS whites, SUM(black_id) AS blacks
+                SUM(white_id) AS whites, SUM(black_id) AS blacks, MAX(date) AS last_day
               FROM {game} WHERE tournament_id = %s) AS g,
              (SELECT COUNT(*) AS n, SUM(id) AS ids, SUM(player_id) AS players
               FROM {entrant} WHERE tournament_id = %s) AS e"""

@@ -5,9 +5,10 @@ EGC 2013 (600 players, 3,000 games) takes about 90 ms of CPU to read and print a
 crosstable, 30 to 40 ms as the API's games; both are asked for far more often than the
 tournament changes. The key holds the tournament (what its row tells the page: code,
 standings, score names), the algorithm and ``crosstable_fingerprint`` (one query: its
-games, its file's players, its players' last save, the algorithm's last recompute), so
-no write has to remember the cache: the first request after it builds anew under a new
-key, and the old entry expires unread."""
+games, its file's players, its players' last save, the algorithm's last recompute that
+rewrote its games' history rows), so no write has to remember the cache: the first
+request after it builds anew under a new key, and the old entry expires unread. A
+recompute from a day after the tournament leaves its key, and its entry, as they were."""
 
 from __future__ import annotations
 
@@ -29,8 +30,10 @@ Kept = TypeVar("Kept")
 # 2: rounds without a colour, the file's figures marked; 3: the SAGC rank before;
 # 4: players with a game counted apart, corrected rounds marked, score columns named
 # alike told apart; 5: both of 3 and 4; 6: a round marked corrected when what was
-# played changed (Game.revision, filled by a migration), not when a merge moved it
-FORMAT = 6
+# played changed (Game.revision, filled by a migration), not when a merge moved it;
+# 7: the key holds the last recompute reaching the tournament's games
+# (HistoryRewrite), not the algorithm's last one
+FORMAT = 7
 # A day: an entry no request reads again leaves the cache on its own.
 TIMEOUT_SECONDS = 24 * 60 * 60
 # Tests set their own (tests/conftest.py), so that no test reads what another one left

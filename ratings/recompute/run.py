@@ -38,7 +38,14 @@ from ratings.engine.base import (
 )
 from ratings.engine.records import GameRecord
 from ratings.lab.services import mark_lab_dirty, sweep_lab_reports
-from ratings.models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
+from ratings.models import (
+    Checkpoint,
+    CurrentRating,
+    HistoryRewrite,
+    RatingHistory,
+    RatingSnapshot,
+    RecomputeState,
+)
 from ratings.recompute import dirty, liveness, month_ends, progress, staging
 from ratings.recompute.dirty import earliest, ensure_states, maintained_algorithms
 from ratings.selectors import (
@@ -394,6 +401,9 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
     # The tail goes in one statement; the unique index on (algorithm, position) finds it.
     tail = RatingHistory.objects.filter(algorithm=name, position__gte=position)
     writes.later(tail.delete, in_prefix=True)
+    # The values of the rows dated from ``start`` on may change: the pages built from
+    # them (a tournament's crosstable) are keyed on this record.
+    writes.later(lambda: _record_rewrite(name, start), in_prefix=True)
 
     total = replay_count(name, key)
     ids = player_ids()
@@ -466,6 +476,15 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
 
 
 _CHECKPOINT_COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")
+
+
+def _record_rewrite(algorithm: str, start: date | None) -> None:
+    """Record that ``algorithm``'s history rows are rewritten from ``start`` on (None:
+    all of them), in place of the records from that day or later, which this one
+    covers (:class:`HistoryRewrite`)."""
+    day = HistoryRewrite.FULL if start is None else start
+    HistoryRewrite.objects.filter(algorithm=algorithm, from_day__gte=day).delete()
+    HistoryRewrite.objects.create(algorithm=algorithm, from_day=day)
 
 
 def _fetch_chunk(total: int) -> int:

@@ -19,6 +19,7 @@ from ratings.engine.output import history_cells
 from ratings.models import (
     Checkpoint,
     CurrentRating,
+    HistoryRewrite,
     MonthEndStanding,
     RatingHistory,
     RecomputeState,
@@ -185,6 +186,28 @@ def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
     assert stored("sagc") == replayed_from_scratch("sagc")
 
 
+def rewrites(algorithm: str) -> list[date]:
+    """The days ``algorithm``'s recorded rewrites start from, in the order of their ids."""
+    rows = HistoryRewrite.objects.filter(algorithm=algorithm).order_by("id")
+    return list(rows.values_list("from_day", flat=True))
+
+
+def test_a_recompute_records_its_day_in_place_of_the_rewrites_from_that_day_on(club):
+    vera, (ann, ben, *_rest) = club
+    for day in (date(2024, 1, 5), date(2024, 2, 1), date(2024, 3, 1)):
+        record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", day)])
+        recompute_pending(["sagc"])
+    assert rewrites("sagc") == [date(2024, 1, 5), date(2024, 2, 1), date(2024, 3, 1)]
+
+    record_sheet_submit(user=vera, games=[factories.game(ben, ann, "W", date(2024, 1, 20))])
+    recompute_pending(["sagc"])
+    assert rewrites("sagc") == [date(2024, 1, 5), date(2024, 1, 20)]
+
+    recompute("sagc", full=True)
+    assert rewrites("sagc") == [HistoryRewrite.FULL]
+    assert rewrites("egf-2021") == []  # not recomputed since the first game
+
+
 def test_a_write_during_a_recompute_keeps_the_mark(club, monkeypatch):
     vera, (ann, ben, *_rest) = club
     record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 1, 5))])
@@ -233,6 +256,7 @@ def test_a_write_during_a_staged_replay_keeps_the_rows_before_its_date(club, mon
     # second replay started there, not at the start of the history.
     assert starts == [first, date(2024, 2, 1)]
     assert result.replayed_from == date(2024, 2, 1)
+    assert rewrites("sagc") == [first, date(2024, 2, 1)]  # the first pass's rows went in
     assert 0 < result.rows < 2 * 12
     assert RecomputeState.objects.get(algorithm="sagc").dirty_from is None
     assert stored("sagc") == replayed_from_scratch("sagc")

@@ -23,8 +23,9 @@ from players.services.players import player_merge, player_update
 from players.services.privacy import player_erase
 from players.web import tournament_cache
 from ratings.engine.records import read_games
-from ratings.models import RecomputeState
-from ratings.recompute.run import recompute_pending
+from ratings.models import CurrentRating, RecomputeState
+from ratings.recompute.run import recompute, recompute_pending
+from ratings.tasks import recompute_algorithm
 from tests import factories
 from tests.web.test_tournaments import crosstable_rows
 
@@ -379,6 +380,126 @@ def test_an_admin_edit_of_a_player_warms_their_tournaments(rf: RequestFactory, c
     )
 
     assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
+
+
+# --- A recompute moves the keys of the tournaments it rewrote, and only theirs ----------
+
+TABS = ("", "?algorithm=sagc")  # EGF's (rated as blocks) and SAGC's
+
+
+def club_game_with_ann(vera, day: date) -> None:
+    """A club game of Ann's (no tournament) on ``day``, against a new player."""
+    ann, eve = Player.objects.get(username="ann"), factories.player("eve", "1d")
+    record_sheet_submit(user=vera, games=[factories.game(eve, ann, "B", day)])
+
+
+def ann_before_and_after(html: bytes) -> list[str]:
+    row = next(row for row in crosstable_rows(html.decode()) if "Ann" in row)
+    return row[-3:]
+
+
+def test_a_game_entered_after_the_tournaments_last_day_leaves_its_page_kept_and_current(
+    client, cup, vera, monkeypatch, builds, django_assert_num_queries
+):
+    before = {tab: client.get(URL + tab).content for tab in TABS}
+    finished = dict(RecomputeState.objects.values_list("algorithm", "last_finished"))
+    ratings = dict(
+        CurrentRating.objects.filter(player__username="ann").values_list("algorithm", "value")
+    )
+    builds.clear()
+
+    # Tonight's club game, after everything else: each algorithm replays from its day.
+    as_the_worker_runs_it(lambda: club_game_with_ann(vera, date(2024, 5, 1)))
+    after = {}
+    for tab in TABS:
+        with django_assert_num_queries(3):  # tournament, fingerprint, recompute notice
+            after[tab] = client.get(URL + tab).content
+
+    assert builds == []  # neither the worker nor the requests built it
+    for tab in TABS:
+        assert after[tab] == before[tab]
+        assert after[tab] == uncached(client, URL + tab, monkeypatch)
+    # The recomputes ran and moved Ann's ratings, after the tournament.
+    for algorithm, value in ratings.items():
+        assert RecomputeState.objects.get(algorithm=algorithm).last_finished > finished[algorithm]
+        assert CurrentRating.objects.get(algorithm=algorithm, player__username="ann").value != value
+
+
+@pytest.mark.parametrize(
+    "day",
+    [date(2024, 3, 1), date(2024, 4, 6)],
+    ids=["a_game_before_the_tournament", "a_game_within_the_tournament"],
+)
+def test_a_back_dated_game_rebuilds_the_page_with_the_new_values(
+    client, cup, vera, connie, monkeypatch, builds, day
+):
+    enter_a_game(cup, vera, connie)  # the tournament goes on to 2024-04-07
+    recompute_pending()
+    before = {tab: client.get(URL + tab).content for tab in TABS}
+    builds.clear()
+
+    club_game_with_ann(vera, day)
+    recompute_pending()  # no warming: the request finds the key moved
+    after = {tab: client.get(URL + tab).content for tab in TABS}
+
+    assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
+    for tab in TABS:
+        assert ann_before_and_after(after[tab]) != ann_before_and_after(before[tab])
+        assert after[tab] == uncached(client, URL + tab, monkeypatch)
+
+
+def test_a_full_recompute_rebuilds_every_tournament_page(client, cup, vera, monkeypatch, builds):
+    ann, ben = Player.objects.get(username="ann"), Player.objects.get(username="ben")
+    winter = factories.tournament("winter-cup", "Winter Cup")
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(ann, ben, "W", date(2024, 1, 6), tournament=winter, round=1)],
+    )
+    recompute_pending()
+    urls = [URL + tab for tab in TABS] + ["/tournaments/winter-cup/" + tab for tab in TABS]
+    before = {url: client.get(url).content for url in urls}
+    builds.clear()
+
+    for algorithm in ("sagc", "egf-2021"):
+        recompute(algorithm, full=True)
+    after = {url: client.get(url).content for url in urls}
+
+    assert sorted(builds) == [
+        ("spring-cup", "egf-2021"),
+        ("spring-cup", "sagc"),
+        ("winter-cup", "egf-2021"),
+        ("winter-cup", "sagc"),
+    ]
+    for url in urls:  # the same values, replayed from the start
+        assert after[url] == before[url] == uncached(client, url, monkeypatch)
+
+
+def test_a_game_voided_after_the_tournaments_last_valid_day_leaves_it_current(
+    client, cup, vera, monkeypatch, builds, django_assert_num_queries
+):
+    ann, cat = Player.objects.get(username="ann"), Player.objects.get(username="cat")
+    record_sheet_submit(
+        user=vera, games=[factories.game(cat, ann, "W", date(2024, 4, 20), tournament=cup, round=3)]
+    )
+    recompute_pending()
+    late = cup.games.get(round=3)
+    game_void(user=vera, game_id=late.pk, version=late.version, reason="never played")
+    # Built before the recompute: the voided game's rows stand until it replays from
+    # their day, after every valid game's.
+    stale = {tab: client.get(URL + tab).content for tab in TABS}
+    builds.clear()
+
+    for algorithm in ("sagc", "egf-2021", "gcr"):
+        recompute_algorithm(algorithm)  # the worker's task: the recompute, then the warming
+    assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
+    after = {}
+    for tab in TABS:
+        with django_assert_num_queries(3):  # tournament, fingerprint, recompute notice
+            after[tab] = client.get(URL + tab).content
+
+    for tab in TABS:  # without the voided game, as the page builds them
+        assert ann_before_and_after(after[tab]) != ann_before_and_after(stale[tab])
+        assert after[tab] == uncached(client, URL + tab, monkeypatch)
 
 
 def test_tournaments_rated_since_a_day_are_those_with_games_from_it(cup):
