@@ -15,7 +15,11 @@ from django.utils import timezone
 from players.models import Adjustment, Game, Player, ResyncBatch, Tournament
 from players.permissions import COMMITTEE, VOLUNTEERS
 from players.selectors.accounts import SYSTEM_USERNAME
-from players.selectors.players import national_ranks_before, ratings_by_algorithm
+from players.selectors.players import (
+    clubs_players,
+    national_ranks_before,
+    ratings_by_algorithm,
+)
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
@@ -28,12 +32,12 @@ from ratings.recompute.run import running_stalled
 
 def resync_candidates() -> QuerySet[Player]:
     """The clubs' players a national list resyncs, with just what matching it needs (one
-    query): as on the rating list, not those seen only at imported tournaments (with no
-    club of the site and no game here outside a tournament: their national rank is their
-    federation's business, and a world list would reset hundreds of them), nor erased or
-    merged records."""
+    query): those of the rating list (``clubs_players``), not those seen only at
+    imported tournaments, with or without a game there (their national rank is their
+    federation's business, and a world list would reset hundreds of them; nor is one
+    absent from it news to the club), nor erased or merged records."""
     return (
-        Player.objects.filter(Q(club__isnull=False) | Q(tournament_only=False))
+        Player.objects.filter(clubs_players())
         .filter(erased_at__isnull=True, merged_into__isnull=True)
         .only("id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id")
     )

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import (
+    Exists,
     IntegerField,
+    OuterRef,
     Q,
     QuerySet,
 )
@@ -35,6 +37,25 @@ class ChartPoint:
     date: date
     rank: Rank
     value: float
+
+
+def clubs_players(path: str = "") -> Q:
+    """The clubs' players, whom the rating list shows and a national list resyncs
+    (``path``: the lookup path to the player, e.g. ``"player__"``): those with a club of
+    the site, or a valid game outside tournaments, or never entered at an imported
+    tournament (a newcomer a volunteer added, not rated yet). Left out: the people seen
+    only at imported tournaments, whether every game they have is a tournament game
+    (``tournament_only``) or they have no game at all, only byes, forfeits or rounds
+    missed there (EGC 2013 lists five such entrants): like the EGD's and the AGA's
+    lists, the club's list is of people who played here, and their national rank is
+    their federation's business, not the club's resync."""
+    entered = TournamentPlayer.objects.filter(player=OuterRef(f"{path}pk"))
+    # tournament_only is False both for a game outside tournaments and for no game at
+    # all; last_played (the latest valid game) tells them apart.
+    return Q(**{f"{path}club__isnull": False}) | (
+        Q(**{f"{path}tournament_only": False})
+        & (Q(**{f"{path}last_played__isnull": False}) | ~Exists(entered))
+    )
 
 
 def national_ranks_before(batch: ResyncBatch) -> dict[int, Rank]:

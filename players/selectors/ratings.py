@@ -19,6 +19,7 @@ from players.fields import code_to_rank, rank_to_code
 from players.lookup import player_index
 from players.models import Adjustment, Club, Game, Player, Tournament
 from players.selectors.exports import spreadsheet_safe
+from players.selectors.players import clubs_players
 from ratings.engine.base import registry
 from ratings.engine.output import format_value
 from ratings.engine.ranks import Rank
@@ -41,8 +42,8 @@ class RatingListFilters:
     strongest: Rank | None = None
     active_since: date | None = None
     search: str = ""
-    # False: the clubs' players only, those with a club of the site or who played a game
-    # outside tournaments here, not those seen only at imported tournaments
+    # False: the clubs' players only (``clubs_players``), not those seen only at
+    # imported tournaments, with or without a game there
     everyone: bool = False
     as_of: date | None = None  # the list as it stood at the end of that day
 
@@ -60,9 +61,11 @@ def rating_list(algorithm: str, filters: RatingListFilters) -> QuerySet | Rating
 
     Only players with a rating under the algorithm are listed (a player appears after
     their first game it rates, or an adjustment); the club page names its members who
-    are not rated yet. Unless ``filters.everyone``, players with no club whose every
-    game is a tournament game are left out. Each row has ``player``, ``rank``,
-    ``value``, ``games`` and ``last_updated``: the current ratings (a queryset), or with
+    are not rated yet. Unless ``filters.everyone``, only the clubs' players are listed
+    (``clubs_players``): not those seen only at imported tournaments. So a row with no
+    game is a club's player whom an adjustment or a resync gave a rank (a club starting
+    from the national list). Each row has ``player``, ``rank``, ``value``, ``games`` and
+    ``last_updated``: the current ratings (a queryset), or with
     ``filters.as_of`` the standings at the end of that day (``RatingsOfDay``, the rows
     of ``ratings_as_of`` filtered and sorted in memory). Activity is the date of the
     latest game played (``Player.last_played``, kept by every write of games), or with
@@ -113,7 +116,7 @@ def _admitted(filters: RatingListFilters, prefix: str = "") -> Q:
     if filters.club is not None:
         admitted &= Q(**{f"{prefix}club": filters.club})
     elif not filters.everyone:
-        admitted &= Q(**{f"{prefix}club__isnull": False}) | Q(**{f"{prefix}tournament_only": False})
+        admitted &= clubs_players(prefix)
     if filters.search:
         # The player lookup's search: names in any order and without their accents,
         # EGD PINs (a few thousand ids at most, in one IN list).

@@ -149,3 +149,24 @@ def test_a_list_resyncs_the_clubs_players_not_those_seen_only_at_imported_tourna
 
     assert {member, regular} <= candidates
     assert visitor not in candidates and erased not in candidates
+
+
+@pytest.mark.django_db
+def test_an_entrant_with_no_game_is_not_resynced_but_a_clubs_newcomer_without_one_is():
+    """Someone an imported tournament lists with byes or forfeits only, and no game
+    anywhere, is seen only at that tournament, like a visitor with tournament games;
+    a newcomer a volunteer added, who has not played yet, is the club's."""
+    from players.models import TournamentPlayer
+    from players.selectors.committee import resync_candidates
+
+    cup = factories.tournament("cup-2023", "Cup 2023")
+    entrant = factories.player("entrant", "30k", full_name="Joong-Ja Kim")
+    TournamentPlayer.objects.create(tournament=cup, player=entrant, number=1, rank=-30)
+    newcomer = factories.player("newcomer", "25k")
+    member = factories.player("member", "20k", club=factories.club("Durban"))
+    TournamentPlayer.objects.create(tournament=cup, player=member, number=2, rank=-20)
+
+    candidates = set(resync_candidates())
+
+    assert entrant not in candidates
+    assert {newcomer, member} <= candidates, "a club of the site makes an entrant the club's"

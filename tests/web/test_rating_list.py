@@ -10,11 +10,13 @@ import pytest
 from django.contrib.staticfiles import finders
 from django.utils import timezone
 
+from players.models import TournamentPlayer
 from players.public.forms import RatingListFilterForm
 from players.selectors.ratings import months_before
 from players.services.games import record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RecomputeState
+from ratings.recompute.run import recompute_pending
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -229,6 +231,31 @@ def test_it_lists_the_clubs_players_and_tournament_only_players_one_filter_away(
     everyone = client.get("/?players=all").content.decode()
     assert listed(everyone) == ["visitor", "regular", "member"]
     assert [row[1] for row in csv_rows(client.get("/ratings.csv"))[1:]] == ["regular", "member"]
+
+
+def test_a_clubs_player_given_a_rank_is_listed_before_a_game_an_entrant_with_none_is_not(
+    client, settings
+):
+    """A row with no game is deliberate: a club that starts from the national list sees
+    its players at their rank before they play. Someone an imported tournament lists
+    with no game (byes, forfeits) is no club's player, even with a rank recorded for
+    them: the clubs' list is of people who play here; the whole list shows them."""
+    settings.RATINGS_ALGORITHMS = ["sagc"]
+    connie = factories.committee_member()
+    newcomer = factories.player("newcomer", "25k")
+    entrant = factories.player("entrant", "30k")
+    cup = factories.tournament("cup-2013", "Cup 2013")
+    TournamentPlayer.objects.create(tournament=cup, player=entrant, number=1, rank=-30)
+    for player, rank in ((newcomer, "12k"), (entrant, "20k")):
+        factories.adjustment(player, date(2024, 6, 1), rank, user=connie)
+    recompute_pending()
+    assert CurrentRating.objects.get(player=entrant).games == 0
+
+    assert listed(client.get("/").content.decode()) == ["newcomer"]
+    rows = csv_rows(client.get("/ratings.csv"))[1:]
+    assert [(row[0], row[1], row[5]) for row in rows] == [("12k", "newcomer", "0")]
+    assert listed(client.get("/?as_of=2024-06-30").content.decode()) == ["newcomer"]
+    assert listed(client.get("/?players=all").content.decode()) == ["newcomer", "entrant"]
 
 
 def test_it_searches_usernames_and_names(client):

@@ -13,12 +13,16 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from players.models import Adjustment, AuditEntry, Player, ResyncBatch, ResyncUpload
+from players.selectors.resync import Outcome
 from players.services.adjustments import egf_algorithms
 from players.services.games import record_sheet_submit
+from ratings.engine.formats.opengotha import read_opengotha
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.engine.test_egd_format import SHARED_DATA, needs_egc2013
+from tests.players.test_tournament_round_trip import EGC2013_XML, import_text
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
@@ -535,3 +539,38 @@ def test_the_revert_page_lists_each_player_once_with_the_ratings_it_voids(client
         *sorted(egf_algorithms()),
     ]
     assert "for each of its 2 players" in confirm.content.decode()
+
+
+EGD_LIST_2013 = SHARED_DATA / "egd-ratinglists" / "allworld_lp_2013-08-27.html.gz"
+
+
+@needs_egc2013
+@pytest.mark.skipif(not EGD_LIST_2013.exists(), reason=f"{EGD_LIST_2013} is not on this machine")
+def test_entrants_of_an_imported_tournament_with_no_game_are_not_the_clubs_to_resync(
+    client, connie, club
+):
+    """EGC 2013 lists five players with no game (byes, forfeits), Joong-Ja Kim among
+    them, 30k there and 20k on the EGD's list of 27 Aug 2013: neither "not on the list"
+    nor changed by it, as anyone else seen only at the tournament; the club's own
+    players are, those who have not played yet too."""
+    import_text(EGC2013_XML.read_bytes(), read_opengotha, EGC2013_XML.name)
+    kim = Player.objects.get(full_name="Joong-Ja Kim")
+    assert (kim.last_played, str(kim.national_rank)) == (None, "30k")
+    Player.objects.filter(pk=club["thandi"].pk).update(egd_pin="13633719")  # Aagren, 6k
+    factories.player("newcomer", "25k", full_name="Nomvula Newcomer")  # no game yet
+
+    response = upload(client, EGD_LIST_2013.name, EGD_LIST_2013.read_bytes(), effective_date="")
+
+    counts = {outcome.value: n for outcome, n in response.context["counts"]}
+    # "Smith John" of the list is John Smith, a name js1 and js2 share.
+    assert counts == {"changed": 1, "shared name": 1, "not on the list": 2}
+    absent = {row.player.username for row in response.context["preview"].of(Outcome.ABSENT)}
+    assert absent == {"pieter", "newcomer"}
+    assert "Joong-Ja" not in response.content.decode()
+
+    apply(client, "", token=upload_token(response), effective_date="")
+
+    batch = ResyncBatch.objects.get()
+    assert {a.player.username: str(a.new_rank) for a in batch.adjustments.all()} == {"thandi": "6k"}
+    kim.refresh_from_db()
+    assert str(kim.national_rank) == "30k"
