@@ -70,6 +70,15 @@ def test_it_refuses_a_game_in_the_future(vera, alice, bob):
     assert not Game.objects.exists()
 
 
+def test_it_refuses_a_game_dated_before_1900_even_for_players_with_no_games(vera, alice, bob):
+    with pytest.raises(ServiceError) as error:
+        record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(1, 1, 1))])
+    assert error.value.errors == [
+        (1, "date", "0001-01-01 is before 1900-01-01, the earliest date a game can have")
+    ]
+    assert not Game.objects.exists()
+
+
 def test_it_allows_but_flags_a_game_before_the_club_was_founded(vera, bob):
     club = factories.club(founded=date(2024, 1, 1))
     carol = factories.player("carol", "3k", club=club)
