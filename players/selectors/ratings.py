@@ -4,6 +4,7 @@ notice."""
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -104,7 +105,7 @@ def _rating_list_of_day(algorithm: str, filters: RatingListFilters) -> RatingsOf
             and (since is None or row[_LAST_UPDATED] >= since)
         ]
     count_games = (
-        functools.partial(games_rated_by, algorithm, filters.as_of, players)
+        functools.partial(games_rated_by, algorithm, filters.as_of)
         if registry()[algorithm].has_history
         else None  # GCR's month-end snapshots have their games
     )
@@ -117,7 +118,7 @@ def games_rated_by(algorithm: str, day: date, players: QuerySet[Player]) -> dict
     """How many games ``algorithm`` had rated of each of ``players`` by the end of
     ``day`` (their history rows of games dated on or before it: what the current list's
     ``games`` counts, of that day), in one grouped query; players with none are left
-    out. It reads every row up to the day: for the whole list's CSV, not for a page."""
+    out. It reads each player's rows up to the day (the history's player-date index)."""
     return dict(
         RatingHistory.objects.filter(
             algorithm=algorithm, date__lte=day, game__isnull=False, player__in=players
@@ -193,13 +194,14 @@ class RatingsOfDay:
         rows: list[tuple],
         players: QuerySet[Player],
         ordering: tuple[str, ...] = (),
-        count_games: Callable[[], dict[int, int]] | None = None,
+        count_games: Callable[[QuerySet[Player]], dict[int, int]] | None = None,
     ) -> None:
         self.rows = rows
         self.players = players
         self.ordering = ordering
-        # the rows' games when they have none (the per-game algorithms): counted for
-        # the CSV only, which has every row
+        # the rows' games when they have none (the per-game algorithms, whose rows of a
+        # day do not count them): ``games_rated_by`` of the players, counted for the
+        # rows read, in one query
         self.count_games = count_games
 
     def order_by(self, *fields: str) -> RatingsOfDay:
@@ -238,16 +240,28 @@ class RatingsOfDay:
         return len(self.rows)
 
     def __getitem__(self, key: slice) -> list[StandingOfDay]:
-        return _with_players(self.rows[key])
+        return self._standings(self.rows[key])
 
     def __iter__(self) -> Iterator[StandingOfDay]:
         for start in range(0, len(self.rows), 2000):
-            yield from _with_players(self.rows[start : start + 2000])
+            yield from self._standings(self.rows[start : start + 2000])
+
+    def _standings(self, rows: list[tuple]) -> list[StandingOfDay]:
+        standings = _with_players(rows)
+        if self.count_games is None or not standings:
+            return standings
+        games = self.count_games(Player.objects.filter(pk__in=[row[_PLAYER] for row in rows]))
+        return [
+            dataclasses.replace(standing, games=games.get(standing.player_id, 0))
+            for standing in standings
+        ]
 
     def csv_rows(self) -> Iterator[tuple]:
         """The rows as ``rating_list_csv_rows`` gives a queryset's, with the games each
         player had played by the day."""
-        counted = self.count_games() if self.count_games is not None and self.rows else {}
+        counted = (
+            self.count_games(self.players) if self.count_games is not None and self.rows else {}
+        )
         for pk, username, rank, value, games, day, full_name, club in self._named(self.rows):
             if games is None:
                 games = counted.get(pk, 0)

@@ -15,6 +15,7 @@ from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.web.test_player_log import cells
 
 pytestmark = pytest.mark.django_db
 
@@ -105,8 +106,20 @@ def test_the_page_says_as_of_and_lists_the_players_of_that_day(client, season):
     assert "as of 2024-01-31</strong>" in html
     assert sorted(listed(html)) == ["ann", "ben"]
     assert "Last change" in html
+
+
+def test_the_page_of_a_day_shows_the_games_each_player_had_played_by_then(client, season):
+    html = client.get("/?as_of=2024-02-07&algorithm=sagc").content.decode()
+
     table = html[html.index('id="rating-list"') : html.index("</table>")]
-    assert ">Games<" not in table  # per-game algorithms keep no count of a past day
+    headings = [
+        re.sub(r"<[^>]+>", "", heading).strip()
+        for heading in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)
+    ]
+    body = table[table.index("<tbody") :]
+    rows = [cells(row) for row in re.findall(r"<tr[^>]*>.*?</tr>", body, re.S)]
+    games = {row[1].split()[-1]: row[headings.index("Games")] for row in rows}
+    assert games == {"ann": "3", "ben": "3"}
 
 
 def test_the_page_applies_the_filters_to_the_day(client, season):
