@@ -182,6 +182,24 @@ def test_back_dating_marks_the_earlier_of_the_two_dates(
     assert corrected.version == stored.version + 1
 
 
+def test_a_correction_to_year_one_is_refused_even_after_a_second_look(vera, alice, bob):
+    stored = record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
+    ).games[0]
+    with pytest.raises(ServiceError) as error:
+        game_correct(
+            user=vera,
+            game_id=stored.pk,
+            version=stored.version,
+            changes=factories.game(alice, bob, "W", date(1, 1, 1)),
+            allow_outliers=True,
+        )
+    assert error.value.errors == [
+        ("date", "0001-01-01 is before 1900-01-01, the earliest date a game can have")
+    ]
+    assert Game.objects.get(pk=stored.pk).date == date(2024, 3, 5)
+
+
 def test_moving_a_game_later_marks_its_old_date(
     vera, alice, bob, django_capture_on_commit_callbacks
 ):
