@@ -8,7 +8,6 @@ from django.http import (
     Http404,
     HttpRequest,
     HttpResponse,
-    HttpResponseBadRequest,
     StreamingHttpResponse,
 )
 from django.shortcuts import redirect
@@ -26,7 +25,7 @@ from players.selectors.exports import (
 )
 from players.selectors.players import player_or_404
 from players.selectors.tournaments import tournament_or_404
-from players.web.downloads import csv_download
+from players.web.downloads import csv_download, wrong_filter_response
 from ratings.engine.base import get_algorithm
 
 
@@ -73,10 +72,7 @@ def games_export_csv(request: HttpRequest) -> HttpResponse | StreamingHttpRespon
     filename = f"games-{timezone.localdate().isoformat()}.csv"
     form, filters, games = searched_games(request)
     if filters is None:
-        reasons = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
-        return HttpResponseBadRequest(
-            f"No CSV: a filter is wrong ({reasons}).\n", content_type="text/plain; charset=utf-8"
-        )
+        return wrong_filter_response(form)
     if not filters.any:
         return csv_download(game_record_rows(), filename)
     return csv_download(game_record_rows(games.order_by()), filename)

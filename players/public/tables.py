@@ -147,11 +147,8 @@ class RatingListTable(RowsInOneCall):
         self.algorithm = algorithm
         self.columns["value"].column.verbose_name = algorithm.value_label
         if as_of is not None:
-            # the rows of a past day: the date of each player's last change up to it,
-            # and no games count for the per-game algorithms (see ratings_as_of)
+            # the rows of a past day: the date of each player's last change up to it
             self.columns["last_updated"].column.verbose_name = "Last change"
-            if algorithm.has_history:
-                self.columns.hide("games")
 
     def render_rank(self, record) -> str:
         return str(record.rank)

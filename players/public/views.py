@@ -42,7 +42,7 @@ from players.selectors.ratings import (
 )
 from players.selectors.tournaments import tournament_or_404
 from players.web.charts import rank_chart
-from players.web.downloads import csv_attachment
+from players.web.downloads import csv_attachment, wrong_filter_response
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from players.web.tables import TABLE_ATTRS, shown_rating
 from players.web.tabs import algorithm_tabs, page_query
@@ -99,6 +99,8 @@ def rating_list_csv(request: HttpRequest) -> HttpResponse:
     page), values at full precision."""
     algorithm = algorithm_or_404(request.GET.get("algorithm"))
     form, ratings = _filtered_ratings(request, algorithm, None)
+    if form.errors:  # the page shows them at their fields; a file cannot
+        return wrong_filter_response(form)
     table = RatingListTable(ratings, algorithm=algorithm)
     BoundedRequestConfig(request, paginate=False).configure(table)
     ordered = table.data.data  # the queryset in the order the page shows

@@ -4,6 +4,7 @@ notice."""
 from __future__ import annotations
 
 import calendar
+import dataclasses
 import functools
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -13,7 +14,7 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import F, Q, QuerySet
+from django.db.models import Count, F, Q, QuerySet
 
 from players.fields import code_to_rank, rank_to_code
 from players.lookup import player_index
@@ -106,7 +107,29 @@ def _rating_list_of_day(algorithm: str, filters: RatingListFilters) -> RatingsOf
             and (strongest is None or row[_RANK] <= strongest)
             and (since is None or row[_LAST_UPDATED] >= since)
         ]
-    return RatingsOfDay(rows, players).order_by(*RatingsOfDay.STRONGEST_FIRST)
+    count_games = (
+        functools.partial(games_rated_by, algorithm, filters.as_of)
+        if registry()[algorithm].has_history
+        else None  # GCR's month-end snapshots have their games
+    )
+    return RatingsOfDay(rows, players, count_games=count_games).order_by(
+        *RatingsOfDay.STRONGEST_FIRST
+    )
+
+
+def games_rated_by(algorithm: str, day: date, players: QuerySet[Player]) -> dict[int, int]:
+    """How many games ``algorithm`` had rated of each of ``players`` by the end of
+    ``day`` (their history rows of games dated on or before it: what the current list's
+    ``games`` counts, of that day), in one grouped query; players with none are left
+    out. It reads each player's rows up to the day (the history's player-date index)."""
+    return dict(
+        RatingHistory.objects.filter(
+            algorithm=algorithm, date__lte=day, game__isnull=False, player__in=players
+        )
+        .values_list("player_id")
+        .annotate(games=Count("id"))
+        .order_by()
+    )
 
 
 def _admitted(filters: RatingListFilters, prefix: str = "") -> Q:
@@ -170,18 +193,26 @@ class RatingsOfDay:
     STRONGEST_FIRST = ("-rank", "-value", "player__username")
 
     def __init__(
-        self, rows: list[tuple], players: QuerySet[Player], ordering: tuple[str, ...] = ()
+        self,
+        rows: list[tuple],
+        players: QuerySet[Player],
+        ordering: tuple[str, ...] = (),
+        count_games: Callable[[QuerySet[Player]], dict[int, int]] | None = None,
     ) -> None:
         self.rows = rows
         self.players = players
         self.ordering = ordering
+        # the rows' games when they have none (the per-game algorithms, whose rows of a
+        # day do not count them): ``games_rated_by`` of the players, counted for the
+        # rows read, in one query
+        self.count_games = count_games
 
     def order_by(self, *fields: str) -> RatingsOfDay:
         rows = self.rows
         if self.ordering != self.STRONGEST_FIRST:  # ties keep the list's own order
             rows = sorted(rows, key=_strongest_first)
         if fields == self.STRONGEST_FIRST:
-            return RatingsOfDay(rows, self.players, fields)
+            return RatingsOfDay(rows, self.players, fields, self.count_games)
         if any(field.removeprefix("-") in _NAMED for field in fields):
             rows = self._named(rows)
         # one stable sort per field, the least significant first
@@ -191,7 +222,7 @@ class RatingsOfDay:
             if any(row[index] is None for row in rows):
                 key = functools.partial(_nulls_last, index)
             rows = sorted(rows, key=key, reverse=field.startswith("-"))
-        return RatingsOfDay(rows, self.players, fields)
+        return RatingsOfDay(rows, self.players, fields, self.count_games)
 
     def _named(self, rows: list[tuple]) -> list[tuple]:
         """``rows`` with each player's name and club's name."""
@@ -212,15 +243,31 @@ class RatingsOfDay:
         return len(self.rows)
 
     def __getitem__(self, key: slice) -> list[StandingOfDay]:
-        return _with_players(self.rows[key])
+        return self._standings(self.rows[key])
 
     def __iter__(self) -> Iterator[StandingOfDay]:
         for start in range(0, len(self.rows), 2000):
-            yield from _with_players(self.rows[start : start + 2000])
+            yield from self._standings(self.rows[start : start + 2000])
+
+    def _standings(self, rows: list[tuple]) -> list[StandingOfDay]:
+        standings = _with_players(rows)
+        if self.count_games is None or not standings:
+            return standings
+        games = self.count_games(Player.objects.filter(pk__in=[row[_PLAYER] for row in rows]))
+        return [
+            dataclasses.replace(standing, games=games.get(standing.player_id, 0))
+            for standing in standings
+        ]
 
     def csv_rows(self) -> Iterator[tuple]:
-        """The rows as ``rating_list_csv_rows`` gives a queryset's."""
-        for _, username, rank, value, games, day, full_name, club in self._named(self.rows):
+        """The rows as ``rating_list_csv_rows`` gives a queryset's, with the games each
+        player had played by the day."""
+        counted = (
+            self.count_games(self.players) if self.count_games is not None and self.rows else {}
+        )
+        for pk, username, rank, value, games, day, full_name, club in self._named(self.rows):
+            if games is None:
+                games = counted.get(pk, 0)
             yield code_to_rank(rank), username, full_name, club, value, games, day
 
 

@@ -135,6 +135,28 @@ def refresh_last_updated(players: Iterable[Player]) -> None:
 
 _WINNERS = frozenset(Game.Winner.values)
 
+# No club rating reaches back before this day: a date before it (year 1, a century
+# typed wrong) is a missing or mistyped date, not an old game. The oldest real event
+# of the go-tournaments-archive is WAGC 1979; a club with no game yet accepts it.
+EARLIEST_GAME_DATE = date(1900, 1, 1)
+
+
+def game_date_problem(day: date, today: date | None = None) -> str | None:
+    """Why no game can be dated ``day`` (after today, or before EARLIEST_GAME_DATE), or
+    None. The one rule of a game's date: a form's game, an import's line and a
+    tournament file's dates (``today``: default now)."""
+    today = today or timezone.localdate()
+    if day > today:
+        return f"{day} is in the future"
+    if day < EARLIEST_GAME_DATE:
+        return f"{day} is before {EARLIEST_GAME_DATE}, the earliest date a game can have"
+    return None
+
+
+def accepted_game_dates(today: date | None = None) -> str:
+    """The dates :func:`game_date_problem` accepts, said for the user."""
+    return f"from {EARLIEST_GAME_DATE} to today ({today or timezone.localdate()})"
+
 
 _STATUSES = frozenset(Game.Status.values)
 
@@ -145,8 +167,9 @@ def game_problems(game: GameInput, today: date | None = None) -> list[tuple[str,
     problems = []
     if game.white.pk == game.black.pk:
         problems.append(("black", "a player cannot play themselves"))
-    if game.date > (today or timezone.localdate()):
-        problems.append(("date", f"{game.date} is in the future"))
+    date_problem = game_date_problem(game.date, today)
+    if date_problem:
+        problems.append(("date", date_problem))
     if game.winner not in _WINNERS:
         problems.append(("winner", f"'{game.winner}' is not W, B or D"))
     if not 0 <= game.handicap <= 9:

@@ -15,6 +15,7 @@ from players.rank_lists import looks_binary
 from players.selectors.resync import name_key
 from players.services.audit import audit, player_snapshot
 from players.services.base import ServiceError
+from players.services.games import accepted_game_dates, game_date_problem
 from players.services.imports import ImportResult, game_input, games_import, import_duplicates
 from players.services.players import players_create
 from players.services.tournaments import tournament_create
@@ -247,6 +248,9 @@ def plan_tournament_import(
                 matches[index] = dataclasses.replace(
                     matches[index], conflict=f"lines {lines} all match {username}"
                 )
+    date_problem = tournament_dates_problem(file)
+    if date_problem:
+        problems.append(date_problem)
     code = file.tournament.code
     tournament = Tournament.objects.filter(code=code).first()
     games_on_file = tournament.games.count() if tournament is not None else 0
@@ -256,6 +260,32 @@ def plan_tournament_import(
             f"{games_on_file} games (import under another code with --code)"
         )
     return ImportPlan(file, matches, problems, tournament, games_on_file)
+
+
+_WHERE_THE_DATES_ARE = {
+    "egd": "its DT header",
+    "opengotha": "the OpenGotha dates (beginDate, endDate)",
+}
+
+
+def tournament_dates_problem(file: TournamentFile, today: date | None = None) -> str | None:
+    """Why the file's dates cannot be its games' (``game_date_problem``, the rule of a
+    game's date on every form and import), said once for the file: its games take their
+    dates from the tournament's, so every game would fail alike. None if they can."""
+    info = file.tournament
+    days = [info.start, info.end, *(record.date for record in file.records)]
+    problem = next(
+        (found for day in (min(days), max(days)) if (found := game_date_problem(day, today))),
+        None,
+    )
+    if problem is None:
+        return None
+    where = _WHERE_THE_DATES_ARE.get(info.file_format, "its dates")
+    return (
+        f"the file is dated {info.start} to {info.end} ({where}): {problem}; a tournament "
+        f"is accepted {accepted_game_dates(today)}: correct the file's dates and import "
+        "it again"
+    )
 
 
 def plan_duplicates(plan: ImportPlan) -> list[str]:

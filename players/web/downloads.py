@@ -7,7 +7,8 @@ import csv
 import io
 from collections.abc import Iterable, Iterator
 
-from django.http import HttpResponse, StreamingHttpResponse
+from django import forms
+from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 
 CSV_LINES_PER_CHUNK = 2000
 
@@ -41,3 +42,12 @@ def csv_attachment(rows: Iterable[list], filename: str) -> HttpResponse:
     """``rows`` as a CSV file sent whole."""
     response = HttpResponse("".join(csv_chunks(rows)), content_type="text/csv; charset=utf-8")
     return _attach(response, filename)
+
+
+def wrong_filter_response(form: forms.Form) -> HttpResponseBadRequest:
+    """The 400 of a CSV asked with a wrong filter, saying which with the page's own
+    messages: a CSV without that filter is not what was asked."""
+    reasons = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+    return HttpResponseBadRequest(
+        f"No CSV: a filter is wrong ({reasons}).\n", content_type="text/plain; charset=utf-8"
+    )

@@ -243,14 +243,29 @@ def test_without_format_an_xml_file_is_read_as_opengotha(tmp_path):
     assert "Tournament spring-cup" in out and "Would store" in out
 
 
-def test_games_the_site_refuses_store_nothing_not_even_the_players(tmp_path):
+def test_a_file_dated_in_the_future_is_refused_with_one_message_storing_nothing(tmp_path):
     tomorrow = timezone.localdate() + timedelta(days=1)
     text = SPRING_CUP.replace("2024-03-02,2024-03-03", f"{tomorrow},{tomorrow}")
     path = tmp_path / "future.h9"
     path.write_text(text, encoding="utf-8")
-    with pytest.raises(CommandError, match="is in the future"):
+    with pytest.raises(CommandError) as error:
         run("import_tournament", str(path), "--yes")
+    assert str(error.value) == (
+        f"nothing imported:\n  the file is dated {tomorrow} to {tomorrow} (its DT header): "
+        f"{tomorrow} is in the future; a tournament is accepted from 1900-01-01 to today "
+        f"({timezone.localdate()}): correct the file's dates and import it again"
+    )
     assert not Tournament.objects.exists() and Player.objects.count() == 0
+
+
+def test_a_file_dated_year_one_is_refused_by_the_command_with_one_message(tmp_path):
+    path = tmp_path / "year-one.h9"
+    path.write_text(SPRING_CUP.replace("2024-03-02,2024-03-03", "0001-01-01,0001-01-02"))
+    with pytest.raises(CommandError) as error:
+        run("import_tournament", str(path), "--yes")
+    message = str(error.value)
+    assert message.count("\n") == 1 and "0001-01-01 is before 1900-01-01" in message
+    assert not Game.objects.exists() and not Tournament.objects.exists()
 
 
 def test_a_tournament_already_on_file_is_not_imported_again(spring):

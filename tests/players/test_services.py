@@ -70,6 +70,15 @@ def test_it_refuses_a_game_in_the_future(vera, alice, bob):
     assert not Game.objects.exists()
 
 
+def test_it_refuses_a_game_dated_before_1900_even_for_players_with_no_games(vera, alice, bob):
+    with pytest.raises(ServiceError) as error:
+        record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(1, 1, 1))])
+    assert error.value.errors == [
+        (1, "date", "0001-01-01 is before 1900-01-01, the earliest date a game can have")
+    ]
+    assert not Game.objects.exists()
+
+
 def test_it_allows_but_flags_a_game_before_the_club_was_founded(vera, bob):
     club = factories.club(founded=date(2024, 1, 1))
     carol = factories.player("carol", "3k", club=club)
@@ -171,6 +180,24 @@ def test_back_dating_marks_the_earlier_of_the_two_dates(
     corrected = Game.objects.get(pk=stored.pk)
     assert corrected.seq == stored.seq, "an edit keeps the entry number"
     assert corrected.version == stored.version + 1
+
+
+def test_a_correction_to_year_one_is_refused_even_after_a_second_look(vera, alice, bob):
+    stored = record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 5))]
+    ).games[0]
+    with pytest.raises(ServiceError) as error:
+        game_correct(
+            user=vera,
+            game_id=stored.pk,
+            version=stored.version,
+            changes=factories.game(alice, bob, "W", date(1, 1, 1)),
+            allow_outliers=True,
+        )
+    assert error.value.errors == [
+        ("date", "0001-01-01 is before 1900-01-01, the earliest date a game can have")
+    ]
+    assert Game.objects.get(pk=stored.pk).date == date(2024, 3, 5)
 
 
 def test_moving_a_game_later_marks_its_old_date(

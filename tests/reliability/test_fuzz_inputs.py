@@ -157,3 +157,15 @@ def test_a_game_in_the_future_is_refused_by_the_importer(tmp_path):
     with pytest.raises(CommandError, match="in the future"):
         call_command("import_games", str(path), stdout=io.StringIO())
     assert not Game.objects.exists()
+
+
+@pytest.mark.django_db
+def test_a_game_dated_year_one_is_refused_by_the_importer_at_its_line(tmp_path):
+    factories.user("system")
+    path = tmp_path / "year-one.csv"
+    path.write_text("date,white,black,white_rank,black_rank,winner\n0001-01-01,a,b,3k,4k,W\n")
+    with pytest.raises(CommandError) as error:
+        call_command("import_games", str(path), stdout=io.StringIO())
+    assert "line 2" in str(error.value)
+    assert "0001-01-01 is before 1900-01-01, the earliest date a game can have" in str(error.value)
+    assert not Game.objects.exists()

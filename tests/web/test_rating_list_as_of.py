@@ -15,6 +15,7 @@ from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.web.test_player_log import cells
 
 pytestmark = pytest.mark.django_db
 
@@ -105,8 +106,20 @@ def test_the_page_says_as_of_and_lists_the_players_of_that_day(client, season):
     assert "as of 2024-01-31</strong>" in html
     assert sorted(listed(html)) == ["ann", "ben"]
     assert "Last change" in html
+
+
+def test_the_page_of_a_day_shows_the_games_each_player_had_played_by_then(client, season):
+    html = client.get("/?as_of=2024-02-07&algorithm=sagc").content.decode()
+
     table = html[html.index('id="rating-list"') : html.index("</table>")]
-    assert ">Games<" not in table  # per-game algorithms keep no count of a past day
+    headings = [
+        re.sub(r"<[^>]+>", "", heading).strip()
+        for heading in re.findall(r"<th[^>]*>(.*?)</th>", table, re.S)
+    ]
+    body = table[table.index("<tbody") :]
+    rows = [cells(row) for row in re.findall(r"<tr[^>]*>.*?</tr>", body, re.S)]
+    games = {row[1].split()[-1]: row[headings.index("Games")] for row in rows}
+    assert games == {"ann": "3", "ben": "3"}
 
 
 def test_the_page_applies_the_filters_to_the_day(client, season):
@@ -170,9 +183,49 @@ def test_the_csv_of_a_day_has_its_rows_and_date(client, season):
     assert rows[0] == list(RATING_LIST_CSV_COLUMNS)
     assert sorted(row[1] for row in rows[1:]) == ["ann", "ben"]
     ann = next(row for row in rows[1:] if row[1] == "ann")
-    assert ann[5] == ""  # no games count for a past day
+    assert ann[5] == "2"  # her games of January 10 and 24
     assert ann[6] == "2024-01-24"
     assert float(ann[4]) == last_row(season["ann"], "egf-2021", date(2024, 1, 31)).value_after
+
+
+@pytest.mark.parametrize("algorithm", ["sagc", "egf-2021"])  # GCR's: its snapshots'
+def test_the_csv_of_the_last_days_games_are_the_current_lists(client, season, algorithm):
+    def games(query: str) -> dict[str, str]:
+        response = client.get(f"/ratings.csv?algorithm={algorithm}{query}")
+        rows = list(csv.reader(io.StringIO(response.content.decode())))[1:]
+        return {row[1]: row[5] for row in rows}
+
+    as_of = games("&as_of=2024-03-31")
+
+    assert as_of == games("")
+    assert as_of["ann"] == "4"  # ann played every month, 4 games
+
+
+def test_the_csv_of_a_day_counts_the_games_in_one_query(
+    client, season, django_assert_max_num_queries
+):
+    with django_assert_max_num_queries(6):
+        response = client.get("/ratings.csv?as_of=2024-02-07&algorithm=sagc")
+    rows = list(csv.reader(io.StringIO(response.content.decode())))[1:]
+    assert {row[1]: row[5] for row in rows} == {"ann": "3", "ben": "3"}
+
+
+@pytest.mark.parametrize(
+    ("value", "message"),
+    [
+        ("abc", "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."),
+        ("2024-02-30", "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."),
+        ("2099-01-01", "2099-01-01 is after today: the list as of a date shows the past."),
+    ],
+)
+def test_the_csv_refuses_a_bad_as_of_with_the_pages_message(client, season, value, message):
+    page = client.get(f"/?as_of={value}").content.decode()
+
+    response = client.get(f"/ratings.csv?as_of={value}")
+
+    assert response.status_code == 400
+    assert response.content.decode() == f"No CSV: a filter is wrong (as_of: {message}).\n"
+    assert message in page
 
 
 def test_the_page_of_a_day_takes_the_same_queries_for_four_players_or_sixty(

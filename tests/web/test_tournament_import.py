@@ -358,17 +358,63 @@ def test_a_line_like_a_valid_game_is_not_also_said_to_match_a_voided_one(client,
     assert len(third.context["duplicates_on_file"]) == 6
 
 
-def test_games_the_site_refuses_are_listed_and_nothing_is_stored(client, vera):
+def test_a_file_dated_in_the_future_is_refused_at_the_preview_with_one_message(client, vera):
     tomorrow = timezone.localdate() + timedelta(days=1)
     text = SPRING_CUP.replace("2024-03-02,2024-03-03", f"{tomorrow},{tomorrow}")
+
     preview = upload(client, text)
 
-    response = client.post(URL, confirmation(preview))
-
-    assert response.status_code == 200
-    errors = response.context["store_errors"]
-    assert len(errors) == 6 and errors[0] == f"line 11 date {tomorrow} is in the future"
+    assert preview.status_code == 200
+    assert preview.context["plan"].problems == [
+        f"the file is dated {tomorrow} to {tomorrow} (its DT header): {tomorrow} is in the "
+        f"future; a tournament is accepted from 1900-01-01 to today ({timezone.localdate()}): "
+        "correct the file's dates and import it again"
+    ]
+    assert "Import 6 games" not in text_of(preview)
+    response = client.post(URL, confirmation(preview))  # a confirmation forced through
+    assert "store_errors" not in response.context
     assert nothing_stored()
+
+
+def test_a_file_dated_year_one_is_refused_at_the_preview_with_one_message(client, vera):
+    text = SPRING_CUP.replace("2024-03-02,2024-03-03", "0001-01-01,0001-01-02")
+
+    preview = upload(client, text)
+
+    problems = preview.context["plan"].problems
+    assert problems == [
+        "the file is dated 0001-01-01 to 0001-01-02 (its DT header): 0001-01-01 is before "
+        "1900-01-01, the earliest date a game can have; a tournament is accepted from "
+        f"1900-01-01 to today ({timezone.localdate()}): correct the file's dates and import "
+        "it again"
+    ]
+    assert problems[0] in text_of(preview)
+    client.post(URL, confirmation(preview))
+    assert nothing_stored()
+
+
+def test_an_opengotha_file_with_absurd_dates_names_its_opengotha_dates(client, vera):
+    text = SPRING_CUP_XML.replace(
+        'beginDate="2024-03-02" endDate="2024-03-03"', 'beginDate="0001-01-01" endDate="0001-01-02"'
+    )
+
+    preview = upload(client, text, name="spring.xml")
+
+    [problem] = preview.context["plan"].problems
+    assert problem.startswith(
+        "the file is dated 0001-01-01 to 0001-01-02 (the OpenGotha dates (beginDate, endDate))"
+    )
+    assert nothing_stored()
+
+
+def test_a_tournament_of_the_seventies_imports_into_a_club_with_no_games(client, vera):
+    text = SPRING_CUP.replace("2024-03-02,2024-03-03", "1979-06-02,1979-06-03")
+    preview = upload(client, text)
+    assert preview.context["plan"].problems == []
+
+    client.post(URL, confirmation(preview))
+
+    assert Game.objects.filter(date__year=1979).count() == 6
 
 
 def test_a_tournament_added_without_games_receives_the_files_games(client, vera):
