@@ -188,6 +188,10 @@ def celery_worker_live():
     conf = celery_app.conf
     saved = conf.task_always_eager
     conf.task_always_eager = False
+    # An empty queue to start from: the tasks an earlier test of this process left (a
+    # lab update due later, returned to the queue when its worker stopped) would
+    # otherwise run here, on this test's rows, while it runs.
+    celery_app.control.purge()
     task_postrun.connect(_close_worker_connections, weak=False)
     try:
         with start_worker(celery_app, perform_ping_check=False) as worker:

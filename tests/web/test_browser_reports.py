@@ -26,8 +26,13 @@ def log_in(page: Page, base: str, username: str) -> None:
 
 
 def log_out(page: Page) -> None:
+    # Bootstrap's script, the last thing on the page, opens the account menu: a click
+    # while the page is still loading is lost, and "Log out" never shows.
+    page.wait_for_load_state()
     page.click("#account-menu")  # the account menu holds "Log out"
-    page.click("form[action*=logout] button")
+    # Logged out before the next log-in: a page.goto() would cut the POST short.
+    with page.expect_navigation():
+        page.click("form[action*=logout] button")
 
 
 def test_a_player_reports_a_game_a_volunteer_answers_and_the_player_reads_it(

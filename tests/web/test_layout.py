@@ -7,6 +7,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.contrib.auth import get_user_model
+from playwright.sync_api import expect
 
 from tests import factories
 from tests.conftest import TEST_OUTPUT
@@ -70,7 +71,12 @@ def test_on_a_phone_the_log_page_shows_all_twelve_columns_without_scrolling_side
 
     tabs = page.locator("#algorithm-tabs")
     assert tabs.get_attribute("data-more") in ("end", "both")
-    assert tabs.evaluate("tabs => getComputedStyle(tabs, '::after').opacity") == "1"
+    # The arrow fades in (a 0.15 s transition from the moment the script marks the strip):
+    # read straight after the load it was seen at 0.11, 0.58, 0.97.
+    page.wait_for_function(
+        "() => getComputedStyle(document.querySelector('#algorithm-tabs'), '::after')"
+        ".opacity === '1'"
+    )
     page.screenshot(path=TEST_OUTPUT / "layout-log-page-phone.png", full_page=True)
 
     page.locator("#algorithm-tabs ul").evaluate("strip => strip.scrollTo(strip.scrollWidth, 0)")
@@ -113,7 +119,7 @@ def test_at_1366_px_the_committees_navigation_stays_on_one_line(live_server, bro
     assert page.locator("#main-nav").bounding_box()["height"] <= heights[0] + 1
     assert sideways_overflow(page) <= 0
     page.locator("#committee-menu").click()
-    assert page.get_by_role("link", name="Accounts").is_visible()
+    expect(page.get_by_role("link", name="Accounts")).to_be_visible()
     page.screenshot(path=TEST_OUTPUT / f"layout-navigation-{who}-1366.png")
     page.locator("#committee-menu").click()  # closed again
     # narrower screens get the collapsed menu (below 1200 px), never a sideways scroll
@@ -122,7 +128,7 @@ def test_at_1366_px_the_committees_navigation_stays_on_one_line(live_server, bro
         assert sideways_overflow(page) <= 0, width
     page.set_viewport_size(LAPTOP)
     page.locator("#account-menu").click()
-    assert page.get_by_role("button", name="Log out").is_visible()
+    expect(page.get_by_role("button", name="Log out")).to_be_visible()
 
 
 def test_on_a_phone_no_public_page_scrolls_sideways(live_server, browser_page, vera):

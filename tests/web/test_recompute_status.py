@@ -66,29 +66,36 @@ def test_a_pending_recompute_refreshes_the_page(client, connie, games):
     assert '<script src="/static/js/auto-refresh.js"></script>' in html
 
 
+def shown_running_seconds(row: str) -> int:
+    return int(re.search(r"running for (\d+) s", row).group(1))
+
+
+def whole_seconds_since(moment) -> int:
+    return int((timezone.now() - moment).total_seconds())
+
+
 def test_a_running_recompute_shows_its_progress(client, connie, games):
-    RecomputeState.objects.filter(algorithm="sagc").update(
-        running_since=timezone.now() - timedelta(seconds=42)
-    )
+    started = timezone.now() - timedelta(seconds=42)
+    RecomputeState.objects.filter(algorithm="sagc").update(running_since=started)
     progress.report("sagc", 1500, 6000)
 
     response = client.get("/committee/recompute/")
 
-    assert re.search(r"running for 4[23] s", rows(response)["sagc"]), "started 42 s ago"
+    # 42 s, and the seconds the request took (a few on a loaded machine)
+    assert 42 <= shown_running_seconds(rows(response)["sagc"]) <= whole_seconds_since(started)
     assert "1500 / 6000" in rows(response)["sagc"]
     assert 'aria-valuenow="25"' in response.content.decode()
     progress.clear("sagc")
 
 
 def test_a_running_recompute_without_progress_shows_how_long_it_runs(client, connie, games):
-    RecomputeState.objects.filter(algorithm="anchor").update(
-        running_since=timezone.now() - timedelta(seconds=7)
-    )
+    started = timezone.now() - timedelta(seconds=7)
+    RecomputeState.objects.filter(algorithm="anchor").update(running_since=started)
     progress.clear("anchor")
 
     response = client.get("/committee/recompute/")
 
-    assert re.search(r"running for [78] s", rows(response)["anchor"]), "started 7 s ago"
+    assert 7 <= shown_running_seconds(rows(response)["anchor"]) <= whole_seconds_since(started)
     assert "progress-bar" not in rows(response)["anchor"]
 
 
