@@ -313,6 +313,9 @@ def _settle() -> None:
 
     RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
     recompute_run.recompute_pending()
+    # Those recomputes marked the lab just now: with a broker (the save step) its update
+    # would wait out the debounce and queue itself for later instead of running.
+    RecomputeState.objects.update(lab_queued_at=None)
     for name in dirty.maintained_algorithms():
         tasks.update_lab_report(name)
     RecomputeState.objects.update(queued_at=None, lab_queued_at=None)

@@ -118,3 +118,34 @@ def test_the_save_step_refuses_to_settle_a_data_set_never_recomputed_in_full(ver
         dbsteps.save(requests=1, settle=True)
     recompute("gcr", full=True)
     assert dbsteps.never_recomputed() == []
+
+
+@pytest.mark.django_db
+def test_settling_before_the_worker_s_saves_brings_the_lab_current_with_a_broker(
+    vera, settings, monkeypatch
+):
+    # The save step's child has a broker: tasks are not eager, the lab's update
+    # debounces, and its queueing is the benchmark's list (bench.dbsteps._setup).
+    from datetime import date
+
+    from bench import dbsteps
+    from clubrating.celery import app as celery_app
+    from players.services.games import record_sheet_submit
+    from ratings.lab import services as lab_services
+    from ratings.models import LabReport
+    from ratings.recompute import dirty
+    from tests import factories
+
+    settings.RATINGS_ALGORITHMS = ["sagc"]
+    settings.RATINGS_LAB_DELAY_SECONDS = 60
+    celery_app.conf.task_always_eager = False  # restored by conftest's _tasks_in_process
+    monkeypatch.setattr(dirty, "queue_recompute", dbsteps.QUEUED_RECOMPUTES.append)
+    monkeypatch.setattr(lab_services, "_queue_lab_update", dbsteps.QUEUED_LAB.append)
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "8k")
+    games = [factories.game(ann, ben, "W", date(2024, 1, 10))]
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+
+    dbsteps._settle()
+
+    assert dbsteps._pending() == []
+    assert LabReport.objects.get(algorithm="sagc").games_counted == 1
