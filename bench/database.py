@@ -19,8 +19,9 @@ PostgreSQL at 1,000,000 games (10,000 players, 10 years; ``big``) and at 200,000
   full recompute and the whole against full recomputes of all and a full lab run;
 - the sheet save: POSTs of a one-game record sheet through Django's test Client with
   the embedded set-up's broker (p50 and p95), and on SQLite also with a Celery worker
-  running the recomputes the saves queue; ``sqlite-big`` times the save alone at
-  1,000,000 games on SQLite (the embedded set-up at the issue's scale);
+  running the recomputes the saves queue; ``sqlite-big`` times the same at 1,000,000
+  games on SQLite (the embedded set-up at the issue's scale), after a full recompute of
+  every algorithm and a full lab run (the worker then runs what the saves queue);
 - every public page at that scale (``bench.pages.public_pages``).
 
 PostgreSQL: the database named by ``BENCH_DATABASE_URL`` (default
@@ -258,6 +259,9 @@ def _lab_spent(middle: dict[str, Any], by: str) -> float:
 
 
 STEPS = ("import", "full", "save", "lab", "entries", "pages", "copy", "backdated")
+# Those of ``sqlite-big``: the data set made current (every algorithm recomputed in full,
+# the lab run in full), so that the worker beside the saves runs what the saves queue.
+SQLITE_BIG_STEPS = ("import", "full", "lab", "save")
 
 
 # The figures each step measures (a field of ``Run``).
@@ -298,12 +302,14 @@ def measure(
     pages: bool,
     entries: Sequence[float] = (),
     entry_runs: int | None = None,
+    lab: bool = False,
     saves: Sequence[dict[str, Any]] = (),
     steps: Sequence[str] = STEPS,
     page_requests: int = 30,
 ) -> Run:
     """Each step of ``steps`` the arguments ask for; ``import`` makes the data set (else
-    the database holds it from an earlier run, ``--reuse``)."""
+    the database holds it from an earlier run, ``--reuse``). The full lab run is timed
+    with ``entries`` (they are set against it) or ``lab``."""
     run = Run(database, settings, algorithms)
     saved = OUT / f"database-{database.vendor}-{settings.games}.json"
     if "import" not in steps and saved.exists():
@@ -346,7 +352,7 @@ def measure(
             f"p50 {result['median_ms']:.0f} ms, p95 {result['p95_ms']:.0f} ms",
             flush=True,
         )
-    if entries and "lab" in steps:
+    if (entries or lab) and "lab" in steps:
         run.lab = run.step("lab")
         each = ", ".join(
             f"{name} {item['seconds']:.1f} s" for name, item in run.lab["algorithms"].items()
@@ -816,8 +822,9 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
         action="append",
         help="big: every algorithm and the lab at 1,000,000 games on PostgreSQL; medium: "
         "the same at 200,000; sqlite: the same at 200,000 on SQLite; sqlite-big: the "
-        "sheet save of the embedded set-up at 1,000,000 games on SQLite (repeatable); "
-        "prints only, unless --write",
+        "sheet save of the embedded set-up at 1,000,000 games on SQLite, alone and with "
+        f"a worker (steps {','.join(SQLITE_BIG_STEPS)}: full and lab make the data set "
+        "current for the worker's saves) (repeatable); prints only, unless --write",
     )
     parser.add_argument(
         "--steps",
@@ -887,8 +894,11 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
 
     def saves(worker: bool) -> list[dict[str, Any]]:
         plain = {"requests": args.saves}
-        # With a worker: a volunteer typing sheets in, one every few seconds.
-        beside = {"worker": True, "pause": 3.0}
+        # With a worker: a volunteer typing sheets in, one every few seconds, on a site
+        # made current first (untimed), so that the worker runs what the saves queue,
+        # not what an earlier step left (a full recompute's lab marks, the saves of the
+        # row without a worker).
+        beside = {"worker": True, "pause": 3.0, "settle": True}
         if args.saves_beside_full:
             beside["full"] = args.saves_beside_full
         return [plain, {**plain, **beside}] if worker else [plain]
@@ -943,15 +953,17 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
                 Database("sqlite", f"sqlite:///{path}"),
                 settings_for(games),
                 algorithms=algorithms,
-                full_runs={"sagc": runs},
+                # at 1,000,000 games one run of each: the full runs only make it current
+                full_runs={"sagc": runs} if everything else {},
                 copy=everything,
                 depths=DEPTHS if everything else (),
                 backdated_runs=runs,
                 pages=False,
                 entries=ENTRY_DEPTHS if everything else (),
+                lab=True,
                 # the embedded set-up: its worker runs the recomputes each save queues
-                saves=saves(worker=everything),
-                steps=steps if everything else [s for s in steps if s in ("import", "save")],
+                saves=saves(worker=True),
+                steps=steps if everything else [s for s in steps if s in SQLITE_BIG_STEPS],
                 page_requests=args.page_requests,
             )
         )

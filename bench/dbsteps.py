@@ -313,6 +313,9 @@ def _settle() -> None:
 
     RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
     recompute_run.recompute_pending()
+    # Those recomputes marked the lab just now: with a broker (the save step) its update
+    # would wait out the debounce and queue itself for later instead of running.
+    RecomputeState.objects.update(lab_queued_at=None)
     for name in dirty.maintained_algorithms():
         tasks.update_lab_report(name)
     RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
@@ -424,7 +427,9 @@ def save(
     taking the last save's tasks would, so every save sends its tasks. With ``worker``,
     a Celery worker (one process, as ``make run`` starts it) runs them meanwhile, and
     the saves are ``pause`` seconds apart; ``full`` (an algorithm) is marked for a full
-    recompute just before the worker starts, so that the saves meet a long one."""
+    recompute just before the worker starts, so that the saves meet a long one.
+    ``settle`` first runs, untimed, whatever is pending (recomputes, then the lab's
+    updates), so that a worker runs what the saves queue and nothing left before."""
     import subprocess
 
     from django.conf import settings
@@ -438,8 +443,15 @@ def save(
     from ratings.models import RecomputeState
 
     # Whatever is pending stays so unless ``settle`` (a save marks dates dirty the same
-    # either way); a data set never recomputed (``sqlite-big``) is not recomputed here.
+    # either way). A data set never recomputed in full is not recomputed here: at
+    # 1,000,000 games that is hours, for the full step to time.
     if settle:
+        never = never_recomputed()
+        if never:
+            raise RuntimeError(
+                f"never recomputed in full: {', '.join(never)}; run the steps full and lab "
+                "on this data set first (--reuse --steps full,lab)"
+            )
         _settle()
     _send_tasks_for_real()
     settings.DEBUG = False
@@ -537,6 +549,17 @@ def save(
         if None in server_seconds
         else statistics.median(server_seconds) * 1000,
     }
+
+
+def never_recomputed() -> list[str]:
+    """The maintained algorithms that no recompute has finished on (an import leaves
+    every one so)."""
+    from ratings.models import RecomputeState
+    from ratings.recompute import dirty
+
+    done = RecomputeState.objects.filter(last_finished__isnull=False)
+    finished = set(done.values_list("algorithm", flat=True))
+    return [name for name in dirty.maintained_algorithms() if name not in finished]
 
 
 def pages(requests: int) -> dict[str, Any]:
