@@ -476,12 +476,18 @@ PLAYER_ATTRIBUTES = (
 )
 
 
+def opengotha_grade(element: ElementTree.Element) -> str:
+    """The grade as OpenGotha reads it: the rank it says (" 1D": 1D), else (none,
+    "99K", "20") the player's rank."""
+    grade = element.get("grade", "").strip().upper()
+    return grade if re.fullmatch(r"([1-9]|[12][0-9]|30)K|[1-9][DP]", grade) else element.get("rank")
+
+
 def opengotha_players(text: bytes | str) -> list[tuple[str, ...]]:
-    """Each Player element's attributes as written, in file order (no grade is the
-    rank, as OpenGotha reads it)."""
+    """Each Player element's attributes as written, in file order."""
     return [
         tuple(
-            element.get(name, element.get("rank", "") if name == "grade" else "")
+            opengotha_grade(element) if name == "grade" else element.get(name, "")
             for name in PLAYER_ATTRIBUTES
         )
         for element in ElementTree.fromstring(text).iter("Player")

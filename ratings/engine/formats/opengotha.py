@@ -759,7 +759,25 @@ def _as_written(player: FilePlayer) -> dict[str, str]:
         "grade": same_rank,
         "country": written.get("country", "").strip().upper() == player.country,
     }
-    return {name: value for name, value in written.items() if still.get(name, True)}
+    kept = {name: value for name, value in written.items() if still.get(name, True)}
+    # OpenGotha reads the grade (the rank the player declared) in place of a rank out
+    # of its range: written as the rank it reads as (" 1D" as 1D), and a grade that
+    # is none ("99K", "20") as the rank.
+    grade = _opengotha_rank(kept.get("grade", ""))
+    if grade:
+        kept["grade"] = grade
+    else:
+        kept.pop("grade", None)
+    return kept
+
+
+def _opengotha_rank(text: str) -> str:
+    """``text`` as OpenGotha writes a rank of its range (30K to 9D, 1P to 9P), or ""."""
+    try:
+        rank = parse_rank(text.strip())
+    except RankError:
+        return ""
+    return str(rank).upper() if rank.pro or -30 <= rank.stones <= 8 else ""
 
 
 def _written_names(player: FilePlayer) -> tuple[str, str]:
