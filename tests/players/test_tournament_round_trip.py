@@ -567,14 +567,14 @@ def test_players_imported_from_an_opengotha_file_are_found_by_their_aga_id_on_th
     assert on_the_list
     by_id = {row.player.national_id for row in preview.rows if row.how == "national id"}
     # each of them found by their AGA ID (a namesake's line, with another id, is a
-    # conflict: another Eric Lee)
+    # conflict: a namesake)
     assert by_id == on_the_list
 
 
 def test_an_aga_id_of_the_file_finds_the_player_on_file_and_is_written_back():
-    factories.player("jan", "5d", full_name="Jan Kowalski", national_id="25362")
+    factories.player("jan", "5d", full_name="Jan Kowalski", national_id="99001")
     text = DECLARED.replace(
-        'firstName="Jan" name="Nowak"', 'agaId="25362" firstName="Jan" name="Nowak"'
+        'firstName="Jan" name="Nowak"', 'agaId="99001" firstName="Jan" name="Nowak"'
     )
     plan = plan_tournament_import(read_opengotha(text, "declared.xml"))
     nowak = next(m for m in plan.matches if m.file_player.surname == "Nowak")
@@ -584,7 +584,7 @@ def test_an_aga_id_of_the_file_finds_the_player_on_file_and_is_written_back():
     assert [(p.surname, p.national_id) for p in exported.players] == [
         ("Fan", ""),
         ("Tormanen", ""),
-        ("Nowak", "25362"),
+        ("Nowak", "99001"),
     ]
 
 
@@ -638,15 +638,15 @@ def test_erasing_a_player_erases_them_from_the_files_lists_too():
 
 
 def test_erasing_a_player_erases_what_the_opengotha_file_wrote_of_them_too():
-    text = DECLARED.replace('firstName="Jan"', 'agaId="25362" firstName="Jan_Maria"').replace(
+    text = DECLARED.replace('firstName="Jan"', 'agaId="99001" firstName="Jan_Maria"').replace(
         '"NOWAKJAN"', '"NOWAKJAN_MARIA"'
     )
     import_text(text, read_opengotha, "declared.xml")
-    nowak = Player.objects.get(national_id="25362")
+    nowak = Player.objects.get(national_id="99001")
     assert nowak.given_name == "Jan Maria"
     player_erase(user=system_user(), player=nowak)
     exported = run("export_tournament", "declared-open", "--format", "opengotha")
-    assert "Jan_Maria" not in exported and "25362" not in exported
+    assert "Jan_Maria" not in exported and "99001" not in exported
     assert 'firstName="Hui"' in exported  # the others as the file had them
 
 
