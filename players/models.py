@@ -297,6 +297,12 @@ class TournamentPlayer(models.Model):
     mcmahon_correction = models.SmallIntegerField(
         default=0, help_text="OpenGotha's smmsCorrection (1: a player above the bar)."
     )
+    file_attributes = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="What an OpenGotha file wrote of the player, as written, to write it back "
+        "(name and firstName with their spaces, rank, country, agaId, ffgLicence...).",
+    )
 
     class Meta:
         ordering = ["tournament", "number"]

@@ -29,11 +29,14 @@ from players.web.downloads import csv_download, wrong_filter_response
 from ratings.engine.base import get_algorithm
 
 
-def _tournament_download(request, code: str, kind: str, write, extension: str, content_type):
-    """A tournament's file as a download, or its page saying why there is none."""
+def _tournament_download(
+    request, code: str, kind: str, write, extension: str, content_type, country: str = "XX"
+):
+    """A tournament's file as a download, or its page saying why there is none;
+    ``country`` for players of no known country unless the request says one."""
     tournament = tournament_or_404(code)
     try:
-        text = write(tournament, country=request.GET.get("country", "XX"))
+        text = write(tournament, country=request.GET.get("country", country))
     except NotExportable as error:
         messages.error(request, f"No {kind}: {error.message}.")
         return redirect(tournament)
@@ -57,9 +60,10 @@ def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
 
 @require_safe
 def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse:
-    """The tournament as an OpenGotha XML file (``?country=ZA`` as for the h-file)."""
+    """The tournament as an OpenGotha XML file (``?country=ZA`` as for the h-file; else
+    a blank country, as OpenGotha writes one it does not know)."""
     return _tournament_download(
-        request, code, "OpenGotha file", tournament_opengotha, "xml", "application/xml"
+        request, code, "OpenGotha file", tournament_opengotha, "xml", "application/xml", ""
     )
 
 

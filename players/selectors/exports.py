@@ -55,6 +55,7 @@ def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
         club=player.federation_club,
         pin=player.egd_pin,
         rating=player.declared_rating,
+        national_id=player.national_id,
     )
 
 
@@ -96,6 +97,8 @@ def _entrant(
         if figures
         else tuple(after[index] for index in places_after if index < len(after)),
         mcmahon_correction=entrant.mcmahon_correction,
+        national_id=entrant.player.national_id,
+        written=tuple(entrant.file_attributes.items()),
     )
 
 
@@ -304,9 +307,11 @@ class EgdExport:
     losses: list[str]
 
 
-def _tournament_for_export(tournament: Tournament, country: str):
-    """The stored tournament as a file lists it, ``country`` (two letters) for players
-    whose country the site does not know."""
+def _tournament_for_export(tournament: Tournament, country: str, blank_allowed: bool = False):
+    """The stored tournament as a file lists it, ``country`` (two letters; blank where
+    ``blank_allowed``) for players whose country the site does not know."""
+    if blank_allowed and not country:
+        return tournament_file(tournament, country="")
     if len(country) != 2 or not country.isascii() or not country.isalpha():
         raise NotExportable(f"'{country}' is not a two-letter country code")
     return tournament_file(tournament, country=country.upper())
@@ -337,12 +342,13 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     return EgdExport(notes + text, losses)
 
 
-def tournament_opengotha(tournament: Tournament, *, country: str = "XX") -> str:
+def tournament_opengotha(tournament: Tournament, *, country: str = "") -> str:
     """The tournament as an OpenGotha XML file (players, games, byes, forfeits, the
     placement criteria) that OpenGotha opens and ``read_opengotha`` reads back to the
     same players, games and standings. Raises ``NotExportable`` when there is nothing
-    to write or OpenGotha cannot hold it (two players of one name)."""
-    exported = _tournament_for_export(tournament, country)
+    to write or OpenGotha cannot hold it (two players of one name). A player of no known
+    country has none (OpenGotha allows a blank one) unless ``country`` says one."""
+    exported = _tournament_for_export(tournament, country, blank_allowed=True)
     if not exported.players:
         raise NotExportable(
             f"the tournament '{tournament.code}' has no players: an OpenGotha file needs some"

@@ -136,7 +136,7 @@ def _replace_identity(player: Player) -> None:
     player.save()
     # The tournament files' lists keep the place and games, not who it was.
     player.tournament_entries.update(
-        given_name=ERASED_NAME, family_name=str(player.pk), country="", club=""
+        given_name=ERASED_NAME, family_name=str(player.pk), country="", club="", file_attributes={}
     )
 
 

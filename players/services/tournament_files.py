@@ -54,7 +54,7 @@ def guess_format(data: bytes) -> str:
 @dataclass(frozen=True)
 class PlayerMatch:
     """A player of the file and who they are on the site. ``how`` says why they matched
-    ("EGD PIN", "username", "name", "--map"); a new player has no ``player``.
+    ("EGD PIN", "national id", "username", "name", "--map"); a new player has no ``player``.
     ``conflict`` says why this match stops the import (the plan's problems say it with
     the line); ``namesakes`` are other active players with the same full name."""
 
@@ -112,9 +112,12 @@ class ImportPlan:
         return hashlib.sha256("\n".join(parts).encode()).hexdigest()[:20]
 
 
-def _differs(pin: str, player: Player) -> bool:
-    """Two different EGD PINs: two different people, whatever their names."""
-    return bool(pin and player.egd_pin and pin != player.egd_pin)
+def _differs(pin: str, player: Player, national_id: str = "") -> bool:
+    """Two different EGD PINs, or national ids: two different people, whatever their
+    names."""
+    return bool(pin and player.egd_pin and pin != player.egd_pin) or bool(
+        national_id and player.national_id and national_id != player.national_id
+    )
 
 
 class _Matcher:
@@ -129,6 +132,7 @@ class _Matcher:
                 self.by_pin[player.egd_pin].append(player)
             self.by_name[name_key(player.full_name)].append(player)
         self.by_username = {player.username: player for player in self.active}
+        self.by_national_id = {p.national_id: p for p in self.active if p.national_id}
         on_site = set(Player.objects.values_list("username", flat=True))
         self.on_site = {username.lower() for username in on_site}
         # Chosen new usernames are reserved first, so no suggestion takes one of them.
@@ -168,11 +172,17 @@ class _Matcher:
                 names = ", ".join(sorted(p.username for p in holders))
                 return self._conflict(match, f"EGD PIN {pin} belongs to {names}")
             return match
-        player = self.by_username.get(file_player.username)
+        national_id = file_player.national_id
+        player = self.by_national_id.get(national_id) if national_id else None
         if player is not None and not _differs(pin, player):
+            return PlayerMatch(file_player, player.username, player, "national id")
+        player = self.by_username.get(file_player.username)
+        if player is not None and not _differs(pin, player, national_id):
             return PlayerMatch(file_player, player.username, player, "username")
         namesakes = [
-            p for p in self.by_name.get(name_key(file_player.full_name), []) if not _differs(pin, p)
+            p
+            for p in self.by_name.get(name_key(file_player.full_name), [])
+            if not _differs(pin, p, national_id)
         ]
         if namesakes:
             match = PlayerMatch(file_player, namesakes[0].username, namesakes[0], "name")
@@ -223,8 +233,9 @@ def plan_tournament_import(
 
     A player matches, in this order: the one named by ``mapping`` (file username ->
     site username), the active player with their EGD PIN, the active player with their
-    suggested username, the one active player with their full name (case and spacing
-    aside). A username or name match is refused when both have EGD PINs that differ.
+    national id (OpenGotha's agaId), the active player with their suggested username,
+    the one active player with their full name (case and spacing aside). A username or
+    name match is refused when both have EGD PINs, or national ids, that differ.
     Everyone else is a new player under their suggested username (``-2``... if taken),
     or under the one ``new_usernames`` (file username -> new username) gives them.
     """
@@ -348,6 +359,7 @@ def tournament_import(
                 )
                 new_tournaments.append(tournament.code)
             _keep_file_details(tournament, info)
+            free_ids = _free_national_ids(plan)
             created = players_create(
                 user=user,
                 players=[
@@ -361,6 +373,7 @@ def tournament_import(
                         declared_rating=_rating(match.file_player),
                         entry_rank=match.file_player.rank,
                         egd_pin=match.file_player.pin,
+                        national_id=free_ids.get(match.file_player.number, ""),
                     )
                     for match in plan.new_players
                 ],
@@ -370,7 +383,7 @@ def tournament_import(
                 match.file_player.number: player
                 for match, player in zip(plan.new_players, created, strict=True)
             }
-            _fill_matched_players(user, plan, info)
+            _fill_matched_players(user, plan, info, free_ids)
             result = games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
@@ -429,10 +442,31 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
     )
 
 
-def _fill_matched_players(user, plan: ImportPlan, info: TournamentInfo) -> None:
-    """Players already on file get the country and club the file gives when they have
-    none, and its declared GoR when this tournament is their earliest on file (a GoR
-    starts a player new to the EGF algorithms: the one of their first tournament)."""
+def _free_national_ids(plan: ImportPlan) -> dict[int, str]:
+    """The file's national ids (AGA IDs) no player on file holds, by the number of the
+    file's player they are to go to (one query). An id the file gives twice goes to
+    neither: one id, one person."""
+    given: dict[str, list[int]] = defaultdict(list)
+    for match in plan.matches:
+        if match.file_player.national_id:
+            given[match.file_player.national_id].append(match.file_player.number)
+    held = set(
+        Player.objects.filter(national_id__in=list(given)).values_list("national_id", flat=True)
+    )
+    return {
+        numbers[0]: national_id
+        for national_id, numbers in given.items()
+        if len(numbers) == 1 and national_id not in held
+    }
+
+
+def _fill_matched_players(
+    user, plan: ImportPlan, info: TournamentInfo, free_ids: Mapping[int, str]
+) -> None:
+    """Players already on file get the country, club and national id the file gives
+    when they have none (an id no one else holds: ``free_ids``), and its declared GoR
+    when this tournament is their earliest on file (a GoR starts a player new to the
+    EGF algorithms: the one of their first tournament)."""
     matched = [match for match in plan.matched_players if match.player is not None]
     earliest = _earliest_games([match.player.pk for match in matched])
     for match in matched:
@@ -446,6 +480,10 @@ def _fill_matched_players(user, plan: ImportPlan, info: TournamentInfo) -> None:
         if file_player.club and not player.federation_club:
             player.federation_club = file_player.club[:50]
             changed.append("federation_club")
+        national_id = free_ids.get(file_player.number, "")
+        if national_id and not player.national_id:
+            player.national_id = national_id
+            changed.append("national_id")
         rating = _rating(file_player)
         first = earliest.get(player.pk)
         earliest_here = first is None or info.start < first
@@ -498,6 +536,7 @@ def _store_entrants(tournament: Tournament, plan: ImportPlan, players: dict[int,
             results=list(file_player.results),
             after_rounds=list(file_player.after_rounds),
             mcmahon_correction=file_player.mcmahon_correction,
+            file_attributes=dict(file_player.written),
         )
         for file_player in (match.file_player for match in plan.matches)
     )

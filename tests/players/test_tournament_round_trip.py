@@ -11,11 +11,14 @@ import io
 import re
 from datetime import date
 from pathlib import Path
+from xml.etree import ElementTree
 
 import pytest
 from django.core.management import call_command
 
 from players.models import Player, Tournament, TournamentPlayer, split_full_name
+from players.rank_lists import read_rank_list
+from players.selectors.resync import match_rank_list
 from players.services.base import system_user
 from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.players import player_merge
@@ -447,6 +450,144 @@ def test_egc2013_exported_as_an_h_file_pairs_every_game_as_opengotha_did():
     assert (exported.players[0].surname, exported.players[0].given_name) == ("Fan", "Hui")
 
 
+# Every real OpenGotha file: names with spaces (Campeonato Iberoamericano) or "_"
+# (EGC 2013's de_Groot), AGA IDs (Canadian Open, Virginia, NOVA Pumpkin), FFG
+# licences (LGO), blank countries (CA2020, CoQ), a 28K (Iberoamericano).
+REAL_OPENGOTHA_FILES = [
+    *(
+        sorted((SHARED_DATA / "opengotha-2020-online").glob("*.xml"))
+        or [SHARED_DATA / "opengotha-2020-online" / "(none)"]
+    ),
+    EGC2013_XML,
+    SHARED_DATA / "aga-tdlist" / "NOVA_Pumpkin_Oct14.xml",
+]
+PLAYER_ATTRIBUTES = (
+    "name",
+    "firstName",
+    "rank",
+    "grade",
+    "country",
+    "club",
+    "egfPin",
+    "agaId",
+    "agaExpirationDate",
+    "ffgLicence",
+    "ffgLicenceStatus",
+)
+
+
+def opengotha_grade(element: ElementTree.Element) -> str:
+    """The grade as OpenGotha reads it: the rank it says (" 1D": 1D), else (none,
+    "99K", "20") the player's rank."""
+    grade = element.get("grade", "").strip().upper()
+    return grade if re.fullmatch(r"([1-9]|[12][0-9]|30)K|[1-9][DP]", grade) else element.get("rank")
+
+
+def opengotha_players(text: bytes | str) -> list[tuple[str, ...]]:
+    """Each Player element's attributes as written, in file order."""
+    return [
+        tuple(
+            opengotha_grade(element) if name == "grade" else element.get(name, "")
+            for name in PLAYER_ATTRIBUTES
+        )
+        for element in ElementTree.fromstring(text).iter("Player")
+    ]
+
+
+def opengotha_games(text: bytes | str) -> list[tuple[str, ...]]:
+    """Each Game element: round, White's key, Black's key, handicap, result, whether
+    its colours are known."""
+    return sorted(
+        (
+            element.get("roundNumber"),
+            element.get("whitePlayer"),
+            element.get("blackPlayer"),
+            element.get("handicap", "0"),
+            element.get("result"),
+            element.get("knownColor", "true"),
+        )
+        for element in ElementTree.fromstring(text).iter("Game")
+    )
+
+
+def needs(path: Path):
+    return pytest.mark.skipif(
+        not path.is_file(),
+        reason=f"{path} not found: the real files stay in ../shared/data "
+        "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+    )
+
+
+@pytest.mark.parametrize(
+    "path", [pytest.param(path, marks=needs(path), id=path.name) for path in REAL_OPENGOTHA_FILES]
+)
+def test_a_real_opengotha_file_comes_back_from_its_download_as_the_file_had_it(client, path):
+    data = path.read_bytes()
+    original = import_text(data, read_opengotha, path.name)
+    download = client.get(f"/tournaments/{original.tournament.code}/opengotha.xml")
+    assert download.status_code == 200
+    text = download.content.decode()
+
+    # the players' names (spaces and "_"), ranks, countries (blank too), clubs and
+    # ids as written, in the file's order
+    assert opengotha_players(text) == opengotha_players(data)
+    again = read_opengotha(text, "download.xml")
+    assert [
+        (p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.national_id)
+        for p in again.players
+    ] == [
+        (p.surname, p.given_name, p.rank, p.country, p.club, p.pin, p.national_id)
+        for p in original.players
+    ]
+    # every game: its players by key, colours, handicap and result, forfeits and
+    # games without a result too
+    assert opengotha_games(text) == opengotha_games(data)
+    assert games_of(again) == games_of(original)
+    assert colours_of(again) == colours_of(original)
+
+
+NOVA_PUMPKIN = SHARED_DATA / "aga-tdlist" / "NOVA_Pumpkin_Oct14.xml"
+AGA_TDLIST = SHARED_DATA / "aga-tdlist" / "tdlista_2014-11-09.txt.gz"
+
+
+@needs(NOVA_PUMPKIN)
+@needs(AGA_TDLIST)
+def test_players_imported_from_an_opengotha_file_are_found_by_their_aga_id_on_the_aga_list():
+    original = import_text(NOVA_PUMPKIN.read_bytes(), read_opengotha, NOVA_PUMPKIN.name)
+    aga_ids = {p.national_id for p in original.players}
+    assert len(aga_ids) == len(original.players) and "" not in aga_ids
+    assert set(Player.objects.values_list("national_id", flat=True)) == aga_ids
+
+    listed = read_rank_list(
+        AGA_TDLIST.read_bytes(), default_date=date(2014, 11, 9), today=date(2026, 1, 1)
+    )
+    preview = match_rank_list(listed, Player.objects.all())
+
+    on_the_list = aga_ids & {line.national_id for line in listed.listed}
+    assert on_the_list
+    by_id = {row.player.national_id for row in preview.rows if row.how == "national id"}
+    # each of them found by their AGA ID (a namesake's line, with another id, is a
+    # conflict: a namesake)
+    assert by_id == on_the_list
+
+
+def test_an_aga_id_of_the_file_finds_the_player_on_file_and_is_written_back():
+    factories.player("jan", "5d", full_name="Jan Kowalski", national_id="99001")
+    text = DECLARED.replace(
+        'firstName="Jan" name="Nowak"', 'agaId="99001" firstName="Jan" name="Nowak"'
+    )
+    plan = plan_tournament_import(read_opengotha(text, "declared.xml"))
+    nowak = next(m for m in plan.matches if m.file_player.surname == "Nowak")
+    assert (nowak.username, nowak.how) == ("jan", "national id")
+    tournament_import(user=system_user(), plan=plan, source="declared.xml")
+    exported = read_opengotha(run("export_tournament", "declared-open", "--format", "opengotha"))
+    assert [(p.surname, p.national_id) for p in exported.players] == [
+        ("Fan", ""),
+        ("Tormanen", ""),
+        ("Nowak", "99001"),
+    ]
+
+
 def replace_old_standings() -> None:
     from django.apps import apps
 
@@ -494,6 +635,19 @@ def test_erasing_a_player_erases_them_from_the_files_lists_too():
     entrant = TournamentPlayer.objects.get(player=sofia)
     assert (entrant.family_name, entrant.country, entrant.club) == (str(sofia.pk), "", "")
     assert "du_Plessis" not in run("export_tournament", "plessis-cup")
+
+
+def test_erasing_a_player_erases_what_the_opengotha_file_wrote_of_them_too():
+    text = DECLARED.replace('firstName="Jan"', 'agaId="99001" firstName="Jan_Maria"').replace(
+        '"NOWAKJAN"', '"NOWAKJAN_MARIA"'
+    )
+    import_text(text, read_opengotha, "declared.xml")
+    nowak = Player.objects.get(national_id="99001")
+    assert nowak.given_name == "Jan Maria"
+    player_erase(user=system_user(), player=nowak)
+    exported = run("export_tournament", "declared-open", "--format", "opengotha")
+    assert "Jan_Maria" not in exported and "99001" not in exported
+    assert 'firstName="Hui"' in exported  # the others as the file had them
 
 
 def test_a_game_added_on_the_site_to_an_imported_tournament_keeps_the_files_standings():

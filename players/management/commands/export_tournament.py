@@ -26,9 +26,9 @@ class Command(BaseCommand):
         )
         parser.add_argument(
             "--country",
-            default="XX",
             help="two-letter country code written for players whose country the site does "
-            "not know (default XX, unknown)",
+            "not know (default XX, unknown, in an h-file; none in an OpenGotha file, which "
+            "allows a blank country)",
         )
 
     def handle(self, *args, code, country, **options):
@@ -38,12 +38,13 @@ class Command(BaseCommand):
             raise CommandError(f"no tournament with the code '{code}'") from None
         if options["format"] == "opengotha":
             try:
-                self.stdout.write(tournament_opengotha(tournament, country=country), ending="")
+                text = tournament_opengotha(tournament, country=country or "")
+                self.stdout.write(text, ending="")
             except NotExportable as error:
                 raise CommandError(error.message) from None
             return
         try:
-            exported = tournament_egd(tournament, country=country)
+            exported = tournament_egd(tournament, country=country or "XX")
         except NotExportable as error:
             raise CommandError(error.message) from None
         for loss in exported.losses:

@@ -138,6 +138,11 @@ class FilePlayer:
     results: tuple[str, ...] = ()
     mcmahon_correction: int = 0  # OpenGotha's smmsCorrection (1: above the bar)
     after_rounds: tuple[str, ...] = ()  # an h-file's columns after the rounds, as written
+    national_id: str = ""  # the player's id with their federation (OpenGotha ``agaId``)
+    # What an OpenGotha file wrote of the player that the fields above do not keep as
+    # written, to write it back: (attribute, value) of name and firstName (with their
+    # spaces or "_"), rank, grade, country, agaId, ffgLicence...
+    written: tuple[tuple[str, str], ...] = ()
 
     @property
     def full_name(self) -> str:

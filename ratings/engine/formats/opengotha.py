@@ -94,6 +94,19 @@ MCMAHON_PARAMETERS = (
     "genNBW2ValueBye",
     "genRoundDownNBWMMS",
 )
+# A player's attributes written back as the file had them (the site keeps names with
+# spaces for "_", ranks parsed, blank countries as none, and no FFG licence).
+WRITTEN_BACK = (
+    "name",
+    "firstName",
+    "rank",
+    "grade",
+    "country",
+    "agaId",
+    "agaExpirationDate",
+    "ffgLicence",
+    "ffgLicenceStatus",
+)
 # OpenGotha's defaults for a file that does not say.
 MCMAHON_DEFAULTS = {
     "genMMBar": "9D",
@@ -337,11 +350,15 @@ class _Reader:
                 if flag == "0"
             )
             rating = self.integer(element, "rating", 0) if attributes.get("rating") else None
+            # An AGA ID is digits; anything else is written back but matches nobody.
+            national_id = attributes.get("agaId", "").strip()
+            if not _PIN_RE.match(national_id):
+                national_id = ""
             players.append(
                 FilePlayer(
                     number=number,
-                    surname=surname.replace("_", " ").strip(),
-                    given_name=given_name.replace("_", " ").strip(),
+                    surname=_read_name(surname),
+                    given_name=_read_name(given_name),
                     rank=rank,
                     country=attributes.get("country", "").strip().upper(),
                     club=attributes.get("club", "").strip(),
@@ -349,6 +366,10 @@ class _Reader:
                     rating=rating,
                     line=element.line,
                     mcmahon_correction=self.integer(element, "smmsCorrection", 0) or 0,
+                    national_id=national_id,
+                    written=tuple(
+                        (name, attributes[name]) for name in WRITTEN_BACK if name in attributes
+                    ),
                 )
             )
         return players, keys
@@ -364,6 +385,12 @@ class _Reader:
             elif round_number:
                 byes.add((number, round_number))
         return byes
+
+
+def _read_name(text: str) -> str:
+    """A name as the site keeps it: "_" is a space (files from the EGD's lists write
+    "de_Groot")."""
+    return text.replace("_", " ").strip()
 
 
 def _player_number(keys: dict[str, int], key: str) -> int | None:
@@ -710,9 +737,56 @@ def _attributes(values: Mapping[str, object]) -> str:
 
 
 def _opengotha_name(text: str) -> str:
-    # OpenGotha writes a space inside a name as "_" (its key is name and first name
-    # without spaces), and the reader turns it back.
-    return "_".join(text.split())
+    # OpenGotha's XML keeps a name's spaces (its key is name and first name without
+    # spaces; only its h-files write a space as "_").
+    return " ".join(text.split())
+
+
+def _as_written(player: FilePlayer) -> dict[str, str]:
+    """What the file wrote of ``player`` (:attr:`FilePlayer.written`) that still says
+    what the player's fields say: a player renamed or ranked anew since is written as
+    they are now."""
+    written = dict(player.written)
+    rank_text = written.get("rank", "").strip() or written.get("grade", "").strip()
+    try:
+        same_rank = parse_rank(rank_text) == player.rank
+    except RankError:
+        same_rank = False
+    still = {
+        "name": _read_name(written.get("name", "")) == player.surname,
+        "firstName": _read_name(written.get("firstName", "")) == player.given_name,
+        "rank": same_rank,
+        "grade": same_rank,
+        "country": written.get("country", "").strip().upper() == player.country,
+    }
+    kept = {name: value for name, value in written.items() if still.get(name, True)}
+    # OpenGotha reads the grade (the rank the player declared) in place of a rank out
+    # of its range: written as the rank it reads as (" 1D" as 1D), and a grade that
+    # is none ("99K", "20") as the rank.
+    grade = _opengotha_rank(kept.get("grade", ""))
+    if grade:
+        kept["grade"] = grade
+    else:
+        kept.pop("grade", None)
+    return kept
+
+
+def _opengotha_rank(text: str) -> str:
+    """``text`` as OpenGotha writes a rank of its range (30K to 9D, 1P to 9P), or ""."""
+    try:
+        rank = parse_rank(text.strip())
+    except RankError:
+        return ""
+    return str(rank).upper() if rank.pro or -30 <= rank.stones <= 8 else ""
+
+
+def _written_names(player: FilePlayer) -> tuple[str, str]:
+    """(name, firstName) as the file wrote them, else from the player's names."""
+    written = _as_written(player)
+    name = written.get("name", "").strip() or _opengotha_name(player.surname) or player.username
+    # OpenGotha refuses an empty first name: "_" is a blank one (a space).
+    first = written.get("firstName", "").strip() or _opengotha_name(player.given_name) or "_"
+    return name, first
 
 
 def _opengotha_criteria(tournament: TournamentFile) -> list[str]:
@@ -787,7 +861,8 @@ _RESULT_TOKEN_RE = re.compile(
 
 def write_opengotha(tournament: TournamentFile) -> str:
     """The tournament as an OpenGotha XML file: its players (names, rank, country, club,
-    EGD PIN, declared rating), every game with its round, colours, handicap and result,
+    EGD PIN, AGA ID, declared rating; what an OpenGotha file wrote of them, as it wrote
+    it: :attr:`FilePlayer.written`), every game with its round, colours, handicap and result,
     the byes (``0+``), forfeits and games without a result of the file it came from,
     and the parameter sets OpenGotha's reader requires (the McMahon bar and floor, the
     placement criteria). :func:`read_opengotha` reads it back to the same players,
@@ -805,9 +880,8 @@ def write_opengotha(tournament: TournamentFile) -> str:
     keys: dict[str, str] = {}
     seen: dict[str, str] = {}
     for player in tournament.players:
-        name = _opengotha_name(player.surname) or player.username
-        first = _opengotha_name(player.given_name) or "_"
-        key = (name + first).upper()
+        name, first = _written_names(player)
+        key = (name + first).replace(" ", "").upper()
         if key in seen:
             raise ValueError(
                 f"{seen[key]} and {player.username} have one name: OpenGotha tells players "
@@ -885,23 +959,30 @@ def write_opengotha(tournament: TournamentFile) -> str:
             byes.append(
                 f"<ByePlayer {_attributes({'player': keys[player.username], 'roundNumber': r})}/>"
             )
+        name, first = _written_names(player)
         values = {
             "agaExpirationDate": "",
-            "agaId": "",
+            "agaId": player.national_id,
             "club": player.club[:4],  # OpenGotha refuses longer clubs
             "country": player.country,
             "egfPin": player.pin,
             "ffgLicence": "",
             "ffgLicenceStatus": "",
-            # OpenGotha refuses an empty first name: "_" is a blank one (a space).
-            "firstName": _opengotha_name(player.given_name) or "_",
+            "firstName": first,
             "grade": str(player.rank).upper(),
-            "name": _opengotha_name(player.surname) or player.username,
+            "name": name,
             "participating": "".join(
                 "0" if r in absent else "1" for r in range(1, _MAX_ROUNDS + 1)
             ),
             "rank": str(player.rank).upper(),
         }
+        # The rest as the file it came from wrote it (a blank country, a 28K the
+        # site's rank would not say so, an FFG licence); the names are above.
+        values.update(
+            (attribute, value)
+            for attribute, value in _as_written(player).items()
+            if attribute not in ("name", "firstName")
+        )
         if player.rating is not None:
             values["rating"] = player.rating
             values["ratingOrigin"] = "EGF" if player.pin else "INI"
