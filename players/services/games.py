@@ -154,6 +154,12 @@ def game_problems(game: GameInput, today: date | None = None) -> list[tuple[str,
     komi = game.resolved_komi
     if komi * 2 != int(komi * 2) or not -50 <= komi <= 50:
         problems.append(("komi", f"{komi} is not a komi (a multiple of 0.5 in -50..50)"))
+    elif game.winner == "D" and komi != int(komi):
+        # A half-point komi leaves no tie: a jigo (SPEC section 2: winner D) needs an
+        # integer komi, so a D with komi 6.5 is a mistyped result or komi.
+        problems.append(
+            ("winner", f"a jigo (D) needs an integer komi; komi {komi} cannot end in a jigo")
+        )
     if game.status not in _STATUSES:
         problems.append(("status", f"'{game.status}' is not a game status"))
     if game.board_size not in (9, 13, 19):
