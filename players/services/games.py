@@ -495,12 +495,17 @@ def _locked_game(game_id: int, version: int) -> Game:
     return game
 
 
+class NothingChangedError(ServiceError):
+    """A correction that is the game as it is (comment included): nothing is written."""
+
+
 def game_correct(
     *, user, game_id: int, version: int, changes: GameInput, allow_outliers: bool = False
 ) -> Game:
     """Correct a game (any field, including its date: back-dating). A new date more
     than a year away from either player's other games is refused (DuplicateGamesError,
-    at the date field) unless ``allow_outliers``."""
+    at the date field) unless ``allow_outliers``; a correction that changes nothing
+    writes nothing (NothingChangedError: no new version, audit entry or recompute)."""
     problems = game_problems(changes)
     if problems:
         raise ServiceError("the correction has errors; nothing was changed", problems)
@@ -520,10 +525,10 @@ def game_correct(
         old_touch, old_players = _touches(game), (game.white, game.black)
         # A correction that names other players or swaps them says who was White; a
         # handicap game's Black is who took the stones.
-        if (changes.white.pk, changes.black.pk) != (game.white_id, game.black_id) or (
-            changes.handicap
-        ):
-            game.colour_given = True
+        says_colours = (changes.white.pk, changes.black.pk) != (
+            game.white_id,
+            game.black_id,
+        ) or bool(changes.handicap)
         for name in (
             "date",
             "round",
@@ -539,6 +544,12 @@ def game_correct(
         ):
             setattr(game, name, getattr(changes, name))
         game.komi = changes.resolved_komi
+        if game.content() == content_before and game.comment == before["comment"]:
+            # The form sent back as it was: a new version and an audit entry whose
+            # before and after are the same would say a change that was not made.
+            raise NothingChangedError(f"nothing changed: game {game.pk} is as it was")
+        if says_colours:
+            game.colour_given = True
         game.version += 1
         _revise(game, content_before)
         game.save()
