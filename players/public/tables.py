@@ -376,7 +376,7 @@ class RecordSheetTable(RowsInOneCall):
                 )
             )
         if source is not None and source.comment:
-            parts.append(format_html("{}", source.comment))
+            parts.append(format_html('<span class="user-text">{}</span>', source.comment))
         if record.skipped:
             parts.append(
                 format_html(
