@@ -171,3 +171,27 @@ def test_a_word_longer_than_the_screen_in_user_text_breaks_instead_of_widening_p
             page.goto(live_server.url + path)
             assert sideways_overflow(page) <= 0, (size["width"], path)
 
+
+def test_on_a_phone_the_head_to_head_page_shows_every_column_of_its_tables(
+    live_server, browser_page, vera
+):
+    ann = factories.player("ann", "12k", full_name="Ann Smit")
+    ben = factories.player("ben", "14k", full_name="Ben Botha")
+    play(
+        vera,
+        factories.game(ann, ben, "W", date(2024, 3, 1)),
+        factories.game(ben, ann, "B", date(2024, 3, 8), handicap=2),
+    )
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/players/ann/vs/ben/")
+
+    assert sideways_overflow(page) <= 0
+    last = page.locator("#head-to-head-score thead th").last
+    assert last.bounding_box()["x"] + last.bounding_box()["width"] <= PHONE["width"]
+    # the expected scores stack: each algorithm a block whose every value is on screen
+    actual = page.locator("#head-to-head-expected tbody td[data-label='Actual']").first
+    box = actual.bounding_box()
+    assert box is not None and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert actual.evaluate("cell => getComputedStyle(cell, '::before').content") == '"Actual"'
+    page.screenshot(path=TEST_OUTPUT / "layout-head-to-head-phone.png", full_page=True)
