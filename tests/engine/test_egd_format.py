@@ -689,3 +689,15 @@ def test_a_corrected_game_without_colours_is_written_with_its_new_result_and_no_
     text = write_egd(replace(tournament, records=records))
     nakamura = next(line for line in text.splitlines() if "Nakamura" in line)
     assert nakamura.split()[9] == "2+"  # was "2-", still without a colour
+
+
+@pytest.mark.parametrize("token", ["2+/w99", "2+/x0", "2+!!w0"])
+def test_a_mistyped_round_result_is_named_with_its_player_and_what_is_accepted(token):
+    text = SPRING_CUP.replace("   2+/w0   3+/w2", f"   {token}   3+/w2")
+    assert text != SPRING_CUP
+
+    assert errors_of(text) == [(11, "results")]
+    message = message_of(text)
+    assert f"player 1 (Smith John): '{token}' is not a round result" in message
+    assert "the handicap 0-9" in message
+    assert "expected 5 round results" not in message
