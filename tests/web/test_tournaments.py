@@ -50,7 +50,7 @@ def open_tournament(vera):
             round_game(ben, cat, "B", 1),
             round_game(ann, cat, "W", 2, handicap=2, komi=0.5),
             round_game(ben, dan, "W", 2),
-            round_game(ann, ben, "D", 2, comment="entered twice"),
+            round_game(ann, ben, "D", 2, komi=7, comment="entered twice"),
         ],
     )
     twice = cup.games.get(comment="entered twice")
