@@ -29,8 +29,10 @@ Kept = TypeVar("Kept")
 # 2: rounds without a colour, the file's figures marked; 3: the SAGC rank before;
 # 4: players with a game counted apart, corrected rounds marked, score columns named
 # alike told apart; 5: both of 3 and 4; 6: a round marked corrected when what was
-# played changed (Game.revision, filled by a migration), not when a merge moved it
-FORMAT = 6
+# played changed (Game.revision, filled by a migration), not when a merge moved it;
+# 7: a game voided since shown in its round, struck through and marked, and counted in
+# the sentence on the placement
+FORMAT = 7
 # A day: an entry no request reads again leaves the cache on its own.
 TIMEOUT_SECONDS = 24 * 60 * 60
 # Tests set their own (tests/conftest.py), so that no test reads what another one left
