@@ -114,10 +114,14 @@ class GameCorrectionPage(GameChangePage):
         self.conflict = form.differences_from(self.game)
         return GameCorrectionForm(initial=self.initial())
 
-    def refused(self, form, error: ServiceError) -> None:
+    def refused(self, form, error: ServiceError) -> HttpResponse | None:
+        if isinstance(error, games_services.NothingChangedError):
+            messages.info(self.request, f"Nothing changed: game {self.pk} is as it was.")
+            return redirect("game_detail", self.pk)
         add_service_errors(form, error)
         if isinstance(error, DuplicateGamesError):
             self.confirm_date = True  # the box to tick if the date is right
+        return None
 
     def context(self) -> dict:
         return {

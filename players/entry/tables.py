@@ -215,7 +215,7 @@ class AuditTable(tables.Table):
     user = tables.Column("Who", accessor="user__username", default="—", attrs=NO_WRAP)
     action = tables.Column(attrs=NO_WRAP)
     object = tables.Column("Object", empty_values=(), attrs=NO_WRAP)
-    summary = tables.Column(attrs={"td": {"class": "audit-summary"}})
+    summary = tables.Column(attrs={"td": {"class": "audit-summary user-text"}})
     changes = tables.Column("Before → after", empty_values=())
 
     class Meta:

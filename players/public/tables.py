@@ -373,7 +373,7 @@ class RecordSheetTable(RowsInOneCall):
                 )
             )
         if source is not None and source.comment:
-            parts.append(format_html("{}", source.comment))
+            parts.append(format_html('<span class="user-text">{}</span>', source.comment))
         if record.skipped:
             parts.append(
                 format_html(
@@ -494,6 +494,8 @@ class ScoreColumn(tables.Column):
 # After a round cell whose game was corrected since it was stored (its title says so).
 CORRECTED_MARK = '<sup class="round-corrected" aria-hidden="true">\u270e</sup>'
 CORRECTED_CLASS = ' class="text-nowrap"'  # the mark stays by its round
+# After a round cell whose game was voided since (struck through; its title says so).
+VOIDED_MARK = '<sup class="round-voided" aria-hidden="true">\u2717</sup>'
 FILE_FIGURES_TITLE = "As the tournament's file has it: not recomputed when a game is corrected"
 
 
@@ -621,6 +623,10 @@ class CrosstableTable(RowsInOneCall):
         return ", ".join(
             [
                 f'<span title="{titles[result.opponent_number]}'
+                f'{"" if result.colour else NO_COLOUR_SUFFIX} · voided" class="text-nowrap">'
+                f"<del>{result}</del>{VOIDED_MARK}</span>"
+                if result.voided
+                else f'<span title="{titles[result.opponent_number]}'
                 f"{'' if result.colour else NO_COLOUR_SUFFIX}"
                 f'{self.corrected_suffix if result.corrected else ""}"'
                 f"{CORRECTED_CLASS if result.corrected else ''}>{result}"

@@ -67,6 +67,7 @@ class RoundResult(NamedTuple):
     handicap: int
     result: str  # "+" win, "-" loss, "=" jigo
     corrected: bool = False  # corrected since it was stored (entered or imported)
+    voided: bool = False  # voided since: shown marked, counted nowhere
 
     def __str__(self) -> str:
         handicap = f"/h{self.handicap}" if self.handicap else ""
@@ -111,6 +112,7 @@ class Crosstable:
     standings: str = ""  # Tournament.standings: where the places come from
     ties: bool = False  # some players share a place
     corrected: int = 0  # games corrected since they were stored (entered or imported)
+    voided: int = 0  # games voided since, shown in their rounds marked
 
     @property
     def placement(self) -> str:
@@ -122,7 +124,7 @@ class Crosstable:
             " the rounds show them as corrected (marked \u270e)."
             if self.corrected
             else ""
-        )
+        ) + self.voided_note
         if self.standings == Tournament.Standings.EGD:
             return (
                 f"Places and tie-breakers as the tournament's h-file gives them ({criteria}): "
@@ -136,6 +138,17 @@ class Crosstable:
         return (
             "Players in order of points (a win 1, a jigo ½), then SOS (the sum of their "
             "opponents' points), then SOSOS (the sum of their opponents' SOS)."
+        ) + self.voided_note
+
+    @property
+    def voided_note(self) -> str:
+        """The sentence on the games voided since, which the rounds still show."""
+        if not self.voided:
+            return ""
+        games = f"{self.voided} game{'s' * (self.voided != 1)}"
+        return (
+            f" {games} voided since: the rounds show them struck through (marked \u2717),"
+            " counted in no score or rating."
         )
 
 
@@ -166,12 +179,14 @@ class _CrosstableGame(NamedTuple):
     colour_given: bool
     revision: int  # 0 as stored; a correction of what was played moves it (Game.revision)
     date: date
+    voided: bool
     white: CrosstablePlayer
     black: CrosstablePlayer
 
 
 def _crosstable_games(tournament: Tournament) -> list[_CrosstableGame]:
-    """The tournament's valid games by round (two queries: the games, their players)."""
+    """The tournament's games by round, voided ones too (two queries: the games, their
+    players)."""
     columns = (
         "white_id",
         "black_id",
@@ -184,7 +199,9 @@ def _crosstable_games(tournament: Tournament) -> list[_CrosstableGame]:
         "revision",
     )
     games = list(
-        tournament.games.valid().order_by("round", "date", "seq").values_list(*columns, "date")
+        tournament.games.annotate(voided=Q(voided_at__isnull=False))
+        .order_by("round", "date", "seq")
+        .values_list(*columns, "date", "voided")
     )
     ids = {game[0] for game in games} | {game[1] for game in games}
     players = {
@@ -228,7 +245,9 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     columns; an OpenGotha file's criteria, computed at import), a tournament entered
     on the site by points, SOS and SOSOS (:mod:`ratings.engine.formats.standings`).
     Four queries, five for an imported tournament (its file's players)."""
-    games = _crosstable_games(tournament)
+    all_games = _crosstable_games(tournament)
+    games = [game for game in all_games if not game.voided]
+    voided = [game for game in all_games if game.voided]
     entrants = (
         list(
             tournament.entrants.select_related("player")
@@ -327,6 +346,25 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
                 white.number, game.white, black_colour, game.handicap, black_result, corrected
             )
         )
+    # A voided game stays in its round, marked, where both its players have a row (a
+    # player whose every game was voided is no one's result to show).
+    for game in voided:
+        white, black = rows.get(game.white_id), rows.get(game.black_id)
+        if white is None or black is None:
+            continue
+        white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
+        white_colour, black_colour = ("w", "b") if game.colour_given else ("", "")
+        white.rounds.setdefault(game.round, []).append(
+            RoundResult(
+                black.number, game.black, white_colour, game.handicap, white_result, voided=True
+            )
+        )
+        black.rounds.setdefault(game.round, []).append(
+            RoundResult(
+                white.number, game.white, black_colour, game.handicap, black_result, voided=True
+            )
+        )
+    shown_voided = [game for game in voided if game.white_id in rows and game.black_id in rows]
     # The rank as its stored code: no converter on each of the 6,000 rows of EGC 2013,
     # a rank made for each row's last one.
     history = (
@@ -354,7 +392,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     for player_id, rank_code in first_rank_codes.items():
         rows[player_id].rank_before = None if rank_code is None else code_to_rank(rank_code)
     return Crosstable(
-        rounds=sorted({game.round for game in games}),
+        rounds=sorted({game.round for game in (*games, *shown_voided)}),
         rows=ordered,
         game_count=len(games),
         first_game=games[0].date if games else None,
@@ -364,6 +402,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         standings=tournament.standings,
         ties=any(row.place != str(row.number) for row in ordered),
         corrected=sum(game.revision != 0 for game in games),
+        voided=len(shown_voided),
     )
 
 

@@ -177,6 +177,12 @@ def game_problems(game: GameInput, today: date | None = None) -> list[tuple[str,
     komi = game.resolved_komi
     if komi * 2 != int(komi * 2) or not -50 <= komi <= 50:
         problems.append(("komi", f"{komi} is not a komi (a multiple of 0.5 in -50..50)"))
+    elif game.winner == "D" and komi != int(komi):
+        # A half-point komi leaves no tie: a jigo (SPEC section 2: winner D) needs an
+        # integer komi, so a D with komi 6.5 is a mistyped result or komi.
+        problems.append(
+            ("winner", f"a jigo (D) needs an integer komi; komi {komi} cannot end in a jigo")
+        )
     if game.status not in _STATUSES:
         problems.append(("status", f"'{game.status}' is not a game status"))
     if game.board_size not in (9, 13, 19):
@@ -512,12 +518,17 @@ def _locked_game(game_id: int, version: int) -> Game:
     return game
 
 
+class NothingChangedError(ServiceError):
+    """A correction that is the game as it is (comment included): nothing is written."""
+
+
 def game_correct(
     *, user, game_id: int, version: int, changes: GameInput, allow_outliers: bool = False
 ) -> Game:
     """Correct a game (any field, including its date: back-dating). A new date more
     than a year away from either player's other games is refused (DuplicateGamesError,
-    at the date field) unless ``allow_outliers``."""
+    at the date field) unless ``allow_outliers``; a correction that changes nothing
+    writes nothing (NothingChangedError: no new version, audit entry or recompute)."""
     problems = game_problems(changes)
     if problems:
         raise ServiceError("the correction has errors; nothing was changed", problems)
@@ -537,10 +548,10 @@ def game_correct(
         old_touch, old_players = _touches(game), (game.white, game.black)
         # A correction that names other players or swaps them says who was White; a
         # handicap game's Black is who took the stones.
-        if (changes.white.pk, changes.black.pk) != (game.white_id, game.black_id) or (
-            changes.handicap
-        ):
-            game.colour_given = True
+        says_colours = (changes.white.pk, changes.black.pk) != (
+            game.white_id,
+            game.black_id,
+        ) or bool(changes.handicap)
         for name in (
             "date",
             "round",
@@ -556,6 +567,12 @@ def game_correct(
         ):
             setattr(game, name, getattr(changes, name))
         game.komi = changes.resolved_komi
+        if game.content() == content_before and game.comment == before["comment"]:
+            # The form sent back as it was: a new version and an audit entry whose
+            # before and after are the same would say a change that was not made.
+            raise NothingChangedError(f"nothing changed: game {game.pk} is as it was")
+        if says_colours:
+            game.colour_given = True
         game.version += 1
         _revise(game, content_before)
         game.save()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any
 
@@ -25,12 +26,18 @@ from players.services.tournaments import refresh_tournament_counts, warm_tournam
 from ratings.engine.ranks import Rank
 from ratings.recompute.dirty import Touch, mark_dirty
 
+EGD_PIN = re.compile(r"[0-9]{8}")
+
 
 def pin_problem(egd_pin: str, player: Player | None = None) -> str | None:
     """Why ``egd_pin`` cannot be ``player``'s (or a new player's): an EGD PIN belongs to
     one person, so another record holding it already refuses it. None if it can."""
     if not egd_pin:
         return None
+    # The EGD numbers its players with 8 digits (every PIN of its rating lists); a PIN
+    # already stored (an import's) is left as it is, so that other fields can be edited.
+    if not EGD_PIN.fullmatch(egd_pin) and egd_pin != getattr(player, "egd_pin", None):
+        return f"'{egd_pin}' is not an EGD PIN: the EGD's PINs are 8 digits, as 12345678"
     holders = Player.objects.filter(egd_pin=egd_pin, erased_at__isnull=True)
     if player is not None:
         holders = holders.exclude(pk=player.pk)

@@ -32,8 +32,9 @@ Kept = TypeVar("Kept")
 # alike told apart; 5: both of 3 and 4; 6: a round marked corrected when what was
 # played changed (Game.revision, filled by a migration), not when a merge moved it;
 # 7: the key holds the last recompute reaching the tournament's games
-# (HistoryRewrite), not the algorithm's last one
-FORMAT = 7
+# (HistoryRewrite), not the algorithm's last one; 8: a game voided since shown in its
+# round, struck through and marked, and counted in the sentence on the placement
+FORMAT = 8
 # A day: an entry no request reads again leaves the cache on its own.
 TIMEOUT_SECONDS = 24 * 60 * 60
 # Tests set their own (tests/conftest.py), so that no test reads what another one left

@@ -47,7 +47,7 @@ SPRING_CUP = """\
 ; PC[ZA,Cape Town]
 ; DT[2024-03-02,2024-03-03]
 ; HA[h1]
-; KM[7.5]
+; KM[7]
 ; TM[90]
 ; CM[Canadian byo-yomi]
 ;
@@ -108,7 +108,7 @@ def test_the_header_gives_the_tournament():
     assert info.name == "Spring Cup 2024"
     assert (info.start, info.end) == (date(2024, 3, 2), date(2024, 3, 3))
     assert info.tournament_class == "B"
-    assert info.komi == Fraction(15, 2)
+    assert info.komi == Fraction(7)
     assert info.rounds == 5
     assert (info.place, info.handicap_rule, info.time, info.comment) == (
         "ZA,Cape Town",
@@ -147,7 +147,7 @@ def test_player_lines_give_name_rank_country_club_and_pin():
 def test_every_result_token_becomes_the_game_it_describes():
     tournament = read_egd(SPRING_CUP)
     saturday, sunday = date(2024, 3, 2), date(2024, 3, 3)
-    komi, handicap_komi = Fraction(15, 2), Fraction(1, 2)
+    komi, handicap_komi = Fraction(7), Fraction(1, 2)
     three_d, one_k, five_k, two_k = (parse_rank(r) for r in ("3d", "1k", "5k", "2k"))
     code = "Spring-Cup-2024"
     expected = [
@@ -364,7 +364,7 @@ def test_two_halves_of_a_game_that_disagree_are_an_error(old, new, what):
         ("; DT[2024-03-02,2024-03-03]\n", "", (1, "DT"), "no DT[start,end]"),
         ("2024-03-02,2024-03-03", "2024-03-03,2024-03-02", (4, "DT"), "is before the start"),
         ("2024-03-02,2024-03-03", "2 March 2024", (4, "DT"), "is not dates"),
-        ("KM[7.5]", "KM[7.25]", (6, "KM"), "is not a komi"),
+        ("KM[7]", "KM[7.25]", (6, "KM"), "is not a komi"),
         ("CL[B]", "CL[E]", (1, "CL"), "is not a class"),
         ("; EV[Spring Cup 2024]\n", "", (1, "EV"), "no EV[...] name"),
         ("|12345678", "|1234x678", (11, "pin"), "is not an EGD PIN"),
@@ -423,7 +423,7 @@ def test_a_file_is_written_back_in_its_order_with_its_columns_and_rounds_as_writ
         "; PC[ZA,Cape Town]",
         "; DT[2024-03-02,2024-03-03]",
         "; HA[h1]",
-        "; KM[7.5]",
+        "; KM[7]",
         "; TM[90]",
         "; CM[Canadian byo-yomi]",
     ]
@@ -492,7 +492,7 @@ def test_what_an_h_file_cannot_carry_is_listed():
     ]
     assert egd_losses(tournament) == [
         "thabo-ndlovu: the EGD PIN 'NZ-123' is not digits and is left out",
-        "round 1 john-smith-thabo-ndlovu: komi 6.5 is written as 7.5",
+        "round 1 john-smith-thabo-ndlovu: komi 6.5 is written as 7",
         "round 1 anna-van-der-merwe-aiko-nakamura: a free game reads back as a tournament game",
     ]
     assert "NZ-123" not in write_egd(tournament)
@@ -689,3 +689,15 @@ def test_a_corrected_game_without_colours_is_written_with_its_new_result_and_no_
     text = write_egd(replace(tournament, records=records))
     nakamura = next(line for line in text.splitlines() if "Nakamura" in line)
     assert nakamura.split()[9] == "2+"  # was "2-", still without a colour
+
+
+@pytest.mark.parametrize("token", ["2+/w99", "2+/x0", "2+!!w0"])
+def test_a_mistyped_round_result_is_named_with_its_player_and_what_is_accepted(token):
+    text = SPRING_CUP.replace("   2+/w0   3+/w2", f"   {token}   3+/w2")
+    assert text != SPRING_CUP
+
+    assert errors_of(text) == [(11, "results")]
+    message = message_of(text)
+    assert f"player 1 (Smith John): '{token}' is not a round result" in message
+    assert "the handicap 0-9" in message
+    assert "expected 5 round results" not in message

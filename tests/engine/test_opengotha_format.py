@@ -56,7 +56,7 @@ def _game(white: str, black: str, result: str, round_number: int, table: int, **
 
 GENERAL = (
     '<GeneralParameterSet basicTime="40" beginDate="2024-03-02" endDate="2024-03-03" '
-    'komi="7.5" location="Cape Town" name="Spring Cup 2024" numberOfRounds="4" '
+    'komi="7" location="Cape Town" name="Spring Cup 2024" numberOfRounds="4" '
     'shortName="spring cup" size="19"/>'
 )
 # Players on lines 4-7, games on lines 10-16, the general parameters on line 22.
@@ -111,7 +111,7 @@ def test_the_parameters_give_the_tournament():
     info = read_opengotha(SPRING_CUP).tournament
     assert (info.code, info.name) == ("spring-cup", "Spring Cup 2024")
     assert (info.start, info.end) == (date(2024, 3, 2), date(2024, 3, 3))
-    assert (info.komi, info.rounds, info.board_size) == (Fraction(15, 2), 4, 19)
+    assert (info.komi, info.rounds, info.board_size) == (Fraction(7), 4, 19)
     assert (info.place, info.handicap_rule, info.tournament_class) == ("Cape Town", "h1", "A")
 
 
@@ -135,7 +135,7 @@ def test_players_give_name_rank_country_club_pin_and_rating():
 def test_won_lost_and_drawn_games_are_rated_and_the_others_counted():
     tournament = read_opengotha(SPRING_CUP)
     saturday = date(2024, 3, 2)
-    komi, handicap_komi = Fraction(15, 2), Fraction(1, 2)
+    komi, handicap_komi = Fraction(7), Fraction(1, 2)
     three_d, one_k, five_k, two_k = (parse_rank(r) for r in ("3d", "1k", "5k", "2k"))
     expected = [
         (saturday, 1, "john-smith", "thabo-ndlovu", Winner.WHITE, 0, komi, three_d, one_k),
@@ -240,7 +240,7 @@ def test_a_file_that_is_not_an_opengotha_tournament_is_an_error():
         ('handicap="2"', 'handicap="12"', (12, "Game handicap"), "not a handicap"),
         ('roundNumber="4"', 'roundNumber="zero"', (16, "Game roundNumber"), "not a whole number"),
         ('size="19"', 'size="11"', (22, "GeneralParameterSet size"), "not a board size"),
-        ('komi="7.5"', 'komi="7.3"', (22, "GeneralParameterSet komi"), "not a komi"),
+        ('komi="7"', 'komi="7.3"', (22, "GeneralParameterSet komi"), "not a komi"),
         ('beginDate="2024-03-02"', 'beginDate="2024-03-04"', (22, "GeneralParameterSet endDate"),
          "before the start"),
         ('endDate="2024-03-03"', 'endDate="March"', (22, "GeneralParameterSet endDate"),
@@ -279,7 +279,7 @@ def test_the_command_line_rates_an_opengotha_file(tmp_path, capsys):
     assert main(["rate", "--algorithm", "sagc", "--format", "opengotha", str(path)]) == 0
     captured = capsys.readouterr()
     assert len(captured.out.splitlines()) == 1 + 2 * 4
-    assert "john-smith,thabo-ndlovu,1k,W,0,7.5,W,tournament," in captured.out
+    assert "john-smith,thabo-ndlovu,1k,W,0,7,W,tournament," in captured.out
     assert f"{path}: warning: 1 games won or lost by forfeit (*_BYDEF) not rated\n" in captured.err
 
 

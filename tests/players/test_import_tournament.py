@@ -156,7 +156,7 @@ def test_with_yes_it_stores_the_tournament_players_and_games(spring):
     )
     assert (first.white_rank, first.komi, first.status) == (
         parse_rank("3d"),
-        Decimal("7.5"),
+        Decimal("7"),
         "tournament",
     )
     actions = set(AuditEntry.objects.values_list("action", flat=True))
@@ -366,7 +366,7 @@ def test_what_the_h_file_cannot_carry_is_warned_about(spring):
     err = io.StringIO()
     call_command("export_tournament", "Spring-Cup-2024", stdout=io.StringIO(), stderr=err)
     assert err.getvalue() == (
-        "warning: round 1 john-smith-thabo-ndlovu: komi 6.5 is written as 7.5\n"
+        "warning: round 1 john-smith-thabo-ndlovu: komi 6.5 is written as 7\n"
     )
 
 
@@ -394,7 +394,7 @@ def club_history(spring):
             factories.game(smith, ndlovu, "B", date(2024, 3, 1), handicap=0, komi=-5.5),
             factories.game(newcomer, ndlovu, "W", date(2024, 3, 5), handicap=9, komi=0.5,
                            status="internet", comment="-3 points after counting"),
-            factories.game(ndlovu, newcomer, "D", date(2024, 3, 6), status="free"),
+            factories.game(ndlovu, newcomer, "D", date(2024, 3, 6), status="free", komi=6),
         ],
     )  # fmt: skip
     adjustment_apply(user=vera, player=ndlovu, date=date(2024, 3, 4), new_rank=parse_rank("1d"))

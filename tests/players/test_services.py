@@ -10,7 +10,9 @@ from players.models import Adjustment, AuditEntry, Game, Player
 from players.services.adjustments import ResyncChange, adjustment_apply, resync_apply, resync_revert
 from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
 from players.services.games import game_correct, game_void, record_sheet_submit
+from players.services.imports import games_import
 from ratings.engine.ranks import parse_rank
+from ratings.engine.records import read_games
 from ratings.models import RecomputeState
 from ratings.recompute.dirty import maintained_algorithms
 from tests import factories
@@ -241,7 +243,7 @@ def test_a_second_correction_from_a_stale_page_is_refused(vera, alice, bob):
     game_correct(user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "B"))
     with pytest.raises(ConcurrentEditError):
         game_correct(
-            user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "D")
+            user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "D", komi=7)
         )
     assert Game.objects.get(pk=stored.pk).winner == "B"
 
@@ -294,3 +296,60 @@ def test_a_resync_is_one_batch_that_reverts_as_a_whole(alice, bob):
     assert Player.objects.get(pk=alice.pk).national_rank == parse_rank("5k")
     with pytest.raises(ServiceError):
         resync_revert(user=connie, batch_id=batch.pk)
+
+
+def test_a_jigo_with_a_half_point_komi_is_refused_at_the_winner_of_its_row(vera, alice, bob):
+    with pytest.raises(ServiceError) as refused:
+        record_sheet_submit(
+            user=vera,
+            games=[
+                factories.game(alice, bob, "W"),
+                factories.game(alice, bob, "D", date(2024, 3, 2), komi=6.5),
+            ],
+        )
+
+    assert refused.value.errors == [
+        (2, "winner", "a jigo (D) needs an integer komi; komi 6.5 cannot end in a jigo")
+    ]
+    assert Game.objects.count() == 0
+
+
+def test_a_jigo_with_an_integer_komi_is_stored(vera, alice, bob):
+    stored = record_sheet_submit(user=vera, games=[factories.game(alice, bob, "D", komi=7)]).games[
+        0
+    ]
+
+    assert (stored.winner, stored.komi) == ("D", Decimal("7"))
+
+
+def test_a_correction_to_a_jigo_with_a_half_point_komi_is_refused(vera, alice, bob):
+    stored = record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W")]).games[0]
+
+    with pytest.raises(ServiceError) as refused:
+        game_correct(
+            user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "D")
+        )
+
+    ((field_name, message),) = refused.value.errors
+    assert (field_name, message) == (
+        "winner",
+        "a jigo (D) needs an integer komi; komi 6.5 cannot end in a jigo",
+    )
+    assert Game.objects.get(pk=stored.pk).winner == "W"
+
+
+def test_an_imported_jigo_with_a_half_point_komi_is_refused_at_its_line(vera):
+    with pytest.raises(ServiceError) as refused:
+        games_import(
+            user=vera,
+            records=read_games(
+                "date,white,black,white_rank,black_rank,winner,komi\n"
+                "2024-03-01,ann,ben,3k,4k,D,6.5\n"
+                "2024-03-02,ann,ben,3k,4k,D,7\n"
+            ).records,
+        )
+
+    assert refused.value.errors == [
+        ("line 2", "winner", "a jigo (D) needs an integer komi; komi 6.5 cannot end in a jigo")
+    ]
+    assert not Player.objects.filter(username="ann").exists()

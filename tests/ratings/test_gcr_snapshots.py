@@ -33,7 +33,12 @@ def test_each_snapshot_is_a_full_gcr_of_the_games_up_to_its_month_end(settings):
         (ben, cat, "W", date(2024, 5, 5)),  # the last month: no snapshot yet
     ]
     record_sheet_submit(
-        user=vera, games=[factories.game(w, b, winner, day) for w, b, winner, day in played]
+        user=vera,
+        games=[
+            # a jigo needs an integer komi
+            factories.game(w, b, winner, day, komi=7 if winner == "D" else None)
+            for w, b, winner, day in played
+        ],
     )
 
     recompute("gcr", full=True)
@@ -91,6 +96,7 @@ def six_months(settings):
             players[(i + 1 + i // 4 % 3) % 4],
             "WBD"[i % 3],
             date(2024, 1 + i // 4, 3 + i),
+            komi=7 if i % 3 == 2 else None,  # a jigo needs an integer komi
         )
         for i in range(24)
     ]
@@ -154,7 +160,7 @@ def test_the_database_counts_the_table_a_replay_of_the_same_games_fills(six_mont
     record_sheet_submit(
         user=vera,
         games=[
-            factories.game(ann, ben, "D", date(2024, 2, 10)),
+            factories.game(ann, ben, "D", date(2024, 2, 10), komi=7),
             factories.game(eve, cat, "W", date(2024, 2, 11), status="free"),
             factories.game(eve, ann, "B", date(2024, 2, 12), board_size=13),
             factories.game(ben, ann, "B", date(2024, 7, 1)),  # after the date: not counted

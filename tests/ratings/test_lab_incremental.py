@@ -77,11 +77,10 @@ def club():
     games = []
     for n in range(80):
         white, black = rng.sample(players, 2)
-        games.append(
-            factories.game(
-                white, black, rng.choice("WBWBD"), date(2024, 1, 5) + timedelta(days=2 * n)
-            )
-        )
+        winner = rng.choice("WBWBD")
+        day = date(2024, 1, 5) + timedelta(days=2 * n)
+        # a jigo needs an integer komi
+        games.append(factories.game(white, black, winner, day, komi=7 if winner == "D" else None))
     for n, day in enumerate((date(2024, 3, 30), date(2024, 3, 31), date(2024, 4, 1))):
         games.append(
             factories.game(players[n], players[n + 3], "W", day, tournament=autumn, round=n + 1)
@@ -230,7 +229,10 @@ def test_the_lab_kept_up_to_date_through_entries_and_voids_equals_full_runs(club
 
     def enter(day, **extra):
         white, black = rng.sample(players, 2)
-        game = factories.game(white, black, rng.choice("WBD"), day, **extra)
+        winner = rng.choice("WBD")
+        if winner == "D" and "komi" not in extra:
+            extra["komi"] = 6 if extra.get("handicap", 0) == 0 else 0  # a jigo: integer komi
+        game = factories.game(white, black, winner, day, **extra)
         return record_sheet_submit(user=vera, allow_duplicates=True, games=[game])
 
     def void(game):

@@ -175,7 +175,7 @@ class World:
                 black_rank=parse_rank("12k"),
             ),
             factories.game(
-                self.ben, self.zoe, "D", date(2024, 3, 2), tournament=self.open, round=2
+                self.ben, self.zoe, "D", date(2024, 3, 2), komi=7, tournament=self.open, round=2
             ),
         )
         (self.free_game,) = play(

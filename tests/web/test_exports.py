@@ -59,7 +59,7 @@ def season(vera):
                 zola, anna, "W", date(2024, 3, 5), handicap=9, komi=0.5, status="internet",
                 comment="+2 after the recount",
             ),
-            factories.game(anna, zola, "D", date(2024, 3, 6), status="free", board_size=13),
+            factories.game(anna, zola, "D", date(2024, 3, 6), status="free", board_size=13, komi=6),
             factories.game(thabo, anna, "W", date(2024, 3, 9), time_minutes=25, comment="@rapid"),
         ],
     )  # fmt: skip
@@ -189,7 +189,7 @@ def test_a_record_sheet_has_the_log_pages_twelve_columns_oldest_first(client, se
     assert [row[:7] + row[10:] for row in rows[1:]] == [
         ["anna-van-der-merwe", "4k", "W", "9", "0.5", "W", "internet", "2024-03-05",
          "'+2 after the recount"],
-        ["anna-van-der-merwe", "4k", "B", "0", "6.5", "D", "free", "2024-03-06",
+        ["anna-van-der-merwe", "4k", "B", "0", "6", "D", "free", "2024-03-06",
          "not rated: SAGC rates 19x19 games only, not 13x13"],
     ]  # fmt: skip
     assert all(int(row[7]) == float(row[7]) for row in rows[1:])  # SAGC: whole numbers
@@ -294,7 +294,7 @@ def test_the_h_file_says_in_comments_what_it_cannot_carry(client, season):
     text = content_of(client.get("/tournaments/Spring-Cup-2024/egd.h9"))
 
     assert text.startswith(
-        "; Not carried by this file: round 1 john-smith-thabo-ndlovu: komi 6.5 is written as 7.5\n"
+        "; Not carried by this file: round 1 john-smith-thabo-ndlovu: komi 6.5 is written as 7\n"
         "; CL[B]\n"
     )
     assert len(read_egd(text).records) == 6

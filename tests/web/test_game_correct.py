@@ -290,3 +290,29 @@ def test_the_game_page_writes_negative_numbers_with_the_minus_sign(client, uncol
     numbers = re.findall(r"<td >([^<]*\d)</td>", cells)
     assert any(number.startswith("\N{MINUS SIGN}") for number in numbers)
     assert not any(re.match(r"-\d", number) for number in numbers)
+
+
+def test_a_correction_that_changes_nothing_writes_nothing_and_says_so(client, games):
+    game = games[0]
+    dirty_before = list(RecomputeState.objects.values_list("algorithm", "dirty_from", "generation"))
+
+    response = client.post(f"/games/{game.pk}/edit/", edit_post(game), follow=True)
+
+    assert f"Nothing changed: game {game.pk} is as it was." in response.content.decode()
+    game.refresh_from_db()
+    assert game.version == 1
+    assert not AuditEntry.objects.filter(action="game_correct").exists()
+    assert (
+        list(RecomputeState.objects.values_list("algorithm", "dirty_from", "generation"))
+        == dirty_before
+    )
+
+
+def test_a_correction_of_the_comment_alone_is_written(client, games):
+    game = games[0]
+
+    client.post(f"/games/{game.pk}/edit/", edit_post(game, comment="seen on the sheet"))
+
+    game.refresh_from_db()
+    assert (game.version, game.comment) == (2, "seen on the sheet")
+    assert AuditEntry.objects.filter(action="game_correct").count() == 1

@@ -31,7 +31,7 @@ def club_games(vera):
         vera,
         factories.game(ann, ben, "W", date(2024, 1, 10), handicap=3, komi=0.5),
         factories.game(ben, cat, "B", date(2024, 2, 7), handicap=4, komi=0.5, status="free"),
-        factories.game(cat, ann, "D", date(2024, 3, 6), komi=6.5, tournament=open_),
+        factories.game(cat, ann, "D", date(2024, 3, 6), komi=7, tournament=open_),
         factories.game(ann, ben, "B", date(2024, 4, 3), handicap=3, komi=0.5),
     )
     game_void(user=vera, game_id=games[3].pk, version=games[3].version, reason="twice")

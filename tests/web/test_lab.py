@@ -41,7 +41,7 @@ def club(vera):
             factories.game(ann, cat, "B", date(2024, 1, 17), handicap=9),
             factories.game(ben, cat, "W", date(2024, 2, 7), status="free"),
             factories.game(ben, cat, "W", date(2024, 2, 8), board_size=9),
-            factories.game(ann, ben, "D", date(2024, 2, 14), status="tournament"),
+            factories.game(ann, ben, "D", date(2024, 2, 14), komi=7, status="tournament"),
         ],
     )
     return ann, ben, cat

@@ -9,6 +9,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from playwright.sync_api import expect
 
+from players.services.accounts import Role, account_create
+from players.services.games import game_void, record_sheet_submit
+from players.services.reports import report_create
 from tests import factories
 from tests.conftest import TEST_OUTPUT
 from tests.web.browser_session import ensure_role_groups, sign_in_browser
@@ -140,3 +143,61 @@ def test_on_a_phone_no_public_page_scrolls_sideways(live_server, browser_page, v
     for path in ("/", "/players/ann/", "/tournaments/", "/clubs/", "/lab/", "/calculator/"):
         page.goto(live_server.url + path)
         assert sideways_overflow(page) <= 0, path
+
+
+def test_a_word_longer_than_the_screen_in_user_text_breaks_instead_of_widening_pages(
+    live_server, browser_page, vera, connie
+):
+    ann = factories.player("ann", "12k", full_name="Ann Smit")
+    ben = factories.player("ben", "14k", full_name="Ben Botha")
+    word = "x" * 1000  # the longest a report takes (a comment or reason: 500), no space
+    kept, voided = record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ann, ben, "W", date(2024, 3, 1), comment=word[:500]),
+            factories.game(ann, ben, "B", date(2024, 3, 2)),
+        ],
+    ).games
+    game_void(user=vera, game_id=voided.pk, version=1, reason=word[:500])
+    pat = account_create(
+        user=connie, username="pat", password="x" * 12, role=Role.READER, player=ann
+    )
+    report = report_create(user=pat, player=ann, game_id=kept.pk, kind="other", text=word)
+    page = browser_page
+    sign_in_browser(page, connie, live_server.url)
+    for size in (LAPTOP, PHONE):
+        page.set_viewport_size(size)
+        for path in (
+            f"/reports/{report.pk}/",
+            "/reports/",
+            f"/games/{kept.pk}/",
+            f"/games/{voided.pk}/",
+            "/players/ann/",
+        ):
+            page.goto(live_server.url + path)
+            assert sideways_overflow(page) <= 0, (size["width"], path)
+
+
+def test_on_a_phone_the_head_to_head_page_shows_every_column_of_its_tables(
+    live_server, browser_page, vera
+):
+    ann = factories.player("ann", "12k", full_name="Ann Smit")
+    ben = factories.player("ben", "14k", full_name="Ben Botha")
+    play(
+        vera,
+        factories.game(ann, ben, "W", date(2024, 3, 1)),
+        factories.game(ben, ann, "B", date(2024, 3, 8), handicap=2),
+    )
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/players/ann/vs/ben/")
+
+    assert sideways_overflow(page) <= 0
+    last = page.locator("#head-to-head-score thead th").last
+    assert last.bounding_box()["x"] + last.bounding_box()["width"] <= PHONE["width"]
+    # the expected scores stack: each algorithm a block whose every value is on screen
+    actual = page.locator("#head-to-head-expected tbody td[data-label='Actual']").first
+    box = actual.bounding_box()
+    assert box is not None and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"]
+    assert actual.evaluate("cell => getComputedStyle(cell, '::before').content") == '"Actual"'
+    page.screenshot(path=TEST_OUTPUT / "layout-head-to-head-phone.png", full_page=True)

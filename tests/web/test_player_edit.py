@@ -128,6 +128,27 @@ def test_a_pin_of_another_record_is_refused(client, connie, thandi):
     assert "the EGD PIN 12345678 is already on file, for Elsa Botha (elsab4)" in block
 
 
+def test_a_pin_that_is_not_eight_digits_is_refused_at_its_field(client, connie, thandi):
+    response = client.post("/committee/players/thandi/edit/", form_data(thandi, egd_pin="abc"))
+
+    block = field_block(response.content.decode(), "id_egd_pin")
+    assert "&#x27;abc&#x27; is not an EGD PIN: the EGD&#x27;s PINs are 8 digits" in block
+    thandi.refresh_from_db()
+    assert thandi.egd_pin == ""
+
+
+def test_a_stored_pin_of_another_shape_does_not_stop_an_edit_of_other_fields(
+    client, connie, thandi
+):
+    Player.objects.filter(pk=thandi.pk).update(egd_pin="1234")
+    thandi.refresh_from_db()
+
+    client.post("/committee/players/thandi/edit/", form_data(thandi, federation_club="Durban"))
+
+    thandi.refresh_from_db()
+    assert (thandi.federation_club, thandi.egd_pin) == ("Durban", "1234")
+
+
 def test_the_service_refuses_what_is_not_a_rank(connie, thandi):
     with pytest.raises(ServiceError) as refused:
         player_update(user=connie, player=thandi, national_rank=-31)

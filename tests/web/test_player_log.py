@@ -205,7 +205,7 @@ def test_a_game_an_algorithm_skips_is_listed_with_its_reason(client, vera):
 
 def voided_cells(section: str) -> list[str]:
     """The text of each cell of the voided games' table."""
-    cells = re.findall(r"<td>(.*?)</td>", section, re.S)
+    cells = re.findall(r"<td[^>]*>(.*?)</td>", section, re.S)
     return [" ".join(re.sub(r"<[^>]+>", "", cell).split()) for cell in cells]
 
 

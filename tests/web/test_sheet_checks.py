@@ -121,3 +121,19 @@ def test_a_date_ten_years_early_is_saved_only_once_confirmed(client, vera, alice
     assert "2014-03-01 is more than a year before alice&#x27;s first game (2024-03-01)" in html
     assert saved.status_code == 302
     assert Game.objects.filter(date=date(2014, 3, 1)).count() == 1
+
+
+def test_a_jigo_with_a_half_point_komi_is_an_error_at_its_winner(client, vera, alice, bob):
+    response = client.post(
+        "/sheets/new/",
+        sheet_post(
+            {"white": "alice", "black": "bob", "winner": "W"},
+            {"white": "bob", "black": "alice", "winner": "D", "komi": "6.5"},
+        ),
+    )
+
+    html = response.content.decode()
+    assert "a jigo (D) needs an integer komi; komi 6.5 cannot end in a jigo" in field_block(
+        html, "id_form-1-winner"
+    )
+    assert Game.objects.count() == 0

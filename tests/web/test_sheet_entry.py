@@ -239,7 +239,7 @@ def test_it_keeps_a_komi_typed_by_hand_and_the_more_fields(client, vera, alice, 
                 "black": "bob",
                 "winner": "D",
                 "handicap": "2",
-                "komi": "-3.5",
+                "komi": "-3",
                 "status": "tournament",
                 "tournament": "spring",
                 "round": "2",
@@ -250,7 +250,7 @@ def test_it_keeps_a_komi_typed_by_hand_and_the_more_fields(client, vera, alice, 
     )
 
     game = Game.objects.get()
-    assert (game.handicap, game.komi, game.winner) == (2, Decimal("-3.5"), "D")
+    assert (game.handicap, game.komi, game.winner) == (2, Decimal("-3"), "D")
     assert (game.status, game.tournament.code, game.round) == ("tournament", "spring", 2)
     assert (game.board_size, game.time_minutes) == (13, 45)
 

@@ -50,7 +50,7 @@ def open_tournament(vera):
             round_game(ben, cat, "B", 1),
             round_game(ann, cat, "W", 2, handicap=2, komi=0.5),
             round_game(ben, dan, "W", 2),
-            round_game(ann, ben, "D", 2, comment="entered twice"),
+            round_game(ann, ben, "D", 2, komi=7, comment="entered twice"),
         ],
     )
     twice = cup.games.get(comment="entered twice")
@@ -106,7 +106,8 @@ def test_the_crosstable_places_players_by_wins_with_each_round(client, open_tour
         ["3", "Ben", "3k"],
         ["4", "Dan", "6k"],
     ]
-    assert rows[0][5:9] == ["4+w", "2+w/h2", "2", "1"]  # R1, R2, wins, SOS
+    # R1, R2 (with the jigo with Ben voided since, counted nowhere), wins, SOS
+    assert rows[0][5:9] == ["4+w", "2+w/h2 , 3=w \u2717", "2", "1"]
     assert rows[1][5:9] == ["3+b", "1-b/h2", "1", "3"]
     assert rows[3][5:7] == ["1-b", "3-b"]
     assert "entered twice" not in html
@@ -368,6 +369,23 @@ def test_voiding_a_game_marks_no_other_round_corrected(client, vera):
     assert corrected_rounds(client, "cup") == 0
     game.refresh_from_db()
     assert (game.version, game.revision) == (2, 0)
+
+
+def test_a_voided_game_shows_in_its_round_struck_through_marked_and_said(client, vera):
+    cup = league_of(vera, "cup", 3, 0)
+    game = cup.games.get(round=2)
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="not played")
+
+    html = client.get("/tournaments/cup/").content.decode()
+
+    cells = re.findall(
+        r'<span title="([^"]*) · voided" class="text-nowrap"><del>([^<]*)</del>', html
+    )
+    assert len(cells) == 2  # the game in both its players' rows
+    assert all(re.fullmatch(r"\d+[-+=][wb]?(/h\d)?", result) for _, result in cells)
+    assert html.count('<sup class="round-voided" aria-hidden="true">\u2717</sup>') == 2
+    assert "1 game voided since: the rounds show them struck through (marked \u2717)" in html
+    assert corrected_rounds(client, "cup") == 0
 
 
 def test_a_tournament_without_games_says_so(client, django_assert_max_num_queries):

@@ -57,6 +57,9 @@ from .standings import SITE_CRITERIA, Round, place_players, score_text
 
 _HEADER_RE = re.compile(r"^\s*;\s*([A-Z]{2})\[(.*)\]\s*$")
 _RESULT_RE = re.compile(r"^(\d+)([-+=?])([/!]?)([wWbB?]?)(\d?)(!?)$")
+# What a round result starts with (an opponent, a result, a separator): a token like it
+# that _RESULT_RE refuses is a mistyped result, not a score column.
+_RESULT_LIKE_RE = re.compile(r"^\d+[-+=?][/!]")
 _RANK_RE = re.compile(r"^\d{1,2}[kdpKDP]$")
 _BARE_KYU_RE = re.compile(r"^\d{2}$")  # "10" for 10k: old files' two-character rank field
 _COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
@@ -251,6 +254,26 @@ def _results_of(
     """The line's rounds, the score columns before them and the columns after them."""
     runs = [run for run in _runs(raw.tokens) if run[1] >= rounds]
     if not runs:
+        # A token with an opponent, a result and a colour mark that is still no result
+        # ("4+/w99", a handicap of 99) breaks the run of rounds: name it, not the count.
+        broken = [
+            token
+            for token in raw.tokens
+            if _RESULT_LIKE_RE.match(token) is not None and not _is_result(token)
+        ]
+        if broken:
+            name = f"{raw.player.surname} {raw.player.given_name}".strip()
+            errors.append(
+                RowError(
+                    raw.line,
+                    "results",
+                    f"player {raw.number} ({name}): '{broken[0]}' is not a round result: "
+                    f"a result is the opponent's number, + - = or ?, then optionally / or ! "
+                    f"(forfeit), the colour w, b or ? and the handicap 0-9 (like 12+/w0, "
+                    f"7-/b3 or 0=)",
+                )
+            )
+            return None
         found = max((length for _, length in _runs(raw.tokens)), default=0)
         errors.append(
             RowError(
