@@ -17,6 +17,11 @@ The personas are defined here once: ``vera`` (a volunteer) and ``connie`` (a com
 member). A module whose tests act through the web as them marks itself ``signed_in``:
 there a persona the test asks for is also logged in on pytest-django's ``client``.
 
+The real files of ``../shared/data`` (or ``CLUBRATING_SHARED_DATA``) are read where
+they are; a test whose file is missing skips and says so, and with
+``CLUBRATING_REQUIRE_DATA=1`` (set by .ci/run) a missing folder stops the run before
+the first test and such a skip is a failure, so CI never passes without the real files.
+
 Passwords are hashed with MD5 for the test run only (``pytest_configure``): the
 production hasher (PBKDF2) is slow on purpose, and the suite creates many accounts.
 
@@ -53,6 +58,18 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 TEST_OUTPUT = Path(settings.BASE_DIR) / "test-output"
+SHARED_DATA = Path(
+    os.environ.get("CLUBRATING_SHARED_DATA")
+    or Path(__file__).resolve().parents[1].parent / "shared" / "data"
+)
+# The folders of ../shared/data that the tests read.
+REAL_DATA_FOLDERS = (
+    "aga-tdlist",
+    "egc2013-opengotha",
+    "egd-ratinglists",
+    "go-tournaments-archive",
+    "opengotha-2020-online",
+)
 
 # No time limit per generated example: on a machine shared by many, or with the suite
 # in several processes, an example that takes 75 ms alone took 266 ms once and failed
@@ -86,7 +103,33 @@ _REQUIREMENTS: dict[str, tuple[Callable[[], str | None], str]] = {
 }
 
 
+def _django_loaded(config: pytest.Config) -> bool:
+    """False for the engine's tests run alone with ``-p no:django``: they load no model."""
+    return config.pluginmanager.has_plugin("django")
+
+
+def _real_data_required() -> bool:
+    return env_bool("CLUBRATING_REQUIRE_DATA", default=False)
+
+
+def _skipped_for_missing_data(reason: str) -> bool:
+    return (
+        "shared/data" in reason
+        or "CLUBRATING_SHARED_DATA" in reason
+        or (str(SHARED_DATA) in reason)
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
+    if _real_data_required():
+        missing = [name for name in REAL_DATA_FOLDERS if not (SHARED_DATA / name).is_dir()]
+        if missing:
+            raise pytest.UsageError(
+                f"CLUBRATING_REQUIRE_DATA=1 but {SHARED_DATA} lacks {', '.join(missing)}: "
+                "the tests of the real files would skip"
+            )
+    if not _django_loaded(config):
+        return
     # The test run only: production keeps Django's slow-on-purpose default.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     _own_queue_and_cache_per_xdist_worker()
@@ -148,10 +191,23 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         pytest.skip(f"{reason} (set {require_variable}=1 to make this a failure)")
 
 
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
+    report = yield
+    if report.skipped and _real_data_required() and isinstance(report.longrepr, tuple):
+        reason = str(report.longrepr[2])
+        if _skipped_for_missing_data(reason):
+            report.outcome = "failed"
+            report.longrepr = f"{reason}; CLUBRATING_REQUIRE_DATA=1 forbids skipping it"
+    return report
+
+
 @pytest.fixture(autouse=True)
-def _own_tournament_cache(monkeypatch) -> None:
+def _own_tournament_cache(request: pytest.FixtureRequest, monkeypatch) -> None:
     """Each test its own keys for the cached crosstables and API documents: tests that
     build the same tournament (same ids after a rollback) never read one another's."""
+    if not _django_loaded(request.config):
+        return
     from players.web import tournament_cache
 
     monkeypatch.setattr(tournament_cache, "key_salt", uuid.uuid4().hex)

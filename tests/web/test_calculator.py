@@ -14,6 +14,7 @@ from ratings.calculator.forms import CalculatorForm
 from ratings.models import RatingHistory
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.pages import page_html
 
 pytestmark = pytest.mark.django_db
 
@@ -179,7 +180,7 @@ def test_bad_input_is_shown_at_its_field(client, club, query, field, message):
 
 def test_it_answers_in_a_fixed_number_of_queries(client, club, vera, django_assert_max_num_queries):
     with django_assert_max_num_queries(7) as few:
-        client.get("/calculator/?white_player=ann&black_player=ben")
+        page_html(client, "/calculator/?white_player=ann&black_player=ben")
     ann, _ben, cat = club
     record_sheet_submit(
         user=vera,
@@ -187,7 +188,7 @@ def test_it_answers_in_a_fixed_number_of_queries(client, club, vera, django_asse
     )
     recompute_pending()
     with django_assert_max_num_queries(len(few.captured_queries)):
-        client.get("/calculator/?white_player=ann&black_player=cat")
+        page_html(client, "/calculator/?white_player=ann&black_player=cat")
 
 
 def test_the_form_parses_into_domain_values(club):

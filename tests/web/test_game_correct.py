@@ -12,6 +12,7 @@ from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.models import RatingHistory, RecomputeState
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.pages import page_html
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
@@ -271,8 +272,8 @@ def test_the_correction_form_says_the_file_gave_no_colour(client, uncoloured):
 
 
 def test_a_game_with_its_colours_says_nothing_of_them(client, games):
-    assert 'id="colour-not-given"' not in client.get(f"/games/{games[0].pk}/").content.decode()
-    edit = client.get(f"/games/{games[0].pk}/edit/").content.decode()
+    assert 'id="colour-not-given"' not in page_html(client, f"/games/{games[0].pk}/")
+    edit = page_html(client, f"/games/{games[0].pk}/edit/")
     assert 'id="colour-not-given"' not in edit
 
 

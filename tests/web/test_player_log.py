@@ -16,6 +16,7 @@ from ratings.engine.ranks import parse_rank
 from ratings.models import RatingHistory
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.pages import page_html
 
 pytestmark = pytest.mark.django_db
 
@@ -257,7 +258,7 @@ def test_without_void_games_there_is_no_voided_section(client, vera):
     play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
     recompute_pending()
 
-    assert 'id="voided-games"' not in client.get("/players/ann/").content.decode()
+    assert 'id="voided-games"' not in page_html(client, "/players/ann/")
 
 
 def test_a_merged_record_says_where_it_went_and_the_kept_one_names_it(client, vera):
