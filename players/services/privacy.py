@@ -195,18 +195,27 @@ class _Traces:
                 join_names(account.first_name, account.last_name),
             ]
             nearby += [account.first_name, account.last_name]
+        # A short one (a national id "42", a full name "Li") would hit other words.
+        short = [name for name in everywhere if len(name.strip()) < _SHORTEST_EVERYWHERE]
         return cls(
             username=player.username,
-            everywhere=_distinct(everywhere, besides=player.username),
-            nearby=_distinct(nearby, besides=player.username),
+            everywhere=_distinct(everywhere, besides=[player.username, *short]),
+            nearby=_distinct(nearby + short, besides=[player.username]),
             login=account.username if account is not None else None,
         )
 
 
-def _distinct(names: list[str], besides: str) -> tuple[str, ...]:
+# The shortest name or identifier redacted from every text, not only those about the
+# record (the username always is, as it was).
+_SHORTEST_EVERYWHERE = 5
+
+
+def _distinct(names: list[str], besides: list[str]) -> tuple[str, ...]:
     """The non-blank ``names`` once each, longest first (a full name is replaced
-    before the given name in it), without ``besides``."""
-    kept = {name.strip() for name in names if name and name.strip() and name.strip() != besides}
+    before the given name in it), but ``besides``."""
+    kept = {name.strip() for name in names if name and name.strip()} - {
+        name.strip() for name in besides
+    }
     return tuple(sorted(kept, key=lambda name: (-len(name), name)))
 
 
@@ -257,8 +266,8 @@ class _Scope:
 
 
 def _erase_account(player: Player, traces: _Traces) -> None:
-    """Rename and close the player's own login (it stays, unlinked from nobody, for the
-    audit entries it signs), and drop the failed log-ins kept under its name."""
+    """Rename and close the player's own login (it stays, linked, for the audit entries
+    it signs), and drop the failed log-ins kept under either name."""
     logins = [traces.username] + ([traces.login] if traces.login else [])
     for model in (AccessAttempt, AccessFailureLog, AccessLog):
         model.objects.filter(username__in=logins).delete()

@@ -169,3 +169,22 @@ def test_erasure_leaves_no_trace_in_the_sqlite_file(settings, tmp_path):
     raw = copy.read_bytes()
     assert sqlite3.connect(copy).execute("SELECT count(*) FROM players_game").fetchone() == (5,)
     assert [trace for trace in TRACES if trace.lower().encode() in raw.lower()] == []
+
+
+@pytest.mark.django_db
+def test_a_short_national_id_is_erased_only_from_the_texts_about_the_player():
+    vera = factories.volunteer()
+    li = factories.player("li-wei", "3k", full_name="Li Wei", national_id="12")
+    olivia, ama = factories.player("olivia"), factories.player("ama")
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(li, olivia, "W", date(2024, 2, 1), comment="AGA 12"),
+            factories.game(olivia, ama, "W", date(2024, 2, 1), comment="board 12"),
+        ],
+    )
+
+    player_erase(user=vera, player=li)
+
+    assert Game.objects.filter(comment=f"AGA erased-{li.pk}").exists()
+    assert Game.objects.filter(comment="board 12").exists()
