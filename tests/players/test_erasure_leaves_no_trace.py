@@ -136,6 +136,25 @@ def test_erasure_leaves_no_trace_in_the_database_dump(settings):
 
 
 @pytest.mark.django_db
+def test_the_pages_volunteers_and_visitors_read_show_no_trace_after_the_erasure(client, settings):
+    connie, kofi = _kofi_everywhere(settings)
+    report = GameReport.objects.get()
+    pages = ["/audit/", "/games.csv", "/reports/", f"/reports/{report.pk}/", "/"]
+    client.force_login(connie)
+    assert all(client.get(url).status_code == 200 for url in pages)
+    assert "Mensah" in client.get("/audit/").content.decode()
+
+    player_erase(user=connie, player=kofi)
+    recompute_pending()
+
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 200, url
+        text = b"".join(response.streaming_content) if response.streaming else response.content
+        assert _left(text.decode()) == [], url
+
+
+@pytest.mark.django_db
 def test_erasure_leaves_other_players_names_alone(settings):
     connie, kofi = _kofi_everywhere(settings)
     kofi_other = factories.player("kofi-asante", "9k", full_name="Kofi Asante")
