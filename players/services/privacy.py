@@ -14,7 +14,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from axes.models import AccessAttempt, AccessFailureLog, AccessLog
+from django.contrib.admin.models import LogEntry
 from django.contrib.auth import get_user_model
+from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
@@ -228,6 +230,8 @@ class _Scope:
     adjustments: frozenset[int]
     reports: frozenset[int]
     sheets: frozenset[int]
+    # The admin's log entries of the record and of its login.
+    admin_entries: frozenset[int]
     account: int | None
     player: int
 
@@ -246,6 +250,15 @@ class _Scope:
             ),
             sheets=frozenset(
                 games.filter(record_sheet__isnull=False).values_list("record_sheet", flat=True)
+            ),
+            admin_entries=frozenset(
+                LogEntry.objects.filter(
+                    Q(content_type=ContentType.objects.get_for_model(Player), object_id=player.pk)
+                    | Q(
+                        content_type=ContentType.objects.get_for_model(get_user_model()),
+                        object_id=player.account_id,
+                    )
+                ).values_list("pk", flat=True)
             ),
             account=player.account_id,
             player=player.pk,
@@ -375,7 +388,8 @@ _IDENTITY = (
 
 def _redact_free_texts(redactor: _Redactor, scope: _Scope) -> None:
     """Replace the traces in the texts people typed: comments and void reasons of games
-    and adjustments, sheet and resync notes, reports and their answers. The rows about
+    and adjustments, sheet and resync notes, reports and their answers, and the admin's
+    log of its changes (which names the object it changed). The rows about
     the record are read, and any other one holding a trace in full (found by the
     database). A game or adjustment changed moves its version, so that a form opened
     before cannot write the name back."""
@@ -385,6 +399,7 @@ def _redact_free_texts(redactor: _Redactor, scope: _Scope) -> None:
         (GameReport, ("text", "answer"), scope.reports, False),
         (RecordSheet, ("note",), scope.sheets, False),
         (ResyncBatch, ("note",), frozenset(), False),
+        (LogEntry, ("object_repr", "change_message"), scope.admin_entries, False),
     ):
         holding = Q(pk__in=own_ids)
         for needle in redactor.needles:
@@ -392,10 +407,9 @@ def _redact_free_texts(redactor: _Redactor, scope: _Scope) -> None:
                 holding |= Q(**{f"{field}__icontains": needle})
         for row in model.objects.filter(holding).only("pk", *fields).iterator():
             nearby = row.pk in own_ids
+            redacted = {field: redactor.redact(getattr(row, field), nearby) for field in fields}
             changed = {
-                field: redactor.redact(getattr(row, field), nearby)
-                for field in fields
-                if redactor.redact(getattr(row, field), nearby) != getattr(row, field)
+                field: value for field, value in redacted.items() if value != getattr(row, field)
             }
             if changed:
                 if versioned:

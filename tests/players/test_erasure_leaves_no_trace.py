@@ -8,6 +8,8 @@ from datetime import date
 
 import pytest
 from axes.models import AccessAttempt
+from django.contrib.admin.models import CHANGE, LogEntry
+from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.db import connection
 
@@ -28,8 +30,8 @@ TRACES = ("kofi", "mensah", "13572468", "AGA90817", "kmensah", "kofi@example.org
 
 def _kofi_everywhere(settings):
     """Kofi Mensah as the site comes to hold him: created and corrected by the
-    committee (audit snapshots with his names and PIN), with a login of his own that
-    once failed, games whose comments, void reason and sheet note name him, a report
+    committee (audit snapshots with his names and PIN; the admin's log), with a login
+    of his own that once failed, games whose comments and sheet note name him, a report
     he wrote and its answer, a tournament file's line, and engine checkpoints."""
     settings.RATINGS_CHECKPOINT_EVERY = 1
     connie = factories.committee_member()
@@ -94,6 +96,14 @@ def _kofi_everywhere(settings):
         get_data="",
         post_data="username=kmensah",
         failures_since_start=1,
+    )
+    LogEntry.objects.create(
+        user=connie,
+        content_type=ContentType.objects.get_for_model(Player),
+        object_id=str(kofi.pk),
+        object_repr=str(kofi),
+        action_flag=CHANGE,
+        change_message='[{"changed": {"fields": ["EGD PIN"]}}]',
     )
     recompute_pending()
     assert Checkpoint.objects.filter(state__has_key="kofi-mensah").exists()
