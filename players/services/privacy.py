@@ -119,7 +119,10 @@ def player_erase(*, user, player: Player) -> Player:
             _rename_in_checkpoints(traces.username, record.username)
         # A rank list being previewed may name them; the committee uploads it again.
         ResyncUpload.objects.all().delete()
-        audit(user, "player_erase", player, after={"username": player.username})
+        after = {"username": player.username}
+        if player.account_id is not None:
+            after["account"] = player.account.username  # renamed and closed
+        audit(user, "player_erase", player, after=after)
         # The replay orders some ties by username: replay from the player's first entry on.
         earliest = earliest_entry(records)
         if earliest is not None:

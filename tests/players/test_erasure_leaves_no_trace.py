@@ -13,7 +13,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.core.management import call_command
 from django.db import connection
 
-from players.models import Game, GameReport, Player, RecordSheet, TournamentPlayer
+from players.models import AuditEntry, Game, GameReport, Player, RecordSheet, TournamentPlayer
 from players.services.accounts import Role, account_create
 from players.services.games import record_sheet_submit
 from players.services.players import player_create, player_update
@@ -139,6 +139,8 @@ def test_erasure_leaves_no_trace_in_the_database_dump(settings):
     kofi.refresh_from_db()
     assert kofi.account is not None and not kofi.account.is_active
     assert not kofi.account.has_usable_password()
+    erasure = AuditEntry.objects.get(action="player_erase")
+    assert erasure.after == {"username": kofi.username, "account": kofi.account.username}
     assert Game.objects.filter(comment="Kofi Mensah timed").count() == 0
     erased = kofi.username
     assert Game.objects.filter(comment=f"{erased} timed").count() == 1
