@@ -87,7 +87,7 @@ class _MonthEnds:
         self.last_day = day
         if self.open_end is None or day > self.open_end:
             if self.open_end is not None:
-                self._emit_until(day, out)
+                self._close_open_end(out)
             self.open_end = _month_end(day)
         if self.kept_until is None or day > self.kept_until:
             self.rows_since += 1
@@ -100,9 +100,9 @@ class _MonthEnds:
         if lowest is None or position < lowest:
             self.lowest[self.open_end] = position
 
-    def _emit_until(self, day: date, out: RowWriter) -> None:
-        """Write the standings of the open month end if it is due: the months after it
-        up to ``day`` have no rows, so none of them is."""
+    def _close_open_end(self, out: RowWriter) -> None:
+        """Once a row dated after the open month end comes: write its standings if it
+        is due. The months between have no rows, so none of them is."""
         assert self.open_end is not None
         end = self.open_end
         if (self.kept_until is None or end > self.kept_until) and due(
