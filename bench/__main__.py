@@ -15,7 +15,8 @@ A full run rewrites its own section of docs/performance.md, between
 
 Then, unless ``--only`` or ``--engine`` is given, it runs the database benchmarks
 (``python -m bench.database``: import, full and back-dated recomputes, pages at
-1,000,000 games), the real-data ones (``python -m bench.realdata``) and, without
+1,000,000 games), the real-data ones (``python -m bench.realdata``), the month-end
+standings an old tournament's upload adds (``python -m bench.month_ends``) and, without
 ``--quick``, the public pages (``python -m bench.pages``), which write their own
 sections; ``--quick`` makes the first two small too.
 """
@@ -365,11 +366,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = 1 if failures else 0
     if not (args.only or args.engine):
         # Imported here: they import this module's helpers.
-        from bench import database, realdata
+        from bench import database, month_ends, realdata
 
         passed = [*(["--quick"] if args.quick else []), *(["--no-write"] if args.no_write else [])]
         status |= database.main(passed, invoked_as=command)
         status |= realdata.main(passed, invoked_as=command)
+        status |= month_ends.main(passed, invoked_as=command)
         if not args.quick:
             status |= pages_benchmark(None if args.no_write else command)
     return status

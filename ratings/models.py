@@ -150,8 +150,10 @@ class MonthEnd(models.Model):
     """Where an algorithm's history rows stand at the end of a month: the bounds of the
     rows a list as of a later day in that month or the next ones adds to the month-end
     standings (``MonthEndStanding``). Kept by the recompute with the history rows
-    (``ratings.recompute.month_ends``), for every month end from the first row's to the
-    last one before the last row's date."""
+    (``ratings.recompute.month_ends``), for the month ends from the first row's to the
+    last one before the last row's date after which at least as many rows as players
+    came since the one stored before (``month_ends.due``): the standings stored follow
+    the games, not the players times the months."""
 
     algorithm = models.CharField(max_length=20)
     date = models.DateField()  # the month's last day

@@ -316,11 +316,12 @@ def ratings_as_of(
 def _rows_of_day(algorithm: str, day: date, players: QuerySet[Player]) -> list[tuple]:
     """The row of ``day`` of each of ``players`` rated by then, as tuples of the first
     six ``_ROW_FIELDS``, for a whole list: under an algorithm with history rows, the
-    standings of the last month end on or before the day (``MonthEndStanding``, kept by
-    the recompute) overlaid with the rows after it up to the day, a month's at most
-    (10,000 players' standings and a month's rows read in order: about a third of the
-    server's time of one index step per player); else, or while no month end is stored
-    (a history within one month), one index step per player."""
+    standings of the last month end stored on or before the day (``MonthEndStanding``,
+    kept by the recompute) overlaid with the rows after it up to the day: fewer than it
+    has players, plus a month's (``ratings.recompute.month_ends.due``; 10,000 players'
+    standings and a month's rows read in order: about a third of the server's time of
+    one index step per player); else, or while no month end is stored (a history within
+    one month, or shorter than its players), one index step per player."""
     known = registry()[algorithm]
     if known.has_history and MonthEnd.objects.filter(algorithm=algorithm).exists():
         return _rows_from_month_end(algorithm, day, players)

@@ -1,9 +1,16 @@
 """The month-end standings of an algorithm's history (``MonthEnd``, ``MonthEndStanding``):
-each player's row of the highest position dated on or before each month end, so that
-the list as of a day reads the standings of the month end before it and the history
-rows of at most a month after them (``players.selectors.ratings``), not one index step
-per player (10,000 players: about 90 ms of the server's CPU for a day in the middle of
-a million games).
+each player's row of the highest position dated on or before a month end, so that the
+list as of a day reads the standings of the stored month end before it and the history
+rows after them (``players.selectors.ratings``), not one index step per player (10,000
+players: about 90 ms of the server's CPU for a day in the middle of a million games).
+
+A month end is stored only when at least as many history rows as it has players came
+since the one stored before it (:func:`due`): the standings stored are never more than
+the history rows, whatever the months between them (a tournament file dated 1901 used
+to copy its 200 players' standings into each of 1,500 month ends, 1.8 million rows), and
+a list as of a day reads one month end's standings and fewer rows again than it has
+players, plus a month's. A club whose rows of a month outnumber its players (any busy
+one) has every month end stored, as before.
 
 The recompute calls :func:`rewrite` in the transaction that writes the history rows,
 once they are written: the month ends from the first date it rewrote are dropped and
@@ -61,6 +68,8 @@ class _MonthEnds:
         self.newest: dict[int, tuple[int, int, float, date]] = {}
         if kept is not None:
             self.newest = _standings(name, kept.date)
+        # The rows dated after the last month end stored, on or before the open one.
+        self.rows_since = 0
         self.peak = kept.last_on_or_before if kept is not None else -1
         # The month end of the rows coming in (the kept one's until a later row comes).
         self.open_end: date | None = self.kept_until
@@ -78,8 +87,10 @@ class _MonthEnds:
         self.last_day = day
         if self.open_end is None or day > self.open_end:
             if self.open_end is not None:
-                self._emit_until(day, out)
+                self._close_open_end(out)
             self.open_end = _month_end(day)
+        if self.kept_until is None or day > self.kept_until:
+            self.rows_since += 1
         newest = self.newest.get(player)
         if newest is None or position > newest[0]:
             self.newest[player] = (position, rank, value, day)
@@ -89,18 +100,19 @@ class _MonthEnds:
         if lowest is None or position < lowest:
             self.lowest[self.open_end] = position
 
-    def _emit_until(self, day: date, out: RowWriter) -> None:
-        """Write the standings of every month end from the open one to the last before
-        ``day`` (the same standings for months without rows)."""
+    def _close_open_end(self, out: RowWriter) -> None:
+        """Once a row dated after the open month end comes: write its standings if it
+        is due. The months between have no rows, so none of them is."""
         assert self.open_end is not None
         end = self.open_end
-        while end < day:
-            if self.kept_until is None or end > self.kept_until:
-                add = out.add
-                for player, (position, rank, value, row_day) in self.newest.items():
-                    add((self.name, end, player, position, rank, value, row_day))
-                self.emitted.append((end, self.peak))
-            end = _month_end(end + timedelta(days=1))
+        if (self.kept_until is None or end > self.kept_until) and due(
+            self.rows_since, len(self.newest)
+        ):
+            add = out.add
+            for player, (position, rank, value, row_day) in self.newest.items():
+                add((self.name, end, player, position, rank, value, row_day))
+            self.emitted.append((end, self.peak))
+            self.rows_since = 0
 
     def month_ends(self) -> list[MonthEnd]:
         """The bounds of the month ends written: the lowest position of the rows of the
@@ -126,6 +138,13 @@ class _MonthEnds:
             )
             for end, peak in self.emitted
         ]
+
+
+def due(rows_since: int, players: int) -> bool:
+    """Whether a month end is stored: ``rows_since`` history rows dated after the month
+    end stored before it (the first row's, when none) and on or before it, ``players``
+    the players rated by then (its standings)."""
+    return rows_since > 0 and rows_since >= players
 
 
 def _month_end(day: date) -> date:

@@ -166,30 +166,60 @@ def back_dated_changes(rng: random.Random, vera, players) -> None:
         game_void(user=vera, game_id=game.pk, version=game.version, reason="entered twice")
 
 
-def test_month_ends_run_from_the_first_rows_month_to_the_last_before_the_last_row(season):
+def test_a_month_end_is_stored_once_as_many_rows_as_players_came_since_the_last(season):
     ends = list(MonthEnd.objects.filter(algorithm="sagc").values_list("date", flat=True))
 
-    # June has no games: its month end holds May's standings
+    # every month has more rows than the sixteen players but June, which has none: its
+    # month end would repeat May's standings
     assert ends == [
         date(2024, 1, 31),
         date(2024, 2, 29),
         date(2024, 3, 31),
         date(2024, 4, 30),
         date(2024, 5, 31),
-        date(2024, 6, 30),
         date(2024, 7, 31),
         date(2024, 8, 31),
     ]
-    may, june = (
-        set(
-            MonthEndStanding.objects.filter(algorithm="sagc", month_end=end).values_list(
-                "player_id", "position", "value"
-            )
-        )
-        for end in (date(2024, 5, 31), date(2024, 6, 30))
+    assert MonthEndStanding.objects.filter(algorithm="sagc", month_end=date(2024, 5, 31)).count()
+    assert_exact("June", [date(2024, 6, 1), date(2024, 6, 30), date(2024, 7, 1)])
+
+
+def test_an_old_tournament_adds_its_players_standings_once_not_every_month_since(vera):
+    """A tournament file dated 1901 before a club's games of 2024: its players' standings
+    are stored at most once until as many rows again have come, not at each of the
+    1,480 month ends between, and the list of any day across the gap stays exact."""
+    club = [factories.player(f"c{n}", "8k") for n in range(4)]
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(club[n % 4], club[(n + 1) % 4], "WB"[n % 2], date(2024, 1 + n // 3, 2))
+            for n in range(24)
+        ],
     )
-    assert may == june
-    assert len(may) == 16
+    old = factories.tournament("old-open", "Old Open")
+    entrants = [factories.player(f"o{n}", "5k") for n in range(10)]
+    games = [
+        factories.game(
+            entrants[board],
+            entrants[9 - board],
+            "W",
+            date(1901, 6, round_),
+            tournament=old,
+            round=round_,
+            status="tournament",
+        )
+        for round_ in (1, 2, 3)
+        for board in range(5)
+    ]
+    record_sheet_submit(user=vera, games=games)
+    recompute_pending()
+
+    for algorithm in ALGORITHMS:
+        rows = RatingHistory.objects.filter(algorithm=algorithm).count()
+        assert MonthEndStanding.objects.filter(algorithm=algorithm).count() <= rows, algorithm
+        assert MonthEnd.objects.filter(algorithm=algorithm, date__year__lt=2024).count() <= 1
+    days = [date(1901, 6, 1), date(1901, 6, 2), date(1901, 7, 1), date(1950, 1, 1)]
+    assert_exact("1901", [*days, date(2023, 12, 31), date(2024, 1, 2), date(2024, 9, 1)])
 
 
 def test_the_list_of_random_days_is_the_full_scan_after_back_dated_writes_and_voids(season, vera):

@@ -2,6 +2,7 @@
 
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
+from django.db import DatabaseError, connection
 
 from players.models import Player
 from players.services.base import ServiceError, system_user
@@ -35,3 +36,21 @@ class Command(BaseCommand):
         except ServiceError as error:
             raise CommandError(error.message) from None
         self.stdout.write(f"Erased: the player is now '{erased.username}'.")
+        if connection.vendor == "sqlite":
+            self._compact()
+
+    def _compact(self) -> None:
+        """SQLite keeps a replaced value's bytes in the file's free space and its
+        write-ahead log until they are reused: rewrite the file without them."""
+        try:
+            with connection.cursor() as cursor:
+                cursor.execute("VACUUM")
+                cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        except DatabaseError as error:
+            self.stderr.write(
+                f"The database file was not compacted ({error}): the replaced values may "
+                "linger in its free space until SQLite reuses it. Run "
+                "`sqlite3 FILE 'VACUUM'` while the site is stopped."
+            )
+        else:
+            self.stdout.write("The database file was compacted: no replaced value is left in it.")
