@@ -33,9 +33,11 @@ run: venv
 test: venv
 	$(VENV)/bin/pytest -n $(TEST_WORKERS) --dist load $(PYTEST_ARGS)
 
+# ruff, then the import contracts of .importlinter (which way imports go).
 lint: venv
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	PYTHONPATH=. $(VENV)/bin/lint-imports --no-cache
 
 # The rating engine's types (the files are in pyproject.toml's [tool.mypy]).
 typecheck: venv

@@ -27,7 +27,7 @@ def _urls(only: str | None) -> list[tuple[str, str]]:
     from django.db.models import Count, Max, Min
 
     from players.models import Game, Player, Tournament
-    from ratings.recompute.dirty import maintained_algorithms
+    from ratings.algorithms import maintained_algorithms
 
     dates = Game.objects.aggregate(first=Min("date"), last=Max("date"))
     first, last = dates["first"], dates["last"]

@@ -233,13 +233,13 @@ def entry(depth: float, runs: int) -> dict[str, Any]:
     debounce (``RATINGS_LAB_DELAY_SECONDS``, a wait, not work) is not in the times."""
     from players.models import Game
     from ratings import tasks
-    from ratings.recompute import dirty
+    from ratings.algorithms import primary_algorithm
 
     # What earlier steps left behind (the SAGC-only back-dated games, the full
     # recomputes' lab marks) is not this entry's cost.
     _settle()
     if depth:
-        old, total = _game_at_depth(dirty.primary_algorithm(), depth)
+        old, total = _game_at_depth(primary_algorithm(), depth)
         played_on = old.date
     else:
         old = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
@@ -307,8 +307,8 @@ def _settle() -> None:
     """Untimed: run whatever is pending (recomputes, then lab updates) as a worker would,
     and forget what was queued, so that the next write starts from a current site."""
     from ratings import tasks
+    from ratings.algorithms import maintained_algorithms
     from ratings.models import RecomputeState
-    from ratings.recompute import dirty
     from ratings.recompute import run as recompute_run
 
     RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
@@ -316,7 +316,7 @@ def _settle() -> None:
     # Those recomputes marked the lab just now: with a broker (the save step) its update
     # would wait out the debounce and queue itself for later instead of running.
     RecomputeState.objects.update(lab_queued_at=None)
-    for name in dirty.maintained_algorithms():
+    for name in maintained_algorithms():
         tasks.update_lab_report(name)
     RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
     QUEUED_RECOMPUTES.clear()
@@ -329,12 +329,12 @@ def lab_full() -> dict[str, Any]:
     (``tasks.compute_lab_reports``); the reports are then current (their marks left by
     the full recomputes are cleared)."""
     from ratings import tasks
+    from ratings.algorithms import maintained_algorithms
     from ratings.models import RecomputeState
-    from ratings.recompute import dirty
 
     algorithms = {}
     with Clock() as clock:
-        for name in dirty.maintained_algorithms():
+        for name in maintained_algorithms():
             with Clock() as one:
                 reports = tasks.compute_lab_reports([name])
             algorithms[name] = {**one.figures(), "games": sum(item["games"] for item in reports)}
@@ -554,12 +554,12 @@ def save(
 def never_recomputed() -> list[str]:
     """The maintained algorithms that no recompute has finished on (an import leaves
     every one so)."""
+    from ratings.algorithms import maintained_algorithms
     from ratings.models import RecomputeState
-    from ratings.recompute import dirty
 
     done = RecomputeState.objects.filter(last_finished__isnull=False)
     finished = set(done.values_list("algorithm", flat=True))
-    return [name for name in dirty.maintained_algorithms() if name not in finished]
+    return [name for name in maintained_algorithms() if name not in finished]
 
 
 def pages(requests: int) -> dict[str, Any]:

@@ -45,6 +45,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     from clubrating.wsgi import freeze_loaded_objects
     from players.management.users import command_user
     from players.models import Tournament
+    from players.public import receivers
     from players.services.games import GameInput, game_correct
     from ratings import tasks
     from ratings.models import RecomputeState
@@ -79,7 +80,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     # The warming's share of the task's time, timed where the task calls it.
     warming = [0.0, 0.0]  # wall, CPU
-    warm = tasks.warm_after_recompute
+    warm = receivers.warm_after_recompute
 
     def timed_warm(*args):
         started, cpu_started = time.perf_counter(), time.process_time()
@@ -89,7 +90,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             warming[0] += time.perf_counter() - started
             warming[1] += time.process_time() - cpu_started
 
-    tasks.warm_after_recompute = timed_warm
+    receivers.warm_after_recompute = timed_warm
 
     ways = {"recompute only": run_queued, "recompute, then warm": tasks.recompute_algorithm}
     timings: dict[str, list[tuple[float, ...]]] = {way: [] for way in ways}

@@ -53,10 +53,10 @@ def main(argv: list[str]) -> int:
     from bench.generate import Settings, generate
     from players.models import Game
     from players.services.games import GameInput, record_sheet_submit
+    from ratings.algorithms import maintained_algorithms
     from ratings.lab import services as lab_services
     from ratings.models import RecomputeState
     from ratings.recompute import dirty
-    from ratings.recompute.dirty import maintained_algorithms
     from ratings.recompute.run import recompute_pending
 
     # The benchmark runs the recomputes and the lab itself, and times them apart: the

@@ -114,9 +114,9 @@ def build(rng: random.Random) -> None:
     from django.utils import timezone
 
     from players.models import Club, EntrySequence, Game, Player
+    from ratings.algorithms import maintained_algorithms
     from ratings.engine.ranks import Rank
     from ratings.models import CurrentRating, RatingHistory, RecomputeState
-    from ratings.recompute.dirty import maintained_algorithms
 
     today = timezone.localdate()
     with transaction.atomic():

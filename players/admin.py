@@ -16,7 +16,7 @@ from clubrating.usernames import canonical_username
 from players.selectors.accounts import is_reserved_username
 from players.services.accounts import username_refusal
 from players.services.audit import audit, player_snapshot
-from players.services.tournaments import warm_tournament_pages_of_player
+from players.signals import player_shown_changed
 
 from .models import (
     Adjustment,
@@ -137,7 +137,7 @@ class PlayerAdmin(AuditedAdmin):
     def save_model(self, request, obj, form, change):
         super().save_model(request, obj, form, change)
         if change:  # the name, country or club of every crosstable they are in
-            warm_tournament_pages_of_player(obj.pk)
+            player_shown_changed.send(sender=Player, player_id=obj.pk)
 
 
 @admin.register(Tournament)

@@ -17,10 +17,11 @@ from celery.contrib.django.task import DjangoTask
 from django.conf import settings
 from django.db import DatabaseError
 
-from players.public.crosstable_cache import warm_after_recompute
+from ratings.algorithms import maintained_algorithms
 from ratings.lab import services as lab_services
-from ratings.recompute.dirty import forget_queued, maintained_algorithms
+from ratings.recompute.dirty import forget_queued
 from ratings.recompute.run import RecomputeResult, run_queued, sweep
+from ratings.signals import history_rewritten
 
 logger = logging.getLogger(__name__)
 
@@ -89,11 +90,12 @@ _RETRY = {
 )
 def recompute_algorithm(algorithm: str) -> list[dict]:
     """Recompute one algorithm from its dirty date; nothing when a live runner has it
-    already (that one loops while writes keep coming). Then build the tournament pages
-    it changed, so that their first visitor does not wait for that."""
+    already (that one loops while writes keep coming). Then it says what it rewrote
+    (``ratings.signals.history_rewritten``): the public pages build again the tournament
+    pages it changed, so that their first visitor does not wait for that."""
     results = run_queued(algorithm)
     if results:
-        _warm_tournament_pages(algorithm, results)
+        _announce_rewrite(algorithm, results)
     return [
         {
             "algorithm": r.algorithm,
@@ -105,18 +107,23 @@ def recompute_algorithm(algorithm: str) -> list[dict]:
     ]
 
 
-def _warm_tournament_pages(algorithm: str, results: list[RecomputeResult]) -> None:
-    """Warm ``algorithm``'s crosstables of the tournaments the passes of ``results``
-    rewrote (from the earliest date any replayed from). The recompute is done and
-    committed: a failure here is logged, never raised (it would retry the recompute)."""
+def _announce_rewrite(algorithm: str, results: list[RecomputeResult]) -> None:
+    """Send ``history_rewritten`` for the rows the passes of ``results`` rewrote (from the
+    earliest date any replayed from). The recompute is done and committed: a receiver's
+    failure is logged, never raised (it would retry the recompute)."""
     starts = [result.replayed_from for result in results]
     replayed_from = None if None in starts else min(starts)
-    try:
-        warmed = warm_after_recompute(algorithm, replayed_from)
-    except Exception:
-        logger.exception("%s: could not warm the tournament pages", algorithm)
-        return
-    logger.info("%s: warmed %d tournament pages from %s", algorithm, warmed, replayed_from)
+    outcomes = history_rewritten.send_robust(
+        sender=recompute_algorithm, algorithm=algorithm, replayed_from=replayed_from
+    )
+    for receiver, outcome in outcomes:
+        if isinstance(outcome, Exception):
+            logger.error(
+                "%s: %s failed after the recompute",
+                algorithm,
+                getattr(receiver, "__qualname__", receiver),
+                exc_info=outcome,
+            )
 
 
 @shared_task(base=QueuedTask, ignore_result=True, max_retries=10, **_RETRY)

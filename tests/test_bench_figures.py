@@ -9,8 +9,8 @@ from bench.database import Database, Run, targets
 from bench.generate import Settings
 from bench.pages import World, public_pages, time_pages
 from players.services.games import record_sheet_submit
+from ratings.algorithms import maintained_algorithms
 from ratings.lab.services import compute_lab_reports
-from ratings.recompute.dirty import maintained_algorithms
 from ratings.recompute.run import recompute_pending
 from tests import factories
 

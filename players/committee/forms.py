@@ -26,8 +26,8 @@ from players.selectors.resync import RankList
 from players.services.accounts import Role
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
 from players.web.forms import PlayerField
+from ratings.algorithms import maintained_algorithms
 from ratings.engine.base import registry
-from ratings.recompute.dirty import maintained_algorithms
 
 LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>

@@ -62,7 +62,8 @@ from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
 from players.web.forms import add_service_errors
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
-from ratings.recompute.dirty import primary_algorithm, request_full_recompute
+from ratings.algorithms import primary_algorithm
+from ratings.recompute.dirty import request_full_recompute
 
 # The preview lists every line, except that a whole national list has thousands of
 # names the club does not know: only the first of those are listed, the rest counted.

@@ -12,10 +12,9 @@ from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 
 from players.models import AuditEntry, Game, RecordSheet
-from players.public.tables import COLOUR_NOT_GIVEN_TITLE
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
-from players.web.tables import plain_number, player_link, signed
+from players.web.tables import colour_not_given, plain_number, player_link, signed
 from ratings.models import RatingHistory
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -182,9 +181,7 @@ class GameHistoryTable(tables.Table):
     def render_colour(self, value):
         if self.colour_given:
             return value
-        return format_html(
-            '<span class="text-nowrap" title="{}">not given</span>', COLOUR_NOT_GIVEN_TITLE
-        )
+        return colour_not_given()
 
     def render_value_before(self, value):
         return format_value(value)

@@ -23,12 +23,14 @@ from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
 from players.web.pagination import PageFirstData
 from players.web.tables import (
+    COLOUR_NOT_GIVEN_TITLE,
     MINUS,
     NUMBER,
     NUMBER_WIDE_SCREENS_ONLY,
     RESPONSIVE_TEMPLATE,
     TABLE_ATTRS,
     WIDE_SCREENS_ONLY,
+    colour_not_given,
     decimal_text,
     escape_cell,
     escaped,
@@ -184,7 +186,6 @@ GAME_STATUS_FACTORS = {
 
 
 COLOURS = {"W": "White", "B": "Black"}
-COLOUR_NOT_GIVEN_TITLE = "The tournament file gave no colour for this game (an even game)"
 
 
 class RecordSheetTable(RowsInOneCall):
@@ -272,9 +273,7 @@ class RecordSheetTable(RowsInOneCall):
 
     def render_colour(self, record) -> str:
         if record.game is not None and not record.game.colour_given:
-            return format_html(
-                '<span class="text-nowrap" title="{}">not given</span>', COLOUR_NOT_GIVEN_TITLE
-            )
+            return colour_not_given()
         return COLOURS.get(record.colour, "")
 
     def render_handicap(self, record) -> str:

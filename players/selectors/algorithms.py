@@ -7,9 +7,9 @@ from dataclasses import dataclass
 
 from django.http import Http404
 
+from ratings.algorithms import maintained_algorithms, primary_algorithm
 from ratings.engine.base import Algorithm, registry
 from ratings.engine.description import FormulaFactor, RankScale, ValueScale
-from ratings.recompute.dirty import maintained_algorithms, primary_algorithm
 
 
 @dataclass(frozen=True, slots=True)

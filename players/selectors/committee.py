@@ -20,12 +20,12 @@ from players.selectors.players import (
     national_ranks_before,
     ratings_by_algorithm,
 )
+from ratings.algorithms import maintained_algorithms, primary_algorithm
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
 from ratings.recompute import liveness, progress
-from ratings.recompute.dirty import maintained_algorithms, primary_algorithm
-from ratings.recompute.run import running_stalled
+from ratings.recompute.liveness import running_stalled
 
 # --- resync -------------------------------------------------------------------------
 

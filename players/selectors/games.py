@@ -9,9 +9,9 @@ from datetime import date
 from django.db.models import Count, Q, QuerySet
 
 from players.models import AuditEntry, Game, RecordSheet
+from ratings.algorithms import maintained_algorithms
 from ratings.models import RatingHistory, RecomputeState
-from ratings.recompute.dirty import maintained_algorithms
-from ratings.recompute.run import running_stalled
+from ratings.recompute.liveness import running_stalled
 
 DONE, PENDING, RUNNING = "done", "pending", "running"
 

@@ -9,8 +9,8 @@ from django.db.models import CharField, Exists, Func, OuterRef, Q, QuerySet, Sub
 from django.db.models.functions import Cast
 
 from players.models import AuditEntry, Game, GameReport, Player
+from ratings.algorithms import primary_algorithm
 from ratings.models import RatingHistory, RecomputeState
-from ratings.recompute.dirty import primary_algorithm
 
 
 def linked_player(user) -> Player | None:

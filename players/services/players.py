@@ -22,7 +22,8 @@ from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
 from players.services.base import ServiceError
 from players.services.games import earliest_entry, refresh_entry_ranks, refresh_last_updated
-from players.services.tournaments import refresh_tournament_counts, warm_tournament_pages_of_player
+from players.services.tournaments import refresh_tournament_counts
+from players.signals import player_shown_changed
 from ratings.engine.ranks import Rank
 from ratings.recompute.dirty import Touch, mark_dirty
 
@@ -185,7 +186,7 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         if first is not None:
             mark_dirty([Touch(first)])
         else:
-            warm_tournament_pages_of_player(player.pk)
+            player_shown_changed.send(sender=Player, player_id=player.pk)
     return player
 
 

@@ -63,15 +63,6 @@ _TOURNAMENT_CODE_CHARACTERS = frozenset(
 )
 
 
-def warm_tournament_pages_of_player(player_id: int) -> None:
-    """Have the worker build, once the current transaction commits, the crosstables an
-    edit of the player changed that no recompute follows (a recompute builds what it
-    changes itself: ``ratings.tasks``)."""
-    from players import tasks  # the task builds public pages, which import the services
-
-    tasks.warm_tournament_pages_of_player.delay_on_commit(player_id)
-
-
 def tournament_code_problem(code: str) -> str | None:
     """Why ``code`` cannot name a tournament (whether it is taken aside), or None."""
     max_length = Tournament._meta.get_field("code").max_length

@@ -275,3 +275,13 @@ def _explain_sagc(
         notes.append(f"Past \u2212999: demoted to {record.rank_after}, index 0.")
     if "limit" in factors:
         notes.append(f"A 9d is never promoted: the index stops at +{factors['limit']}.")
+
+
+COLOUR_NOT_GIVEN_TITLE = "The tournament file gave no colour for this game (an even game)"
+
+
+def colour_not_given() -> str:
+    """The Colour cell of a game whose file gave no colours (an even game)."""
+    return format_html(
+        '<span class="text-nowrap" title="{}">not given</span>', COLOUR_NOT_GIVEN_TITLE
+    )

@@ -1,5 +1,5 @@
-"""Which algorithms the site maintains, and marking their histories dirty from a date when
-a write touches games or adjustments (the recompute is queued after the commit)."""
+"""Marking the maintained algorithms' histories dirty from a date when a write touches
+games or adjustments (the recompute is queued after the commit)."""
 
 from __future__ import annotations
 
@@ -7,32 +7,14 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
-from django.conf import settings
 from django.db import transaction
 from django.db.models import Case, F, Min, Q, Value, When
 from django.utils import timezone
 
 from players.models import Adjustment, AuditEntry, Game
-from ratings.engine.base import (
-    registry,
-)
+from ratings.algorithms import maintained_algorithms
+from ratings.engine.base import registry
 from ratings.models import RecomputeState
-
-
-def maintained_algorithms() -> list[str]:
-    """The algorithms the site keeps (setting ``RATINGS_ALGORITHMS``; empty: all registered),
-    the primary one first."""
-    known = registry()
-    names = list(settings.RATINGS_ALGORITHMS) or list(known)
-    unknown = [name for name in names if name not in known]
-    if unknown:
-        raise ValueError(f"RATINGS_ALGORITHMS names unknown algorithms: {', '.join(unknown)}")
-    primary = settings.RATINGS_PRIMARY_ALGORITHM
-    return sorted(names, key=lambda name: name != primary)
-
-
-def primary_algorithm() -> str:
-    return maintained_algorithms()[0]
 
 
 def ensure_states() -> None:

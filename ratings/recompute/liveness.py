@@ -27,6 +27,8 @@ from typing import TypedDict
 from django.core.cache import cache
 from django.utils import timezone
 
+from ratings.models import RecomputeState
+
 logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 10
@@ -140,3 +142,11 @@ def runner_alive(runner: str, running_since: datetime) -> bool:
     except Exception:
         logger.warning("could not read the recompute's heartbeat", exc_info=True)
         return True
+
+
+def running_stalled(state: RecomputeState) -> bool:
+    """Whether ``state`` is marked running by a runner that stopped beating (its process
+    died): the recompute is not going on, whatever ``running_since`` says."""
+    return state.running_since is not None and not runner_alive(
+        state.running_on, state.running_since
+    )

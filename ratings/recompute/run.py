@@ -27,6 +27,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from players.fields import rank_to_code
+from ratings.algorithms import maintained_algorithms
 from ratings.engine import gcr
 from ratings.engine.base import (
     Algorithm,
@@ -47,7 +48,7 @@ from ratings.models import (
     RecomputeState,
 )
 from ratings.recompute import dirty, liveness, month_ends, progress, staging
-from ratings.recompute.dirty import earliest, ensure_states, maintained_algorithms
+from ratings.recompute.dirty import earliest, ensure_states
 from ratings.selectors import (
     IDS_PER_QUERY,
     ReplayKey,
@@ -174,14 +175,6 @@ def sweep() -> list[str]:
             queued.append(name)
     sweep_lab_reports([states[name] for name in maintained_algorithms() if name in states])
     return queued
-
-
-def running_stalled(state: RecomputeState) -> bool:
-    """Whether ``state`` is marked running by a runner that stopped beating (its process
-    died): the recompute is not going on, whatever ``running_since`` says."""
-    return state.running_since is not None and not liveness.runner_alive(
-        state.running_on, state.running_since
-    )
 
 
 def _claim(algorithm: str, runner: str, *, force: bool) -> bool:

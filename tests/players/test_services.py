@@ -11,10 +11,10 @@ from players.services.adjustments import ResyncChange, adjustment_apply, resync_
 from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
 from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.imports import games_import
+from ratings.algorithms import maintained_algorithms
 from ratings.engine.ranks import parse_rank
 from ratings.engine.records import read_games
 from ratings.models import RecomputeState
-from ratings.recompute.dirty import maintained_algorithms
 from tests import factories
 
 pytestmark = pytest.mark.django_db

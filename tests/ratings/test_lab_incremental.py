@@ -11,13 +11,13 @@ from django.utils import timezone
 from players.models import Game
 from players.services.games import game_void, record_sheet_submit
 from ratings import tasks
+from ratings.algorithms import maintained_algorithms
 from ratings.engine import lab
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, Winner
 from ratings.lab import services as lab_services
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RecomputeState
-from ratings.recompute.dirty import maintained_algorithms
 from ratings.recompute.run import recompute_pending, sweep
 from ratings.selectors import ReplayKey
 from tests import factories

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from players.services.games import record_sheet_submit
 from ratings import tasks
+from ratings.algorithms import maintained_algorithms
 from ratings.models import RatingHistory, RecomputeState
 from ratings.recompute import liveness, run
-from ratings.recompute.dirty import maintained_algorithms
 from ratings.recompute.run import run_queued, sweep
 from tests import factories
 

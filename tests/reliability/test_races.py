@@ -8,8 +8,8 @@ import time
 import pytest
 
 from players.models import Game
+from ratings.algorithms import maintained_algorithms
 from ratings.models import RecomputeState
-from ratings.recompute.dirty import maintained_algorithms
 from ratings.recompute.run import recompute_pending
 from tests import factories
 
@@ -91,7 +91,7 @@ import json, time, django
 django.setup()
 from players.models import Game
 from ratings.models import RecomputeState
-from ratings.recompute.dirty import maintained_algorithms
+from ratings.algorithms import maintained_algorithms
 from ratings.recompute.run import recompute_pending
 from tests.reliability.helpers import mismatches
 busy = RecomputeState.objects.exclude(dirty_from=None) | RecomputeState.objects.exclude(

@@ -10,9 +10,9 @@ from django.utils import timezone
 
 from players.models import AuditEntry
 from players.services.games import record_sheet_submit
+from ratings.algorithms import maintained_algorithms
 from ratings.models import RecomputeState
 from ratings.recompute import liveness, progress
-from ratings.recompute.dirty import maintained_algorithms
 from ratings.recompute.run import recompute_pending
 from tests import factories
 

@@ -4,7 +4,7 @@ from datetime import date
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.recompute.dirty import maintained_algorithms
+from ratings.algorithms import maintained_algorithms
 from ratings.recompute.run import recompute, recompute_pending
 
 

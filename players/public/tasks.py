@@ -1,4 +1,5 @@
-"""Celery tasks of the players app: thin wrappers around what the public pages keep."""
+"""Celery tasks of the public pages: thin wrappers around what the pages keep. Registered
+with Celery when ``PlayersConfig.ready()`` imports the receivers that queue them."""
 
 from __future__ import annotations
 
@@ -12,7 +13,10 @@ from ratings.tasks import QueuedTask
 logger = logging.getLogger(__name__)
 
 
-@shared_task(base=QueuedTask, ignore_result=True)
+# The name it had as players.tasks: a message queued before the move still finds it.
+@shared_task(
+    base=QueuedTask, ignore_result=True, name="players.tasks.warm_tournament_pages_of_player"
+)
 def warm_tournament_pages_of_player(player_id: int) -> int:
     """Build the tournament pages an edit of ``player_id`` changed (their name, country
     or club is in every crosstable they appear in), so that visitors find them kept.

@@ -1,0 +1,25 @@
+"""Which algorithms this site keeps: the one home of that choice (settings
+``RATINGS_ALGORITHMS`` and ``RATINGS_PRIMARY_ALGORITHM``), read by the recompute, the
+pages, the lab and the commands alike. What each algorithm is, is its engine class's."""
+
+from __future__ import annotations
+
+from django.conf import settings
+
+from ratings.engine.base import registry
+
+
+def maintained_algorithms() -> list[str]:
+    """The algorithms the site keeps (setting ``RATINGS_ALGORITHMS``; empty: all registered),
+    the primary one first."""
+    known = registry()
+    names = list(settings.RATINGS_ALGORITHMS) or list(known)
+    unknown = [name for name in names if name not in known]
+    if unknown:
+        raise ValueError(f"RATINGS_ALGORITHMS names unknown algorithms: {', '.join(unknown)}")
+    primary = settings.RATINGS_PRIMARY_ALGORITHM
+    return sorted(names, key=lambda name: name != primary)
+
+
+def primary_algorithm() -> str:
+    return maintained_algorithms()[0]
