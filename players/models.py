@@ -289,6 +289,13 @@ class TournamentPlayer(models.Model):
     country = models.CharField(max_length=2, blank=True)
     club = models.CharField(max_length=50, blank=True)
     rating = models.IntegerField(null=True, blank=True, help_text="The GoR the file declares.")
+    egd_pin = models.CharField(
+        "EGD PIN",
+        max_length=20,
+        blank=True,
+        help_text="The EGD PIN the file gives (blank: none), written back as the file had it "
+        "unless the player's record holds another.",
+    )
     scores = models.JSONField(default=list, blank=True)
     results = models.JSONField(default=list, blank=True)
     after_rounds = models.JSONField(

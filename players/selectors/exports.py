@@ -88,7 +88,7 @@ def _entrant(
         username=entrant.player.username,
         country=entrant.country or country,
         club=entrant.club,
-        pin=entrant.player.egd_pin,
+        pin=_entrant_pin(entrant),
         rating=entrant.rating,
         place=entrant.place,
         scores=tuple(entrant.scores) if figures else (),
@@ -97,9 +97,29 @@ def _entrant(
         if figures
         else tuple(after[index] for index in places_after if index < len(after)),
         mcmahon_correction=entrant.mcmahon_correction,
-        national_id=entrant.player.national_id,
+        national_id=_entrant_national_id(entrant),
         written=tuple(entrant.file_attributes.items()),
     )
+
+
+def _entrant_pin(entrant: TournamentPlayer) -> str:
+    """The EGD PIN the file gave the entrant, unless the player's record holds another
+    (then the site's, corrected since); none when the file gave none, whatever PIN the
+    player gained from a later file: a tournament is written back as its file had it."""
+    on_file = entrant.player.egd_pin
+    if entrant.egd_pin and on_file and entrant.egd_pin != on_file:
+        return on_file
+    return entrant.egd_pin
+
+
+def _entrant_national_id(entrant: TournamentPlayer) -> str:
+    """The national id (OpenGotha's agaId) an OpenGotha file gave the entrant, by the
+    same rule as the PIN; the player's for an h-file's entrant (the format has none)."""
+    on_file = entrant.player.national_id
+    if not entrant.file_attributes:
+        return on_file
+    given = entrant.file_attributes.get("agaId", "").strip()
+    return on_file if given and on_file and given != on_file else given
 
 
 def tournament_file(tournament: Tournament, *, country: str = "XX") -> TournamentFile:

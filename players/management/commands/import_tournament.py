@@ -152,6 +152,8 @@ class Command(BaseCommand):
                 f"  {match.file_player.full_name} (line {match.file_player.line}) "
                 f"is {match.username} (by {match.how})"
             )
+            for note in match.notes:
+                write(f"    {note}")
         for match in plan.new_players:
             player = match.file_player
             details = ", ".join(

@@ -106,6 +106,7 @@ WRITTEN_BACK = (
     "agaExpirationDate",
     "ffgLicence",
     "ffgLicenceStatus",
+    "ratingOrigin",
 )
 # OpenGotha's defaults for a file that does not say.
 MCMAHON_DEFAULTS = {
@@ -367,6 +368,7 @@ class _Reader:
                     line=element.line,
                     mcmahon_correction=self.integer(element, "smmsCorrection", 0) or 0,
                     national_id=national_id,
+                    rating_origin=attributes.get("ratingOrigin", "").strip(),
                     written=tuple(
                         (name, attributes[name]) for name in WRITTEN_BACK if name in attributes
                     ),
@@ -984,8 +986,14 @@ def write_opengotha(tournament: TournamentFile) -> str:
             if attribute not in ("name", "firstName")
         )
         if player.rating is not None:
+            # Where the rating came from, as the file said (an INI rating stays no
+            # declaration when read again); else the EGD's with a PIN, the organiser's.
             values["rating"] = player.rating
-            values["ratingOrigin"] = "EGF" if player.pin else "INI"
+            values["ratingOrigin"] = (
+                dict(player.written).get("ratingOrigin")
+                or player.rating_origin
+                or ("EGF" if player.pin else "MAN")
+            )
         values.update({"registeringStatus": "FIN", "smmsCorrection": player.mcmahon_correction})
         players.append(f"<Player {_attributes(values)}/>")
     times = {record.time_minutes for record in tournament.records}
