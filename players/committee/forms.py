@@ -92,10 +92,6 @@ class ResyncForm(forms.Form):
         help_text="Shown on the batch and on each adjustment, e.g. “National list of June”.",
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["effective_date"].initial = timezone.localdate()
-
     def clean_effective_date(self):
         return _not_in_future(self.cleaned_data["effective_date"])
 
@@ -149,6 +145,11 @@ class ResyncApplyForm(forms.Form):
             "GoR from the effective date (the AGA's ratings converted to the GoR scale), "
             "including the players whose rank is unchanged."
         ),
+    )
+    include_stale = forms.BooleanField(
+        required=False,
+        label="Also apply the lines of players last rated more than two years before the list",
+        help_text="Marked “last rated long ago” above: their rank may say little of today.",
     )
     confirm = forms.BooleanField(
         label="I have checked the preview: apply the changes listed above",

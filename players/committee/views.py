@@ -90,6 +90,8 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
     if apply_form is not None and not preview.rated:
         # A list without ratings: nothing to choose.
         apply_form.fields["use_ratings"].widget = forms.HiddenInput()
+    if apply_form is not None and not preview.of(Outcome.STALE):
+        apply_form.fields["include_stale"].widget = forms.HiddenInput()
     if preview is not None:
         shown = preview.shown(unknown=UNKNOWN_SHOWN, bad=BAD_SHOWN, absent=ABSENT_SHOWN)
         counts = preview.counts()
@@ -99,7 +101,10 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
                 shown,
                 club_ranks=selectors.primary_ranks(matched),
                 club_algorithm=primary_algorithm(),
-                exclude=() if any(row.rating is not None for row in shown) else ("rating",),
+                exclude=(
+                    *(() if any(row.rating is not None for row in shown) else ("rating",)),
+                    *(() if _ages_shown(shown) else ("last_rated",)),
+                ),
             ),
             "rank_list": rank_list,
             "counts": [
@@ -114,8 +119,13 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
             "hidden_absent": counts[Outcome.ABSENT]
             - sum(row.outcome == Outcome.ABSENT for row in shown),
             "dates": preview.effective_dates,
+            "stale": len(preview.of(Outcome.STALE)),
         }
     return render(request, "committee/resync.html", context)
+
+
+def _ages_shown(rows) -> bool:
+    return any(row.last_rated is not None or row.membership for row in rows)
 
 
 def _preview_again_form(data: dict) -> ResyncForm:
@@ -170,6 +180,7 @@ def resync_apply(request):
                 user=request.user,
                 preview=preview,
                 use_ratings=data["use_ratings"],
+                include_stale=data["include_stale"],
                 note=data["note"],
                 upload=data["kept"],
             )

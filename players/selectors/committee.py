@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from players.models import Adjustment, Game, Player, ResyncBatch, Tournament
@@ -30,16 +30,28 @@ from ratings.recompute.run import running_stalled
 # --- resync -------------------------------------------------------------------------
 
 
+# The effective date of a player's latest resync still in force (one subquery a row, on
+# the adjustments' (player, date) index).
+_latest_resync = (
+    Adjustment.objects.valid()
+    .filter(player=OuterRef("pk"), reason=Adjustment.Reason.RESYNC)
+    .order_by("-date")
+)
+
+
 def resync_candidates() -> QuerySet[Player]:
     """The clubs' players a national list resyncs, with just what matching it needs (one
     query): those of the rating list (``clubs_players``), not those seen only at
     imported tournaments, with or without a game there (their national rank is their
     federation's business, and a world list would reset hundreds of them; nor is one
-    absent from it news to the club), nor erased or merged records."""
+    absent from it news to the club), nor erased or merged records. ``last_resync``:
+    the effective date of their latest resync in force (a list older than it sets
+    their rank back, and is not applied to them)."""
     return (
         Player.objects.filter(clubs_players())
         .filter(erased_at__isnull=True, merged_into__isnull=True)
         .only("id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id")
+        .annotate(last_resync=Subquery(_latest_resync.values("date")[:1]))
     )
 
 

@@ -47,6 +47,10 @@ class ListedRank:
     pin: str = ""
     national_id: str = ""
     rating: Decimal | None = None
+    # How old the line is, where the list says: the date the player was last rated
+    # (the EGD's last tournament, the AGA's rating date) and the AGA's membership.
+    last_rated: date | None = None
+    membership: str = ""
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,8 @@ class Outcome(StrEnum):
 
     CHANGED = "changed"
     UNCHANGED = "unchanged"
+    STALE = "last rated long ago"
+    OUTDATED = "older than the last list"
     CONFLICT = "conflict"
     SHARED_NAME = "shared name"
     REPEATED = "listed twice"
@@ -198,8 +204,19 @@ UNKNOWN_ROWS = 100
 # The order of the preview: what will happen first, then what needs a look, then the rest.
 OUTCOME_ORDER = {outcome: index for index, outcome in enumerate(Outcome)}
 FLAGGED = frozenset(
-    {Outcome.CONFLICT, Outcome.SHARED_NAME, Outcome.REPEATED, Outcome.INACTIVE, Outcome.BAD}
+    {
+        Outcome.STALE,
+        Outcome.OUTDATED,
+        Outcome.CONFLICT,
+        Outcome.SHARED_NAME,
+        Outcome.REPEATED,
+        Outcome.INACTIVE,
+        Outcome.BAD,
+    }
 )
+# A line whose player was last rated this long before the list's date is not applied
+# unless the committee ticks it (a rank of 2004 in a list of 2014 says little of now).
+STALE_AFTER_DAYS = 2 * 365
 
 
 @dataclass(slots=True)
@@ -215,6 +232,8 @@ class PreviewRow:
     rating: Decimal | None = None
     how: str = ""  # how the line was matched: "EGD PIN", "national id", "username", "name"
     namesakes: tuple[str, ...] = ()  # the usernames a shared name may mean
+    last_rated: date | None = None  # when the list says the player was last rated
+    membership: str = ""  # the AGA's membership type (Full, Youth, Non...)
 
 
 @dataclass
@@ -226,6 +245,9 @@ class ResyncPreview:
     unrated: int = 0
     # Lines of a federation's list about no player here: counted, without a row each.
     others: int = 0
+    # The latest resync applied to one of the players the list names, if it is later
+    # than one of the list's lines: (its effective date, how many players).
+    later_list: date | None = None
 
     def of(self, outcome: Outcome) -> list[PreviewRow]:
         return [row for row in self.rows if row.outcome == outcome]
@@ -355,6 +377,8 @@ def _row(listed: ListedRank, outcome: Outcome, **fields: Any) -> PreviewRow:
         new_rank=listed.rank,
         effective_date=listed.effective_date,
         rating=listed.rating,
+        last_rated=listed.last_rated,
+        membership=listed.membership,
         **fields,
     )
 
@@ -433,6 +457,7 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
             matched.append((listed, *found))
 
     lines_of: dict[Any, list[int]] = defaultdict(list)
+    later_lists: list[date] = []
     for listed, player, _how in matched:
         lines_of[player.username].append(listed.line)
     for listed, player, how in matched:
@@ -443,6 +468,15 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
             note = f"{player.username} is on lines {', '.join(map(str, lines))}: list them once"
         elif not player.active:
             outcome, note = Outcome.INACTIVE, "this record is inactive (merged or retired)"
+        elif (later := _later_resync(listed, player)) is not None:
+            outcome = Outcome.OUTDATED
+            note = (
+                f"a later list, of {later}, set the national rank: this line, of "
+                f"{listed.effective_date}, would set it back (it is not applied)"
+            )
+            later_lists.append(later)
+        elif stale := _stale(listed):
+            outcome, note = Outcome.STALE, stale
         elif player.national_rank == listed.rank:
             outcome = Outcome.UNCHANGED
         rows.append(
@@ -485,4 +519,27 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
         is_federation_list=federation,
         unrated=rank_list.unrated,
         others=others,
+        later_list=max(later_lists, default=None),
+    )
+
+
+def _later_resync(listed: ListedRank, player: Any) -> date | None:
+    """The effective date of the player's latest resync (``last_resync``, annotated by
+    ``resync_candidates``), when it is after the line's: a list never sets a national
+    rank back in time."""
+    last = getattr(player, "last_resync", None)
+    return last if last is not None and last > listed.effective_date else None
+
+
+def _stale(listed: ListedRank) -> str:
+    """Why the line is too old to apply unticked: the player was last rated more than
+    two years before the list's date (the line's effective date)."""
+    if listed.last_rated is None:
+        return ""
+    age = (listed.effective_date - listed.last_rated).days
+    if age <= STALE_AFTER_DAYS:
+        return ""
+    return (
+        f"last rated on {listed.last_rated}, {age // 365} years before the list: "
+        "applied only if ticked below"
     )
