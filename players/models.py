@@ -238,6 +238,12 @@ class Tournament(models.Model):
         max_length=50, blank=True, help_text="EGD TM: the EGF adjusted time."
     )
     file_comment = models.CharField(max_length=500, blank=True, help_text="EGD CM.")
+    time_control = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="OpenGotha's time control (basicTime, complementaryTimeSystem and its "
+        "parameters, bInternet), which its EGF class and adjusted time derive from.",
+    )
     standings = models.CharField(
         max_length=10,
         choices=Standings.choices,

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
-from players.models import Adjustment, Club, Player, ResyncUpload
+from players.models import Adjustment, Club, Player, ResyncUpload, Tournament
 from players.rank_lists import ListFormatError, read_rank_list
 from players.selectors.resync import RankList
 from players.services.accounts import Role
@@ -175,6 +175,19 @@ class ResyncApplyForm(forms.Form):
         except ListFormatError as error:
             self.add_error("upload", str(error))
         return cleaned
+
+
+# --- a tournament's EGF class ----------------------------------------------------
+
+
+class TournamentClassForm(forms.Form):
+    """A committee member's correction of a tournament's EGF class."""
+
+    egf_class = forms.ChoiceField(label="EGF class", choices=Tournament.EgfClass.choices)
+    reason = forms.CharField(
+        max_length=200,
+        help_text="Kept in the audit trail, e.g. “played on the internet: class D”.",
+    )
 
 
 # --- one player: adjustment and merge --------------------------------------------

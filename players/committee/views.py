@@ -29,6 +29,7 @@ from players.committee.forms import (
     ResyncApplyForm,
     ResyncForm,
     TemporaryPasswordForm,
+    TournamentClassForm,
 )
 from players.committee.tables import (
     AccountTable,
@@ -38,6 +39,7 @@ from players.committee.tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
+from players.models import Tournament
 from players.permissions import committee_required
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
@@ -60,6 +62,7 @@ from players.services.adjustments import (
 )
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
+from players.services.tournaments import tournament_class_set
 from players.web.forms import add_service_errors
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from ratings.recompute.dirty import primary_algorithm, request_full_recompute
@@ -324,6 +327,40 @@ def player_edit(request, username: str):
             _say_corrected(request, player, changes)
             return redirect(player)
     return render(request, "committee/player_edit.html", {"player": player, "form": form})
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def tournament_class(request, code: str):
+    """Correct a tournament's EGF class; the EGF algorithms recompute its games."""
+    tournament = get_object_or_404(Tournament, code=code)
+    form = TournamentClassForm(request.POST or None, initial={"egf_class": tournament.egf_class})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            changed = tournament_class_set(
+                user=request.user,
+                tournament=tournament,
+                egf_class=data["egf_class"],
+                reason=data["reason"],
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            if changed:
+                messages.success(
+                    request,
+                    f"{tournament.code} is now class {tournament.egf_class}: the EGF ratings "
+                    "are recomputed from its first game.",
+                )
+            else:
+                messages.info(
+                    request, f"Nothing changed: {tournament.code} was class {tournament.egf_class}."
+                )
+            return redirect(tournament)
+    return render(
+        request, "committee/tournament_class.html", {"tournament": tournament, "form": form}
+    )
 
 
 def _say_corrected(request, player, changes: dict) -> None:

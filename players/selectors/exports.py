@@ -11,13 +11,16 @@ from fractions import Fraction
 from django.db.models import Q, QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
+from players.selectors.players import clubs_players
 from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.formats.opengotha import write_opengotha
+from ratings.engine.formats.ratinglists import ListedPlayer
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
-from ratings.models import RatingHistory
+from ratings.models import CurrentRating, RatingHistory
+from ratings.recompute.dirty import primary_algorithm
 from ratings.selectors import (
     ADJUSTMENT_RECORD_COLUMNS,
     GAME_RECORD_COLUMNS,
@@ -180,6 +183,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         handicap_rule=tournament.handicap_rule,
         time=tournament.adjusted_time,
         comment=tournament.file_comment,
+        time_control=tuple(tournament.time_control.items()),
         score_names=() if changed else tuple(tournament.score_names),
         mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
         file_format=tournament.standings,
@@ -379,3 +383,46 @@ def tournament_opengotha(tournament: Tournament, *, country: str = "") -> str:
         raise NotExportable(
             f"{tournament.code} cannot be written as an OpenGotha file: {error}"
         ) from None
+
+
+# --- the club's players for tournament software -------------------------------------
+
+# The EGF algorithm whose GoR the EGF list gives (the one in force since 2021).
+LIST_GOR_ALGORITHM = "egf-2021"
+
+
+def club_list_players() -> list[ListedPlayer]:
+    """The club's active players (those of the rating list) with their club rank (the
+    primary algorithm's, else their national rank) and their GoR in ``egf-2021``, by
+    family and given name (three queries)."""
+    players = list(
+        Player.objects.filter(clubs_players())
+        .filter(active=True, erased_at__isnull=True)
+        .select_related("club")
+        .order_by("family_name", "given_name", "username")
+    )
+    ids = [player.pk for player in players]
+    ranks = dict(
+        CurrentRating.objects.filter(algorithm=primary_algorithm(), player__in=ids).values_list(
+            "player_id", "rank"
+        )
+    )
+    gors = dict(
+        CurrentRating.objects.filter(algorithm=LIST_GOR_ALGORITHM, player__in=ids).values_list(
+            "player_id", "value"
+        )
+    )
+    return [
+        ListedPlayer(
+            surname=player.family_name or player.full_name or player.username,
+            given_name=player.given_name if player.family_name else "",
+            rank=ranks.get(player.pk) or player.national_rank or player.entry_rank,
+            gor=gors.get(player.pk),
+            pin=player.egd_pin,
+            national_id=player.national_id,
+            country=player.country,
+            club=player.federation_club or (player.club.name if player.club else ""),
+        )
+        for player in players
+        if (ranks.get(player.pk) or player.national_rank or player.entry_rank) is not None
+    ]

@@ -460,6 +460,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
     tournament.handicap_rule = info.handicap_rule[:50]
     tournament.adjusted_time = info.time[:50]
     tournament.file_comment = info.comment[:500]
+    tournament.time_control = dict(info.time_control)
     tournament.standings = info.file_format
     tournament.score_names = list(info.score_names)
     tournament.mcmahon = [list(pair) for pair in info.mcmahon]
@@ -470,6 +471,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
             "handicap_rule",
             "adjusted_time",
             "file_comment",
+            "time_control",
             "standings",
             "score_names",
             "mcmahon",

@@ -140,6 +140,8 @@ class Command(BaseCommand):
             f"Tournament {info.code}{where}: {info.name}, class {info.tournament_class}, "
             f"{info.start} to {info.end}, {info.rounds} rounds"
         )
+        if info.class_reason:
+            write(f"  {info.class_reason}")
         write(f"Games to store: {len(plan.file.records)}")
         for note in plan.file.notes:
             write(f"  {note}")

@@ -113,6 +113,12 @@ class TournamentInfo:
     # from the column heading ("" where it does not say), as the players'
     # ``after_rounds`` hold them.
     after_round_names: tuple[str, ...] = ()
+    # OpenGotha's time control as its GeneralParameterSet says it (basicTime, the
+    # complementary time system and its parameters, bInternet), to derive the EGF class
+    # and adjusted time and to be written back; empty when the file does not say (an
+    # h-file says only the adjusted time, TM).
+    time_control: tuple[tuple[str, str], ...] = ()
+    class_reason: str = ""  # how the class was found (derived from the time control)
 
 
 @dataclass(frozen=True, slots=True)
@@ -185,11 +191,18 @@ class TournamentFile:
         self, *, code: str | None = None, tournament_class: str | None = None
     ) -> TournamentFile:
         """This file under another tournament code or EGF class (records included)."""
+        given = self.tournament
+        chosen = tournament_class not in (None, given.tournament_class)
         info = dataclasses.replace(
-            self.tournament,
-            code=self.tournament.code if code is None else code,
-            tournament_class=(
-                self.tournament.tournament_class if tournament_class is None else tournament_class
+            given,
+            code=given.code if code is None else code,
+            tournament_class=tournament_class if chosen else given.tournament_class,
+            class_reason=(
+                f"class {tournament_class}, as chosen (the file gives class "
+                f"{given.tournament_class}{': ' if given.class_reason else ''}"
+                f"{given.class_reason})"
+                if chosen
+                else given.class_reason
             ),
         )
         records = [

@@ -59,6 +59,7 @@ from .standings import (
     known_criteria,
     score_text,
 )
+from .timecontrol import TimeControl
 
 MAX_BYTES = 10 * 1024 * 1024  # the real files are below 1 MB
 # An entity declaration, or a DOCTYPE with an internal subset (where entities are
@@ -259,11 +260,18 @@ class _Reader:
             )
             if self._in_individual_placement(element)
         )
+        time_control = TimeControl.from_attributes(attributes)
+        tournament_class, class_reason = time_control.egf_class()
         return TournamentInfo(
             code=code,
             name=name or code,
             start=start,
             end=end,
+            tournament_class=tournament_class,
+            class_reason=class_reason,
+            time=str(time_control.adjusted_minutes),
+            comment=time_control.description(),
+            time_control=tuple(time_control.attributes().items()),
             komi=komi,
             rounds=rounds,
             place=attributes.get("location", "").strip(),
@@ -1000,6 +1008,7 @@ def write_opengotha(tournament: TournamentFile) -> str:
     basic_time = times.pop() if len(times) == 1 else None
     general = {
         "basicTime": int(basic_time) if basic_time else 60,
+        "bInternet": "false",
         "beginDate": info.start.isoformat(),
         "canByoYomiTime": 300,
         "complementaryTimeSystem": "STDBYOYOMI",
@@ -1016,6 +1025,8 @@ def write_opengotha(tournament: TournamentFile) -> str:
         "shortName": info.code,
         "size": info.board_size,
         "stdByoYomiTime": 60,
+        # the time control the file had, so that OpenGotha derives the same class
+        **dict(info.time_control),
     }
     correction = re.fullmatch(r"[hH](-?\d+)", info.handicap_rule.strip())
     handicap_parameters = {
