@@ -85,7 +85,7 @@ AUTO_REFRESH_SECONDS = 5
 
 
 def _preview(rank_list) -> ResyncPreview:
-    return match_rank_list(rank_list, selectors.resync_candidates())
+    return match_rank_list(rank_list, selectors.resync_candidates(), selectors.last_resync_date())
 
 
 def _render_resync(request, form, preview=None, apply_form=None, rank_list=None):

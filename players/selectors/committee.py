@@ -9,7 +9,7 @@ from datetime import date, datetime
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet, Subquery
+from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from players.models import Adjustment, Game, Player, ResyncBatch, Tournament
@@ -30,13 +30,16 @@ from ratings.recompute.run import running_stalled
 # --- resync -------------------------------------------------------------------------
 
 
-# The effective date of a player's latest resync still in force (one subquery a row, on
-# the adjustments' (player, date) index).
-_latest_resync = (
-    Adjustment.objects.valid()
-    .filter(player=OuterRef("pk"), reason=Adjustment.Reason.RESYNC)
-    .order_by("-date")
-)
+def last_resync_date() -> date | None:
+    """The effective date of the latest resync in force (not reverted): a list older
+    than it would set ranks back to before it, whether that resync changed them or
+    found them unchanged."""
+    return (
+        ResyncBatch.objects.filter(reverted_at__isnull=True)
+        .order_by("-effective_date")
+        .values_list("effective_date", flat=True)
+        .first()
+    )
 
 
 def resync_candidates() -> QuerySet[Player]:
@@ -44,14 +47,11 @@ def resync_candidates() -> QuerySet[Player]:
     query): those of the rating list (``clubs_players``), not those seen only at
     imported tournaments, with or without a game there (their national rank is their
     federation's business, and a world list would reset hundreds of them; nor is one
-    absent from it news to the club), nor erased or merged records. ``last_resync``:
-    the effective date of their latest resync in force (a list older than it sets
-    their rank back, and is not applied to them)."""
+    absent from it news to the club), nor erased or merged records."""
     return (
         Player.objects.filter(clubs_players())
         .filter(erased_at__isnull=True, merged_into__isnull=True)
         .only("id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id")
-        .annotate(last_resync=Subquery(_latest_resync.values("date")[:1]))
     )
 
 

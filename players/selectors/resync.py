@@ -424,7 +424,9 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
     return player, how
 
 
-def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPreview:
+def match_rank_list(
+    rank_list: RankList, players: Iterable[Any], last_resync: date | None = None
+) -> ResyncPreview:
     """Match each listed line to one player and say what applying the list would do.
 
     A line names a player by EGD PIN first, then by national id, then by username (in
@@ -433,7 +435,9 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
     national id on file than the line's is a conflict: another person of that name.
     ``players`` are any objects with ``username``, ``full_name``, ``national_rank``,
     ``active``, ``egd_pin`` and ``national_id``. For a federation's whole list the
-    active players it does not name are listed too, as "not on the list".
+    active players it does not name are listed too, as "not on the list". A line dated
+    before ``last_resync`` (the latest resync applied) is "older than the last list":
+    it would set a rank back in time, and is never applied.
     """
     indexed = _Players(players)
     federation = rank_list.is_federation_list
@@ -468,11 +472,11 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
             note = f"{player.username} is on lines {', '.join(map(str, lines))}: list them once"
         elif not player.active:
             outcome, note = Outcome.INACTIVE, "this record is inactive (merged or retired)"
-        elif (later := _later_resync(listed, player)) is not None:
+        elif (later := _later_resync(listed, last_resync)) is not None:
             outcome = Outcome.OUTDATED
             note = (
-                f"a later list, of {later}, set the national rank: this line, of "
-                f"{listed.effective_date}, would set it back (it is not applied)"
+                f"a later list, of {later}, was applied: this line, of "
+                f"{listed.effective_date}, would set the rank back (it is not applied)"
             )
             later_lists.append(later)
         elif stale := _stale(listed):
@@ -523,11 +527,9 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
     )
 
 
-def _later_resync(listed: ListedRank, player: Any) -> date | None:
-    """The effective date of the player's latest resync (``last_resync``, annotated by
-    ``resync_candidates``), when it is after the line's: a list never sets a national
-    rank back in time."""
-    last = getattr(player, "last_resync", None)
+def _later_resync(listed: ListedRank, last: date | None) -> date | None:
+    """The effective date of the latest resync, when it is after the line's: a list
+    never sets a national rank back in time."""
     return last if last is not None and last > listed.effective_date else None
 
 

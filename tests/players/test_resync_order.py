@@ -10,7 +10,7 @@ import pytest
 
 from players.models import Player
 from players.rank_lists import egd_tournament_day, read_rank_list
-from players.selectors.committee import resync_candidates
+from players.selectors.committee import last_resync_date, resync_candidates
 from players.selectors.resync import Outcome, match_rank_list
 from players.services.adjustments import resync_apply_preview
 from players.services.base import ServiceError, system_user
@@ -37,7 +37,7 @@ def needs(*paths):
 
 def preview_of(path, effective_date=None):
     rank_list = read_rank_list(path.read_bytes(), default_date=effective_date, today=TODAY)
-    return match_rank_list(rank_list, resync_candidates())
+    return match_rank_list(rank_list, resync_candidates(), last_resync_date())
 
 
 def row_of(preview, username):
@@ -62,6 +62,8 @@ def test_the_egd_tournament_code_dates_the_players_last_rating(code, day):
 @needs(EGD_2013, EGD_2018)
 def test_an_older_egd_list_after_a_later_one_sets_no_rank_back():
     fan = factories.player("fan-hui", "8d", full_name="Fan Hui", egd_pin="12633346")
+    # 7d on both lists: unchanged by the later one, set back to 6d by the older one
+    factories.player("thomas-debarre", "7d", full_name="Thomas Debarre")
     later = preview_of(EGD_2018)
     assert row_of(later, "fan-hui").new_rank == parse_rank("2p")
     resync_apply_preview(user=system_user(), preview=later, include_stale=True)
@@ -75,8 +77,14 @@ def test_an_older_egd_list_after_a_later_one_sets_no_rank_back():
         "8d",
     )
     assert row.note == (
-        "a later list, of 2018-12-27, set the national rank: this line, of 2013-10-07, "
-        "would set it back (it is not applied)"
+        "a later list, of 2018-12-27, was applied: this line, of 2013-10-07, would set the "
+        "rank back (it is not applied)"
+    )
+    thomas = row_of(older, "thomas-debarre")
+    assert (thomas.outcome, str(thomas.current_rank), str(thomas.new_rank)) == (
+        Outcome.OUTDATED,
+        "7d",
+        "6d",
     )
     assert older.later_list == date(2018, 12, 27)
     with pytest.raises(ServiceError):
@@ -127,7 +135,6 @@ def test_the_preview_page_shows_each_lines_age_and_the_later_list(client):
     client.force_login(factories.committee_member())
     factories.player("thomas-debarre", "7d", full_name="Thomas Debarre")
     factories.player("fan-hui", "8d", full_name="Fan Hui", egd_pin="12633346")
-    resync_apply_preview(user=system_user(), preview=preview_of(EGD_2018), include_stale=True)
 
     def upload(path, effective_date=""):
         with path.open("rb") as file:
@@ -139,6 +146,8 @@ def test_the_preview_page_shows_each_lines_age_and_the_later_list(client):
     html = upload(AGA_2014, "2014-11-09").content.decode()
     assert "Last rated" in html and "2004-04-01 (Non)" in html
     assert 'name="include_stale"' in html and 'type="checkbox"' in html
+
+    resync_apply_preview(user=system_user(), preview=preview_of(EGD_2018), include_stale=True)
 
     html = upload(EGD_2013).content.decode()
     assert 'id="later-list"' in html

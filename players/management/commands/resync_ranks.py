@@ -76,7 +76,9 @@ class Command(BaseCommand):
             )
         except ListFormatError as error:
             raise CommandError(f"{file}: {error}") from None
-        preview = match_rank_list(rank_list, selectors.resync_candidates())
+        preview = match_rank_list(
+            rank_list, selectors.resync_candidates(), selectors.last_resync_date()
+        )
         packed = f" ({rank_list.container})" if rank_list.container else ""
         dated = f" of {rank_list.list_date}" if rank_list.list_date else ""
         self.stdout.write(
