@@ -245,8 +245,8 @@ class ResyncPreview:
     unrated: int = 0
     # Lines of a federation's list about no player here: counted, without a row each.
     others: int = 0
-    # The latest resync applied to one of the players the list names, if it is later
-    # than one of the list's lines: (its effective date, how many players).
+    # The effective date of the latest resync applied, when it is later than one of the
+    # lines about the club's players (those lines are "older than the last list").
     later_list: date | None = None
 
     def of(self, outcome: Outcome) -> list[PreviewRow]:
