@@ -238,6 +238,12 @@ class Tournament(models.Model):
         max_length=50, blank=True, help_text="EGD TM: the EGF adjusted time."
     )
     file_comment = models.CharField(max_length=500, blank=True, help_text="EGD CM.")
+    time_control = models.JSONField(
+        default=dict,
+        blank=True,
+        help_text="OpenGotha's time control (basicTime, complementaryTimeSystem and its "
+        "parameters, bInternet), which its EGF class and adjusted time derive from.",
+    )
     standings = models.CharField(
         max_length=10,
         choices=Standings.choices,
@@ -289,6 +295,13 @@ class TournamentPlayer(models.Model):
     country = models.CharField(max_length=2, blank=True)
     club = models.CharField(max_length=50, blank=True)
     rating = models.IntegerField(null=True, blank=True, help_text="The GoR the file declares.")
+    egd_pin = models.CharField(
+        "EGD PIN",
+        max_length=20,
+        blank=True,
+        help_text="The EGD PIN the file gives (blank: none), written back as the file had it "
+        "unless the player's record holds another.",
+    )
     scores = models.JSONField(default=list, blank=True)
     results = models.JSONField(default=list, blank=True)
     after_rounds = models.JSONField(

@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
-from players.models import Adjustment, Club, Player, ResyncUpload
+from players.models import Adjustment, Club, Player, ResyncUpload, Tournament
 from players.rank_lists import ListFormatError, read_rank_list
 from players.selectors.resync import RankList
 from players.services.accounts import Role
@@ -92,10 +92,6 @@ class ResyncForm(forms.Form):
         help_text="Shown on the batch and on each adjustment, e.g. “National list of June”.",
     )
 
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.fields["effective_date"].initial = timezone.localdate()
-
     def clean_effective_date(self):
         return _not_in_future(self.cleaned_data["effective_date"])
 
@@ -150,6 +146,11 @@ class ResyncApplyForm(forms.Form):
             "including the players whose rank is unchanged."
         ),
     )
+    include_stale = forms.BooleanField(
+        required=False,
+        label="Also apply the lines of players last rated more than two years before the list",
+        help_text="Marked “last rated long ago” above: their rank may say little of today.",
+    )
     confirm = forms.BooleanField(
         label="I have checked the preview: apply the changes listed above",
         error_messages={"required": "Tick this box to apply the changes."},
@@ -174,6 +175,19 @@ class ResyncApplyForm(forms.Form):
         except ListFormatError as error:
             self.add_error("upload", str(error))
         return cleaned
+
+
+# --- a tournament's EGF class ----------------------------------------------------
+
+
+class TournamentClassForm(forms.Form):
+    """A committee member's correction of a tournament's EGF class."""
+
+    egf_class = forms.ChoiceField(label="EGF class", choices=Tournament.EgfClass.choices)
+    reason = forms.CharField(
+        max_length=200,
+        help_text="Kept in the audit trail, e.g. “played on the internet: class D”.",
+    )
 
 
 # --- one player: adjustment and merge --------------------------------------------

@@ -18,6 +18,8 @@ TABLE_ATTRS = {"class": "table table-sm align-middle"}
 OUTCOME_BADGES = {
     Outcome.CHANGED: "text-bg-primary",
     Outcome.UNCHANGED: "text-bg-light border",
+    Outcome.STALE: "text-bg-warning",
+    Outcome.OUTDATED: "text-bg-danger",
     Outcome.CONFLICT: "text-bg-danger",
     Outcome.ABSENT: "text-bg-info",
     Outcome.SHARED_NAME: "text-bg-warning",
@@ -47,6 +49,7 @@ class ResyncPreviewTable(tables.Table):
     player = tables.Column(empty_values=())
     club_rank = tables.Column("Club rank now", empty_values=())
     effective_date = tables.DateColumn("Y-m-d", verbose_name="Effective", attrs=NOWRAP)
+    last_rated = tables.Column("Last rated", empty_values=(), attrs=NOWRAP)
     note = tables.Column("Why", empty_values=())
 
     class Meta:
@@ -62,6 +65,14 @@ class ResyncPreviewTable(tables.Table):
 
     def render_outcome(self, value):
         return badge(value.value, OUTCOME_BADGES[value])
+
+    def render_last_rated(self, record):
+        """The line's age as the list says it: the date the player was last rated and,
+        on the AGA's list, their membership."""
+        day = f"{record.last_rated:%Y-%m-%d}" if record.last_rated else ""
+        if record.membership:
+            return f"{day} ({record.membership})" if day else record.membership
+        return day
 
     def render_line(self, record):
         return record.line if record.line is not None else DASH

@@ -66,6 +66,11 @@ urlpatterns = [
     path("committee/players/merge/", views.merge, name="committee_merge"),
     path("committee/recompute/", views.recompute_status, name="committee_recompute"),
     path(
+        "committee/tournaments/<slug:code>/class/",
+        views.tournament_class,
+        name="committee_tournament_class",
+    ),
+    path(
         "committee/recompute/full/",
         views.recompute_full,
         name="committee_recompute_full",

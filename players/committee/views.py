@@ -29,6 +29,7 @@ from players.committee.forms import (
     ResyncApplyForm,
     ResyncForm,
     TemporaryPasswordForm,
+    TournamentClassForm,
 )
 from players.committee.tables import (
     AccountTable,
@@ -38,6 +39,7 @@ from players.committee.tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
+from players.models import Tournament
 from players.permissions import committee_required
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
@@ -60,6 +62,7 @@ from players.services.adjustments import (
 )
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
+from players.services.tournaments import tournament_class_set
 from players.web.forms import add_service_errors
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from ratings.algorithms import primary_algorithm
@@ -83,7 +86,7 @@ AUTO_REFRESH_SECONDS = 5
 
 
 def _preview(rank_list) -> ResyncPreview:
-    return match_rank_list(rank_list, selectors.resync_candidates())
+    return match_rank_list(rank_list, selectors.resync_candidates(), selectors.last_resync_date())
 
 
 def _render_resync(request, form, preview=None, apply_form=None, rank_list=None):
@@ -91,6 +94,8 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
     if apply_form is not None and not preview.rated:
         # A list without ratings: nothing to choose.
         apply_form.fields["use_ratings"].widget = forms.HiddenInput()
+    if apply_form is not None and not preview.of(Outcome.STALE):
+        apply_form.fields["include_stale"].widget = forms.HiddenInput()
     if preview is not None:
         shown = preview.shown(unknown=UNKNOWN_SHOWN, bad=BAD_SHOWN, absent=ABSENT_SHOWN)
         counts = preview.counts()
@@ -100,7 +105,10 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
                 shown,
                 club_ranks=selectors.primary_ranks(matched),
                 club_algorithm=primary_algorithm(),
-                exclude=() if any(row.rating is not None for row in shown) else ("rating",),
+                exclude=(
+                    *(() if any(row.rating is not None for row in shown) else ("rating",)),
+                    *(() if _ages_shown(shown) else ("last_rated",)),
+                ),
             ),
             "rank_list": rank_list,
             "counts": [
@@ -115,8 +123,13 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
             "hidden_absent": counts[Outcome.ABSENT]
             - sum(row.outcome == Outcome.ABSENT for row in shown),
             "dates": preview.effective_dates,
+            "stale": len(preview.of(Outcome.STALE)),
         }
     return render(request, "committee/resync.html", context)
+
+
+def _ages_shown(rows) -> bool:
+    return any(row.last_rated is not None or row.membership for row in rows)
 
 
 def _preview_again_form(data: dict) -> ResyncForm:
@@ -171,6 +184,7 @@ def resync_apply(request):
                 user=request.user,
                 preview=preview,
                 use_ratings=data["use_ratings"],
+                include_stale=data["include_stale"],
                 note=data["note"],
                 upload=data["kept"],
             )
@@ -314,6 +328,40 @@ def player_edit(request, username: str):
             _say_corrected(request, player, changes)
             return redirect(player)
     return render(request, "committee/player_edit.html", {"player": player, "form": form})
+
+
+@committee_required
+@require_http_methods(["GET", "POST"])
+def tournament_class(request, code: str):
+    """Correct a tournament's EGF class; the EGF algorithms recompute its games."""
+    tournament = get_object_or_404(Tournament, code=code)
+    form = TournamentClassForm(request.POST or None, initial={"egf_class": tournament.egf_class})
+    if request.method == "POST" and form.is_valid():
+        data = form.cleaned_data
+        try:
+            changed = tournament_class_set(
+                user=request.user,
+                tournament=tournament,
+                egf_class=data["egf_class"],
+                reason=data["reason"],
+            )
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            if changed:
+                messages.success(
+                    request,
+                    f"{tournament.code} is now class {tournament.egf_class}: the EGF ratings "
+                    "are recomputed from its first game.",
+                )
+            else:
+                messages.info(
+                    request, f"Nothing changed: {tournament.code} was class {tournament.egf_class}."
+                )
+            return redirect(tournament)
+    return render(
+        request, "committee/tournament_class.html", {"tournament": tournament, "form": form}
+    )
 
 
 def _say_corrected(request, player, changes: dict) -> None:

@@ -120,7 +120,7 @@ class TournamentUploadForm(_TournamentFileForm):
     tournament_class = forms.ChoiceField(
         label="EGF class",
         required=False,
-        choices=[("", "As the file says (OpenGotha files: A)"), *CLASS_CHOICES],
+        choices=[("", "As the file says (OpenGotha: from its time control)"), *CLASS_CHOICES],
     )
 
     def clean_file(self) -> bytes:

@@ -18,6 +18,7 @@ from players.public.views import searched_games
 from players.selectors.algorithms import algorithm_or_404
 from players.selectors.exports import (
     NotExportable,
+    club_list_players,
     game_record_rows,
     record_sheet_rows,
     tournament_egd,
@@ -27,6 +28,8 @@ from players.selectors.players import player_or_404
 from players.selectors.tournaments import tournament_or_404
 from players.web.downloads import csv_download, wrong_filter_response
 from ratings.engine.base import get_algorithm
+from ratings.engine.formats.ratinglists import ENCODING as LIST_ENCODING
+from ratings.engine.formats.ratinglists import write_aga_list, write_egf_list, write_ffg_list
 
 
 def _tournament_download(
@@ -91,3 +94,30 @@ def player_sheet_csv(request: HttpRequest, username: str) -> StreamingHttpRespon
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
     rows = record_sheet_rows(player, get_algorithm(algorithm.name))
     return csv_download(rows, f"{player.username}-{algorithm.name}.csv")
+
+
+# The club's rating list in the formats OpenGotha reads for its player database.
+_CLUB_LISTS = {
+    "egf": write_egf_list,
+    "ffg": write_ffg_list,
+    "aga": lambda players, _day: write_aga_list(players),
+}
+
+
+@require_safe
+def club_list_opengotha(request: HttpRequest, kind: str) -> HttpResponse:
+    """The club's players with their club ranks (and, in the EGF list, their GoR) in one
+    of the rating list formats OpenGotha reads (``kind``: egf, ffg or aga), in the
+    ISO-8859-15 it reads them in."""
+    if kind not in _CLUB_LISTS:
+        raise Http404("OpenGotha reads the EGF, FFG and AGA lists: egf, ffg or aga")
+    write = _CLUB_LISTS[kind]
+    day = timezone.localdate()
+    text = write(club_list_players(), day)
+    response = HttpResponse(
+        text.encode(LIST_ENCODING, errors="replace"),
+        content_type=f"text/plain; charset={LIST_ENCODING}",
+    )
+    filename = f"club-{kind}-{day.isoformat()}.txt"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

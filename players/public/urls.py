@@ -9,6 +9,11 @@ urlpatterns = [
     # "/" is the rating list; base.html links it as "home"
     path("", views.rating_list, name="home"),
     path("ratings.csv", views.rating_list_csv, name="rating_list_csv"),
+    path(
+        "ratings/opengotha-<str:kind>.txt",
+        downloads.club_list_opengotha,
+        name="club_list_opengotha",
+    ),
     path("games.csv", downloads.games_export_csv, name="games_export_csv"),
     path("games/", views.game_search, name="game_search"),
     path("players/<str:username>/sheet.csv", downloads.player_sheet_csv, name="player_sheet_csv"),

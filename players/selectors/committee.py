@@ -30,6 +30,18 @@ from ratings.recompute.liveness import running_stalled
 # --- resync -------------------------------------------------------------------------
 
 
+def last_resync_date() -> date | None:
+    """The effective date of the latest resync in force (not reverted): a list older
+    than it would set ranks back to before it, whether that resync changed them or
+    found them unchanged."""
+    return (
+        ResyncBatch.objects.filter(reverted_at__isnull=True)
+        .order_by("-effective_date")
+        .values_list("effective_date", flat=True)
+        .first()
+    )
+
+
 def resync_candidates() -> QuerySet[Player]:
     """The clubs' players a national list resyncs, with just what matching it needs (one
     query): those of the rating list (``clubs_players``), not those seen only at

@@ -11,13 +11,16 @@ from fractions import Fraction
 from django.db.models import Q, QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
+from players.selectors.players import clubs_players
 from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.formats.opengotha import write_opengotha
+from ratings.engine.formats.ratinglists import ListedPlayer
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
-from ratings.models import RatingHistory
+from ratings.models import CurrentRating, RatingHistory
+from ratings.recompute.dirty import primary_algorithm
 from ratings.selectors import (
     ADJUSTMENT_RECORD_COLUMNS,
     GAME_RECORD_COLUMNS,
@@ -88,7 +91,7 @@ def _entrant(
         username=entrant.player.username,
         country=entrant.country or country,
         club=entrant.club,
-        pin=entrant.player.egd_pin,
+        pin=_entrant_pin(entrant),
         rating=entrant.rating,
         place=entrant.place,
         scores=tuple(entrant.scores) if figures else (),
@@ -97,9 +100,29 @@ def _entrant(
         if figures
         else tuple(after[index] for index in places_after if index < len(after)),
         mcmahon_correction=entrant.mcmahon_correction,
-        national_id=entrant.player.national_id,
+        national_id=_entrant_national_id(entrant),
         written=tuple(entrant.file_attributes.items()),
     )
+
+
+def _entrant_pin(entrant: TournamentPlayer) -> str:
+    """The EGD PIN the file gave the entrant, unless the player's record holds another
+    (then the site's, corrected since); none when the file gave none, whatever PIN the
+    player gained from a later file: a tournament is written back as its file had it."""
+    on_file = entrant.player.egd_pin
+    if entrant.egd_pin and on_file and entrant.egd_pin != on_file:
+        return on_file
+    return entrant.egd_pin
+
+
+def _entrant_national_id(entrant: TournamentPlayer) -> str:
+    """The national id (OpenGotha's agaId) an OpenGotha file gave the entrant, by the
+    same rule as the PIN; the player's for an h-file's entrant (the format has none)."""
+    on_file = entrant.player.national_id
+    if not entrant.file_attributes:
+        return on_file
+    given = entrant.file_attributes.get("agaId", "").strip()
+    return on_file if given and on_file and given != on_file else given
 
 
 def tournament_file(tournament: Tournament, *, country: str = "XX") -> TournamentFile:
@@ -160,6 +183,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         handicap_rule=tournament.handicap_rule,
         time=tournament.adjusted_time,
         comment=tournament.file_comment,
+        time_control=tuple(tournament.time_control.items()),
         score_names=() if changed else tuple(tournament.score_names),
         mcmahon=tuple(tuple(pair) for pair in tournament.mcmahon),
         file_format=tournament.standings,
@@ -359,3 +383,46 @@ def tournament_opengotha(tournament: Tournament, *, country: str = "") -> str:
         raise NotExportable(
             f"{tournament.code} cannot be written as an OpenGotha file: {error}"
         ) from None
+
+
+# --- the club's players for tournament software -------------------------------------
+
+# The EGF algorithm whose GoR the EGF list gives (the one in force since 2021).
+LIST_GOR_ALGORITHM = "egf-2021"
+
+
+def club_list_players() -> list[ListedPlayer]:
+    """The club's active players (those of the rating list) with their club rank (the
+    primary algorithm's, else their national rank) and their GoR in ``egf-2021``, by
+    family and given name (three queries)."""
+    players = list(
+        Player.objects.filter(clubs_players())
+        .filter(active=True, erased_at__isnull=True)
+        .select_related("club")
+        .order_by("family_name", "given_name", "username")
+    )
+    ids = [player.pk for player in players]
+    ranks = dict(
+        CurrentRating.objects.filter(algorithm=primary_algorithm(), player__in=ids).values_list(
+            "player_id", "rank"
+        )
+    )
+    gors = dict(
+        CurrentRating.objects.filter(algorithm=LIST_GOR_ALGORITHM, player__in=ids).values_list(
+            "player_id", "value"
+        )
+    )
+    return [
+        ListedPlayer(
+            surname=player.family_name or player.full_name or player.username,
+            given_name=player.given_name if player.family_name else "",
+            rank=ranks.get(player.pk) or player.national_rank or player.entry_rank,
+            gor=gors.get(player.pk),
+            pin=player.egd_pin,
+            national_id=player.national_id,
+            country=player.country,
+            club=player.federation_club or (player.club.name if player.club else ""),
+        )
+        for player in players
+        if (ranks.get(player.pk) or player.national_rank or player.entry_rank) is not None
+    ]

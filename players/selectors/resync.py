@@ -47,6 +47,10 @@ class ListedRank:
     pin: str = ""
     national_id: str = ""
     rating: Decimal | None = None
+    # How old the line is, where the list says: the date the player was last rated
+    # (the EGD's last tournament, the AGA's rating date) and the AGA's membership.
+    last_rated: date | None = None
+    membership: str = ""
 
 
 @dataclass(frozen=True)
@@ -183,6 +187,8 @@ class Outcome(StrEnum):
 
     CHANGED = "changed"
     UNCHANGED = "unchanged"
+    STALE = "last rated long ago"
+    OUTDATED = "older than the last list"
     CONFLICT = "conflict"
     SHARED_NAME = "shared name"
     REPEATED = "listed twice"
@@ -198,8 +204,19 @@ UNKNOWN_ROWS = 100
 # The order of the preview: what will happen first, then what needs a look, then the rest.
 OUTCOME_ORDER = {outcome: index for index, outcome in enumerate(Outcome)}
 FLAGGED = frozenset(
-    {Outcome.CONFLICT, Outcome.SHARED_NAME, Outcome.REPEATED, Outcome.INACTIVE, Outcome.BAD}
+    {
+        Outcome.STALE,
+        Outcome.OUTDATED,
+        Outcome.CONFLICT,
+        Outcome.SHARED_NAME,
+        Outcome.REPEATED,
+        Outcome.INACTIVE,
+        Outcome.BAD,
+    }
 )
+# A line whose player was last rated this long before the list's date is not applied
+# unless the committee ticks it (a rank of 2004 in a list of 2014 says little of now).
+STALE_AFTER_DAYS = 2 * 365
 
 
 @dataclass(slots=True)
@@ -215,6 +232,8 @@ class PreviewRow:
     rating: Decimal | None = None
     how: str = ""  # how the line was matched: "EGD PIN", "national id", "username", "name"
     namesakes: tuple[str, ...] = ()  # the usernames a shared name may mean
+    last_rated: date | None = None  # when the list says the player was last rated
+    membership: str = ""  # the AGA's membership type (Full, Youth, Non...)
 
 
 @dataclass
@@ -226,6 +245,9 @@ class ResyncPreview:
     unrated: int = 0
     # Lines of a federation's list about no player here: counted, without a row each.
     others: int = 0
+    # The effective date of the latest resync applied, when it is later than one of the
+    # lines about the club's players (those lines are "older than the last list").
+    later_list: date | None = None
 
     def of(self, outcome: Outcome) -> list[PreviewRow]:
         return [row for row in self.rows if row.outcome == outcome]
@@ -355,6 +377,8 @@ def _row(listed: ListedRank, outcome: Outcome, **fields: Any) -> PreviewRow:
         new_rank=listed.rank,
         effective_date=listed.effective_date,
         rating=listed.rating,
+        last_rated=listed.last_rated,
+        membership=listed.membership,
         **fields,
     )
 
@@ -400,7 +424,9 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
     return player, how
 
 
-def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPreview:
+def match_rank_list(
+    rank_list: RankList, players: Iterable[Any], last_resync: date | None = None
+) -> ResyncPreview:
     """Match each listed line to one player and say what applying the list would do.
 
     A line names a player by EGD PIN first, then by national id, then by username (in
@@ -409,7 +435,9 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
     national id on file than the line's is a conflict: another person of that name.
     ``players`` are any objects with ``username``, ``full_name``, ``national_rank``,
     ``active``, ``egd_pin`` and ``national_id``. For a federation's whole list the
-    active players it does not name are listed too, as "not on the list".
+    active players it does not name are listed too, as "not on the list". A line dated
+    before ``last_resync`` (the latest resync applied) is "older than the last list":
+    it would set a rank back in time, and is never applied.
     """
     indexed = _Players(players)
     federation = rank_list.is_federation_list
@@ -433,6 +461,7 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
             matched.append((listed, *found))
 
     lines_of: dict[Any, list[int]] = defaultdict(list)
+    later_lists: list[date] = []
     for listed, player, _how in matched:
         lines_of[player.username].append(listed.line)
     for listed, player, how in matched:
@@ -443,6 +472,15 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
             note = f"{player.username} is on lines {', '.join(map(str, lines))}: list them once"
         elif not player.active:
             outcome, note = Outcome.INACTIVE, "this record is inactive (merged or retired)"
+        elif (later := _later_resync(listed, last_resync)) is not None:
+            outcome = Outcome.OUTDATED
+            note = (
+                f"a later list, of {later}, was applied: this line, of "
+                f"{listed.effective_date}, would set the rank back (it is not applied)"
+            )
+            later_lists.append(later)
+        elif stale := _stale(listed):
+            outcome, note = Outcome.STALE, stale
         elif player.national_rank == listed.rank:
             outcome = Outcome.UNCHANGED
         rows.append(
@@ -485,4 +523,25 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
         is_federation_list=federation,
         unrated=rank_list.unrated,
         others=others,
+        later_list=max(later_lists, default=None),
+    )
+
+
+def _later_resync(listed: ListedRank, last: date | None) -> date | None:
+    """The effective date of the latest resync, when it is after the line's: a list
+    never sets a national rank back in time."""
+    return last if last is not None and last > listed.effective_date else None
+
+
+def _stale(listed: ListedRank) -> str:
+    """Why the line is too old to apply unticked: the player was last rated more than
+    two years before the list's date (the line's effective date)."""
+    if listed.last_rated is None:
+        return ""
+    age = (listed.effective_date - listed.last_rated).days
+    if age <= STALE_AFTER_DAYS:
+        return ""
+    return (
+        f"last rated on {listed.last_rated}, {age // 365} years before the list: "
+        "applied only if ticked below"
     )

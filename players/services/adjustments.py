@@ -163,20 +163,24 @@ def resync_apply_preview(
     user,
     preview: ResyncPreview,
     use_ratings: bool = False,
+    include_stale: bool = False,
     note: str = "",
     upload: ResyncUpload | None = None,
 ) -> ResyncBatch:
     """Apply what a preview shows: its changed lines and, with ``use_ratings``, the
-    list's ratings of every listed player (changed or not). Refused, storing nothing,
-    when nothing would change or the changes carry more than one effective date.
+    list's ratings of every listed player (changed or not); with ``include_stale``, the
+    lines of players last rated long before the list too. Never a line older than the
+    player's last resync (``Outcome.OUTDATED``). Refused, storing nothing, when nothing
+    would change or the changes carry more than one effective date.
 
     The kept ``upload`` the preview was read from is used up in the same transaction,
     so that a second click on the apply button (or a second tab) applies nothing twice.
     """
+    applied = {Outcome.CHANGED, Outcome.STALE} if include_stale else {Outcome.CHANGED}
     rows = [
         row
         for row in preview.rows
-        if row.outcome == Outcome.CHANGED
+        if (row.outcome in applied and (row.new_rank != row.current_rank or use_ratings))
         or (use_ratings and row.outcome == Outcome.UNCHANGED and row.rating is not None)
     ]
     if not rows:
@@ -195,7 +199,7 @@ def resync_apply_preview(
             players[row.player.pk],
             row.new_rank,
             rating=row.rating if use_ratings else None,
-            rank_changes=row.outcome == Outcome.CHANGED,
+            rank_changes=row.outcome != Outcome.UNCHANGED and row.new_rank != row.current_rank,
         )
         for row in rows
     ]

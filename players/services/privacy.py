@@ -167,7 +167,12 @@ def _replace_identity(player: Player) -> None:
     player.save()
     # The tournament files' lists keep the place and games, not who it was.
     player.tournament_entries.update(
-        given_name=ERASED_NAME, family_name=str(player.pk), country="", club="", file_attributes={}
+        given_name=ERASED_NAME,
+        family_name=str(player.pk),
+        country="",
+        club="",
+        egd_pin="",
+        file_attributes={},
     )
 
 

@@ -19,7 +19,13 @@ from players.services.games import accepted_game_dates, game_date_problem
 from players.services.imports import ImportResult, game_input, games_import, import_duplicates
 from players.services.players import players_create
 from players.services.tournaments import tournament_create
-from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo, declared_rating
+from ratings.engine.formats import (
+    FilePlayer,
+    TournamentFile,
+    TournamentInfo,
+    declared_rating,
+    rating_not_declared,
+)
 from ratings.engine.records import GameRecord
 
 NOT_A_TOURNAMENT_FILE = (
@@ -56,7 +62,9 @@ class PlayerMatch:
     """A player of the file and who they are on the site. ``how`` says why they matched
     ("EGD PIN", "national id", "username", "name", "--map"); a new player has no ``player``.
     ``conflict`` says why this match stops the import (the plan's problems say it with
-    the line); ``namesakes`` are other active players with the same full name."""
+    the line); ``namesakes`` are other active players with the same full name; ``notes``
+    say what the file tells of a matched player that the import does not store as the
+    file has it (an EGD PIN that contradicts the one on file)."""
 
     file_player: FilePlayer
     username: str
@@ -64,6 +72,7 @@ class PlayerMatch:
     how: str = ""
     conflict: str = ""
     namesakes: tuple[str, ...] = ()
+    notes: tuple[str, ...] = ()
 
     @property
     def is_new(self) -> bool:
@@ -120,6 +129,28 @@ def _differs(pin: str, player: Player, national_id: str = "") -> bool:
     )
 
 
+def _pin_notes(file_player: FilePlayer, player: Player | None) -> tuple[str, ...]:
+    """What the preview says of a matched player's EGD PIN: the file's, gained when
+    they have none; when it contradicts the one on file (a ``--map`` may name a player
+    whose PIN differs), the site's is kept, never overwritten by a file."""
+    pin = file_player.pin
+    if player is None or not pin or pin == player.egd_pin:
+        return ()
+    if not player.egd_pin:
+        return (f"gains the file's EGD PIN {pin}",)
+    return (
+        f"the file's EGD PIN {pin} is not the one on file ({player.egd_pin}): "
+        f"{player.egd_pin} is kept; correct the player's record if the file is right",
+    )
+
+
+def _rating_notes(file_player: FilePlayer) -> tuple[str, ...]:
+    """What the preview says of a rating the file gives that is no declared GoR (the
+    player starts from their rank)."""
+    reason = rating_not_declared(file_player)
+    return (f"{reason}; starts from the rank",) if reason else ()
+
+
 class _Matcher:
     def __init__(self, mapping: Mapping[str, str], new_usernames: Mapping[str, str]) -> None:
         self.mapping = dict(mapping)
@@ -151,7 +182,11 @@ class _Matcher:
 
     def match(self, file_player: FilePlayer) -> PlayerMatch:
         found = self._match(file_player)
-        return dataclasses.replace(found, namesakes=self._namesakes(file_player, found.username))
+        return dataclasses.replace(
+            found,
+            namesakes=self._namesakes(file_player, found.username),
+            notes=_pin_notes(file_player, found.player) + _rating_notes(file_player),
+        )
 
     def _match(self, file_player: FilePlayer) -> PlayerMatch:
         pin = file_player.pin
@@ -360,6 +395,7 @@ def tournament_import(
                 new_tournaments.append(tournament.code)
             _keep_file_details(tournament, info)
             free_ids = _free_national_ids(plan)
+            free_pins = _free_pins(plan)
             created = players_create(
                 user=user,
                 players=[
@@ -383,7 +419,7 @@ def tournament_import(
                 match.file_player.number: player
                 for match, player in zip(plan.new_players, created, strict=True)
             }
-            _fill_matched_players(user, plan, info, free_ids)
+            _fill_matched_players(user, plan, info, free_ids, free_pins)
             result = games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
@@ -424,6 +460,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
     tournament.handicap_rule = info.handicap_rule[:50]
     tournament.adjusted_time = info.time[:50]
     tournament.file_comment = info.comment[:500]
+    tournament.time_control = dict(info.time_control)
     tournament.standings = info.file_format
     tournament.score_names = list(info.score_names)
     tournament.mcmahon = [list(pair) for pair in info.mcmahon]
@@ -434,6 +471,7 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
             "handicap_rule",
             "adjusted_time",
             "file_comment",
+            "time_control",
             "standings",
             "score_names",
             "mcmahon",
@@ -444,29 +482,47 @@ def _keep_file_details(tournament: Tournament, info: TournamentInfo) -> None:
 
 def _free_national_ids(plan: ImportPlan) -> dict[int, str]:
     """The file's national ids (AGA IDs) no player on file holds, by the number of the
-    file's player they are to go to (one query). An id the file gives twice goes to
-    neither: one id, one person."""
+    file's player they are to go to. An id the file gives twice goes to neither: one
+    id, one person."""
+    return _unheld(plan.matches, "national_id", "national_id")
+
+
+def _free_pins(plan: ImportPlan) -> dict[int, str]:
+    """The EGD PINs the file gives its matched players that no player on file holds,
+    likewise. A player matched by name (or username, national id, ``--map``) without a
+    PIN gains the file's: an earlier file that had none never makes a later one lose it."""
+    return _unheld(plan.matched_players, "pin", "egd_pin")
+
+
+def _unheld(matches: list[PlayerMatch], attribute: str, field: str) -> dict[int, str]:
+    """Each file player's identifier (``attribute`` of the file player) that no player
+    holds in ``field`` and that the file gives no one else, by the file player's number
+    (one query)."""
     given: dict[str, list[int]] = defaultdict(list)
-    for match in plan.matches:
-        if match.file_player.national_id:
-            given[match.file_player.national_id].append(match.file_player.number)
-    held = set(
-        Player.objects.filter(national_id__in=list(given)).values_list("national_id", flat=True)
-    )
+    for match in matches:
+        if value := getattr(match.file_player, attribute):
+            given[value].append(match.file_player.number)
+    held = set(Player.objects.filter(**{f"{field}__in": list(given)}).values_list(field, flat=True))
     return {
-        numbers[0]: national_id
-        for national_id, numbers in given.items()
-        if len(numbers) == 1 and national_id not in held
+        numbers[0]: value
+        for value, numbers in given.items()
+        if len(numbers) == 1 and value not in held
     }
 
 
 def _fill_matched_players(
-    user, plan: ImportPlan, info: TournamentInfo, free_ids: Mapping[int, str]
+    user,
+    plan: ImportPlan,
+    info: TournamentInfo,
+    free_ids: Mapping[int, str],
+    free_pins: Mapping[int, str],
 ) -> None:
-    """Players already on file get the country, club and national id the file gives
-    when they have none (an id no one else holds: ``free_ids``), and its declared GoR
-    when this tournament is their earliest on file (a GoR starts a player new to the
-    EGF algorithms: the one of their first tournament)."""
+    """Players already on file get the EGD PIN, country, club and national id the file
+    gives when they have none (a PIN or id no one else holds: ``free_pins``,
+    ``free_ids``), and its declared GoR when this tournament is their earliest on file
+    (a GoR starts a player new to the EGF algorithms: the one of their first
+    tournament). A PIN or id on file is never overwritten (the preview says when the
+    file's differs)."""
     matched = [match for match in plan.matched_players if match.player is not None]
     earliest = _earliest_games([match.player.pk for match in matched])
     for match in matched:
@@ -480,6 +536,10 @@ def _fill_matched_players(
         if file_player.club and not player.federation_club:
             player.federation_club = file_player.club[:50]
             changed.append("federation_club")
+        pin = free_pins.get(file_player.number, "")
+        if pin and not player.egd_pin:
+            player.egd_pin = pin
+            changed.append("egd_pin")
         national_id = free_ids.get(file_player.number, "")
         if national_id and not player.national_id:
             player.national_id = national_id
@@ -532,6 +592,7 @@ def _store_entrants(tournament: Tournament, plan: ImportPlan, players: dict[int,
             country=_country(file_player.country),
             club=file_player.club[:50],
             rating=file_player.rating,  # as written: -900 is 30k's GoR, not a start
+            egd_pin=file_player.pin[:20],
             scores=list(file_player.scores),
             results=list(file_player.results),
             after_rounds=list(file_player.after_rounds),

@@ -15,6 +15,7 @@ from players.models import (
 from players.services.audit import audit, jsonable
 from players.services.base import ID_CHUNK, ServiceError
 from ratings.recompute.bulk import update_rows
+from ratings.recompute.dirty import Touch, mark_dirty
 
 
 def refresh_tournament_counts(tournament_ids: Iterable[int | None]) -> None:
@@ -126,3 +127,43 @@ def tournament_create(
         message = f"the code '{code}' is taken"
         raise ServiceError("the tournament was not added", [(None, "code", message)]) from None
     return tournament
+
+
+def tournament_class_set(*, user, tournament: Tournament, egf_class: str, reason: str) -> bool:
+    """Correct a tournament's EGF class (a committee decision: the class weighs every
+    change of its games in the EGF algorithms), audited with ``reason``; the EGF
+    algorithms are recomputed from the tournament's first game. False when the class
+    was already ``egf_class`` (nothing written)."""
+    if egf_class not in Tournament.EgfClass.values:
+        raise ServiceError(
+            "the class was not changed",
+            [(None, "egf_class", f"'{egf_class}' is not an EGF class (A, B, C or D)")],
+        )
+    if not reason.strip():
+        raise ServiceError(
+            "the class was not changed", [(None, "reason", "say why the class is corrected")]
+        )
+    # imported here: adjustments imports games, which imports this module
+    from players.services.adjustments import egf_algorithms
+
+    with transaction.atomic():
+        # Locked: two corrections at once would each audit the other's "before".
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        if locked.egf_class == egf_class:
+            return False
+        before = locked.egf_class
+        locked.egf_class = egf_class
+        locked.save(update_fields=["egf_class"])
+        audit(
+            user,
+            "tournament_class",
+            locked,
+            before={"egf_class": before},
+            after={"egf_class": egf_class},
+            summary=f"{locked.code}: class {before} -> {egf_class} ({reason.strip()})",
+        )
+        first = locked.first_game or locked.start_date
+        if first is not None:
+            mark_dirty([Touch(first, locked.pk, algorithm) for algorithm in egf_algorithms()])
+    tournament.egf_class = egf_class
+    return True

@@ -635,7 +635,11 @@ def test_a_gor_column_gives_the_players_declared_ratings():
     tournament = read_egd(text)
     assert tournament.tournament.score_names == ("Rt", "SOS")
     assert [player.rating for player in tournament.players] == [4, 2, 1, 1]
-    assert tournament.entries()["john-smith"].declared_rating == 4
+    # a GoR of 4 for a 3d is more than a grade off: no declaration (issue 26.5)
+    assert tournament.entries()["john-smith"].declared_rating is None
+    rated = read_egd(text.replace("CTGC    4  10", "CTGC 2310  10", 1))
+    assert rated.players[0].rating == 2310
+    assert rated.entries()["john-smith"].declared_rating == 2310
     assert read_egd(SPRING_CUP).players[0].rating is None  # MMS is no GoR
 
 

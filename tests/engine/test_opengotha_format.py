@@ -112,7 +112,10 @@ def test_the_parameters_give_the_tournament():
     assert (info.code, info.name) == ("spring-cup", "Spring Cup 2024")
     assert (info.start, info.end) == (date(2024, 3, 2), date(2024, 3, 3))
     assert (info.komi, info.rounds, info.board_size) == (Fraction(7), 4, 19)
-    assert (info.place, info.handicap_rule, info.tournament_class) == ("Cape Town", "h1", "A")
+    # basic time 40 min, OpenGotha's default Canadian byo-yomi (15 moves in 5 min):
+    # adjusted time 60 min, class B (issue 26.3: the class comes from the time control)
+    assert (info.place, info.handicap_rule, info.tournament_class) == ("Cape Town", "h1", "B")
+    assert (info.time, info.comment) == ("60", "Canadian byo-yomi")
 
 
 def test_players_give_name_rank_country_club_pin_and_rating():
@@ -145,7 +148,7 @@ def test_won_lost_and_drawn_games_are_rated_and_the_others_counted():
         (saturday, 2, "thabo-ndlovu", "aiko-nakamura", Winner.JIGO, 0, komi, one_k, two_k),
     ]  # fmt: skip
     assert games_of(tournament) == sorted(
-        (*game, Status.TOURNAMENT, "spring-cup", "A", 19) for game in expected
+        (*game, Status.TOURNAMENT, "spring-cup", "B", 19) for game in expected
     )
     assert tournament.notes == [
         "1 games won or lost by forfeit (*_BYDEF) not rated",

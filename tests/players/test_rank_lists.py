@@ -74,7 +74,7 @@ AGA_ROWS = (
     "Aal, Zachary\t15648\tFull\t-20.05711\t7/2/2008\tLIGC\tNY\t1.09198\t8/1/2007\r\n"
     "Aaron, William C.\t7206\tFull\t\t12/28/1994\t\tCA\t\t12/28/1994\r\n"
     "Kim, Myung Wan\t16670\tFull\t10.24712\t6/17/2099\tSMON\tCA\t0.46905\t8/1/2010\r\n"
-    "Lee, Anna\t30001\tYouth\t3.2\t1/1/2020\t\tVA\t0.5\t1/1/2019\r\n"
+    "Lee, Anna\t30001\tYouth\t3.2\t1/1/2025\t\tVA\t0.5\t1/1/2024\r\n"
 )
 
 
@@ -355,7 +355,7 @@ def test_a_zip_packed_with_an_unknown_method_says_so_rather_than_damaged():
 
 
 def egd_line(pin, name, grade="5k", gor=1650):
-    return f" {pin}  {name:<34}  ZA  Cpt   {grade:>4}   --   {gor:>4}     3  T180101A"
+    return f" {pin}  {name:<34}  ZA  Cpt   {grade:>4}   --   {gor:>4}     3  T240101A"
 
 
 def match(lines, players, **kwargs):

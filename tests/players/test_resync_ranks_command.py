@@ -24,7 +24,7 @@ EGD_LIST = (
     "   PIN          Name                  Club     Grade P&D    GoR    NT appearance\n"
     " 13633719  Aagren Thomas              SE  Upp     6k   --   1484     1  T040529C\n"
     " 14986906  Nkosi Thandi               ZA  Cpt     4k   --   1850     3  T171028F\n"
-    " 15813842  Botha Pieter               ZA  Cpt    12k   --   1029     2  T110219Q\n"
+    " 15813842  Botha Pieter               ZA  Cpt    12k   --   1029     2  T181019Q\n"
 )
 
 
@@ -67,11 +67,11 @@ def test_it_prints_the_preview_and_stores_nothing_without_apply(club, egd_file):
 def test_apply_stores_one_audited_batch_as_the_page_does(club, egd_file):
     connie = factories.committee_member()
 
-    output = run(egd_file, "--apply", "--user", "connie", "--date", "2024-06-01")
+    output = run(egd_file, "--apply", "--user", "connie", "--date", "2019-06-01")
 
     batch = ResyncBatch.objects.get()
-    assert f"Resync #{batch.pk} applied: 1 players reset from 2024-06-01" in output
-    assert (batch.created_by, batch.effective_date) == (connie, date(2024, 6, 1))
+    assert f"Resync #{batch.pk} applied: 1 players reset from 2019-06-01" in output
+    assert (batch.created_by, batch.effective_date) == (connie, date(2019, 6, 1))
     assert [
         (a.player.username, str(a.new_rank), a.algorithm, a.value) for a in Adjustment.objects.all()
     ] == [("thandi", "4k", "", None)]

@@ -108,6 +108,7 @@ ROUTES: dict[str, Route] = {
     ),
     "game_search": Route(EVERYONE, states=("?player=ann&since=2024-01-01", "?until=bad")),
     "tournament_list": Route(EVERYONE),
+    "club_list_opengotha": Route(EVERYONE, lambda world: {"kind": "egf"}),
     "tournament_detail": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     "club_list": Route(EVERYONE),
     "club_detail": Route(EVERYONE, _pk("club")),
@@ -213,6 +214,9 @@ ROUTES: dict[str, Route] = {
         states=("?keep=ann&duplicate=cat", "?keep=ann&duplicate=ben"),
     ),
     "committee_recompute": Route(COMMITTEE),
+    "committee_tournament_class": Route(
+        COMMITTEE, lambda world: {"code": world.tournament.code}, methods=GET_POST
+    ),
     "committee_recompute_full": Route(COMMITTEE, methods=POST),
 }
 

@@ -71,14 +71,15 @@ def outcomes(response) -> list[tuple[str, str]]:
     return re.findall(r'data-outcome="([^"]+)"[^>]*>\s*<td[^>]*>(\d+)</td>', table)
 
 
-def test_it_shows_the_list_form_with_todays_date(client, connie):
+def test_it_shows_the_list_form_with_the_date_empty_for_the_lists_own(client, connie):
     response = client.get("/committee/resync/")
 
     assert response.status_code == 200
     html = response.content.decode()
     assert 'name="list_text"' in html
     assert 'type="file" name="list_file"' in html
-    assert f'value="{timezone.localdate():%Y-%m-%d}"' in html
+    # before: today's date, which a list that says its own date then took for it
+    assert f'value="{timezone.localdate():%Y-%m-%d}"' not in html
     assert 'enctype="multipart/form-data"' in html
 
 
@@ -459,11 +460,13 @@ def test_the_real_egd_list_previews_fast_and_light_and_applies(client, connie, c
 
     html = response.content.decode()
     assert "<strong>EGD rating list</strong> (gzip)\n      of 2018-12-27" in html
-    assert outcomes(response)[:2] == [("changed", "28"), ("changed", "30")]
+    assert outcomes(response)[:2] == [("changed", "30"), ("last rated long ago", "28")]
     assert "45,169 players of other clubs" in html
     counts = {outcome.value: n for outcome, n in response.context["counts"]}
-    # "Smith John" of the list is John Smith, a name js1 and js2 share.
-    assert counts == {"changed": 2, "shared name": 1}
+    # "Smith John" of the list is John Smith, a name js1 and js2 share; Aagren was last
+    # rated on 2004-05-29, 14 years before the list
+    assert counts == {"changed": 1, "last rated long ago": 1, "shared name": 1}
+    assert "last rated on 2004-05-29, 14 years before the list" in html
     assert len(response.content) < 500_000, f"the page weighs {len(response.content)} bytes"
     print(
         f"preview of {EGD_LIST.name}: {cpu:.2f} s CPU, {elapsed:.2f} s, {len(response.content)} B"
@@ -472,7 +475,7 @@ def test_the_real_egd_list_previews_fast_and_light_and_applies(client, connie, c
     # the wall-clock time of a machine shared with other work says little.
     assert cpu < 2, f"the preview took {cpu:.2f} s of CPU"
 
-    apply(client, "", token=upload_token(response), effective_date="")
+    apply(client, "", token=upload_token(response), effective_date="", include_stale="on")
 
     batch = ResyncBatch.objects.get()
     assert batch.effective_date == date(2018, 12, 27), "the list's own date"
@@ -563,12 +566,12 @@ def test_entrants_of_an_imported_tournament_with_no_game_are_not_the_clubs_to_re
 
     counts = {outcome.value: n for outcome, n in response.context["counts"]}
     # "Smith John" of the list is John Smith, a name js1 and js2 share.
-    assert counts == {"changed": 1, "shared name": 1, "not on the list": 2}
+    assert counts == {"last rated long ago": 1, "shared name": 1, "not on the list": 2}
     absent = {row.player.username for row in response.context["preview"].of(Outcome.ABSENT)}
     assert absent == {"pieter", "newcomer"}
     assert "Joong-Ja" not in response.content.decode()
 
-    apply(client, "", token=upload_token(response), effective_date="")
+    apply(client, "", token=upload_token(response), effective_date="", include_stale="on")
 
     batch = ResyncBatch.objects.get()
     assert {a.player.username: str(a.new_rank) for a in batch.adjustments.all()} == {"thandi": "6k"}

@@ -140,6 +140,8 @@ class Command(BaseCommand):
             f"Tournament {info.code}{where}: {info.name}, class {info.tournament_class}, "
             f"{info.start} to {info.end}, {info.rounds} rounds"
         )
+        if info.class_reason:
+            write(f"  {info.class_reason}")
         write(f"Games to store: {len(plan.file.records)}")
         for note in plan.file.notes:
             write(f"  {note}")
@@ -152,6 +154,8 @@ class Command(BaseCommand):
                 f"  {match.file_player.full_name} (line {match.file_player.line}) "
                 f"is {match.username} (by {match.how})"
             )
+            for note in match.notes:
+                write(f"    {note}")
         for match in plan.new_players:
             player = match.file_player
             details = ", ".join(

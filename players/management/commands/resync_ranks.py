@@ -53,6 +53,12 @@ class Command(BaseCommand):
             action="store_true",
             help="with --apply: also start the EGF algorithms from the list's ratings",
         )
+        parser.add_argument(
+            "--include-stale",
+            action="store_true",
+            help="with --apply: also the lines of players last rated more than two years "
+            "before the list",
+        )
         parser.add_argument("--user", help="username to attribute the resync to (default: system)")
 
     def handle(self, *args, **options):
@@ -70,7 +76,9 @@ class Command(BaseCommand):
             )
         except ListFormatError as error:
             raise CommandError(f"{file}: {error}") from None
-        preview = match_rank_list(rank_list, selectors.resync_candidates())
+        preview = match_rank_list(
+            rank_list, selectors.resync_candidates(), selectors.last_resync_date()
+        )
         packed = f" ({rank_list.container})" if rank_list.container else ""
         dated = f" of {rank_list.list_date}" if rank_list.list_date else ""
         self.stdout.write(
@@ -79,6 +87,11 @@ class Command(BaseCommand):
             + (f", {rank_list.unrated} without a rating" if rank_list.unrated else "")
         )
         self._show(preview)
+        if preview.later_list is not None:
+            self.stdout.write(
+                f"A later list, of {preview.later_list}, was applied: the lines older than it "
+                "would set ranks back and are never applied."
+            )
         if not options["apply"]:
             self.stdout.write("Nothing stored: add --apply to store the changes.")
             return
@@ -87,6 +100,7 @@ class Command(BaseCommand):
                 user=actor,
                 preview=preview,
                 use_ratings=options["ratings"],
+                include_stale=options["include_stale"],
                 note=f"{file.name} (resync_ranks)",
             )
         except ServiceError as error:
@@ -127,6 +141,9 @@ def _line(row: PreviewRow) -> str:
         now = str(row.current_rank) if row.current_rank is not None else "-"
         ranks = f"{now} -> {row.new_rank}"
     rating = f" GoR {row.rating:f}" if row.rating is not None else ""
+    if row.last_rated is not None or row.membership:
+        age = " ".join(part for part in (str(row.last_rated or ""), row.membership) if part)
+        rating += f" (last rated {age})"
     note = f"  {row.note}" if row.note else ""
     written = row.written[:40]
     return f"{where:>11}  {row.outcome.value:<16} {written:<40} {player:<24} {ranks}{rating}{note}"

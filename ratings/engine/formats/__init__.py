@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from datetime import date, timedelta
 from fractions import Fraction
 
+from ..egf import grade_rating
 from ..ranks import Rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -112,6 +113,12 @@ class TournamentInfo:
     # from the column heading ("" where it does not say), as the players'
     # ``after_rounds`` hold them.
     after_round_names: tuple[str, ...] = ()
+    # OpenGotha's time control as its GeneralParameterSet says it (basicTime, the
+    # complementary time system and its parameters, bInternet), to derive the EGF class
+    # and adjusted time and to be written back; empty when the file does not say (an
+    # h-file says only the adjusted time, TM).
+    time_control: tuple[tuple[str, str], ...] = ()
+    class_reason: str = ""  # how the class was found (derived from the time control)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,7 +134,10 @@ class FilePlayer:
     country: str = ""
     club: str = ""
     pin: str = ""  # EGD PIN, digits
-    rating: int | None = None  # the GoR the file declares (OpenGotha ``rating``)
+    rating: int | None = None  # the GoR the file gives (OpenGotha ``rating``)
+    # Where OpenGotha says the rating comes from (``ratingOrigin``: EGF, FFG, AGA, MAN
+    # for the organiser's, INI for one it computed from the rank); "" when not said.
+    rating_origin: str = ""
     line: int | None = None
     # The standings as the file has them: the printed place ("" for a tie), the
     # tie-breaker columns as written, and one result per round as an h-file writes it
@@ -181,11 +191,18 @@ class TournamentFile:
         self, *, code: str | None = None, tournament_class: str | None = None
     ) -> TournamentFile:
         """This file under another tournament code or EGF class (records included)."""
+        given = self.tournament
+        chosen = tournament_class not in (None, given.tournament_class)
         info = dataclasses.replace(
-            self.tournament,
-            code=self.tournament.code if code is None else code,
-            tournament_class=(
-                self.tournament.tournament_class if tournament_class is None else tournament_class
+            given,
+            code=given.code if code is None else code,
+            tournament_class=tournament_class if chosen else given.tournament_class,
+            class_reason=(
+                f"class {tournament_class}, as chosen (the file gives class "
+                f"{given.tournament_class}{': ' if given.class_reason else ''}"
+                f"{given.class_reason})"
+                if chosen
+                else given.class_reason
             ),
         )
         records = [
@@ -198,14 +215,44 @@ class TournamentFile:
 
 
 def declared_rating(player: FilePlayer) -> Fraction | None:
-    """The GoR the file declares for ``player`` (None when it gives none: OpenGotha
-    writes -2950 and below for "no rating")."""
+    """The GoR the file declares for ``player``: None when it gives none (OpenGotha
+    writes -2950 and below for "no rating") or when its rating is no declaration
+    (:func:`rating_not_declared`): then the player starts from their rank."""
     if player.rating is None or player.rating <= MIN_DECLARED_RATING:
+        return None
+    if rating_not_declared(player):
         return None
     return Fraction(player.rating)
 
 
 MIN_DECLARED_RATING = -900  # a GoR is above -900 (30k); OpenGotha's "none" is -2950
+# Ratings a federation gave: declarations whatever the rank (a real GoR often lies
+# several grades from the rank a player registers with).
+FEDERATION_ORIGINS = frozenset({"EGF", "FFG", "AGA"})
+# More than a grade from the rank: beyond the next grade's middle and half a grade.
+RANK_TOLERANCE = 150
+
+
+def rating_not_declared(player: FilePlayer) -> str:
+    """Why the rating the file gives ``player`` is no declared GoR, or "": OpenGotha's
+    ``INI`` (a rating it filled in from nothing: Congreso 2020 starts a 19k and a 7d
+    alike at 2100), or, from no federation (the organiser's ``MAN``, a file that does
+    not say), a rating more than a grade away from the rank (said in the preview)."""
+    rating = player.rating
+    if rating is None or rating <= MIN_DECLARED_RATING:
+        return ""
+    origin = player.rating_origin.strip().upper()
+    if origin == "INI":
+        return f"GoR {rating} is OpenGotha's own (INI), computed from nothing: not a declaration"
+    if origin in FEDERATION_ORIGINS:
+        return ""
+    expected = grade_rating(player.rank)
+    if abs(rating - expected) > RANK_TOLERANCE:
+        return (
+            f"GoR {rating} contradicts the rank {player.rank} (GoR {expected:.0f}) by more "
+            "than a grade: not a declaration"
+        )
+    return ""
 
 
 def with_declared_ratings(

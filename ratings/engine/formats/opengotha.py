@@ -59,6 +59,7 @@ from .standings import (
     known_criteria,
     score_text,
 )
+from .timecontrol import TimeControl
 
 MAX_BYTES = 10 * 1024 * 1024  # the real files are below 1 MB
 # An entity declaration, or a DOCTYPE with an internal subset (where entities are
@@ -106,6 +107,7 @@ WRITTEN_BACK = (
     "agaExpirationDate",
     "ffgLicence",
     "ffgLicenceStatus",
+    "ratingOrigin",
 )
 # OpenGotha's defaults for a file that does not say.
 MCMAHON_DEFAULTS = {
@@ -258,11 +260,18 @@ class _Reader:
             )
             if self._in_individual_placement(element)
         )
+        time_control = TimeControl.from_attributes(attributes)
+        tournament_class, class_reason = time_control.egf_class()
         return TournamentInfo(
             code=code,
             name=name or code,
             start=start,
             end=end,
+            tournament_class=tournament_class,
+            class_reason=class_reason,
+            time=str(time_control.adjusted_minutes),
+            comment=time_control.description(),
+            time_control=tuple(time_control.attributes().items()),
             komi=komi,
             rounds=rounds,
             place=attributes.get("location", "").strip(),
@@ -367,6 +376,7 @@ class _Reader:
                     line=element.line,
                     mcmahon_correction=self.integer(element, "smmsCorrection", 0) or 0,
                     national_id=national_id,
+                    rating_origin=attributes.get("ratingOrigin", "").strip(),
                     written=tuple(
                         (name, attributes[name]) for name in WRITTEN_BACK if name in attributes
                     ),
@@ -984,14 +994,21 @@ def write_opengotha(tournament: TournamentFile) -> str:
             if attribute not in ("name", "firstName")
         )
         if player.rating is not None:
+            # Where the rating came from, as the file said (an INI rating stays no
+            # declaration when read again); else the EGD's with a PIN, the organiser's.
             values["rating"] = player.rating
-            values["ratingOrigin"] = "EGF" if player.pin else "INI"
+            values["ratingOrigin"] = (
+                dict(player.written).get("ratingOrigin")
+                or player.rating_origin
+                or ("EGF" if player.pin else "MAN")
+            )
         values.update({"registeringStatus": "FIN", "smmsCorrection": player.mcmahon_correction})
         players.append(f"<Player {_attributes(values)}/>")
     times = {record.time_minutes for record in tournament.records}
     basic_time = times.pop() if len(times) == 1 else None
     general = {
         "basicTime": int(basic_time) if basic_time else 60,
+        "bInternet": "false",
         "beginDate": info.start.isoformat(),
         "canByoYomiTime": 300,
         "complementaryTimeSystem": "STDBYOYOMI",
@@ -1008,6 +1025,8 @@ def write_opengotha(tournament: TournamentFile) -> str:
         "shortName": info.code,
         "size": info.board_size,
         "stdByoYomiTime": 60,
+        # the time control the file had, so that OpenGotha derives the same class
+        **dict(info.time_control),
     }
     correction = re.fullmatch(r"[hH](-?\d+)", info.handicap_rule.strip())
     handicap_parameters = {

@@ -1,0 +1,160 @@
+"""A tournament's time control as OpenGotha keeps it, and the EGF class and adjusted time
+derived from it as the EGF's rules (and OpenGotha's ``Tournament.egfClass`` and
+``egfAdjustedTime``) derive them.
+
+OpenGotha's ``GeneralParameterSet`` says the basic time (minutes), the complementary
+time system (sudden death, standard byo-yomi, Canadian byo-yomi, Fischer) with its
+parameters, and whether the tournament is played on the internet (``bInternet``). The
+adjusted time is the basic time plus 45 byo-yomi periods (standard byo-yomi), or the
+time of 60 moves of Canadian byo-yomi, or 120 Fischer increments. The class:
+
+=========================  ======================  ======================
+class                      byo-yomi, sudden death  Fischer
+=========================  ======================  ======================
+A                          basic 60, adjusted 75   basic 45, adjusted 75
+B                          basic 40, adjusted 50   basic 30, adjusted 50
+C                          basic 25, adjusted 30   basic 20, adjusted 30
+D (internet, at best)      basic 40, adjusted 50   basic 30, adjusted 50
+=========================  ======================  ======================
+
+(minutes, at least). A tournament below C's times (OpenGotha's class X) is not one the
+EGF rates; the site has no such class and rates it as D, its lowest weight, saying so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+# The GeneralParameterSet attributes of the time control, as OpenGotha writes them.
+TIME_ATTRIBUTES = (
+    "basicTime",
+    "bInternet",
+    "canByoYomiTime",
+    "complementaryTimeSystem",
+    "fischerTime",
+    "nbMovesCanTime",
+    "stdByoYomiTime",
+)
+SYSTEMS = {
+    "SUDDENDEATH": "Sudden death",
+    "STDBYOYOMI": "Standard byo-yomi",
+    "CANBYOYOMI": "Canadian byo-yomi",
+    "FISCHER": "Fischer",
+}
+# (class, basic seconds, adjusted seconds) at least, best first.
+_BYOYOMI_CLASSES = (("A", 3600, 4500), ("B", 2400, 3000), ("C", 1500, 1800))
+_FISCHER_CLASSES = (("A", 2700, 4500), ("B", 1800, 3000), ("C", 1200, 1800))
+_INTERNET_BYOYOMI = (("D", 2400, 3000),)
+_INTERNET_FISCHER = (("D", 1800, 3000),)
+
+
+@dataclass(frozen=True, slots=True)
+class TimeControl:
+    """OpenGotha's time parameters, with its defaults for what a file leaves out."""
+
+    basic_minutes: int = 60
+    system: str = "CANBYOYOMI"
+    std_byoyomi_seconds: int = 30
+    canadian_moves: int = 15
+    canadian_seconds: int = 300
+    fischer_seconds: int = 10
+    internet: bool = False
+
+    @classmethod
+    def from_attributes(cls, attributes: dict[str, str]) -> TimeControl:
+        """As OpenGotha's reader takes them (``time`` for a file older than
+        ``basicTime``; ``byoYomi="false"`` for sudden death in old files)."""
+
+        def number(name: str, default: int) -> int:
+            try:
+                return int(attributes.get(name, "").strip())
+            except ValueError:
+                return default
+
+        system = "CANBYOYOMI" if attributes.get("byoYomi", "true") == "true" else "SUDDENDEATH"
+        system = attributes.get("complementaryTimeSystem", "").strip().upper() or system
+        return cls(
+            basic_minutes=number("basicTime", number("time", 60)),
+            system=system if system in SYSTEMS else "CANBYOYOMI",
+            std_byoyomi_seconds=number("stdByoYomiTime", 30),
+            canadian_moves=number("nbMovesCanTime", 15),
+            canadian_seconds=number("canByoYomiTime", 300),
+            fischer_seconds=number("fischerTime", 10),
+            internet=attributes.get("bInternet", "false").strip() == "true",
+        )
+
+    def attributes(self) -> dict[str, str]:
+        """The GeneralParameterSet attributes OpenGotha reads this time control from."""
+        return {
+            "basicTime": str(self.basic_minutes),
+            "bInternet": "true" if self.internet else "false",
+            "canByoYomiTime": str(self.canadian_seconds),
+            "complementaryTimeSystem": self.system,
+            "fischerTime": str(self.fischer_seconds),
+            "nbMovesCanTime": str(self.canadian_moves),
+            "stdByoYomiTime": str(self.std_byoyomi_seconds),
+        }
+
+    @property
+    def adjusted_seconds(self) -> int:
+        """The EGF adjusted time, in seconds (OpenGotha's ``egfAdjustedTime``)."""
+        basic = self.basic_minutes * 60
+        if self.system == "STDBYOYOMI":
+            return basic + 45 * self.std_byoyomi_seconds
+        if self.system == "CANBYOYOMI":
+            return basic + 60 * self.canadian_seconds // max(self.canadian_moves, 1)
+        if self.system == "FISCHER":
+            return basic + 120 * self.fischer_seconds
+        return basic
+
+    @property
+    def adjusted_minutes(self) -> int:
+        """As OpenGotha's h-file writes it in ``TM``: whole minutes, rounded down."""
+        return self.adjusted_seconds // 60
+
+    def description(self) -> str:
+        """The complementary time as the h-file's ``CM`` says it (OpenGotha's words)."""
+        return SYSTEMS[self.system]
+
+    def _details(self) -> str:
+        extra = {
+            "STDBYOYOMI": f", byo-yomi {self.std_byoyomi_seconds} s",
+            "CANBYOYOMI": (
+                f", {self.canadian_moves} moves in {_minutes(self.canadian_seconds)} "
+                "(Canadian byo-yomi)"
+            ),
+            "FISCHER": f", Fischer {self.fischer_seconds} s a move",
+        }.get(self.system, ", sudden death")
+        where = ", on the internet" if self.internet else ""
+        return (
+            f"basic time {self.basic_minutes} min{extra}{where}: adjusted time "
+            f"{_minutes(self.adjusted_seconds)}"
+        )
+
+    def egf_class(self) -> tuple[str, str]:
+        """The EGF class (A to D) and why, as OpenGotha derives it."""
+        fischer = self.system == "FISCHER"
+        if self.internet:
+            classes = _INTERNET_FISCHER if fischer else _INTERNET_BYOYOMI
+        else:
+            classes = _FISCHER_CLASSES if fischer else _BYOYOMI_CLASSES
+        basic, adjusted = self.basic_minutes * 60, self.adjusted_seconds
+        for letter, least_basic, least_adjusted in classes:
+            if basic >= least_basic and adjusted >= least_adjusted:
+                needs = (
+                    "an internet tournament is class D at best"
+                    if self.internet
+                    else f"class {letter} needs a basic time of {_minutes(least_basic)} "
+                    f"and an adjusted time of {_minutes(least_adjusted)}"
+                )
+                return letter, f"class {letter}: {self._details()} ({needs})"
+        return "D", (
+            f"class D: {self._details()}, below class "
+            f"{'D' if self.internet else 'C'}'s times (OpenGotha's class X: not one the "
+            "EGF rates); rated as D, the lowest weight: correct it if needed"
+        )
+
+
+def _minutes(seconds: int) -> str:
+    minutes, rest = divmod(seconds, 60)
+    return f"{minutes} min" + (f" {rest} s" if rest else "")
