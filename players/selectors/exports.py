@@ -12,6 +12,7 @@ from django.db.models import Q, QuerySet
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
 from players.selectors.players import clubs_players
+from ratings.algorithms import primary_algorithm
 from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
@@ -20,7 +21,6 @@ from ratings.engine.formats.ratinglists import ListedPlayer
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
 from ratings.models import CurrentRating, RatingHistory
-from ratings.recompute.dirty import primary_algorithm
 from ratings.selectors import (
     ADJUSTMENT_RECORD_COLUMNS,
     GAME_RECORD_COLUMNS,
