@@ -522,7 +522,7 @@ HISTORY_COLUMNS = (
 
 
 def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> bool:
-    """Whether to store a checkpoint before the next unit, ``since`` units after the
+    """Whether to store a checkpoint before the next unit, ``since`` records after the
     last one, with ``remaining`` records still to replay, ``every`` the setting
     ``RATINGS_CHECKPOINT_EVERY`` and ``players`` the players in the state.
 
@@ -530,7 +530,8 @@ def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> boo
     entries land, and sparse further back: at least a ``_CHECKPOINT_REACH``-th of what
     is left apart, so that a back-dated entry replays its tail plus about a tenth more,
     whatever the length of the history, and a full replay of a million games stores a
-    few dozen states. Near the end they are ``every`` units apart, or more in a club of
+    few dozen states. Near the end they are ``every`` records apart (at the first unit
+    boundary after that where no tournament block is open), or more in a club of
     more than ``_CHECKPOINT_PLAYERS`` players: a checkpoint holds every player's state
     (with 10,000 players one costs about as much as replaying two thousand games).
     """
@@ -646,7 +647,10 @@ def _rated_units(
         ):
             checkpoint = (ReplayKey(first.date, first.round, first.seq), state_json.text())
             since = 0
-        since += 1
+        # Spaced in records, not units: a tournament block is one unit of hundreds of
+        # games, and counting it as one left the block-rated algorithms with no
+        # checkpoint but the last one on a site of imported tournaments.
+        since += len(unit)
         done += len(unit)
         end = last_of_tournament.get(first.tournament) if not first.is_adjustment else None
         if end is not None and (open_until is None or end > open_until):

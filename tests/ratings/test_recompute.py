@@ -162,6 +162,54 @@ def test_a_game_after_the_last_one_replays_only_itself(club):
         assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
 
 
+BLOCK_ALGORITHMS = ("egf-2021", "egf-2020", "egf-legacy", "french")
+
+
+def weekly_tournaments_rated(vera, players, start: date, weeks: int) -> None:
+    """A tournament a week from ``start`` for ``weeks`` weeks: three rounds on three
+    days, two games a round (six games), among the club's five, rated."""
+    games = []
+    for week in range(weeks):
+        tournament = factories.tournament(f"week-{week}", f"Week {week}")
+        for round_number in (1, 2, 3):
+            day = start + timedelta(days=7 * week + round_number - 1)
+            for board in (0, 1):
+                white = (week + round_number + 2 * board) % 5
+                black = (white + 1 + board) % 5
+                games.append(
+                    factories.game(
+                        players[white],
+                        players[black],
+                        "WB"[(round_number + board) % 2],
+                        day,
+                        tournament=tournament,
+                        round=round_number,
+                    )
+                )
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    recompute_pending()
+
+
+def test_a_game_in_the_last_tournaments_week_replays_only_that_tournament_and_itself(club):
+    # Checkpoints are spaced in records, tournament blocks included: one was kept
+    # before every six-game block (RATINGS_CHECKPOINT_EVERY = 3), where counting a block
+    # as one unit kept one before every third block only.
+    vera, players = club
+    start = date(2024, 1, 1)
+    weekly_tournaments_rated(vera, players, start, weeks=6)
+
+    in_the_last_week = start + timedelta(days=7 * 5 + 1)
+    record_sheet_submit(
+        user=vera, games=[factories.game(players[0], players[3], "B", in_the_last_week)]
+    )
+    replayed = {result.algorithm: result.rows for result in recompute_pending()}
+
+    for algorithm in BLOCK_ALGORITHMS:
+        assert replayed[algorithm] == 2 * 6 + 2, algorithm
+    for algorithm in HISTORY_ALGORITHMS:
+        assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
+
+
 def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
     vera, players = club
     start = date(2024, 1, 1)
