@@ -47,7 +47,7 @@ from ratings.models import (
     RecomputeState,
 )
 from ratings.recompute import dirty, liveness, month_ends, progress, staging
-from ratings.recompute.dirty import earliest, ensure_states, maintained_algorithms
+from ratings.recompute.dirty import ensure_states, maintained_algorithms
 from ratings.selectors import (
     IDS_PER_QUERY,
     ReplayKey,
@@ -285,7 +285,7 @@ def _recompute_once(
                         prefix = _prefix_before(writes, now.touched_from)
                         if prefix is not None:
                             writes.apply(prefix)
-                            state.update(dirty_from=now.touched_from)
+                            state.update(dirty_from=now.touched_from, dirty_round=0, dirty_seq=0)
                             mark_lab_dirty(name, start)
                 held = time.monotonic() - locked
                 if now.generation != generation:
@@ -342,10 +342,24 @@ def _replay(name: str, *, full: bool, from_date: date | None) -> _Replayed | Non
     current writes: its generation when read, the date replayed from and the history
     rows written; None when nothing is dirty."""
     state_row = RecomputeState.objects.get(algorithm=name)
-    start = None if full else earliest(from_date, state_row.dirty_from)
+    start = None if full else _dirty_key(state_row, from_date)
     if not full and start is None:
         return None
-    return state_row.generation, start, _rewrite(get_algorithm(name), start)
+    day = None if start is None else start.date
+    return state_row.generation, day, _rewrite(get_algorithm(name), start)
+
+
+def _dirty_key(state: RecomputeState, from_date: date | None) -> ReplayKey | None:
+    """Where a replay starts: the place in the replay order ``state`` is dirty from, or
+    the start of ``from_date`` when that is earlier (None: neither)."""
+    marked = (
+        None
+        if state.dirty_from is None
+        else ReplayKey(state.dirty_from, state.dirty_round, state.dirty_seq)
+    )
+    if from_date is not None and (marked is None or from_date <= marked.date):
+        return _day_start_key(from_date)
+    return marked
 
 
 def _finish(name: str, generation: int, start: date | None, rows: int, started: float) -> None:
@@ -362,7 +376,7 @@ def _finish(name: str, generation: int, start: date | None, rows: int, started: 
         last_error="",
     )
     cleared = RecomputeState.objects.filter(algorithm=name, generation=generation).update(
-        dirty_from=None, **finished
+        dirty_from=None, dirty_round=0, dirty_seq=0, **finished
     )
     if not cleared:
         RecomputeState.objects.filter(algorithm=name).update(**finished)
@@ -371,16 +385,19 @@ def _finish(name: str, generation: int, start: date | None, rows: int, started: 
     mark_lab_dirty(name, start)
 
 
-def _rewrite(algorithm: Algorithm, start: date | None) -> int:
+def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
+    """Replay ``algorithm`` from ``start_key`` (None: from the start) and write what it
+    rates: from the last checkpoint at or before that place in the replay order."""
+    start = None if start_key is None else start_key.date
     if not algorithm.has_history:
         return _rewrite_holistic(algorithm, start)
     name = algorithm.name
     state = algorithm.new_state(player_entries())
     checkpoint = None
-    if start is not None:
+    if start_key is not None:
         checkpoint = (
             Checkpoint.objects.filter(algorithm=name)
-            .filter(Q(date__lt=start) | Q(date=start, round=0, seq=_DAY_START_SEQ))
+            .filter(_at_or_before(start_key))
             .order_by("-date", "-round", "-seq")
             .first()
         )
@@ -463,10 +480,12 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
                 written += 1
             source_ids.release(unit)
     # The standings at each month end, for the list as of a day, from the rows just
-    # written: every row dated from the checkpoint's day on may have changed. It reads
-    # those rows back, so staged it runs once they have moved over (a prefix too: the
-    # next pass rewrites from the prefix's checkpoint on).
-    month_ends_from = key.date if key is not None else None
+    # written: every row dated from the dirty date on may have changed (those between
+    # the checkpoint and the dirty place are replayed as they were, and the checkpoint,
+    # keyed just after the record before it, may lie months before them on a site of
+    # sparse tournaments). It reads those rows back, so staged it runs once they have
+    # moved over (a prefix too: the next pass rewrites from the prefix's checkpoint on).
+    month_ends_from = start if key is not None else None
     writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from), in_prefix=True)
     algorithm.finish(state)
     # Both read what they replace: staged, they run with the writes.
@@ -476,6 +495,16 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
 
 
 _CHECKPOINT_COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")
+
+
+def _at_or_before(key: ReplayKey) -> Q:
+    """Checkpoints keyed at or before ``key``: each holds the state before every record
+    at or after its key, so one at ``key`` itself still holds what came before."""
+    return (
+        Q(date__lt=key.date)
+        | Q(date=key.date, round__lt=key.round)
+        | Q(date=key.date, round=key.round, seq__lte=key.seq)
+    )
 
 
 def _record_rewrite(algorithm: str, start: date | None) -> None:
@@ -614,14 +643,16 @@ def _rated_units(
     data ``state`` was loaded from, if any.
 
     After the last unit comes one more checkpoint with no unit: the state at the end of
-    the history, keyed at the start of the day after its last record
-    (:func:`_day_start_key`). A game entered after the last one, the common case,
-    resumes there and replays only itself.
+    the history, keyed just after its last record in the replay order (its entry
+    number plus one: no record sorts between). A game entered after the last one, the
+    common case, even later the same evening (the dirty mark is the game's place in
+    the replay order, not its date), resumes there and replays only itself.
 
     ``records`` come in replay order. An algorithm without tournament blocks rates
     them as they stream in. One with blocks needs them all first, to know where each
     tournament ends: a checkpoint is taken only where no block is open, so that every
-    record at or after its key belongs to a unit starting there or later.
+    record at or after its key belongs to a unit starting there or later. A
+    checkpoint is keyed just after the last record rated before it (:func:`_just_after`).
     """
     last_of_tournament: dict[str, tuple] = {}
     if algorithm.rates_tournaments_as_blocks:
@@ -633,7 +664,7 @@ def _rated_units(
     every = settings.RATINGS_CHECKPOINT_EVERY
     state_json = _StateJson(state, loaded)
     done = since = 0
-    last_date = None
+    last = None
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
         if count % _PROGRESS_EVERY == 0:
             progress.report(algorithm.name, done, total)
@@ -645,7 +676,10 @@ def _rated_units(
             and _checkpoint_due(since, total - done, every, len(state.players))
             and (open_until is None or open_until < first.order_key)
         ):
-            checkpoint = (ReplayKey(first.date, first.round, first.seq), state_json.text())
+            # Keyed just after the last record rated, not at the next one: a game
+            # entered later between the two (tonight's next sheet before a cup round
+            # of tonight) resumes here too.
+            checkpoint = (_just_after(last), state_json.text())
             since = 0
         # Spaced in records, not units: a tournament block is one unit of hundreds of
         # games, and counting it as one left the block-rated algorithms with no
@@ -656,11 +690,19 @@ def _rated_units(
         if end is not None and (open_until is None or end > open_until):
             open_until = end
         state_json.touch(unit)
-        if last_date is None or unit[-1].date > last_date:
-            last_date = unit[-1].date  # a block's records are in replay order
+        if last is None or unit[-1].order_key > last:
+            last = unit[-1].order_key  # a block's records are in replay order
         yield checkpoint, unit, algorithm.rate_unit(state, unit)
-    if last_date is not None:
-        yield (_day_start_key(last_date + timedelta(days=1)), state_json.text()), [], []
+    if last is not None:
+        yield (_just_after(last), state_json.text()), [], []
+
+
+def _just_after(key: tuple[date, int, int]) -> ReplayKey:
+    """The first place in the replay order after ``key``: no record sorts between the
+    two (entry numbers are whole), so the state after the record at ``key`` is the state
+    before every record at or after this place."""
+    day, round_number, seq = key
+    return ReplayKey(day, round_number, seq + 1)
 
 
 # Entries count from 1, so no record has seq 0: a checkpoint keyed (day, 0, 0) holds the
