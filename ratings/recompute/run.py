@@ -459,7 +459,8 @@ def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
         records, source_ids = replay_records(
             name, key, before_fetch=wait, after_fetch=send, chunk=_fetch_chunk(total)
         )
-        rated = _rated_units(algorithm, state, records, total, resumed_state)
+        whole = total if key is None else replay_count(name)
+        rated = _rated_units(algorithm, state, records, total, resumed_state, whole)
         for checkpoint_key, unit, rows in rated:
             if checkpoint_key is not None:
                 key_before, state_json = checkpoint_key
@@ -550,7 +551,9 @@ HISTORY_COLUMNS = (
 )
 
 
-def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> bool:
+def _checkpoint_due(
+    since: int, remaining: int, every: int, players: int, history: int | None = None
+) -> bool:
     """Whether to store a checkpoint before the next unit, ``since`` records after the
     last one, with ``remaining`` records still to replay, ``every`` the setting
     ``RATINGS_CHECKPOINT_EVERY`` and ``players`` the players in the state.
@@ -563,8 +566,15 @@ def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> boo
     boundary after that where no tournament block is open), or more in a club of
     more than ``_CHECKPOINT_PLAYERS`` players: a checkpoint holds every player's state
     (with 10,000 players one costs about as much as replaying two thousand games).
+    In a history of ``history`` records that is no more than a ``_CHECKPOINT_SHARE``-th
+    of it (but ``_CHECKPOINT_FLOOR`` records): on a site of a few thousand real games
+    and players, 2,000 games would be a tenth of the history, and an entry a week back
+    would replay it.
     """
-    spacing = max(every, every * players // _CHECKPOINT_PLAYERS, remaining // _CHECKPOINT_REACH)
+    near_the_end = max(every, every * players // _CHECKPOINT_PLAYERS)
+    if history is not None:
+        near_the_end = min(near_the_end, max(_CHECKPOINT_FLOOR, history // _CHECKPOINT_SHARE))
+    spacing = max(near_the_end, remaining // _CHECKPOINT_REACH)
     return since >= spacing
 
 
@@ -572,6 +582,12 @@ _CHECKPOINT_REACH = 10
 
 
 _CHECKPOINT_PLAYERS = 2500
+
+
+_CHECKPOINT_SHARE = 40
+
+
+_CHECKPOINT_FLOOR = 100
 
 
 def _thin_checkpoints(algorithm: str, end: int) -> None:
@@ -637,10 +653,12 @@ def _rated_units(
     records: Iterable[GameRecord],
     total: int,
     loaded: Mapping[str, Any] | None = None,
+    history: int | None = None,
 ) -> Iterator[tuple[tuple[ReplayKey, str] | None, list[GameRecord], list[HistoryRow]]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
     the state as JSON text) or None, and the unit's rows; ``loaded`` is the checkpoint
-    data ``state`` was loaded from, if any.
+    data ``state`` was loaded from, if any; ``history`` the records of the whole history
+    (``total`` when the replay is one from the start).
 
     After the last unit comes one more checkpoint with no unit: the state at the end of
     the history, keyed just after its last record in the replay order (its entry
@@ -672,8 +690,8 @@ def _rated_units(
         checkpoint = None
         if (
             count
-            and since >= every
-            and _checkpoint_due(since, total - done, every, len(state.players))
+            and since >= min(every, _CHECKPOINT_FLOOR)
+            and _checkpoint_due(since, total - done, every, len(state.players), history)
             and (open_until is None or open_until < first.order_key)
         ):
             # Keyed just after the last record rated, not at the next one: a game
