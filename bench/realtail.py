@@ -79,7 +79,7 @@ def step(dbsteps: ModuleType, files: list[str], club_games: int) -> dict[str, An
                     "import_tournament", path, "--yes", "--allow-duplicates", stdout=StringIO()
                 )
             except CommandError as error:
-                refused.append(f"{Path(path).name}: {str(error).splitlines()[0]}")
+                refused.append(f"{Path(path).name}: {' '.join(str(error).split())[:160]}")
     tournament_games = Game.objects.valid().count()
     last = Game.objects.valid().select_related("tournament").order_by("-date", "-seq")[0]
     members = sorted(
