@@ -15,10 +15,11 @@ A full run rewrites its own section of docs/performance.md, between
 
 Then, unless ``--only`` or ``--engine`` is given, it runs the database benchmarks
 (``python -m bench.database``: import, full and back-dated recomputes, pages at
-1,000,000 games), the real-data ones (``python -m bench.realdata``), the month-end
+1,000,000 games), the real-data ones (``python -m bench.realdata``), what one game
+costs on a site of real tournaments (``python -m bench.realtail``), the month-end
 standings an old tournament's upload adds (``python -m bench.month_ends``) and, without
 ``--quick``, the public pages (``python -m bench.pages``), which write their own
-sections; ``--quick`` makes the first two small too.
+sections; ``--quick`` makes the first three small too.
 """
 
 from __future__ import annotations
@@ -288,7 +289,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--engine",
         action="store_true",
         help="only the engine replay, not the database and real-data benchmarks that "
-        "follow it (python -m bench.database, python -m bench.realdata)",
+        "follow it (python -m bench.database, python -m bench.realdata, "
+        "python -m bench.realtail)",
     )
     args = parser.parse_args(argv)
 
@@ -366,11 +368,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     status = 1 if failures else 0
     if not (args.only or args.engine):
         # Imported here: they import this module's helpers.
-        from bench import database, month_ends, realdata
+        from bench import database, month_ends, realdata, realtail
 
         passed = [*(["--quick"] if args.quick else []), *(["--no-write"] if args.no_write else [])]
         status |= database.main(passed, invoked_as=command)
         status |= realdata.main(passed, invoked_as=command)
+        status |= realtail.main(passed, invoked_as=command)
         status |= month_ends.main(passed, invoked_as=command)
         if not args.quick:
             status |= pages_benchmark(None if args.no_write else command)

@@ -232,7 +232,6 @@ def entry(depth: float, runs: int) -> dict[str, Any]:
     ``runs`` times (the games stay: each is one more game in the history). The lab's
     debounce (``RATINGS_LAB_DELAY_SECONDS``, a wait, not work) is not in the times."""
     from players.models import Game
-    from ratings import tasks
     from ratings.algorithms import primary_algorithm
 
     # What earlier steps left behind (the SAGC-only back-dated games, the full
@@ -245,40 +244,7 @@ def entry(depth: float, runs: int) -> dict[str, Any]:
         old = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
         total = None
         played_on = old.date + timedelta(days=1)
-    timings = []
-    for run in range(runs):
-        QUEUED_RECOMPUTES.clear()
-        QUEUED_LAB.clear()
-        _enter_game(old, played_on, run, "one game entered")
-        recomputes: dict[str, dict[str, Any]] = {}
-        lab: dict[str, dict[str, Any]] = {}
-        with Clock() as clock:
-            for name in dict.fromkeys(QUEUED_RECOMPUTES):
-                with Clock() as one:
-                    results = tasks.recompute_algorithm(name)
-                recomputes[name] = {
-                    **one.figures(),
-                    "rows": sum(result["rows"] for result in results),
-                    "from": [result["from"] for result in results],
-                }
-            for name in dict.fromkeys(QUEUED_LAB):
-                with Clock() as one:
-                    counted = tasks.update_lab_report(name)
-                lab[name] = {**one.figures(), "games": counted}
-        pending = _pending()
-        timings.append(
-            {
-                **clock.figures(),
-                "rows": sum(item["rows"] for item in recomputes.values()),
-                "algorithms": recomputes,
-                "lab": lab,
-                "recompute_seconds": sum(item["seconds"] for item in recomputes.values()),
-                "lab_seconds": sum(item["seconds"] for item in lab.values()),
-                "pending": pending,  # should be empty: all current
-            }
-        )
-        if pending:
-            _settle()
+    timings = [_timed_entry(old, played_on, run) for run in range(runs)]
     _analyze()
     return {
         "depth": depth,
@@ -286,6 +252,44 @@ def entry(depth: float, runs: int) -> dict[str, Any]:
         "total_rows": total,
         "runs": timings,
         "seconds": statistics.median(item["seconds"] for item in timings),
+    }
+
+
+def _timed_entry(old, played_on: date, run: int) -> dict[str, Any]:
+    """One game between ``old``'s players on ``played_on`` through the sheet's service,
+    then what a worker runs until every maintained algorithm and the lab are current,
+    timed in all and each (see :func:`entry`); the game stays."""
+    from ratings import tasks
+
+    QUEUED_RECOMPUTES.clear()
+    QUEUED_LAB.clear()
+    _enter_game(old, played_on, run, "one game entered")
+    recomputes: dict[str, dict[str, Any]] = {}
+    lab: dict[str, dict[str, Any]] = {}
+    with Clock() as clock:
+        for name in dict.fromkeys(QUEUED_RECOMPUTES):
+            with Clock() as one:
+                results = tasks.recompute_algorithm(name)
+            recomputes[name] = {
+                **one.figures(),
+                "rows": sum(result["rows"] for result in results),
+                "from": [result["from"] for result in results],
+            }
+        for name in dict.fromkeys(QUEUED_LAB):
+            with Clock() as one:
+                counted = tasks.update_lab_report(name)
+            lab[name] = {**one.figures(), "games": counted}
+    pending = _pending()
+    if pending:
+        _settle()
+    return {
+        **clock.figures(),
+        "rows": sum(item["rows"] for item in recomputes.values()),
+        "algorithms": recomputes,
+        "lab": lab,
+        "recompute_seconds": sum(item["seconds"] for item in recomputes.values()),
+        "lab_seconds": sum(item["seconds"] for item in lab.values()),
+        "pending": pending,  # should be empty: all current
     }
 
 
@@ -620,7 +624,15 @@ STEPS: dict[str, Callable[..., dict[str, Any]]] = {
     "lab": lab_full,
     "save": save,
     "pages": pages,
+    "realtail": lambda **arguments: _real_tail(**arguments),
 }
+
+
+def _real_tail(**arguments: Any) -> dict[str, Any]:
+    from bench import realtail  # it imports this module's helpers
+
+    # This module as it runs (``__main__``): its lists are the ones the writes fill.
+    return realtail.step(sys.modules[__name__], **arguments)
 
 
 def main(argv: list[str]) -> int:

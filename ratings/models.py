@@ -236,13 +236,19 @@ class HistoryRewrite(models.Model):
 class RecomputeState(models.Model):
     """What is pending for one algorithm.
 
-    Every write moves ``dirty_from`` to the earliest date it touches and bumps
+    Every write moves ``dirty_from`` (with ``dirty_round`` and ``dirty_seq``) to the
+    earliest place in the replay order it touches and bumps
     ``generation``; a recompute clears the mark only if the generation it started
     from is still current, so an entry made during a run is never missed.
     """
 
     algorithm = models.CharField(max_length=20, primary_key=True)
     dirty_from = models.DateField(null=True, blank=True)
+    # With ``dirty_from``, the place in the replay order (date, round, entry number) the
+    # replay starts at: a game entered tonight after tonight's other games replays only
+    # itself. (date, 0, 0) is the start of the day (no record has entry number 0).
+    dirty_round = models.PositiveIntegerField(default=0)
+    dirty_seq = models.BigIntegerField(default=0)
     generation = models.BigIntegerField(default=0)
     # Set by the write that queues the algorithm's task, cleared when a worker takes it:
     # a burst of writes queues one task, not one per write.

@@ -448,7 +448,8 @@ def game_row(game: GameInput, seq: int, user, now) -> tuple:
 
 
 def _touches(game: Game) -> Touch:
-    return Touch(game.date, game.tournament_id)
+    """The game's place in the replay order: tonight's fifth sheet replays only itself."""
+    return Touch(game.date, game.tournament_id, "", game.round, game.seq)
 
 
 def record_sheet_submit(

@@ -1,5 +1,5 @@
-"""Marking the maintained algorithms' histories dirty from a date when a write touches
-games or adjustments (the recompute is queued after the commit)."""
+"""Marking the maintained algorithms' histories dirty from a place in the replay order
+when a write touches games or adjustments (the recompute is queued after the commit)."""
 
 from __future__ import annotations
 
@@ -8,13 +8,23 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db import transaction
-from django.db.models import Case, F, Min, Q, Value, When
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    F,
+    Min,
+    PositiveIntegerField,
+    Q,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 from players.models import Adjustment, AuditEntry, Game
 from ratings.algorithms import maintained_algorithms
 from ratings.engine.base import registry
 from ratings.models import RecomputeState
+from ratings.selectors import ReplayKey
 
 
 def ensure_states() -> None:
@@ -26,29 +36,44 @@ def ensure_states() -> None:
 
 @dataclass(frozen=True, slots=True)
 class Touch:
-    """A date a write touched: a game's or adjustment's date (old or new), its tournament,
-    and for an adjustment the algorithm it is for ("" = all)."""
+    """A place a write touched: a game's or adjustment's date (old or new), its tournament,
+    for an adjustment the algorithm it is for ("" = all), and for a game its round and
+    entry number, its place in the replay order on that date (0 and 0: the start of the
+    day, what a write that cannot name one record touches)."""
 
     date: date
     tournament_id: int | None = None
     algorithm: str = ""
+    round: int = 0
+    seq: int = 0
+
+    @property
+    def key(self) -> ReplayKey:
+        return ReplayKey(self.date, self.round, self.seq)
 
 
 def dirty_dates(touches: Iterable[Touch]) -> dict[str, date]:
-    """The earliest date each maintained algorithm must replay from.
+    """The earliest date each maintained algorithm must replay from (see
+    :func:`dirty_keys`)."""
+    return {name: key.date for name, key in dirty_keys(touches).items()}
+
+
+def dirty_keys(touches: Iterable[Touch]) -> dict[str, ReplayKey]:
+    """The earliest place in the replay order each maintained algorithm must replay from.
 
     For algorithms that rate a tournament as one block (EGF, the French ladder) a
-    tournament game touches the tournament's first date.
+    tournament game touches the start of the tournament's first date.
     """
-    # The earliest date of each (tournament, algorithm) is all that counts: an import
-    # of a million games touches a million dates.
-    earliest: dict[tuple[int | None, str], date] = {}
+    # The earliest place of each (tournament, algorithm) is all that counts: an import
+    # of a million games touches a million places.
+    earliest: dict[tuple[int | None, str], ReplayKey] = {}
     for touch in touches:
         key = (touch.tournament_id, touch.algorithm)
-        if key not in earliest or touch.date < earliest[key]:
-            earliest[key] = touch.date
+        if key not in earliest or _order(touch.key) < _order(earliest[key]):
+            earliest[key] = touch.key
     touches = [
-        Touch(day, tournament_id, algorithm) for (tournament_id, algorithm), day in earliest.items()
+        Touch(place.date, tournament_id, algorithm, place.round, place.seq)
+        for (tournament_id, algorithm), place in earliest.items()
     ]
     tournament_ids = {touch.tournament_id for touch in touches if touch.tournament_id}
     first_dates = dict(
@@ -58,18 +83,22 @@ def dirty_dates(touches: Iterable[Touch]) -> dict[str, date]:
         .values_list("tournament_id", "first")
     )
     algorithms = registry()
-    dates: dict[str, date] = {}
+    keys: dict[str, ReplayKey] = {}
     for name in maintained_algorithms():
         blocks = algorithms[name].rates_tournaments_as_blocks
         for touch in touches:
             if touch.algorithm and touch.algorithm != name:
                 continue
-            day = touch.date
+            place = touch.key
             if blocks and touch.tournament_id in first_dates:
-                day = min(day, first_dates[touch.tournament_id])
-            if name not in dates or day < dates[name]:
-                dates[name] = day
-    return dates
+                place = ReplayKey(min(place.date, first_dates[touch.tournament_id]), 0, 0)
+            if name not in keys or _order(place) < _order(keys[name]):
+                keys[name] = place
+    return keys
+
+
+def _order(key: ReplayKey) -> tuple[date, int, int]:
+    return (key.date, key.round, key.seq)
 
 
 def mark_dirty(touches: Iterable[Touch]) -> dict[str, date]:
@@ -82,17 +111,34 @@ def mark_dirty(touches: Iterable[Touch]) -> dict[str, date]:
     algorithm; the task that runs clears the mark first, so a write made while it runs
     queues one more (at most one waiting and one running).
     """
-    dates = dirty_dates(touches)
-    if not dates:
+    keys = dirty_keys(touches)
+    dates = {name: key.date for name, key in keys.items()}
+    if not keys:
         return dates
     ensure_states()
     now = timezone.now()
-    for name, day in dates.items():  # in maintained_algorithms() order: primary first
+    for name, place in keys.items():  # in maintained_algorithms() order: primary first
+        day = place.date
         state = RecomputeState.objects.filter(algorithm=name)
+        # Every SET reads the row as it was: the three move together, when the mark
+        # is later than ``place`` (or absent).
+        earlier = (
+            Q(dirty_from__isnull=True)
+            | Q(dirty_from__gt=day)
+            | Q(dirty_from=day, dirty_round__gt=place.round)
+            | Q(dirty_from=day, dirty_round=place.round, dirty_seq__gt=place.seq)
+        )
         state.update(
-            dirty_from=Case(
-                When(Q(dirty_from__isnull=True) | Q(dirty_from__gt=day), then=Value(day)),
-                default=F("dirty_from"),
+            dirty_from=Case(When(earlier, then=Value(day)), default=F("dirty_from")),
+            dirty_round=Case(
+                When(earlier, then=Value(place.round)),
+                default=F("dirty_round"),
+                output_field=PositiveIntegerField(),
+            ),
+            dirty_seq=Case(
+                When(earlier, then=Value(place.seq)),
+                default=F("dirty_seq"),
+                output_field=BigIntegerField(),
             ),
             touched_from=Case(
                 When(Q(touched_from__isnull=True) | Q(touched_from__gt=day), then=Value(day)),

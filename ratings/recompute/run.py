@@ -48,7 +48,7 @@ from ratings.models import (
     RecomputeState,
 )
 from ratings.recompute import dirty, liveness, month_ends, progress, staging
-from ratings.recompute.dirty import earliest, ensure_states
+from ratings.recompute.dirty import ensure_states
 from ratings.selectors import (
     IDS_PER_QUERY,
     ReplayKey,
@@ -278,7 +278,7 @@ def _recompute_once(
                         prefix = _prefix_before(writes, now.touched_from)
                         if prefix is not None:
                             writes.apply(prefix)
-                            state.update(dirty_from=now.touched_from)
+                            state.update(dirty_from=now.touched_from, dirty_round=0, dirty_seq=0)
                             mark_lab_dirty(name, start)
                 held = time.monotonic() - locked
                 if now.generation != generation:
@@ -335,10 +335,24 @@ def _replay(name: str, *, full: bool, from_date: date | None) -> _Replayed | Non
     current writes: its generation when read, the date replayed from and the history
     rows written; None when nothing is dirty."""
     state_row = RecomputeState.objects.get(algorithm=name)
-    start = None if full else earliest(from_date, state_row.dirty_from)
+    start = None if full else _dirty_key(state_row, from_date)
     if not full and start is None:
         return None
-    return state_row.generation, start, _rewrite(get_algorithm(name), start)
+    day = None if start is None else start.date
+    return state_row.generation, day, _rewrite(get_algorithm(name), start)
+
+
+def _dirty_key(state: RecomputeState, from_date: date | None) -> ReplayKey | None:
+    """Where a replay starts: the place in the replay order ``state`` is dirty from, or
+    the start of ``from_date`` when that is earlier (None: neither)."""
+    marked = (
+        None
+        if state.dirty_from is None
+        else ReplayKey(state.dirty_from, state.dirty_round, state.dirty_seq)
+    )
+    if from_date is not None and (marked is None or from_date <= marked.date):
+        return _day_start_key(from_date)
+    return marked
 
 
 def _finish(name: str, generation: int, start: date | None, rows: int, started: float) -> None:
@@ -355,7 +369,7 @@ def _finish(name: str, generation: int, start: date | None, rows: int, started: 
         last_error="",
     )
     cleared = RecomputeState.objects.filter(algorithm=name, generation=generation).update(
-        dirty_from=None, **finished
+        dirty_from=None, dirty_round=0, dirty_seq=0, **finished
     )
     if not cleared:
         RecomputeState.objects.filter(algorithm=name).update(**finished)
@@ -364,16 +378,19 @@ def _finish(name: str, generation: int, start: date | None, rows: int, started: 
     mark_lab_dirty(name, start)
 
 
-def _rewrite(algorithm: Algorithm, start: date | None) -> int:
+def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
+    """Replay ``algorithm`` from ``start_key`` (None: from the start) and write what it
+    rates: from the last checkpoint at or before that place in the replay order."""
+    start = None if start_key is None else start_key.date
     if not algorithm.has_history:
         return _rewrite_holistic(algorithm, start)
     name = algorithm.name
     state = algorithm.new_state(player_entries())
     checkpoint = None
-    if start is not None:
+    if start_key is not None:
         checkpoint = (
             Checkpoint.objects.filter(algorithm=name)
-            .filter(Q(date__lt=start) | Q(date=start, round=0, seq=_DAY_START_SEQ))
+            .filter(_at_or_before(start_key))
             .order_by("-date", "-round", "-seq")
             .first()
         )
@@ -435,7 +452,8 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
         records, source_ids = replay_records(
             name, key, before_fetch=wait, after_fetch=send, chunk=_fetch_chunk(total)
         )
-        rated = _rated_units(algorithm, state, records, total, resumed_state)
+        whole = total if key is None else replay_count(name)
+        rated = _rated_units(algorithm, state, records, total, resumed_state, whole)
         for checkpoint_key, unit, rows in rated:
             if checkpoint_key is not None:
                 key_before, state_json = checkpoint_key
@@ -456,10 +474,12 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
                 written += 1
             source_ids.release(unit)
     # The standings at each month end, for the list as of a day, from the rows just
-    # written: every row dated from the checkpoint's day on may have changed. It reads
-    # those rows back, so staged it runs once they have moved over (a prefix too: the
-    # next pass rewrites from the prefix's checkpoint on).
-    month_ends_from = key.date if key is not None else None
+    # written: every row dated from the dirty date on may have changed (those between
+    # the checkpoint and the dirty place are replayed as they were, and the checkpoint,
+    # keyed just after the record before it, may lie months before them on a site of
+    # sparse tournaments). It reads those rows back, so staged it runs once they have
+    # moved over (a prefix too: the next pass rewrites from the prefix's checkpoint on).
+    month_ends_from = start if key is not None else None
     writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from), in_prefix=True)
     algorithm.finish(state)
     # Both read what they replace: staged, they run with the writes.
@@ -469,6 +489,16 @@ def _rewrite(algorithm: Algorithm, start: date | None) -> int:
 
 
 _CHECKPOINT_COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")
+
+
+def _at_or_before(key: ReplayKey) -> Q:
+    """Checkpoints keyed at or before ``key``: each holds the state before every record
+    at or after its key, so one at ``key`` itself still holds what came before."""
+    return (
+        Q(date__lt=key.date)
+        | Q(date=key.date, round__lt=key.round)
+        | Q(date=key.date, round=key.round, seq__lte=key.seq)
+    )
 
 
 def _record_rewrite(algorithm: str, start: date | None) -> None:
@@ -514,8 +544,10 @@ HISTORY_COLUMNS = (
 )
 
 
-def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> bool:
-    """Whether to store a checkpoint before the next unit, ``since`` units after the
+def _checkpoint_due(
+    since: int, remaining: int, every: int, players: int, history: int | None = None
+) -> bool:
+    """Whether to store a checkpoint before the next unit, ``since`` records after the
     last one, with ``remaining`` records still to replay, ``every`` the setting
     ``RATINGS_CHECKPOINT_EVERY`` and ``players`` the players in the state.
 
@@ -523,11 +555,19 @@ def _checkpoint_due(since: int, remaining: int, every: int, players: int) -> boo
     entries land, and sparse further back: at least a ``_CHECKPOINT_REACH``-th of what
     is left apart, so that a back-dated entry replays its tail plus about a tenth more,
     whatever the length of the history, and a full replay of a million games stores a
-    few dozen states. Near the end they are ``every`` units apart, or more in a club of
+    few dozen states. Near the end they are ``every`` records apart (at the first unit
+    boundary after that where no tournament block is open), or more in a club of
     more than ``_CHECKPOINT_PLAYERS`` players: a checkpoint holds every player's state
     (with 10,000 players one costs about as much as replaying two thousand games).
+    In a history of ``history`` records that is no more than a ``_CHECKPOINT_SHARE``-th
+    of it (but ``_CHECKPOINT_FLOOR`` records): on a site of a few thousand real games
+    and players, 2,000 games would be a tenth of the history, and an entry a week back
+    would replay it.
     """
-    spacing = max(every, every * players // _CHECKPOINT_PLAYERS, remaining // _CHECKPOINT_REACH)
+    near_the_end = max(every, every * players // _CHECKPOINT_PLAYERS)
+    if history is not None:
+        near_the_end = min(near_the_end, max(_CHECKPOINT_FLOOR, history // _CHECKPOINT_SHARE))
+    spacing = max(near_the_end, remaining // _CHECKPOINT_REACH)
     return since >= spacing
 
 
@@ -535,6 +575,12 @@ _CHECKPOINT_REACH = 10
 
 
 _CHECKPOINT_PLAYERS = 2500
+
+
+_CHECKPOINT_SHARE = 40
+
+
+_CHECKPOINT_FLOOR = 100
 
 
 def _thin_checkpoints(algorithm: str, end: int) -> None:
@@ -600,20 +646,24 @@ def _rated_units(
     records: Iterable[GameRecord],
     total: int,
     loaded: Mapping[str, Any] | None = None,
+    history: int | None = None,
 ) -> Iterator[tuple[tuple[ReplayKey, str] | None, list[GameRecord], list[HistoryRow]]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
     the state as JSON text) or None, and the unit's rows; ``loaded`` is the checkpoint
-    data ``state`` was loaded from, if any.
+    data ``state`` was loaded from, if any; ``history`` the records of the whole history
+    (``total`` when the replay is one from the start).
 
     After the last unit comes one more checkpoint with no unit: the state at the end of
-    the history, keyed at the start of the day after its last record
-    (:func:`_day_start_key`). A game entered after the last one, the common case,
-    resumes there and replays only itself.
+    the history, keyed just after its last record in the replay order (its entry
+    number plus one: no record sorts between). A game entered after the last one, the
+    common case, even later the same evening (the dirty mark is the game's place in
+    the replay order, not its date), resumes there and replays only itself.
 
     ``records`` come in replay order. An algorithm without tournament blocks rates
     them as they stream in. One with blocks needs them all first, to know where each
     tournament ends: a checkpoint is taken only where no block is open, so that every
-    record at or after its key belongs to a unit starting there or later.
+    record at or after its key belongs to a unit starting there or later. A
+    checkpoint is keyed just after the last record rated before it (:func:`_just_after`).
     """
     last_of_tournament: dict[str, tuple] = {}
     if algorithm.rates_tournaments_as_blocks:
@@ -625,7 +675,7 @@ def _rated_units(
     every = settings.RATINGS_CHECKPOINT_EVERY
     state_json = _StateJson(state, loaded)
     done = since = 0
-    last_date = None
+    last = None
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
         if count % _PROGRESS_EVERY == 0:
             progress.report(algorithm.name, done, total)
@@ -633,23 +683,37 @@ def _rated_units(
         checkpoint = None
         if (
             count
-            and since >= every
-            and _checkpoint_due(since, total - done, every, len(state.players))
+            and since >= min(every, _CHECKPOINT_FLOOR)
+            and _checkpoint_due(since, total - done, every, len(state.players), history)
             and (open_until is None or open_until < first.order_key)
         ):
-            checkpoint = (ReplayKey(first.date, first.round, first.seq), state_json.text())
+            # Keyed just after the last record rated, not at the next one: a game
+            # entered later between the two (tonight's next sheet before a cup round
+            # of tonight) resumes here too.
+            checkpoint = (_just_after(last), state_json.text())
             since = 0
-        since += 1
+        # Spaced in records, not units: a tournament block is one unit of hundreds of
+        # games, and counting it as one left the block-rated algorithms with no
+        # checkpoint but the last one on a site of imported tournaments.
+        since += len(unit)
         done += len(unit)
         end = last_of_tournament.get(first.tournament) if not first.is_adjustment else None
         if end is not None and (open_until is None or end > open_until):
             open_until = end
         state_json.touch(unit)
-        if last_date is None or unit[-1].date > last_date:
-            last_date = unit[-1].date  # a block's records are in replay order
+        if last is None or unit[-1].order_key > last:
+            last = unit[-1].order_key  # a block's records are in replay order
         yield checkpoint, unit, algorithm.rate_unit(state, unit)
-    if last_date is not None:
-        yield (_day_start_key(last_date + timedelta(days=1)), state_json.text()), [], []
+    if last is not None:
+        yield (_just_after(last), state_json.text()), [], []
+
+
+def _just_after(key: tuple[date, int, int]) -> ReplayKey:
+    """The first place in the replay order after ``key``: no record sorts between the
+    two (entry numbers are whole), so the state after the record at ``key`` is the state
+    before every record at or after this place."""
+    day, round_number, seq = key
+    return ReplayKey(day, round_number, seq + 1)
 
 
 # Entries count from 1, so no record has seq 0: a checkpoint keyed (day, 0, 0) holds the

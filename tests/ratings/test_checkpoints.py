@@ -78,11 +78,14 @@ def test_thinning_leaves_other_algorithms_alone():
     assert Checkpoint.objects.filter(algorithm="anchor").count() == 1
 
 
-def replay_checkpoints(units: int, every: int, players: int) -> list[int]:
-    """Where a full replay of ``units`` units stores its checkpoints."""
+def replay_checkpoints(
+    units: int, every: int, players: int, history: int | None = None
+) -> list[int]:
+    """Where a full replay of ``units`` units stores its checkpoints (``history``: the
+    records of the whole history, as the recompute passes it)."""
     positions, since = [], 0
     for done in range(units):
-        if done and run._checkpoint_due(since, units - done, every, players):
+        if done and run._checkpoint_due(since, units - done, every, players, history):
             positions.append(done)
             since = 0
         since += 1
@@ -102,3 +105,19 @@ def test_a_small_club_keeps_the_setting_as_its_spacing_near_the_end():
     positions = replay_checkpoints(20_000, every=1000, players=300)
 
     assert positions[-1] - positions[-2] == 1000
+
+
+def test_near_the_end_of_a_short_history_the_checkpoints_are_a_fortieth_of_it_apart():
+    # A site of real tournaments: 17,000 games among 3,400 players. The setting's 2,000
+    # games (2,720 with that many players) would be a sixth of the history; an entry a
+    # week back would replay that much.
+    positions = replay_checkpoints(17_000, every=2000, players=3400, history=17_000)
+
+    assert 17_000 - positions[-1] <= 17_000 // 40
+    assert positions[-1] - positions[-2] == 17_000 // 40
+
+
+def test_a_long_history_keeps_the_settings_spacing_near_the_end():
+    positions = replay_checkpoints(1_000_000, every=5000, players=10_000, history=1_000_000)
+
+    assert positions[-1] - positions[-2] == 20_000

@@ -134,10 +134,11 @@ def test_back_dated_entries_on_one_date_replay_the_same_tail_each_time(club, set
         replayed.append(result.rows)
 
     # The checkpoint a recompute resumes from stays: the next entry there finds it
-    # again rather than one further back. Each replay is its tail (two rows per game
-    # from day 50 on, the new ones included) and no more than the spacing before it.
-    assert replayed == sorted(replayed)
-    assert replayed[-1] - replayed[0] == 2 * (len(replayed) - 1)
+    # again (or one the replay stored after it, each entry sorting after the last one
+    # of day 50) rather than one further back. No replay is more than the first one's
+    # tail and the rows of the games entered since.
+    for count, rows in enumerate(replayed):
+        assert rows <= replayed[0] + 2 * count, replayed
     assert stored("sagc") == replayed_from_scratch("sagc")
 
 
@@ -155,10 +156,94 @@ def test_a_game_after_the_last_one_replays_only_itself(club):
         results = recompute_pending()
         replayed.append({result.algorithm: result.rows for result in results})
 
-    # The first game of the night replays itself; each later one of the same night the
-    # night's games so far (they may sort anywhere in that day), never the 20 before.
+    # Each game of the night replays only itself: the dirty mark is its place in the
+    # replay order (date, round, entry number), not its date.
     for algorithm in HISTORY_ALGORITHMS:
-        assert [rows[algorithm] for rows in replayed] == [2, 4, 6], algorithm
+        assert [rows[algorithm] for rows in replayed] == [2, 2, 2], algorithm
+        assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
+
+
+BLOCK_ALGORITHMS = ("egf-2021", "egf-2020", "egf-legacy", "french")
+
+
+def weekly_tournaments_rated(vera, players, start: date, weeks: int) -> None:
+    """A tournament a week from ``start`` for ``weeks`` weeks: three rounds on three
+    days, two games a round (six games), among the club's five, rated."""
+    games = []
+    for week in range(weeks):
+        tournament = factories.tournament(f"week-{week}", f"Week {week}")
+        for round_number in (1, 2, 3):
+            day = start + timedelta(days=7 * week + round_number - 1)
+            for board in (0, 1):
+                white = (week + round_number + 2 * board) % 5
+                black = (white + 1 + board) % 5
+                games.append(
+                    factories.game(
+                        players[white],
+                        players[black],
+                        "WB"[(round_number + board) % 2],
+                        day,
+                        tournament=tournament,
+                        round=round_number,
+                    )
+                )
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    recompute_pending()
+
+
+def test_a_game_in_the_last_tournaments_week_replays_only_that_tournament_and_itself(club):
+    # Checkpoints are spaced in records, tournament blocks included: one was kept
+    # before every six-game block (RATINGS_CHECKPOINT_EVERY = 3), where counting a block
+    # as one unit kept one before every third block only.
+    vera, players = club
+    start = date(2024, 1, 1)
+    weekly_tournaments_rated(vera, players, start, weeks=6)
+
+    in_the_last_week = start + timedelta(days=7 * 5 + 1)
+    record_sheet_submit(
+        user=vera, games=[factories.game(players[0], players[3], "B", in_the_last_week)]
+    )
+    replayed = {result.algorithm: result.rows for result in recompute_pending()}
+
+    for algorithm in BLOCK_ALGORITHMS:
+        assert replayed[algorithm] == 2 * 6 + 2, algorithm
+    for algorithm in HISTORY_ALGORITHMS:
+        assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
+
+
+def test_a_game_of_tonight_replays_from_its_place_in_the_replay_order(club, settings):
+    settings.RATINGS_CHECKPOINT_EVERY = 1  # a checkpoint after every game near the end
+    vera, players = club
+    start = date(2024, 1, 1)
+    twenty_days_of_games_rated(vera, players, start)
+    tonight = start + timedelta(days=30)
+    cup = factories.tournament("cup", "Cup")
+    # A cup game of round 2 tonight sorts after tonight's club games (round 0).
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(players[0], players[1], "W", tonight, tournament=cup, round=2)],
+    )
+    recompute_pending()
+    sheets = []
+    for white, black in ((2, 3), (4, 2), (3, 0)):
+        sheets.append(
+            record_sheet_submit(
+                user=vera, games=[factories.game(players[white], players[black], "B", tonight)]
+            ).games[0]
+        )
+        replayed = {result.algorithm: result.rows for result in recompute_pending()}
+        # Per game: itself and the cup game after it. EGF and the French ladder rate
+        # the cup, one block started tonight, with the club games after it.
+        for algorithm in HISTORY_ALGORITHMS:
+            assert replayed[algorithm] == 4, algorithm
+
+    first = Game.objects.get(pk=sheets[0].pk)
+    game_void(user=vera, game_id=first.pk, version=first.version, reason="test")
+    replayed = {result.algorithm: result.rows for result in recompute_pending()}
+
+    # From the voided game's place on: the two sheets after it and the cup game.
+    for algorithm in HISTORY_ALGORITHMS:
+        assert replayed[algorithm] == 6, algorithm
         assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
 
 
@@ -171,7 +256,10 @@ def test_a_back_dated_game_drops_the_checkpoint_at_the_end_of_the_history(club):
     ]
     record_sheet_submit(user=vera, games=games, allow_duplicates=True)
     recompute_pending(["sagc"])
-    assert Checkpoint.objects.filter(algorithm="sagc", date=start + timedelta(days=10)).exists()
+    last = Game.objects.order_by("-seq").first()
+    assert Checkpoint.objects.filter(
+        algorithm="sagc", date=last.date, round=0, seq=last.seq + 1
+    ).exists()
 
     record_sheet_submit(
         user=vera, games=[factories.game(players[1], players[2], "B", start + timedelta(days=4))]
@@ -242,7 +330,7 @@ def test_a_write_during_a_staged_replay_keeps_the_rows_before_its_date(club, mon
     starts = []
 
     def rewrite_while_a_later_game_is_entered(algorithm, start):
-        starts.append(start)
+        starts.append(start and start.date)  # the place in the replay order it starts at
         rows = real_rewrite(algorithm, start)
         if len(starts) == 1:
             ann, ben = players[:2]
@@ -300,13 +388,17 @@ operation = st.one_of(
         st.just("enter"),
         st.integers(0, 4),
         st.integers(0, 4),
-        st.integers(0, 60),
+        # few days: entries land on one day, before and after others of that day
+        st.integers(0, 12),
         st.sampled_from("WBD"),
         st.integers(0, 3),
+        # a tournament (a block for EGF and the French ladder) and its round, or none
+        st.sampled_from(["", "spring", "summer"]),
+        st.integers(1, 3),
     ),
-    st.tuples(st.just("move"), st.integers(0, 1000), st.integers(0, 60)),
+    st.tuples(st.just("move"), st.integers(0, 1000), st.integers(0, 12)),
     st.tuples(st.just("void"), st.integers(0, 1000)),
-    st.tuples(st.just("adjust"), st.integers(0, 4), st.integers(0, 60), st.integers(-25, 3)),
+    st.tuples(st.just("adjust"), st.integers(0, 4), st.integers(0, 12), st.integers(-25, 3)),
     st.tuples(
         st.just("recompute"),
     ),
@@ -325,9 +417,10 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
             kind = op[0]
             valid = list(Game.objects.valid().order_by("seq"))
             if kind == "enter":
-                _, w, b, day, winner, handicap = op
+                _, w, b, day, winner, handicap, code, round_number = op
                 if w == b:
                     continue
+                tournament = factories.tournament(code, code.title()) if code else None
                 record_sheet_submit(
                     user=vera,
                     games=[
@@ -339,6 +432,8 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
                             handicap=handicap,
                             # a jigo needs an integer komi
                             komi=(6 if handicap == 0 else 0) if winner == "D" else None,
+                            tournament=tournament,
+                            round=round_number if tournament else 0,
                         )
                     ],
                     allow_duplicates=True,
@@ -358,6 +453,8 @@ def test_incremental_recomputes_equal_a_full_replay(club, operations):
                         start + timedelta(days=op[2]),
                         handicap=game.handicap,
                         komi=game.komi,
+                        tournament=game.tournament,
+                        round=game.round,
                     ),
                 )
             elif kind == "void" and valid:

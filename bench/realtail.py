@@ -1,0 +1,300 @@
+"""``python -m bench.realtail``: what one game costs on a site of real tournaments.
+
+The real tournaments of ``../shared/data`` (or the folder named by ``CLUBRATING_DATA``)
+are imported into a fresh SQLite database (``bench/out/realtail``, ignored by git)
+through ``manage.py import_tournament``: the EGC 2013 h-file and the 102 h-files of the
+go-tournaments archive (``--quick``: the first 20 of them). Then club games after the
+last of them (a sheet of ``--club-games``, ten a day, among the players of the last
+tournament), every maintained algorithm recomputed in full and the lab computed in
+full, each timed. Then three games, each entered through the sheet's service and
+followed by what a worker runs until every algorithm and the lab are current
+(``bench.dbsteps``): one the day after the last game, one more that day, and one
+back-dated into the week of the last tournament that lasted more than a day. Each is
+given per algorithm as a share of that algorithm's full recompute (and of its full
+lab run), and in all as a share of recomputing everything.
+
+A full run rewrites the section ``bench:realtail`` of docs/performance.md; ``--quick``
+and ``--no-write`` only print.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+import time
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from io import StringIO
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+from bench.__main__ import DOC, OUT, ROOT, BenchError, machine, write_section
+from bench.database import EVERY_ALGORITHM, fresh_sqlite, markdown, run_step
+
+DATA = Path(os.environ.get("CLUBRATING_DATA", ROOT.parent / "shared" / "data"))
+EGC_2013 = DATA / "egc2013-opengotha" / "EGC2013.h9"
+ARCHIVE = DATA / "go-tournaments-archive" / "events"
+CLUB_GAMES = 400
+QUICK_ARCHIVE_FILES = 20
+# The entries measured, in the order they are made.
+ENTRIES = (
+    ("after", "one game the day after the last"),
+    ("same-day", "one more game that day"),
+    ("in-a-tournament-week", "one game back-dated into a tournament's week"),
+)
+
+
+def tournament_files(quick: bool) -> list[Path]:
+    archive = sorted(ARCHIVE.rglob("*.txt")) if ARCHIVE.exists() else []
+    if quick:
+        archive = archive[:QUICK_ARCHIVE_FILES]
+    return [path for path in (EGC_2013, *archive) if path.exists()]
+
+
+# --- the step, in a child process (python -m bench.dbsteps realtail) ----------------
+
+
+def step(dbsteps: ModuleType, files: list[str], club_games: int) -> dict[str, Any]:
+    """The measured step; ``dbsteps`` is ``bench.dbsteps`` as the child runs it (its
+    ``__main__``, whose lists of queued tasks the writes fill)."""
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+    from django.db.models import Max, Min
+
+    from players.models import Game, Player
+    from players.services.base import system_user
+    from players.services.games import GameInput, record_sheet_submit
+    from ratings.algorithms import maintained_algorithms
+    from ratings.models import RatingHistory
+
+    dbsteps.migrate()
+    refused = []
+    with dbsteps.Clock() as imported:
+        for path in files:
+            try:
+                call_command(
+                    "import_tournament", path, "--yes", "--allow-duplicates", stdout=StringIO()
+                )
+            except CommandError as error:
+                refused.append(f"{Path(path).name}: {' '.join(str(error).split())[:160]}")
+    tournament_games = Game.objects.valid().count()
+    last = Game.objects.valid().select_related("tournament").order_by("-date", "-seq")[0]
+    members = sorted(
+        {
+            player
+            for game in Game.objects.filter(tournament=last.tournament).select_related(
+                "white", "black"
+            )
+            for player in (game.white, game.black)
+        },
+        key=lambda player: player.pk,
+    )
+    chooser = random.Random(27)
+    first_club_day = last.date + timedelta(days=7)
+    sheet = []
+    for number in range(club_games):
+        white, black = chooser.sample(members, 2)
+        sheet.append(
+            GameInput(
+                date=first_club_day + timedelta(days=number // 10),
+                white=white,
+                black=black,
+                winner=chooser.choice("WB"),
+                comment="benchmark: club game",
+            )
+        )
+    record_sheet_submit(user=system_user(), games=sheet, allow_duplicates=True)
+
+    full = {name: dbsteps.recompute(name) for name in maintained_algorithms()}
+    lab = dbsteps.lab_full()
+    dbsteps._settle()
+
+    newest = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
+    spans = (
+        Game.objects.valid()
+        .filter(tournament__isnull=False)
+        .values("tournament")
+        .annotate(first=Min("date"), last=Max("date"))
+        .order_by("-first")
+    )
+    week = next((span for span in spans if span["last"] > span["first"]), spans[0])
+    in_week = (
+        Game.objects.valid()
+        .filter(tournament_id=week["tournament"])
+        .select_related("white", "black")
+        .order_by("seq")[0]
+    )
+    places = {
+        "after": (newest, newest.date + timedelta(days=1)),
+        "same-day": (newest, newest.date + timedelta(days=1)),
+        "in-a-tournament-week": (in_week, week["first"] + timedelta(days=1)),
+    }
+    entries = {}
+    for run, (name, _label) in enumerate(ENTRIES):
+        old, played_on = places[name]
+        entries[name] = {"date": played_on.isoformat(), **dbsteps._timed_entry(old, played_on, run)}
+    return {
+        "files": len(files),
+        "refused": refused,
+        "import_seconds": imported.seconds,
+        "tournament_games": tournament_games,
+        "games": Game.objects.valid().count(),
+        "players": Player.objects.count(),
+        "last_tournament_day": last.date.isoformat(),
+        "rows": {name: RatingHistory.objects.filter(algorithm=name).count() for name in full},
+        "full": full,
+        "lab": lab,
+        "entries": entries,
+    }
+
+
+# --- the report ---------------------------------------------------------------------
+
+
+def _share(part: float | None, whole: float | None) -> str:
+    if part is None or not whole:
+        return "-"
+    return f"{100 * part / whole:.1f}%"
+
+
+def report(result: dict[str, Any], header: str) -> list[str]:
+    full = result["full"]
+    lab_full = result["lab"]["algorithms"]
+    everything = sum(item["seconds"] for item in full.values())
+    everything_and_lab = everything + result["lab"]["seconds"]
+    club_games = result["games"] - result["tournament_games"] - len(ENTRIES)
+    lines = [
+        header,
+        "",
+        f"{result['files']} tournament files imported ({result['tournament_games']:,} games, "
+        f"{result['import_seconds']:.0f} s), then {club_games:,} club games: "
+        f"{result['games']:,} games, {result['players']:,} players. "
+        f"A full recompute of every algorithm took {everything:.1f} s, the full lab "
+        f"{result['lab']['seconds']:.1f} s more.",
+    ]
+    if result["refused"]:
+        lines += ["", "Refused by the import: " + "; ".join(result["refused"]) + "."]
+    lines += [
+        "",
+        "Full runs, per algorithm (the lab's full run against the recompute it follows):",
+        "",
+    ]
+    lines += markdown(
+        (
+            "algorithm",
+            ">history rows",
+            ">full recompute",
+            ">checkpoints",
+            ">full lab",
+            ">lab / recompute",
+        ),
+        [
+            (
+                f"`{name}`",
+                f"{result['rows'][name]:,}",
+                f"{item['seconds']:.2f} s",
+                item["checkpoints"],
+                f"{lab_full[name]['seconds']:.2f} s",
+                _share(lab_full[name]["seconds"], item["seconds"]),
+            )
+            for name, item in full.items()
+        ],
+    )
+    for key, label in ENTRIES:
+        entry = result["entries"][key]
+        lines += [
+            "",
+            f"**{label.capitalize()}** ({entry['date']}): every algorithm and the lab current "
+            f"in {entry['seconds']:.2f} s = {_share(entry['seconds'], everything_and_lab)} of "
+            f"recomputing everything and the lab in full "
+            f"({_share(entry['recompute_seconds'], everything)} for the recomputes against "
+            f"the full recomputes)"
+            + (
+                f"; still pending after it: {', '.join(entry['pending'])}"
+                if entry["pending"]
+                else ""
+            )
+            + ".",
+            "",
+        ]
+        lines += markdown(
+            (
+                "algorithm",
+                ">rows replayed",
+                ">recompute",
+                ">share of its full recompute",
+                ">lab",
+                ">share of its full lab",
+            ),
+            [
+                (
+                    f"`{name}`",
+                    f"{entry['algorithms'].get(name, {}).get('rows', 0):,}",
+                    _seconds(entry["algorithms"].get(name)),
+                    _share(_spent(entry["algorithms"].get(name)), full[name]["seconds"]),
+                    _seconds(entry["lab"].get(name)),
+                    _share(_spent(entry["lab"].get(name)), lab_full[name]["seconds"]),
+                )
+                for name in full
+            ],
+        )
+    return lines
+
+
+def _spent(item: dict[str, Any] | None) -> float | None:
+    return None if item is None else item["seconds"]
+
+
+def _seconds(item: dict[str, Any] | None) -> str:
+    return "not run" if item is None else f"{item['seconds']:.2f} s"
+
+
+def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> int:
+    """``invoked_as``: the command to name in the doc (``make bench`` calls this)."""
+    parser = argparse.ArgumentParser(prog="python -m bench.realtail", description=__doc__)
+    parser.add_argument(
+        "--quick", action="store_true", help=f"EGC 2013 and {QUICK_ARCHIVE_FILES} archive files"
+    )
+    parser.add_argument("--club-games", type=int, default=CLUB_GAMES)
+    parser.add_argument("--no-write", action="store_true", help="do not update the doc")
+    args = parser.parse_args(argv)
+    files = tournament_files(args.quick)
+    if not files:
+        print(f"real-data tail: skipped, no tournament file under {DATA}", flush=True)
+        return 0
+    directory = OUT / "realtail"
+    directory.mkdir(parents=True, exist_ok=True)
+    database = fresh_sqlite(directory)
+    load = os.getloadavg()[0]
+    started = time.perf_counter()
+    try:
+        result = run_step(
+            "realtail",
+            {"files": [str(path) for path in files], "club_games": args.club_games},
+            database.url,
+            EVERY_ALGORITHM,
+        )
+    except BenchError as error:
+        print(f"real-data tail: FAILED\n{error}", file=sys.stderr)
+        return 1
+    options = list(sys.argv[1:] if argv is None else argv)
+    command = invoked_as or " ".join(["python -m bench.realtail", *options])
+    today = datetime.now().astimezone().date().isoformat()
+    header = (
+        f"Measured {today} on {machine(load)}, with `{command}` "
+        f"({(time.perf_counter() - started) / 60:.0f} min in all). SQLite."
+    )
+    body = "\n".join(report(result, header))
+    print()
+    print(body)
+    if not (args.quick or args.no_write):
+        write_section(DOC, "realtail", body)
+        print(f"\n{DOC.relative_to(ROOT)}: section bench:realtail updated")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
