@@ -15,7 +15,7 @@ from players.services.tournament_files import (
     tournament_file_problem,
     tournament_import,
 )
-from ratings.engine.formats import FORMATS, read_tournament_file, tournament_code
+from ratings.engine.formats import FORMATS, one_day_warning, read_tournament_file, tournament_code
 from ratings.engine.records import GameFileError
 
 
@@ -140,6 +140,8 @@ class Command(BaseCommand):
             f"Tournament {info.code}{where}: {info.name}, class {info.tournament_class}, "
             f"{info.start} to {info.end}, {info.rounds} rounds"
         )
+        if warning := one_day_warning(plan.file):
+            write(f"  {warning}")
         write(f"Games to store: {len(plan.file.records)}")
         for note in plan.file.notes:
             write(f"  {note}")
