@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from ratings.engine.formats import one_day_warning
-from ratings.engine.formats.egd import read_egd, write_egd
+from ratings.engine.formats.egd import read_egd, told_apart, write_egd
 from ratings.engine.formats.opengotha import bye_token, read_opengotha
 from ratings.engine.formats.standings import (
     GothaRound,
@@ -28,6 +28,7 @@ from ratings.engine.formats.standings import (
     gotha_placed,
     score_text,
 )
+from tests.engine.test_egd_format import ARCHIVE, BROKEN_ARCHIVE_FILES
 
 SHARED_DATA = Path(
     os.environ.get("CLUBRATING_SHARED_DATA")
@@ -210,3 +211,63 @@ def test_exploits_count_the_points_of_opponents_met_at_the_handicap_the_ranks_ca
     # one stone fewer than the ranks call for is no exploit for m
     easier = {"k": [game("m", True, given=-1)], "m": [game("k", False, given=1)]}
     assert {p: s for p, _, s in placed(easier, ["NBW", "EXT"], ranks=ranks)}["m"] == ("0", "0")
+
+
+# --- the h-file archive -------------------------------------------------------------------
+
+ARCHIVE_FILES = (
+    sorted(path for path in ARCHIVE.rglob("*.txt") if path.name not in BROKEN_ARCHIVE_FILES)
+    if ARCHIVE.is_dir()
+    else []
+)
+
+
+def heading_and_lines(text):
+    """The score columns' heading words and each player line's place and score cells."""
+    lines = text.splitlines()
+    heading = next(line for line in lines if line.startswith("; Pl "))
+    words = heading.split()
+    scores = words[words.index("Club") + 1 : next(i for i, w in enumerate(words) if w == "R1")]
+    players = [line for line in lines if line and not line.startswith(";")]
+    return scores, players
+
+
+@pytest.mark.skipif(not ARCHIVE_FILES, reason=f"go-tournaments-archive not found in {ARCHIVE}")
+def test_every_archive_h_file_is_written_with_its_places_and_one_heading_per_score_column():
+    for path in ARCHIVE_FILES:
+        original = read_egd(path.read_bytes(), path.name)
+        text = write_egd(original)
+        heading, _ = heading_and_lines(text)
+        count = max(len(player.scores) for player in original.players)
+        # one heading word per column written, as the page names it ("-": Column N)
+        assert heading == [
+            "-" if name.startswith("Column ") else name
+            for name in told_apart(
+                list(original.tournament.score_names[:count])
+                + [""] * (count - len(original.tournament.score_names))
+            )
+        ], path.name
+        # each player at the file's place, an ex aequo's left blank as the file left it
+        back = read_egd(text, "written")
+        in_file = sorted(original.players, key=lambda p: p.number)
+        assert dict(
+            zip(
+                (p.username for p in back.players),
+                effective(p.place for p in back.players),
+                strict=True,
+            )
+        ) == dict(
+            zip((p.username for p in in_file), effective(p.place for p in in_file), strict=True)
+        ), path.name
+        assert [p.place for p in back.players].count("") == [p.place for p in in_file].count(""), (
+            path.name
+        )
+
+
+@pytest.mark.skipif(not ARCHIVE_FILES, reason=f"go-tournaments-archive not found in {ARCHIVE}")
+def test_wagc_2023_keeps_its_top10_column_and_wagc_1985_s_unnamed_ones_are_not_invented():
+    wagc = ARCHIVE / "wagc" / "data"
+    heading, _ = heading_and_lines(write_egd(read_egd((wagc / "wagc2023.txt").read_bytes())))
+    assert heading == ["Wins", "SOS", "TOP10"]
+    heading, _ = heading_and_lines(write_egd(read_egd((wagc / "wagc1985.txt").read_bytes())))
+    assert heading == ["-", "-", "SOS"]  # the page's Column 1, Column 2 and SOS
