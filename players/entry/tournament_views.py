@@ -41,6 +41,7 @@ from players.web.forms import (
     store_confirming_duplicates,
     warnings_fingerprint,
 )
+from ratings.engine.formats import one_day_warning
 
 # The preview form's fields besides the players' (token, action, file, code...), with room.
 OTHER_FORM_FIELDS = 20
@@ -124,6 +125,7 @@ def _render_preview(
             "rows": rows,
             "conflicts": sum(bool(match.conflict) for match in plan.matches),
             "no_colour": sum(not record.colour_given for record in plan.file.records),
+            "one_day": one_day_warning(plan.file),
             "file_format": FORMAT_LABELS.get(form["file_format"].value(), ""),
             **_duplicates_context(plan, context.get("duplicates", [])),
             **context,

@@ -16,7 +16,7 @@ from ratings.algorithms import primary_algorithm
 from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
 from ratings.engine.formats.egd import egd_losses, write_egd
-from ratings.engine.formats.opengotha import write_opengotha
+from ratings.engine.formats.opengotha import bye_token, write_opengotha
 from ratings.engine.formats.ratinglists import ListedPlayer
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
@@ -351,8 +351,10 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
         raise NotExportable(
             f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
         )
+    # A bye as OpenGotha's own h-file writes it: its worth (the site keeps it "0+").
+    bye = bye_token(exported.tournament) if exported.tournament.file_format == "opengotha" else "0+"
     try:
-        text = write_egd(exported)
+        text = write_egd(exported, bye=bye)
     except ValueError as error:
         raise NotExportable(f"{tournament.code} cannot be written as an h-file: {error}") from None
     losses = egd_losses(exported)

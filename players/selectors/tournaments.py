@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
 from fractions import Fraction
@@ -28,6 +28,7 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
+from ratings.engine.formats.egd import told_apart
 from ratings.engine.formats.standings import SITE_CRITERIA, Round, criterion_label, place_players
 from ratings.engine.ranks import Rank
 from ratings.models import HistoryRewrite, RatingHistory
@@ -323,7 +324,7 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     width = max((len(row.scores) for row in ordered), default=0)
     score_names = (score_names + [""] * width)[:width]
     if entrants:
-        score_names = _told_apart(score_names)
+        score_names = told_apart(score_names)
     after_width = max((len(row.after_rounds) for row in ordered), default=0)
     after_names = list(tournament.after_round_names) if entrants else []
     after_round_names = (after_names + [""] * after_width)[:after_width]
@@ -404,18 +405,6 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         corrected=sum(game.revision != 0 for game in games),
         voided=len(shown_voided),
     )
-
-
-def _told_apart(names: list[str]) -> list[str]:
-    """A file's score column headings, each naming one column: a name the reader gave
-    several columns by their figures (KPMC 2017's three identical columns all match the
-    points) or none tells no column apart, so those are "Column N" (N its place
-    among the columns), and the sentence naming the criteria names each column once."""
-    counts = Counter(names)
-    return [
-        name if name and counts[name] == 1 else f"Column {number}"
-        for number, name in enumerate(names, start=1)
-    ]
 
 
 def tournaments_rated_since(day: date | None, *, limit: int) -> list[Tournament]:

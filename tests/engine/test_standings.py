@@ -51,7 +51,14 @@ def test_the_mcmahon_score_starts_from_each_players_start_and_sodos_weighs_the_b
 
 
 def test_criteria_the_standings_do_not_compute_are_left_out():
-    assert known_criteria(["MMS", "SOSM", "NULL", "RATING", "sososm"]) == ("MMS", "SOSM", "SOSOSM")
+    # OpenGotha's NULL and category (its limits are not kept) go; Rating and SOS-1 stay
+    assert known_criteria(["MMS", "SOSM", "NULL", "CAT", "Rating", "SOSM-1", "sososm"]) == (
+        "MMS",
+        "SOSM",
+        "RATING",
+        "SOSM-1",
+        "SOSOSM",
+    )
 
 
 def test_scores_stay_exact_fractions_whatever_the_points_denominators():

@@ -337,3 +337,33 @@ def test_tournaments_imported_before_get_their_colours_and_column_names_back():
     assert not kpmc.games.filter(colour_given=False).exists()
     kpmc.refresh_from_db()
     assert kpmc.score_names == ["NBW", "NBW", "NBW", "SOS", "SOSOS"]
+
+
+# --- OpenGotha's placement criteria and h-file (issue 26) ---------------------------------------
+
+UNDER_12 = SHARED_DATA / "opengotha-2020-online" / "20201122182801_CNJ-2020-U12.xml"
+
+
+@pytest.mark.skipif(
+    not UNDER_12.is_file(),
+    reason=f"{UNDER_12.name} not found in {UNDER_12.parent} (set CLUBRATING_SHARED_DATA)",
+)
+def test_an_opengotha_file_placed_by_direct_confrontation_says_so_and_exports_its_ties(client):
+    from ratings.engine.formats.opengotha import read_opengotha
+
+    file = read_opengotha(UNDER_12.read_bytes(), UNDER_12.name)
+    tournament_import(user=system_user(), plan=plan_tournament_import(file), source=UNDER_12.name)
+    code = file.tournament.code
+    page = re.sub(r"\s+", " ", html.unescape(client.get(f"/tournaments/{code}/").content.decode()))
+    assert (
+        "Places by the placement criteria of the tournament's OpenGotha file: "
+        "Points then DC then SOS"
+    ) in page
+    h9 = client.get(f"/tournaments/{code}/egd.h9").content.decode()
+    lines = [line for line in h9.splitlines() if line and not line.startswith(";")]
+    heading = next(line for line in h9.splitlines() if line.startswith("; Pl "))
+    assert " Club NBW DC SOSW " in heading
+    # OpenGotha's own h9 of the file leaves 7 ex aequo places blank, and its bye
+    # (genNBW2ValueBye="0") is worth nothing: 0-
+    assert [line[:4].strip() for line in lines].count("") == 7
+    assert not any(" 0+" in line for line in lines)

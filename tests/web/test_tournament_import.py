@@ -520,6 +520,33 @@ def test_the_preview_takes_a_fixed_number_of_queries(client, vera, django_assert
         client.post(URL, confirmation(preview, "check"))
 
 
+def rounds_h9(rounds: int, dates: str) -> str:
+    """An h-file of two new players meeting ``rounds`` times, dated ``dates``."""
+    results = " ".join("2+/w0" if r % 2 else "2-/b0" for r in range(1, rounds + 1))
+    theirs = " ".join("1-/b0" if r % 2 else "1+/w0" for r in range(1, rounds + 1))
+    return (
+        f"; EV[Marathon]\n; DT[{dates}]\n; KM[6.5]\n;\n"
+        f"   1 Marathonone Given 10k ZA CTGC 1 0 {results}\n"
+        f"   2 Marathontwo Given 10k ZA CTGC 1 0 {theirs}\n"
+    )
+
+
+def test_a_file_giving_one_date_to_more_rounds_than_a_day_holds_is_said_in_the_preview(
+    client, vera
+):
+    one_day = text_of(upload(client, rounds_h9(6, "2024-03-02,2024-03-02")))
+    assert (
+        "The file gives one date, 2024-03-02, for 6 rounds: all 6 games are dated that day"
+    ) in one_day
+    assert "The file gives one date" not in text_of(
+        upload(client, rounds_h9(6, "2024-03-02,2024-03-03"))
+    )
+    assert "The file gives one date" not in text_of(
+        upload(client, rounds_h9(5, "2024-03-02,2024-03-02"))
+    )
+    assert nothing_stored()
+
+
 def league_h9(players: int, code: str) -> str:
     """An h-file of one round between new players: 1 beats 2, 3 beats 4, ..."""
     lines = [f"; EV[{code}]", "; DT[2024-03-02,2024-03-02]", "; KM[6.5]", ";"]

@@ -15,7 +15,7 @@ from players.services.tournament_files import (
     tournament_file_problem,
     tournament_import,
 )
-from ratings.engine.formats import FORMATS, read_tournament_file, tournament_code
+from ratings.engine.formats import FORMATS, one_day_warning, read_tournament_file, tournament_code
 from ratings.engine.records import GameFileError
 
 
@@ -142,6 +142,8 @@ class Command(BaseCommand):
         )
         if info.class_reason:
             write(f"  {info.class_reason}")
+        if warning := one_day_warning(plan.file):
+            write(f"  {warning}")
         write(f"Games to store: {len(plan.file.records)}")
         for note in plan.file.notes:
             write(f"  {note}")

@@ -288,6 +288,28 @@ def round_date(start: date, end: date, round_number: int, rounds: int) -> date:
     return start + timedelta(days=min(round_number - 1, rounds - 1) * days // rounds)
 
 
+# The most rounds one day holds: a file that gives one date to more rounds most likely
+# spread over more days it does not name (EGC 2011's ten rounds, beginDate = endDate).
+ONE_DAY_ROUNDS = 5
+
+
+def one_day_warning(tournament: TournamentFile) -> str:
+    """What to tell before importing a file that gives one date to more rounds than a
+    day holds (:data:`ONE_DAY_ROUNDS`): every game gets that date, since a file does
+    not say which day a round was played ("" for any other file)."""
+    info = tournament.tournament
+    rounds = len({record.round for record in tournament.records})
+    if info.start != info.end or rounds <= ONE_DAY_ROUNDS:
+        return ""
+    games = len(tournament.records)
+    return (
+        f"The file gives one date, {info.start.isoformat()}, for {rounds} rounds: all "
+        f"{games:,} games are dated that day (a file does not say which day a round was "
+        "played). If the tournament took more days, put its first and last day in the file "
+        "and read it again: the rounds are then spread over those days."
+    )
+
+
 def tournament_game(
     info: TournamentInfo,
     round_number: int,

@@ -347,16 +347,33 @@ _SCORE_NAMES = sorted(
 
 
 def _split_score_names(word: str) -> list[str]:
-    """The tie-breaker names glued in ``word`` ("" for a word that is none: a round's
-    heading such as ``R1`` or ``1``, which older files put above the scores)."""
+    """The tie-breaker names glued in ``word``: a word that glues none is a column's
+    own name (WAGC 2023's ``TOP10``), but "" for a round's heading such as ``R1`` or
+    ``1`` (older files put them above the scores) and for ``-`` (an unnamed column, as
+    the writer heads one)."""
+    if word == "-" or re.fullmatch(r"R?\d+", word, re.IGNORECASE):
+        return [""]
     names: list[str] = []
-    while word:
-        name = next((n for n in _SCORE_NAMES if word.upper().startswith(n.upper())), None)
+    rest = word
+    while rest:
+        name = next((n for n in _SCORE_NAMES if rest.upper().startswith(n.upper())), None)
         if name is None:
-            return [*names, ""]
-        names.append(word[: len(name)])
-        word = word[len(name) :]
+            return [word]  # not names glued together: the word is one name
+        names.append(rest[: len(name)])
+        rest = rest[len(name) :]
     return names
+
+
+def told_apart(names: Sequence[str]) -> list[str]:
+    """A file's score column headings, each naming one column: a name the reader gave
+    several columns by their figures (KPMC 2017's three identical columns all match the
+    points) or none tells no column apart, so those are "Column N" (N its place among
+    the columns); the page shows these and the h-file export heads those columns "-"."""
+    counts = Counter(names)
+    return [
+        name if name and counts[name] == 1 else f"Column {number}"
+        for number, name in enumerate(names, start=1)
+    ]
 
 
 def _score_names(lines: Sequence[str], scores: int) -> tuple[str, ...]:
@@ -905,17 +922,52 @@ def _placed(tournament: TournamentFile) -> tuple[list[FilePlayer], tuple[str, ..
     ], SITE_CRITERIA
 
 
-def write_egd(tournament: TournamentFile) -> str:
+def _with_a_game(players: list[FilePlayer], tournament: TournamentFile) -> list[FilePlayer]:
+    """``players`` but those without a game: none stored and none the file wrote (a
+    forfeit ``12+!`` or a game without its result ``12?`` stay written)."""
+    playing = {name for record in tournament.records for name in (record.white, record.black)}
+
+    def written_game(token: str) -> bool:
+        if not _is_result(token):
+            return False
+        result = _parse_result(token)
+        return bool(result.opponent) and (result.forfeit or result.outcome == "?")
+
+    return [
+        player
+        for player in players
+        if player.username in playing or any(written_game(t) for t in player.results)
+    ]
+
+
+def _shown_places(players: list[FilePlayer]) -> dict[str, bool]:
+    """Whether each player's line shows its place: not when they are tied with the
+    player written above (the same place, or a blank one: an h-file's tie)."""
+    shown: dict[str, bool] = {}
+    above = None
+    for index, player in enumerate(players):
+        place = player.place.strip().rstrip(".") or above
+        shown[player.username] = index == 0 or place != above
+        above = place
+    return shown
+
+
+def write_egd(tournament: TournamentFile, *, bye: str = "0+") -> str:
     """The tournament as an h9 file that :func:`read_egd` reads back to the same
-    tournament.
+    tournament, its players placed as the EGD's and OpenGotha's exports place them.
 
     A tournament read from a file is written as the file had it: its players in the
-    file's order with their place and tie-breaker columns, and each round as written
-    (``0+`` a bye stays a bye, ``18+`` stays without a colour) unless the stored game
-    says otherwise. Other tournaments are placed by points, then SOS, then SOSOS
-    (:mod:`.standings`). Each round's result names the opponent's number in the file,
-    the result, the colour and the handicap (``12+/w0``; ``12+`` for an even game whose
-    colours were not given); a round without a game is ``0-``.
+    order of their places with their tie-breaker columns, and each round as written
+    (``18+`` stays without a colour) unless the stored game says otherwise; a bye
+    (``0+``) is written ``bye``, its worth (OpenGotha writes a bye worth nothing
+    ``0-``, half a point ``0=``). Other tournaments are placed by points, then SOS,
+    then SOSOS (:mod:`.standings`). A player without a game is left out (OpenGotha
+    lists only the players of a game), but from an h-file, whose lines stay as the
+    file had them (the EGD's EGC 2013 lists five); a player tied with the one above has a blank
+    place (ex aequo), the others their line's number. Each round's result names the
+    opponent's line, the result, the colour and the handicap (``12+/w0``; ``12+`` for
+    an even game whose colours were not given); a round without a game is ``0-``. The
+    column heading names every score column, ``-`` one the file did not name.
     """
     info = tournament.tournament
     known = {player.username for player in tournament.players}
@@ -926,6 +978,8 @@ def write_egd(tournament: TournamentFile) -> str:
         if missing:
             raise ValueError(f"{', '.join(sorted(missing))} is not among the players")
     players, score_names = _placed(tournament)
+    if info.file_format != "egd":  # an h-file's lines stay as it had them (EGC 2013's)
+        players = _with_a_game(players, tournament)
     # Every line is numbered by its position, the number its opponents name; the
     # file's rounds named the players by the file's numbers.
     number = {player.username: index for index, player in enumerate(players, start=1)}
@@ -953,9 +1007,13 @@ def write_egd(tournament: TournamentFile) -> str:
     if info.comment:
         lines.append(f"; CM[{_clean(info.comment)}]")
     score_count = max((len(player.scores) for player in players), default=0)
-    # "-" heads a column the file did not name, so the names keep their columns.
+    # "-" heads a column the file did not name (or that the figures do not tell apart,
+    # "Column N" on the page), so the names keep their columns.
     names = list(score_names[:score_count]) + [""] * (score_count - len(score_names))
-    heading = " ".join(name or "-" for name in names).rstrip(" -")
+    heading = " ".join(
+        "-" if name.startswith("Column ") else _clean(name).replace(" ", "_")
+        for name in told_apart(names)
+    )
     after_count = max((len(player.after_rounds) for player in players), default=0)
     after_names = (
         ([""] * (after_count - len(info.after_round_names)) + list(info.after_round_names))[
@@ -971,17 +1029,19 @@ def write_egd(tournament: TournamentFile) -> str:
         + "".join(f" {f'R{r}':>8}" for r in range(1, rounds + 1))
         + "".join(f" {name or '-':>5}" for name in after_names),
     ]
+    shown_place = _shown_places(players)
     for player in players:
         country = player.country if _COUNTRY_RE.match(player.country or "") else "XX"
         scores = "".join(f" {_clean(score).replace(' ', '') or '0':>5}" for score in player.scores)
         scores += " " * 6 * (score_count - len(player.scores))
-        # A tie's blank place reads back as the line's position, its number.
-        first = player.place and str(number[player.username])
+        first = str(number[player.username]) if shown_place[player.username] else ""
         line = (
             f"{first:>4} {_name_field(player):<30} {player.rank!s:>3} "
             f"{country.upper()} {_club_field(player.club):>4}{scores}"
         )
-        written = [_renumbered(token, renumber) for token in player.results]
+        written = [
+            bye if token == "0+" else _renumbered(token, renumber) for token in player.results
+        ]
         written += [""] * (rounds - len(player.results))
         for r in range(1, rounds + 1):
             busy = _names_busy(written[r - 1], players, cells, r)

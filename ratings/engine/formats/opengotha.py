@@ -573,6 +573,14 @@ def absent_token(info: TournamentInfo) -> str:
     return {2: "0+", 1: "0="}.get(value, "0-")
 
 
+def bye_token(info: TournamentInfo) -> str:
+    """How OpenGotha's h-file writes a bye: its value of the main score (``0+`` a point,
+    ``0=`` half, ``0-`` none: ``genNBW2ValueBye="0"`` in a points tournament)."""
+    rules, score = _rules(info)
+    value = rules.bye_mms_x2 if score == "MMS" else rules.bye_nbw_x2
+    return {2: "0+", 1: "0="}.get(value, "0-")
+
+
 def _standings(
     info: TournamentInfo,
     players: list[FilePlayer],
@@ -609,6 +617,7 @@ def _standings(
                         players[opponent - 1].username,
                         int(points * 2),
                         handicap if colour == "w" else -handicap,
+                        by_default=result.endswith("_BYDEF"),
                     )
                 )
             elif (number, round_number) in byes:
@@ -625,7 +634,16 @@ def _standings(
         tokens[number] = written
         smms = min(max(player.rank.stones, floor), bar) - zero
         start[player.username] = smms + player.mcmahon_correction
-    placed = gotha_placed(rounds, criteria, start, rules, order=[p.username for p in players])
+    placed = gotha_placed(
+        rounds,
+        criteria,
+        start,
+        rules,
+        order=[p.username for p in players],
+        ranks={p.username: p.rank.stones for p in players},
+        # OpenGotha reads a missing rating as its lowest, -900, and bounds them
+        ratings={p.username: min(max(p.rating or -900, -900), 2949) for p in players},
+    )
     by_name = {entry.player: entry for entry in placed}
     players = [
         replace(
@@ -708,7 +726,15 @@ _OPENGOTHA_CRITERIA = {
     ("MMS", "SOS"): "SOSM",
     ("MMS", "SOSOS"): "SOSOSM",
     ("MMS", "SODOS"): "SODOSM",
+    ("NBW", "SOS-1"): "SOSW-1",
+    ("NBW", "SOS-2"): "SOSW-2",
+    ("NBW", "CUSS"): "CUSSW",
+    ("MMS", "SOS-1"): "SOSM-1",
+    ("MMS", "SOS-2"): "SOSM-2",
+    ("MMS", "CUSS"): "CUSSM",
 }
+# OpenGotha's reader matches a criterion's name as it writes it, case and all.
+_OPENGOTHA_SPELLING = {"RATING": "Rating", "RANK": "Rank"}
 _MAX_ROUNDS = 20  # OpenGotha's participating flags cover 20 rounds
 # What OpenGotha's reader needs of the parameter sets besides those a file carries
 # (it dereferences PairingParameterSet and HandicapParameterSet unconditionally); the
@@ -811,7 +837,11 @@ def _opengotha_criteria(tournament: TournamentFile) -> list[str]:
         name if name in ("NBW", "MMS") else _OPENGOTHA_CRITERIA.get((main, name), name)
         for name in names
     ]
-    return [name for name in criteria if name in CRITERIA] or ["MMS", "SOSM", "SOSOSM"]
+    return [_OPENGOTHA_SPELLING.get(name, name) for name in criteria if name in CRITERIA] or [
+        "MMS",
+        "SOSM",
+        "SOSOSM",
+    ]
 
 
 def _komi_attribute(komi: Fraction) -> str:

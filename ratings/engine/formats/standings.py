@@ -14,8 +14,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, Generic, TypeVar
 
-# OpenGotha's criteria by the score they sum (W: points, M: McMahon score); the EGD's
-# short names mean the tournament's main score.
+# OpenGotha's criteria (PlacementParameterSet, by the names its files write) and the
+# EGD's short names, by the score they sum (W: points, M: McMahon score; the short
+# names mean the tournament's main score) and the label the page gives them. The
+# kinds "points" to "sodos" are those a site tournament is placed by too
+# (:func:`place_players`); "gotha" ones only OpenGotha files (:func:`gotha_placed`).
 CRITERIA: dict[str, tuple[str, str]] = {
     "NBW": ("points", "Points"),
     "MMS": ("mcmahon", "MMS"),
@@ -28,7 +31,29 @@ CRITERIA: dict[str, tuple[str, str]] = {
     "SODOS": ("sodos", "SODOS"),
     "SODOSW": ("sodos", "SODOS"),
     "SODOSM": ("sodos", "SODOS"),
+    "SOS-1": ("gotha", "SOS-1"),
+    "SOSW-1": ("gotha", "SOS-1"),
+    "SOSM-1": ("gotha", "SOS-1"),
+    "SOS-2": ("gotha", "SOS-2"),
+    "SOSW-2": ("gotha", "SOS-2"),
+    "SOSM-2": ("gotha", "SOS-2"),
+    "CUSS": ("gotha", "CUSS"),
+    "CUSSW": ("gotha", "CUSS"),
+    "CUSSM": ("gotha", "CUSS"),
+    "EXT": ("gotha", "EXT"),
+    "EXR": ("gotha", "EXR"),
+    "DC": ("gotha", "DC"),
+    "SDC": ("gotha", "SDC"),
+    "RANK": ("gotha", "Rank"),
+    "RATING": ("gotha", "Rating"),
 }
+# The short names by OpenGotha's own, for the tournament's main score.
+_BY_MAIN_SCORE = {
+    name: (f"{name[:-2]}W{name[-2:]}", f"{name[:-2]}M{name[-2:]}") for name in ("SOS-1", "SOS-2")
+} | {name: (f"{name}W", f"{name}M") for name in ("SOS", "SOSOS", "SODOS", "CUSS")}
+# OpenGotha's criteria it alone has and these standings do not compute: category
+# (its limits), the Strasbourg and cup scores (their own tournament systems).
+UNCOMPUTED_CRITERIA = ("CAT", "STS", "SOSTS", "CPS")
 # Whatever names the players: a username in the files, a player's id on the site.
 PlayerKey = TypeVar("PlayerKey", bound=Hashable)
 
@@ -54,8 +79,9 @@ class Placed(Generic[PlayerKey]):
 
 
 def known_criteria(names: Sequence[str]) -> tuple[str, ...]:
-    """The criteria of ``names`` these standings compute (OpenGotha's NULL and the
-    criteria it alone knows, such as rating or category, left out)."""
+    """The criteria of ``names`` these standings compute, as OpenGotha names them
+    (``SOSM-1``, ``Rating`` as ``RATING``); OpenGotha's NULL and the criteria of
+    :data:`UNCOMPUTED_CRITERIA` left out."""
     return tuple(name.upper() for name in names if name.upper() in CRITERIA)
 
 
@@ -75,7 +101,9 @@ def place_players(
     (MMS when the criteria hold MMS, else points), SOSOS their SOS, SODOS the main
     score of the opponents beaten (half for a jigo). Players equal on every criterion
     share a place and keep ``order`` between them (else the order of ``rounds``)."""
-    criteria = known_criteria(criteria) or SITE_CRITERIA
+    criteria = (
+        tuple(c for c in known_criteria(criteria) if CRITERIA[c][0] != "gotha") or SITE_CRITERIA
+    )
     start = start or {}
     # Summed as integers over the points' common denominator, made fractions once at
     # the end: Fraction arithmetic cost a quarter of a second for EGC 2013's 6,000
@@ -179,12 +207,14 @@ class GothaRound:
     """One round of one player as OpenGotha scores it: a game (``opponent`` set, the
     points it gave doubled, the handicap stones the player gave: negative as Black), a
     bye, an absence (the player's participating flag off) or a round the player was
-    not paired in though present (``free``: no points)."""
+    not paired in though present (``free``: no points). ``by_default``: a game's result
+    was given, not played (a forfeit; OpenGotha's ``_BYDEF``)."""
 
     kind: str  # "game", "bye", "absent" or "free"
     opponent: Hashable | None = None
     points_x2: int = 0  # a game's: 2 a win (forfeits too), 1 a jigo, 0 a loss
     handicap_given: int = 0
+    by_default: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,6 +230,10 @@ class GothaRules:
     round_down: bool = True
 
 
+# Direct confrontation among the players tied on the criteria before it.
+DIRECT_CRITERIA = ("DC", "SDC")
+
+
 def gotha_placed(
     rounds: Mapping[PlayerKey, Sequence[GothaRound]],
     criteria: Sequence[str],
@@ -207,73 +241,272 @@ def gotha_placed(
     rules: GothaRules,
     *,
     order: Sequence[PlayerKey] = (),
+    ranks: Mapping[PlayerKey, int] | None = None,
+    ratings: Mapping[PlayerKey, int] | None = None,
 ) -> list[Placed[PlayerKey]]:
     """The players placed as OpenGotha places them (its Tournament scoring, at the last
-    round): points and McMahon score count byes and absences at the file's values, their
-    sum rounded down to whole points when the file says so; SOS sums the opponents'
-    score over the rounds played (OpenGotha's SOSM counts a round without a game as the
-    player's own McMahon start and corrects an opponent's score by the handicap: plus
-    the stones given, minus those received; SOSW counts it 0); SOSOS sums the
-    opponents' SOS (SOSOSM: the start times the rounds for a round without a game);
-    SODOS weighs each opponent's score by the game's points. Ties keep ``order``."""
-    criteria = known_criteria(criteria) or MCMAHON_CRITERIA
-    nbw: dict[Hashable, int] = {}
-    mms: dict[Hashable, int] = {}
-    for name, played in rounds.items():
-        games = sum(r.points_x2 for r in played if r.kind == "game")
-        extra_nbw = sum(
-            rules.bye_nbw_x2 if r.kind == "bye" else rules.absent_nbw_x2
-            for r in played
-            if r.kind in ("bye", "absent")
-        )
-        extra_mms = sum(
-            rules.bye_mms_x2 if r.kind == "bye" else rules.absent_mms_x2
-            for r in played
-            if r.kind in ("bye", "absent")
-        )
-        if rules.round_down:
-            extra_nbw, extra_mms = extra_nbw // 2 * 2, extra_mms // 2 * 2
-        nbw[name] = games + extra_nbw
-        mms[name] = 2 * start.get(name, 0) + games + extra_mms
+    round), by every criterion of :data:`GOTHA_CRITERIA`. Points and McMahon score
+    count byes and absences at the file's values, their sum rounded down to whole
+    points when the file says so. The SOS family sums the opponents' final score over
+    the rounds: the McMahon ones (SOSM...) count a round without a game as the
+    player's own McMahon start and correct an opponent's score by the handicap (plus
+    the stones given, minus those received), the points ones count it 0; SOS-1 and
+    SOS-2 leave out the one or two lowest of those rounds. SOSOS sums the opponents'
+    SOS, SODOS weighs each opponent's score by the game's points, CUSS sums the
+    player's score after each round, EXT and EXR the points of the opponents the
+    player met (and beat) at a handicap harder than the ranks call for. DC and SDC
+    are computed among the players tied on every criterion before them
+    (:func:`_direct`). ``ranks`` are OpenGotha's rank numbers (1D = 0, 1K = -1),
+    ``ratings`` the file's ratings. Ties keep ``order``."""
+    criteria = gotha_criteria(criteria) or MCMAHON_CRITERIA
+    scores = gotha_scores(rounds, start, rules, ranks=ranks or {}, ratings=ratings or {})
+    values = {name: [scores[name][c] for c in criteria] for name in rounds}
+    direct = [index for index, c in enumerate(criteria) if c in DIRECT_CRITERIA]
+    if direct:
+        _direct(rounds, criteria, values, direct[0], order)
+    return _ranked(
+        {name: tuple(values[name]) for name in rounds},
+        order,
+    )
+
+
+def gotha_criteria(names: Sequence[str]) -> tuple[str, ...]:
+    """The criteria of ``names`` these standings compute, each by OpenGotha's own name:
+    a short name (SOS, SOS-1, CUSS...) for the variant of the main score (McMahon's
+    when the criteria hold MMS)."""
+    known = known_criteria(names)
+    mcmahon = "MMS" in known
+    return tuple(
+        _BY_MAIN_SCORE[name][mcmahon] if name in _BY_MAIN_SCORE else name for name in known
+    )
+
+
+def gotha_scores(
+    rounds: Mapping[PlayerKey, Sequence[GothaRound]],
+    start: Mapping[PlayerKey, int],
+    rules: GothaRules,
+    *,
+    ranks: Mapping[PlayerKey, int],
+    ratings: Mapping[PlayerKey, int],
+) -> dict[PlayerKey, dict[str, Fraction]]:
+    """Each player's value of every criterion OpenGotha computes before direct
+    confrontation (see :func:`gotha_placed`), as fractions."""
     count = max((len(played) for played in rounds.values()), default=0)
-    sosw: dict[Hashable, int] = {}
-    sosm: dict[Hashable, int] = {}
-    sodosw: dict[Hashable, int] = {}
-    sodosm: dict[Hashable, int] = {}
+    # Per round r: the score after round r, doubled (OpenGotha's nbwX2[r], mmsX2[r]).
+    nbw: dict[Hashable, list[int]] = {}
+    mms: dict[Hashable, list[int]] = {}
     for name, played in rounds.items():
-        paired = [r for r in played if r.kind == "game" and r.opponent in rounds]
-        own_start = 2 * start.get(name, 0)
-        opponents_mms = [mms[r.opponent] + 2 * r.handicap_given for r in paired]
-        sosw[name] = sum(nbw[r.opponent] for r in paired)
-        sosm[name] = sum(opponents_mms) + own_start * (count - len(paired))
-        sodosw[name] = sum(nbw[r.opponent] * r.points_x2 for r in paired)
-        sodosm[name] = sum(m * r.points_x2 for m, r in zip(opponents_mms, paired, strict=True))
-    sososw: dict[Hashable, int] = {}
-    sososm: dict[Hashable, int] = {}
-    for name, played in rounds.items():
-        paired = [r for r in played if r.kind == "game" and r.opponent in rounds]
-        sososw[name] = sum(sosw[r.opponent] for r in paired)
-        sososm[name] = sum(sosm[r.opponent] for r in paired) + (
-            2 * start.get(name, 0) * count * (count - len(paired))
+        games = extra_nbw = extra_mms = 0
+        nbw[name], mms[name] = [], []
+        for index in range(count):
+            one = played[index] if index < len(played) else GothaRound("free")
+            if one.kind == "game":
+                games += one.points_x2
+            elif one.kind == "bye":
+                extra_nbw, extra_mms = extra_nbw + rules.bye_nbw_x2, extra_mms + rules.bye_mms_x2
+            elif one.kind == "absent":
+                extra_nbw += rules.absent_nbw_x2
+                extra_mms += rules.absent_mms_x2
+            rounded_nbw, rounded_mms = extra_nbw, extra_mms
+            if rules.round_down:
+                rounded_nbw, rounded_mms = extra_nbw // 2 * 2, extra_mms // 2 * 2
+            nbw[name].append(games + rounded_nbw)
+            mms[name].append(2 * start.get(name, 0) + games + rounded_mms)
+    last = count - 1
+    final_nbw = {name: nbw[name][last] if count else 0 for name in rounds}
+    final_mms = {name: mms[name][last] if count else 2 * start.get(name, 0) for name in rounds}
+
+    def paired(played: Sequence[GothaRound]) -> list[GothaRound | None]:
+        return [
+            one if one.kind == "game" and one.opponent in rounds else None
+            for one in list(played)[:count]
+        ] + [None] * (count - len(played))
+
+    by_round = {name: paired(played) for name, played in rounds.items()}
+    sos: dict[str, dict[Hashable, int]] = {key: {} for key in ("W", "M")}
+    values: dict[Hashable, dict[str, Fraction]] = {}
+    for name, played in by_round.items():
+        own = 2 * start.get(name, 0)
+        # each round's opponent score (OpenGotha's oswX2, osmX2)
+        osw = [final_nbw[one.opponent] if one else 0 for one in played]
+        osm = [final_mms[one.opponent] + 2 * one.handicap_given if one else own for one in played]
+        sos["W"][name], sos["M"][name] = sum(osw), sum(osm)
+        rank = (ranks or {}).get(name, 0)
+        ext = exr = 0
+        for one in played:
+            if one is None:
+                continue
+            harder = one.handicap_given - (rank - (ranks or {}).get(one.opponent, 0))
+            coefficient = 0 if harder < 0 else min(harder + 1, 3)
+            ext += final_nbw[one.opponent] * coefficient
+            if one.points_x2 == 2:
+                exr += final_nbw[one.opponent] * coefficient
+        values[name] = {
+            "NBW": Fraction(final_nbw[name], 2),
+            "MMS": Fraction(final_mms[name], 2),
+            "CUSSW": Fraction(sum(nbw[name]), 2),
+            "CUSSM": Fraction(sum(mms[name]), 2),
+            "SOSW": Fraction(sum(osw), 2),
+            "SOSM": Fraction(sum(osm), 2),
+            "SOSW-1": Fraction(_without_lowest(osw, 1, mcmahon=False), 2),
+            "SOSW-2": Fraction(_without_lowest(osw, 2, mcmahon=False), 2),
+            "SOSM-1": Fraction(_without_lowest(osm, 1, mcmahon=True), 2),
+            "SOSM-2": Fraction(_without_lowest(osm, 2, mcmahon=True), 2),
+            "SODOSW": Fraction(
+                sum(o * one.points_x2 for o, one in zip(osw, played, strict=True) if one), 4
+            ),
+            "SODOSM": Fraction(
+                sum(o * one.points_x2 for o, one in zip(osm, played, strict=True) if one), 4
+            ),
+            "EXT": Fraction(ext, 2),
+            "EXR": Fraction(exr, 2),
+            "RANK": Fraction(rank),
+            "RATING": Fraction((ratings or {}).get(name, 0)),
+            "DC": Fraction(0),
+            "SDC": Fraction(0),
+        }
+    for name, played in by_round.items():
+        values[name]["SOSOSW"] = Fraction(sum(sos["W"][one.opponent] for one in played if one), 2)
+        values[name]["SOSOSM"] = Fraction(
+            sum(sos["M"][one.opponent] for one in played if one)
+            + 2 * start.get(name, 0) * count * sum(1 for one in played if one is None),
+            2,
         )
-    # Doubled values (quadrupled for SODOS), as OpenGotha keeps them.
-    values: dict[str, tuple[Mapping[Any, int], int]] = {
-        "NBW": (nbw, 2),
-        "MMS": (mms, 2),
-        "SOS": (sosm, 2),
-        "SOSM": (sosm, 2),
-        "SOSW": (sosw, 2),
-        "SOSOS": (sososm, 2),
-        "SOSOSM": (sososm, 2),
-        "SOSOSW": (sososw, 2),
-        "SODOS": (sodosm, 4),
-        "SODOSM": (sodosm, 4),
-        "SODOSW": (sodosw, 4),
+    return values
+
+
+def _without_lowest(scores: Sequence[int], dropped: int, *, mcmahon: bool) -> int:
+    """The sum of ``scores`` but the ``dropped`` lowest, as OpenGotha computes SOS-1 and
+    SOS-2 after the last round: none before the third round for the McMahon ones (it
+    leaves them 0), after two rounds the better one for SOS-1 and 0 for SOS-2."""
+    if len(scores) <= 1 or (mcmahon and len(scores) <= 2):
+        return 0
+    if len(scores) == 2:
+        return max(scores) if dropped == 1 else 0
+    return sum(scores) - sum(sorted(scores)[:dropped])
+
+
+def _direct(
+    rounds: Mapping[PlayerKey, Sequence[GothaRound]],
+    criteria: Sequence[str],
+    values: dict[PlayerKey, list[Fraction]],
+    first: int,
+    order: Sequence[PlayerKey],
+) -> None:
+    """DC and SDC set in ``values``, as OpenGotha sets them: among each group of players
+    tied on the criteria before the first of them, the games won (not by default)
+    between them. SDC counts the others a player beat, when every two of the group
+    met; DC places the group by who beat whom (Matthieu Walraet's confrontation graph:
+    players who beat each other in a cycle count as one, the others below each
+    player they lost to), the criteria after DC breaking what the games leave open."""
+    wins: dict[tuple[Hashable, Hashable], int] = {}
+    for name, played in rounds.items():
+        for index, one in enumerate(played):
+            if one.kind != "game" or one.by_default or one.points_x2 != 2:
+                continue
+            theirs = rounds.get(one.opponent, ())
+            their = theirs[index] if index < len(theirs) else None
+            if their is not None and their.kind == "game" and their.points_x2 == 0:
+                wins[name, one.opponent] = wins.get((name, one.opponent), 0) + 1
+    before = {name: tuple(values[name][:first]) for name in rounds}
+    groups: dict[tuple[Fraction, ...], list[Hashable]] = {}
+    for placed in _ranked({name: before[name] for name in rounds}, order):
+        groups.setdefault(before[placed.player], []).append(placed.player)
+    dc_at = [i for i, c in enumerate(criteria) if c == "DC"]
+    sdc_at = [i for i, c in enumerate(criteria) if c == "SDC"]
+    for group in groups.values():
+        if len(group) < 2:
+            continue
+        net = {
+            (a, b): wins.get((a, b), 0) - wins.get((b, a), 0)
+            for a in group
+            for b in group
+            if a != b
+        }
+        if all(net.values()):
+            for name in group:
+                sdc = sum(1 for other in group if other != name and net[name, other] > 0)
+                for i in sdc_at:
+                    values[name][i] = Fraction(sdc)
+        if not dc_at:
+            continue
+        # the group's places by the criteria after DC (tied players share the first's)
+        secondary = {name: tuple(values[name][dc_at[0] + 1 :]) for name in group}
+        strength = {
+            name: len(group) - sum(1 for other in group if secondary[other] > secondary[name])
+            for name in group
+        }
+        beaten = {name: {b for b in group if b != name and net[name, b] == 1} for name in group}
+        for name, dc in _confrontation(group, strength, beaten).items():
+            for i in dc_at:
+                values[name][i] = Fraction(dc)
+
+
+def _confrontation(
+    group: Sequence[Hashable],
+    strength: Mapping[Hashable, int],
+    beaten: Mapping[Hashable, set[Hashable]],
+) -> dict[Hashable, int]:
+    """Each player's DC in ``group``: the players who beat each other round a cycle
+    (a strongly connected part of the won-games graph) share every game the part won
+    or lost against the others; then, from the bottom, the players who beat no one left
+    are placed, the weakest by ``strength`` first (equals together), and taken out.
+    DC is the bottom's place minus the player's (0 at the bottom)."""
+    part = _cycles(group, beaten)
+    members: dict[int, list[Hashable]] = {}
+    for name in group:
+        members.setdefault(part[name], []).append(name)
+    # beat[p]: the players outside p's part that p's part beat
+    beat = {
+        name: {
+            other
+            for mate in members[part[name]]
+            for other in beaten[mate]
+            if part[other] != part[name]
+        }
+        for name in group
     }
-    mcmahon = any(CRITERIA[c][0] == "mcmahon" for c in criteria)
-    if not mcmahon:
-        values.update({"SOS": (sosw, 2), "SOSOS": (sososw, 2), "SODOS": (sodosw, 4)})
-    scores = {
-        name: tuple(Fraction(values[c][0][name], values[c][1]) for c in criteria) for name in rounds
-    }
-    return _ranked(scores, order)
+    left = set(group)
+    rank: dict[Hashable, int] = {}
+    while left:
+        bottom = [name for name in left if not beat[name] & left]
+        weakest = min(strength[name] for name in bottom)
+        chosen = [name for name in bottom if strength[name] == weakest]
+        for name in chosen:
+            rank[name] = 1 + len(left) - len(chosen)
+        left -= set(chosen)
+    top = max(rank.values())
+    return {name: top - rank[name] for name in group}
+
+
+def _cycles(group: Sequence[Hashable], beaten: Mapping[Hashable, set[Hashable]]):
+    """Each player's strongly connected part of the won-games graph (Tarjan's), by a
+    number shared within the part."""
+    index: dict[Hashable, int] = {}
+    low: dict[Hashable, int] = {}
+    stack: list[Hashable] = []
+    on_stack: set[Hashable] = set()
+    part: dict[Hashable, int] = {}
+
+    def visit(node: Hashable) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for other in beaten[node]:
+            if other not in index:
+                visit(other)
+                low[node] = min(low[node], low[other])
+            elif other in on_stack:
+                low[node] = min(low[node], index[other])
+        if low[node] == index[node]:
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                part[member] = index[node]
+                if member == node:
+                    break
+
+    for node in group:
+        if node not in index:
+            visit(node)
+    return part
