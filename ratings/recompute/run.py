@@ -26,6 +26,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from notifications import alerts
 from players.fields import rank_to_code
 from ratings.engine import gcr
 from ratings.engine.base import (
@@ -163,7 +164,11 @@ def sweep() -> list[str]:
                 state.running_since,
                 state.running_on or "an unknown runner",
             )
-            rows.filter(running_since=state.running_since).update(running_since=None, running_on="")
+            dropped = rows.filter(running_since=state.running_since).update(
+                running_since=None, running_on=""
+            )
+            if dropped:
+                alerts.recompute_stalled(name, state.running_since, state.running_on)
         if state.dirty_from is None or (state.queued_at is not None and state.queued_at > recent):
             continue
         same = (
