@@ -111,9 +111,7 @@ def test_a_player_without_a_confirmed_address_gets_none(evening, pat, delivered)
     assert game_digests_send(now=later()) == 0
 
 
-def test_the_digest_carries_a_working_unsubscribe_link_and_headers(
-    evening, pat, client, delivered
-):
+def test_the_digest_carries_a_working_unsubscribe_link_and_headers(evening, pat, client, delivered):
     game_digests_send(now=later())
     (mail,) = delivered()
 
