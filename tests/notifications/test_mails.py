@@ -264,3 +264,16 @@ def test_a_stalled_alert_says_when_the_run_started(connie, delivered):
     alerts.recompute_stalled("sagc", started, "dead-host:1")
 
     assert "started 2024-03-01 20:15 on dead-host:1" in delivered()[0].body
+
+
+def test_make_run_says_where_the_mail_goes(settings):
+    from clubrating.devserver import mail_destination
+
+    settings.EMAIL_BACKEND = "django.core.mail.backends.filebased.EmailBackend"
+    settings.EMAIL_FILE_PATH = "/club/var/mail"
+    assert mail_destination(settings) == (
+        "mail is written to files in /club/var/mail/ (EMAIL_URL sends it)"
+    )
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "mail.example.org", 587
+    assert mail_destination(settings) == "mail is sent through mail.example.org:587"
