@@ -13,7 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from notifications import selectors
-from notifications.models import MailKind
+from notifications.models import MailKind, OutgoingMail
 from notifications.services import absolute, mail_create
 
 logger = logging.getLogger(__name__)
@@ -36,8 +36,14 @@ def game_digests_send(*, now: datetime | None = None) -> int:
         last=today,
         quiet_since=now - timedelta(minutes=DIGEST_QUIET_MINUTES),
     )
+    # Most digests of the week were sent at an earlier sweep: one query finds them.
+    sent = set(
+        OutgoingMail.objects.filter(key__in=[d.key for d in digests]).values_list("key", flat=True)
+    )
     written = 0
     for digest in digests:
+        if digest.key in sent:
+            continue
         account = digest.player.account
         mail = mail_create(
             key=digest.key,
@@ -78,8 +84,11 @@ def rank_change_send(adjustment) -> None:
     account = player.account
     if account is None:
         return
+    # A resync with a rating from the list adds one adjustment per EGF algorithm: the
+    # player hears of the batch once.
+    batch = adjustment.resync_batch_id
     mail_create(
-        key=f"rank-change:{adjustment.pk}",
+        key=f"rank-change:batch:{batch}:{player.pk}" if batch else f"rank-change:{adjustment.pk}",
         kind=MailKind.RANK_CHANGE,
         user=account,
         template="rank_change",

@@ -36,8 +36,8 @@ def profile_of(user) -> MailProfile:
     return profile
 
 
-def language_of(user) -> str:
-    profile = MailProfile.objects.filter(user=user).first() if user is not None else None
+def language_of(profile: MailProfile | None) -> str:
+    """The language mail to ``profile``'s reader is written in."""
     return (profile.language if profile else "") or settings.LANGUAGE_CODE
 
 
@@ -60,9 +60,7 @@ def mail_create(
     in their language and put it in the outbox under ``key``; its sending is queued when
     the transaction commits. None when ``user`` has no confirmed address (and ``to``
     gives none), turned ``kind`` off, or a mail of that ``key`` exists already."""
-    if user is not None and not MailProfile.objects.filter(user=user).exists():
-        MailProfile.objects.get_or_create(user=user)
-    profile = MailProfile.objects.filter(user=user).first() if user is not None else None
+    profile = MailProfile.objects.get_or_create(user=user)[0] if user is not None else None
     address = to or (user.email if user is not None else "")
     if not address or (profile is not None and not profile.wants(kind)):
         return None
@@ -81,7 +79,7 @@ def mail_create(
             "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
-    with translation.override(language_of(user)):
+    with translation.override(language_of(profile)):
         rendered_subject = str(subject) % (subject_params or {})
         context["subject"] = rendered_subject
         text = render_to_string(f"mail/{template}.txt", context)

@@ -168,7 +168,7 @@ def sweep() -> list[str]:
                 running_since=None, running_on=""
             )
             if dropped:
-                alerts.recompute_stalled(name, state.running_since, state.running_on)
+                _tell_the_committee(name, state)
         if state.dirty_from is None or (state.queued_at is not None and state.queued_at > recent):
             continue
         same = (
@@ -179,6 +179,14 @@ def sweep() -> list[str]:
             queued.append(name)
     sweep_lab_reports([states[name] for name in maintained_algorithms() if name in states])
     return queued
+
+
+def _tell_the_committee(algorithm: str, state: RecomputeState) -> None:
+    """Mail the committee that the run of ``state`` stalled; never fails the sweep."""
+    try:
+        alerts.recompute_stalled(algorithm, state.running_since, state.running_on)
+    except Exception:
+        logger.exception("could not tell the committee that %s stalled", algorithm)
 
 
 def running_stalled(state: RecomputeState) -> bool:

@@ -41,7 +41,7 @@ def test_three_games_of_one_evening_make_one_mail(evening, delivered):
     assert mail.to == ["ann@example.org"]
     assert mail.subject == f"Your games of {yesterday().isoformat()}"
     assert mail.body.count("against") == 3
-    assert "Ben Bo (ben): won" in mail.body
+    assert re.search(r"Ben Bo \(ben\): won, \+\d+\.\d\n", mail.body), "the change, signed"
     assert "Cat Cho (cat): lost" in mail.body
     assert "Your club rank after the evening:" in mail.body
     assert "http://127.0.0.1:8000/me/" in mail.body

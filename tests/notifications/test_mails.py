@@ -78,6 +78,35 @@ def test_a_resync_tells_each_player_once_even_with_a_rating_per_egf_algorithm(
     assert "Resync with national rank" in mail.body
 
 
+def test_a_resync_with_a_rating_tells_the_player_once_when_an_egf_algorithm_is_primary(
+    pat, ann, connie, delivered, settings
+):
+    settings.RATINGS_PRIMARY_ALGORITHM = "egf-2021"
+
+    resync_apply(
+        user=connie,
+        changes=[ResyncChange(ann, parse_rank("4k"), rating=2050)],
+        effective_date=yesterday(),
+    )
+
+    assert len(delivered()) == 1
+
+
+def test_a_failing_alert_never_stops_the_sweep(vera, connie, ann, ben, monkeypatch):
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", yesterday())])
+    RecomputeState.objects.filter(algorithm="sagc").update(
+        running_since=timezone.now() - timedelta(hours=1), running_on="dead-host:4242"
+    )
+
+    def broken(*args):
+        raise RuntimeError("the template is broken")
+
+    monkeypatch.setattr(alerts, "recompute_stalled", broken)
+    sweep()
+
+    assert RecomputeState.objects.get(algorithm="sagc").running_since is None, "taken over"
+
+
 def test_an_adjustment_of_one_other_algorithm_sends_nothing(pat, ann, connie, delivered):
     factories.adjustment(ann, yesterday(), "3k", user=connie, algorithm="egf-2021", value=2100)
 
