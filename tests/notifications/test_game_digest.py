@@ -10,6 +10,7 @@ import pytest
 from notifications.models import OutgoingMail
 from notifications.senders import game_digests_send
 from notifications.services import mail_settings_save
+from players.services.accounts import account_create, account_link_player
 from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.recompute.run import recompute_pending
 from tests import factories
@@ -124,3 +125,19 @@ def test_the_digest_carries_a_working_unsubscribe_link_and_headers(evening, pat,
     assert (
         "games" in type(evening[0]).objects.get(pk=evening[0].pk).white.account.mail_profile.muted
     )
+
+
+def test_a_sweep_that_finds_every_digest_sent_reads_a_few_queries_whatever_the_players(
+    evening, connie, ben, cat, django_assert_max_num_queries
+):
+    for player in (ben, cat):
+        account = account_create(
+            user=connie, username=f"{player.username}-own", password=None, role="reader"
+        )
+        account_link_player(user=connie, account=account, player=player)
+        account.email = f"{player.username}@example.org"
+        account.save()
+    assert game_digests_send(now=later()) == 3
+
+    with django_assert_max_num_queries(6):
+        assert game_digests_send(now=later()) == 0
