@@ -2,7 +2,7 @@
 
 import os
 
-from celery import Celery, bootsteps
+from celery import Celery, bootsteps, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
 
@@ -40,3 +40,12 @@ class Heartbeat(bootsteps.StartStopStep):
 
 
 app.steps["worker"].add(Heartbeat)
+
+
+@signals.beat_init.connect
+def watch_the_worker(sender=None, **kwargs):
+    """Beat's process mails the committee when the worker goes silent: the worker
+    cannot report its own silence."""
+    from notifications.alerts import WorkerWatch
+
+    WorkerWatch().start()

@@ -64,6 +64,13 @@ def environment() -> dict[str, str]:
     return env
 
 
+def mail_destination(settings) -> str:
+    """Where the site's mail goes, for the start-up message."""
+    if settings.EMAIL_BACKEND.endswith("filebased.EmailBackend"):
+        return f"mail is written to files in {settings.EMAIL_FILE_PATH}/ (EMAIL_URL sends it)"
+    return f"mail is sent through {settings.EMAIL_HOST}:{settings.EMAIL_PORT}"
+
+
 def stop(processes: dict[str, subprocess.Popen]) -> None:
     """SIGTERM each process, then SIGKILL the process group of any still running after
     ``STOP_SECONDS``. The worker is signalled alone (it stops its pool itself, after
@@ -119,6 +126,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "Ctrl-C stops them all.",
             flush=True,
         )
+        print(f"clubrating: {mail_destination(settings)}", flush=True)
         while True:
             for name, process in processes.items():
                 code = process.poll()

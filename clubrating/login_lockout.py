@@ -88,8 +88,9 @@ def lockout_message(request=None) -> str:
     minutes = max(1, round(cool_off.total_seconds() / 60)) if cool_off else None
     wait = f"Wait {minutes} minutes and try again, or ask" if minutes else "Ask"
     return (
-        f"Too many failed log-ins for this username from your address. {wait} a "
-        "committee member to set a temporary password, which also lifts the lock."
+        f"Too many failed log-ins for this username from your address. {wait} for a "
+        "link to choose a new password (Forgot your password?, or a committee member "
+        "sends one), which also lifts the lock."
     )
 
 

@@ -7,6 +7,7 @@ Celery tasks run in-process. README.md ("Configuration") lists every variable.
 import logging
 import os
 import re
+import urllib.parse
 import zoneinfo
 from datetime import timedelta
 from pathlib import Path
@@ -97,6 +98,7 @@ INSTALLED_APPS = [
     "axes",
     "players.apps.PlayersConfig",
     "ratings.apps.RatingsConfig",
+    "notifications.apps.NotificationsConfig",
 ]
 
 MIDDLEWARE = [
@@ -190,15 +192,21 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 
 LOGIN_URL = "/accounts/login/"
+# A link to choose a password (Django's reset, the committee's invitation) lasts this long.
+INVITATION_DAYS = env_int("INVITATION_DAYS", 7)
+if INVITATION_DAYS < 1:
+    raise ImproperlyConfigured(f"INVITATION_DAYS must be at least 1; got {INVITATION_DAYS}")
+PASSWORD_RESET_TIMEOUT = INVITATION_DAYS * 24 * 3600
 LOGIN_REDIRECT_URL = "/"
 LOGOUT_REDIRECT_URL = "/"
 
 # --- Log-in lockout (django-axes; clubrating/login_lockout.py). After
 # LOGIN_FAILURE_LIMIT failures for one username from one client address, that pair is
 # refused for LOGIN_LOCKOUT_SECONDS, even with the right password; the same user from
-# another address, and other users behind the same proxy, can still log in. A committee
-# member's temporary password lifts the lock. The attempts live in the database, not
-# the cache, so log-ins keep working (and locking) while Redis is down.
+# another address, and other users behind the same proxy, can still log in. A link to
+# choose a password (a reset, or one a committee member sends) lifts the lock. The
+# attempts live in the database, not the cache, so log-ins keep working (and locking)
+# while Redis is down.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)
 # How many proxies in front of the site append to X-Forwarded-For (1 behind the TLS
@@ -328,6 +336,65 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
         "task": "ratings.tasks.recompute_pending",
         "schedule": RATINGS_SWEEP_SECONDS,
     },
+}
+
+# --- Mail: written to an outbox row by the request, sent by a Celery task
+# (notifications/). EMAIL_URL picks the transport: smtp://user:password@host:587
+# (STARTTLS), smtps://user:password@host:465 (TLS from the start), or file:///path;
+# unset, mail goes to files in var/mail/ (make run says so). The tests use Django's
+# in-memory backend (pytest-django sets it).
+EMAIL_URL = env_str("EMAIL_URL")
+MAIL_DIR = VAR_DIR / "mail"
+
+
+def _email_settings(url: str | None) -> dict:
+    """The EMAIL_* settings of ``url``; ImproperlyConfigured names a bad one."""
+    if url is None:
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": str(MAIL_DIR),
+        }
+    parts = urllib.parse.urlsplit(url)
+    if parts.scheme == "file" and parts.path:
+        return {
+            "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+            "EMAIL_FILE_PATH": parts.path,
+        }
+    if parts.scheme not in ("smtp", "smtps") or not parts.hostname:
+        raise ImproperlyConfigured(
+            "EMAIL_URL must be smtp://user:password@host:587, smtps://user:password@host:465 "
+            f"or file:///path; got {url!r}"
+        )
+    try:
+        port = parts.port or (465 if parts.scheme == "smtps" else 587)
+    except ValueError:
+        raise ImproperlyConfigured(f"EMAIL_URL has a bad port; got {url!r}") from None
+    return {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": parts.hostname,
+        "EMAIL_PORT": port,
+        "EMAIL_HOST_USER": urllib.parse.unquote(parts.username or ""),
+        "EMAIL_HOST_PASSWORD": urllib.parse.unquote(parts.password or ""),
+        "EMAIL_USE_TLS": parts.scheme == "smtp",
+        "EMAIL_USE_SSL": parts.scheme == "smtps",
+        "EMAIL_TIMEOUT": 30,
+    }
+
+
+globals().update(_email_settings(EMAIL_URL))
+DEFAULT_FROM_EMAIL = env_str("MAIL_FROM", "clubrating <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# The site's address as its readers reach it: the links in mail are built from it.
+SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+if not SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(f"SITE_URL must start with http:// or https://; got {SITE_URL!r}")
+# The daily mail to the volunteers (open reports) goes at this hour of TIME_ZONE.
+MAIL_DAILY_HOUR = env_int("MAIL_DAILY_HOUR", 18)
+if not 0 <= MAIL_DAILY_HOUR <= 23:
+    raise ImproperlyConfigured(f"MAIL_DAILY_HOUR must be 0 to 23; got {MAIL_DAILY_HOUR}")
+CELERY_BEAT_SCHEDULE["mail-sweep"] = {
+    "task": "notifications.tasks.mail_sweep",
+    "schedule": RATINGS_SWEEP_SECONDS,
 }
 
 # --- Cache: shared by every process when Redis is there (recompute progress);

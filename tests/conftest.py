@@ -301,3 +301,18 @@ def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
             # makes one: the test's ORM calls got connections that nothing else
             # would close, and PostgreSQL cannot drop the test database under them.
             connections.close_all()
+
+
+@pytest.fixture
+def delivered(mailoutbox):
+    """A function that sends every outbox mail as its task would (the tests' transaction
+    never commits, so the tasks queued on commit do not run) and returns the mails
+    sent so far (Django's in-memory ``mail.outbox``)."""
+    from notifications.services import mail_send, unsent_mail_ids
+
+    def deliver():
+        for mail_id in unsent_mail_ids(older_than_seconds=-60):
+            mail_send(mail_id)
+        return mailoutbox
+
+    return deliver

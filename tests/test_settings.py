@@ -371,3 +371,51 @@ def test_it_names_a_bad_log_level():
     assert error.endswith(
         "LOG_LEVEL must be one of DEBUG, INFO, WARNING, ERROR, CRITICAL; got 'LOUD'"
     )
+
+
+# --- Mail (EMAIL_URL).
+
+
+def test_mail_goes_to_files_in_the_var_folder_when_no_server_is_configured(tmp_path):
+    loaded = load_settings(
+        {"CLUBRATING_VAR_DIR": str(tmp_path)}, "EMAIL_BACKEND", "EMAIL_FILE_PATH"
+    )
+
+    assert loaded == {
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": str(tmp_path / "mail"),
+    }
+
+
+def test_an_smtp_url_sends_with_starttls_and_smtps_with_tls_from_the_start():
+    names = ("EMAIL_HOST", "EMAIL_PORT", "EMAIL_HOST_USER", "EMAIL_HOST_PASSWORD")
+    smtp = load_settings(
+        {"EMAIL_URL": "smtp://club%40example.org:p%3Ass@mail.example.org"},
+        *names,
+        "EMAIL_USE_TLS",
+        "EMAIL_USE_SSL",
+    )
+    smtps = load_settings(
+        {"EMAIL_URL": "smtps://u:p@mail.example.org:2465"}, "EMAIL_PORT", "EMAIL_USE_SSL"
+    )
+
+    assert smtp == {
+        "EMAIL_HOST": "mail.example.org",
+        "EMAIL_PORT": 587,
+        "EMAIL_HOST_USER": "club@example.org",
+        "EMAIL_HOST_PASSWORD": "p:ss",
+        "EMAIL_USE_TLS": True,
+        "EMAIL_USE_SSL": False,
+    }
+    assert smtps == {"EMAIL_PORT": 2465, "EMAIL_USE_SSL": True}
+
+
+@pytest.mark.parametrize("url", ["mail.example.org", "http://mail.example.org", "smtp://"])
+def test_a_bad_email_url_stops_the_start_naming_it(url):
+    assert settings_error({"EMAIL_URL": url}).startswith(
+        "django.core.exceptions.ImproperlyConfigured: EMAIL_URL must be smtp://"
+    )
+
+
+def test_site_url_must_be_an_http_address():
+    assert "SITE_URL must start with http" in settings_error({"SITE_URL": "go.example.org"})

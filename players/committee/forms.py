@@ -12,8 +12,6 @@ from __future__ import annotations
 from datetime import date
 
 from django import forms
-from django.contrib.auth import get_user_model
-from django.contrib.auth.password_validation import validate_password
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils import timezone
@@ -346,8 +344,6 @@ class MergeConfirmForm(MergeForm):
 
 # --- accounts ---------------------------------------------------------------------
 
-PASSWORD_HELP = "Leave empty to generate a temporary password, shown once on the next page."
-
 
 def _role_field() -> forms.ChoiceField:
     return forms.ChoiceField(
@@ -358,15 +354,6 @@ def _role_field() -> forms.ChoiceField:
     )
 
 
-def _password_field() -> forms.CharField:
-    return forms.CharField(
-        required=False,
-        strip=False,
-        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
-        help_text=PASSWORD_HELP,
-    )
-
-
 class AccountCreateForm(forms.Form):
     username = forms.CharField(
         max_length=150,
@@ -374,7 +361,9 @@ class AccountCreateForm(forms.Form):
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
     role = _role_field()
-    password = _password_field()
+    email = forms.EmailField(
+        help_text="The invitation goes there: a link, valid a few days, to choose a password."
+    )
     player = _typed_player(
         label="Player record",
         required=False,
@@ -385,13 +374,6 @@ class AccountCreateForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["role"].initial = Role.VOLUNTEER
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        if password:
-            someone = get_user_model()(username=self.cleaned_data.get("username", ""))
-            validate_password(password, user=someone)
-        return password
 
 
 class AccountRoleForm(forms.Form):
@@ -408,19 +390,13 @@ class AccountPlayerForm(forms.Form):
     )
 
 
-class TemporaryPasswordForm(forms.Form):
-    password = _password_field()
+class InvitationForm(forms.Form):
+    """Where to send a link to choose a password (a forgotten one, or an invitation
+    again)."""
 
-    def __init__(self, *args, account=None, **kwargs):
-        super().__init__(*args, **kwargs)
-        self.account = account
-        self.fields["password"].label = "Temporary password"
-
-    def clean_password(self) -> str:
-        password = self.cleaned_data["password"]
-        if password:
-            validate_password(password, user=self.account)
-        return password
+    email = forms.EmailField(
+        help_text="Their address; the link works for a few days, once, and lifts a log-in lockout."
+    )
 
 
 # --- recompute --------------------------------------------------------------------

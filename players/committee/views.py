@@ -12,7 +12,6 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
-from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players.committee.forms import (
@@ -22,13 +21,13 @@ from players.committee.forms import (
     AccountRoleForm,
     AdjustmentForm,
     FullRecomputeForm,
+    InvitationForm,
     MergeConfirmForm,
     MergeForm,
     PlayerEditForm,
     PlayerToAdjustForm,
     ResyncApplyForm,
     ResyncForm,
-    TemporaryPasswordForm,
     TournamentClassForm,
 )
 from players.committee.tables import (
@@ -51,8 +50,7 @@ from players.services.accounts import (
     account_link_player,
     account_role,
     account_set_roles,
-    account_set_temporary_password,
-    temporary_password,
+    invitation_send,
 )
 from players.services.adjustments import (
     adjustment_apply,
@@ -76,9 +74,6 @@ BAD_SHOWN = 100  # bad lines listed; the rest are counted
 # tournaments would otherwise fill the page (a row weighs about 1 kB).
 ABSENT_SHOWN = 200
 PASTED_SHOWN_AGAIN = 64 * 1024  # a pasted list longer than this is not put back in the page
-# A generated password waits here, in the server-side session, for the one page that
-# shows it; reading it removes it.
-SHOWN_ONCE = "committee_password_shown_once"
 AUTO_REFRESH_SECONDS = 5
 
 
@@ -447,10 +442,6 @@ def _account(pk: int):
     return account
 
 
-def _show_once(request, account, password: str) -> None:
-    request.session[SHOWN_ONCE] = {"pk": account.pk, "password": password}
-
-
 @committee_required
 @require_safe
 def account_list(request):
@@ -476,17 +467,18 @@ def account_create(request):
 
 
 def _account_created(request, data: dict):
-    password = data["password"] or temporary_password()
-    account = accounts_services.account_create(
+    account = accounts_services.account_invite(
         user=request.user,
         username=data["username"],
-        password=password,
+        email=data["email"],
         role=data["role"],
         player=data["player"],
     )
-    if not data["password"]:
-        _show_once(request, account, password)
-    messages.success(request, f"Account {account.username} created.")
+    messages.success(
+        request,
+        f"Account {account.username} created; the invitation to choose a password is "
+        f"on its way to {data['email']}.",
+    )
     return redirect("committee_account", pk=account.pk)
 
 
@@ -495,18 +487,12 @@ def _player_options() -> dict:
 
 
 def _render_account(request, account, role_form=None, password_form=None, player_form=None):
-    shown = request.session.get(SHOWN_ONCE)
-    password = None
-    if shown and shown["pk"] == account.pk:
-        password = shown["password"]
-        del request.session[SHOWN_ONCE]
     context = {
         "account": account,
         "role": account_role(account),
         "refusal": account_change_refusal(request.user, account),
         "role_form": role_form or AccountRoleForm(initial={"role": account_role(account)}),
-        "password_form": password_form or TemporaryPasswordForm(account=account),
-        "password": password,
+        "password_form": password_form or InvitationForm(initial={"email": account.email}),
         "linked_player": report_selectors.linked_player(account),
         "player_form": player_form
         or AccountPlayerForm(
@@ -519,7 +505,6 @@ def _render_account(request, account, role_form=None, password_form=None, player
 
 @committee_required
 @require_safe
-@never_cache  # the page may show a password once: no copy in any cache
 def account_detail(request, pk: int):
     return _render_account(request, _account(pk))
 
@@ -545,26 +530,21 @@ def account_roles(request, pk: int):
 @require_POST
 def account_password(request, pk: int):
     account = _account(pk)
-    form = TemporaryPasswordForm(request.POST, account=account)
+    form = InvitationForm(request.POST)
     if form.is_valid():
+        email = form.cleaned_data["email"]
         try:
-            return _password_set(request, account, typed=form.cleaned_data["password"])
+            invitation_send(user=request.user, account=account, email=email)
         except ServiceError as error:
             add_service_errors(form, error)
+        else:
+            messages.success(
+                request,
+                f"A link to choose a password is on its way to {email}; following it "
+                f"also lifts any log-in lockout of {account.username}.",
+            )
+            return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, password_form=form)
-
-
-def _password_set(request, account, typed: str):
-    password = typed or temporary_password()
-    account_set_temporary_password(user=request.user, account=account, password=password)
-    if not typed:
-        _show_once(request, account, password)
-    messages.success(
-        request,
-        f"{account.username} has a new temporary password; they should change it "
-        "after logging in (Change password, under their name).",
-    )
-    return redirect("committee_account", pk=account.pk)
 
 
 @committee_required

@@ -1,16 +1,22 @@
-"""Writing accounts: roles, temporary passwords, the link to a player."""
+"""Writing accounts: roles, invitations by mail, passwords chosen by their owners, the
+link to a player."""
 
 from __future__ import annotations
 
-import secrets
 from typing import Any
 
 from axes.utils import reset as reset_login_lockout
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, models, transaction
+from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
 
 from clubrating.usernames import canonical_username
+from notifications import tokens
+from notifications.models import MailKind
+from notifications.services import absolute, account_notice, email_set, mail_create
 from players.models import (
     Player,
 )
@@ -34,15 +40,6 @@ ROLE_GROUPS = {
     Role.VOLUNTEER: (VOLUNTEERS,),
     Role.COMMITTEE: (VOLUNTEERS, COMMITTEE),
 }
-
-
-# Unambiguous letters and digits, in groups, so a password can be read out on the phone.
-_PASSWORD_ALPHABET = "abcdefghjkmnpqrstuvwxyz23456789"
-
-
-def temporary_password() -> str:
-    """A random password to hand to someone who forgot theirs (about 74 bits)."""
-    return "-".join("".join(secrets.choice(_PASSWORD_ALPHABET) for _ in range(5)) for _ in range(3))
 
 
 def account_role(account) -> Role:
@@ -105,9 +102,12 @@ def username_refusal(username: str) -> str | None:
     return None
 
 
-def account_create(*, user, username: str, password: str, role: Role, player: Player | None = None):
+def account_create(
+    *, user, username: str, password: str | None, role: Role, player: Player | None = None
+):
     """A new login for a volunteer or committee member (or a player); with ``player``,
-    linked to that player record in the same transaction."""
+    linked to that player record in the same transaction. With no ``password`` it has
+    none usable until its owner chooses one (an invitation, :func:`account_invite`)."""
     accounts = get_user_model().objects
     refusal = username_refusal(username)
     if refusal:
@@ -201,14 +201,74 @@ def account_set_roles(*, user, account, role: Role):
     return account
 
 
-def account_set_temporary_password(*, user, account, password: str):
-    """Replace a forgotten password. The password itself is never written to the audit
-    trail; the account's open sessions end (Django ties them to the password), and any
-    log-in lockout of the account, from whatever address, is lifted."""
+def account_invite(*, user, username: str, email: str, role: Role, player: Player | None = None):
+    """A new account with no password, and the mail that invites its owner at ``email``
+    to choose one (the address is theirs once they follow the link)."""
+    with transaction.atomic():
+        account = account_create(
+            user=user, username=username, password=None, role=role, player=player
+        )
+        invitation_send(user=user, account=account, email=email)
+    return account
+
+
+def invitation_send(*, user, account, email: str):
+    """Mail ``email`` a signed link, valid ``INVITATION_DAYS`` days and once, to choose
+    the password of ``account``: the invitation of a new account, or a forgotten
+    password of one that has no confirmed address yet. Following it also lifts any
+    log-in lockout of the account."""
     _check_may_change(user, account)
+    email = email.strip()
+    token = tokens.invitation_token(account, email)
+    with transaction.atomic():
+        audit(
+            user,
+            "account_invitation",
+            account,
+            after={"email": email},
+            summary=f"invitation of {account.username} sent to {email}",
+        )
+        mail_create(
+            key=f"invitation:{account.pk}:{token[-32:]}",
+            kind=MailKind.ACCOUNT,
+            user=account,
+            to=email,
+            template="invitation",
+            subject=_("Your account on the Go club ratings"),
+            context={
+                "account": account,
+                "inviter": user.get_full_name() or user.username,
+                "role": account_role(account).label,
+                "invite_url": absolute(reverse("invitation_accept", args=[token])),
+                "days": settings.INVITATION_DAYS,
+            },
+        )
+    return account
+
+
+def invitation_accept(*, account, email: str, password: str):
+    """The owner followed their invitation: ``password`` is theirs, ``email`` (which the
+    link reached) their confirmed address, and any log-in lockout is lifted."""
     with transaction.atomic():
         account.set_password(password)
         account.save(update_fields=["password"])
+        email_set(account=account, email=email)
         reset_login_lockout(username=canonical_username(account.username))
-        audit(user, "account_password", account, summary=f"temporary password for {account}")
+        audit(account, "account_invitation_accept", account, summary=f"{account} chose a password")
+    return account
+
+
+def password_changed(*, account):
+    """``account`` chose a new password (changed it, or through a reset link): any
+    log-in lockout is lifted, and its address is told, in case it was not them."""
+    with transaction.atomic():
+        reset_login_lockout(username=canonical_username(account.username))
+        audit(account, "account_password", account, summary=f"{account} changed their password")
+        if account.email:
+            account_notice(
+                account=account,
+                to=account.email,
+                event="password",
+                subject=_("The password of your account on %(site)s changed"),
+            )
     return account

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 
+from notifications.senders import rank_change_send
 from players.models import (
     Adjustment,
     Player,
@@ -26,7 +27,7 @@ from players.services.games import refresh_entry_ranks
 from ratings.engine.base import registry
 from ratings.engine.egf import EgfAlgorithm
 from ratings.engine.ranks import Rank
-from ratings.recompute.dirty import Touch, mark_dirty
+from ratings.recompute.dirty import Touch, mark_dirty, primary_algorithm
 
 
 def adjustment_apply(
@@ -66,6 +67,8 @@ def adjustment_apply(
             after=adjustment_snapshot(adjustment),
             summary=f"{player.username} -> {new_rank}",
         )
+        if algorithm in ("", primary_algorithm()):  # the club rank: the player is told
+            rank_change_send(adjustment)
         # a resync refreshes the entry ranks of its whole batch at once
         moved = refresh_entry_ranks([player]) if batch is None else []
         mark_dirty([Touch(date, None, algorithm), *moved])

@@ -10,6 +10,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from notifications.senders import report_answer_send
 from players.models import Game, GameReport, Player
 from players.services.audit import audit
 from players.services.base import ServiceError
@@ -113,4 +114,5 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
             after=report_snapshot(report),
             summary=f"game {game.pk}: {report.get_resolution_display()}",
         )
+        report_answer_send(report)
     return report

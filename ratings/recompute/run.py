@@ -26,6 +26,7 @@ from django.db import DatabaseError, connection, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 
+from notifications import alerts
 from players.fields import rank_to_code
 from ratings.algorithms import maintained_algorithms
 from ratings.engine import gcr
@@ -164,7 +165,11 @@ def sweep() -> list[str]:
                 state.running_since,
                 state.running_on or "an unknown runner",
             )
-            rows.filter(running_since=state.running_since).update(running_since=None, running_on="")
+            dropped = rows.filter(running_since=state.running_since).update(
+                running_since=None, running_on=""
+            )
+            if dropped:
+                _tell_the_committee(name, state)
         if state.dirty_from is None or (state.queued_at is not None and state.queued_at > recent):
             continue
         same = (
@@ -175,6 +180,14 @@ def sweep() -> list[str]:
             queued.append(name)
     sweep_lab_reports([states[name] for name in maintained_algorithms() if name in states])
     return queued
+
+
+def _tell_the_committee(algorithm: str, state: RecomputeState) -> None:
+    """Mail the committee that the run of ``state`` stalled; never fails the sweep."""
+    try:
+        alerts.recompute_stalled(algorithm, state.running_since, state.running_on)
+    except Exception:
+        logger.exception("could not tell the committee that %s stalled", algorithm)
 
 
 def _claim(algorithm: str, runner: str, *, force: bool) -> bool:

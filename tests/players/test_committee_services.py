@@ -11,9 +11,9 @@ from players.permissions import is_committee, is_volunteer
 from players.services.accounts import (
     Role,
     account_create,
+    account_invite,
     account_set_roles,
-    account_set_temporary_password,
-    temporary_password,
+    invitation_send,
 )
 from players.services.adjustments import adjustment_apply
 from players.services.base import ServiceError
@@ -209,42 +209,29 @@ def test_a_committee_member_cannot_drop_their_own_committee_role(connie):
     assert is_committee(connie)
 
 
-def test_staff_accounts_are_changed_by_staff_only(connie):
+def test_staff_accounts_are_changed_by_staff_only(connie, delivered):
     admin = get_user_model().objects.create_superuser("root", password="x" * 12)
     staff = get_user_model().objects.create_user("stef", password="x" * 12, is_staff=True)
 
     for account in (admin, staff):
         with pytest.raises(ServiceError, match="only"):
-            account_set_temporary_password(user=connie, account=account, password="p")
+            invitation_send(user=connie, account=account, email="a@example.org")
         with pytest.raises(ServiceError, match="only"):
             account_set_roles(user=connie, account=account, role=Role.READER)
     with pytest.raises(ServiceError, match="only a superuser"):
-        account_set_temporary_password(user=staff, account=admin, password="p")
-    account_set_temporary_password(user=admin, account=staff, password="new one here")
-    staff.refresh_from_db()
-    assert staff.check_password("new one here")
+        invitation_send(user=staff, account=admin, email="a@example.org")
+    invitation_send(user=admin, account=staff, email="stef@example.org")
+    assert [mail.to for mail in delivered()] == [["stef@example.org"]]
 
 
-def test_a_temporary_password_replaces_the_old_one_and_is_not_audited(connie):
-    account = get_user_model().objects.create_user("vic", password="forgotten")
-    password = temporary_password()
+def test_an_invitation_creates_an_account_with_no_password_and_audits_the_address(connie):
+    account = account_invite(
+        user=connie, username="vic", email="vic@example.org", role=Role.VOLUNTEER
+    )
 
-    account_set_temporary_password(user=connie, account=account, password=password)
-
-    account.refresh_from_db()
-    assert account.check_password(password)
-    assert not account.check_password("forgotten")
-    entry = AuditEntry.objects.get(action="account_password")
-    assert password not in f"{entry.summary}{entry.before}{entry.after}"
-
-
-def test_temporary_passwords_are_random_and_easy_to_read_out():
-    passwords = {temporary_password() for _ in range(50)}
-
-    assert len(passwords) == 50
-    for password in passwords:
-        assert len(password) == 17 and password.count("-") == 2
-        assert not set(password) & set("0o1li")
+    assert not account.has_usable_password()
+    entry = AuditEntry.objects.get(action="account_invitation")
+    assert entry.after == {"email": "vic@example.org"} and entry.user == connie
 
 
 # --- full recompute -------------------------------------------------------------

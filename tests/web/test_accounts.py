@@ -1,6 +1,6 @@
-"""Accounts: the committee lists, creates and changes logins, and gives someone who
-forgot their password a temporary one (there is no mail server); everyone changes
-their own password."""
+"""Accounts: the committee lists, creates (by invitation) and changes logins, and sends
+someone who forgot their password a link to choose one; everyone changes their own
+password. The mails themselves: tests/notifications/."""
 
 import io
 import re
@@ -33,9 +33,8 @@ def account(username: str):
     return get_user_model().objects.get(username=username)
 
 
-def shown_password(response) -> str | None:
-    match = re.search(r'id="temporary-password">([^<]+)<', response.content.decode())
-    return match.group(1) if match else None
+def invitation_link(mail) -> str:
+    return re.search(r"http://\S+/accounts/invitation/\S+/", mail.body).group(0)
 
 
 def test_it_lists_the_accounts_with_their_roles_but_not_the_system_account(
@@ -61,60 +60,61 @@ def test_it_lists_the_accounts_with_their_roles_but_not_the_system_account(
     assert ">system<" not in html
 
 
-def test_it_creates_an_account_with_the_password_given(client, connie):
+def test_it_creates_an_account_by_inviting_its_owner_by_mail(client, connie, delivered):
     response = client.post(
         "/committee/accounts/new/",
-        {"username": "vic", "role": "volunteer", "password": GOOD_PASSWORD},
+        {"username": "vic", "role": "volunteer", "email": "vic@example.org"},
         follow=True,
     )
 
     vic = account("vic")
     assert response.redirect_chain == [(f"/committee/accounts/{vic.pk}/", 302)]
     assert is_volunteer(vic) and not is_committee(vic)
-    assert vic.check_password(GOOD_PASSWORD)
-    assert shown_password(response) is None, "a password the committee chose is not shown"
+    assert not vic.has_usable_password(), "no password until its owner chooses one"
+    assert vic.email == "", "the address is theirs once the link is followed"
+    assert "invitation to choose a password is on its way to vic@example.org" in (
+        response.content.decode()
+    )
     assert AuditEntry.objects.get(action="account_create").user == connie
+    assert [mail.to for mail in delivered()] == [["vic@example.org"]]
 
 
-def test_a_generated_password_is_shown_once(client, connie):
-    response = client.post(
-        "/committee/accounts/new/", {"username": "cora", "role": "committee"}, follow=True
+def test_the_invited_owner_chooses_a_password_and_logs_in(client, connie, delivered):
+    client.post(
+        "/committee/accounts/new/",
+        {"username": "cora", "role": "committee", "email": "cora@example.org"},
     )
-
-    password = shown_password(response)
-    assert password and account("cora").check_password(password)
-    assert is_committee(account("cora"))
-    assert "no-store" in response["Cache-Control"]
-    again = client.get(response.redirect_chain[-1][0])
-    assert shown_password(again) is None
-    assert password not in again.content.decode()
-
-
-def test_the_new_account_can_log_in_with_the_generated_password(client, connie):
-    response = client.post(
-        "/committee/accounts/new/", {"username": "cora", "role": "volunteer"}, follow=True
-    )
-    password = shown_password(response)
     client.logout()
+    link = invitation_link(delivered()[0])
 
-    assert client.login(username="cora", password=password)
+    response = client.post(
+        link, {"new_password1": GOOD_PASSWORD, "new_password2": GOOD_PASSWORD}, follow=True
+    )
+
+    assert response.redirect_chain == [("/accounts/login/", 302)]
+    assert account("cora").email == "cora@example.org"
+    assert client.login(username="cora", password=GOOD_PASSWORD)
 
 
-def test_it_refuses_a_taken_username_and_a_weak_password_at_their_fields(client, connie):
+def test_it_refuses_a_taken_username_and_a_bad_address_at_their_fields(client, connie):
     factories.volunteer("vera")
 
-    taken = client.post("/committee/accounts/new/", {"username": "Vera", "role": "volunteer"})
-    weak = client.post(
-        "/committee/accounts/new/", {"username": "vic", "role": "volunteer", "password": "123"}
+    taken = client.post(
+        "/committee/accounts/new/",
+        {"username": "Vera", "role": "volunteer", "email": "v@example.org"},
     )
-    nameless = client.post("/committee/accounts/new/", {"username": "", "role": "volunteer"})
+    bad = client.post(
+        "/committee/accounts/new/", {"username": "vic", "role": "volunteer", "email": "vic@"}
+    )
+    nameless = client.post(
+        "/committee/accounts/new/", {"username": "", "role": "volunteer", "email": "v@example.org"}
+    )
 
     assert taken.status_code == 200
     assert taken.context["form"].errors == {
         "username": ["'Vera' is taken (usernames ignore case here)"]
     }
-    assert "password" in weak.context["form"].errors
-    assert "This password is too short" in weak.context["form"].errors["password"][0]
+    assert bad.context["form"].errors == {"email": ["Enter a valid email address."]}
     assert nameless.context["form"].errors == {"username": ["This field is required."]}
     assert not get_user_model().objects.filter(username="vic").exists()
 
@@ -145,7 +145,9 @@ def test_staff_accounts_are_not_changed_by_committee_members(client, connie):
     root = get_user_model().objects.create_superuser("root", password=GOOD_PASSWORD)
 
     page = client.get(f"/committee/accounts/{root.pk}/")
-    response = client.post(f"/committee/accounts/{root.pk}/password/", {})
+    response = client.post(
+        f"/committee/accounts/{root.pk}/password/", {"email": "root@example.org"}
+    )
 
     assert "only a superuser may change this account" in page.content.decode()
     assert 'action="/committee/accounts/' not in page.content.decode(), "no forms offered"
@@ -154,28 +156,36 @@ def test_staff_accounts_are_not_changed_by_committee_members(client, connie):
     assert root.check_password(GOOD_PASSWORD)
 
 
-def test_a_temporary_password_is_shown_once_and_replaces_the_forgotten_one(client, connie):
+def test_a_forgotten_password_gets_a_link_that_replaces_it(client, connie, delivered):
     vera = factories.volunteer("vera")
     vera.set_password("forgotten")
     vera.save()
 
-    response = client.post(f"/committee/accounts/{vera.pk}/password/", {}, follow=True)
+    response = client.post(
+        f"/committee/accounts/{vera.pk}/password/", {"email": "vera@example.org"}, follow=True
+    )
+    assert "A link to choose a password is on its way to vera@example.org" in (
+        response.content.decode()
+    )
+    client.logout()
+    client.post(
+        invitation_link(delivered()[0]),
+        {"new_password1": GOOD_PASSWORD, "new_password2": GOOD_PASSWORD},
+    )
 
-    password = shown_password(response)
     vera.refresh_from_db()
-    assert password and vera.check_password(password)
+    assert vera.check_password(GOOD_PASSWORD)
     assert not vera.check_password("forgotten")
-    assert "they should change it after logging in" in response.content.decode()
-    assert shown_password(client.get(f"/committee/accounts/{vera.pk}/")) is None
 
 
-def test_a_temporary_password_typed_by_the_committee_must_be_strong(client, connie):
+def test_a_link_to_choose_a_password_needs_an_address(client, connie, delivered):
     vera = factories.volunteer("vera")
 
-    response = client.post(f"/committee/accounts/{vera.pk}/password/", {"password": "vera"})
+    response = client.post(f"/committee/accounts/{vera.pk}/password/", {"email": "vera"})
 
     assert response.status_code == 200
-    assert response.context["password_form"].errors["password"]
+    assert response.context["password_form"].errors["email"]
+    assert delivered() == []
 
 
 def test_the_system_account_has_no_page(client, connie):
@@ -221,7 +231,7 @@ def test_the_navigation_offers_the_committee_menu_only_to_the_committee(client, 
 def test_nobody_can_create_the_reserved_system_account(client, connie, username):
     response = client.post(
         "/committee/accounts/new/",
-        {"username": username, "role": "committee", "password": GOOD_PASSWORD},
+        {"username": username, "role": "committee", "email": "s@example.org"},
     )
 
     assert response.status_code == 200
@@ -237,7 +247,7 @@ def test_a_full_width_twin_of_a_username_is_refused_not_a_server_error(client, c
 
     response = client.post(
         "/committee/accounts/new/",
-        {"username": twin, "role": "volunteer", "password": GOOD_PASSWORD},
+        {"username": twin, "role": "volunteer", "email": "a@example.org"},
     )
 
     assert response.status_code == 200

@@ -118,16 +118,16 @@ def test_the_link_form_says_which_record_is_taken(client, connie, pat):
     assert Player.objects.get(username="ann").account == pat
 
 
-def test_the_committee_creates_a_players_account_with_a_temporary_password(client, connie, ann):
+def test_the_committee_invites_a_player_to_their_own_account(client, connie, ann, delivered):
     client.force_login(connie)
 
     response = client.post(
-        "/committee/accounts/new/", {"username": "pat", "role": "reader", "player": "ann"}
+        "/committee/accounts/new/",
+        {"username": "pat", "role": "reader", "player": "ann", "email": "ann@example.org"},
     )
 
     assert response.status_code == 302
-    page = client.get(response["Location"]).content.decode()
-    assert 'id="temporary-password"' in page
+    assert [mail.to for mail in delivered()] == [["ann@example.org"]]
     assert Player.objects.get(username="ann").account.username == "pat"
 
 
