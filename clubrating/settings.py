@@ -107,6 +107,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the user (the 404 page shows who is logged in), before any view.
+    "clubrating.request_guards.NulInPathMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it turns axes' refusal of a locked-out log-in into the lockout page.

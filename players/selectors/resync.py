@@ -30,6 +30,10 @@ from ratings.engine.ranks import Rank, RankError, parse_rank
 
 DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 HEADER_WORDS = ("rank", "grade")
+# A name (150 characters at most), a rank, a date and separators fit many times over; a
+# longer line is refused unread, and shown cut to BAD_TEXT_SHOWN characters.
+MAX_LINE_LENGTH = 1000
+BAD_TEXT_SHOWN = 200
 
 
 # Slotted, not frozen: a federation's list makes 45,000 of these and of the preview's
@@ -95,7 +99,10 @@ def _parse_date(text: str, today: date) -> date:
 
 
 def _split_fields(line: str, delimiter: str) -> list[str]:
-    (fields,) = csv.reader([line], delimiter=delimiter, skipinitialspace=True)
+    try:
+        (fields,) = csv.reader([line], delimiter=delimiter, skipinitialspace=True)
+    except csv.Error as error:
+        raise LineError(f"the line cannot be read ({error})") from None
     fields = [value.strip() for value in fields]
     while fields and not fields[-1]:
         fields.pop()  # a trailing separator, as spreadsheets write them
@@ -104,6 +111,11 @@ def _split_fields(line: str, delimiter: str) -> list[str]:
 
 def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, Rank, date]:
     """The name, rank and effective date on one line, read from the right."""
+    if len(line) > MAX_LINE_LENGTH:
+        raise LineError(
+            f"the line is {len(line):,} characters long; a player's line has at most "
+            f"{MAX_LINE_LENGTH:,}"
+        )
     delimiter = delimiter_of(line)
     fields = _split_fields(line, delimiter)
     by_spaces = len(fields) == 1
@@ -168,7 +180,8 @@ def parse_rank_list(text: str, *, default_date: date | None, today: date) -> Ran
             if first and _looks_like_header(line):
                 result.has_header = True
             else:
-                result.bad.append(BadLine(number, line, str(error)))
+                shown = line if len(line) <= BAD_TEXT_SHOWN else f"{line[:BAD_TEXT_SHOWN]}…"
+                result.bad.append(BadLine(number, shown, str(error)))
         else:
             result.listed.append(ListedRank(number, name, rank, effective_date))
         first = False
