@@ -344,6 +344,9 @@ if _redis_url:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": _redis_url,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "clubrating"),
+            # A Redis that hangs fails a cache read in seconds; the pages that read the
+            # cache then build uncached (players.web.tournament_cache).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 elif CELERY_BROKER_URL.startswith("filesystem://"):
