@@ -203,12 +203,17 @@ LOGOUT_REDIRECT_URL = "/"
 # the cache, so log-ins keep working (and locking) while Redis is down.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)
+# Failures for one username from every address together before the account itself is
+# refused everywhere (guesses spread over addresses); a higher bar, since anyone can
+# lock an account this way.
+LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 20)
 # How many proxies in front of the site append to X-Forwarded-For (1 behind the TLS
 # proxy the README asks for); 0 takes the connection's own address.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 for _name, _value, _least in (
     ("LOGIN_FAILURE_LIMIT", LOGIN_FAILURE_LIMIT, 1),
     ("LOGIN_LOCKOUT_SECONDS", LOGIN_LOCKOUT_SECONDS, 1),
+    ("LOGIN_ACCOUNT_FAILURE_LIMIT", LOGIN_ACCOUNT_FAILURE_LIMIT, 1),
     ("TRUSTED_PROXY_COUNT", TRUSTED_PROXY_COUNT, 0),
 ):
     if _value < _least:
@@ -217,10 +222,14 @@ AUTHENTICATION_BACKENDS = [
     "clubrating.login_lockout.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_HANDLER = "clubrating.login_lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_LOCKOUT_SECONDS)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The pair, then the account alone (LockoutHandler.get_failures relies on this order).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username"]
+# A locked-out client's further failures are not recorded: they neither grow the row
+# nor restart the cool-off.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "clubrating.login_lockout.attempted_username"
 AXES_CLIENT_IP_CALLABLE = "clubrating.login_lockout.client_address"
