@@ -341,6 +341,38 @@ CELERY_BEAT_SCHEDULE: dict[str, dict] = {
     },
 }
 
+# --- Database timeouts of the web process. A request waiting on a lock or a slow
+# statement holds a gunicorn worker; with all of them held, every page (and /health/)
+# waits. In the web process (gunicorn.conf.py sets CLUBRATING_WEB_PROCESS)
+# PostgreSQL cancels a statement after WEB_STATEMENT_TIMEOUT_SECONDS and a wait for a
+# lock after WEB_LOCK_TIMEOUT_SECONDS: the request fails (the error page) and the
+# worker is free, before gunicorn's own 30 s timeout would kill it. The Celery worker,
+# beat and manage.py keep no limit: a recompute rewrites histories for minutes. With
+# no broker the recompute runs inside the web process, so there no limit is set. On
+# SQLite the web process waits WEB_STATEMENT_TIMEOUT_SECONDS for the write lock (the
+# busy timeout), the others a minute.
+WEB_STATEMENT_TIMEOUT_SECONDS = env_int("WEB_STATEMENT_TIMEOUT_SECONDS", 20)
+WEB_LOCK_TIMEOUT_SECONDS = env_int("WEB_LOCK_TIMEOUT_SECONDS", 5)
+for _name, _value in (
+    ("WEB_STATEMENT_TIMEOUT_SECONDS", WEB_STATEMENT_TIMEOUT_SECONDS),
+    ("WEB_LOCK_TIMEOUT_SECONDS", WEB_LOCK_TIMEOUT_SECONDS),
+):
+    if _value < 1:
+        raise ImproperlyConfigured(f"{_name} must be at least 1; got {_value}")
+WEB_PROCESS = env_bool("CLUBRATING_WEB_PROCESS", False)
+if WEB_PROCESS and not CELERY_TASK_ALWAYS_EAGER:
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        _limits = (
+            f"-c statement_timeout={WEB_STATEMENT_TIMEOUT_SECONDS * 1000} "
+            f"-c lock_timeout={WEB_LOCK_TIMEOUT_SECONDS * 1000}"
+        )
+        _options["options"] = (
+            f"{_options['options']} {_limits}".strip() if _options.get("options") else _limits
+        )
+    elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        _options["timeout"] = WEB_STATEMENT_TIMEOUT_SECONDS
+
 # --- Cache: shared by every process when Redis is there (recompute progress);
 # in-process otherwise, which is right for the embedded default where
 # tasks run inside the web process.
