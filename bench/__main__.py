@@ -15,7 +15,8 @@ A full run rewrites its own section of docs/performance.md, between
 
 Then, unless ``--only`` or ``--engine`` is given, it runs the database benchmarks
 (``python -m bench.database``: import, full and back-dated recomputes, pages at
-1,000,000 games), the real-data ones (``python -m bench.realdata``) and, without
+1,000,000 games), the real-data ones (``python -m bench.realdata``), the hostile requests
+(``python -m bench.hostile``) and, without
 ``--quick``, the public pages (``python -m bench.pages``), which write their own
 sections; ``--quick`` makes the first two small too.
 """
@@ -370,9 +371,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         passed = [*(["--quick"] if args.quick else []), *(["--no-write"] if args.no_write else [])]
         status |= database.main(passed, invoked_as=command)
         status |= realdata.main(passed, invoked_as=command)
+        status |= hostile_benchmark([*passed, "--invoked-as", command])
         if not args.quick:
             status |= pages_benchmark(None if args.no_write else command)
     return status
+
+
+def hostile_benchmark(arguments: list[str]) -> int:
+    """``python -m bench.hostile`` (requests built to be slow or hungry) in a process of
+    its own: it sets up Django on a fresh SQLite database of its own."""
+    return subprocess.run([sys.executable, "-m", "bench.hostile", *arguments], cwd=ROOT).returncode
 
 
 def pages_benchmark(command: str | None) -> int:

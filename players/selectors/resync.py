@@ -271,15 +271,20 @@ class ResyncPreview:
         counts[Outcome.UNKNOWN] += self.others
         return counts
 
-    def shown(self, *, unknown: int, bad: int, absent: int | None = None) -> list[PreviewRow]:
+    def shown(
+        self, *, unknown: int, bad: int, absent: int | None = None, repeated: int | None = None
+    ) -> list[PreviewRow]:
         """The rows to list: every row about one of the club's players (of those not on
         the list, the first ``absent``), the first ``bad`` bad lines and, of a club's own
         list, the first ``unknown`` unknown names (likely typos; at most ``UNKNOWN_ROWS``
-        have a row); a federation's list names thousands of players of other clubs, who
-        are counted, never listed."""
+        have a row), the first ``repeated`` lines of players listed more than once; a
+        federation's list names thousands of players of other clubs, who are counted,
+        never listed."""
         limits = {Outcome.UNKNOWN: 0 if self.is_federation_list else unknown, Outcome.BAD: bad}
         if absent is not None:
             limits[Outcome.ABSENT] = absent
+        if repeated is not None:
+            limits[Outcome.REPEATED] = repeated
         seen = dict.fromkeys(limits, 0)
         rows = []
         for row in self.rows:
@@ -413,6 +418,19 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
     return player, how
 
 
+# The line numbers a repeated player's note names. Each of the player's rows has the
+# note: naming every line made the preview quadratic (one player on 10,000 lines, 941
+# MiB before the worker was killed).
+LINES_NAMED = 10
+
+
+def _lines_named(lines: list[int]) -> str:
+    if len(lines) <= LINES_NAMED:
+        return f"lines {', '.join(map(str, lines))}"
+    shown = ", ".join(map(str, lines[:LINES_NAMED]))
+    return f"{len(lines):,} lines ({shown}, …)"
+
+
 def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPreview:
     """Match each listed line to one player and say what applying the list would do.
 
@@ -453,7 +471,7 @@ def match_rank_list(rank_list: RankList, players: Iterable[Any]) -> ResyncPrevie
         lines = lines_of[player.username]
         if len(lines) > 1:
             outcome = Outcome.REPEATED
-            note = f"{player.username} is on lines {', '.join(map(str, lines))}: list them once"
+            note = f"{player.username} is on {_lines_named(lines)}: list them once"
         elif not player.active:
             outcome, note = Outcome.INACTIVE, "this record is inactive (merged or retired)"
         elif player.national_rank == listed.rank:
