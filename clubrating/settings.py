@@ -198,8 +198,9 @@ LOGOUT_REDIRECT_URL = "/"
 # --- Log-in lockout (django-axes; clubrating/login_lockout.py). After
 # LOGIN_FAILURE_LIMIT failures for one username from one client address, that pair is
 # refused for LOGIN_LOCKOUT_SECONDS, even with the right password; the same user from
-# another address, and other users behind the same proxy, can still log in. A committee
-# member's temporary password lifts the lock. The attempts live in the database, not
+# another address, and other users behind the same proxy, can still log in, until the
+# account's failures from all addresses reach LOGIN_ACCOUNT_FAILURE_LIMIT. A committee
+# member's temporary password lifts either lock. The attempts live in the database, not
 # the cache, so log-ins keep working (and locking) while Redis is down.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)
