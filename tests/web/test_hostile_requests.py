@@ -34,7 +34,7 @@ def test_a_forged_total_forms_renders_three_empty_rows_back(client, vera):
 
     html = client.post("/sheets/new/", FORGED).content.decode()
 
-    assert html.split('id="sheet-rows"')[1].split("<template")[0].count("class=\"sheet-row\"") == 3
+    assert html.split('id="sheet-rows"')[1].split("<template")[0].count('class="sheet-row"') == 3
 
 
 def test_a_sheet_with_an_error_shows_its_filled_rows_and_three_empty_ones(client, vera):
@@ -43,7 +43,7 @@ def test_a_sheet_with_an_error_shows_its_filled_rows_and_three_empty_ones(client
 
     html = client.post("/sheets/new/", data).content.decode()
 
-    assert html.split('id="sheet-rows"')[1].split("<template")[0].count("class=\"sheet-row\"") == 4
+    assert html.split('id="sheet-rows"')[1].split("<template")[0].count('class="sheet-row"') == 4
 
 
 def test_one_player_on_many_lines_names_a_few_of_them_in_each_note():
