@@ -24,4 +24,6 @@ RUN useradd --create-home --uid 1000 clubrating && chown -R clubrating /app
 USER clubrating
 
 EXPOSE 8000
-CMD ["gunicorn", "clubrating.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+# gunicorn.conf.py: the port, three workers recycled after about 500 requests, and the
+# web process's short database timeouts.
+CMD ["gunicorn", "--config", "gunicorn.conf.py", "clubrating.wsgi"]

@@ -17,7 +17,8 @@ Then, unless ``--only`` or ``--engine`` is given, it runs the database benchmark
 (``python -m bench.database``: import, full and back-dated recomputes, pages at
 1,000,000 games), the real-data ones (``python -m bench.realdata``), what one game
 costs on a site of real tournaments (``python -m bench.realtail``), the month-end
-standings an old tournament's upload adds (``python -m bench.month_ends``) and, without
+standings an old tournament's upload adds (``python -m bench.month_ends``), the hostile
+requests (``python -m bench.hostile``) and, without
 ``--quick``, the public pages (``python -m bench.pages``), which write their own
 sections; ``--quick`` makes the first three small too.
 """
@@ -375,9 +376,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         status |= realdata.main(passed, invoked_as=command)
         status |= realtail.main(passed, invoked_as=command)
         status |= month_ends.main(passed, invoked_as=command)
+        status |= hostile_benchmark([*passed, "--invoked-as", command])
         if not args.quick:
             status |= pages_benchmark(None if args.no_write else command)
     return status
+
+
+def hostile_benchmark(arguments: list[str]) -> int:
+    """``python -m bench.hostile`` (requests built to be slow or hungry) in a process of
+    its own: it sets up Django on a fresh SQLite database of its own."""
+    return subprocess.run([sys.executable, "-m", "bench.hostile", *arguments], cwd=ROOT).returncode
 
 
 def pages_benchmark(command: str | None) -> int:

@@ -1,19 +1,29 @@
 """How django-axes locks out repeated failed log-ins on this site (settings "Log-in
-lockout"): the pair of normalised username and client address is locked, the client
-address taken behind TRUSTED_PROXY_COUNT proxies, and the refusal is a page of the site.
+lockout"): the pair of normalised username and client address is locked after
+LOGIN_FAILURE_LIMIT failures, and the account itself, from every address, after
+LOGIN_ACCOUNT_FAILURE_LIMIT (so that guesses spread over many addresses, an IPv6
+network's say, are capped too). The client address is taken behind
+TRUSTED_PROXY_COUNT proxies, an IPv6 address as its /64 network (what one household
+or server is given); the refusal is a page of the site.
 
 The attempts are kept in the database (axes' database handler), not in the cache, so
-that logging in does not depend on Redis.
+that logging in does not depend on Redis. A row of attempts holds no request data and
+stops growing at the lock: a locked-out client's further posts write nothing and do
+not restart the cool-off (:class:`LockoutHandler`).
 """
 
 import ipaddress
 import logging
 
 from axes.backends import AxesStandaloneBackend
-from axes.helpers import get_cool_off
+from axes.handlers.database import AxesDatabaseHandler
+from axes.helpers import get_cool_off, get_failure_limit
+from axes.models import AccessAttempt
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.forms import AuthenticationForm
+from django.db.models import Sum
+from django.http import QueryDict
 from django.shortcuts import render
 
 from clubrating.usernames import canonical_username
@@ -35,6 +45,45 @@ class LockoutBackend(AxesStandaloneBackend):
         return super().authenticate(request, username=username, password=password, **kwargs)
 
 
+class LockoutHandler(AxesDatabaseHandler):
+    """axes' database handler with two changes.
+
+    - The failures counted are those of the pair (username, address); once the
+      account's own, from every address, reach LOGIN_ACCOUNT_FAILURE_LIMIT, the pair
+      counts as locked whatever its own count (``AXES_LOCKOUT_PARAMETERS`` lists the
+      pair first, the username second).
+    - No GET or POST data is recorded: axes appends each failure's (up to 1 KB) to the
+      row, which anyone could grow without end.
+    """
+
+    def get_failures(self, request, credentials=None) -> int:
+        pair, account = (
+            attempts.aggregate(total=Sum("failures_since_start"))["total"] or 0
+            for attempts in self.get_user_attempts(request, credentials)
+        )
+        if account >= settings.LOGIN_ACCOUNT_FAILURE_LIMIT:
+            return max(pair, get_failure_limit(request, credentials))
+        return pair
+
+    def user_login_failed(self, sender, credentials: dict, request=None, **kwargs):
+        if request is None:
+            return super().user_login_failed(sender, credentials, request=request, **kwargs)
+        kept = request.GET, request.POST
+        request.GET = request.POST = QueryDict()
+        try:
+            return super().user_login_failed(sender, credentials, request=request, **kwargs)
+        finally:
+            request.GET, request.POST = kept
+
+
+def account_locked(username: str) -> bool:
+    """Whether the account's recent failures, from every address, reached the cap."""
+    failures = AccessAttempt.objects.filter(username=username).aggregate(
+        total=Sum("failures_since_start")
+    )["total"]
+    return (failures or 0) >= settings.LOGIN_ACCOUNT_FAILURE_LIMIT
+
+
 def attempted_username(request, credentials) -> str:
     """The username of a log-in attempt, as the site compares usernames: full-width
     letters and case give the same lockout key as the account's own spelling."""
@@ -47,11 +96,16 @@ def attempted_username(request, credentials) -> str:
     return canonical_username(str(typed)).replace("\x00", "")[:_USERNAME_LENGTH]
 
 
-def _valid_address(text: str) -> str | None:
+def _valid_address(text: str | None) -> str | None:
+    """The address as the lockout keys it: an IPv6 address as its /64 network (the
+    network address), since a single client is given a whole /64."""
     try:
-        return str(ipaddress.ip_address(text.strip()))
+        address = ipaddress.ip_address((text or "").strip())
     except ValueError:
         return None
+    if address.version == 6 and address.ipv4_mapped is None:
+        return str(ipaddress.ip_network(f"{address}/64", strict=False).network_address)
+    return str(address)
 
 
 def client_address(request) -> str | None:
@@ -59,7 +113,7 @@ def client_address(request) -> str | None:
     site runs behind), each proxy appends the address it was reached from to
     X-Forwarded-For; the client is the entry that many places from the right. Entries
     further left are whatever the client sent and are never trusted."""
-    remote = request.META.get("REMOTE_ADDR")
+    remote = _valid_address(request.META.get("REMOTE_ADDR")) or request.META.get("REMOTE_ADDR")
     count = settings.TRUSTED_PROXY_COUNT
     if count <= 0:
         return remote
@@ -83,12 +137,13 @@ def client_address(request) -> str | None:
     return address
 
 
-def lockout_message(request=None) -> str:
+def lockout_message(request=None, username: str = "") -> str:
     cool_off = get_cool_off(request)
     minutes = max(1, round(cool_off.total_seconds() / 60)) if cool_off else None
     wait = f"Wait {minutes} minutes and try again, or ask" if minutes else "Ask"
+    where = "" if username and account_locked(username) else " from your address"
     return (
-        f"Too many failed log-ins for this username from your address. {wait} for a "
+        f"Too many failed log-ins for this username{where}. {wait} for a "
         "link to choose a new password (Forgot your password?, or a committee member "
         "sends one), which also lifts the lock."
     )
@@ -99,7 +154,7 @@ def lockout_response(request, original_response=None, credentials=None):
     form = AuthenticationForm(request, initial={"username": request.POST.get("username", "")})
     context = {
         "form": form,
-        "lockout": lockout_message(request),
+        "lockout": lockout_message(request, attempted_username(request, credentials)),
         "next": request.POST.get("next", request.GET.get("next", "")),
     }
     return render(

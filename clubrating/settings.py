@@ -109,6 +109,8 @@ MIDDLEWARE = [
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # After the user (the 404 page shows who is logged in), before any view.
+    "clubrating.request_guards.NulInPathMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it turns axes' refusal of a locked-out log-in into the lockout page.
@@ -203,18 +205,24 @@ LOGOUT_REDIRECT_URL = "/"
 # --- Log-in lockout (django-axes; clubrating/login_lockout.py). After
 # LOGIN_FAILURE_LIMIT failures for one username from one client address, that pair is
 # refused for LOGIN_LOCKOUT_SECONDS, even with the right password; the same user from
-# another address, and other users behind the same proxy, can still log in. A link to
-# choose a password (a reset, or one a committee member sends) lifts the lock. The
+# another address, and other users behind the same proxy, can still log in, until the
+# account's failures from all addresses reach LOGIN_ACCOUNT_FAILURE_LIMIT. A link to
+# choose a password (a reset, or one a committee member sends) lifts either lock. The
 # attempts live in the database, not the cache, so log-ins keep working (and locking)
 # while Redis is down.
 LOGIN_FAILURE_LIMIT = env_int("LOGIN_FAILURE_LIMIT", 5)
 LOGIN_LOCKOUT_SECONDS = env_int("LOGIN_LOCKOUT_SECONDS", 900)
+# Failures for one username from every address together before the account itself is
+# refused everywhere (guesses spread over addresses); a higher bar, since anyone can
+# lock an account this way.
+LOGIN_ACCOUNT_FAILURE_LIMIT = env_int("LOGIN_ACCOUNT_FAILURE_LIMIT", 20)
 # How many proxies in front of the site append to X-Forwarded-For (1 behind the TLS
 # proxy the README asks for); 0 takes the connection's own address.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0)
 for _name, _value, _least in (
     ("LOGIN_FAILURE_LIMIT", LOGIN_FAILURE_LIMIT, 1),
     ("LOGIN_LOCKOUT_SECONDS", LOGIN_LOCKOUT_SECONDS, 1),
+    ("LOGIN_ACCOUNT_FAILURE_LIMIT", LOGIN_ACCOUNT_FAILURE_LIMIT, 1),
     ("TRUSTED_PROXY_COUNT", TRUSTED_PROXY_COUNT, 0),
 ):
     if _value < _least:
@@ -223,10 +231,14 @@ AUTHENTICATION_BACKENDS = [
     "clubrating.login_lockout.LockoutBackend",
     "django.contrib.auth.backends.ModelBackend",
 ]
-AXES_HANDLER = "axes.handlers.database.AxesDatabaseHandler"
+AXES_HANDLER = "clubrating.login_lockout.LockoutHandler"
 AXES_FAILURE_LIMIT = LOGIN_FAILURE_LIMIT
 AXES_COOLOFF_TIME = timedelta(seconds=LOGIN_LOCKOUT_SECONDS)
-AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+# The pair, then the account alone (LockoutHandler.get_failures relies on this order).
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "username"]
+# A locked-out client's further failures are not recorded: they neither grow the row
+# nor restart the cool-off.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
 AXES_RESET_ON_SUCCESS = True
 AXES_USERNAME_CALLABLE = "clubrating.login_lockout.attempted_username"
 AXES_CLIENT_IP_CALLABLE = "clubrating.login_lockout.client_address"
@@ -397,6 +409,38 @@ CELERY_BEAT_SCHEDULE["mail-sweep"] = {
     "schedule": RATINGS_SWEEP_SECONDS,
 }
 
+# --- Database timeouts of the web process. A request waiting on a lock or a slow
+# statement holds a gunicorn worker; with all of them held, every page (and /health/)
+# waits. In the web process (gunicorn.conf.py sets CLUBRATING_WEB_PROCESS)
+# PostgreSQL cancels a statement after WEB_STATEMENT_TIMEOUT_SECONDS and a wait for a
+# lock after WEB_LOCK_TIMEOUT_SECONDS: the request fails (the error page) and the
+# worker is free, before gunicorn's own 30 s timeout would kill it. The Celery worker,
+# beat and manage.py keep no limit: a recompute rewrites histories for minutes. With
+# no broker the recompute runs inside the web process, so there no limit is set. On
+# SQLite the web process waits WEB_STATEMENT_TIMEOUT_SECONDS for the write lock (the
+# busy timeout), the others a minute.
+WEB_STATEMENT_TIMEOUT_SECONDS = env_int("WEB_STATEMENT_TIMEOUT_SECONDS", 20)
+WEB_LOCK_TIMEOUT_SECONDS = env_int("WEB_LOCK_TIMEOUT_SECONDS", 5)
+for _name, _value in (
+    ("WEB_STATEMENT_TIMEOUT_SECONDS", WEB_STATEMENT_TIMEOUT_SECONDS),
+    ("WEB_LOCK_TIMEOUT_SECONDS", WEB_LOCK_TIMEOUT_SECONDS),
+):
+    if _value < 1:
+        raise ImproperlyConfigured(f"{_name} must be at least 1; got {_value}")
+WEB_PROCESS = env_bool("CLUBRATING_WEB_PROCESS", False)
+if WEB_PROCESS and not CELERY_TASK_ALWAYS_EAGER:
+    _options = DATABASES["default"].setdefault("OPTIONS", {})
+    if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+        _limits = (
+            f"-c statement_timeout={WEB_STATEMENT_TIMEOUT_SECONDS * 1000} "
+            f"-c lock_timeout={WEB_LOCK_TIMEOUT_SECONDS * 1000}"
+        )
+        _options["options"] = (
+            f"{_options['options']} {_limits}".strip() if _options.get("options") else _limits
+        )
+    elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+        _options["timeout"] = WEB_STATEMENT_TIMEOUT_SECONDS
+
 # --- Cache: shared by every process when Redis is there (recompute progress);
 # in-process otherwise, which is right for the embedded default where
 # tasks run inside the web process.
@@ -409,6 +453,9 @@ if _redis_url:
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": _redis_url,
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "clubrating"),
+            # A Redis that hangs fails a cache read in seconds; the pages that read the
+            # cache then build uncached (players.web.tournament_cache).
+            "OPTIONS": {"socket_connect_timeout": 1, "socket_timeout": 2},
         }
     }
 elif CELERY_BROKER_URL.startswith("filesystem://"):

@@ -200,6 +200,24 @@ class Player(models.Model):
         player._loaded_names = None if None in loaded else loaded
         return player
 
+    def name_length_problems(self) -> list[tuple[str, str]]:
+        """(field, message) for each name longer than its column, as the names will be
+        saved (after :meth:`sync_names`): a form's limit on what was typed does not
+        bound the full name two names make, nor the family name a split gives."""
+        problems = []
+        for name in _NAME_FIELDS:
+            limit = self._meta.get_field(name).max_length
+            if len(getattr(self, name)) > limit:
+                label = self._meta.get_field(name).verbose_name
+                problems.append(
+                    (
+                        name,
+                        f"the {label} would be {len(getattr(self, name))} characters; "
+                        f"at most {limit} fit",
+                    )
+                )
+        return problems
+
     def sync_names(self) -> None:
         """Derive the full name from the family and given names when those changed (or
         are set on a new player), else split a changed full name into them."""

@@ -7,6 +7,7 @@ nothing."""
 import re
 
 import pytest
+from axes.models import AccessAttempt
 from django.core.cache.backends.base import BaseCache
 from django.urls import reverse
 
@@ -179,3 +180,91 @@ def test_logins_keep_working_and_locking_while_the_cache_is_down(
     for _ in range(5):
         assert log_in(client, "guess").status_code in (200, 429)
     assert log_in(client, PASSWORD).status_code == 429
+
+
+# --- issue 25, items 11 and 12 --------------------------------------------------------
+
+
+@pytest.fixture
+def behind_the_proxy(settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+
+
+def test_a_locked_out_client_posting_on_grows_no_row_and_keeps_its_cool_off(
+    client, mallory, limit_of_five
+):
+    junk = "x" * 1000
+    for _ in range(5):
+        client.post(reverse("login"), {"username": "mallory", "password": "g", "junk": junk})
+    attempt = AccessAttempt.objects.get()
+    locked_at = attempt.attempt_time
+
+    for _ in range(30):
+        response = client.post(
+            reverse("login"), {"username": "mallory", "password": "g", "junk": junk}
+        )
+        assert response.status_code == 429
+
+    attempt = AccessAttempt.objects.get()
+    # axes' separators between the five failures, and nothing the client sent
+    assert "x" not in attempt.post_data and len(attempt.post_data) < 100
+    assert len(attempt.get_data) < 100
+    assert attempt.failures_since_start == 5
+    assert attempt.attempt_time == locked_at
+
+
+def test_guesses_spread_over_addresses_lock_the_account_at_the_account_limit(
+    client, mallory, limit_of_five, behind_the_proxy, settings
+):
+    settings.LOGIN_ACCOUNT_FAILURE_LIMIT = 20
+    for n in range(19):
+        assert log_in(client, "guess", client_address=f"198.51.100.{n}").status_code == 200
+    assert log_in(client, "guess", client_address="198.51.100.19").status_code == 429
+
+    response = log_in(client, PASSWORD, client_address="198.51.100.200")
+
+    assert response.status_code == 429
+    assert "Too many failed log-ins for this username." in response.content.decode()
+    assert not logged_in(client)
+
+
+def test_the_account_limit_leaves_other_accounts_alone(
+    client, mallory, limit_of_five, behind_the_proxy, settings, django_user_model
+):
+    settings.LOGIN_ACCOUNT_FAILURE_LIMIT = 20
+    django_user_model.objects.create_user("vera", password=PASSWORD)
+    for n in range(20):
+        log_in(client, "guess", client_address=f"198.51.100.{n}")
+
+    assert (
+        log_in(client, PASSWORD, username="vera", client_address="198.51.100.1").status_code == 302
+    )
+
+
+def test_guesses_from_one_ipv6_network_are_one_address(
+    client, mallory, limit_of_five, behind_the_proxy
+):
+    for n in range(1, 6):
+        log_in(client, "guess", client_address=f"2001:db8:1:2::{n:x}")
+
+    assert log_in(client, PASSWORD, client_address="2001:db8:1:2:ffff::9").status_code == 429
+    assert log_in(client, PASSWORD, client_address="2001:db8:1:3::1").status_code == 302
+
+
+def test_a_link_from_the_committee_to_choose_a_password_lifts_the_account_lock(
+    client, mallory, limit_of_five, behind_the_proxy, settings, delivered
+):
+    settings.LOGIN_ACCOUNT_FAILURE_LIMIT = 20
+    for n in range(20):
+        log_in(client, "guess", client_address=f"198.51.100.{n}")
+    assert log_in(client, PASSWORD, client_address="198.51.100.200").status_code == 429
+    client.force_login(factories.committee_member())
+    client.post(f"/committee/accounts/{mallory.pk}/password/", {"email": "mallory@example.org"})
+    client.post(reverse("logout"))
+    link = re.search(r"http://\S+(/accounts/invitation/\S+/)", delivered()[0].body).group(1)
+    chosen = {"new_password1": "a-new-chosen-password", "new_password2": "a-new-chosen-password"}
+    assert client.post(link, chosen).status_code == 302
+
+    response = log_in(client, "a-new-chosen-password", client_address="198.51.100.201")
+
+    assert response.status_code == 302

@@ -419,3 +419,49 @@ def test_a_bad_email_url_stops_the_start_naming_it(url):
 
 def test_site_url_must_be_an_http_address():
     assert "SITE_URL must start with http" in settings_error({"SITE_URL": "go.example.org"})
+
+
+# --- Database timeouts of the web process (issue 25, item 13).
+
+WEB_ENV = {
+    "DEBUG": "1",
+    "DATABASE_URL": PRODUCTION_DATABASE,
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/15",
+}
+
+
+def test_the_web_process_gets_statement_and_lock_timeouts_on_postgresql():
+    loaded = load_settings({**WEB_ENV, "CLUBRATING_WEB_PROCESS": "1"}, "DATABASES")
+
+    assert loaded["DATABASES"]["default"]["OPTIONS"]["options"] == (
+        "-c statement_timeout=20000 -c lock_timeout=5000"
+    )
+
+
+def test_the_worker_and_commands_keep_no_database_timeout():
+    loaded = load_settings(WEB_ENV, "DATABASES")
+
+    assert "options" not in loaded["DATABASES"]["default"].get("OPTIONS", {})
+
+
+def test_the_web_process_without_a_broker_keeps_no_timeout_since_it_recomputes_itself():
+    env = {**WEB_ENV, "CLUBRATING_WEB_PROCESS": "1"}
+    del env["CELERY_BROKER_URL"]
+
+    loaded = load_settings(env, "DATABASES")
+
+    assert "options" not in loaded["DATABASES"]["default"].get("OPTIONS", {})
+
+
+def test_the_web_process_waits_less_for_sqlites_write_lock(tmp_path):
+    env = {
+        "DEBUG": "1",
+        "DATABASE_URL": f"sqlite:///{tmp_path}/db.sqlite3",
+        "CELERY_BROKER_URL": "redis://127.0.0.1:6379/15",
+    }
+
+    web = load_settings({**env, "CLUBRATING_WEB_PROCESS": "1"}, "DATABASES")
+    worker = load_settings(env, "DATABASES")
+
+    assert web["DATABASES"]["default"]["OPTIONS"]["timeout"] == 20
+    assert worker["DATABASES"]["default"]["OPTIONS"]["timeout"] == 60

@@ -26,6 +26,9 @@ from players.web.pagination import page_first
 API_VERSION = "1"
 DEFAULT_PAGE_SIZE = 50
 MAX_PAGE_SIZE = 500
+# A page number beyond any list (a billion pages of 500): its offset still fits the
+# database's 64-bit integers, which 9223372036854775807 pages do not.
+MAX_PAGE = 1_000_000_000
 CACHE_SECONDS = 60
 SAFE_METHODS = ("GET", "HEAD")
 PAGE_PARAMETERS = ("page", "page_size")
@@ -189,7 +192,7 @@ def paginate(
     page of the games, joining the skipped rows costs more than the page itself. A
     queryset with aggregate annotations slices as it is.
     """
-    number = params.integer("page", default=1, minimum=1)
+    number = params.integer("page", default=1, minimum=1, maximum=MAX_PAGE)
     size = params.integer("page_size", default=DEFAULT_PAGE_SIZE, minimum=1, maximum=MAX_PAGE_SIZE)
     count = queryset.count()
     last = max(1, -(-count // size))
@@ -245,7 +248,8 @@ def paginate_by_key(
     if before is not None and after is not None:
         raise ApiError(400, "after", "give before or after, not both")
     at_end = params.text("page") == "last"
-    number = None if at_end else params.integer("page", default=0, minimum=1) or None
+    number = None if at_end else params.integer("page", default=0, minimum=1, maximum=MAX_PAGE)
+    number = number or None
     if (number is not None or at_end) and (before is not None or after is not None):
         raise ApiError(400, "page", "give a page number or a cursor (before, after), not both")
     size = params.integer("page_size", default=DEFAULT_PAGE_SIZE, minimum=1, maximum=MAX_PAGE_SIZE)

@@ -73,6 +73,9 @@ BAD_SHOWN = 100  # bad lines listed; the rest are counted
 # The club's players a federation's list does not name: a big club that plays no
 # tournaments would otherwise fill the page (a row weighs about 1 kB).
 ABSENT_SHOWN = 200
+# Lines naming a player listed more than once: the first are enough to see the mistake
+# (one player on 10,000 lines made a page of 10,000 rows).
+REPEATED_SHOWN = 200
 PASTED_SHOWN_AGAIN = 64 * 1024  # a pasted list longer than this is not put back in the page
 AUTO_REFRESH_SECONDS = 5
 
@@ -92,7 +95,9 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
     if apply_form is not None and not preview.of(Outcome.STALE):
         apply_form.fields["include_stale"].widget = forms.HiddenInput()
     if preview is not None:
-        shown = preview.shown(unknown=UNKNOWN_SHOWN, bad=BAD_SHOWN, absent=ABSENT_SHOWN)
+        shown = preview.shown(
+            unknown=UNKNOWN_SHOWN, bad=BAD_SHOWN, absent=ABSENT_SHOWN, repeated=REPEATED_SHOWN
+        )
         counts = preview.counts()
         matched = [row.player for row in shown if row.player is not None]
         context |= {

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
@@ -16,16 +17,19 @@ from players.services.reports import report_resolve
 from players.web.forms import add_service_errors
 
 RESOLVED_SHOWN = 20
+# The open reports shown a page at a time, oldest first.
+OPEN_PER_PAGE = 50
 
 
 @volunteer_required
 @require_safe
 def report_list(request: HttpRequest) -> HttpResponse:
+    page = Paginator(selectors.open_reports(), OPEN_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "reports/report_list.html",
         {
-            "open_reports": list(selectors.open_reports()),
+            "open_page": page,
             "resolved_reports": list(selectors.resolved_reports()[:RESOLVED_SHOWN]),
         },
     )

@@ -160,7 +160,7 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
         attrs={**TABLE_ATTRS, "id": "head-to-head-games"},
         empty_text="These two players have no game against each other.",
     )
-    RequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
+    BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     context = {"player": page.player, "opponent": page.opponent, "record": page.record}
     context.update(expectations=page.expectations, table=table)
     return render(request, "players/head_to_head.html", context)

@@ -269,12 +269,16 @@ class WorkerStatus:
     alive: bool
     name: str | None = None
     seconds_since_heartbeat: float | None = None
+    unreachable: str = ""  # why the cache holding the heartbeat cannot be read
 
 
 def worker_status() -> WorkerStatus:
     if settings.CELERY_TASK_ALWAYS_EAGER:
         return WorkerStatus(in_process=True, alive=True)
-    beat = liveness.last_worker_heartbeat()
+    try:
+        beat = liveness.last_worker_heartbeat()
+    except Exception as error:  # the cache's errors vary by backend; Redis down is one
+        return WorkerStatus(in_process=False, alive=False, unreachable=f"{error}")
     if beat is None:
         return WorkerStatus(in_process=False, alive=False)
     return WorkerStatus(

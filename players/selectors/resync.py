@@ -30,6 +30,10 @@ from ratings.engine.ranks import Rank, RankError, parse_rank
 
 DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 HEADER_WORDS = ("rank", "grade")
+# A name (150 characters at most), a rank, a date and separators fit many times over; a
+# longer line is refused unread, and shown cut to BAD_TEXT_SHOWN characters.
+MAX_LINE_LENGTH = 1000
+BAD_TEXT_SHOWN = 200
 
 
 # Slotted, not frozen: a federation's list makes 45,000 of these and of the preview's
@@ -99,7 +103,10 @@ def _parse_date(text: str, today: date) -> date:
 
 
 def _split_fields(line: str, delimiter: str) -> list[str]:
-    (fields,) = csv.reader([line], delimiter=delimiter, skipinitialspace=True)
+    try:
+        (fields,) = csv.reader([line], delimiter=delimiter, skipinitialspace=True)
+    except csv.Error as error:
+        raise LineError(f"the line cannot be read ({error})") from None
     fields = [value.strip() for value in fields]
     while fields and not fields[-1]:
         fields.pop()  # a trailing separator, as spreadsheets write them
@@ -108,6 +115,11 @@ def _split_fields(line: str, delimiter: str) -> list[str]:
 
 def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, Rank, date]:
     """The name, rank and effective date on one line, read from the right."""
+    if len(line) > MAX_LINE_LENGTH:
+        raise LineError(
+            f"the line is {len(line):,} characters long; a player's line has at most "
+            f"{MAX_LINE_LENGTH:,}"
+        )
     delimiter = delimiter_of(line)
     fields = _split_fields(line, delimiter)
     by_spaces = len(fields) == 1
@@ -172,7 +184,8 @@ def parse_rank_list(text: str, *, default_date: date | None, today: date) -> Ran
             if first and _looks_like_header(line):
                 result.has_header = True
             else:
-                result.bad.append(BadLine(number, line, str(error)))
+                shown = line if len(line) <= BAD_TEXT_SHOWN else f"{line[:BAD_TEXT_SHOWN]}…"
+                result.bad.append(BadLine(number, shown, str(error)))
         else:
             result.listed.append(ListedRank(number, name, rank, effective_date))
         first = False
@@ -280,15 +293,20 @@ class ResyncPreview:
         counts[Outcome.UNKNOWN] += self.others
         return counts
 
-    def shown(self, *, unknown: int, bad: int, absent: int | None = None) -> list[PreviewRow]:
+    def shown(
+        self, *, unknown: int, bad: int, absent: int | None = None, repeated: int | None = None
+    ) -> list[PreviewRow]:
         """The rows to list: every row about one of the club's players (of those not on
         the list, the first ``absent``), the first ``bad`` bad lines and, of a club's own
         list, the first ``unknown`` unknown names (likely typos; at most ``UNKNOWN_ROWS``
-        have a row); a federation's list names thousands of players of other clubs, who
-        are counted, never listed."""
+        have a row), the first ``repeated`` lines of players listed more than once; a
+        federation's list names thousands of players of other clubs, who are counted,
+        never listed."""
         limits = {Outcome.UNKNOWN: 0 if self.is_federation_list else unknown, Outcome.BAD: bad}
         if absent is not None:
             limits[Outcome.ABSENT] = absent
+        if repeated is not None:
+            limits[Outcome.REPEATED] = repeated
         seen = dict.fromkeys(limits, 0)
         rows = []
         for row in self.rows:
@@ -424,6 +442,19 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
     return player, how
 
 
+# The line numbers a repeated player's note names. Each of the player's rows has the
+# note: naming every line made the preview quadratic (one player on 10,000 lines, 941
+# MiB before the worker was killed).
+LINES_NAMED = 10
+
+
+def _lines_named(lines: list[int]) -> str:
+    if len(lines) <= LINES_NAMED:
+        return f"lines {', '.join(map(str, lines))}"
+    shown = ", ".join(map(str, lines[:LINES_NAMED]))
+    return f"{len(lines):,} lines ({shown}, …)"
+
+
 def match_rank_list(
     rank_list: RankList, players: Iterable[Any], last_resync: date | None = None
 ) -> ResyncPreview:
@@ -469,7 +500,7 @@ def match_rank_list(
         lines = lines_of[player.username]
         if len(lines) > 1:
             outcome = Outcome.REPEATED
-            note = f"{player.username} is on lines {', '.join(map(str, lines))}: list them once"
+            note = f"{player.username} is on {_lines_named(lines)}: list them once"
         elif not player.active:
             outcome, note = Outcome.INACTIVE, "this record is inactive (merged or retired)"
         elif (later := _later_resync(listed, last_resync)) is not None:

@@ -86,6 +86,9 @@ def player_create(
     if Player.objects.filter(username=username).exists():
         problems.append((None, "username", "already taken"))
     problems += _pin_problems(egd_pin)
+    named = Player(full_name=full_name, family_name=family_name, given_name=given_name)
+    named.sync_names()
+    problems += [(None, field, message) for field, message in named.name_length_problems()]
     if problems:
         raise ServiceError(f"{username} was not added", problems)
     with transaction.atomic():
@@ -169,6 +172,12 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         for name, value in changes.items():
             setattr(player, name, value)
         player.sync_names()  # the full name follows the two names (or splits into them)
+        too_long = player.name_length_problems()
+        if too_long:  # nothing is written yet: leaving the transaction writes nothing
+            raise ServiceError(
+                f"{player.username} was not changed",
+                [(None, field, message) for field, message in too_long],
+            )
         after = player_snapshot(player)
         if after == before:
             return player

@@ -4,6 +4,7 @@ volunteer who resolves it corrects or voids the game with the existing services.
 
 from __future__ import annotations
 
+from datetime import timedelta
 from typing import Any
 
 from django.db import IntegrityError, transaction
@@ -16,6 +17,9 @@ from players.services.audit import audit
 from players.services.base import ServiceError
 
 TEXT_REQUIRED_KINDS = frozenset({GameReport.Kind.OTHER})
+# A player reports a handful of games after a tournament at most; more in an hour is a
+# script filling the volunteers' queue (159 reports in 4 s from one player).
+REPORTS_PER_HOUR = 10
 
 
 def report_snapshot(report: GameReport) -> dict[str, Any]:
@@ -47,6 +51,16 @@ def report_create(*, user, player: Player, game_id: int, kind: str, text: str = 
         raise ServiceError(_ALREADY_OPEN)
     try:
         with transaction.atomic():
+            # The player's row locked: two reports sent at once are counted one by one.
+            Player.objects.select_for_update().filter(pk=player.pk).first()
+            recent = GameReport.objects.filter(
+                player=player, created_at__gte=timezone.now() - timedelta(hours=1)
+            ).count()
+            if recent >= REPORTS_PER_HOUR:
+                raise ServiceError(
+                    f"you have sent {recent} reports in the last hour; the volunteers "
+                    "answer those first: report the next game later"
+                )
             report = GameReport.objects.create(
                 game=game,
                 player=player,

@@ -13,6 +13,7 @@ recompute from a day after the tournament leaves its key, and its entry, as they
 from __future__ import annotations
 
 import hashlib
+import logging
 import pickle
 import zlib
 from collections.abc import Callable
@@ -24,6 +25,7 @@ from players.models import Tournament
 from players.selectors.tournaments import crosstable_fingerprint
 
 Kept = TypeVar("Kept")
+logger = logging.getLogger(__name__)
 
 # Bumped when what is kept (or how it is printed) changes: a deployment never serves
 # what the code before it built.
@@ -55,7 +57,8 @@ def kept_for_tournament(
     and kept. ``also``: what else the value depends on (the site's address in URLs).
 
     Kept pickled and compressed: EGC 2013's crosstable is about 2 MB of HTML, a tenth of
-    that in zlib, which Redis sends and stores in a fraction of the time."""
+    that in zlib, which Redis sends and stores in a fraction of the time. A cache that
+    cannot be reached (Redis down) only makes the page slower: it is built each time."""
     shown = (
         FORMAT,
         key_salt,
@@ -69,9 +72,17 @@ def kept_for_tournament(
     )
     digest = hashlib.sha256(repr(shown).encode()).hexdigest()
     key = f"tournament:{kind}:{tournament.pk}:{algorithm}:{digest}"
-    stored = cache.get(key)
+    try:
+        stored = cache.get(key)
+    except Exception:  # the cache's errors vary by backend; Redis down is one
+        logger.warning("tournament cache unreadable: %s built uncached", key, exc_info=True)
+        return build()
     if stored is not None:
         return pickle.loads(zlib.decompress(stored))  # our own entry, under our key
     value = build()
-    cache.set(key, zlib.compress(pickle.dumps(value, pickle.HIGHEST_PROTOCOL), 1), TIMEOUT_SECONDS)
+    packed = zlib.compress(pickle.dumps(value, pickle.HIGHEST_PROTOCOL), 1)
+    try:
+        cache.set(key, packed, TIMEOUT_SECONDS)
+    except Exception:
+        logger.warning("tournament cache unwritable: %s not kept", key, exc_info=True)
     return value

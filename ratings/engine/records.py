@@ -382,15 +382,22 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
 
 
 def _decode(data: bytes | str, source: str) -> str:
+    """The file's text. A NUL character is refused with its line: no text CSV has one,
+    and the database cannot store it in a name or a comment."""
     if isinstance(data, str):
-        return data
-    try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise GameFileError(
-            [RowError(0, "", f"the file is not UTF-8 (byte {error.start}); save it as UTF-8 CSV")],
-            source,
-        ) from None
+        text = data
+    else:
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            message = f"the file is not UTF-8 (byte {error.start}); save it as UTF-8 CSV"
+            raise GameFileError([RowError(0, "", message)], source) from None
+    nul = text.find("\x00")
+    if nul >= 0:
+        line = text.count("\n", 0, nul) + 1
+        message = "a NUL character (is it a text CSV file?)"
+        raise GameFileError([RowError(line, "", message)], source)
+    return text
 
 
 def _header_of(cells: list[str] | None, source: str) -> list[str]:

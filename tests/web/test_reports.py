@@ -6,10 +6,11 @@ the player reads the answer on their page."""
 from __future__ import annotations
 
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from players.models import AuditEntry, GameReport, Player
 from players.services import reports as report_services
@@ -471,3 +472,59 @@ def test_a_merge_moves_the_players_own_account_to_the_record_kept(connie, pat, a
 
     assert Player.objects.get(username="ben").account == pat
     assert Player.objects.get(username="ann").account is None
+
+
+# --- issue 25, item 19: a rate limit, and the queue in pages ----------------------------
+
+
+@pytest.fixture
+def many_games(vera, ann, ben):
+    """Sixty games of ann's."""
+    return record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ann, ben, "W", date(2024, 1, 1 + n % 28), round=n) for n in range(60)
+        ],
+    ).games
+
+
+def test_a_player_sends_at_most_ten_reports_an_hour(pat, ann, many_games):
+    for game in many_games[: report_services.REPORTS_PER_HOUR]:
+        report(pat, ann, game)
+
+    with pytest.raises(ServiceError, match="10 reports in the last hour"):
+        report(pat, ann, many_games[report_services.REPORTS_PER_HOUR])
+
+    assert GameReport.objects.count() == report_services.REPORTS_PER_HOUR
+
+
+def test_reports_older_than_an_hour_do_not_count_against_the_limit(pat, ann, many_games):
+    for game in many_games[: report_services.REPORTS_PER_HOUR]:
+        report(pat, ann, game)
+    GameReport.objects.update(created_at=timezone.now() - timedelta(hours=1, minutes=1))
+
+    report(pat, ann, many_games[report_services.REPORTS_PER_HOUR])
+
+
+def test_the_queue_of_open_reports_is_shown_in_pages(client, vera, pat, ann, many_games):
+    GameReport.objects.bulk_create(
+        GameReport(
+            game=game,
+            player=ann,
+            kind=GameReport.Kind.WRONG_RESULT,
+            game_revision=game.revision,
+            created_by=pat,
+        )
+        for game in many_games
+    )
+    client.force_login(vera)
+
+    first = client.get("/reports/").content.decode()
+    second = client.get("/reports/", {"page": "2"}).content.decode()
+
+    assert "Open (60)" in first
+    assert first.split('id="open-reports"')[1].count('href="/reports/') == 50
+    assert second.split('id="open-reports"')[1].count('href="/reports/') == 10
+    assert "Page 2 of 2" in second
+    for page in ("abc", "-1", "99999999999999999999"):
+        assert client.get("/reports/", {"page": page}).status_code == 200
