@@ -193,3 +193,52 @@ def test_a_date_is_typed_short_and_today_is_one_key_away(live_server, browser_pa
         (today, "alice"),
         ("2024-03-01", "alice"),
     ]
+
+
+def test_rows_removed_with_the_cross_are_not_sent_and_the_rest_is_saved(
+    live_server, browser_page, players
+):
+    page = browser_page
+    base = live_server.url
+    log_in(page, base)
+    page.goto(f"{base}/sheets/new/")
+    type_row(page, 0, "2024-03-01", "alice", "bob", "W")
+    type_row(page, 1, "2024-03-01", "alice", "carol", "B")
+    rows = page.locator("[data-row]")
+    expect(rows).to_have_count(3)
+
+    rows.nth(2).locator("[data-remove-row]").click()  # the empty third row
+    rows.nth(1).locator("[data-remove-row]").click()  # a typed row, changed mind
+    expect(rows).to_have_count(1)
+    assert page.input_value("input[name=form-TOTAL_FORMS]") == "1"
+    page.click("[data-add-row]")
+    expect(page.locator("#id_form-1-white")).to_be_focused()
+    type_row(page, 1, "2024-03-01", "bob", "carol", "W")
+    expect(page.locator("[data-row-number]")).to_have_text(["1", "2"])
+
+    page.click("text=Save the sheet")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    expect(page.locator(".alert-success")).to_contain_text("saved: 2 games")
+    saved = Game.objects.order_by("pk").values_list("white__username", "black__username")
+    assert list(saved) == [("alice", "bob"), ("bob", "carol")]
+
+
+def test_a_removed_row_in_the_middle_leaves_the_rows_after_it_as_typed(
+    live_server, browser_page, players
+):
+    page = browser_page
+    base = live_server.url
+    log_in(page, base)
+    page.goto(f"{base}/sheets/new/")
+    type_row(page, 0, "2024-03-01", "alice", "bob", "W")
+    type_row(page, 2, "2024-03-08", "bob", "carol", "B")
+
+    page.locator("[data-row]").nth(1).locator("[data-remove-row]").click()
+
+    assert page.input_value("input[name=form-TOTAL_FORMS]") == "2"
+    expect(page.locator("#id_form-1-white")).to_have_value("bob")
+    expect(page.locator("label[for=id_form-1-white]")).to_have_count(1)
+    page.click("text=Save the sheet")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    assert Game.objects.filter(black=players["carol"], winner="B").count() == 1
+    assert Game.objects.count() == 2
