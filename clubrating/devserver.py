@@ -46,36 +46,18 @@ def commands(runserver_arguments: Sequence[str]) -> dict[str, list[str]]:
     """The command line of each process, by name."""
     python = sys.executable
     level = os.environ.get("LOG_LEVEL", "INFO").strip() or "INFO"
+    # --quiet: without the banners, which would push the ready message out of sight.
+    celery = [python, "-m", "celery", "--quiet", "-A", "clubrating"]
     return {
         "web": [python, "manage.py", "runserver", *(runserver_arguments or [DEFAULT_ADDRESS])],
         # One process: SQLite has one writer at a time, so a second would only wait.
         # Mingle and gossip talk to other workers, of which there are none.
         "worker": [
-            python,
-            "-m",
-            "celery",
-            "--quiet",
-            "-A",
-            "clubrating",
-            "worker",
-            "--loglevel",
-            level,
-            "--concurrency",
-            "1",
-            "--without-mingle",
-            "--without-gossip",
+            *celery,
+            *("worker", "--loglevel", level, "--concurrency", "1"),
+            *("--without-mingle", "--without-gossip"),
         ],
-        "beat": [
-            python,
-            "-m",
-            "celery",
-            "--quiet",
-            "-A",
-            "clubrating",
-            "beat",
-            "--loglevel",
-            level,
-        ],
+        "beat": [*celery, "beat", "--loglevel", level],
     }
 
 
