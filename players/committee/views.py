@@ -42,6 +42,7 @@ from players.permissions import committee_required
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
 from players.selectors.accounts import SYSTEM_USERNAME
+from players.selectors.players import primary_ranks
 from players.selectors.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from players.services import accounts as accounts_services
 from players.services.accounts import (
@@ -97,7 +98,7 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
         context |= {
             "table": ResyncPreviewTable(
                 shown,
-                club_ranks=selectors.primary_ranks(matched),
+                club_ranks=primary_ranks(matched),
                 club_algorithm=primary_algorithm(),
                 exclude=() if any(row.rating is not None for row in shown) else ("rating",),
             ),
