@@ -95,6 +95,9 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
             except ServiceError as error:
                 if not formset.add_service_errors(error):
                     sheet_form.add_error(None, error.message)
+        else:
+            # The rows without errors get their second look in this round too.
+            duplicates = formset.doubts_of_valid_rows()
     return _render_sheet_form(request, sheet_form, formset, duplicates)
 
 
