@@ -3,11 +3,16 @@ refused at its field and nothing is stored), fix it, save, read both players' lo
 then back-date a game and see the later rows of the log page change."""
 
 import re
+from datetime import date
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from players.models import Game, Player
+from players.services.games import game_correct, record_sheet_submit
+from ratings.models import RecomputeState
+from ratings.recompute import dirty
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.conftest import TEST_OUTPUT
 
@@ -242,3 +247,50 @@ def test_a_removed_row_in_the_middle_leaves_the_rows_after_it_as_typed(
     page.wait_for_url(re.compile(r"/sheets/\d+/$"))
     assert Game.objects.filter(black=players["carol"], winner="B").count() == 1
     assert Game.objects.count() == 2
+
+
+def test_the_log_page_updates_itself_once_a_correction_is_recomputed(
+    live_server, browser_page, players, monkeypatch
+):
+    alice, bob = players["alice"], players["bob"]
+    vera = factories.volunteer_with_password("vera", PASSWORD)
+    result = record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
+    )  # rated at once (tasks run in-process)
+    game = result.games[0]
+    # The correction is saved; its recompute waits for the worker.
+    with monkeypatch.context() as patched:
+        patched.setattr(dirty, "queue_recompute", lambda algorithm: None)
+        game_correct(
+            user=vera,
+            game_id=game.pk,
+            version=game.version,
+            changes=factories.game(alice, bob, "B", game.date),  # Black won, not White
+        )
+    page = browser_page
+    page.goto(f"{live_server.url}/players/alice/")
+    expect(page.locator("#recompute-notice")).to_contain_text("This page updates itself")
+    value_before = page.locator("#player-value").inner_text()
+
+    recompute_pending()  # the worker's run
+
+    expect(page.locator("#recompute-notice")).to_have_count(0, timeout=15_000)
+    assert page.locator("#player-value").inner_text() != value_before
+
+
+def test_a_page_waiting_for_a_recompute_does_not_reload_under_someone_typing(
+    live_server, browser_page, players
+):
+    record_sheet_submit(
+        user=factories.volunteer_with_password("vera", PASSWORD),
+        games=[factories.game(players["alice"], players["bob"], "W", date(2024, 3, 1))],
+    )
+    RecomputeState.objects.filter(algorithm="sagc").update(dirty_from=date(2024, 3, 1))
+    page = browser_page
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("#recompute-notice")).to_be_visible()
+
+    page.locator("#id_search").press_sequentially("Car", delay=100)
+    page.wait_for_timeout(7_000)  # past the 5 s of the notice's reload
+
+    expect(page.locator("#id_search")).to_have_value("Car")
