@@ -61,7 +61,7 @@ from players.services.adjustments import (
 )
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
-from players.web.forms import add_service_errors
+from players.web.forms import add_service_errors, focus_first_error
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from ratings.recompute.dirty import primary_algorithm, request_full_recompute
 
@@ -178,6 +178,7 @@ def resync_apply(request):
             add_service_errors(form, error)
         else:
             return _resync_applied(request, batch)
+    focus_first_error(form)
     return _render_resync(request, _preview_again_form(data), preview, form, data["rank_list"])
 
 

@@ -470,6 +470,14 @@ class PlayerCreateForm(forms.Form):
         help_text="Tick only after checking the similar names shown above.",
     )
 
+    def __init__(self, *args, ask_someone_else: bool = False, **kwargs) -> None:
+        """``ask_someone_else``: render the "add them anyway" box, for a page that shows
+        it itself once similar names come back (the sheet's dialog). Otherwise it shows
+        only with the similar names, or once ticked."""
+        super().__init__(*args, **kwargs)
+        if not ask_someone_else and not (self.is_bound and self["someone_else"].data):
+            self.fields["someone_else"].widget = forms.HiddenInput()
+
     def clean_egd_pin(self) -> str:
         # Checked here too (the service checks again), so it shows with the other errors.
         egd_pin = self.cleaned_data["egd_pin"].strip()
@@ -484,11 +492,12 @@ class PlayerCreateForm(forms.Form):
         if full_name and not data.get("someone_else"):
             similar = lookup.player_index().similar_names(full_name)
             if similar:
-                self.add_error(
-                    "full_name",
+                message = (
                     f"similar names on file: {lookup.describe(similar)}. Is it one of them? "
-                    "If not, tick “This is someone else” and add again.",
+                    "If not, tick “This is someone else” and add again."
                 )
+                self.add_error("full_name", forms.ValidationError(message, code="similar"))
+                self.fields["someone_else"].widget = forms.CheckboxInput()
         return data
 
     def clean_username(self) -> str:

@@ -107,7 +107,7 @@ def _render_sheet_form(request, sheet_form, formset, duplicates: list[str]) -> H
         "formset": formset,
         "duplicates": duplicates,  # shown with the box to confirm
         "duplicates_fingerprint": warnings_fingerprint(duplicates),
-        "player_form": PlayerCreateForm(),
+        "player_form": PlayerCreateForm(ask_someone_else=True),
         "tournament_codes": tournament_codes(),
     }
     return render(request, "sheets/sheet_form.html", context)

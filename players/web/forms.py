@@ -30,6 +30,16 @@ def add_service_errors(form: forms.Form, error: ServiceError) -> None:
         form.add_error(None, error.message)
 
 
+def focus_first_error(form: forms.Form) -> None:
+    """Give the first field with an error ``autofocus``: a refused form far down a long
+    page (the resync's apply, under its preview) then opens at its error, not at the
+    top. Call after validation."""
+    for name in form.fields:
+        if name in form.errors:
+            form.fields[name].widget.attrs["autofocus"] = True
+            return
+
+
 # --- a player typed in --------------------------------------------------------------
 
 

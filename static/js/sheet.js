@@ -253,6 +253,10 @@
       }
     });
 
+    // "This is someone else: add them anyway" shows only with the similar names.
+    var someoneElse = playerForm.elements.someone_else;
+    var someoneElseBox = someoneElse.closest("[id^='div_']") || someoneElse.parentElement;
+
     function clearErrors() {
       dialogError.classList.add("d-none");
       Array.prototype.forEach.call(playerForm.querySelectorAll(".is-invalid"), clearFieldError);
@@ -264,6 +268,7 @@
       target = forId ? document.getElementById(forId) : lastPlayerField;
       playerForm.reset();
       clearErrors();
+      someoneElseBox.classList.add("d-none");
       if (target && target.value.trim()) {
         playerForm.elements.username.value = target.value.trim();
       }
@@ -315,6 +320,9 @@
           if (answer.data && answer.data.errors) {
             Object.keys(answer.data.errors).forEach(function (name) {
               var messages = answer.data.errors[name].map(function (error) {
+                if (error.code === "similar") {
+                  someoneElseBox.classList.remove("d-none");
+                }
                 return error.message;
               });
               var input = playerForm.elements[name];

@@ -186,6 +186,10 @@ def test_a_date_is_typed_short_and_today_is_one_key_away(live_server, browser_pa
     page.locator("#id_form-2-date ~ button.date-today").click()
     expect(page.locator("#id_form-2-date")).to_have_value(today)
     page.fill("#id_form-2-date", "")  # the third row stays blank: it is skipped
+    # "Today" is no tab stop: Tab goes from the date to White.
+    page.focus("#id_form-0-date")
+    page.keyboard.press("Tab")
+    expect(page.locator("#id_form-0-white")).to_be_focused()
     type_row(page, 0, today, "alice", "bob", "W")
     page.select_option("#id_form-1-winner", "B")
     page.fill("#id_form-1-white", "Moyo Alice")  # a name in the other order finds alice
@@ -294,3 +298,28 @@ def test_a_page_waiting_for_a_recompute_does_not_reload_under_someone_typing(
     page.wait_for_timeout(7_000)  # past the 5 s of the notice's reload
 
     expect(page.locator("#id_search")).to_have_value("Car")
+
+
+def test_the_new_player_dialog_offers_add_them_anyway_only_with_similar_names(
+    live_server, browser_page, players
+):
+    page = browser_page
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/sheets/new/")
+    page.get_by_role("button", name="New player…").click()
+    dialog = page.locator("#new-player")
+    expect(dialog).to_be_visible()
+    anyway = dialog.locator("#id_someone_else")
+    expect(anyway).to_be_hidden()
+
+    dialog.locator("#id_username").fill("bobby")
+    dialog.locator("#id_full_name").fill("Bob Smit")  # bob is on file
+    dialog.locator("#id_national_rank").fill("20k")
+    dialog.locator("text=Add the player").click()
+    expect(dialog.locator(".invalid-feedback")).to_contain_text("similar names on file: bob")
+    expect(anyway).to_be_visible()
+    anyway.check()
+    dialog.locator("text=Add the player").click()
+
+    expect(dialog).to_be_hidden()
+    assert Player.objects.get(username="bobby").full_name == "Bob Smit"
