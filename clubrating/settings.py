@@ -108,6 +108,8 @@ MIDDLEWARE = [
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # With DEBUG on (make run), a missing page is the site's 404, not Django's URL list.
+    "clubrating.not_found.SiteNotFoundMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it turns axes' refusal of a locked-out log-in into the lockout page.
     "axes.middleware.AxesMiddleware",
