@@ -201,3 +201,26 @@ def test_on_a_phone_the_head_to_head_page_shows_every_column_of_its_tables(
     assert box is not None and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"]
     assert actual.evaluate("cell => getComputedStyle(cell, '::before').content") == '"Actual"'
     page.screenshot(path=TEST_OUTPUT / "layout-head-to-head-phone.png", full_page=True)
+
+
+def test_on_a_phone_the_club_night_sheet_stacks_its_tables_and_scrolls_only_the_games(
+    live_server, browser_page
+):
+    club = factories.club("Durban Go Club")
+    factories.player("thandi", "3k", club=club, full_name="Thandi Nkosi")
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/clubs/{club.pk}/sheet/")
+
+    assert sideways_overflow(page) <= 0
+    sheet = page.locator("#club-night-sheet").bounding_box()
+    for table in ("#club-players", "#handicap-table"):
+        box = page.locator(table).bounding_box()
+        assert box["x"] + box["width"] <= sheet["x"] + sheet["width"], table
+    players, handicaps = (
+        page.locator(table).bounding_box() for table in ("#club-players", "#handicap-table")
+    )
+    assert handicaps["y"] >= players["y"] + players["height"], "one under the other"
+    games = page.locator(".games-scroll")
+    assert games.evaluate("box => box.scrollWidth > box.clientWidth"), "the games scroll"
+    page.screenshot(path=TEST_OUTPUT / "layout-club-night-sheet-390.png", full_page=True)
