@@ -12,8 +12,10 @@ from playwright.sync_api import expect
 from players.services.accounts import Role, account_create
 from players.services.games import game_void, record_sheet_submit
 from players.services.reports import report_create
+from ratings.engine.formats.opengotha import read_opengotha
 from tests import factories
 from tests.conftest import TEST_OUTPUT
+from tests.players.test_tournament_round_trip import EGC2013_XML, import_text
 from tests.web.browser_session import ensure_role_groups, sign_in_browser
 from tests.web.test_player_log import play
 
@@ -224,3 +226,21 @@ def test_on_a_phone_the_club_night_sheet_stacks_its_tables_and_scrolls_only_the_
     games = page.locator(".games-scroll")
     assert games.evaluate("box => box.scrollWidth > box.clientWidth"), "the games scroll"
     page.screenshot(path=TEST_OUTPUT / "layout-club-night-sheet-390.png", full_page=True)
+
+
+@pytest.mark.skipif(
+    not EGC2013_XML.is_file(),
+    reason=f"{EGC2013_XML} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_at_1366_px_egc_2013s_crosstable_fits_its_region(live_server, browser_page, settings):
+    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021"]  # the page's default tab is EGF's
+    import_text(EGC2013_XML.read_bytes(), read_opengotha, "egc2013.xml")
+    page = browser_page
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{live_server.url}/tournaments/EGC2013/?algorithm=egf-2021")
+
+    region = page.locator("#crosstable").locator("xpath=..")
+    widths = region.evaluate("box => [box.scrollWidth, box.clientWidth]")
+    assert widths[0] <= widths[1], "the last columns are past the edge of the region"
+    assert sideways_overflow(page) <= 0
