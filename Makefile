@@ -4,6 +4,8 @@ VENV := .venv
 VENV_PY := $(VENV)/bin/python
 # The interpreter that creates the virtualenv: python3.11 if on PATH, else python3.
 PYTHON ?= $(shell command -v python3.11 2>/dev/null || command -v python3)
+# The port of `make run`, e.g. make run PORT=8001.
+PORT ?= 8000
 # Extra arguments for pytest, e.g. make test PYTEST_ARGS="-k health -x".
 PYTEST_ARGS ?=
 # The suite is CPU-bound: one pytest-xdist process per core, at most 4 (each builds its
@@ -25,7 +27,7 @@ run: venv
 	if $(VENV_PY) manage.py help load_demo >/dev/null 2>&1; then \
 		$(VENV_PY) manage.py load_demo --if-empty; \
 	fi
-	$(VENV_PY) -m clubrating.devserver 127.0.0.1:8000
+	$(VENV_PY) -m clubrating.devserver 127.0.0.1:$(PORT)
 
 # --dist load (not worksteal): each process runs its tests in pytest-django's order, the
 # transactional tests last. Those flush the database, data migrations' rows (the roles'

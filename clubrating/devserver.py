@@ -9,48 +9,55 @@ returns at once and the recompute runs in the worker, the same task code as in
 production. Ctrl-C (SIGINT) or SIGTERM stops all three; so does any one of them
 exiting. Each runs in a process group of its own, which is what is signalled: the
 development server's autoreloader and the worker's pool go with their parent.
+
+Celery's banners are left out (``celery --quiet``). Once ``/health/`` answers 200 (the
+server up and the worker beating), the supervisor prints the site's address and the
+demo accounts that ``load_demo`` saved in the var folder and that still log in with
+that password, so they are the last lines a newcomer reads.
 """
 
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Sequence
+from pathlib import Path
 
 # How long the processes get to stop on their own before they are killed: the worker
 # finishes (or, past this, abandons) the recompute it is running; an abandoned one
 # rolls back and runs again at the next start.
 STOP_SECONDS = 10
 EMBEDDED_BROKER = "filesystem://localhost/"
+DEFAULT_ADDRESS = "127.0.0.1:8000"
+# The demo accounts' first passwords, written by load_demo (mode 0600) in the var folder.
+DEMO_ACCOUNTS_FILE = "demo-accounts.json"
+# How long after the start the supervisor keeps asking whether the site is ready.
+READY_SECONDS = 120
 
 
 def commands(runserver_arguments: Sequence[str]) -> dict[str, list[str]]:
     """The command line of each process, by name."""
     python = sys.executable
     level = os.environ.get("LOG_LEVEL", "INFO").strip() or "INFO"
+    # --quiet: without the banners, which would push the ready message out of sight.
+    celery = [python, "-m", "celery", "--quiet", "-A", "clubrating"]
     return {
-        "web": [python, "manage.py", "runserver", *(runserver_arguments or ["127.0.0.1:8000"])],
+        "web": [python, "manage.py", "runserver", *(runserver_arguments or [DEFAULT_ADDRESS])],
         # One process: SQLite has one writer at a time, so a second would only wait.
         # Mingle and gossip talk to other workers, of which there are none.
         "worker": [
-            python,
-            "-m",
-            "celery",
-            "-A",
-            "clubrating",
-            "worker",
-            "--loglevel",
-            level,
-            "--concurrency",
-            "1",
-            "--without-mingle",
-            "--without-gossip",
+            *celery,
+            *("worker", "--loglevel", level, "--concurrency", "1"),
+            *("--without-mingle", "--without-gossip"),
         ],
-        "beat": [python, "-m", "celery", "-A", "clubrating", "beat", "--loglevel", level],
+        "beat": [*celery, "beat", "--loglevel", level],
     }
 
 
@@ -95,6 +102,52 @@ def stop(processes: dict[str, subprocess.Popen]) -> None:
             os.killpg(process.pid, signal.SIGKILL)
 
 
+def site_url(runserver_arguments: Sequence[str]) -> str:
+    """The address the development server listens on, as runserver reads its argument
+    (``8001``, ``127.0.0.1:8001``, ``0.0.0.0:8001``), for a browser on this machine."""
+    given = next((a for a in runserver_arguments if not a.startswith("-")), DEFAULT_ADDRESS)
+    host, _, port = given.rpartition(":")
+    if host in ("", "0.0.0.0", "0", "[::]"):
+        host = "127.0.0.1"
+    return f"http://{host}:{port}/"
+
+
+def ready(url: str) -> bool:
+    """Whether /health/ answers 200: the server is up and tasks can run."""
+    try:
+        with urllib.request.urlopen(url + "health/", timeout=5) as response:
+            return response.status == 200
+    except (OSError, urllib.error.URLError):
+        return False
+
+
+def demo_accounts(var_dir: Path) -> dict[str, str]:
+    """The demo accounts load_demo saved whose password still logs in (one changed since
+    is not shown)."""
+    try:
+        saved = json.loads((var_dir / DEMO_ACCOUNTS_FILE).read_text())
+    except (OSError, ValueError):
+        return {}
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+
+    accounts = get_user_model().objects.in_bulk(list(saved), field_name="username")
+    return {
+        username: password
+        for username, password in saved.items()
+        if username in accounts and accounts[username].check_password(password)
+    }
+
+
+def ready_message(url: str, accounts: dict[str, str]) -> str:
+    lines = ["", f"clubrating: ready on {url}"]
+    lines += [f"  log in as {username} / {password}" for username, password in accounts.items()]
+    lines.append("Ctrl-C stops the server, the worker and beat.")
+    return "\n".join(lines)
+
+
 class _Stop(Exception):
     """SIGINT or SIGTERM reached the supervisor."""
 
@@ -117,6 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _raise_stop)
     processes: dict[str, subprocess.Popen] = {}
     status = 0
+    url = site_url(arguments)
+    waiting_until = time.monotonic() + READY_SECONDS
     try:
         for name, command in planned.items():
             processes[name] = subprocess.Popen(command, env=env, start_new_session=True)
@@ -136,6 +191,12 @@ def main(argv: Sequence[str] | None = None) -> int:
                     )
                     status = code or 1
                     raise _Stop(name)
+            if waiting_until and ready(url):
+                waiting_until = 0
+                print(ready_message(url, demo_accounts(settings.VAR_DIR)), flush=True)
+            elif waiting_until and time.monotonic() > waiting_until:
+                waiting_until = 0
+                print(f"clubrating: {url}health/ still does not answer 200.", flush=True)
             time.sleep(0.5)
     except _Stop:
         pass

@@ -112,6 +112,8 @@ MIDDLEWARE = [
     # After the user (the 404 page shows who is logged in), before any view.
     "clubrating.request_guards.NulInPathMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    # With DEBUG on (make run), a missing page is the site's 404, not Django's URL list.
+    "clubrating.not_found.SiteNotFoundMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Last: it turns axes' refusal of a locked-out log-in into the lockout page.
     "axes.middleware.AxesMiddleware",

@@ -298,17 +298,23 @@ def find_player(text: str, index: PlayerIndex | LazyIndex | None = None) -> Look
     return (index or player_index()).find(text)
 
 
-def player_from_text(text: str, index: PlayerIndex | LazyIndex | None = None) -> Player:
+def player_from_text(
+    text: str, index: PlayerIndex | LazyIndex | None = None, *, first_name_will_do: bool = False
+) -> Player:
     """The player ``text`` names, for a form field (see :func:`resolve`)."""
-    return resolve(find_player(text, index))
+    return resolve(find_player(text, index), first_name_will_do=first_name_will_do)
 
 
-def resolve(found: Lookup, if_new: str = "") -> Player:
+def resolve(found: Lookup, if_new: str = "", *, first_name_will_do: bool = False) -> Player:
     """The player of a lookup; a ValidationError saying which players it could be
     otherwise (code "unknown" when it names nobody, so that a page can offer to add
     them; ``if_new`` as for ``Lookup.message``). A merged record is refused with the
-    record it went to."""
+    record it went to. ``first_name_will_do``: a word of one player's name only (a
+    first name nobody else has) names them, for a page that only reads (the
+    head-to-head), where a wrong pick costs a click; pages that write ask for more."""
     player = found.player
+    if player is None and first_name_will_do and len(found.matches) == 1:
+        player = found.matches[0]
     if player is None:
         raise forms.ValidationError(
             found.message(if_new), code="ambiguous" if found.matches else "unknown"

@@ -165,6 +165,8 @@ def test_make_run_saves_at_once_and_its_worker_brings_the_log_page_up_to_date(tm
             log = (tmp_path / "devserver.log").read_text()
     assert code == 0, log
     assert "database is locked" not in log
+    assert f"clubrating: ready on http://127.0.0.1:{port}/" in log
+    assert "[tasks]" not in log  # the worker's banner is left out
     started_pids = re.search(r"running web (\d+), worker (\d+), beat (\d+)", log)
     assert started_pids, log
     for pid in started_pids.groups():  # each with its process group: nothing is left

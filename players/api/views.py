@@ -9,7 +9,9 @@ precision for the others.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
 
@@ -215,6 +217,23 @@ def player(request: HttpRequest, username: str) -> dict:
 # --- a player's history ------------------------------------------------------------------
 
 _RESULTS = {"W": {"W": "won", "B": "lost"}, "B": {"W": "lost", "B": "won"}}
+# How SAGC stores an exact number among its factors: str(Fraction), "9/10" or "1".
+_EXACT_NUMBER = re.compile(r"^-?\d+(?:/\d+)?$")
+
+
+def _factors_json(factors: dict) -> dict:
+    """An algorithm's factors with its numbers as JSON numbers: SAGC keeps them as exact
+    fractions in strings ("1725001/30000"), which a client would have to parse; words
+    ("promotion", "loss", a tournament class) stay strings."""
+    return {
+        key: _number(value) if isinstance(value, str) and _EXACT_NUMBER.match(value) else value
+        for key, value in factors.items()
+    }
+
+
+def _number(text: str) -> int | float:
+    exact = Fraction(text)
+    return exact.numerator if exact.denominator == 1 else float(exact)
 
 
 def _change_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
@@ -225,7 +244,7 @@ def _change_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
         "change": exact_value(row.change, info.integer_values),
         "value_after": exact_value(row.value_after, info.integer_values),
         "rank_after": str(row.rank_after),
-        "factors": row.factors,
+        "factors": _factors_json(row.factors),
         "skipped": row.skipped or None,
     }
 

@@ -373,7 +373,9 @@ class AccountCreateForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["role"].initial = Role.VOLUNTEER
+        # The least a new login may do: a player's own account left as it came must not
+        # enter, correct or void games; the committee ticks Volunteer on purpose.
+        self.fields["role"].initial = Role.READER
 
 
 class AccountRoleForm(forms.Form):

@@ -43,6 +43,7 @@ from players.permissions import committee_required
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
 from players.selectors.accounts import SYSTEM_USERNAME
+from players.selectors.players import primary_ranks
 from players.selectors.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from players.services import accounts as accounts_services
 from players.services.accounts import (
@@ -61,7 +62,7 @@ from players.services.adjustments import (
 from players.services.base import ServiceError
 from players.services.players import player_merge, player_update
 from players.services.tournaments import tournament_class_set
-from players.web.forms import add_service_errors
+from players.web.forms import add_service_errors, focus_first_error
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from ratings.algorithms import primary_algorithm
 from ratings.recompute.dirty import request_full_recompute
@@ -103,7 +104,7 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
         context |= {
             "table": ResyncPreviewTable(
                 shown,
-                club_ranks=selectors.primary_ranks(matched),
+                club_ranks=primary_ranks(matched),
                 club_algorithm=primary_algorithm(),
                 exclude=(
                     *(() if any(row.rating is not None for row in shown) else ("rating",)),
@@ -192,6 +193,7 @@ def resync_apply(request):
             add_service_errors(form, error)
         else:
             return _resync_applied(request, batch)
+    focus_first_error(form)
     return _render_resync(request, _preview_again_form(data), preview, form, data["rank_list"])
 
 

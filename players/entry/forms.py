@@ -23,7 +23,7 @@ from players import lookup
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
 from players.models import Club, Game, GameReport, Player, Tournament
 from players.services.base import ServiceError
-from players.services.games import GameInput
+from players.services.games import GameInput, default_komi, doubtful_games, jigo_problem
 from players.services.players import pin_problem
 from players.web.forms import add_field_error, player_input
 
@@ -254,6 +254,13 @@ class GameFieldsForm(forms.Form):
         white, black = data.get("white"), data.get("black")
         if white is not None and black is not None and white.pk == black.pk:
             self.add_error("black", "a player cannot play themselves")
+        winner, komi, handicap = data.get("winner"), data.get("komi"), data.get("handicap")
+        if komi is None and handicap is not None and not self.has_error("komi"):
+            komi = default_komi(handicap)
+        if winner and komi is not None:
+            jigo = jigo_problem(winner, komi)
+            if jigo:
+                self.add_error("winner", jigo)
         return data
 
     def more_fields_in_use(self) -> bool:
@@ -339,6 +346,23 @@ class BaseSheetFormSet(forms.BaseFormSet):
     def game_inputs(self) -> list[GameInput]:
         """The games in row order (call after ``is_valid()``)."""
         return [form.game_input() for form in self.filled_forms()]
+
+    def doubts_of_valid_rows(self) -> list[str]:
+        """On a sheet refused for its errors (after ``is_valid()``), the duplicates and
+        far-off dates among its rows without errors, named as the save will name them
+        ("game 3": the third filled row), so that they show in the same round and
+        "save anyway" can confirm them with the fixes."""
+        numbered = [
+            (number, form)
+            for number, form in enumerate(self.filled_forms(), start=1)
+            if not form.errors
+        ]
+        if not numbered:
+            return []
+        return doubtful_games(
+            [form.game_input() for _number, form in numbered],
+            [f"game {number}" for number, _form in numbered],
+        )
 
     def add_service_errors(self, error: ServiceError) -> bool:
         """Put each of the service's (game number, field, message) on its row and field;
@@ -477,6 +501,14 @@ class PlayerCreateForm(forms.Form):
         help_text="Tick only after checking the similar names shown above.",
     )
 
+    def __init__(self, *args, ask_someone_else: bool = False, **kwargs) -> None:
+        """``ask_someone_else``: render the "add them anyway" box, for a page that shows
+        it itself once similar names come back (the sheet's dialog). Otherwise it shows
+        only with the similar names, or once ticked."""
+        super().__init__(*args, **kwargs)
+        if not ask_someone_else and not (self.is_bound and self["someone_else"].data):
+            self.fields["someone_else"].widget = forms.HiddenInput()
+
     def clean_egd_pin(self) -> str:
         # Checked here too (the service checks again), so it shows with the other errors.
         egd_pin = self.cleaned_data["egd_pin"].strip()
@@ -491,11 +523,12 @@ class PlayerCreateForm(forms.Form):
         if full_name and not data.get("someone_else"):
             similar = lookup.player_index().similar_names(full_name)
             if similar:
-                self.add_error(
-                    "full_name",
+                message = (
                     f"similar names on file: {lookup.describe(similar)}. Is it one of them? "
-                    "If not, tick “This is someone else” and add again.",
+                    "If not, tick “This is someone else” and add again."
                 )
+                self.add_error("full_name", forms.ValidationError(message, code="similar"))
+                self.fields["someone_else"].widget = forms.CheckboxInput()
         return data
 
     def clean_username(self) -> str:

@@ -139,9 +139,25 @@ class SheetTable(tables.Table):
         return value if len(value) <= 80 else value[:79] + "…"
 
 
-class GameHistoryTable(tables.Table):
-    """A game's rows in each algorithm's history. ``colour_given`` is the game's: off,
-    the Colour column says "not given" rather than the stored pair's W and B."""
+class GameColourTable(tables.Table):
+    """A table of a game's players with a Colour column. ``colour_given`` is the game's:
+    off, the column says "not given" rather than the stored pair's W and B."""
+
+    def __init__(self, *args, colour_given: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.colour_given = colour_given
+
+    def render_player(self, value):
+        return player_link(value)
+
+    def render_colour(self, value):
+        if self.colour_given:
+            return value
+        return colour_not_given()
+
+
+class GameHistoryTable(GameColourTable):
+    """A game's rows in each algorithm's history."""
 
     algorithm = tables.Column()
     player = tables.Column()
@@ -171,18 +187,6 @@ class GameHistoryTable(tables.Table):
         template_name = TABLE_TEMPLATE
         attrs = {"class": "table table-sm"}
 
-    def __init__(self, *args, colour_given: bool = True, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
-        self.colour_given = colour_given
-
-    def render_player(self, value):
-        return player_link(value)
-
-    def render_colour(self, value):
-        if self.colour_given:
-            return value
-        return colour_not_given()
-
     def render_value_before(self, value):
         return format_value(value)
 
@@ -191,6 +195,39 @@ class GameHistoryTable(tables.Table):
 
     def render_value_after(self, value):
         return format_value(value)
+
+
+class StandingsAroundTable(GameColourTable):
+    """The month-end standings around a game of the algorithms without per-game rows
+    (GCR): ``players.selectors.games.StandingsAround``."""
+
+    algorithm = tables.Column()
+    player = tables.Column()
+    colour = tables.Column()
+    before = tables.Column("Month end before", empty_values=())
+    after = tables.Column("Month end after", empty_values=())
+    now = tables.Column("Now", empty_values=())
+
+    class Meta:
+        orderable = False
+        template_name = TABLE_TEMPLATE
+        attrs = {"class": "table table-sm", "id": "standings-around"}
+
+    @staticmethod
+    def _standing(value) -> str:
+        if value is None:
+            return "—"
+        dated = f" ({value.date.isoformat()})" if hasattr(value, "date") else ""
+        return f"{value.rank} · {format_value(value.value)}{dated}"
+
+    def render_before(self, value):
+        return self._standing(value)
+
+    def render_after(self, value):
+        return self._standing(value)
+
+    def render_now(self, value):
+        return self._standing(value)
 
 
 def _audit_cell(value) -> str:

@@ -18,7 +18,13 @@ from players.entry.forms import (
     SheetGameFormSet,
 )
 from players.entry.game_changes import GameCorrectionPage, GameVoidPage, game_or_404
-from players.entry.tables import AuditTable, GameHistoryTable, SheetGamesTable, SheetTable
+from players.entry.tables import (
+    AuditTable,
+    GameHistoryTable,
+    SheetGamesTable,
+    SheetTable,
+    StandingsAroundTable,
+)
 from players.models import Player
 from players.permissions import volunteer_required
 from players.selectors import players as players_selectors
@@ -31,6 +37,7 @@ from players.selectors.games import (
     recent_sheets,
     sheet_for_page,
     sheet_games,
+    standings_around,
 )
 from players.selectors.tournaments import tournament_codes
 from players.services import players as players_services
@@ -95,6 +102,9 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
             except ServiceError as error:
                 if not formset.add_service_errors(error):
                     sheet_form.add_error(None, error.message)
+        else:
+            # The rows without errors get their second look in this round too.
+            duplicates = formset.doubts_of_valid_rows()
     return _render_sheet_form(request, sheet_form, formset, duplicates)
 
 
@@ -104,7 +114,7 @@ def _render_sheet_form(request, sheet_form, formset, duplicates: list[str]) -> H
         "formset": formset,
         "duplicates": duplicates,  # shown with the box to confirm
         "duplicates_fingerprint": warnings_fingerprint(duplicates),
-        "player_form": PlayerCreateForm(),
+        "player_form": PlayerCreateForm(ask_someone_else=True),
         "tournament_codes": tournament_codes(),
     }
     return render(request, "sheets/sheet_form.html", context)
@@ -148,6 +158,9 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
         {
             "game": game,
             "history": GameHistoryTable(game_history(game), colour_given=game.colour_given),
+            "standings_around": StandingsAroundTable(
+                standings_around(game), colour_given=game.colour_given
+            ),
             "komi": decimal_text(game.komi, 1),
             "audit": audit,
             "pending": not game.recompute_done,

@@ -10,7 +10,7 @@ from django import forms
 from django.utils import timezone
 from django.utils.html import escape
 
-from players.fields import RankFormField
+from players.fields import RankFormField, TypedDateField, TypedDateInput
 from players.models import Club, Game, Tournament
 from players.selectors.games_search import HANDICAP_RANGE, GameFilters
 from players.selectors.ratings import RatingListFilters, months_before
@@ -19,14 +19,14 @@ from players.web.forms import PlayerField
 EVERYONE = "all"  # the ``players`` filter's value that lists tournament-only players too
 
 
-def iso_date_field(label: str, **attrs: str) -> forms.DateField:
-    """An optional date typed (or picked) as YYYY-MM-DD, with a message saying so."""
-    return forms.DateField(
+def filter_date_field(label: str, **attrs: str) -> TypedDateField:
+    """An optional date, typed as on the record sheet (2024-06-30, 30/6, 30 Jun, t); the
+    filter rows have no room for the sheet's help line: the field's placeholder says it."""
+    return TypedDateField(
         required=False,
         label=label,
-        input_formats=["%Y-%m-%d"],
-        error_messages={"invalid": "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."},
-        widget=forms.DateInput(attrs={"type": "date", **attrs}),
+        help_text="",
+        widget=TypedDateInput(attrs={"placeholder": "e.g. 30 Jun, t", **attrs}),
     )
 
 
@@ -99,7 +99,7 @@ class RatingListFilterForm(forms.Form):
         label="Players",
         help_text="",
     )
-    as_of = iso_date_field("As of", title="The list as it stood at the end of this day")
+    as_of = filter_date_field("As of", title="The list as it stood at the end of this day")
     # carried through a filter so that it keeps the chosen list and order
     algorithm = forms.CharField(required=False, widget=forms.HiddenInput)
     sort = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -177,8 +177,8 @@ class GameSearchForm(forms.Form):
 
     player = PlayerField(required=False, label="Player")
     opponent = PlayerField(required=False, label="Opponent")
-    since = iso_date_field("From")
-    until = iso_date_field("To")
+    since = filter_date_field("From")
+    until = filter_date_field("To")
     tournament = forms.ModelChoiceField(
         queryset=Tournament.objects.order_by("-start_date", "code"),
         to_field_name="code",

@@ -14,7 +14,7 @@ from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django_tables2.data import TableData
-from django_tables2.utils import AttributeDict, OrderBy
+from django_tables2.utils import AttributeDict, OrderBy, OrderByTuple
 
 from players.models import Game
 from players.selectors.algorithms import AlgorithmInfo
@@ -147,7 +147,12 @@ class RatingListTable(RowsInOneCall):
         )
         super().__init__(data, **kwargs)
         self.algorithm = algorithm
-        self.columns["value"].column.verbose_name = algorithm.value_label
+        value = self.columns["value"].column
+        value.verbose_name = algorithm.value_label
+        if algorithm.rank_scale.kind == "index":
+            # An index is comparable within a rank only (SAGC: 15k at -999 is above 23k
+            # at -900): sorting by it sorts by rank, then index (the page says so).
+            value.order_by = OrderByTuple(("rank", "value"))
         if as_of is not None:
             # the rows of a past day: the date of each player's last change up to it
             self.columns["last_updated"].column.verbose_name = "Last change"

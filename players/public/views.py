@@ -43,6 +43,7 @@ from players.selectors.ratings import (
 from players.selectors.tournaments import tournament_or_404
 from players.web.charts import rank_chart
 from players.web.downloads import csv_attachment, wrong_filter_response
+from players.web.forms import sentence
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from players.web.tables import TABLE_ATTRS, shown_rating
 from players.web.tabs import algorithm_tabs, page_query
@@ -137,9 +138,9 @@ def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
     player = player_or_404(username)
     text = request.GET.get("opponent", "").strip()
     try:
-        found = player_from_text(text) if text else None
+        found = player_from_text(text, first_name_will_do=True) if text else None
     except ValidationError as error:
-        messages.error(request, f"Head-to-head: {error.messages[0]}.")
+        messages.error(request, f"Head-to-head: {sentence(error.messages[0])}")
         return redirect(player)
     if found is None or found.pk == player.pk:
         messages.error(

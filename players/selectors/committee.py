@@ -20,7 +20,7 @@ from players.selectors.players import (
     national_ranks_before,
     ratings_by_algorithm,
 )
-from ratings.algorithms import maintained_algorithms, primary_algorithm
+from ratings.algorithms import maintained_algorithms
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
@@ -52,15 +52,6 @@ def resync_candidates() -> QuerySet[Player]:
         Player.objects.filter(clubs_players())
         .filter(erased_at__isnull=True, merged_into__isnull=True)
         .only("id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id")
-    )
-
-
-def primary_ranks(players: list[Player]) -> dict[int, Rank]:
-    """The rank each of ``players`` has now in the primary algorithm, by player id."""
-    return dict(
-        CurrentRating.objects.filter(
-            algorithm=primary_algorithm(), player__in=[player.pk for player in players]
-        ).values_list("player_id", "rank")
     )
 
 

@@ -8,9 +8,10 @@ from datetime import date
 
 from django.db.models import Count, Q, QuerySet
 
-from players.models import AuditEntry, Game, RecordSheet
+from players.models import AuditEntry, Game, Player, RecordSheet
+from players.selectors.algorithms import algorithms
 from ratings.algorithms import maintained_algorithms
-from ratings.models import RatingHistory, RecomputeState
+from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from ratings.recompute.liveness import running_stalled
 
 DONE, PENDING, RUNNING = "done", "pending", "running"
@@ -94,6 +95,53 @@ def game_history(game: Game) -> list[RatingHistory]:
     order = {name: index for index, name in enumerate(maintained_algorithms())}
     rows = RatingHistory.objects.filter(game=game).select_related("player")
     return sorted(rows, key=lambda row: (order.get(row.algorithm, len(order)), row.position))
+
+
+@dataclass(frozen=True)
+class StandingsAround:
+    """A player of a game in an algorithm that rates all games at once (GCR): it keeps
+    no change per game, so the game page shows the player's month-end standings on
+    either side of the game, and now."""
+
+    algorithm: str
+    player: Player
+    colour: str
+    before: RatingSnapshot | None  # the last month end before the game's date
+    after: RatingSnapshot | None  # the first month end on or after it
+    now: CurrentRating | None
+
+
+def standings_around(game: Game) -> list[StandingsAround]:
+    """For each algorithm the site keeps without per-game history, both players'
+    standings around the game (none for a void game: it counts nowhere). A few small
+    queries per such algorithm."""
+    if game.is_void:
+        return []
+    rows = []
+    for info in algorithms():
+        if info.has_history:
+            continue
+        players = {"W": game.white, "B": game.black}
+        snapshots = RatingSnapshot.objects.filter(algorithm=info.name)
+        now = {
+            rating.player_id: rating
+            for rating in CurrentRating.objects.filter(
+                algorithm=info.name, player__in=players.values()
+            )
+        }
+        for colour, player in players.items():
+            own = snapshots.filter(player=player)
+            rows.append(
+                StandingsAround(
+                    algorithm=info.name,
+                    player=player,
+                    colour=colour,
+                    before=own.filter(date__lt=game.date).order_by("-date").first(),
+                    after=own.filter(date__gte=game.date).order_by("date").first(),
+                    now=now.get(player.pk),
+                )
+            )
+    return rows
 
 
 def game_audit(game: Game) -> QuerySet[AuditEntry]:

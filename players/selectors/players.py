@@ -26,6 +26,7 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
+from ratings.algorithms import primary_algorithm
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
@@ -187,6 +188,16 @@ def snapshot_chart_points(player: Player, algorithm: str) -> list[ChartPoint]:
 LOOKUP_LIMIT = 20
 
 
+def primary_ranks(players: list[Player]) -> dict[int, Rank]:
+    """The rank each of ``players`` has now in the primary algorithm (the club rank), by
+    player id; a player it has not rated yet is not in it."""
+    return dict(
+        CurrentRating.objects.filter(
+            algorithm=primary_algorithm(), player__in=[player.pk for player in players]
+        ).values_list("player_id", "rank")
+    )
+
+
 def player_lookup(text: str) -> list[dict[str, str]]:
     """Up to 20 players whose username starts with, or whose name contains, ``text``;
     active players first; else those the player lookup finds, or the closest names.
@@ -202,7 +213,14 @@ def player_lookup(text: str) -> list[dict[str, str]]:
     )
     if not players:  # a name in another order, without its accents, an EGD PIN, a typo
         players = player_index().search(text, LOOKUP_LIMIT)
+    # The club rank, as the sheet's volunteer knows the player; the entry rank of a
+    # player not rated yet.
+    ranks = primary_ranks(players)
     return [
-        {"username": p.username, "full_name": p.full_name, "rank": str(p.entry_rank)}
-        for p in players
+        {
+            "username": player.username,
+            "full_name": player.full_name,
+            "rank": str(ranks.get(player.pk, player.entry_rank)),
+        }
+        for player in players
     ]

@@ -60,7 +60,7 @@ class GameInput:
     def resolved_komi(self) -> Decimal:
         if self.komi is not None:
             return Decimal(self.komi)
-        return Decimal("6.5") if self.handicap == 0 else Decimal("0.5")
+        return default_komi(self.handicap)
 
     def duplicate_key(self) -> tuple:
         return duplicate_key(
@@ -161,6 +161,26 @@ def accepted_game_dates(today: date | None = None) -> str:
 _STATUSES = frozenset(Game.Status.values)
 
 
+def jigo_problem(winner: str, komi: Decimal) -> str | None:
+    """Why a result cannot be a jigo with this komi, or None. A half-point komi leaves no
+    tie: a jigo (SPEC section 2: winner D) needs an integer komi, so a D with komi 6.5 is
+    a mistyped result or komi. The forms ask it with the fields' own checks."""
+    if winner == "D" and komi != int(komi):
+        return f"a jigo (D) needs an integer komi; komi {komi} cannot end in a jigo"
+    return None
+
+
+def default_komi(handicap: int) -> Decimal:
+    """The komi of a game recorded without one: 6.5 even, 0.5 with handicap."""
+    return Decimal("6.5") if handicap == 0 else Decimal("0.5")
+
+
+def doubtful_games(games: Sequence[GameInput], labels: Sequence[str] | None = None) -> list[str]:
+    """The games a volunteer confirms before they are stored: duplicates and dates far
+    from the players' other games (``labels`` as for :func:`find_duplicates`)."""
+    return find_duplicates(games, labels) + find_outliers(games, labels)
+
+
 def game_problems(game: GameInput, today: date | None = None) -> list[tuple[str, str]]:
     """What is wrong with ``game`` (field, message); ``today`` (default: now) for an
     import, which checks a million games."""
@@ -177,12 +197,8 @@ def game_problems(game: GameInput, today: date | None = None) -> list[tuple[str,
     komi = game.resolved_komi
     if komi * 2 != int(komi * 2) or not -50 <= komi <= 50:
         problems.append(("komi", f"{komi} is not a komi (a multiple of 0.5 in -50..50)"))
-    elif game.winner == "D" and komi != int(komi):
-        # A half-point komi leaves no tie: a jigo (SPEC section 2: winner D) needs an
-        # integer komi, so a D with komi 6.5 is a mistyped result or komi.
-        problems.append(
-            ("winner", f"a jigo (D) needs an integer komi; komi {komi} cannot end in a jigo")
-        )
+    elif jigo := jigo_problem(game.winner, komi):
+        problems.append(("winner", jigo))
     if game.status not in _STATUSES:
         problems.append(("status", f"'{game.status}' is not a game status"))
     if game.board_size not in (9, 13, 19):
@@ -472,7 +488,7 @@ def record_sheet_submit(
         raise ServiceError("the sheet has errors; nothing was stored", problems)
     with transaction.atomic():
         if not allow_duplicates:
-            doubtful = find_duplicates(games) + find_outliers(games)
+            doubtful = doubtful_games(games)
             if doubtful:
                 raise DuplicateGamesError("these games need a second look", doubtful)
         sheet = RecordSheet.objects.create(entered_by=user, received_on=received_on, note=note)

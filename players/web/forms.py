@@ -30,6 +30,22 @@ def add_service_errors(form: forms.Form, error: ServiceError) -> None:
         form.add_error(None, error.message)
 
 
+def sentence(message: str) -> str:
+    """A field's message as a sentence of a page's message: a full stop added, unless it
+    ends with its own ("did you mean ben?")."""
+    return message if message.endswith((".", "?", "!")) else f"{message}."
+
+
+def focus_first_error(form: forms.Form) -> None:
+    """Give the first field with an error ``autofocus``: a refused form far down a long
+    page (the resync's apply, under its preview) then opens at its error, not at the
+    top. Call after validation."""
+    for name in form.fields:
+        if name in form.errors:
+            form.fields[name].widget.attrs["autofocus"] = True
+            return
+
+
 # --- a player typed in --------------------------------------------------------------
 
 

@@ -16,6 +16,9 @@
     button.className = "btn btn-outline-secondary btn-sm date-today";
     button.textContent = "Today";
     button.setAttribute("aria-label", "Today (" + today + ")");
+    // Not a tab stop: Tab goes from the date to the next field (on the sheet, White);
+    // from the keyboard, "t" in the field is today.
+    button.tabIndex = -1;
     button.addEventListener("click", function () {
       input.value = today;
       input.dispatchEvent(new Event("change", { bubbles: true }));

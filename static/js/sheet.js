@@ -90,14 +90,40 @@
       }
     });
 
+    // The formset's prefix ("form"): a row's fields are named <prefix>-<index>-<field>.
+    var prefix = total.name.replace(/-TOTAL_FORMS$/, "");
+    var rowIndex = new RegExp("(^|[^A-Za-z0-9])" + prefix + "-\\d+(?![0-9])", "g");
+
+    /* Give the rows the indexes 0..n-1 in every attribute that carries one (name, id,
+       label for, aria links, the "More" panel) and TOTAL_FORMS the count: the server
+       reads forms 0..TOTAL_FORMS-1, so a gap would come back as a blank row to fill. */
+    function reindex() {
+      var all = allRows();
+      all.forEach(function (row, index) {
+        var elements = [row].concat(Array.prototype.slice.call(row.querySelectorAll("*")));
+        elements.forEach(function (element) {
+          Array.prototype.forEach.call(element.attributes, function (attribute) {
+            rowIndex.lastIndex = 0;
+            // Not "value": what was typed stays as typed.
+            if (attribute.name !== "value" && rowIndex.test(attribute.value)) {
+              element.setAttribute(
+                attribute.name,
+                attribute.value.replace(rowIndex, "$1" + prefix + "-" + index)
+              );
+            }
+          });
+        });
+      });
+      total.value = String(all.length);
+    }
+
     rows.addEventListener("click", function (event) {
       var button = event.target.closest("[data-remove-row]");
       if (!button) {
         return;
       }
-      // The row's form just disappears; TOTAL_FORMS stays, and a missing form counts
-      // as a blank row on the server.
       button.closest("[data-row]").remove();
+      reindex();
       if (allRows().length === 0) {
         addRow();
       }
@@ -227,6 +253,10 @@
       }
     });
 
+    // "This is someone else: add them anyway" shows only with the similar names.
+    var someoneElse = playerForm.elements.someone_else;
+    var someoneElseBox = someoneElse.closest("[id^='div_']") || someoneElse.parentElement;
+
     function clearErrors() {
       dialogError.classList.add("d-none");
       Array.prototype.forEach.call(playerForm.querySelectorAll(".is-invalid"), clearFieldError);
@@ -238,6 +268,7 @@
       target = forId ? document.getElementById(forId) : lastPlayerField;
       playerForm.reset();
       clearErrors();
+      someoneElseBox.classList.add("d-none");
       if (target && target.value.trim()) {
         playerForm.elements.username.value = target.value.trim();
       }
@@ -289,6 +320,9 @@
           if (answer.data && answer.data.errors) {
             Object.keys(answer.data.errors).forEach(function (name) {
               var messages = answer.data.errors[name].map(function (error) {
+                if (error.code === "similar") {
+                  someoneElseBox.classList.remove("d-none");
+                }
                 return error.message;
               });
               var input = playerForm.elements[name];

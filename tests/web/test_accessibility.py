@@ -18,6 +18,7 @@ from django.urls import reverse
 
 from players.services.adjustments import ResyncChange, resync_apply, resync_revert
 from players.services.games import game_void, record_sheet_submit
+from players.services.players import player_merge
 from ratings.engine.ranks import parse_rank
 from ratings.recompute.run import recompute_pending
 from tests import factories
@@ -178,3 +179,21 @@ def test_the_sample_covers_every_page_and_gives_each_role_its_share(world):
         assert sum(checked_role == role for checked_role, _, _ in checks) >= 3, role
     for role, url, name in checks:
         assert role in roles_allowed(name), (role, url)
+
+
+def test_a_merged_records_page_and_the_record_kept_have_no_serious_violation(
+    live_server, browser_page
+):
+    keep = factories.player("thandi", "5k", full_name="Thandi Nkosi")
+    duplicate = factories.player("thandi2", "5k", full_name="Thandi Nkosi")
+    player_merge(user=factories.committee_member("connie"), keep=keep, duplicate=duplicate)
+    page = browser_page
+    violations = []
+    for url in (reverse("player_log", args=["thandi2"]), reverse("player_log", args=["thandi"])):
+        page.goto(live_server.url + url)
+        for viewport in WIDTHS.values():
+            page.set_viewport_size(viewport)
+            violations += violations_on(page, f"{url} at {viewport['width']} px")
+
+    assert page.locator("#merged-records").count() == 1
+    assert not violations, "\n".join(map(str, violations))

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from datetime import date, timedelta
 from decimal import Decimal
+from fractions import Fraction
 from urllib.parse import urlencode
 
 import pytest
@@ -384,11 +385,19 @@ def test_the_history_is_the_record_sheet_newest_first_under_the_primary_algorith
         "value_after": -420,
         "rank_after": "14k",
         "comment": "ok",
-        "factors": factors,
+        "factors": game["factors"],  # below
         "skipped": None,
         "void": False,
     }
+    # SAGC stores its factors as exact fractions in strings; the API gives numbers.
     assert factors["handicap_factor"] == "9/10"
+    shown = game["factors"]
+    assert set(shown) == set(factors)
+    assert (shown["handicap_factor"], shown["game_status_factor"]) == (0.9, 1)
+    for key in ("level_factor", "opponent_factor", "game_result_factor", "product"):
+        assert shown[key] == float(Fraction(factors[key])), key
+    for key in ("effective_handicap", "differential", "zone", "result"):
+        assert shown[key] == factors[key], key
 
 
 def test_an_adjustment_row_has_the_player_as_opponent_and_no_game_columns(client, world):
@@ -610,9 +619,12 @@ def test_a_game_has_each_players_change_per_algorithm(client, world):
         "change": -320,
         "value_after": -420,
         "rank_after": "14k",
-        "factors": ben.factors,
+        "factors": data["ratings"]["sagc"]["black"]["factors"],  # below
         "skipped": None,
     }
+    assert data["ratings"]["sagc"]["black"]["factors"]["opponent_factor"] == float(
+        Fraction(ben.factors["opponent_factor"])
+    )
     assert data["ratings"]["sagc"]["white"]["change"] > 0
     egf = RatingHistory.objects.get(algorithm="egf-2021", game=world.spec_game, player=world.ann)
     assert data["ratings"]["egf-2021"]["white"]["value_after"] == egf.value_after

@@ -54,13 +54,14 @@ def test_it_resyncs_two_players_and_shows_the_adjustment_rows(live_server, brows
     page.screenshot(path=TEST_OUTPUT / "committee-resync-preview.png", full_page=True)
     page.set_viewport_size({"width": 390, "height": 844})
     page.screenshot(path=TEST_OUTPUT / "committee-resync-preview-phone.png", full_page=True)
-    page.set_viewport_size({"width": 1280, "height": 900})
     assert not Adjustment.objects.exists(), "the preview stores nothing"
 
+    # On a phone the apply form is far below the top: the refusal opens at its error.
     page.get_by_role("button", name="Apply 2 changes").click()
-    expect(page.locator(".invalid-feedback, .text-danger").first).to_contain_text(
-        "Tick this box to apply the changes."
-    )
+    error = page.locator(".invalid-feedback, .text-danger").first
+    expect(error).to_contain_text("Tick this box to apply the changes.")
+    expect(error).to_be_in_viewport()
+    page.set_viewport_size({"width": 1280, "height": 900})
     page.check("#id_confirm")
     page.get_by_role("button", name="Apply 2 changes").click()
     page.wait_for_url(re.compile(r"/committee/resync/\d+/$"))  # the batch exists once it opens

@@ -3,11 +3,16 @@ refused at its field and nothing is stored), fix it, save, read both players' lo
 then back-date a game and see the later rows of the log page change."""
 
 import re
+from datetime import date
 
 import pytest
 from playwright.sync_api import Page, expect
 
 from players.models import Game, Player
+from players.services.games import game_correct, record_sheet_submit
+from ratings.models import RecomputeState
+from ratings.recompute import dirty
+from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.conftest import TEST_OUTPUT
 
@@ -181,6 +186,10 @@ def test_a_date_is_typed_short_and_today_is_one_key_away(live_server, browser_pa
     page.locator("#id_form-2-date ~ button.date-today").click()
     expect(page.locator("#id_form-2-date")).to_have_value(today)
     page.fill("#id_form-2-date", "")  # the third row stays blank: it is skipped
+    # "Today" is no tab stop: Tab goes from the date to White.
+    page.focus("#id_form-0-date")
+    page.keyboard.press("Tab")
+    expect(page.locator("#id_form-0-white")).to_be_focused()
     type_row(page, 0, today, "alice", "bob", "W")
     page.select_option("#id_form-1-winner", "B")
     page.fill("#id_form-1-white", "Moyo Alice")  # a name in the other order finds alice
@@ -193,3 +202,124 @@ def test_a_date_is_typed_short_and_today_is_one_key_away(live_server, browser_pa
         (today, "alice"),
         ("2024-03-01", "alice"),
     ]
+
+
+def test_rows_removed_with_the_cross_are_not_sent_and_the_rest_is_saved(
+    live_server, browser_page, players
+):
+    page = browser_page
+    base = live_server.url
+    log_in(page, base)
+    page.goto(f"{base}/sheets/new/")
+    type_row(page, 0, "2024-03-01", "alice", "bob", "W")
+    type_row(page, 1, "2024-03-01", "alice", "carol", "B")
+    rows = page.locator("[data-row]")
+    expect(rows).to_have_count(3)
+
+    rows.nth(2).locator("[data-remove-row]").click()  # the empty third row
+    rows.nth(1).locator("[data-remove-row]").click()  # a typed row, changed mind
+    expect(rows).to_have_count(1)
+    assert page.input_value("input[name=form-TOTAL_FORMS]") == "1"
+    page.click("[data-add-row]")
+    expect(page.locator("#id_form-1-white")).to_be_focused()
+    type_row(page, 1, "2024-03-01", "bob", "carol", "W")
+    expect(page.locator("[data-row-number]")).to_have_text(["1", "2"])
+
+    page.click("text=Save the sheet")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    expect(page.locator(".alert-success")).to_contain_text("saved: 2 games")
+    saved = Game.objects.order_by("pk").values_list("white__username", "black__username")
+    assert list(saved) == [("alice", "bob"), ("bob", "carol")]
+
+
+def test_a_removed_row_in_the_middle_leaves_the_rows_after_it_as_typed(
+    live_server, browser_page, players
+):
+    page = browser_page
+    base = live_server.url
+    log_in(page, base)
+    page.goto(f"{base}/sheets/new/")
+    type_row(page, 0, "2024-03-01", "alice", "bob", "W")
+    type_row(page, 2, "2024-03-08", "bob", "carol", "B")
+
+    page.locator("[data-row]").nth(1).locator("[data-remove-row]").click()
+
+    assert page.input_value("input[name=form-TOTAL_FORMS]") == "2"
+    expect(page.locator("#id_form-1-white")).to_have_value("bob")
+    expect(page.locator("label[for=id_form-1-white]")).to_have_count(1)
+    page.click("text=Save the sheet")
+    page.wait_for_url(re.compile(r"/sheets/\d+/$"))
+    assert Game.objects.filter(black=players["carol"], winner="B").count() == 1
+    assert Game.objects.count() == 2
+
+
+def test_the_log_page_updates_itself_once_a_correction_is_recomputed(
+    live_server, browser_page, players, monkeypatch
+):
+    alice, bob = players["alice"], players["bob"]
+    vera = factories.volunteer_with_password("vera", PASSWORD)
+    result = record_sheet_submit(
+        user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))]
+    )  # rated at once (tasks run in-process)
+    game = result.games[0]
+    # The correction is saved; its recompute waits for the worker.
+    with monkeypatch.context() as patched:
+        patched.setattr(dirty, "queue_recompute", lambda algorithm: None)
+        game_correct(
+            user=vera,
+            game_id=game.pk,
+            version=game.version,
+            changes=factories.game(alice, bob, "B", game.date),  # Black won, not White
+        )
+    page = browser_page
+    page.goto(f"{live_server.url}/players/alice/")
+    expect(page.locator("#recompute-notice")).to_contain_text("This page updates itself")
+    value_before = page.locator("#player-value").inner_text()
+
+    recompute_pending()  # the worker's run
+
+    expect(page.locator("#recompute-notice")).to_have_count(0, timeout=15_000)
+    assert page.locator("#player-value").inner_text() != value_before
+
+
+def test_a_page_waiting_for_a_recompute_does_not_reload_under_someone_typing(
+    live_server, browser_page, players
+):
+    record_sheet_submit(
+        user=factories.volunteer_with_password("vera", PASSWORD),
+        games=[factories.game(players["alice"], players["bob"], "W", date(2024, 3, 1))],
+    )
+    RecomputeState.objects.filter(algorithm="sagc").update(dirty_from=date(2024, 3, 1))
+    page = browser_page
+    page.goto(f"{live_server.url}/")
+    expect(page.locator("#recompute-notice")).to_be_visible()
+
+    page.locator("#id_search").press_sequentially("Car", delay=100)
+    page.wait_for_timeout(7_000)  # past the 5 s of the notice's reload
+
+    expect(page.locator("#id_search")).to_have_value("Car")
+
+
+def test_the_new_player_dialog_offers_add_them_anyway_only_with_similar_names(
+    live_server, browser_page, players
+):
+    page = browser_page
+    log_in(page, live_server.url)
+    page.goto(f"{live_server.url}/sheets/new/")
+    page.get_by_role("button", name="New player…").click()
+    dialog = page.locator("#new-player")
+    expect(dialog).to_be_visible()
+    anyway = dialog.locator("#id_someone_else")
+    expect(anyway).to_be_hidden()
+
+    dialog.locator("#id_username").fill("bobby")
+    dialog.locator("#id_full_name").fill("Bob Smit")  # bob is on file
+    dialog.locator("#id_national_rank").fill("20k")
+    dialog.locator("text=Add the player").click()
+    expect(dialog.locator(".invalid-feedback")).to_contain_text("similar names on file: bob")
+    expect(anyway).to_be_visible()
+    anyway.check()
+    dialog.locator("text=Add the player").click()
+
+    expect(dialog).to_be_hidden()
+    assert Player.objects.get(username="bobby").full_name == "Bob Smit"

@@ -61,3 +61,26 @@ def test_a_volunteer_without_a_linked_player_is_told_to_have_the_account_linked(
     page = response.content.decode()
     assert "link your account to your player record" in page
     assert "give your account the role" not in page
+
+
+@pytest.mark.parametrize("path", ["/no/such/page/", "/players/nobody-of-that-name/"])
+def test_with_debug_on_a_missing_page_is_still_the_sites_not_djangos_url_list(
+    client, settings, path
+):
+    settings.DEBUG = True  # make run's set-up, on the club laptop
+
+    response = client.get(path)
+
+    assert response.status_code == 404
+    page = response.content.decode()
+    assert 'data-status="404"' in page and 'id="main-nav"' in page
+    assert "URLconf" not in page and "committee/accounts" not in page
+
+
+def test_with_debug_on_the_apis_404_stays_json(client, settings):
+    settings.DEBUG = True
+
+    response = client.get("/api/v1/players/nobody-of-that-name/")
+
+    assert response.status_code == 404
+    assert response["Content-Type"].startswith("application/json")

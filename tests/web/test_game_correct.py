@@ -7,9 +7,10 @@ from decimal import Decimal
 
 import pytest
 
+from players.entry.tables import format_value
 from players.models import AuditEntry, Game
 from players.services.games import game_correct, game_void, record_sheet_submit
-from ratings.models import RatingHistory, RecomputeState
+from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
@@ -258,9 +259,10 @@ def test_the_game_page_says_the_file_gave_no_colour(client, uncoloured):
     assert 'id="colour-not-given"' in html
     assert "White and Black below are the file's first and second player" in html
     assert "bob (stored as Black)" in html
-    # The ratings table's Colour column, on each row (both players, every algorithm)
+    # The ratings table's Colour column, on each row (both players, every algorithm), and
+    # GCR's standings around the game (both players)
     rows = RatingHistory.objects.filter(game=uncoloured).count()
-    assert cells.count(">not given</span></td>") == rows > 0
+    assert cells.count(">not given</span></td>") == rows + 2 > 2
     assert "<td >W</td>" not in cells and "<td >B</td>" not in cells
 
 
@@ -317,3 +319,29 @@ def test_a_correction_of_the_comment_alone_is_written(client, games):
     game.refresh_from_db()
     assert (game.version, game.comment) == (2, "seen on the sheet")
     assert AuditEntry.objects.filter(action="game_correct").count() == 1
+
+
+def test_the_game_page_shows_gcrs_month_end_standings_around_the_game_and_now(
+    client, vera, games, alice, bob, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        record_sheet_submit(user=vera, games=[factories.game(bob, alice, "W", date(2024, 4, 5))])
+    march_end = RatingSnapshot.objects.get(algorithm="gcr", player=alice, date=date(2024, 3, 31))
+    now = CurrentRating.objects.get(algorithm="gcr", player=alice)
+
+    html = client.get(f"/games/{games[0].pk}/").content.decode()
+
+    table = re.sub(r"\s+", " ", html[html.index('id="standings-around"') :])
+    table = table[: table.index("</table>")]
+    rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table)[1:]
+    alice_row = re.sub(r"<[^>]+>", "|", rows[0])
+    assert [cell.strip() for cell in alice_row.split("|") if cell.strip()] == [
+        "gcr",
+        "alice",
+        "W",
+        "—",  # no month end before her first game
+        f"{march_end.rank} · {format_value(march_end.value)} (2024-03-31)",
+        f"{now.rank} · {format_value(now.value)}",
+    ]
+    assert len(rows) == 2 and "bob" in rows[1]
+    assert "rate all games at once and keep no change per game" in html

@@ -84,4 +84,4 @@ def test_the_sheets_duplicate_warning_links_to_the_game_on_file(client, game):
 
     html = client.post("/sheets/new/", sheet_post(row)).content.decode()
 
-    assert f'<a href="/games/{game.pk}/">see game {game.pk}</a>' in html
+    assert f'<a class="alert-link" href="/games/{game.pk}/">see game {game.pk}</a>' in html

@@ -70,8 +70,8 @@ def test_each_filter_selects_its_games(client, club_games, query, dates):
     ("query", "message"),
     [
         ("?player=nobody", "no player &#x27;nobody&#x27;"),
-        ("?since=2024-02-30", "Enter the date as YYYY-MM-DD"),
-        ("?since=99999-01-01", "Enter the date as YYYY-MM-DD"),
+        ("?since=2024-02-30", "&#x27;2024-02-30&#x27; is not a date (day 30, month 2)"),
+        ("?since=99999-01-01", "&#x27;99999-01-01&#x27; is not a date (e.g. 2026-11-02"),
         ("?since=2024-03-01&until=2024-01-01", "is before the &#x27;From&#x27; date"),
         ("?handicap=12", "less than or equal to 9"),
         ("?handicap=-5", "greater than or equal to 0"),
@@ -405,3 +405,8 @@ def test_a_page_number_past_the_games_or_not_a_number_is_no_error(client, club_g
 
     assert response.status_code == 200
     assert found_dates(client) == ["2024-03-06", "2024-02-07", "2024-01-10"]
+
+
+@pytest.mark.parametrize(("since", "until"), [("1 Feb 2024", "29/2/2024"), ("1/2/24", "29 feb 24")])
+def test_the_dates_are_typed_as_on_the_record_sheet(client, club_games, since, until):
+    assert found_dates(client, f"?since={since}&until={until}") == ["2024-02-07"]

@@ -187,6 +187,23 @@ def test_the_form_finds_the_opponent_by_name_in_either_order_or_egd_pin(client, 
     assert response.status_code == 302 and response["Location"] == "/players/ann/vs/ben/"
 
 
+def test_a_suggestion_ends_the_message_once(client, rivals):
+    html = client.get("/players/ann/vs/?opponent=bne", follow=True).content.decode()
+
+    assert "Head-to-head: no player &#x27;bne&#x27; — did you mean ben (Ben Botha)?\n" in html
+    assert "?." not in html
+
+
+def test_a_first_name_only_one_player_has_finds_them(client, rivals):
+    from players.models import Player
+
+    Player.objects.filter(username="ben").update(full_name="Kofi Mensah")
+
+    response = client.get("/players/ann/vs/?opponent=kofi")
+
+    assert response.status_code == 302 and response["Location"] == "/players/ann/vs/ben/"
+
+
 def test_the_form_names_the_players_a_shared_name_fits(client, rivals):
     from players.models import Player
 

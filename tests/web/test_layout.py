@@ -12,8 +12,10 @@ from playwright.sync_api import expect
 from players.services.accounts import Role, account_create
 from players.services.games import game_void, record_sheet_submit
 from players.services.reports import report_create
+from ratings.engine.formats.opengotha import read_opengotha
 from tests import factories
 from tests.conftest import TEST_OUTPUT
+from tests.players.test_tournament_round_trip import EGC2013_XML, import_text
 from tests.web.browser_session import ensure_role_groups, sign_in_browser
 from tests.web.test_player_log import play
 
@@ -201,3 +203,44 @@ def test_on_a_phone_the_head_to_head_page_shows_every_column_of_its_tables(
     assert box is not None and box["width"] > 0 and box["x"] + box["width"] <= PHONE["width"]
     assert actual.evaluate("cell => getComputedStyle(cell, '::before').content") == '"Actual"'
     page.screenshot(path=TEST_OUTPUT / "layout-head-to-head-phone.png", full_page=True)
+
+
+def test_on_a_phone_the_club_night_sheet_stacks_its_tables_and_scrolls_only_the_games(
+    live_server, browser_page
+):
+    club = factories.club("Durban Go Club")
+    factories.player("thandi", "3k", club=club, full_name="Thandi Nkosi")
+    page = browser_page
+    page.set_viewport_size(PHONE)
+    page.goto(f"{live_server.url}/clubs/{club.pk}/sheet/")
+
+    assert sideways_overflow(page) <= 0
+    sheet = page.locator("#club-night-sheet").bounding_box()
+    for table in ("#club-players", "#handicap-table"):
+        box = page.locator(table).bounding_box()
+        assert box["x"] + box["width"] <= sheet["x"] + sheet["width"], table
+    players, handicaps = (
+        page.locator(table).bounding_box() for table in ("#club-players", "#handicap-table")
+    )
+    assert handicaps["y"] >= players["y"] + players["height"], "one under the other"
+    games = page.locator(".games-scroll")
+    assert games.evaluate("box => box.scrollWidth > box.clientWidth"), "the games scroll"
+    page.screenshot(path=TEST_OUTPUT / "layout-club-night-sheet-390.png", full_page=True)
+
+
+@pytest.mark.skipif(
+    not EGC2013_XML.is_file(),
+    reason=f"{EGC2013_XML} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_at_1366_px_egc_2013s_crosstable_fits_its_region(live_server, browser_page, settings):
+    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021"]  # the page's default tab is EGF's
+    import_text(EGC2013_XML.read_bytes(), read_opengotha, "egc2013.xml")
+    page = browser_page
+    page.set_viewport_size(LAPTOP)
+    page.goto(f"{live_server.url}/tournaments/EGC2013/?algorithm=egf-2021")
+
+    region = page.locator("#crosstable").locator("xpath=..")
+    widths = region.evaluate("box => [box.scrollWidth, box.clientWidth]")
+    assert widths[0] <= widths[1], "the last columns are past the edge of the region"
+    assert sideways_overflow(page) <= 0

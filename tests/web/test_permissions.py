@@ -494,3 +494,34 @@ def test_no_page_fails_on_a_strange_query_parameter(world, value, offset):
         if response.status_code >= 500:
             failures.append(f"{base}?{parameter}={value!r}: {response.status_code}")
     assert failures == []
+
+
+def _form_as_it_comes(html: str) -> dict[str, str]:
+    """The values a browser posts for a form left untouched: text inputs' values and the
+    ticked radio buttons (enough for the account form)."""
+    data = {}
+    for tag in re.findall(r"<input\b[^>]*>", html):
+        name = re.search(r'\bname="([^"]+)"', tag)
+        value = re.search(r'\bvalue="([^"]*)"', tag)
+        if not name or name.group(1) == "csrfmiddlewaretoken":
+            continue
+        if 'type="radio"' in tag and " checked" not in tag:
+            continue
+        data[name.group(1)] = value.group(1) if value else ""
+    return data
+
+
+def test_a_player_account_created_with_the_role_left_as_it_came_cannot_enter_games(world):
+    committee = client_as("committee", world)
+    data = _form_as_it_comes(committee.get(reverse("committee_account_create")).content.decode())
+    data.update(username="bea", password=PASSWORD, player=world.game.black.username)
+
+    response = committee.post(reverse("committee_account_create"), data)
+
+    assert response.status_code == 302, response.content.decode()
+    bea = Client()
+    bea.force_login(get_user_model().objects.get(username="bea"))
+    for name in ("sheet_new", "game_edit", "game_void"):
+        route = ROUTES[name]
+        assert bea.get(route.url(name, world)).status_code == 403, name
+    assert bea.get(reverse("my_page")).status_code == 200

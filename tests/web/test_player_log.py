@@ -272,7 +272,8 @@ def test_a_merged_record_says_where_it_went_and_the_kept_one_names_it(client, ve
     kept = client.get("/players/ann/").content.decode()
 
     banner = merged[merged.index('id="merged-into"') :]
-    assert 'This record was merged into\n    <a href="/players/ann/">Ann Dube (ann)</a>' in banner
+    link = '<a class="alert-link" href="/players/ann/">Ann Dube (ann)</a>'
+    assert f"This record was merged into\n    {link}" in banner
     assert 'id="merged-records"' in kept and 'href="/players/ann-old/"' in kept
 
 

@@ -111,6 +111,24 @@ def test_a_new_player_with_a_similar_name_is_held_until_confirmed(client, vera):
     assert Player.objects.filter(username="nomvula2").exists()
 
 
+def test_add_them_anyway_is_offered_only_with_the_similar_names(client, vera):
+    factories.player("nomvulam", full_name="Nomvula Mahlangu")
+    anyway = "This is someone else: add them anyway"
+    typed = {"username": "sipho", "full_name": "Sipho Dube", "national_rank": "12k"}
+
+    blank = client.get("/players/new/").content.decode()
+    other_error = client.post("/players/new/", {**typed, "username": "no spaces"})
+    similar = client.post("/players/new/", {**typed, "full_name": "Nomvula Mahlangu"})
+    ticked = client.post(
+        "/players/new/", {**typed, "username": "", "full_name": "X Y", "someone_else": "on"}
+    )
+
+    assert anyway not in blank
+    assert anyway not in other_error.content.decode()
+    assert anyway in similar.content.decode()
+    assert anyway in ticked.content.decode()  # it stays while ticked
+
+
 def test_a_new_player_with_a_pin_on_file_is_refused(client, vera, elsa):
     response = client.post(
         "/players/new/",

@@ -416,3 +416,27 @@ def test_it_says_when_ratings_are_being_recomputed(client):
     assert "Ratings are being recomputed: recent changes may not be shown yet" in html
     assert "2024-03-01" in html
     assert "being recomputed" not in client.get("/?algorithm=egf-2021").content.decode()
+
+
+def test_sorting_by_index_sorts_by_rank_then_index_and_says_so(client):
+    rated("low", "23k", -900)
+    rated("mid", "15k", -999)
+    rated("top", "12k", -863)
+    rated("mid_high", "15k", 400)
+
+    ascending = client.get("/?sort=value").content.decode()
+    descending = client.get("/?sort=-value").content.decode()
+
+    assert listed(ascending) == ["low", "mid", "mid_high", "top"]
+    assert listed(descending) == ["top", "mid_high", "mid", "low"]
+    assert "sorting by Index sorts by rank, then by index" in " ".join(ascending.split())
+
+
+def test_a_rating_on_one_scale_sorts_by_itself_and_has_no_note(client):
+    rated("amy", "5k", 1700.0, algorithm="egf-2021")
+    rated("bob", "4k", 1650.0, algorithm="egf-2021")  # a rank above, a lower GoR
+
+    html = client.get("/?algorithm=egf-2021&sort=-value").content.decode()
+
+    assert listed(html) == ["amy", "bob"]
+    assert 'id="index-within-rank"' not in html

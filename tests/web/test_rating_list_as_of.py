@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.utils import timezone
+from django.utils.html import escape
 
 from players.selectors.ratings import RATING_LIST_CSV_COLUMNS, RatingListFilters, rating_list
 from players.services.games import record_sheet_submit
@@ -145,9 +146,9 @@ def test_the_page_applies_the_filters_to_the_day(client, season):
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("2024-02-30", "Enter the date as YYYY-MM-DD"),
-        ("yesterday", "Enter the date as YYYY-MM-DD"),
-        ("31/01/2024", "Enter the date as YYYY-MM-DD"),
+        ("2024-02-30", "&#x27;2024-02-30&#x27; is not a date (day 30, month 2)"),
+        ("31 Febuary", "&#x27;febuary&#x27; is not a month"),
+        ("31/13/2024", "&#x27;31/13/2024&#x27; is not a date"),
     ],
 )
 def test_a_bad_date_is_a_message_at_the_field_and_the_current_list(client, season, value, message):
@@ -213,8 +214,8 @@ def test_the_csv_of_a_day_counts_the_games_in_one_query(
 @pytest.mark.parametrize(
     ("value", "message"),
     [
-        ("abc", "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."),
-        ("2024-02-30", "Enter the date as YYYY-MM-DD, e.g. 2024-06-30."),
+        ("abc", "'abc' is not a date (e.g. 2026-11-02, 2/11, 2 Nov or 02112026; t for today)"),
+        ("2024-02-30", "'2024-02-30' is not a date (day 30, month 2)"),
         ("2099-01-01", "2099-01-01 is after today: the list as of a date shows the past."),
     ],
 )
@@ -225,7 +226,7 @@ def test_the_csv_refuses_a_bad_as_of_with_the_pages_message(client, season, valu
 
     assert response.status_code == 400
     assert response.content.decode() == f"No CSV: a filter is wrong (as_of: {message}).\n"
-    assert message in page
+    assert escape(message) in page
 
 
 def test_the_page_of_a_day_takes_the_same_queries_for_four_players_or_sixty(
@@ -356,3 +357,11 @@ def test_the_api_refuses_a_bad_as_of_with_the_error_shape(client, season, value)
 
     assert response.status_code == 400
     assert response.json()["error"]["field"] == "as_of"
+
+
+@pytest.mark.parametrize("typed", ["2024-02-07", "7/2/2024", "7 Feb 2024", "07022024"])
+def test_as_of_takes_a_date_typed_as_on_the_record_sheet(client, season, typed):
+    html = client.get("/", {"as_of": typed}).content.decode()
+
+    assert 'id="as-of">as of 2024-02-07<' in html
+    assert sorted(listed(html)) == ["ann", "ben"]

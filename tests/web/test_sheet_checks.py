@@ -137,3 +137,50 @@ def test_a_jigo_with_a_half_point_komi_is_an_error_at_its_winner(client, vera, a
         html, "id_form-1-winner"
     )
     assert Game.objects.count() == 0
+
+
+def test_a_sheet_shows_its_field_errors_the_jigo_check_and_its_doubts_in_one_round(
+    client, vera, alice, bob
+):
+    factories.player("carol", "12k")
+    record_sheet_submit(user=vera, games=[factories.game(alice, bob, "W", date(2024, 3, 1))])
+    rows = [
+        {"white": "alice", "black": "nobdy", "winner": "W", "date": "2024-03-08"},  # a typo
+        {"white": "bob", "black": "carol", "winner": "D", "komi": "6.5", "date": "2024-03-08"},
+        {"white": "alice", "black": "bob", "winner": "W", "date": "2024-03-01"},  # again
+        {"white": "carol", "black": "alice", "winner": "B", "date": "2014-03-08"},  # the year
+    ]
+
+    first = client.post("/sheets/new/", sheet_post(*rows)).content.decode()
+
+    assert "no player &#x27;nobdy&#x27;" in field_block(first, "id_form-0-black")
+    assert "a jigo (D) needs an integer komi" in field_block(first, "id_form-1-winner")
+    warning = first[first.index('id="duplicate-warning"') :]
+    assert "game 3 (2024-03-01, alice - bob, winner W) is already on file" in warning
+    assert "game 4: 2014-03-08 is more than a year before alice&#x27;s first game" in warning
+    fingerprint = re.search(r'name="sheet-duplicates_seen" value="(\w+)"', first).group(1)
+
+    # The volunteer fixes the two rows, confirms the two games, and the sheet is saved.
+    rows[0]["black"] = "carol"
+    rows[1]["komi"] = "7"
+    second = client.post(
+        "/sheets/new/", sheet_post(*rows, save_duplicates="on", duplicates_seen=fingerprint)
+    )
+
+    assert second.status_code == 302, second.content.decode()
+    assert Game.objects.count() == 5
+
+
+def test_a_jigo_with_a_half_point_komi_is_refused_beside_another_rows_field_error(
+    client, vera, alice, bob
+):
+    response = client.post(
+        "/sheets/new/",
+        sheet_post(
+            {"white": "alice", "black": "nobody", "winner": "W"},
+            {"white": "bob", "black": "alice", "winner": "D", "handicap": "2", "komi": ""},
+        ),
+    )
+
+    html = response.content.decode()
+    assert "komi 0.5 cannot end in a jigo" in field_block(html, "id_form-1-winner")

@@ -10,7 +10,8 @@ from django.utils import timezone
 
 from players.models import Game, RecordSheet, Tournament
 from players.services.games import record_sheet_submit
-from ratings.models import RecomputeState
+from ratings.engine.ranks import parse_rank
+from ratings.models import CurrentRating, RecomputeState
 from tests import factories
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -393,3 +394,18 @@ def test_it_suggests_up_to_twenty_players_by_username_or_name(client, vera, alic
     assert by_username[0] == {"username": "al00", "full_name": "Al00", "rank": "10k"}
     assert by_name == [{"username": "alice", "full_name": "Alice Moyo", "rank": "5k"}]
     assert client.get("/players/lookup/", {"q": " "}).json() == {"players": []}
+
+
+def test_suggestions_show_the_club_rank_not_the_entry_rank(client, vera, alice):
+    # alice entered at 5k; the club's list (SAGC) has her at 3k now
+    CurrentRating.objects.create(
+        algorithm="sagc", player=alice, rank=parse_rank("3k"), value=120, games=12
+    )
+    factories.player("alan", "12k", full_name="Alan Unrated")
+
+    found = client.get("/players/lookup/", {"q": "al"}).json()["players"]
+
+    assert [(player["username"], player["rank"]) for player in found] == [
+        ("alan", "12k"),  # not rated yet: the rank they entered with
+        ("alice", "3k"),
+    ]

@@ -1,16 +1,20 @@
 """Fill a fresh database with a small demo club, through the same services the site uses."""
 
+import json
+import os
 import random
 import secrets
 from datetime import timedelta
 from decimal import Decimal
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
 
+from clubrating.devserver import DEMO_ACCOUNTS_FILE
 from players.models import Club, Game, Player, Tournament
 from players.services.adjustments import adjustment_apply
 from players.services.games import GameInput, record_sheet_submit
@@ -109,6 +113,16 @@ class Command(BaseCommand):
         self.stdout.write(self.style.SUCCESS("Demo club loaded."))
         for username, password in passwords.items():
             self.stdout.write(f"  log in as {username} / {password}")
+        self._save_passwords(passwords)
+
+    def _save_passwords(self, passwords: dict[str, str]) -> None:
+        """Keep the passwords in the var folder, readable by this user only, for `make
+        run` to print again once the site is ready (clubrating/devserver.py)."""
+        settings.VAR_DIR.mkdir(parents=True, exist_ok=True)
+        path = settings.VAR_DIR / DEMO_ACCOUNTS_FILE
+        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(descriptor, "w") as file:
+            json.dump(passwords, file)
 
     def _users(self) -> dict[str, str]:
         passwords = {}
