@@ -41,7 +41,7 @@ lint: venv
 	$(VENV)/bin/ruff format --check .
 	PYTHONPATH=. $(VENV)/bin/lint-imports --no-cache
 
-# The rating engine's types (the files are in pyproject.toml's [tool.mypy]).
+# The site's types (pyproject.toml's [tool.mypy]: the files, and the modules not mended yet).
 typecheck: venv
 	$(VENV)/bin/mypy
 

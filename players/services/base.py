@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
@@ -17,13 +17,38 @@ from ratings.engine.base import algorithm_names
 from ratings.selectors import IDS_PER_QUERY
 
 
-class ServiceError(Exception):
-    """A write that was refused; nothing was stored. ``errors`` are (where, field, message)."""
+class Problem(NamedTuple):
+    """One thing wrong with a refused write: ``where`` it is (a row, a line, a game; None
+    for the write as a whole), the ``field`` it is about ("" for none) and the
+    ``message`` a person reads. A tuple, so ``for where, field, message in ...`` reads it."""
 
-    def __init__(self, message: str, errors: Sequence[tuple[Any, str, str]] = ()) -> None:
+    where: Any
+    field: str
+    message: str
+
+
+# What a service may name a problem as: a Problem, (where, field, message), (field,
+# message), or a sentence about the whole write.
+ProblemLike = Problem | tuple[Any, str, str] | tuple[str, str] | str
+
+
+def as_problem(item: ProblemLike) -> Problem:
+    if isinstance(item, Problem):
+        return item
+    if isinstance(item, str):
+        return Problem(None, "", item)
+    if len(item) == 2:
+        return Problem(None, item[0], item[1])
+    return Problem(*item)
+
+
+class ServiceError(Exception):
+    """A write that was refused; nothing was stored. ``errors`` are its Problems."""
+
+    def __init__(self, message: str, errors: Iterable[ProblemLike] = ()) -> None:
         super().__init__(message)
         self.message = message
-        self.errors = list(errors)
+        self.errors: list[Problem] = [as_problem(item) for item in errors]
 
 
 class ConcurrentEditError(ServiceError):

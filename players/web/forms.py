@@ -22,10 +22,9 @@ def add_field_error(form: forms.Form, field_name: str | None, message: str) -> N
 
 
 def add_service_errors(form: forms.Form, error: ServiceError) -> None:
-    """Put a refused write's errors on the form. Services name a field as (field, message)
-    or (where, field, message): the field and the message are always the last two."""
-    for *_, field_name, message in error.errors:
-        add_field_error(form, field_name, message)
+    """Put a refused write's problems on the form, each at its field."""
+    for problem in error.errors:
+        add_field_error(form, problem.field, problem.message)
     if not error.errors:
         form.add_error(None, error.message)
 
@@ -86,9 +85,8 @@ class PlayerField(forms.CharField):
 
 
 def duplicate_warnings(error: DuplicateGamesError) -> list[str]:
-    """The sentences to show: ``record_sheet_submit`` lists plain sentences, the imports
-    wrap them as (where, field, sentence)."""
-    return [item if isinstance(item, str) else item[-1] for item in error.errors]
+    """The sentences to show, one a problem."""
+    return [problem.message for problem in error.errors]
 
 
 def warnings_fingerprint(warnings: list[str]) -> str:
