@@ -55,5 +55,5 @@ bench: venv
 # Everything generated, including the virtualenv; never the database db.sqlite3 (nor
 # var/, which holds the entries the embedded worker has not taken yet).
 clean:
-	rm -rf $(VENV) staticfiles test-output .pytest_cache .ruff_cache .hypothesis *.egg-info
+	rm -rf $(VENV) staticfiles test-output .pytest_cache .ruff_cache .mypy_cache .hypothesis *.egg-info
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
