@@ -105,7 +105,7 @@ def test_the_same_game_with_the_colours_swapped_is_a_duplicate(vera, alice, bob)
     with pytest.raises(DuplicateGamesError) as refused:
         record_sheet_submit(user=vera, games=[factories.game(bob, alice, "B")])
 
-    assert refused.value.errors == [
+    assert [problem.message for problem in refused.value.errors] == [
         f"game 1 (2024-03-01, bob - alice, winner B) is already on file as game "
         f"{stored.games[0].pk}"
     ]
@@ -134,7 +134,7 @@ def test_a_game_a_year_away_from_a_players_games_asks_for_confirmation(vera, ali
     with pytest.raises(DuplicateGamesError) as refused:
         record_sheet_submit(user=vera, games=[late_enough, early])
 
-    assert refused.value.errors == [
+    assert [problem.message for problem in refused.value.errors] == [
         "game 2: 2014-03-01 is more than a year before alice's first game (2024-03-01)"
     ]
     record_sheet_submit(user=vera, games=[late_enough, early], allow_duplicates=True)
@@ -197,7 +197,7 @@ def test_a_correction_to_year_one_is_refused_even_after_a_second_look(vera, alic
             allow_outliers=True,
         )
     assert error.value.errors == [
-        ("date", "0001-01-01 is before 1900-01-01, the earliest date a game can have")
+        (None, "date", "0001-01-01 is before 1900-01-01, the earliest date a game can have")
     ]
     assert Game.objects.get(pk=stored.pk).date == date(2024, 3, 5)
 
@@ -330,7 +330,7 @@ def test_a_correction_to_a_jigo_with_a_half_point_komi_is_refused(vera, alice, b
             user=vera, game_id=stored.pk, version=1, changes=factories.game(alice, bob, "D")
         )
 
-    ((field_name, message),) = refused.value.errors
+    ((_, field_name, message),) = refused.value.errors
     assert (field_name, message) == (
         "winner",
         "a jigo (D) needs an integer komi; komi 6.5 cannot end in a jigo",

@@ -69,7 +69,7 @@ def test_a_duplicate_names_the_game_on_file_by_that_number(vera, game):
             user=vera, games=[factories.game(game.white, game.black, "W", game.date)]
         )
 
-    assert refused.value.errors[0].endswith(f"is already on file as game {game.pk}")
+    assert refused.value.errors[0].message.endswith(f"is already on file as game {game.pk}")
 
 
 def test_the_api_gives_the_number_as_id_and_its_page_address(client, game):
