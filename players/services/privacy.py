@@ -21,6 +21,7 @@ from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
 
+from notifications.models import MailProfile, OutgoingMail
 from players.models import (
     Adjustment,
     AuditEntry,
@@ -102,7 +103,8 @@ def player_erase(*, user, player: Player) -> Player:
     audit trail, their login (renamed and closed), the free texts of their games,
     adjustments, sheets and reports (and any other one naming them in full), the
     tournament files' lines, the engine checkpoints, the failed log-ins kept for the
-    lockout and the rank lists waiting to be applied (``docs/operations.md``)."""
+    lockout, their mail and the mail to others naming them, and the rank lists waiting
+    to be applied (``docs/operations.md``)."""
     if player.erased_at is not None:
         raise ServiceError(f"{player.username} was already erased")
     with transaction.atomic():
@@ -295,6 +297,13 @@ def _erase_account(player: Player, traces: _Traces) -> None:
     account = player.account
     if account is None:
         return
+    # Their mail, sent or waiting, and their mail settings (an address waiting for its
+    # confirmation): the outbox keeps what it sent, names and links included.
+    mail_to_them = Q(user=account)
+    if account.email:
+        mail_to_them |= Q(to__iexact=account.email)
+    OutgoingMail.objects.filter(mail_to_them).delete()
+    MailProfile.objects.filter(user=account).delete()
     accounts = get_user_model().objects
     username = player.username
     if accounts.filter(username=username).exclude(pk=account.pk).exists():
@@ -408,6 +417,8 @@ def _redact_free_texts(redactor: _Redactor, scope: _Scope) -> None:
         (RecordSheet, ("note",), scope.sheets, False),
         (ResyncBatch, ("note",), frozenset(), False),
         (LogEntry, ("object_repr", "change_message"), scope.admin_entries, False),
+        # Mail to others that names them (a digest's opponent, a report's answer).
+        (OutgoingMail, ("subject", "text", "html"), frozenset(), False),
     ):
         holding = Q(pk__in=own_ids)
         for needle in redactor.needles:
