@@ -21,6 +21,7 @@ from players.committee.forms import (
     AccountPlayerForm,
     AccountRoleForm,
     AdjustmentForm,
+    ClubRoleForm,
     FullRecomputeForm,
     MergeConfirmForm,
     MergeForm,
@@ -38,10 +39,19 @@ from players.committee.tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
-from players.permissions import committee_required
+from players.permissions import (
+    COMMITTEE,
+    check_account,
+    check_federation,
+    check_player,
+    committee_required,
+    is_federation_committee,
+    role_clubs,
+)
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
 from players.selectors.accounts import SYSTEM_USERNAME
+from players.selectors.clubs import account_club_roles, clubs_among
 from players.selectors.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from players.services import accounts as accounts_services
 from players.services.accounts import (
@@ -50,6 +60,8 @@ from players.services.accounts import (
     account_role,
     account_set_roles,
     account_set_temporary_password,
+    club_role_grant,
+    club_role_revoke,
     temporary_password,
 )
 from players.services.adjustments import (
@@ -219,6 +231,8 @@ def resync_batch_revert(request, pk: int):
     """GET: what reverting the resync changes, player by player, and the button to
     confirm; POST: revert it."""
     batch = get_object_or_404(selectors.resync_batches(), pk=pk)
+    for adjustment in batch.adjustments.select_related("player"):
+        check_player(request.user, COMMITTEE, adjustment.player, f"resync {batch.pk}")
     if request.method != "POST":
         return _revert_plan(request, batch)
     try:
@@ -264,6 +278,7 @@ def adjust_choose(request):
 @require_http_methods(["GET", "POST"])
 def adjust(request, username: str):
     player = get_object_or_404(selectors.player_for_page(username))
+    check_player(request.user, COMMITTEE, player)
     form = AdjustmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -301,6 +316,7 @@ def _render_adjust(request, player, form):
 def player_edit(request, username: str):
     """Correct a player's record; the audit trail keeps it before and after."""
     player = get_object_or_404(selectors.player_for_page(username))
+    check_player(request.user, COMMITTEE, player)
     initial = PlayerEditForm.initial_for(player)
     form = PlayerEditForm(request.POST or None, initial=initial, player=player)
     if request.method == "POST" and form.is_valid():
@@ -376,6 +392,8 @@ def merge(request):
 
 
 def _merged(request, data: dict):
+    check_player(request.user, COMMITTEE, data["keep"])
+    check_player(request.user, COMMITTEE, data["duplicate"])
     keep = player_merge(
         user=request.user, keep=data["keep"], duplicate=data["duplicate"], note=data["note"]
     )
@@ -391,10 +409,12 @@ def _merged(request, data: dict):
 # --- accounts -----------------------------------------------------------------------
 
 
-def _account(pk: int):
+def _account(request, pk: int):
+    """The account of the page, for the committee that manages it (403 otherwise)."""
     account = get_object_or_404(selectors.account_for_page(pk))
     if account.username == SYSTEM_USERNAME:
         raise Http404("the site's own account has no page")
+    check_account(request.user, account)
     return account
 
 
@@ -445,7 +465,9 @@ def _player_options() -> dict:
     return {"players": selectors.player_usernames(), "datalist_id": PLAYER_OPTIONS}
 
 
-def _render_account(request, account, role_form=None, password_form=None, player_form=None):
+def _render_account(
+    request, account, role_form=None, password_form=None, player_form=None, club_role_form=None
+):
     shown = request.session.get(SHOWN_ONCE)
     password = None
     if shown and shown["pk"] == account.pk:
@@ -456,6 +478,9 @@ def _render_account(request, account, role_form=None, password_form=None, player
         "role": account_role(account),
         "refusal": account_change_refusal(request.user, account),
         "role_form": role_form or AccountRoleForm(initial={"role": account_role(account)}),
+        "federation": is_federation_committee(request.user),
+        "club_roles": account_club_roles(account),
+        "club_role_form": club_role_form or ClubRoleForm(clubs=_managed_clubs(request.user)),
         "password_form": password_form or TemporaryPasswordForm(account=account),
         "password": password,
         "linked_player": report_selectors.linked_player(account),
@@ -472,13 +497,40 @@ def _render_account(request, account, role_form=None, password_form=None, player
 @require_safe
 @never_cache  # the page may show a password once: no copy in any cache
 def account_detail(request, pk: int):
-    return _render_account(request, _account(pk))
+    return _render_account(request, _account(request, pk))
+
+
+def _managed_clubs(user):
+    return clubs_among(role_clubs(user, COMMITTEE))
+
+
+@committee_required
+@require_POST
+def account_club_role(request, pk: int):
+    """Give or take a role for one club (the club's committee or the federation's)."""
+    account = _account(request, pk)
+    form = ClubRoleForm(request.POST, clubs=_managed_clubs(request.user))
+    if form.is_valid():
+        data = form.cleaned_data
+        change = club_role_grant if data["action"] == "grant" else club_role_revoke
+        try:
+            change(user=request.user, account=account, club=data["club"], role=data["role"])
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            done = "given" if data["action"] == "grant" else "taken away"
+            messages.success(
+                request, f"{account.username}: {data['role']} of {data['club'].name}, {done}."
+            )
+            return redirect("committee_account", pk=account.pk)
+    return _render_account(request, account, club_role_form=form)
 
 
 @committee_required
 @require_POST
 def account_roles(request, pk: int):
-    account = _account(pk)
+    account = _account(request, pk)
+    check_federation(request.user, "a role for every club")
     form = AccountRoleForm(request.POST)
     if form.is_valid():
         try:
@@ -495,7 +547,7 @@ def account_roles(request, pk: int):
 @committee_required
 @require_POST
 def account_password(request, pk: int):
-    account = _account(pk)
+    account = _account(request, pk)
     form = TemporaryPasswordForm(request.POST, account=account)
     if form.is_valid():
         try:
@@ -521,7 +573,7 @@ def _password_set(request, account, typed: str):
 @committee_required
 @require_POST
 def account_player(request, pk: int):
-    account = _account(pk)
+    account = _account(request, pk)
     form = AccountPlayerForm(request.POST)
     if form.is_valid():
         player = form.cleaned_data["player"]

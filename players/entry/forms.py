@@ -336,7 +336,16 @@ SheetGameFormSet = forms.formset_factory(
 
 
 class SheetForm(forms.Form):
-    """What belongs to the sheet rather than to one game."""
+    """What belongs to the sheet rather than to one game: the club whose evening or
+    tournament it records (one of the clubs the volunteer acts for; blank, the
+    federation's, for the volunteers of every club)."""
+
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label="None: the federation's",
+        help_text="The club whose evening or tournament this is; anyone may have played.",
+    )
 
     received_on = TypedDateField(
         label="Sheet received on", required=False, initial=timezone.localdate
@@ -350,6 +359,14 @@ class SheetForm(forms.Form):
     # A fingerprint of the warnings (duplicates, outlying dates) the volunteer was
     # shown: "save anyway" confirms those games, not whatever a later edit makes.
     duplicates_seen = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["club"]
+        field.queryset = Club.objects.all() if clubs is None else clubs
+        field.required = not every_club
+        if not every_club and len(field.queryset) == 1:
+            field.initial = field.queryset[0].pk
 
 
 class GameCorrectionForm(GameFieldsForm):

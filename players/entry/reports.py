@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.entry.forms import ReportResolveForm
-from players.permissions import volunteer_required
+from players.permissions import VOLUNTEERS, check_club, volunteer_required
 from players.selectors import reports as selectors
 from players.services.base import ServiceError
 from players.services.reports import report_resolve
@@ -37,6 +37,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     report = selectors.report_or_none(pk)
     if report is None:
         raise Http404(f"no report {pk}")
+    check_club(request.user, VOLUNTEERS, report.game.club_id, f"game {report.game_id}")
     form = ReportResolveForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -20,10 +20,11 @@ from players.entry.forms import (
 from players.entry.game_changes import GameCorrectionPage, GameVoidPage, game_or_404
 from players.entry.tables import AuditTable, GameHistoryTable, SheetGamesTable, SheetTable
 from players.models import Player
-from players.permissions import volunteer_required
+from players.permissions import EVERY_CLUB, VOLUNTEERS, role_clubs, volunteer_required
 from players.selectors import players as players_selectors
 from players.selectors import reports as report_selectors
 from players.selectors.audit import audit_actions, audit_entries, audit_object_types
+from players.selectors.clubs import clubs_among
 from players.selectors.games import (
     game_audit,
     game_history,
@@ -62,6 +63,7 @@ def _submit_sheet(user, formset: SheetGameFormSet, sheet_form: SheetForm) -> Sub
         games=formset.game_inputs(),
         received_on=sheet["received_on"],
         note=sheet["note"].strip(),
+        club=sheet["club"],
     )
     return store_confirming_duplicates(
         store, save_anyway=sheet["save_duplicates"], warnings_seen=sheet["duplicates_seen"]
@@ -81,9 +83,9 @@ def _sheet_saved(request: HttpRequest, result: SubmitResult) -> HttpResponse:
 def sheet_new(request: HttpRequest) -> HttpResponse:
     duplicates: list[str] = []
     if request.method != "POST":
-        sheet_form, formset = SheetForm(prefix="sheet"), SheetGameFormSet()
+        sheet_form, formset = _sheet_form(request, None), SheetGameFormSet()
     else:
-        sheet_form = SheetForm(request.POST, prefix="sheet")
+        sheet_form = _sheet_form(request, request.POST)
         formset = SheetGameFormSet(request.POST)
         # Both validated, so that every error of the page shows in one round.
         sheet_valid, rows_valid = sheet_form.is_valid(), formset.is_valid()
@@ -96,6 +98,12 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
                 if not formset.add_service_errors(error):
                     sheet_form.add_error(None, error.message)
     return _render_sheet_form(request, sheet_form, formset, duplicates)
+
+
+def _sheet_form(request: HttpRequest, data) -> SheetForm:
+    """The sheet's own fields, its club among those the volunteer acts for."""
+    clubs = role_clubs(request.user, VOLUNTEERS)
+    return SheetForm(data, prefix="sheet", clubs=clubs_among(clubs), every_club=clubs is EVERY_CLUB)
 
 
 def _render_sheet_form(request, sheet_form, formset, duplicates: list[str]) -> HttpResponse:
