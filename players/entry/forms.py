@@ -364,9 +364,11 @@ class SheetForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["club"]
         field.queryset = Club.objects.all() if clubs is None else clubs
-        field.required = not every_club
-        if not every_club and len(field.queryset) == 1:
-            field.initial = field.queryset[0].pk
+        if not every_club:
+            field.required = True
+            field.empty_label = "Choose the club"
+            if len(field.queryset) == 1:
+                field.initial, field.empty_label = field.queryset[0].pk, None
 
 
 class GameCorrectionForm(GameFieldsForm):
