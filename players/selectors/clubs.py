@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import date
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date, timedelta
 
 from django.db.models import (
     Count,
     Exists,
+    Min,
     OuterRef,
     Q,
     QuerySet,
 )
 from django.http import Http404
 
-from players.models import Club, ClubRole, Player
+from players.models import Club, ClubRole, Game, Player, RecordSheet, ResyncBatch, Tournament
+from players.selectors.players import club_members
 from players.selectors.ratings import months_before
 from ratings.models import CurrentRating
 
@@ -69,3 +73,77 @@ def club_people(club: Club) -> dict[str, list[str]]:
     for group, username in rows:
         people.setdefault(group, []).append(username)
     return people
+
+
+RECENT_GAMES = 20
+RECENT_SHEETS = 10
+RESYNCS_SHOWN = 10
+ACTIVITY_MONTHS = 24
+
+
+def club_recent_games(club: Club) -> list[Game]:
+    """The latest valid games entered for ``club`` (its evenings and tournaments)."""
+    return list(
+        Game.objects.filter(club=club, voided_at__isnull=True)
+        .select_related("white", "black", "tournament")
+        .order_by("-date", "-seq")[:RECENT_GAMES]
+    )
+
+
+def club_sheets(club: Club) -> list[RecordSheet]:
+    """The latest record sheets entered for ``club`` (its evenings), with their games
+    counted and their first day."""
+    return list(
+        RecordSheet.objects.filter(club=club)
+        .annotate(game_count=Count("games"), first_day=Min("games__date"))
+        .order_by("-entered_at", "-pk")[:RECENT_SHEETS]
+    )
+
+
+def club_tournaments(club: Club) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club).order_by("-start_date", "code")
+
+
+def club_resyncs(club: Club) -> list[ResyncBatch]:
+    """The national-list resyncs that changed a current member of ``club``, newest
+    first, with how many of its members each changed."""
+    members = club_members(club, path="adjustments__player__")
+    return list(
+        ResyncBatch.objects.filter(members)
+        .annotate(member_count=Count("adjustments__player", distinct=True))
+        .select_related("created_by")
+        .order_by("-created_at", "-pk")[:RESYNCS_SHOWN]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MonthActivity:
+    month: date  # its first day
+    games: int  # valid games entered for the club that month
+    members: int  # the club's members who played a valid game that month, anywhere
+
+
+def club_activity(club: Club, today: date) -> list[MonthActivity]:
+    """The club's last ACTIVITY_MONTHS months, oldest first: its games and its active
+    members (members on the month's last day who played that month)."""
+    first = months_before(today.replace(day=1), ACTIVITY_MONTHS - 1)
+    games = Counter(
+        day.replace(day=1)
+        for day in Game.objects.filter(
+            club=club, voided_at__isnull=True, date__gte=first
+        ).values_list("date", flat=True)
+    )
+    member_ids = list(Player.objects.filter(club_members(club)).values_list("pk", flat=True))
+    valid = Game.objects.filter(voided_at__isnull=True, date__gte=first)
+    active: dict[date, set[int]] = {}
+    # One query per colour: each reads the players' own index.
+    for side in ("white", "black"):
+        rows = valid.filter(**{f"{side}_id__in": member_ids}).values_list("date", f"{side}_id")
+        for day, player in rows.iterator():
+            active.setdefault(day.replace(day=1), set()).add(player)
+    months = []
+    month = first
+    while month <= today:
+        months.append(MonthActivity(month, games[month], len(active.get(month, ()))))
+        month = (month + timedelta(days=32)).replace(day=1)
+    return months

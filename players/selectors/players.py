@@ -20,7 +20,9 @@ from players.fields import code_to_rank
 from players.lookup import lookup_players, player_index
 from players.models import (
     AuditEntry,
+    Club,
     Game,
+    Membership,
     Player,
     ResyncBatch,
     Tournament,
@@ -37,6 +39,17 @@ class ChartPoint:
     date: date
     rank: Rank
     value: float
+
+
+def club_members(club: Club, day: date | None = None, path: str = "") -> Q:
+    """The members of ``club`` (``path``: the lookup path to the player): on ``day``
+    those whose membership held that day; without, its current members (a membership
+    not ended, or the club on the player's record)."""
+    memberships = Membership.objects.filter(club=club)
+    if day is not None:
+        return Q(**{f"{path}pk__in": memberships.on(day).values("player_id")})
+    current = memberships.filter(end__isnull=True).values("player_id")
+    return Q(**{f"{path}club": club}) | Q(**{f"{path}pk__in": current})
 
 
 def clubs_players(path: str = "") -> Q:

@@ -3,14 +3,17 @@ its games, its committee acts on its members and its accounts' club roles; actin
 another club is a 403 that names the club and whom to ask. Roles held for every club
 (the groups, as every role was before) act for every club."""
 
+import re
 from datetime import date
 
 import pytest
 from django.contrib.auth.models import Group
 from django.test import Client
+from django.utils import timezone
 
-from players.models import AuditEntry, ClubRole, Game, Membership
+from players.models import AuditEntry, ClubRole, Game, Membership, Player
 from players.permissions import ClubRefusal, is_federation_committee, may_act_for
+from players.selectors.players import club_members
 from players.services.accounts import club_role_grant, club_role_revoke
 from players.services.adjustments import ResyncChange, resync_apply
 from players.services.games import record_sheet_submit
@@ -257,3 +260,59 @@ def test_a_club_committee_cannot_give_a_role_for_every_club(cape_committee, djan
 
     assert response.status_code == 403
     assert not rita.groups.exists()
+
+
+def test_a_clubs_page_names_its_people_and_shows_its_games_evenings_activity_and_resyncs(
+    client, cape_town, cape_committee, cape_volunteer, cape_game, members
+):
+    today = timezone.localdate()
+    recent = record_sheet_submit(
+        user=cape_volunteer,
+        games=[factories.game(members["ann"], members["vic"], "B", today)],
+        club=cape_town,
+        allow_duplicates=True,  # far from ann's game of 2024
+    ).games[0]
+    resync_apply(
+        user=cape_committee,
+        changes=[ResyncChange(members["ben"], parse_rank("7k"))],
+        effective_date=today,
+    )
+
+    html = client.get(f"/clubs/{cape_town.pk}/").content.decode()
+
+    people = section(html, "club-people")
+    assert "Committee: ccom" in people and "Volunteers: cvol" in people
+    games = section(html, "club-recent-games")
+    assert games.index(today.isoformat()) < games.index("2024-03-01")
+    assert "Vic" in games  # a visitor's game at the club's evening
+    evenings = section(html, "club-evenings")
+    assert f"Evening of {today.isoformat()}: 1 game" in evenings
+    assert "sheet" not in evenings.lower().replace("no sheet", "")  # links for volunteers only
+    resyncs = re.sub(r"\s+", " ", section(html, "club-resyncs"))
+    assert f"effective {today.isoformat()}, 1 member" in resyncs
+    activity = section(html, "club-activity")
+    assert f"{today:%Y-%m}: 1 game, 1 active member" in activity  # vic is no member
+    assert recent.club == cape_town
+
+
+def test_a_clubs_list_as_of_a_day_has_its_members_of_that_day(connie, cape_town, pretoria, members):
+    player_update(user=connie, player=members["ben"], club=pretoria)
+    moved = Membership.objects.get(player=members["ben"], club=cape_town)
+    moved.end = date(2024, 6, 1)  # he left in June
+    moved.save()
+
+    def listed(club, day=None) -> set[str]:
+        members = Player.objects.filter(club_members(club, day))
+        return set(members.values_list("username", flat=True))
+
+    assert listed(cape_town, date(2024, 5, 1)) == {"ann", "ben"}
+    assert listed(cape_town, date(2024, 7, 1)) == {"ann"}
+    assert listed(cape_town) == {"ann"}
+    assert listed(pretoria) == {"ben", "pia"}
+    assert "vic" not in listed(pretoria) | listed(cape_town)
+
+
+def section(html: str, section_id: str) -> str:
+    match = re.search(rf'<section[^>]*id="{section_id}".*?</section>', html, re.S)
+    assert match, f"no section {section_id}"
+    return match.group(0)
