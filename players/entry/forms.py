@@ -509,9 +509,14 @@ class AuditFilterForm(forms.Form):
     object_id = forms.CharField(label="Object id", required=False, max_length=50)
     since = TypedDateField(label="From", required=False, help_text="")
     until = TypedDateField(label="To", required=False, help_text="")
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False)
 
-    def __init__(self, *args, actions: Iterable[str], object_types: Iterable[str], **kwargs):
+    def __init__(
+        self, *args, actions: Iterable[str], object_types: Iterable[str], clubs=None, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
+        self.fields["club"].empty_label = "any club"
         self.fields["action"].choices = [("", "any action"), *((a, a) for a in actions)]
         self.fields["object_type"].choices = [("", "any object"), *((t, t) for t in object_types)]
         self.fields["user"].empty_label = "anyone"
@@ -521,9 +526,10 @@ class AuditFilterForm(forms.Form):
             Row(
                 Column("action", css_class="col-6 col-md-2"),
                 Column("user", css_class="col-6 col-md-2"),
+                Column("club", css_class="col-6 col-md-2"),
                 Column("object_type", css_class="col-6 col-md-2"),
-                Column("object_id", css_class="col-6 col-md-2"),
-                Column("since", css_class="col-6 col-md-2"),
+                Column("object_id", css_class="col-6 col-md-1"),
+                Column("since", css_class="col-6 col-md-1"),
                 Column("until", css_class="col-6 col-md-2"),
             ),
         )

@@ -9,8 +9,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.entry.forms import ReportResolveForm
-from players.permissions import VOLUNTEERS, check_club, volunteer_required
+from players.permissions import VOLUNTEERS, check_club, role_clubs, volunteer_required
 from players.selectors import reports as selectors
+from players.selectors.clubs import clubs_among
 from players.services.base import ServiceError
 from players.services.reports import report_resolve
 from players.web.forms import add_service_errors
@@ -21,14 +22,28 @@ RESOLVED_SHOWN = 20
 @volunteer_required
 @require_safe
 def report_list(request: HttpRequest) -> HttpResponse:
+    """The queue: of the volunteer's clubs, or of the club ``?club=`` names among them."""
+    clubs = role_clubs(request.user, VOLUNTEERS)
+    choices = clubs_among(clubs)
+    club = choices.filter(pk=request.GET["club"]).first() if _club_id(request) else None
+    shown = frozenset({club.pk}) if club is not None else clubs
     return render(
         request,
         "reports/report_list.html",
         {
-            "open_reports": list(selectors.open_reports()),
-            "resolved_reports": list(selectors.resolved_reports()[:RESOLVED_SHOWN]),
+            "open_reports": list(selectors.of_clubs(selectors.open_reports(), shown)),
+            "resolved_reports": list(
+                selectors.of_clubs(selectors.resolved_reports(), shown)[:RESOLVED_SHOWN]
+            ),
+            "clubs": choices,
+            "club": club,
         },
     )
+
+
+def _club_id(request: HttpRequest) -> bool:
+    """``?club=`` is a club's number (anything else shows every club of the user's)."""
+    return request.GET.get("club", "").isdigit() and len(request.GET["club"]) < 10
 
 
 @volunteer_required

@@ -240,14 +240,17 @@ def player_lookup(request: HttpRequest) -> JsonResponse:
 @volunteer_required
 @require_GET
 def audit_list(request: HttpRequest) -> HttpResponse:
+    """The audit trail; the roles of some clubs read their clubs' entries only."""
+    clubs = role_clubs(request.user, VOLUNTEERS)
     form = AuditFilterForm(
         request.GET or None,
         actions=audit_actions(),
         object_types=audit_object_types(),
+        clubs=clubs_among(clubs),
     )
     filters = {}
     if form.is_bound and form.is_valid():
         filters = {name: value for name, value in form.cleaned_data.items() if value}
-    table = AuditTable(audit_entries(**filters))
+    table = AuditTable(audit_entries(**filters, clubs=clubs))
     BoundedRequestConfig(request, paginate={"per_page": AUDIT_PER_PAGE}).configure(table)
     return render(request, "audit/audit_list.html", {"form": form, "table": table})

@@ -14,6 +14,7 @@ from django.utils import timezone
 from players.models import AuditEntry, ClubRole, Game, Membership, Player
 from players.permissions import ClubRefusal, is_federation_committee, may_act_for
 from players.selectors.players import club_members
+from players.services import reports as report_services
 from players.services.accounts import club_role_grant, club_role_revoke
 from players.services.adjustments import ResyncChange, resync_apply
 from players.services.games import record_sheet_submit
@@ -316,3 +317,39 @@ def section(html: str, section_id: str) -> str:
     match = re.search(rf'<section[^>]*id="{section_id}".*?</section>', html, re.S)
     assert match, f"no section {section_id}"
     return match.group(0)
+
+
+def test_a_clubs_roles_read_their_clubs_audit_and_reports_and_the_federation_filters_by_club(
+    vera, pretoria_volunteer, cape_volunteer, cape_game, pretoria, members, django_user_model
+):
+    pretoria_game = record_sheet_submit(
+        user=pretoria_volunteer,
+        games=[factories.game(members["pia"], members["vic"], "W", date(2024, 3, 2))],
+        club=pretoria,
+    ).games[0]
+    for game, player in ((cape_game, members["ann"]), (pretoria_game, members["pia"])):
+        account = django_user_model.objects.create_user(f"{player.username}-login")
+        player.account = account
+        player.save(update_fields=["account"])
+        report_services.report_create(
+            user=account, player=player, game_id=game.pk, kind="wrong_result"
+        )
+
+    def audit_games(account, query="") -> set[str]:
+        html = logged_in(account).get(f"/audit/{query}").content.decode()
+        return set(re.findall(r'href="/games/(\d+)/"', html))
+
+    def reported(account, query="") -> set[str]:
+        html = logged_in(account).get(f"/reports/{query}").content.decode()
+        return set(re.findall(r'href="/games/(\d+)/"', html))
+
+    cape, other = str(cape_game.pk), str(pretoria_game.pk)
+    assert audit_games(cape_volunteer) == {cape}
+    assert audit_games(vera) == {cape, other}
+    assert audit_games(vera, f"?club={pretoria.pk}") == {other}
+    # A club not among the user's is no choice: the filter says so, nothing leaks.
+    assert audit_games(cape_volunteer, f"?club={pretoria.pk}") == {cape}
+    assert reported(cape_volunteer) == {cape}
+    assert reported(vera) == {cape, other}
+    assert reported(vera, f"?club={pretoria.pk}") == {other}
+    assert reported(cape_volunteer, f"?club={pretoria.pk}") == {cape}
