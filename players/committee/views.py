@@ -93,8 +93,12 @@ AUTO_REFRESH_SECONDS = 5
 # --- resync -------------------------------------------------------------------------
 
 
-def _preview(rank_list) -> ResyncPreview:
-    return match_rank_list(rank_list, selectors.resync_candidates())
+def _preview(request, rank_list) -> ResyncPreview:
+    """The list matched against the players the user resyncs: a club's committee, its
+    current members (others' are as if not here); the federation's, every club's."""
+    return match_rank_list(
+        rank_list, selectors.resync_candidates(role_clubs(request.user, COMMITTEE))
+    )
 
 
 def _render_resync(request, form, preview=None, apply_form=None, rank_list=None):
@@ -160,7 +164,7 @@ def resync(request):
     return _render_resync(
         request,
         _preview_again_form(data),
-        _preview(rank_list),
+        _preview(request, rank_list),
         ResyncApplyForm(initial=kept),
         rank_list,
     )
@@ -175,7 +179,7 @@ def resync_apply(request):
     if not form.is_valid() and "rank_list" not in form.cleaned_data:
         return _list_lost(request, form)
     data = form.cleaned_data
-    preview = _preview(data["rank_list"])
+    preview = _preview(request, data["rank_list"])
     if form.is_valid():
         try:
             batch = resync_apply_preview(

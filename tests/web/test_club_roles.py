@@ -353,3 +353,17 @@ def test_a_clubs_roles_read_their_clubs_audit_and_reports_and_the_federation_fil
     assert reported(vera) == {cape, other}
     assert reported(vera, f"?club={pretoria.pk}") == {other}
     assert reported(cape_volunteer, f"?club={pretoria.pk}") == {cape}
+
+
+def test_a_club_committees_resync_preview_matches_its_members_only(cape_committee, members):
+    client = logged_in(cape_committee)
+
+    response = client.post(
+        "/committee/resync/",
+        {"list_text": "ann,4k\npia,2k", "effective_date": "2024-04-01"},
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'href="/players/ann/"' in html
+    assert 'href="/players/pia/"' not in html  # Pretoria's: as if not here
