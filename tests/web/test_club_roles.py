@@ -367,3 +367,10 @@ def test_a_club_committees_resync_preview_matches_its_members_only(cape_committe
     assert response.status_code == 200
     assert 'href="/players/ann/"' in html
     assert 'href="/players/pia/"' not in html  # Pretoria's: as if not here
+
+
+def test_the_federations_list_offers_each_club_with_its_count_of_players(client, members):
+    html = client.get("/").content.decode()
+
+    assert re.search(r'<option value="\d+">Cape Town Go Club \(2\)</option>', html)
+    assert re.search(r'<option value="\d+">Pretoria Go Club \(1\)</option>', html)
