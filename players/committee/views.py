@@ -603,6 +603,7 @@ def account_player(request, pk: int):
 @require_safe
 def recompute_status(request):
     statuses = selectors.recompute_statuses()
+    federation = is_federation_committee(request.user)
     busy = any(
         status.running_since is not None or (status.state is not None and status.state.is_pending)
         for status in statuses
@@ -611,7 +612,9 @@ def recompute_status(request):
         request,
         "committee/recompute.html",
         {
-            "table": RecomputeTable(statuses),
+            # A full recompute is the federation committee's (every club's ratings).
+            "table": RecomputeTable(statuses, exclude=() if federation else ("actions",)),
+            "federation": federation,
             "worker": selectors.worker_status(),
             "form": FullRecomputeForm(),
             "auto_refresh": AUTO_REFRESH_SECONDS if busy else None,
@@ -622,6 +625,9 @@ def recompute_status(request):
 @committee_required
 @require_POST
 def recompute_full(request):
+    """Replay every club's ratings: the federation committee's (a club's committee reads
+    the status)."""
+    check_federation(request.user, "a full recompute of every club's ratings")
     form = FullRecomputeForm(request.POST)
     if not form.is_valid():
         messages.error(request, f"Not started: {form.errors['algorithm'][0]}")

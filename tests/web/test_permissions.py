@@ -240,7 +240,8 @@ ROUTES: dict[str, Route] = {
         states=("?keep=ann&duplicate=cat", "?keep=ann&duplicate=ben"),
     ),
     "committee_recompute": Route(COMMITTEE),
-    "committee_recompute_full": Route(COMMITTEE, methods=POST),
+    # A replay of every club's ratings: the federation committee's.
+    "committee_recompute_full": Route(COMMITTEE, methods=POST, club=FEDERATION),
 }
 
 
