@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -14,6 +13,7 @@ from django.db.models import (
     Q,
     QuerySet,
 )
+from django.db.models.functions import TruncMonth
 from django.http import Http404
 
 from players.models import Club, ClubRole, Game, Player, RecordSheet, ResyncBatch, Tournament
@@ -85,7 +85,7 @@ def club_recent_games(club: Club) -> list[Game]:
     """The latest valid games entered for ``club`` (its evenings and tournaments)."""
     return list(
         Game.objects.filter(club=club, voided_at__isnull=True)
-        .select_related("white", "black", "tournament")
+        .select_related("white", "black")
         .order_by("-date", "-seq")[:RECENT_GAMES]
     )
 
@@ -127,23 +127,28 @@ def club_activity(club: Club, today: date) -> list[MonthActivity]:
     """The club's last ACTIVITY_MONTHS months, oldest first: its games and its active
     members (members on the month's last day who played that month)."""
     first = months_before(today.replace(day=1), ACTIVITY_MONTHS - 1)
-    games = Counter(
-        day.replace(day=1)
-        for day in Game.objects.filter(
-            club=club, voided_at__isnull=True, date__gte=first
-        ).values_list("date", flat=True)
+    valid = Game.objects.filter(voided_at__isnull=True, date__gte=first).order_by()
+    games = dict(
+        valid.filter(club=club)
+        .annotate(month=TruncMonth("date"))
+        .values_list("month")
+        .annotate(count=Count("id"))
     )
     member_ids = list(Player.objects.filter(club_members(club)).values_list("pk", flat=True))
-    valid = Game.objects.filter(voided_at__isnull=True, date__gte=first)
     active: dict[date, set[int]] = {}
-    # One query per colour: each reads the players' own index.
+    # One query per colour: each reads the players' own index; a player's month once.
     for side in ("white", "black"):
-        rows = valid.filter(**{f"{side}_id__in": member_ids}).values_list("date", f"{side}_id")
-        for day, player in rows.iterator():
-            active.setdefault(day.replace(day=1), set()).add(player)
+        rows = (
+            valid.filter(**{f"{side}_id__in": member_ids})
+            .annotate(month=TruncMonth("date"))
+            .values_list("month", f"{side}_id")
+            .distinct()
+        )
+        for month, player in rows:
+            active.setdefault(month, set()).add(player)
     months = []
     month = first
     while month <= today:
-        months.append(MonthActivity(month, games[month], len(active.get(month, ()))))
+        months.append(MonthActivity(month, games.get(month, 0), len(active.get(month, ()))))
         month = (month + timedelta(days=32)).replace(day=1)
     return months

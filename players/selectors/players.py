@@ -48,8 +48,16 @@ def club_members(club: Club, day: date | None = None, path: str = "") -> Q:
     memberships = Membership.objects.filter(club=club)
     if day is not None:
         return Q(**{f"{path}pk__in": memberships.on(day).values("player_id")})
-    current = memberships.filter(end__isnull=True).values("player_id")
-    return Q(**{f"{path}club": club}) | Q(**{f"{path}pk__in": current})
+    # The record's club is the current membership's (the services keep it): the members
+    # whose record names another club, of two clubs, are the few more (one small query,
+    # so that the list keeps reading the players' club index).
+    others = list(
+        memberships.filter(end__isnull=True)
+        .exclude(player__club=club)
+        .values_list("player_id", flat=True)
+    )
+    members = Q(**{f"{path}club": club})
+    return members | Q(**{f"{path}pk__in": others}) if others else members
 
 
 def clubs_players(path: str = "") -> Q:
