@@ -465,6 +465,12 @@ class PlayerCreateForm(forms.Form):
         help_text="Tick only after checking the similar names shown above.",
     )
 
+    def __init__(self, *args, clubs=None, **kwargs) -> None:
+        """``clubs``: those the volunteer may give a new player (None: every club)."""
+        super().__init__(*args, **kwargs)
+        if clubs is not None:
+            self.fields["club"].queryset = clubs
+
     def clean_egd_pin(self) -> str:
         # Checked here too (the service checks again), so it shows with the other errors.
         egd_pin = self.cleaned_data["egd_pin"].strip()

@@ -112,7 +112,7 @@ def _render_sheet_form(request, sheet_form, formset, duplicates: list[str]) -> H
         "formset": formset,
         "duplicates": duplicates,  # shown with the box to confirm
         "duplicates_fingerprint": warnings_fingerprint(duplicates),
-        "player_form": PlayerCreateForm(),
+        "player_form": _player_form(request, None),
         "tournament_codes": tournament_codes(),
     }
     return render(request, "sheets/sheet_form.html", context)
@@ -211,14 +211,19 @@ def _player_created_json(player: Player | None, form: PlayerCreateForm) -> JsonR
     return JsonResponse({**created, "rank": str(player.entry_rank)}, status=201)
 
 
+def _player_form(request: HttpRequest, data) -> PlayerCreateForm:
+    """A new player's form: their club among the volunteer's clubs, or none (a visitor)."""
+    return PlayerCreateForm(data, clubs=clubs_among(role_clubs(request.user, VOLUNTEERS)))
+
+
 @volunteer_required
 @require_http_methods(["GET", "POST"])
 def player_create(request: HttpRequest) -> HttpResponse:
     """The new-player page, and the endpoint of the sheet's "new player" dialog
     (``Accept: application/json``)."""
     if request.method != "POST":
-        return render(request, "players/player_form.html", {"form": PlayerCreateForm()})
-    form = PlayerCreateForm(request.POST)
+        return render(request, "players/player_form.html", {"form": _player_form(request, None)})
+    form = _player_form(request, request.POST)
     player = _player_create(request.user, form)
     if _wants_json(request):
         return _player_created_json(player, form)

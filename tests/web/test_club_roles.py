@@ -374,3 +374,22 @@ def test_the_federations_list_offers_each_club_with_its_count_of_players(client,
 
     assert re.search(r'<option value="\d+">Cape Town Go Club \(2\)</option>', html)
     assert re.search(r'<option value="\d+">Pretoria Go Club \(1\)</option>', html)
+
+
+def test_a_club_volunteer_adds_a_player_to_their_club_or_to_none(cape_volunteer, pretoria):
+    client = logged_in(cape_volunteer)
+    page = client.get("/players/new/").content.decode()
+    assert "Cape Town Go Club" in page and "Pretoria Go Club" not in page
+
+    refused = client.post(
+        "/players/new/",
+        {"username": "zed", "full_name": "Zed", "club": pretoria.pk, "national_rank": "9k"},
+    )
+    visitor = client.post(
+        "/players/new/", {"username": "vis", "full_name": "Vis", "club": "", "national_rank": "9k"}
+    )
+
+    assert "Select a valid choice" in refused.content.decode()
+    assert visitor.status_code == 302
+    assert set(Player.objects.values_list("username", flat=True)) == {"vis"}
+    assert not Membership.objects.filter(player__username="vis").exists()
