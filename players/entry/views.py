@@ -20,7 +20,13 @@ from players.entry.forms import (
 from players.entry.game_changes import GameCorrectionPage, GameVoidPage, game_or_404
 from players.entry.tables import AuditTable, GameHistoryTable, SheetGamesTable, SheetTable
 from players.models import Player
-from players.permissions import EVERY_CLUB, VOLUNTEERS, role_clubs, volunteer_required
+from players.permissions import (
+    EVERY_CLUB,
+    VOLUNTEERS,
+    may_act_for,
+    role_clubs,
+    volunteer_required,
+)
 from players.selectors import players as players_selectors
 from players.selectors import reports as report_selectors
 from players.selectors.audit import audit_actions, audit_entries, audit_object_types
@@ -160,6 +166,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "audit": audit,
             "pending": not game.recompute_done,
             "open_reports": list(report_selectors.open_reports_on(game)),
+            "may_change": may_act_for(request.user, VOLUNTEERS, game.club_id),
         },
     )
 

@@ -153,8 +153,10 @@ def test_another_clubs_volunteer_is_refused_with_the_club_and_whom_to_ask(
     assert posted.status_code == 403
     cape_game.refresh_from_db()
     assert not cape_game.is_void
-    # Reading the game is every volunteer's.
-    assert client.get(f"/games/{cape_game.pk}/").status_code == 200
+    # Reading the game is every volunteer's; its buttons are its club's.
+    game_page = client.get(f"/games/{cape_game.pk}/").content.decode()
+    assert "This game is Cape Town Go Club's: its volunteers correct it." in game_page
+    assert f"/games/{cape_game.pk}/edit/" not in game_page
 
 
 def test_the_federations_roles_act_for_every_club(vera, connie, cape_game, cape_town):
