@@ -1,8 +1,9 @@
 """``python -m bench.pages``: server time of every public page.
 
 Needs ``DATABASE_URL`` naming a database of its own (it is migrated, then filled
-once): 10,000 players in 20 clubs with a current rating under every maintained
-algorithm, 200,000 background history rows, one player with 2,000 games and their
+once): 10,000 players in 100 clubs (each a member of one since before the records)
+with a current rating under every maintained algorithm, 200,000 background history
+rows, one player with 2,000 games (each entered for white's club) and their
 2,000 SAGC history rows, and 500 tournaments of 200,000 games (one of EGC 2013's size,
 600 players over 10 rounds; the others about 80 players over 10 rounds) with their
 EGF 2021 history rows, all written with ``bulk_create`` (no recompute: the pages only
@@ -35,7 +36,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 
 PLAYERS = 10_000
-CLUBS = 20
+CLUBS = 100  # issue 28: a federation's clubs sharing the site
 HEAVY_GAMES = 2_000
 BACKGROUND_HISTORY = 200_000
 HEAVY_USERNAME = "heavy-player"
@@ -113,7 +114,7 @@ def build(rng: random.Random) -> None:
     from django.db import transaction
     from django.utils import timezone
 
-    from players.models import Club, EntrySequence, Game, Player
+    from players.models import Club, EntrySequence, Game, Membership, Player
     from ratings.algorithms import maintained_algorithms
     from ratings.engine.ranks import Rank
     from ratings.models import CurrentRating, RatingHistory, RecomputeState
@@ -139,6 +140,10 @@ def build(rng: random.Random) -> None:
             ],
             batch_size=BATCH,
         )
+        Membership.objects.bulk_create(
+            [Membership(player=player, club_id=player.club_id) for player in players],
+            batch_size=BATCH,
+        )
         algorithms = maintained_algorithms()
         CurrentRating.objects.bulk_create(
             [
@@ -158,13 +163,18 @@ def build(rng: random.Random) -> None:
 
         heavy, others = players[0], players[1:]
         start = today - timedelta(days=HEAVY_GAMES * 2)
+        pairs = [
+            (heavy, rng.choice(others)) if number % 2 else (rng.choice(others), heavy)
+            for number in range(HEAVY_GAMES)
+        ]
         games = Game.objects.bulk_create(
             [
                 Game(
                     seq=number + 1,
                     date=start + timedelta(days=number * 2),
-                    white=heavy if number % 2 else rng.choice(others),
-                    black=rng.choice(others) if number % 2 else heavy,
+                    white=pairs[number][0],
+                    black=pairs[number][1],
+                    club_id=pairs[number][0].club_id,
                     handicap=2,
                     komi=0.5,
                     winner=rng.choice("WB"),
@@ -370,8 +380,9 @@ class World:
 
 
 # Server-time targets (ms): the list and the log page (issue 7), the list as of a day
-# (issue 19), tournament pages (issue 16). The other pages have no number of their own.
-LIST_TARGET, AS_OF_TARGET, TOURNAMENT_TARGET = 50.0, 100.0, 50.0
+# (issue 19), tournament pages (issue 16), a club's pages (issue 28). The other pages
+# have no number of their own.
+LIST_TARGET, AS_OF_TARGET, TOURNAMENT_TARGET, CLUB_TARGET = 50.0, 100.0, 50.0, 50.0
 
 
 def public_pages(world: World) -> list[tuple[str, str, float | None]]:
@@ -417,11 +428,15 @@ def public_pages(world: World) -> list[tuple[str, str, float | None]]:
         pages.append(
             (world.big_tournament_label, f"/tournaments/{world.big_tournament}/", TOURNAMENT_TARGET)
         )
-    pages.append(("clubs", "/clubs/", None))
+    pages.append(("clubs", "/clubs/", CLUB_TARGET))
     if world.club is not None:
+        club = f"/clubs/{world.club}/"
         pages += [
-            (world.club_label, f"/clubs/{world.club}/", None),
-            (f"club-night sheet, {world.club_label}", f"/clubs/{world.club}/sheet/", None),
+            (world.club_label, club, CLUB_TARGET),
+            (f"{world.club_label}, sorted by name", f"{club}?sort=name", CLUB_TARGET),
+            (f"{world.club_label} as of a day", f"{club}?as_of={world.as_of}", CLUB_TARGET),
+            (f"club-night sheet, {world.club_label}", f"{club}sheet/", CLUB_TARGET),
+            (f"{world.club_label}, CSV", f"/ratings.csv?club={world.club}", CLUB_TARGET),
         ]
     pages += [
         ("calculator, empty", "/calculator/", None),

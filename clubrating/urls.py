@@ -48,3 +48,6 @@ urlpatterns = [
     ),
     path("admin/", admin.site.urls),
 ]
+
+# A refusal for acting outside one's clubs names whom to ask on the 403 page.
+handler403 = "players.permissions.denied"

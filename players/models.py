@@ -33,6 +33,72 @@ class Club(models.Model):
     def __str__(self) -> str:
         return self.name
 
+    def get_absolute_url(self) -> str:
+        return reverse("club_detail", args=[self.pk])
+
+
+class ClubRole(models.Model):
+    """A role (the Django group ``volunteers`` or ``committee``) held for one club.
+
+    A role held in the group itself is held for every club: the federation's
+    volunteers and committee (what every role was before clubs had their own). A user's
+    rights are the union of the two (players.permissions)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="club_roles"
+    )
+    group = models.ForeignKey("auth.Group", on_delete=models.PROTECT, related_name="club_roles")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="roles")
+    granted_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["club", "group", "user"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "group", "club"], name="club_role_once")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} {self.group_id} of club {self.club_id}"
+
+
+class MembershipQuerySet(models.QuerySet):
+    def on(self, day):
+        """The memberships that held on ``day`` (from ``start`` to the day before ``end``)."""
+        return self.filter(
+            models.Q(start__isnull=True) | models.Q(start__lte=day),
+            models.Q(end__isnull=True) | models.Q(end__gt=day),
+        )
+
+
+class Membership(models.Model):
+    """A player's membership of a club, from ``start`` (blank: since before the site's
+    records) until the day before ``end`` (blank: still a member). A player may belong
+    to two clubs; a move ends one membership and starts another. ``Player.club`` is the
+    club of the player's current membership (the earliest started, if they have two),
+    kept by players.services.memberships."""
+
+    player = models.ForeignKey("Player", on_delete=models.CASCADE, related_name="memberships")
+    club = models.ForeignKey(Club, on_delete=models.PROTECT, related_name="memberships")
+    start = models.DateField(null=True, blank=True)
+    end = models.DateField(null=True, blank=True)
+
+    objects = MembershipQuerySet.as_manager()
+
+    class Meta:
+        ordering = ["player", "start", "club"]
+        indexes = [models.Index(fields=["club", "start", "end"], name="membership_club_dates")]
+        constraints = [
+            models.CheckConstraint(
+                condition=models.Q(start__isnull=True)
+                | models.Q(end__isnull=True)
+                | models.Q(end__gt=models.F("start")),
+                name="membership_ends_after_start",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player_id} in {self.club_id} from {self.start} to {self.end}"
+
 
 class PlayerQuerySet(models.QuerySet):
     def active(self):
@@ -262,6 +328,11 @@ class Tournament(models.Model):
         help_text="OpenGotha's time control (basicTime, complementaryTimeSystem and its "
         "parameters, bInternet), which its EGF class and adjusted time derive from.",
     )
+    # The club that holds the tournament (its games are the club's); blank: the
+    # federation's.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="tournaments"
+    )
     standings = models.CharField(
         max_length=10,
         choices=Standings.choices,
@@ -357,6 +428,11 @@ class RecordSheet(models.Model):
     entered_at = models.DateTimeField(auto_now_add=True)
     received_on = models.DateField(null=True, blank=True)
     note = models.TextField(blank=True)
+    # The club whose evening or tournament the sheet records (its games are the
+    # club's: its volunteers correct them); blank: the federation's.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="record_sheets"
+    )
 
     class Meta:
         ordering = ["-entered_at"]
@@ -477,6 +553,12 @@ class Game(Entry):
     )
     record_sheet = models.ForeignKey(
         RecordSheet, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
+    )
+    # The club the game was entered for (its sheet's or its tournament's): that club's
+    # volunteers correct and void it. Blank: the federation's (games entered before
+    # clubs had roles, or a federation's tournament), for the federation's roles only.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="games"
     )
     # "Corrected" on the site means what was played changed, not that the row was
     # written: ``version`` moves on every write (a void, a comment, a merge re-pointing
@@ -712,6 +794,11 @@ class AuditEntry(models.Model):
     summary = models.CharField(max_length=300, blank=True)
     before = models.JSONField(null=True, blank=True)
     after = models.JSONField(null=True, blank=True)
+    # Whose record was written (a game's club, a player's club): the audit trail is
+    # filtered by it and a club's committee reads its own. Blank: the federation's.
+    club = models.ForeignKey(
+        Club, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
 
     class Meta:
         ordering = ["-at", "-id"]

@@ -8,7 +8,7 @@ from decimal import Decimal
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 
-from players.models import Club, Player, Tournament
+from players.models import Club, ClubRole, Membership, Player, Tournament
 from players.services.adjustments import adjustment_apply
 from players.services.games import GameInput
 from ratings.engine.ranks import parse_rank
@@ -34,13 +34,34 @@ def club(name: str = "Cape Town Go Club", founded: date | None = None) -> Club:
 
 
 def player(username: str, rank: str = "10k", **extra) -> Player:
-    return Player.objects.create(
+    """A player; with ``club``, a member of it since before the site's records (as the
+    migration made every player of a club)."""
+    created = Player.objects.create(
         username=username,
         full_name=extra.pop("full_name", username.title()),
         entry_rank=parse_rank(rank),
         national_rank=parse_rank(rank),
         **extra,
     )
+    if created.club_id is not None:
+        Membership.objects.create(player=created, club_id=created.club_id)
+    return created
+
+
+def club_role(account, role: str, club: Club):
+    """``account`` holds ``role`` ("volunteers" or "committee") for ``club`` only."""
+    group, _ = Group.objects.get_or_create(name=role)
+    ClubRole.objects.get_or_create(user=account, group=group, club=club)
+    account._clubrating_club_roles = None
+    return account
+
+
+def club_volunteer(username: str, club: Club):
+    return club_role(user(username), "volunteers", club)
+
+
+def club_committee_member(username: str, club: Club):
+    return club_role(user(username), "committee", club)
 
 
 def game(white: Player, black: Player, winner: str = "W", on: date = date(2024, 3, 1), **extra):

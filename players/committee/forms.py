@@ -382,6 +382,19 @@ class AccountRoleForm(forms.Form):
     role = _role_field()
 
 
+class ClubRoleForm(forms.Form):
+    """Give or take a role for one club; the clubs offered are those ``user`` manages."""
+
+    club = forms.ModelChoiceField(queryset=Club.objects.none())
+    role = forms.ChoiceField(choices=[("volunteers", "Volunteer"), ("committee", "Committee")])
+    # The button pressed.
+    action = forms.ChoiceField(choices=[("grant", "Give the role"), ("revoke", "Take it away")])
+
+    def __init__(self, *args, clubs=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
+
+
 class AccountPlayerForm(forms.Form):
     """Link an account to a player record; empty unlinks it."""
 

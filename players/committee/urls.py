@@ -39,6 +39,11 @@ urlpatterns = [
         name="committee_account_role",
     ),
     path(
+        "committee/accounts/<int:pk>/clubs/",
+        views.account_club_role,
+        name="committee_account_club_role",
+    ),
+    path(
         "committee/accounts/<int:pk>/password/",
         views.account_password,
         name="committee_account_password",

@@ -20,6 +20,7 @@ from players.committee.forms import (
     AccountPlayerForm,
     AccountRoleForm,
     AdjustmentForm,
+    ClubRoleForm,
     FullRecomputeForm,
     InvitationForm,
     MergeConfirmForm,
@@ -39,10 +40,20 @@ from players.committee.tables import (
     ResyncPreviewTable,
 )
 from players.models import Tournament
-from players.permissions import committee_required
+from players.permissions import (
+    COMMITTEE,
+    check_account,
+    check_club,
+    check_federation,
+    check_player,
+    committee_required,
+    is_federation_committee,
+    role_clubs,
+)
 from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
 from players.selectors.accounts import SYSTEM_USERNAME
+from players.selectors.clubs import account_club_roles, clubs_among
 from players.selectors.players import primary_ranks
 from players.selectors.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from players.services import accounts as accounts_services
@@ -51,6 +62,8 @@ from players.services.accounts import (
     account_link_player,
     account_role,
     account_set_roles,
+    club_role_grant,
+    club_role_revoke,
     invitation_send,
 )
 from players.services.adjustments import (
@@ -84,8 +97,14 @@ AUTO_REFRESH_SECONDS = 5
 # --- resync -------------------------------------------------------------------------
 
 
-def _preview(rank_list) -> ResyncPreview:
-    return match_rank_list(rank_list, selectors.resync_candidates(), selectors.last_resync_date())
+def _preview(request, rank_list) -> ResyncPreview:
+    """The list matched against the players the user resyncs: a club's committee, its
+    current members (others' are as if not here); the federation's, every club's."""
+    return match_rank_list(
+        rank_list,
+        selectors.resync_candidates(role_clubs(request.user, COMMITTEE)),
+        selectors.last_resync_date(),
+    )
 
 
 def _render_resync(request, form, preview=None, apply_form=None, rank_list=None):
@@ -163,7 +182,7 @@ def resync(request):
     return _render_resync(
         request,
         _preview_again_form(data),
-        _preview(rank_list),
+        _preview(request, rank_list),
         ResyncApplyForm(initial=kept),
         rank_list,
     )
@@ -178,7 +197,7 @@ def resync_apply(request):
     if not form.is_valid() and "rank_list" not in form.cleaned_data:
         return _list_lost(request, form)
     data = form.cleaned_data
-    preview = _preview(data["rank_list"])
+    preview = _preview(request, data["rank_list"])
     if form.is_valid():
         try:
             batch = resync_apply_preview(
@@ -236,6 +255,8 @@ def resync_batch_revert(request, pk: int):
     """GET: what reverting the resync changes, player by player, and the button to
     confirm; POST: revert it."""
     batch = get_object_or_404(selectors.resync_batches(), pk=pk)
+    for adjustment in batch.adjustments.select_related("player"):
+        check_player(request.user, COMMITTEE, adjustment.player, f"resync {batch.pk}")
     if request.method != "POST":
         return _revert_plan(request, batch)
     try:
@@ -281,6 +302,7 @@ def adjust_choose(request):
 @require_http_methods(["GET", "POST"])
 def adjust(request, username: str):
     player = get_object_or_404(selectors.player_for_page(username))
+    check_player(request.user, COMMITTEE, player)
     form = AdjustmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -318,6 +340,7 @@ def _render_adjust(request, player, form):
 def player_edit(request, username: str):
     """Correct a player's record; the audit trail keeps it before and after."""
     player = get_object_or_404(selectors.player_for_page(username))
+    check_player(request.user, COMMITTEE, player)
     initial = PlayerEditForm.initial_for(player)
     form = PlayerEditForm(request.POST or None, initial=initial, player=player)
     if request.method == "POST" and form.is_valid():
@@ -337,6 +360,7 @@ def player_edit(request, username: str):
 def tournament_class(request, code: str):
     """Correct a tournament's EGF class; the EGF algorithms recompute its games."""
     tournament = get_object_or_404(Tournament, code=code)
+    check_club(request.user, COMMITTEE, tournament.club_id, f"correct the class of {code}")
     form = TournamentClassForm(request.POST or None, initial={"egf_class": tournament.egf_class})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -427,6 +451,8 @@ def merge(request):
 
 
 def _merged(request, data: dict):
+    check_player(request.user, COMMITTEE, data["keep"])
+    check_player(request.user, COMMITTEE, data["duplicate"])
     keep = player_merge(
         user=request.user, keep=data["keep"], duplicate=data["duplicate"], note=data["note"]
     )
@@ -442,10 +468,12 @@ def _merged(request, data: dict):
 # --- accounts -----------------------------------------------------------------------
 
 
-def _account(pk: int):
+def _account(request, pk: int):
+    """The account of the page, for the committee that manages it (403 otherwise)."""
     account = get_object_or_404(selectors.account_for_page(pk))
     if account.username == SYSTEM_USERNAME:
         raise Http404("the site's own account has no page")
+    check_account(request.user, account)
     return account
 
 
@@ -493,12 +521,17 @@ def _player_options() -> dict:
     return {"players": selectors.player_usernames(), "datalist_id": PLAYER_OPTIONS}
 
 
-def _render_account(request, account, role_form=None, password_form=None, player_form=None):
+def _render_account(
+    request, account, role_form=None, password_form=None, player_form=None, club_role_form=None
+):
     context = {
         "account": account,
         "role": account_role(account),
         "refusal": account_change_refusal(request.user, account),
         "role_form": role_form or AccountRoleForm(initial={"role": account_role(account)}),
+        "federation": is_federation_committee(request.user),
+        "club_roles": account_club_roles(account),
+        "club_role_form": club_role_form or ClubRoleForm(clubs=_managed_clubs(request.user)),
         "password_form": password_form or InvitationForm(initial={"email": account.email}),
         "linked_player": report_selectors.linked_player(account),
         "player_form": player_form
@@ -513,13 +546,40 @@ def _render_account(request, account, role_form=None, password_form=None, player
 @committee_required
 @require_safe
 def account_detail(request, pk: int):
-    return _render_account(request, _account(pk))
+    return _render_account(request, _account(request, pk))
+
+
+def _managed_clubs(user):
+    return clubs_among(role_clubs(user, COMMITTEE))
+
+
+@committee_required
+@require_POST
+def account_club_role(request, pk: int):
+    """Give or take a role for one club (the club's committee or the federation's)."""
+    account = _account(request, pk)
+    form = ClubRoleForm(request.POST, clubs=_managed_clubs(request.user))
+    if form.is_valid():
+        data = form.cleaned_data
+        change = club_role_grant if data["action"] == "grant" else club_role_revoke
+        try:
+            change(user=request.user, account=account, club=data["club"], role=data["role"])
+        except ServiceError as error:
+            add_service_errors(form, error)
+        else:
+            done = "given" if data["action"] == "grant" else "taken away"
+            messages.success(
+                request, f"{account.username}: {data['role']} of {data['club'].name}, {done}."
+            )
+            return redirect("committee_account", pk=account.pk)
+    return _render_account(request, account, club_role_form=form)
 
 
 @committee_required
 @require_POST
 def account_roles(request, pk: int):
-    account = _account(pk)
+    account = _account(request, pk)
+    check_federation(request.user, "a role for every club")
     form = AccountRoleForm(request.POST)
     if form.is_valid():
         try:
@@ -536,7 +596,7 @@ def account_roles(request, pk: int):
 @committee_required
 @require_POST
 def account_password(request, pk: int):
-    account = _account(pk)
+    account = _account(request, pk)
     form = InvitationForm(request.POST)
     if form.is_valid():
         email = form.cleaned_data["email"]
@@ -557,7 +617,7 @@ def account_password(request, pk: int):
 @committee_required
 @require_POST
 def account_player(request, pk: int):
-    account = _account(pk)
+    account = _account(request, pk)
     form = AccountPlayerForm(request.POST)
     if form.is_valid():
         player = form.cleaned_data["player"]
@@ -583,6 +643,7 @@ def account_player(request, pk: int):
 @require_safe
 def recompute_status(request):
     statuses = selectors.recompute_statuses()
+    federation = is_federation_committee(request.user)
     busy = any(
         status.running_since is not None or (status.state is not None and status.state.is_pending)
         for status in statuses
@@ -591,7 +652,9 @@ def recompute_status(request):
         request,
         "committee/recompute.html",
         {
-            "table": RecomputeTable(statuses),
+            # A full recompute is the federation committee's (every club's ratings).
+            "table": RecomputeTable(statuses, exclude=() if federation else ("actions",)),
+            "federation": federation,
             "worker": selectors.worker_status(),
             "form": FullRecomputeForm(),
             "auto_refresh": AUTO_REFRESH_SECONDS if busy else None,
@@ -602,6 +665,9 @@ def recompute_status(request):
 @committee_required
 @require_POST
 def recompute_full(request):
+    """Replay every club's ratings: the federation committee's (a club's committee reads
+    the status)."""
+    check_federation(request.user, "a full recompute of every club's ratings")
     form = FullRecomputeForm(request.POST)
     if not form.is_valid():
         messages.error(request, f"Not started: {form.errors['algorithm'][0]}")

@@ -391,7 +391,16 @@ SheetGameFormSet = forms.formset_factory(
 
 
 class SheetForm(forms.Form):
-    """What belongs to the sheet rather than to one game."""
+    """What belongs to the sheet rather than to one game: the club whose evening or
+    tournament it records (one of the clubs the volunteer acts for; blank, the
+    federation's, for the volunteers of every club)."""
+
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label="None: the federation's",
+        help_text="The club whose evening or tournament this is; anyone may have played.",
+    )
 
     received_on = TypedDateField(
         label="Sheet received on", required=False, initial=timezone.localdate
@@ -405,6 +414,16 @@ class SheetForm(forms.Form):
     # A fingerprint of the warnings (duplicates, outlying dates) the volunteer was
     # shown: "save anyway" confirms those games, not whatever a later edit makes.
     duplicates_seen = forms.CharField(required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["club"]
+        field.queryset = Club.objects.all() if clubs is None else clubs
+        if not every_club:
+            field.required = True
+            field.empty_label = "Choose the club"
+            if len(field.queryset) == 1:
+                field.initial, field.empty_label = field.queryset[0].pk, None
 
 
 class GameCorrectionForm(GameFieldsForm):
@@ -501,11 +520,14 @@ class PlayerCreateForm(forms.Form):
         help_text="Tick only after checking the similar names shown above.",
     )
 
-    def __init__(self, *args, ask_someone_else: bool = False, **kwargs) -> None:
-        """``ask_someone_else``: render the "add them anyway" box, for a page that shows
-        it itself once similar names come back (the sheet's dialog). Otherwise it shows
+    def __init__(self, *args, clubs=None, ask_someone_else: bool = False, **kwargs) -> None:
+        """``clubs``: those the volunteer may give a new player (None: every club).
+        ``ask_someone_else``: render the "add them anyway" box, for a page that shows it
+        itself once similar names come back (the sheet's dialog). Otherwise it shows
         only with the similar names, or once ticked."""
         super().__init__(*args, **kwargs)
+        if clubs is not None:
+            self.fields["club"].queryset = clubs
         if not ask_someone_else and not (self.is_bound and self["someone_else"].data):
             self.fields["someone_else"].widget = forms.HiddenInput()
 
@@ -554,9 +576,14 @@ class AuditFilterForm(forms.Form):
     object_id = forms.CharField(label="Object id", required=False, max_length=50)
     since = TypedDateField(label="From", required=False, help_text="")
     until = TypedDateField(label="To", required=False, help_text="")
+    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False)
 
-    def __init__(self, *args, actions: Iterable[str], object_types: Iterable[str], **kwargs):
+    def __init__(
+        self, *args, actions: Iterable[str], object_types: Iterable[str], clubs=None, **kwargs
+    ):
         super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
+        self.fields["club"].empty_label = "any club"
         self.fields["action"].choices = [("", "any action"), *((a, a) for a in actions)]
         self.fields["object_type"].choices = [("", "any object"), *((t, t) for t in object_types)]
         self.fields["user"].empty_label = "anyone"
@@ -566,9 +593,10 @@ class AuditFilterForm(forms.Form):
             Row(
                 Column("action", css_class="col-6 col-md-2"),
                 Column("user", css_class="col-6 col-md-2"),
+                Column("club", css_class="col-6 col-md-2"),
                 Column("object_type", css_class="col-6 col-md-2"),
-                Column("object_id", css_class="col-6 col-md-2"),
-                Column("since", css_class="col-6 col-md-2"),
+                Column("object_id", css_class="col-6 col-md-1"),
+                Column("since", css_class="col-6 col-md-1"),
                 Column("until", css_class="col-6 col-md-2"),
             ),
         )

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 
 from players.entry.forms import GameCorrectionForm, GameVoidForm
 from players.models import Game
+from players.permissions import VOLUNTEERS, check_club
 from players.selectors.games import game_for_page
 from players.selectors.tournaments import tournament_codes
 from players.services import games as games_services
@@ -35,6 +36,7 @@ class GameChangePage(ABC):
     def __init__(self, request: HttpRequest, pk: int) -> None:
         self.request, self.pk = request, pk
         self.game = game_or_404(pk)
+        check_club(request.user, VOLUNTEERS, self.game.club_id, f"game {pk}")
 
     def response(self) -> HttpResponse:
         if self.game.is_void:

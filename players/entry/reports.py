@@ -10,8 +10,9 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.entry.forms import ReportResolveForm
-from players.permissions import volunteer_required
+from players.permissions import VOLUNTEERS, check_club, role_clubs, volunteer_required
 from players.selectors import reports as selectors
+from players.selectors.clubs import clubs_among
 from players.services.base import ServiceError
 from players.services.reports import report_resolve
 from players.web.forms import add_service_errors
@@ -24,15 +25,30 @@ OPEN_PER_PAGE = 50
 @volunteer_required
 @require_safe
 def report_list(request: HttpRequest) -> HttpResponse:
-    page = Paginator(selectors.open_reports(), OPEN_PER_PAGE).get_page(request.GET.get("page"))
+    """The queue: of the volunteer's clubs, or of the club ``?club=`` names among them."""
+    clubs = role_clubs(request.user, VOLUNTEERS)
+    choices = clubs_among(clubs)
+    club = choices.filter(pk=request.GET["club"]).first() if _club_id(request) else None
+    shown = frozenset({club.pk}) if club is not None else clubs
+    open_reports = selectors.of_clubs(selectors.open_reports(), shown)
+    page = Paginator(open_reports, OPEN_PER_PAGE).get_page(request.GET.get("page"))
     return render(
         request,
         "reports/report_list.html",
         {
             "open_page": page,
-            "resolved_reports": list(selectors.resolved_reports()[:RESOLVED_SHOWN]),
+            "resolved_reports": list(
+                selectors.of_clubs(selectors.resolved_reports(), shown)[:RESOLVED_SHOWN]
+            ),
+            "clubs": choices,
+            "club": club,
         },
     )
+
+
+def _club_id(request: HttpRequest) -> bool:
+    """``?club=`` is a club's number (anything else shows every club of the user's)."""
+    return request.GET.get("club", "").isdigit() and len(request.GET["club"]) < 10
 
 
 @volunteer_required
@@ -41,6 +57,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     report = selectors.report_or_none(pk)
     if report is None:
         raise Http404(f"no report {pk}")
+    check_club(request.user, VOLUNTEERS, report.game.club_id, f"game {report.game_id}")
     form = ReportResolveForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -248,6 +248,7 @@ class AuditTable(tables.Table):
     at = tables.DateTimeColumn("Y-m-d H:i:s", verbose_name="When", attrs=NO_WRAP)
     user = tables.Column("Who", accessor="user__username", default="—", attrs=NO_WRAP)
     action = tables.Column(attrs=NO_WRAP)
+    club = tables.Column("Whose", accessor="club__name", default="federation")
     object = tables.Column("Object", empty_values=(), attrs=NO_WRAP)
     summary = tables.Column(attrs={"td": {"class": "audit-summary user-text"}})
     changes = tables.Column("Before → after", empty_values=())
@@ -255,7 +256,7 @@ class AuditTable(tables.Table):
     class Meta:
         model = AuditEntry
         fields = ()
-        sequence = ("at", "user", "action", "object", "summary", "changes")
+        sequence = ("at", "user", "action", "club", "object", "summary", "changes")
         orderable = False
         template_name = TABLE_TEMPLATE
         attrs = {"class": "table table-sm align-top audit-table"}

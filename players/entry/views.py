@@ -26,10 +26,17 @@ from players.entry.tables import (
     StandingsAroundTable,
 )
 from players.models import Player
-from players.permissions import volunteer_required
+from players.permissions import (
+    EVERY_CLUB,
+    VOLUNTEERS,
+    may_act_for,
+    role_clubs,
+    volunteer_required,
+)
 from players.selectors import players as players_selectors
 from players.selectors import reports as report_selectors
 from players.selectors.audit import audit_actions, audit_entries, audit_object_types
+from players.selectors.clubs import clubs_among
 from players.selectors.games import (
     game_audit,
     game_history,
@@ -69,6 +76,7 @@ def _submit_sheet(user, formset: SheetGameFormSet, sheet_form: SheetForm) -> Sub
         games=formset.game_inputs(),
         received_on=sheet["received_on"],
         note=sheet["note"].strip(),
+        club=sheet["club"],
     )
     return store_confirming_duplicates(
         store, save_anyway=sheet["save_duplicates"], warnings_seen=sheet["duplicates_seen"]
@@ -88,9 +96,9 @@ def _sheet_saved(request: HttpRequest, result: SubmitResult) -> HttpResponse:
 def sheet_new(request: HttpRequest) -> HttpResponse:
     duplicates: list[str] = []
     if request.method != "POST":
-        sheet_form, formset = SheetForm(prefix="sheet"), SheetGameFormSet()
+        sheet_form, formset = _sheet_form(request, None), SheetGameFormSet()
     else:
-        sheet_form = SheetForm(request.POST, prefix="sheet")
+        sheet_form = _sheet_form(request, request.POST)
         formset = SheetGameFormSet(request.POST)
         # Both validated, so that every error of the page shows in one round.
         sheet_valid, rows_valid = sheet_form.is_valid(), formset.is_valid()
@@ -108,13 +116,19 @@ def sheet_new(request: HttpRequest) -> HttpResponse:
     return _render_sheet_form(request, sheet_form, formset, duplicates)
 
 
+def _sheet_form(request: HttpRequest, data) -> SheetForm:
+    """The sheet's own fields, its club among those the volunteer acts for."""
+    clubs = role_clubs(request.user, VOLUNTEERS)
+    return SheetForm(data, prefix="sheet", clubs=clubs_among(clubs), every_club=clubs is EVERY_CLUB)
+
+
 def _render_sheet_form(request, sheet_form, formset, duplicates: list[str]) -> HttpResponse:
     context = {
         "sheet_form": sheet_form,
         "formset": formset,
         "duplicates": duplicates,  # shown with the box to confirm
         "duplicates_fingerprint": warnings_fingerprint(duplicates),
-        "player_form": PlayerCreateForm(ask_someone_else=True),
+        "player_form": _player_form(request, None, ask_someone_else=True),
         "tournament_codes": tournament_codes(),
     }
     return render(request, "sheets/sheet_form.html", context)
@@ -165,6 +179,7 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "audit": audit,
             "pending": not game.recompute_done,
             "open_reports": list(report_selectors.open_reports_on(game)),
+            "may_change": may_act_for(request.user, VOLUNTEERS, game.club_id),
         },
     )
 
@@ -216,14 +231,23 @@ def _player_created_json(player: Player | None, form: PlayerCreateForm) -> JsonR
     return JsonResponse({**created, "rank": str(player.entry_rank)}, status=201)
 
 
+def _player_form(request: HttpRequest, data, *, ask_someone_else: bool = False) -> PlayerCreateForm:
+    """A new player's form: their club among the volunteer's clubs, or none (a visitor)."""
+    return PlayerCreateForm(
+        data,
+        clubs=clubs_among(role_clubs(request.user, VOLUNTEERS)),
+        ask_someone_else=ask_someone_else,
+    )
+
+
 @volunteer_required
 @require_http_methods(["GET", "POST"])
 def player_create(request: HttpRequest) -> HttpResponse:
     """The new-player page, and the endpoint of the sheet's "new player" dialog
     (``Accept: application/json``)."""
     if request.method != "POST":
-        return render(request, "players/player_form.html", {"form": PlayerCreateForm()})
-    form = PlayerCreateForm(request.POST)
+        return render(request, "players/player_form.html", {"form": _player_form(request, None)})
+    form = _player_form(request, request.POST)
     player = _player_create(request.user, form)
     if _wants_json(request):
         return _player_created_json(player, form)
@@ -245,14 +269,17 @@ def player_lookup(request: HttpRequest) -> JsonResponse:
 @volunteer_required
 @require_GET
 def audit_list(request: HttpRequest) -> HttpResponse:
+    """The audit trail; the roles of some clubs read their clubs' entries only."""
+    clubs = role_clubs(request.user, VOLUNTEERS)
     form = AuditFilterForm(
         request.GET or None,
         actions=audit_actions(),
         object_types=audit_object_types(),
+        clubs=clubs_among(clubs),
     )
     filters = {}
     if form.is_bound and form.is_valid():
         filters = {name: value for name, value in form.cleaned_data.items() if value}
-    table = AuditTable(audit_entries(**filters))
+    table = AuditTable(audit_entries(**filters, clubs=clubs))
     BoundedRequestConfig(request, paginate={"per_page": AUDIT_PER_PAGE}).configure(table)
     return render(request, "audit/audit_list.html", {"form": form, "table": table})

@@ -7,6 +7,7 @@ from datetime import date
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import HTML, Column, Field, Layout, Row, Submit
 from django import forms
+from django.db.models import Count
 from django.utils import timezone
 from django.utils.html import escape
 
@@ -54,6 +55,14 @@ def filter_helper(
     return helper
 
 
+class ClubCountChoiceField(forms.ModelChoiceField):
+    """A club, offered with its count of players ("Cape Town Go Club (120)")."""
+
+    def label_from_instance(self, obj) -> str:
+        count = getattr(obj, "member_count", None)
+        return obj.name if count is None else f"{obj.name} ({count})"
+
+
 class RatingListFilterForm(forms.Form):
     """GET filters of the rating list. A bad field is shown at the field and left out;
     the valid ones still filter the list."""
@@ -66,8 +75,10 @@ class RatingListFilterForm(forms.Form):
             attrs={"placeholder": "name, username or EGD PIN", "type": "search"}
         ),
     )
-    club = forms.ModelChoiceField(
-        queryset=Club.objects.order_by("name"), required=False, empty_label="All clubs"
+    club = ClubCountChoiceField(
+        queryset=Club.objects.annotate(member_count=Count("players")).order_by("name"),
+        required=False,
+        empty_label="All clubs",
     )
     rank_from = RankFormField(
         required=False,

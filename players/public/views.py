@@ -41,7 +41,15 @@ from players.selectors.ratings import (
     tournament_recompute_notice,
 )
 from players.selectors.tournaments import tournament_or_404
-from players.web.charts import rank_chart
+from players.web.charts import (
+    ACTIVITY_BAR,
+    ACTIVITY_HEIGHT,
+    MARGIN_BOTTOM,
+    MARGIN_LEFT,
+    MARGIN_RIGHT,
+    activity_bars,
+    rank_chart,
+)
 from players.web.downloads import csv_attachment, wrong_filter_response
 from players.web.forms import sentence
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
@@ -266,8 +274,21 @@ def club_list(request: HttpRequest) -> HttpResponse:
 def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(pk)
     context = _rating_list_context(request, club=club)
-    context["club"] = club
-    context["unrated"] = unrated_members(club, context["algorithm"].name)
+    bars, top = activity_bars(clubs_selectors.club_activity(club, timezone.localdate()))
+    context |= {
+        "club": club,
+        "unrated": unrated_members(club, context["algorithm"].name),
+        "people": clubs_selectors.club_people(club),
+        "recent_games": clubs_selectors.club_recent_games(club),
+        "sheets": clubs_selectors.club_sheets(club),
+        "tournaments": clubs_selectors.club_tournaments(club),
+        "resyncs": clubs_selectors.club_resyncs(club),
+        "activity": bars,
+        "activity_top": top,
+        "activity_width": MARGIN_LEFT + ACTIVITY_BAR * len(bars) + MARGIN_RIGHT,
+        "activity_height": ACTIVITY_HEIGHT,
+        "activity_base": ACTIVITY_HEIGHT - MARGIN_BOTTOM,
+    }
     return render(request, "players/club_detail.html", context)
 
 

@@ -19,9 +19,16 @@ def audit_entries(
     object_id: str = "",
     since: date | None = None,
     until: date | None = None,
+    club=None,
+    clubs: frozenset[int] | None = None,
 ) -> QuerySet[AuditEntry]:
-    """The audit trail, newest first, narrowed by whichever filters are given."""
-    entries = AuditEntry.objects.select_related("user").order_by("-at", "-id")
+    """The audit trail, newest first, narrowed by whichever filters are given; with
+    ``clubs``, the entries of those clubs only (what a club's roles read)."""
+    entries = AuditEntry.objects.select_related("user", "club").order_by("-at", "-id")
+    if clubs is not None:
+        entries = entries.filter(club__in=clubs)
+    if club is not None:
+        entries = entries.filter(club=club)
     if action:
         entries = entries.filter(action=action)
     if user is not None:

@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
-from datetime import date
+from dataclasses import dataclass
+from datetime import date, timedelta
 
 from django.db.models import (
     Count,
     Exists,
+    Min,
     OuterRef,
     Q,
     QuerySet,
 )
+from django.db.models.functions import TruncMonth
 from django.http import Http404
 
-from players.models import Club, Player
+from players.models import Club, ClubRole, Game, Player, RecordSheet, ResyncBatch, Tournament
+from players.selectors.players import club_members
 from players.selectors.ratings import months_before
 from ratings.models import CurrentRating
 
@@ -40,3 +44,111 @@ def unrated_members(club: Club, algorithm: str) -> QuerySet[Player]:
     """The club's players with no rating under ``algorithm`` (no rated game yet)."""
     rated = CurrentRating.objects.filter(algorithm=algorithm, player=OuterRef("pk"))
     return club.players.filter(~Exists(rated)).order_by("full_name", "username")
+
+
+def clubs_among(club_ids: frozenset[int] | None) -> QuerySet[Club]:
+    """The clubs of ``club_ids`` (None: every club), by name."""
+    clubs = Club.objects.order_by("name")
+    return clubs if club_ids is None else clubs.filter(pk__in=club_ids)
+
+
+def account_club_roles(account) -> QuerySet[ClubRole]:
+    """The roles ``account`` holds for single clubs, by club."""
+    return (
+        ClubRole.objects.filter(user=account)
+        .select_related("club", "group")
+        .order_by("club__name", "group__name")
+    )
+
+
+def club_people(club: Club) -> dict[str, list[str]]:
+    """The usernames holding each role for ``club`` alone (its volunteers, its
+    committee): names only, as the club's page shows them."""
+    people: dict[str, list[str]] = {"volunteers": [], "committee": []}
+    rows = (
+        ClubRole.objects.filter(club=club, user__is_active=True)
+        .order_by("user__username")
+        .values_list("group__name", "user__username")
+    )
+    for group, username in rows:
+        people.setdefault(group, []).append(username)
+    return people
+
+
+RECENT_GAMES = 20
+RECENT_SHEETS = 10
+RESYNCS_SHOWN = 10
+ACTIVITY_MONTHS = 24
+
+
+def club_recent_games(club: Club) -> list[Game]:
+    """The latest valid games entered for ``club`` (its evenings and tournaments)."""
+    return list(
+        Game.objects.filter(club=club, voided_at__isnull=True)
+        .select_related("white", "black")
+        .order_by("-date", "-seq")[:RECENT_GAMES]
+    )
+
+
+def club_sheets(club: Club) -> list[RecordSheet]:
+    """The latest record sheets entered for ``club`` (its evenings), with their games
+    counted and their first day."""
+    return list(
+        RecordSheet.objects.filter(club=club)
+        .annotate(game_count=Count("games"), first_day=Min("games__date"))
+        .order_by("-entered_at", "-pk")[:RECENT_SHEETS]
+    )
+
+
+def club_tournaments(club: Club) -> QuerySet[Tournament]:
+    return Tournament.objects.filter(club=club).order_by("-start_date", "code")
+
+
+def club_resyncs(club: Club) -> list[ResyncBatch]:
+    """The national-list resyncs that changed a current member of ``club``, newest
+    first, with how many of its members each changed."""
+    members = club_members(club, path="adjustments__player__")
+    return list(
+        ResyncBatch.objects.filter(members)
+        .annotate(member_count=Count("adjustments__player", distinct=True))
+        .select_related("created_by")
+        .order_by("-created_at", "-pk")[:RESYNCS_SHOWN]
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class MonthActivity:
+    month: date  # its first day
+    games: int  # valid games entered for the club that month
+    members: int  # the club's members who played a valid game that month, anywhere
+
+
+def club_activity(club: Club, today: date) -> list[MonthActivity]:
+    """The club's last ACTIVITY_MONTHS months, oldest first: its games and its active
+    members (members on the month's last day who played that month)."""
+    first = months_before(today.replace(day=1), ACTIVITY_MONTHS - 1)
+    valid = Game.objects.filter(voided_at__isnull=True, date__gte=first).order_by()
+    games = dict(
+        valid.filter(club=club)
+        .annotate(month=TruncMonth("date"))
+        .values_list("month")
+        .annotate(count=Count("id"))
+    )
+    member_ids = list(Player.objects.filter(club_members(club)).values_list("pk", flat=True))
+    active: dict[date, set[int]] = {}
+    # One query per colour: each reads the players' own index; a player's month once.
+    for side in ("white", "black"):
+        rows = (
+            valid.filter(**{f"{side}_id__in": member_ids})
+            .annotate(month=TruncMonth("date"))
+            .values_list("month", f"{side}_id")
+            .distinct()
+        )
+        for month, player in rows:
+            active.setdefault(month, set()).add(player)
+    months = []
+    month = first
+    while month <= today:
+        months.append(MonthActivity(month, games.get(month, 0), len(active.get(month, ()))))
+        month = (month + timedelta(days=32)).replace(day=1)
+    return months

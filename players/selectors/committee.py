@@ -12,7 +12,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
-from players.models import Adjustment, Game, Player, ResyncBatch, Tournament
+from players.models import Adjustment, Game, Membership, Player, ResyncBatch, Tournament
 from players.permissions import COMMITTEE, VOLUNTEERS
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.selectors.players import (
@@ -42,14 +42,19 @@ def last_resync_date() -> date | None:
     )
 
 
-def resync_candidates() -> QuerySet[Player]:
+def resync_candidates(clubs: frozenset[int] | None = None) -> QuerySet[Player]:
     """The clubs' players a national list resyncs, with just what matching it needs (one
     query): those of the rating list (``clubs_players``), not those seen only at
     imported tournaments, with or without a game there (their national rank is their
     federation's business, and a world list would reset hundreds of them; nor is one
-    absent from it news to the club), nor erased or merged records."""
+    absent from it news to the club), nor erased or merged records. With ``clubs``,
+    the current members of those clubs only (a club's committee resyncs its own)."""
+    players = Player.objects.all()
+    if clubs is not None:
+        members = Membership.objects.filter(club__in=clubs, end__isnull=True)
+        players = players.filter(Q(club__in=clubs) | Q(pk__in=members.values("player_id")))
     return (
-        Player.objects.filter(clubs_players())
+        players.filter(clubs_players())
         .filter(erased_at__isnull=True, merged_into__isnull=True)
         .only("id", "username", "full_name", "national_rank", "active", "egd_pin", "national_id")
     )

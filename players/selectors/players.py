@@ -20,7 +20,9 @@ from players.fields import code_to_rank
 from players.lookup import lookup_players, player_index
 from players.models import (
     AuditEntry,
+    Club,
     Game,
+    Membership,
     Player,
     ResyncBatch,
     Tournament,
@@ -38,6 +40,25 @@ class ChartPoint:
     date: date
     rank: Rank
     value: float
+
+
+def club_members(club: Club, day: date | None = None, path: str = "") -> Q:
+    """The members of ``club`` (``path``: the lookup path to the player): on ``day``
+    those whose membership held that day; without, its current members (a membership
+    not ended, or the club on the player's record)."""
+    memberships = Membership.objects.filter(club=club)
+    if day is not None:
+        return Q(**{f"{path}pk__in": memberships.on(day).values("player_id")})
+    # The record's club is the current membership's (the services keep it): the members
+    # whose record names another club, of two clubs, are the few more (one small query,
+    # so that the list keeps reading the players' club index).
+    others = list(
+        memberships.filter(end__isnull=True)
+        .exclude(player__club=club)
+        .values_list("player_id", flat=True)
+    )
+    members = Q(**{f"{path}club": club})
+    return members | Q(**{f"{path}pk__in": others}) if others else members
 
 
 def clubs_players(path: str = "") -> Q:

@@ -20,7 +20,7 @@ from players.fields import code_to_rank, rank_to_code
 from players.lookup import player_index
 from players.models import Adjustment, Club, Game, Player, Tournament
 from players.selectors.exports import spreadsheet_safe
-from players.selectors.players import clubs_players
+from players.selectors.players import club_members, clubs_players
 from ratings.engine.base import registry
 from ratings.engine.output import format_value
 from ratings.engine.ranks import Rank
@@ -137,7 +137,7 @@ def _admitted(filters: RatingListFilters, prefix: str = "") -> Q:
     to the player)."""
     admitted = Q()
     if filters.club is not None:
-        admitted &= Q(**{f"{prefix}club": filters.club})
+        admitted &= club_members(filters.club, filters.as_of, prefix)
     elif not filters.everyone:
         admitted &= clubs_players(prefix)
     if filters.search:

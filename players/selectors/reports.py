@@ -33,6 +33,11 @@ def open_reports() -> QuerySet:
     return _with_game().filter(resolved_at__isnull=True).order_by("created_at", "id")
 
 
+def of_clubs(reports: QuerySet, clubs: frozenset[int] | None) -> QuerySet:
+    """``reports`` on the games of ``clubs`` (None: every club's and the federation's)."""
+    return reports if clubs is None else reports.filter(game__club__in=clubs)
+
+
 def resolved_reports() -> QuerySet:
     return _with_game().filter(resolved_at__isnull=False).order_by("-resolved_at", "-id")
 

@@ -18,9 +18,19 @@ from notifications import tokens
 from notifications.models import MailKind
 from notifications.services import absolute, account_notice, email_set, mail_create
 from players.models import (
+    Club,
+    ClubRole,
     Player,
 )
-from players.permissions import COMMITTEE, VOLUNTEERS
+from players.permissions import (
+    COMMITTEE,
+    VOLUNTEERS,
+    check_account_scope,
+    check_club,
+    check_federation_scope,
+    check_player_scope,
+    is_federation_committee,
+)
 from players.selectors.accounts import SYSTEM_USERNAME, is_reserved_username
 from players.services.audit import audit
 from players.services.base import ServiceError
@@ -78,6 +88,7 @@ def _check_may_change(user, account) -> None:
     refusal = account_change_refusal(user, account)
     if refusal:
         raise ServiceError(refusal)
+    check_account_scope(user, account)
 
 
 def _set_role(account, role: Role) -> None:
@@ -85,6 +96,7 @@ def _set_role(account, role: Role) -> None:
     account.groups.remove(*ours)
     account.groups.add(*Group.objects.filter(name__in=ROLE_GROUPS[Role(role)]))
     account._clubrating_groups = None  # the permission cache of this user object
+    account._clubrating_club_roles = None
 
 
 def username_refusal(username: str) -> str | None:
@@ -113,7 +125,10 @@ def account_create(
     if refusal:
         raise ServiceError(refusal, [(None, "username", refusal)])
     username = get_user_model().normalize_username(username)
+    if Role(role) != Role.READER:
+        check_federation_scope(user, "a role for every club")
     if player is not None:
+        check_player_scope(user, COMMITTEE, player, f"{player.username}'s record")
         _check_player_unlinked(player)
     try:
         with transaction.atomic():
@@ -164,6 +179,7 @@ def account_link_player(*, user, account, player: Player | None):
     page and their reports. One account per record, one record per account."""
     _check_may_change(user, account)
     if player is not None:
+        check_player_scope(user, COMMITTEE, player, f"{player.username}'s record")
         _check_player_unlinked(player, account)
     with transaction.atomic():
         try:
@@ -176,7 +192,9 @@ def account_link_player(*, user, account, player: Player | None):
 
 def account_set_roles(*, user, account, role: Role):
     """Give an account the role ``role``. A committee member cannot drop their own
-    committee role, so the club cannot lock itself out of the committee pages."""
+    committee role, so the club cannot lock itself out of the committee pages. These
+    roles are held for every club: the federation's committee gives them."""
+    check_federation_scope(user, "a role for every club")
     _check_may_change(user, account)
     if (
         account.pk == user.pk
@@ -272,3 +290,59 @@ def password_changed(*, account):
                 subject=_("The password of your account on %(site)s changed"),
             )
     return account
+
+
+def _club_roles_snapshot(account) -> list[str]:
+    rows = ClubRole.objects.filter(user=account).values_list("group__name", "club__name")
+    return sorted(f"{group} of {club}" for group, club in rows)
+
+
+def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
+    """Give ``account`` the role ``role`` (``volunteers`` or ``committee``) for
+    ``club``: by the club's committee or the federation's."""
+    if role not in (VOLUNTEERS, COMMITTEE):
+        raise ServiceError(f"'{role}' is not a role", [(None, "role", "not a role")])
+    check_club(user, COMMITTEE, club.pk, f"the roles of {club.name}")
+    if is_reserved_username(account.username):
+        raise ServiceError(f"'{SYSTEM_USERNAME}' is the site's own account; it has no login")
+    with transaction.atomic():
+        before = _club_roles_snapshot(account)
+        grant, created = ClubRole.objects.get_or_create(
+            user=account, club=club, group=Group.objects.get(name=role)
+        )
+        if created:
+            audit(
+                user,
+                "club_role_grant",
+                grant,
+                before={"roles": before},
+                after={"roles": _club_roles_snapshot(account)},
+                summary=f"{account.username}: {role} of {club.name}",
+            )
+    account._clubrating_club_roles = None
+    return grant
+
+
+def club_role_revoke(*, user, account, club: Club, role: str) -> None:
+    """Take the role ``role`` for ``club`` from ``account``. A club committee member
+    cannot drop their own committee role (as with the roles for every club)."""
+    check_club(user, COMMITTEE, club.pk, f"the roles of {club.name}")
+    if account.pk == user.pk and role == COMMITTEE and not is_federation_committee(user):
+        message = "you cannot remove your own committee role: ask another committee member"
+        raise ServiceError(message, [(None, "role", message)])
+    with transaction.atomic():
+        grants = ClubRole.objects.filter(user=account, club=club, group__name=role)
+        grant = grants.first()
+        if grant is None:
+            return
+        before = _club_roles_snapshot(account)
+        grants.delete()
+        audit(
+            user,
+            "club_role_revoke",
+            grant,
+            before={"roles": before},
+            after={"roles": _club_roles_snapshot(account)},
+            summary=f"{account.username}: no longer {role} of {club.name}",
+        )
+    account._clubrating_club_roles = None

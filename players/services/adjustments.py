@@ -19,6 +19,7 @@ from players.models import (
     ResyncBatch,
     ResyncUpload,
 )
+from players.permissions import COMMITTEE, check_player_scope
 from players.selectors.players import national_ranks_before
 from players.selectors.resync import Outcome, ResyncPreview
 from players.services.audit import adjustment_snapshot, audit, player_snapshot
@@ -45,6 +46,7 @@ def adjustment_apply(
 ) -> Adjustment:
     """Reset a player's rank (up or down) from ``date`` on, for one algorithm or all."""
     check_algorithm(algorithm)
+    check_player_scope(user, COMMITTEE, player)
     if date > timezone.localdate():
         raise ServiceError(f"{date} is in the future", [(None, "date", "in the future")])
     with transaction.atomic():
@@ -103,6 +105,8 @@ def resync_apply(
     """
     if not changes:
         raise ServiceError("nobody's rank changes: nothing to apply")
+    for change in changes:
+        check_player_scope(user, COMMITTEE, change.player)
     comment = f"Resync with national rank ({note})" if note else "Resync with national rank"
     rated_algorithms = egf_algorithms()
     with transaction.atomic():
@@ -234,6 +238,8 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
             raise ServiceError(f"resync {batch.pk} was already reverted")
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
+        for adjustment in adjustments:
+            check_player_scope(user, COMMITTEE, adjustment.player, f"resync {batch.pk}")
         restored_ranks = national_ranks_before(batch)
         players = [adjustment.player for adjustment in adjustments]
         for adjustment in adjustments:

@@ -98,7 +98,9 @@ def audit_entry(
     after: dict | None = None,
     summary: str = "",
 ) -> AuditEntry:
-    """The audit row of :func:`audit`, not saved yet (for ``bulk_create``)."""
+    """The audit row of :func:`audit`, not saved yet (for ``bulk_create``). Its club,
+    whose record it is, is the object's (a game's, a player's, a sheet's) or the
+    player's of an adjustment or a report."""
     return AuditEntry(
         user=user,
         action=action,
@@ -107,4 +109,16 @@ def audit_entry(
         summary=summary[:300],
         before=before,
         after=after,
+        club_id=audit_club_id(obj),
     )
+
+
+def audit_club_id(obj: Any) -> int | None:
+    """The club whose record ``obj`` is (None: the federation's or nobody's)."""
+    if hasattr(obj, "club_id"):
+        return obj.club_id
+    if hasattr(obj, "game") and isinstance(obj.game, Game):  # a report
+        return obj.game.club_id
+    if hasattr(obj, "player") and isinstance(obj.player, Player):  # an adjustment
+        return obj.player.club_id
+    return None

@@ -16,11 +16,13 @@ from players.fields import rank_to_code
 from players.models import (
     Adjustment,
     AuditEntry,
+    Club,
     Game,
     Player,
     RecordSheet,
     Tournament,
 )
+from players.permissions import VOLUNTEERS, check_club_scope
 from players.services.audit import audit, game_snapshot
 from players.services.base import (
     ID_CHUNK,
@@ -397,6 +399,7 @@ def _new_game(game: GameInput, seq: int, user, sheet: RecordSheet | None) -> Gam
         time_minutes=game.time_minutes,
         tournament=game.tournament,
         record_sheet=sheet,
+        club_id=sheet.club_id if sheet is not None else None,
         comment=game.comment,
         created_by=user,
         colour_given=game.colour_given,
@@ -475,8 +478,12 @@ def record_sheet_submit(
     received_on: date | None = None,
     note: str = "",
     allow_duplicates: bool = False,
+    club: Club | None = None,
 ) -> SubmitResult:
-    """Store a whole paper record sheet, or nothing."""
+    """Store a whole paper record sheet, or nothing. With ``club``, the sheet is that
+    club's evening or tournament (its games the club's, whoever played them), entered
+    by one of the club's volunteers; without, the federation's."""
+    check_club_scope(user, VOLUNTEERS, club.pk if club else None, "this sheet")
     if not games:
         raise ServiceError("a record sheet needs at least one game")
     problems = [
@@ -491,7 +498,9 @@ def record_sheet_submit(
             doubtful = doubtful_games(games)
             if doubtful:
                 raise DuplicateGamesError("these games need a second look", doubtful)
-        sheet = RecordSheet.objects.create(entered_by=user, received_on=received_on, note=note)
+        sheet = RecordSheet.objects.create(
+            entered_by=user, received_on=received_on, note=note, club=club
+        )
         seqs = next_seqs(len(games))
         stored = Game.objects.bulk_create(
             [_new_game(game, seq, user, sheet) for game, seq in zip(games, seqs, strict=True)]
@@ -505,6 +514,7 @@ def record_sheet_submit(
                     object_id=str(game.pk),
                     summary=f"sheet {sheet.pk}: {game}",
                     after=game_snapshot(game),
+                    club_id=game.club_id,
                 )
                 for game in stored
             ]
@@ -551,6 +561,7 @@ def game_correct(
         raise ServiceError("the correction has errors; nothing was changed", problems)
     with transaction.atomic():
         game = _locked_game(game_id, version)
+        check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
         if game.is_void:
             raise ServiceError(f"game {game.pk} is void; it cannot be corrected")
         if changes.date != game.date and not allow_outliers:
@@ -661,6 +672,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         raise ServiceError("a reason is required to void a game", [(None, "reason", "required")])
     with transaction.atomic():
         game = _locked_game(game_id, version)
+        check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
         if game.is_void:
             raise ServiceError(f"game {game.pk} is already void")
         before = game_snapshot(game)

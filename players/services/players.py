@@ -8,6 +8,7 @@ from typing import Any
 
 from django.db import transaction
 from django.db.models import Count, F, Min, Q
+from django.utils import timezone
 
 from players.models import (
     Adjustment,
@@ -17,11 +18,13 @@ from players.models import (
     Player,
     TournamentPlayer,
 )
+from players.permissions import COMMITTEE, VOLUNTEERS, check_club_scope, check_player_scope
 from players.selectors.committee import tournaments_listing_both
 from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
 from players.services.base import ServiceError
 from players.services.games import earliest_entry, refresh_entry_ranks, refresh_last_updated
+from players.services.memberships import membership_move, membership_start
 from players.services.tournaments import refresh_tournament_counts
 from players.signals import player_shown_changed
 from ratings.engine.ranks import Rank
@@ -82,6 +85,8 @@ def player_create(
 ) -> Player:
     """A new player. With ``family_name`` or ``given_name`` the full name is derived
     from them; else ``full_name`` is split (``models.split_full_name``)."""
+    if club is not None:
+        check_club_scope(user, VOLUNTEERS, club.pk, f"a new player of {club.name}")
     problems = []
     if Player.objects.filter(username=username).exists():
         problems.append((None, "username", "already taken"))
@@ -106,6 +111,8 @@ def player_create(
             egd_pin=egd_pin,
         )
         audit(user, "player_create", player, after=player_snapshot(player), summary=username)
+        if club is not None:
+            membership_start(user=user, player=player, club_id=club.pk, day=None)
     return player
 
 
@@ -134,6 +141,9 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
     unknown = set(changes) - set(PLAYER_EDIT_FIELDS)
     if unknown:
         raise ValueError(f"not a field a player is corrected by: {', '.join(sorted(unknown))}")
+    check_player_scope(user, COMMITTEE, player)
+    if changes.get("club") is not None:
+        check_club_scope(user, COMMITTEE, changes["club"].pk, f"a move to {changes['club'].name}")
     problems: list[tuple[Any, str, str]] = []
     for name in ("entry_rank", "national_rank"):
         rank = changes.get(name, getattr(player, name))
@@ -168,7 +178,7 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         if player.erased_at is not None:
             raise ServiceError(f"{player.username}'s record was erased: it cannot be changed")
         before = player_snapshot(player)
-        old_entry_rank = player.entry_rank
+        old_entry_rank, old_club_id = player.entry_rank, player.club_id
         for name, value in changes.items():
             setattr(player, name, value)
         player.sync_names()  # the full name follows the two names (or splits into them)
@@ -190,6 +200,13 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
             before=before,
             after=after,
             summary=f"{player.username}: {changed}",
+        )
+        membership_move(
+            user=user,
+            player=player,
+            from_club_id=old_club_id,
+            to_club_id=player.club_id,
+            day=timezone.localdate(),
         )
         first = earliest_entry([player]) if player.entry_rank != old_entry_rank else None
         if first is not None:
@@ -245,6 +262,8 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
     if keep.pk == duplicate.pk:
         message = "choose two different records: this is the record to keep"
         raise ServiceError(message, [(None, "duplicate", message)])
+    check_player_scope(user, COMMITTEE, keep)
+    check_player_scope(user, COMMITTEE, duplicate)
     with transaction.atomic():
         # Row locks, in a fixed order, so that two merges of the same records (either
         # way round) cannot both pass the checks below.

@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from notifications.senders import report_answer_send
 from players.models import Game, GameReport, Player
+from players.permissions import VOLUNTEERS, check_club_scope
 from players.services.audit import audit
 from players.services.base import ServiceError
 
@@ -102,9 +103,10 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
             .select_related("game", "player")
             .get(pk=report_id)
         )
+        game = report.game
+        check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
         if not report.is_open:
             raise ServiceError(f"report {report.pk} was resolved already")
-        game = report.game
         if resolution == GameReport.Resolution.VOIDED and not game.is_void:
             message = f"game {game.pk} is not void: void it first (Void… on the game's page)"
             raise ServiceError(message, [(None, "resolution", message)])

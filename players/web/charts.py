@@ -296,3 +296,49 @@ def downsample(xy: Sequence[tuple[float, float]], threshold: int) -> list[int]:
         previous = best
     kept.append(count - 1)
     return kept
+
+
+ACTIVITY_HEIGHT = 160
+ACTIVITY_BAR = 24  # each month's width: two bars side by side
+
+
+@dataclass(frozen=True, slots=True)
+class ActivityBar:
+    x: float
+    games_height: float
+    members_height: float
+    games_y: float
+    members_y: float
+    label: str  # the month's tick ("Jan" and the year under January)
+    title: str  # what a pointer or a screen reader reads
+
+
+def activity_bars(months: Sequence) -> tuple[list[ActivityBar], int]:
+    """A club's months (``MonthActivity``) as bars of an inline SVG: games and active
+    members side by side, to one scale; with the scale's top."""
+    top = max([1, *(m.games for m in months), *(m.members for m in months)])
+    base = ACTIVITY_HEIGHT - MARGIN_BOTTOM
+    usable = base - MARGIN_TOP
+    bars = []
+    for index, month in enumerate(months):
+        games = round(usable * month.games / top, 1)
+        members = round(usable * month.members / top, 1)
+        bars.append(_bar(index, month, games, members, base))
+    return bars, top
+
+
+def _bar(index: int, month, games: float, members: float, base: int) -> ActivityBar:
+    return ActivityBar(
+        x=MARGIN_LEFT + index * ACTIVITY_BAR,
+        games_height=games,
+        members_height=members,
+        games_y=base - games,
+        members_y=base - members,
+        label=_MONTHS[month.month.month - 1][0],
+        title=f"{month.month:%Y-%m}: {_count(month.games, 'game')}, "
+        f"{_count(month.members, 'active member')}",
+    )
+
+
+def _count(number: int, noun: str) -> str:
+    return f"{number} {noun}{'s' * (number != 1)}"

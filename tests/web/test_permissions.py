@@ -10,6 +10,13 @@ who it is for. Then, for each role, every page is requested with GET and POST:
 - an anonymous visitor of a protected page is sent to log in, whatever the method;
 - a logged-in user without the role gets 403, whatever the method.
 
+Two clubs share the site: the game, the report and the player the pages act on are club
+A's. A role held for one club (``volunteer_a``, ``committee_b``...) admits its holder to
+a page of its level only for its own club's records (``Route.club``): club B's roles
+get 403 on club A's game, report and player, and only the federation's roles (held for
+every club) act on the federation's records (an account holding a role for every club,
+a resync of players of no club).
+
 Every form that posts carries a CSRF token, and a POST without one is refused.
 """
 
@@ -44,8 +51,11 @@ PASSWORD = "correct horse battery staple"
 
 # Who may use a page, weakest first; each role may use the levels up to its own.
 EVERYONE, LOGGED_IN, VOLUNTEER, COMMITTEE = "everyone", "logged in", "volunteer", "committee"
+# Whose records a page acts on: club A's, or the federation's (roles for every club).
+A, B, FEDERATION = "club A", "club B", "federation"
 LEVELS = (EVERYONE, LOGGED_IN, VOLUNTEER, COMMITTEE)
 # The roles, with the highest level each may use. Staff (a superuser) may do everything.
+# "volunteer" and "committee" hold their role for every club (the federation's).
 ROLES = {
     "anonymous": EVERYONE,
     "reader": LOGGED_IN,
@@ -53,7 +63,13 @@ ROLES = {
     "volunteer": VOLUNTEER,
     "committee": COMMITTEE,
     "staff": COMMITTEE,
+    "volunteer_a": VOLUNTEER,
+    "committee_a": COMMITTEE,
+    "volunteer_b": VOLUNTEER,
+    "committee_b": COMMITTEE,
 }
+# The club each club role is held for.
+CLUB_OF_ROLE = {"volunteer_a": A, "committee_a": A, "volunteer_b": B, "committee_b": B}
 GET, POST = ("GET",), ("POST",)
 GET_POST = ("GET", "POST")
 
@@ -70,6 +86,7 @@ class World:
     game: Game
     batch: Any
     report: Any  # ann's report on the game, by her own account
+    club_b: Any
 
 
 @dataclass(frozen=True)
@@ -83,6 +100,8 @@ class Route:
     states: tuple[str, ...] = ()
     # Instead of a level: exactly these roles (a page for the players of one game).
     roles: frozenset[str] | None = None
+    # Whose records the page acts on (A or FEDERATION); None: anyone's of the level.
+    club: str | None = None
 
     def url(self, name: str, world: World) -> str:
         return reverse(name, kwargs=self.kwargs(world)) + self.query
@@ -184,14 +203,15 @@ ROUTES: dict[str, Route] = {
         _pk("report"),
         GET_POST,
         post_data=lambda world: {"resolution": "as_recorded", "answer": "as on the sheet"},
+        club=A,
     ),
     # Volunteer pages (players/entry/urls.py).
     "sheet_list": Route(VOLUNTEER),
     "sheet_new": Route(VOLUNTEER, methods=GET_POST),
     "sheet_detail": Route(VOLUNTEER, lambda world: {"pk": world.game.record_sheet_id}),
     "game_detail": Route(VOLUNTEER, _pk("game")),
-    "game_edit": Route(VOLUNTEER, _pk("game"), GET_POST),
-    "game_void": Route(VOLUNTEER, _pk("game"), GET_POST),
+    "game_edit": Route(VOLUNTEER, _pk("game"), GET_POST, club=A),
+    "game_void": Route(VOLUNTEER, _pk("game"), GET_POST, club=A),
     "player_create": Route(VOLUNTEER, methods=GET_POST),
     "player_lookup": Route(VOLUNTEER, query="?q=an"),
     "audit_list": Route(VOLUNTEER),
@@ -220,23 +240,34 @@ ROUTES: dict[str, Route] = {
     ),
     "committee_resync_batches": Route(COMMITTEE),
     "committee_resync_batch": Route(COMMITTEE, _pk("batch")),
-    "committee_resync_revert": Route(COMMITTEE, _pk("batch"), GET_POST),
+    # The batch resynced ben, of no club: the federation's.
+    "committee_resync_revert": Route(COMMITTEE, _pk("batch"), GET_POST, club=FEDERATION),
     "committee_accounts": Route(COMMITTEE),
     "committee_account_create": Route(COMMITTEE, methods=GET_POST),
-    "committee_account": Route(COMMITTEE, _pk("sam")),
-    "committee_account_role": Route(COMMITTEE, _pk("sam"), POST),
+    # sam is a volunteer of every club: an account for the federation's committee.
+    "committee_account": Route(COMMITTEE, _pk("sam"), club=FEDERATION),
+    "committee_account_role": Route(COMMITTEE, _pk("sam"), POST, club=FEDERATION),
+    "committee_account_club_role": Route(COMMITTEE, _pk("sam"), POST, club=FEDERATION),
     "committee_account_password": Route(
-        COMMITTEE, _pk("sam"), POST, post_data=lambda world: {"email": "sam@example.org"}
+        COMMITTEE,
+        _pk("sam"),
+        POST,
+        post_data=lambda world: {"email": "sam@example.org"},
+        club=FEDERATION,
     ),
     "committee_account_player": Route(
-        COMMITTEE, _pk("sam"), POST, post_data=lambda world: {"player": "cat"}
+        COMMITTEE,
+        _pk("sam"),
+        POST,
+        post_data=lambda world: {"player": "cat"},
+        club=FEDERATION,
     ),
     "committee_adjust_choose": Route(COMMITTEE),
     "committee_adjust": Route(
-        COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
+        COMMITTEE, lambda world: {"username": world.player.username}, GET_POST, club=A
     ),
     "committee_player_edit": Route(
-        COMMITTEE, lambda world: {"username": world.player.username}, GET_POST
+        COMMITTEE, lambda world: {"username": world.player.username}, GET_POST, club=A
     ),
     "committee_merge": Route(
         COMMITTEE,
@@ -244,10 +275,15 @@ ROUTES: dict[str, Route] = {
         states=("?keep=ann&duplicate=cat", "?keep=ann&duplicate=ben"),
     ),
     "committee_recompute": Route(COMMITTEE),
+    # The spring open is of no club: the federation's.
     "committee_tournament_class": Route(
-        COMMITTEE, lambda world: {"code": world.tournament.code}, methods=GET_POST
+        COMMITTEE,
+        lambda world: {"code": world.tournament.code},
+        methods=GET_POST,
+        club=FEDERATION,
     ),
-    "committee_recompute_full": Route(COMMITTEE, methods=POST),
+    # A replay of every club's ratings: the federation committee's.
+    "committee_recompute_full": Route(COMMITTEE, methods=POST, club=FEDERATION),
 }
 
 
@@ -284,6 +320,11 @@ def world(django_user_model) -> World:
     sam.set_password(PASSWORD)
     sam.save()
     club = factories.club()
+    club_b = factories.club("Pretoria Go Club")
+    accounts["volunteer_a"] = factories.club_volunteer("vala", club)
+    accounts["committee_a"] = factories.club_committee_member("cola", club)
+    accounts["volunteer_b"] = factories.club_volunteer("valb", club_b)
+    accounts["committee_b"] = factories.club_committee_member("colb", club_b)
     ann = factories.player("ann", "5k", club=club)
     ben = factories.player("ben", "8k")
     factories.player("cat", "12k")
@@ -295,6 +336,7 @@ def world(django_user_model) -> World:
                 ann, ben, "W", date(2024, 3, 1), tournament=tournament, status="tournament"
             )
         ],
+        club=club,
     ).games[0]
     batch = resync_apply(
         user=accounts["committee"],
@@ -313,7 +355,7 @@ def world(django_user_model) -> World:
         user=accounts["player"], player=ann, game_id=game.pk, kind="wrong_result"
     )
     email_change_request(user=sam, email="sam@example.org")
-    return World(accounts, sam, club, ann, tournament, game, batch, report)
+    return World(accounts, sam, club, ann, tournament, game, batch, report, club_b)
 
 
 def client_as(role: str, world: World, **options) -> Client:
@@ -326,7 +368,10 @@ def client_as(role: str, world: World, **options) -> Client:
 def allowed(role: str, route: Route) -> bool:
     if route.roles is not None:
         return role in route.roles
-    return LEVELS.index(ROLES[role]) >= LEVELS.index(route.level)
+    if LEVELS.index(ROLES[role]) < LEVELS.index(route.level):
+        return False
+    club = CLUB_OF_ROLE.get(role)
+    return club is None or route.club is None or route.club == club
 
 
 def request(client: Client, method: str, url: str, data: dict):
@@ -345,6 +390,8 @@ def problem(route: Route, role: str, method: str, response) -> str | None:
         return f"{status} {location}, expected 200 or a redirect"
     if role == "anonymous":
         return None if to_login else f"{status} {location}, expected a redirect to log in"
+    if method not in route.methods and role in CLUB_OF_ROLE and status == 405:
+        return None  # a role of the page's level: the method is refused before the club
     return None if status == 403 else f"{status} {location}, expected 403"
 
 

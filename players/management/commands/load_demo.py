@@ -13,9 +13,10 @@ from django.contrib.auth.models import Group
 from django.core.management.base import BaseCommand, CommandError
 from django.db import transaction
 from django.utils import timezone
+from django.utils.text import slugify
 
 from clubrating.devserver import DEMO_ACCOUNTS_FILE
-from players.models import Club, Game, Player, Tournament
+from players.models import Club, ClubRole, Game, Player, Tournament
 from players.services.adjustments import adjustment_apply
 from players.services.games import GameInput, record_sheet_submit
 from players.services.players import player_create
@@ -108,8 +109,9 @@ class Command(BaseCommand):
                 "the database already has players: the demo only goes into a fresh database"
             )
         with transaction.atomic():
-            passwords = self._users()
-            self._club()
+            clubs = self._clubs()
+            passwords = self._users(clubs)
+            self._club(clubs)
         self.stdout.write(self.style.SUCCESS("Demo club loaded."))
         for username, password in passwords.items():
             self.stdout.write(f"  log in as {username} / {password}")
@@ -124,31 +126,51 @@ class Command(BaseCommand):
         with os.fdopen(descriptor, "w") as file:
             json.dump(passwords, file)
 
-    def _users(self) -> dict[str, str]:
+    @staticmethod
+    def _clubs() -> list[Club]:
+        start = timezone.localdate() - timedelta(days=365)
+        return [
+            Club.objects.create(name="Cape Town Go Club", founded=start - timedelta(days=3650)),
+            Club.objects.create(name="Stellenbosch Go Club", founded=start - timedelta(days=5000)),
+        ]
+
+    def _users(self, clubs: list[Club]) -> dict[str, str]:
+        """The federation's committee (``committee``: every club) and a volunteer and a
+        committee member of each club (``capetown-volunteer``...)."""
         passwords = {}
         users = get_user_model()
         volunteers = Group.objects.get(name="volunteers")
         committee = Group.objects.get(name="committee")
-        for username, groups in (
-            ("volunteer", [volunteers]),
-            ("committee", [volunteers, committee]),
-        ):
+        accounts = [("committee", [volunteers, committee], None)]
+        for club in clubs:
+            prefix = slugify(club.name.removesuffix(" Go Club")).replace("-", "")
+            accounts += [
+                (f"{prefix}-volunteer", [volunteers], club),
+                (f"{prefix}-committee", [committee], club),
+            ]
+        for username, groups, club in accounts:
             password = secrets.token_urlsafe(9)
             user = users.objects.create_user(username=username, password=password)
-            user.groups.set(groups)
+            if club is None:
+                user.groups.set(groups)
+            else:
+                ClubRole.objects.bulk_create(
+                    ClubRole(user=user, group=group, club=club) for group in groups
+                )
             passwords[username] = password
         return passwords
 
-    def _club(self) -> None:
+    def _club(self, clubs: list[Club]) -> None:
         rng = random.Random(DEMO_SEED)
-        volunteer = get_user_model().objects.get(username="volunteer")
+        volunteers = [
+            get_user_model().objects.get(
+                club_roles__club=club, club_roles__group__name="volunteers"
+            )
+            for club in clubs
+        ]
         committee = get_user_model().objects.get(username="committee")
         today = timezone.localdate()
         start = today - timedelta(days=365)
-        clubs = [
-            Club.objects.create(name="Cape Town Go Club", founded=start - timedelta(days=3650)),
-            Club.objects.create(name="Stellenbosch Go Club", founded=start - timedelta(days=5000)),
-        ]
         players = []
         names = rng.sample([(f, s) for f in FIRST_NAMES for s in LAST_NAMES], 30)
         for number, (first, last) in enumerate(names):
@@ -169,6 +191,7 @@ class Command(BaseCommand):
             start_date=start + timedelta(days=180),
             end_date=start + timedelta(days=181),
             egf_class=Tournament.EgfClass.B,
+            club=clubs[0],
         )
         games = []
         for _ in range(280):
@@ -184,14 +207,17 @@ class Command(BaseCommand):
                     )
                 )
         games.sort(key=lambda game: game.date)
-        # Sheets arrive in the order they were played, ten games a sheet.
+        # Sheets arrive in the order they were played, ten games a sheet, the two clubs'
+        # in turn, each entered by its club's volunteer (members of both play at each).
         for first in range(0, len(games), 10):
+            club = first // 10 % len(clubs)
             record_sheet_submit(
-                user=volunteer,
+                user=volunteers[club],
                 games=games[first : first + 10],
                 received_on=games[min(first + 9, len(games) - 1)].date,
                 note="Demo sheet",
                 allow_duplicates=True,
+                club=clubs[club],
             )
         for player in rng.sample(players, 3):
             adjustment_apply(

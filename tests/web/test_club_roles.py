@@ -1,0 +1,397 @@
+"""Roles held for one club: a club's volunteers enter sheets for their club and correct
+its games, its committee acts on its members and its accounts' club roles; acting for
+another club is a 403 that names the club and whom to ask. Roles held for every club
+(the groups, as every role was before) act for every club."""
+
+import re
+from datetime import date
+
+import pytest
+from django.contrib.auth.models import Group
+from django.test import Client
+from django.utils import timezone
+
+from players.models import AuditEntry, ClubRole, Game, Membership, Player
+from players.permissions import ClubRefusal, is_federation_committee, may_act_for
+from players.selectors.players import club_members
+from players.services import reports as report_services
+from players.services.accounts import club_role_grant, club_role_revoke
+from players.services.adjustments import ResyncChange, resync_apply
+from players.services.games import record_sheet_submit
+from players.services.players import player_merge, player_update
+from ratings.engine.ranks import parse_rank
+from tests import factories
+from tests.web.test_game_correct import edit_post
+from tests.web.test_sheet_entry import sheet_post
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def cape_town():
+    return factories.club("Cape Town Go Club")
+
+
+@pytest.fixture
+def pretoria():
+    return factories.club("Pretoria Go Club")
+
+
+@pytest.fixture
+def cape_volunteer(cape_town):
+    return factories.club_volunteer("cvol", cape_town)
+
+
+@pytest.fixture
+def cape_committee(cape_town):
+    return factories.club_committee_member("ccom", cape_town)
+
+
+@pytest.fixture
+def pretoria_volunteer(pretoria):
+    return factories.club_volunteer("pvol", pretoria)
+
+
+@pytest.fixture
+def pretoria_committee(pretoria):
+    return factories.club_committee_member("pcom", pretoria)
+
+
+@pytest.fixture
+def members(cape_town, pretoria):
+    """Two Cape Town members, a Pretoria member and a visitor of no club."""
+    return {
+        "ann": factories.player("ann", "5k", club=cape_town),
+        "ben": factories.player("ben", "8k", club=cape_town),
+        "pia": factories.player("pia", "3k", club=pretoria),
+        "vic": factories.player("vic", "9k"),
+    }
+
+
+@pytest.fixture
+def cape_game(cape_volunteer, cape_town, members):
+    """A Cape Town evening's game, entered by its volunteer."""
+    return record_sheet_submit(
+        user=cape_volunteer,
+        games=[factories.game(members["ann"], members["ben"], "W", date(2024, 3, 1))],
+        club=cape_town,
+    ).games[0]
+
+
+def logged_in(account) -> Client:
+    client = Client()
+    client.force_login(account)
+    return client
+
+
+def test_a_club_volunteer_enters_a_sheet_for_their_club_with_a_visitor(
+    cape_volunteer, cape_town, members
+):
+    client = logged_in(cape_volunteer)
+    page = client.get("/sheets/new/").content.decode()
+    # Their one club is chosen already; no federation choice is offered.
+    assert f'<option value="{cape_town.pk}" selected>Cape Town Go Club</option>' in page
+    assert "the federation&#x27;s" not in page
+
+    row = {"white": "ann", "black": "vic", "winner": "B"}
+    response = client.post("/sheets/new/", sheet_post(row, club=str(cape_town.pk)))
+
+    assert response.status_code == 302
+    game = Game.objects.get()
+    assert game.club == cape_town
+    assert game.record_sheet.club == cape_town
+    assert AuditEntry.objects.get(action="game_create").club == cape_town
+
+
+def test_a_club_volunteer_cannot_enter_a_sheet_for_another_club_or_none(
+    cape_volunteer, pretoria, members
+):
+    client = logged_in(cape_volunteer)
+    row = {"white": "ann", "black": "vic", "winner": "B"}
+
+    other = client.post("/sheets/new/", sheet_post(row, club=str(pretoria.pk)))
+    none = client.post("/sheets/new/", sheet_post(row, club=""))
+
+    assert other.status_code == 200
+    assert "Select a valid choice" in other.content.decode()
+    assert none.status_code == 200
+    assert "This field is required" in none.content.decode()
+    assert not Game.objects.exists()
+    with pytest.raises(ClubRefusal, match="Pretoria Go Club's"):
+        record_sheet_submit(
+            user=cape_volunteer,
+            games=[factories.game(members["ann"], members["vic"], "B")],
+            club=pretoria,
+        )
+
+
+def test_a_club_volunteer_corrects_their_clubs_game(cape_volunteer, cape_game):
+    client = logged_in(cape_volunteer)
+
+    response = client.post(f"/games/{cape_game.pk}/edit/", edit_post(cape_game, winner="B"))
+
+    assert response.status_code == 302
+    cape_game.refresh_from_db()
+    assert cape_game.winner == "B"
+    assert AuditEntry.objects.get(action="game_correct").club_id == cape_game.club_id
+
+
+def test_another_clubs_volunteer_is_refused_with_the_club_and_whom_to_ask(
+    pretoria_volunteer, cape_committee, cape_game
+):
+    client = logged_in(pretoria_volunteer)
+
+    for path in (f"/games/{cape_game.pk}/edit/", f"/games/{cape_game.pk}/void/"):
+        response = client.get(path)
+        assert response.status_code == 403
+        page = response.content.decode()
+        assert "Game" in page and "Cape Town Go Club&#x27;s" in page
+        assert "Cape Town Go Club&#x27;s committee (ccom)" in page
+    posted = client.post(
+        f"/games/{cape_game.pk}/void/", {"version": cape_game.version, "reason": "wrong"}
+    )
+    assert posted.status_code == 403
+    cape_game.refresh_from_db()
+    assert not cape_game.is_void
+    # Reading the game is every volunteer's; its buttons are its club's.
+    game_page = client.get(f"/games/{cape_game.pk}/").content.decode()
+    assert "This game is Cape Town Go Club's: its volunteers correct it." in game_page
+    assert f"/games/{cape_game.pk}/edit/" not in game_page
+
+
+def test_the_federations_roles_act_for_every_club(vera, connie, cape_game, cape_town):
+    assert may_act_for(vera, "volunteers", cape_town.pk)
+    assert may_act_for(vera, "volunteers", None)
+    assert is_federation_committee(connie)
+    client = logged_in(vera)
+
+    response = client.post(f"/games/{cape_game.pk}/edit/", edit_post(cape_game, winner="B"))
+
+    assert response.status_code == 302
+
+
+def test_a_club_volunteer_may_not_change_the_federations_games(cape_volunteer, vera, members):
+    game = record_sheet_submit(
+        user=vera, games=[factories.game(members["ann"], members["ben"], "W")]
+    ).games[0]
+    assert game.club is None
+
+    response = logged_in(cape_volunteer).get(f"/games/{game.pk}/edit/")
+
+    assert response.status_code == 403
+    assert "the federation&#x27;s" in response.content.decode()
+
+
+def test_a_club_committee_edits_its_members_only(cape_committee, pretoria_committee, members):
+    player_update(user=cape_committee, player=members["ann"], country="ZA")
+
+    assert logged_in(cape_committee).get("/committee/players/ann/edit/").status_code == 200
+    assert logged_in(pretoria_committee).get("/committee/players/ann/edit/").status_code == 403
+    assert logged_in(pretoria_committee).get("/committee/players/ann/adjust/").status_code == 403
+    with pytest.raises(ClubRefusal):
+        player_update(user=pretoria_committee, player=members["ann"], country="NA")
+    with pytest.raises(ClubRefusal):
+        player_merge(user=cape_committee, keep=members["ann"], duplicate=members["pia"])
+    # A visitor of no club is the federation committee's.
+    with pytest.raises(ClubRefusal, match="the federation's"):
+        player_update(user=cape_committee, player=members["vic"], country="NA")
+
+
+def test_a_club_committee_resyncs_its_members_only(cape_committee, members):
+    resync_apply(
+        user=cape_committee,
+        changes=[ResyncChange(members["ann"], parse_rank("4k"))],
+        effective_date=date(2024, 4, 1),
+    )
+
+    with pytest.raises(ClubRefusal):
+        resync_apply(
+            user=cape_committee,
+            changes=[ResyncChange(members["pia"], parse_rank("2k"))],
+            effective_date=date(2024, 4, 1),
+        )
+    members["ann"].refresh_from_db()
+    assert str(members["ann"].national_rank) == "4k"
+
+
+def test_moving_a_member_ends_one_membership_and_starts_another(
+    connie, cape_town, pretoria, members
+):
+    player_update(user=connie, player=members["ben"], club=pretoria)
+
+    memberships = {
+        (m.club_id, m.end is None) for m in Membership.objects.filter(player__username="ben")
+    }
+    assert memberships == {(cape_town.pk, False), (pretoria.pk, True)}
+    actions = set(AuditEntry.objects.values_list("action", flat=True))
+    assert {"membership_end", "membership_start", "player_update"} <= actions
+
+
+def test_a_club_committee_gives_and_takes_its_clubs_roles(
+    cape_committee, pretoria, cape_town, django_user_model
+):
+    rita = django_user_model.objects.create_user("rita")
+
+    grant = club_role_grant(user=cape_committee, account=rita, club=cape_town, role="volunteers")
+
+    assert grant.group == Group.objects.get(name="volunteers")
+    assert may_act_for(rita, "volunteers", cape_town.pk)
+    assert not may_act_for(rita, "volunteers", pretoria.pk)
+    with pytest.raises(ClubRefusal):
+        club_role_grant(user=cape_committee, account=rita, club=pretoria, role="volunteers")
+    # Through the account page too: the page offers the clubs the committee manages.
+    client = logged_in(cape_committee)
+    page = client.get(f"/committee/accounts/{rita.pk}/").content.decode()
+    assert "Volunteer of" in page and "Pretoria" not in page
+    assert 'name="role"' in page and "Save the role" not in page
+    response = client.post(
+        f"/committee/accounts/{rita.pk}/clubs/",
+        {"club": cape_town.pk, "role": "volunteers", "action": "revoke"},
+    )
+    assert response.status_code == 302
+    assert not ClubRole.objects.filter(user=rita).exists()
+    actions = list(AuditEntry.objects.order_by("id").values_list("action", "club_id"))
+    assert actions == [("club_role_grant", cape_town.pk), ("club_role_revoke", cape_town.pk)]
+    club_role_revoke(user=cape_committee, account=rita, club=cape_town, role="volunteers")
+
+
+def test_a_club_committee_cannot_give_a_role_for_every_club(cape_committee, django_user_model):
+    rita = django_user_model.objects.create_user("rita")
+    client = logged_in(cape_committee)
+
+    response = client.post(f"/committee/accounts/{rita.pk}/role/", {"role": "committee"})
+
+    assert response.status_code == 403
+    assert not rita.groups.exists()
+
+
+def test_a_clubs_page_names_its_people_and_shows_its_games_evenings_activity_and_resyncs(
+    client, cape_town, cape_committee, cape_volunteer, cape_game, members
+):
+    today = timezone.localdate()
+    recent = record_sheet_submit(
+        user=cape_volunteer,
+        games=[factories.game(members["ann"], members["vic"], "B", today)],
+        club=cape_town,
+        allow_duplicates=True,  # far from ann's game of 2024
+    ).games[0]
+    resync_apply(
+        user=cape_committee,
+        changes=[ResyncChange(members["ben"], parse_rank("7k"))],
+        effective_date=today,
+    )
+
+    html = client.get(f"/clubs/{cape_town.pk}/").content.decode()
+
+    people = section(html, "club-people")
+    assert "Committee: ccom" in people and "Volunteers: cvol" in people
+    games = section(html, "club-recent-games")
+    assert games.index(today.isoformat()) < games.index("2024-03-01")
+    assert "Vic" in games  # a visitor's game at the club's evening
+    evenings = section(html, "club-evenings")
+    assert f"Evening of {today.isoformat()}: 1 game" in evenings
+    assert "sheet" not in evenings.lower().replace("no sheet", "")  # links for volunteers only
+    resyncs = re.sub(r"\s+", " ", section(html, "club-resyncs"))
+    assert f"effective {today.isoformat()}, 1 member" in resyncs
+    activity = section(html, "club-activity")
+    assert f"{today:%Y-%m}: 1 game, 1 active member" in activity  # vic is no member
+    assert recent.club == cape_town
+
+
+def test_a_clubs_list_as_of_a_day_has_its_members_of_that_day(connie, cape_town, pretoria, members):
+    player_update(user=connie, player=members["ben"], club=pretoria)
+    moved = Membership.objects.get(player=members["ben"], club=cape_town)
+    moved.end = date(2024, 6, 1)  # he left in June
+    moved.save()
+
+    def listed(club, day=None) -> set[str]:
+        members = Player.objects.filter(club_members(club, day))
+        return set(members.values_list("username", flat=True))
+
+    assert listed(cape_town, date(2024, 5, 1)) == {"ann", "ben"}
+    assert listed(cape_town, date(2024, 7, 1)) == {"ann"}
+    assert listed(cape_town) == {"ann"}
+    assert listed(pretoria) == {"ben", "pia"}
+    assert "vic" not in listed(pretoria) | listed(cape_town)
+
+
+def section(html: str, section_id: str) -> str:
+    match = re.search(rf'<section[^>]*id="{section_id}".*?</section>', html, re.S)
+    assert match, f"no section {section_id}"
+    return match.group(0)
+
+
+def test_a_clubs_roles_read_their_clubs_audit_and_reports_and_the_federation_filters_by_club(
+    vera, pretoria_volunteer, cape_volunteer, cape_game, pretoria, members, django_user_model
+):
+    pretoria_game = record_sheet_submit(
+        user=pretoria_volunteer,
+        games=[factories.game(members["pia"], members["vic"], "W", date(2024, 3, 2))],
+        club=pretoria,
+    ).games[0]
+    for game, player in ((cape_game, members["ann"]), (pretoria_game, members["pia"])):
+        account = django_user_model.objects.create_user(f"{player.username}-login")
+        player.account = account
+        player.save(update_fields=["account"])
+        report_services.report_create(
+            user=account, player=player, game_id=game.pk, kind="wrong_result"
+        )
+
+    def audit_games(account, query="") -> set[str]:
+        html = logged_in(account).get(f"/audit/{query}").content.decode()
+        return set(re.findall(r'href="/games/(\d+)/"', html))
+
+    def reported(account, query="") -> set[str]:
+        html = logged_in(account).get(f"/reports/{query}").content.decode()
+        return set(re.findall(r'href="/games/(\d+)/"', html))
+
+    cape, other = str(cape_game.pk), str(pretoria_game.pk)
+    assert audit_games(cape_volunteer) == {cape}
+    assert audit_games(vera) == {cape, other}
+    assert audit_games(vera, f"?club={pretoria.pk}") == {other}
+    # A club not among the user's is no choice: the filter says so, nothing leaks.
+    assert audit_games(cape_volunteer, f"?club={pretoria.pk}") == {cape}
+    assert reported(cape_volunteer) == {cape}
+    assert reported(vera) == {cape, other}
+    assert reported(vera, f"?club={pretoria.pk}") == {other}
+    assert reported(cape_volunteer, f"?club={pretoria.pk}") == {cape}
+
+
+def test_a_club_committees_resync_preview_matches_its_members_only(cape_committee, members):
+    client = logged_in(cape_committee)
+
+    response = client.post(
+        "/committee/resync/",
+        {"list_text": "ann,4k\npia,2k", "effective_date": "2024-04-01"},
+    )
+
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert 'href="/players/ann/"' in html
+    assert 'href="/players/pia/"' not in html  # Pretoria's: as if not here
+
+
+def test_the_federations_list_offers_each_club_with_its_count_of_players(client, members):
+    html = client.get("/").content.decode()
+
+    assert re.search(r'<option value="\d+">Cape Town Go Club \(2\)</option>', html)
+    assert re.search(r'<option value="\d+">Pretoria Go Club \(1\)</option>', html)
+
+
+def test_a_club_volunteer_adds_a_player_to_their_club_or_to_none(cape_volunteer, pretoria):
+    client = logged_in(cape_volunteer)
+    page = client.get("/players/new/").content.decode()
+    assert "Cape Town Go Club" in page and "Pretoria Go Club" not in page
+
+    refused = client.post(
+        "/players/new/",
+        {"username": "zed", "full_name": "Zed", "club": pretoria.pk, "national_rank": "9k"},
+    )
+    visitor = client.post(
+        "/players/new/", {"username": "vis", "full_name": "Vis", "club": "", "national_rank": "9k"}
+    )
+
+    assert "Select a valid choice" in refused.content.decode()
+    assert visitor.status_code == 302
+    assert set(Player.objects.values_list("username", flat=True)) == {"vis"}
+    assert not Membership.objects.filter(player__username="vis").exists()
