@@ -506,8 +506,8 @@ def match_rank_list(
         elif (later := _later_resync(listed, last_resync)) is not None:
             outcome = Outcome.OUTDATED
             note = (
-                f"a later list, of {later}, was applied: this line, of "
-                f"{listed.effective_date}, would set the rank back (it is not applied)"
+                f"a later list, of {later}, was applied: this line is of "
+                f"{listed.effective_date}, older, so it is not applied"
             )
             later_lists.append(later)
         elif stale := _stale(listed):

@@ -77,8 +77,8 @@ def test_an_older_egd_list_after_a_later_one_sets_no_rank_back():
         "8d",
     )
     assert row.note == (
-        "a later list, of 2018-12-27, was applied: this line, of 2013-10-07, would set the "
-        "rank back (it is not applied)"
+        "a later list, of 2018-12-27, was applied: this line is of 2013-10-07, older, so it "
+        "is not applied"
     )
     thomas = row_of(older, "thomas-debarre")
     assert (thomas.outcome, str(thomas.current_rank), str(thomas.new_rank)) == (
