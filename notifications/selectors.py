@@ -22,9 +22,15 @@ def _with_address() -> QuerySet:
 
 
 def open_reports_recipients() -> QuerySet:
-    """Who gets the daily list of open reports: every volunteer (committee members are
-    volunteers too). Clubs with volunteers of their own will scope this to theirs."""
-    return _with_address().filter(groups__name__in=(VOLUNTEERS, COMMITTEE)).distinct()
+    """Who gets the daily list of open reports: every volunteer, of every club or of one
+    (committee members are volunteers too). Each reads only their clubs' reports
+    (``senders.open_reports_send``)."""
+    roles = (VOLUNTEERS, COMMITTEE)
+    return (
+        _with_address()
+        .filter(Q(groups__name__in=roles) | Q(club_roles__group__name__in=roles))
+        .distinct()
+    )
 
 
 def committee_recipients() -> QuerySet:

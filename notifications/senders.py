@@ -99,19 +99,25 @@ def rank_change_send(adjustment) -> None:
 
 
 def open_reports_send(*, now: datetime | None = None) -> int:
-    """Once a day, from ``MAIL_DAILY_HOUR`` on, mail each volunteer the open reports (if
-    any). The number of mails written."""
-    from players.selectors.reports import open_reports
+    """Once a day, from ``MAIL_DAILY_HOUR`` on, mail each volunteer the open reports of
+    their clubs (if any). The number of mails written."""
+    from players.permissions import VOLUNTEERS, role_clubs
+    from players.selectors.reports import of_clubs, open_reports
 
     now = now or timezone.now()
     local = timezone.localtime(now)
     if local.hour < settings.MAIL_DAILY_HOUR:
         return 0
-    reports = list(open_reports())
-    if not reports:
+    every = list(open_reports())
+    if not every:
         return 0
     written = 0
     for volunteer in selectors.open_reports_recipients():
+        # A club's volunteer reads their clubs' reports only, as on the queue's page.
+        clubs = role_clubs(volunteer, VOLUNTEERS)
+        reports = every if clubs is None else list(of_clubs(open_reports(), clubs))
+        if not reports:
+            continue
         mail = mail_create(
             key=f"open-reports:{volunteer.pk}:{local.date().isoformat()}",
             kind=MailKind.OPEN_REPORTS,

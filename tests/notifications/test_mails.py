@@ -15,6 +15,7 @@ from django.utils import timezone, translation
 from notifications import alerts, services, tasks
 from notifications.models import MailProfile, OutgoingMail
 from notifications.senders import open_reports_send
+from players.models import Game
 from players.permissions import COMMITTEE
 from players.services import reports as report_services
 from players.services.adjustments import ResyncChange, resync_apply
@@ -131,6 +132,18 @@ def test_volunteers_get_the_open_reports_once_a_day_from_the_hour_set(
     assert "One report of a mistake waits for an answer" in mails[0].body
     assert f"/reports/{report.pk}/" in mails[0].body
     assert open_reports_send(now=day + timedelta(days=1, hours=1)) == 2, "the next day"
+
+
+def test_a_clubs_volunteer_gets_only_their_clubs_open_reports(report, delivered, settings):
+    cape_town, durban = factories.club("Cape Town Go Club"), factories.club("Durban Go Club")
+    Game.objects.filter(pk=report.game_id).update(club=cape_town)
+    with_address(factories.club_volunteer("thandi", cape_town), "thandi@example.org")
+    with_address(factories.club_volunteer("sipho", durban), "sipho@example.org")
+    settings.MAIL_DAILY_HOUR = 0
+
+    open_reports_send()
+
+    assert [mail.to[0] for mail in delivered()] == ["thandi@example.org"]
 
 
 def test_no_daily_list_when_no_report_is_open(vera, delivered, settings):
