@@ -18,6 +18,7 @@ from django_tables2.utils import AttributeDict, OrderBy, OrderByTuple
 
 from players.models import Game
 from players.selectors.algorithms import AlgorithmInfo
+from players.selectors.clubs import MembershipSpan, clubs_on
 from players.selectors.player_log import PlayerLog
 from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
@@ -209,6 +210,8 @@ class RecordSheetTable(RowsInOneCall):
     value_after = tables.Column(verbose_name="New index", attrs=NUMBER)
     rank_after = tables.Column(verbose_name="New rank")
     date = tables.Column(attrs={"td": {"class": "text-nowrap"}})
+    # On the log page of a player who changed clubs: the club(s) of that day.
+    club = tables.Column(empty_values=(), verbose_name="Club")
     comments = tables.Column(verbose_name="Comments")
     # Only on the player's own log page: a link to report a mistake in the game.
     report = tables.Column(verbose_name="", empty_values=())
@@ -231,6 +234,7 @@ class RecordSheetTable(RowsInOneCall):
         reported: set[int] | None = None,
         player=None,
         player_name: str = "",
+        memberships: list[MembershipSpan] | None = None,
         **kwargs,
     ) -> None:
         """``reported``: on the player's own page, the ids of their games with an open
@@ -240,6 +244,9 @@ class RecordSheetTable(RowsInOneCall):
         colours names its winner)."""
         if reported is None:
             kwargs["exclude"] = (*kwargs.get("exclude", ()), "report")
+        if not memberships:  # a visitor's, or a sheet printed without it
+            kwargs["exclude"] = (*kwargs.get("exclude", ()), "club")
+        self.memberships = memberships or []
         super().__init__(PageFirstData(rows), **kwargs)
         self.reported = reported or set()
         self.report_url = reverse("game_report", args=[0]).removesuffix("0/report/")
@@ -254,6 +261,9 @@ class RecordSheetTable(RowsInOneCall):
         self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
         if not algorithm.integer_values:
             self.columns["status"].column.verbose_name = "Status"
+
+    def render_club(self, record) -> str:
+        return clubs_on(self.memberships, record.date)
 
     def render_opponent(self, record) -> str:
         opponent = record.opponent
@@ -424,7 +434,13 @@ def log_table(log: PlayerLog) -> tables.Table:
     if not log.algorithm.has_history:
         return SnapshotTable(log.rows)
     return RecordSheetTable(
-        log.rows, algorithm=log.algorithm, reported=log.reported, player=log.player
+        log.rows,
+        algorithm=log.algorithm,
+        reported=log.reported,
+        player=log.player,
+        # The seed's columns, and a Club column for a player who changed clubs (or
+        # belongs to two): the header names a player's one club.
+        memberships=log.memberships if len(log.memberships) > 1 else None,
     )
 
 

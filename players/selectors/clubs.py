@@ -16,12 +16,49 @@ from django.db.models import (
 from django.db.models.functions import TruncMonth
 from django.http import Http404
 
-from players.models import Club, ClubRole, Game, Player, RecordSheet, ResyncBatch, Tournament
+from players.models import (
+    Club,
+    ClubRole,
+    Game,
+    Membership,
+    Player,
+    RecordSheet,
+    ResyncBatch,
+    Tournament,
+)
 from players.selectors.players import club_members
 from players.selectors.ratings import months_before
 from ratings.models import CurrentRating
 
 ACTIVE_MONTHS = 12  # "active" on the clubs page: played within the last year
+
+
+@dataclass(frozen=True, slots=True)
+class MembershipSpan:
+    """One of a player's memberships: ``club`` from ``start`` (None: since before the
+    site's records) to the day before ``end`` (None: still a member)."""
+
+    club: str
+    start: date | None
+    end: date | None
+
+    def holds_on(self, day: date) -> bool:
+        return (self.start is None or self.start <= day) and (self.end is None or self.end > day)
+
+
+def membership_spans(player: Player) -> list[MembershipSpan]:
+    """Every membership ``player`` had, oldest first (one query): the club of each day."""
+    return [
+        MembershipSpan(name, start, end)
+        for name, start, end in Membership.objects.filter(player=player)
+        .order_by("start", "club__name")
+        .values_list("club__name", "start", "end")
+    ]
+
+
+def clubs_on(spans: list[MembershipSpan], day: date) -> str:
+    """The clubs of ``spans`` that held on ``day``, by name."""
+    return ", ".join(span.club for span in spans if span.holds_on(day))
 
 
 def club_list(today: date) -> QuerySet[Club]:

@@ -12,6 +12,7 @@ from django.db.models import QuerySet
 
 from players.models import Game, Player, Tournament
 from players.selectors.algorithms import AlgorithmInfo, algorithms
+from players.selectors.clubs import MembershipSpan, membership_spans
 from players.selectors.players import (
     ChartPoint,
     chart_points,
@@ -46,6 +47,7 @@ class PlayerLog:
     # what the view turns into the table, the chart and the tabs
     rows: QuerySet = field(repr=False)
     reported: set[int] | None  # the games the player reported, on their own page only
+    memberships: list[MembershipSpan]  # the club of each row's day
     points: list[ChartPoint]
     tabs: list[AlgorithmInfo]
 
@@ -99,6 +101,7 @@ def player_log(player: Player, algorithm: AlgorithmInfo, *, viewer, today: date)
         merged_records=merged_records(player),
         rows=rows,
         reported=reported,
+        memberships=membership_spans(player),
         points=points,
         tabs=[info for info in infos if info.name in ratings or info.name == algorithm.name],
     )

@@ -7,6 +7,7 @@ from decimal import Decimal
 
 import pytest
 
+from players.models import Membership
 from players.selectors.players import chart_points
 from players.services.adjustments import adjustment_apply
 from players.services.games import game_void, record_sheet_submit
@@ -502,3 +503,21 @@ def test_a_table_cell_escapes_text_and_keeps_safe_html():
     assert escape_cell(mark_safe("<i>ok</i>")) == "<i>ok</i>"
     assert escape_cell(format_lazy("{}<", "lazy")) == "lazy&lt;"
     assert escape_cell(-3) == "-3"
+
+
+def test_each_row_names_the_club_the_player_belonged_to_that_day(client, vera):
+    cape_town, durban = factories.club("Cape Town Go Club"), factories.club("Durban Go Club")
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
+    Membership.objects.filter(player=ann).delete()
+    Membership.objects.create(player=ann, club=cape_town, end=date(2024, 2, 1))
+    Membership.objects.create(player=ann, club=durban, start=date(2024, 2, 1))
+    play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
+    play(vera, factories.game(ann, ben, "W", date(2024, 3, 10)))
+
+    html = page_html(client, "/players/ann/")
+    visitor = page_html(client, "/players/ben/")
+
+    table = html[html.index('id="record-sheet"') :]
+    assert re.search(r"2024-03-10</td>\s*<td[^>]*>Durban Go Club</td>", table)
+    assert re.search(r"2024-01-10</td>\s*<td[^>]*>Cape Town Go Club</td>", table)
+    assert ">Club</th>" not in visitor[visitor.index('id="record-sheet"') :]
