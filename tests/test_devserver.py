@@ -54,14 +54,21 @@ def test_the_demo_accounts_are_saved_for_this_user_only_and_shown_while_they_log
     saved = tmp_path / DEMO_ACCOUNTS_FILE
     assert saved.stat().st_mode & 0o777 == 0o600
     passwords = json.loads(saved.read_text())
-    assert sorted(passwords) == ["committee", "volunteer"]
+    assert sorted(passwords) == [
+        "capetown-committee",
+        "capetown-volunteer",
+        "committee",
+        "stellenbosch-committee",
+        "stellenbosch-volunteer",
+    ]
     assert demo_accounts(tmp_path) == passwords
 
-    volunteer = get_user_model().objects.get(username="volunteer")
+    volunteer = get_user_model().objects.get(username="capetown-volunteer")
     volunteer.set_password("a password of their own now")
     volunteer.save()
 
-    assert demo_accounts(tmp_path) == {"committee": passwords["committee"]}
+    still = {name: word for name, word in passwords.items() if name != "capetown-volunteer"}
+    assert demo_accounts(tmp_path) == still
     message = ready_message("http://127.0.0.1:8000/", demo_accounts(tmp_path))
     assert message.splitlines()[1:3] == [
         "clubrating: ready on http://127.0.0.1:8000/",

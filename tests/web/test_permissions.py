@@ -561,7 +561,7 @@ def _form_as_it_comes(html: str) -> dict[str, str]:
 def test_a_player_account_created_with_the_role_left_as_it_came_cannot_enter_games(world):
     committee = client_as("committee", world)
     data = _form_as_it_comes(committee.get(reverse("committee_account_create")).content.decode())
-    data.update(username="bea", password=PASSWORD, player=world.game.black.username)
+    data.update(username="bea", email="bea@example.org", player=world.game.black.username)
 
     response = committee.post(reverse("committee_account_create"), data)
 
