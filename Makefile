@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # own test database). TEST_WORKERS=0 runs it in this process, e.g. for pdb.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 4 ? n : 4 )))
 
-.PHONY: venv run test lint typecheck bench clean
+.PHONY: venv run test lint typecheck bench messages clean
 
 venv: $(VENV)/.installed
 
@@ -44,6 +44,16 @@ lint: venv
 # The site's types (pyproject.toml's [tool.mypy]: the files, and the modules not mended yet).
 typecheck: venv
 	$(VENV)/bin/mypy
+
+# The translations (locale/<language>/LC_MESSAGES): extract every marked message of the
+# code and templates into each shipped language's catalogue, then compile them. Needs
+# GNU gettext (apt-get install gettext); the compiled .mo files are committed, so
+# `make run` and `make test` do not.
+MESSAGE_IGNORES := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=bench \
+	--ignore=docs --ignore=static --ignore=test-output
+messages: venv
+	$(VENV_PY) manage.py makemessages --all --no-location --no-obsolete $(MESSAGE_IGNORES)
+	$(VENV_PY) manage.py compilemessages --ignore=.venv
 
 bench: venv
 	if [ -f bench/__main__.py ]; then \

@@ -106,6 +106,8 @@ MIDDLEWARE = [
     "clubrating.security_headers.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # After the session (a chosen language is kept there), before CommonMiddleware.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -258,8 +260,17 @@ except (zoneinfo.ZoneInfoNotFoundError, ValueError):
     raise ImproperlyConfigured(
         f"TIME_ZONE must be an IANA time zone such as 'Europe/Paris'; got {TIME_ZONE!r}"
     ) from None
-LANGUAGE_CODE = "en-us"
+# --- Languages: the clubs' own (issue 30). Django picks one per request from the
+# session or account, the browser's Accept-Language, then LANGUAGE_CODE. Adding a
+# language is its folder under locale/ and one line here (CONTRIBUTING.md).
+LANGUAGE_CODE = "en"
 USE_I18N = True
+LANGUAGES = [
+    ("en", "English"),
+    ("fr", "Français"),
+    ("af", "Afrikaans"),
+]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 
 # --- Static files: all assets are vendored (no CDN), served by whitenoise.
 STATIC_URL = "static/"
