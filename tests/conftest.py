@@ -203,6 +203,17 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo):
 
 
 @pytest.fixture(autouse=True)
+def _algorithms_if_marked(request: pytest.FixtureRequest) -> None:
+    """A module or test marked ``algorithms("sagc", "gcr")`` runs with the site keeping
+    just those algorithms (settings.RATINGS_ALGORITHMS), in that order."""
+    marker = request.node.get_closest_marker("algorithms")
+    if marker is None:
+        return
+    settings = request.getfixturevalue("settings")
+    settings.RATINGS_ALGORITHMS = list(marker.args)
+
+
+@pytest.fixture(autouse=True)
 def _own_tournament_cache(request: pytest.FixtureRequest, monkeypatch) -> None:
     """Each test its own keys for the cached crosstables and API documents: tests that
     build the same tournament (same ids after a rollback) never read one another's."""

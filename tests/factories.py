@@ -10,8 +10,17 @@ from django.contrib.auth.models import Group
 
 from players.models import Club, ClubRole, Membership, Player, Tournament
 from players.services.adjustments import adjustment_apply
-from players.services.games import GameInput
+from players.services.games import GameInput, record_sheet_submit
 from ratings.engine.ranks import parse_rank
+from ratings.recompute.run import recompute_pending
+
+
+def play(volunteer, *games: GameInput):
+    """Records ``games`` on one sheet entered by ``volunteer`` (duplicates allowed) and
+    runs the recompute it asks for; returns the stored games."""
+    result = record_sheet_submit(user=volunteer, games=list(games), allow_duplicates=True)
+    recompute_pending()
+    return result.games
 
 
 def user(username: str = "vera", *groups: str):

@@ -22,14 +22,9 @@ from ratings.recompute.run import recompute_pending, sweep
 from ratings.selectors import ReplayKey
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
 ALGORITHMS = ["sagc", "egf-2021", "french", "anchor", "gcr"]
 
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ALGORITHMS
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms(*ALGORITHMS)]
 
 
 def same_metrics(have: dict, want: dict) -> None:

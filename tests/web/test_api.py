@@ -21,12 +21,12 @@ from players.services.adjustments import adjustment_apply
 from players.services.games import game_void, record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
-from ratings.recompute.run import recompute_pending
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
 ALGORITHMS = ["sagc", "egf-2021", "gcr"]
+
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms(*ALGORITHMS)]
+
 PLAYER_FIELDS = [
     "username",
     "full_name",
@@ -100,17 +100,6 @@ TOURNAMENT_FIELDS = [
 PAGE_FIELDS = ["count", "page", "page_size", "next", "previous", "results"]
 
 
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ALGORITHMS
-
-
-def play(vera, *games):
-    result = record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    recompute_pending()
-    return result.games
-
-
 def get(client, url: str, status: int = 200) -> dict:
     response = client.get(url)
     assert response.status_code == status, response.content
@@ -147,13 +136,15 @@ class World:
             comment="resync with the national list",
         )
         # 14k at -100 loses at differential 0, handicap factor 0.9: -319.5 -> -320
-        (self.spec_game,) = play(
+        (self.spec_game,) = factories.play(
             vera,
             factories.game(
                 self.ann, self.ben, "W", date(2024, 1, 10), handicap=2, komi=0.5, comment="ok"
             ),
         )
-        (self.voided,) = play(vera, factories.game(self.ann, self.zoe, "B", date(2024, 2, 1)))
+        (self.voided,) = factories.play(
+            vera, factories.game(self.ann, self.zoe, "B", date(2024, 2, 1))
+        )
         game_void(user=vera, game_id=self.voided.pk, version=self.voided.version, reason="typo")
         self.open = factories.tournament(
             "spring-open",
@@ -162,7 +153,7 @@ class World:
             start_date=date(2024, 3, 1),
             end_date=date(2024, 3, 2),
         )
-        self.round_1, self.round_2 = play(
+        self.round_1, self.round_2 = factories.play(
             vera,
             factories.game(
                 self.zoe,
@@ -179,7 +170,7 @@ class World:
                 self.ben, self.zoe, "D", date(2024, 3, 2), komi=7, tournament=self.open, round=2
             ),
         )
-        (self.free_game,) = play(
+        (self.free_game,) = factories.play(
             vera, factories.game(self.zoe, self.ann, "B", date(2024, 4, 5), status="free")
         )
         for game in (self.spec_game, self.round_1, self.round_2, self.free_game):
@@ -651,7 +642,7 @@ def test_a_void_game_has_no_ratings_and_an_unknown_one_is_a_404(client, world):
 
 def test_the_tournament_list_counts_valid_games_and_players(client, world, vera):
     empty = factories.tournament("winter-cup", "Winter Cup", start_date=date(2023, 7, 1))
-    (extra,) = play(
+    (extra,) = factories.play(
         vera, factories.game(world.ann, world.dan, "W", date(2024, 3, 2), tournament=world.open)
     )
     game_void(user=vera, game_id=extra.pk, version=extra.version, reason="not played")
@@ -951,7 +942,7 @@ def test_the_game_list_and_a_history_take_fixed_queries_for_any_number_of_games(
 ):
     ann, ben = factories.player("ann"), factories.player("ben")
     tournament = factories.tournament()
-    play(
+    factories.play(
         vera,
         *(
             factories.game(

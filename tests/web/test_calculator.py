@@ -16,14 +16,9 @@ from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
 
-pytestmark = pytest.mark.django_db
-
 ALGORITHMS = ["sagc", "egf-2021", "french", "anchor", "gcr"]
 
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ALGORITHMS
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms(*ALGORITHMS)]
 
 
 @pytest.fixture

@@ -9,25 +9,14 @@ import pytest
 from players.models import Game
 from players.selectors import algorithms as algorithms_selectors
 from players.selectors import head_to_head
-from players.services.games import game_void, record_sheet_submit
+from players.services.games import game_void
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
 from ratings.recompute.run import recompute_pending
 from ratings.selectors import keyed_history_games
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
-
-
-def play(vera, *games):
-    result = record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    recompute_pending()
-    return result.games
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 
 
 @pytest.fixture
@@ -35,7 +24,7 @@ def rivals(vera):
     ann = factories.player("ann", "5k", full_name="Ann Smit")
     ben = factories.player("ben", "8k", full_name="Ben Botha")
     cat = factories.player("cat", "8k")
-    games = play(
+    games = factories.play(
         vera,
         factories.game(ann, ben, "W", date(2024, 1, 10), handicap=3, komi=0.5),
         factories.game(ann, ben, "B", date(2024, 1, 24), handicap=3, komi=0.5),
@@ -145,7 +134,9 @@ def test_a_page_takes_the_same_queries_for_three_games_or_sixty(
     ann, ben, _games = rivals
     with django_assert_max_num_queries(14) as few:
         client.get("/players/ann/vs/ben/")
-    play(vera, *[factories.game(ben, ann, "B", date(2024, 4, 1 + n % 28)) for n in range(57)])
+    factories.play(
+        vera, *[factories.game(ben, ann, "B", date(2024, 4, 1 + n % 28)) for n in range(57)]
+    )
 
     with django_assert_max_num_queries(len(few.captured_queries)):
         response = client.get("/players/ann/vs/ben/")

@@ -18,14 +18,9 @@ from ratings.recompute.run import recompute_pending
 from ratings.selectors import history_games
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
 ALGORITHMS = ["sagc", "egf-2021", "french", "gcr"]
 
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ALGORITHMS
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms(*ALGORITHMS)]
 
 
 @pytest.fixture

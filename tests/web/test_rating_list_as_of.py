@@ -18,12 +18,7 @@ from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.web.test_player_log import cells
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 
 
 def play(vera, *games):

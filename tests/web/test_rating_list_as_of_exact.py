@@ -21,15 +21,10 @@ from ratings.models import RatingHistory, RatingSnapshot
 from ratings.recompute.run import recompute_pending
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
 ALGORITHMS = ["sagc", "anchor", "egf-2021", "french", "gcr"]
+
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms(*ALGORITHMS)]
 START = date(2024, 1, 6)
-
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ALGORITHMS
 
 
 def full_scan(algorithm: str, day: date) -> set[tuple]:

@@ -29,14 +29,9 @@ from ratings.tasks import recompute_algorithm
 from tests import factories
 from tests.web.test_tournaments import crosstable_rows
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 
 URL = "/tournaments/spring-cup/"
-
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
 
 
 @pytest.fixture

@@ -13,12 +13,7 @@ from ratings.models import RatingHistory, RecomputeState
 from ratings.recompute.run import recompute_pending
 from tests import factories
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 
 
 @pytest.fixture
