@@ -54,7 +54,8 @@ from players.selectors import committee as selectors
 from players.selectors import reports as report_selectors
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.selectors.clubs import account_club_roles, clubs_among
-from players.selectors.players import primary_ranks
+from players.selectors.head_to_head import games_between
+from players.selectors.players import player_or_404, primary_ranks
 from players.selectors.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from players.services import accounts as accounts_services
 from players.services.accounts import (
@@ -301,7 +302,7 @@ def adjust_choose(request):
 @committee_required
 @require_http_methods(["GET", "POST"])
 def adjust(request, username: str):
-    player = get_object_or_404(selectors.player_for_page(username))
+    player = player_or_404(username)
     check_player(request.user, COMMITTEE, player)
     form = AdjustmentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -339,7 +340,7 @@ def _render_adjust(request, player, form):
 @require_http_methods(["GET", "POST"])
 def player_edit(request, username: str):
     """Correct a player's record; the audit trail keeps it before and after."""
-    player = get_object_or_404(selectors.player_for_page(username))
+    player = player_or_404(username)
     check_player(request.user, COMMITTEE, player)
     initial = PlayerEditForm.initial_for(player)
     form = PlayerEditForm(request.POST or None, initial=initial, player=player)
@@ -411,7 +412,7 @@ def _render_merge(request, form, confirm_form=None):
     }
     if form.is_bound and not form.errors:
         keep, duplicate = form.cleaned_data["keep"], form.cleaned_data["duplicate"]
-        between = selectors.games_between(keep, duplicate)
+        between = games_between(keep, duplicate)
         context |= {
             "keep": selectors.record_summary(keep),
             "duplicate": selectors.record_summary(duplicate),

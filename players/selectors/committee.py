@@ -106,10 +106,6 @@ def resync_revert_plan(batch: ResyncBatch) -> list[RevertedPlayer]:
 # --- players ------------------------------------------------------------------------
 
 
-def player_for_page(username: str) -> QuerySet[Player]:
-    return Player.objects.select_related("club").filter(username=username)
-
-
 def player_adjustments(player: Player) -> QuerySet[Adjustment]:
     return (
         Adjustment.objects.filter(player=player)
@@ -156,16 +152,6 @@ def record_summary(player: Player) -> RecordSummary:
         adjustments=Adjustment.objects.valid().filter(player=player).count(),
         first=games["first"],
         last=games["last"],
-    )
-
-
-def games_between(one: Player, other: Player) -> QuerySet[Game]:
-    """The valid games the two players played against each other."""
-    return (
-        Game.objects.valid()
-        .filter(Q(white=one, black=other) | Q(white=other, black=one))
-        .select_related("white", "black", "tournament")
-        .in_replay_order()
     )
 
 
