@@ -27,6 +27,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
+from typing import Any
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
@@ -908,7 +909,6 @@ def write_opengotha(tournament: TournamentFile) -> str:
     placement criteria). :func:`read_opengotha` reads it back to the same players,
     games and standings. Raises ``ValueError`` for two players of one name (OpenGotha
     tells players apart by name)."""
-    info = tournament.tournament
     # A game stored without a round number goes to the first round where both players
     # are free, as in the h-file: OpenGotha's rounds count from 1 (its scoring fails on
     # a round 0), one game per player per round.
@@ -917,6 +917,49 @@ def write_opengotha(tournament: TournamentFile) -> str:
         tournament,
         records=[replace(r, round=columns[i]) for i, r in enumerate(tournament.records)],
     )
+    keys = _player_keys(tournament)
+    played: set[tuple[str, int]] = set()
+    for record in tournament.records:
+        if record.is_adjustment or record.winner is None:
+            raise ValueError(f"only games go into an OpenGotha file, not {record}")
+        played.update({(record.white, record.round), (record.black, record.round)})
+    games = _game_elements(tournament, keys, played)
+    players, byes, losses = _player_elements(tournament, keys, played)
+    criteria = _opengotha_criteria(tournament) + ["NULL"] * 6
+    lines = [
+        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
+        *(f"<!-- Not carried by this file: {loss.replace('--', '- -')} -->" for loss in losses),
+        '<Tournament dataVersion="201">',
+        "<Players>",
+        *players,
+        "</Players>",
+        "<Games>",
+        *games,
+        "</Games>",
+        "<ByePlayers>",
+        *byes,
+        "</ByePlayers>",
+        "<TournamentParameterSet>",
+        f"<GeneralParameterSet {_attributes(_general_parameters(tournament))}/>",
+        f"<HandicapParameterSet {_attributes(_handicap_parameters(tournament))}/>",
+        "<PlacementParameterSet>",
+        "<PlacementCriteria>",
+        *(
+            f"<PlacementCriterion {_attributes({'name': name, 'number': number})}/>"
+            for number, name in enumerate(criteria[:6], start=1)
+        ),
+        "</PlacementCriteria>",
+        "</PlacementParameterSet>",
+        f"<PairingParameterSet {_attributes(_PAIRING_DEFAULTS)}/>",
+        "</TournamentParameterSet>",
+        "</Tournament>",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def _player_keys(tournament: TournamentFile) -> dict[str, str]:
+    """Each player's OpenGotha key (name and first name, upper case, no spaces) by
+    username; ``ValueError`` for two players of one key."""
     keys: dict[str, str] = {}
     seen: dict[str, str] = {}
     for player in tournament.players:
@@ -929,13 +972,15 @@ def write_opengotha(tournament: TournamentFile) -> str:
             )
         seen[key] = player.username
         keys[player.username] = key
-    by_round: dict[int, int] = {}
-    games = []
-    played: set[tuple[str, int]] = set()
-    for record in tournament.records:
-        if record.is_adjustment or record.winner is None:
-            raise ValueError(f"only games go into an OpenGotha file, not {record}")
-        played.update({(record.white, record.round), (record.black, record.round)})
+    return keys
+
+
+def _game_elements(
+    tournament: TournamentFile, keys: dict[str, str], played: set[tuple[str, int]]
+) -> list[str]:
+    """The <Game> elements, round by round, each round's tables numbered from 1: the
+    games played and those of the file it came from that had no result between two
+    players (forfeits, both won, both lost)."""
     results: dict[Winner | None, str] = {
         Winner.WHITE: "RESULT_WHITEWINS",
         Winner.BLACK: "RESULT_BLACKWINS",
@@ -954,6 +999,8 @@ def write_opengotha(tournament: TournamentFile) -> str:
         (round_number, white, black, 0, result, True)
         for round_number, white, black, result in _unplayed_games(tournament, played)
     ]
+    by_round: dict[int, int] = {}
+    games = []
     for round_number, white, black, handicap, result, known in sorted(listed, key=lambda g: g[0]):
         by_round[round_number] = by_round.get(round_number, 0) + 1
         values = {
@@ -966,20 +1013,20 @@ def write_opengotha(tournament: TournamentFile) -> str:
             "whitePlayer": keys[white],
         }
         games.append(f"<Game {_attributes(values)}/>")
-    rounds = max(
-        [
-            info.rounds,
-            *(r.round for r in tournament.records),
-            *(len(p.results) for p in tournament.players),
-        ]
-    )
+    return games
+
+
+def _player_elements(
+    tournament: TournamentFile, keys: dict[str, str], played: set[tuple[str, int]]
+) -> tuple[list[str], list[str], list[str]]:
+    """The <Player> and <ByePlayer> elements, and what the file cannot carry (a second
+    bye of a round: OpenGotha keeps one bye player a round, a second ByePlayer replaces
+    the first; they are said in a comment on top, which its reader skips)."""
     players = []
     byes = []
-    # OpenGotha keeps one bye player a round (a second ByePlayer replaces the first):
-    # the others are said in a comment on top, which its reader skips.
     bye_rounds: set[int] = set()
     losses = []
-    absence = absent_token(info)
+    absence = absent_token(tournament.tournament)
     for player in tournament.players:
         absent = {
             round_number
@@ -999,44 +1046,61 @@ def write_opengotha(tournament: TournamentFile) -> str:
             byes.append(
                 f"<ByePlayer {_attributes({'player': keys[player.username], 'roundNumber': r})}/>"
             )
-        name, first = _written_names(player)
-        values = {
-            "agaExpirationDate": "",
-            "agaId": player.national_id,
-            "club": player.club[:4],  # OpenGotha refuses longer clubs
-            "country": player.country,
-            "egfPin": player.pin,
-            "ffgLicence": "",
-            "ffgLicenceStatus": "",
-            "firstName": first,
-            "grade": str(player.rank).upper(),
-            "name": name,
-            "participating": "".join(
-                "0" if r in absent else "1" for r in range(1, _MAX_ROUNDS + 1)
-            ),
-            "rank": str(player.rank).upper(),
-        }
-        # The rest as the file it came from wrote it (a blank country, a 28K the
-        # site's rank would not say so, an FFG licence); the names are above.
-        values.update(
-            (attribute, value)
-            for attribute, value in _as_written(player).items()
-            if attribute not in ("name", "firstName")
+        players.append(f"<Player {_attributes(_player_attributes(player, absent))}/>")
+    return players, byes, losses
+
+
+def _player_attributes(player: FilePlayer, absent: set[int]) -> dict[str, Any]:
+    name, first = _written_names(player)
+    values: dict[str, Any] = {
+        "agaExpirationDate": "",
+        "agaId": player.national_id,
+        "club": player.club[:4],  # OpenGotha refuses longer clubs
+        "country": player.country,
+        "egfPin": player.pin,
+        "ffgLicence": "",
+        "ffgLicenceStatus": "",
+        "firstName": first,
+        "grade": str(player.rank).upper(),
+        "name": name,
+        "participating": "".join("0" if r in absent else "1" for r in range(1, _MAX_ROUNDS + 1)),
+        "rank": str(player.rank).upper(),
+    }
+    # The rest as the file it came from wrote it (a blank country, a 28K the
+    # site's rank would not say so, an FFG licence); the names are above.
+    values.update(
+        (attribute, value)
+        for attribute, value in _as_written(player).items()
+        if attribute not in ("name", "firstName")
+    )
+    if player.rating is not None:
+        # Where the rating came from, as the file said (an INI rating stays no
+        # declaration when read again); else the EGD's with a PIN, the organiser's.
+        values["rating"] = player.rating
+        values["ratingOrigin"] = (
+            dict(player.written).get("ratingOrigin")
+            or player.rating_origin
+            or ("EGF" if player.pin else "MAN")
         )
-        if player.rating is not None:
-            # Where the rating came from, as the file said (an INI rating stays no
-            # declaration when read again); else the EGD's with a PIN, the organiser's.
-            values["rating"] = player.rating
-            values["ratingOrigin"] = (
-                dict(player.written).get("ratingOrigin")
-                or player.rating_origin
-                or ("EGF" if player.pin else "MAN")
-            )
-        values.update({"registeringStatus": "FIN", "smmsCorrection": player.mcmahon_correction})
-        players.append(f"<Player {_attributes(values)}/>")
+    values.update({"registeringStatus": "FIN", "smmsCorrection": player.mcmahon_correction})
+    return values
+
+
+def _general_parameters(tournament: TournamentFile) -> dict[str, Any]:
+    """The GeneralParameterSet: the tournament's dates, place, komi, size, rounds, the
+    McMahon bar and floor and its time control (so that OpenGotha derives the same
+    class); OpenGotha's defaults for what the site does not keep."""
+    info = tournament.tournament
+    rounds = max(
+        [
+            info.rounds,
+            *(r.round for r in tournament.records),
+            *(len(p.results) for p in tournament.players),
+        ]
+    )
     times = {record.time_minutes for record in tournament.records}
     basic_time = times.pop() if len(times) == 1 else None
-    general = {
+    return {
         "basicTime": int(basic_time) if basic_time else 60,
         "bInternet": "false",
         "beginDate": info.start.isoformat(),
@@ -1058,40 +1122,13 @@ def write_opengotha(tournament: TournamentFile) -> str:
         # the time control the file had, so that OpenGotha derives the same class
         **dict(info.time_control),
     }
-    correction = re.fullmatch(r"[hH](-?\d+)", info.handicap_rule.strip())
-    handicap_parameters = {
+
+
+def _handicap_parameters(tournament: TournamentFile) -> dict[str, Any]:
+    correction = re.fullmatch(r"[hH](-?\d+)", tournament.tournament.handicap_rule.strip())
+    return {
         "hdBasedOnMMS": "true",
         "hdCeiling": 9 if any(r.handicap for r in tournament.records) else 0,
         "hdCorrection": correction.group(1) if correction else 0,
         "hdNoHdRankThreshold": "30K",
     }
-    criteria = _opengotha_criteria(tournament) + ["NULL"] * 6
-    lines = [
-        '<?xml version="1.0" encoding="UTF-8" standalone="no"?>',
-        *(f"<!-- Not carried by this file: {loss.replace('--', '- -')} -->" for loss in losses),
-        '<Tournament dataVersion="201">',
-        "<Players>",
-        *players,
-        "</Players>",
-        "<Games>",
-        *games,
-        "</Games>",
-        "<ByePlayers>",
-        *byes,
-        "</ByePlayers>",
-        "<TournamentParameterSet>",
-        f"<GeneralParameterSet {_attributes(general)}/>",
-        f"<HandicapParameterSet {_attributes(handicap_parameters)}/>",
-        "<PlacementParameterSet>",
-        "<PlacementCriteria>",
-        *(
-            f"<PlacementCriterion {_attributes({'name': name, 'number': number})}/>"
-            for number, name in enumerate(criteria[:6], start=1)
-        ),
-        "</PlacementCriteria>",
-        "</PlacementParameterSet>",
-        f"<PairingParameterSet {_attributes(_PAIRING_DEFAULTS)}/>",
-        "</TournamentParameterSet>",
-        "</Tournament>",
-    ]
-    return "\n".join(lines) + "\n"
