@@ -12,7 +12,7 @@ import io
 from collections.abc import Iterable
 from datetime import date
 from fractions import Fraction
-from typing import TextIO
+from typing import Protocol
 
 from .base import Algorithm, HistoryRow, Number, RatedGame, Standing
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
@@ -128,8 +128,14 @@ def standing_cells(standing: Standing, algorithm: Algorithm) -> list[str]:
     ]
 
 
+class Writable(Protocol):
+    """Where the CSV goes: a file, ``sys.stdout``, a management command's stdout."""
+
+    def write(self, text: str, /) -> object: ...
+
+
 def write_history(
-    out: TextIO, rows: Iterable[HistoryRow | RatedGame], algorithm: Algorithm
+    out: Writable, rows: Iterable[HistoryRow | RatedGame], algorithm: Algorithm
 ) -> None:
     """The record sheet as CSV, the text ``csv.writer`` gives ``history_cells`` of each
     row, made without it: a line is formatted directly from the row, and written a
@@ -252,7 +258,7 @@ def _csv_cell(text: str) -> str:
 _MAY_QUOTE = frozenset(',"\r\n')
 
 
-def write_standings(out: TextIO, standings: Iterable[Standing], algorithm: Algorithm) -> None:
+def write_standings(out: Writable, standings: Iterable[Standing], algorithm: Algorithm) -> None:
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(STANDINGS_COLUMNS)
     for standing in standings:

@@ -192,11 +192,12 @@ class TournamentFile:
     ) -> TournamentFile:
         """This file under another tournament code or EGF class (records included)."""
         given = self.tournament
-        chosen = tournament_class not in (None, given.tournament_class)
+        new_class = given.tournament_class if tournament_class is None else tournament_class
+        chosen = new_class != given.tournament_class
         info = dataclasses.replace(
             given,
             code=given.code if code is None else code,
-            tournament_class=tournament_class if chosen else given.tournament_class,
+            tournament_class=new_class,
             class_reason=(
                 f"class {tournament_class}, as chosen (the file gives class "
                 f"{given.tournament_class}{': ' if given.class_reason else ''}"

@@ -602,7 +602,7 @@ def _standings(
         )
     except RankError:
         zero, floor, bar = -30, -30, 8
-    rounds: dict[str, list[GothaRound]] = {}
+    rounds: dict[str, list[GothaRound[str]]] = {}
     tokens: dict[int, list[str]] = {}
     start: dict[str, int] = {}
     for player in players:

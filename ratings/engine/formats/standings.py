@@ -203,7 +203,7 @@ def score_text(value: Fraction) -> str:
 
 
 @dataclass(frozen=True, slots=True)
-class GothaRound:
+class GothaRound(Generic[PlayerKey]):
     """One round of one player as OpenGotha scores it: a game (``opponent`` set, the
     points it gave doubled, the handicap stones the player gave: negative as Black), a
     bye, an absence (the player's participating flag off) or a round the player was
@@ -211,7 +211,7 @@ class GothaRound:
     was given, not played (a forfeit; OpenGotha's ``_BYDEF``)."""
 
     kind: str  # "game", "bye", "absent" or "free"
-    opponent: Hashable | None = None
+    opponent: PlayerKey | None = None
     points_x2: int = 0  # a game's: 2 a win (forfeits too), 1 a jigo, 0 a loss
     handicap_given: int = 0
     by_default: bool = False
@@ -235,7 +235,7 @@ DIRECT_CRITERIA = ("DC", "SDC")
 
 
 def gotha_placed(
-    rounds: Mapping[PlayerKey, Sequence[GothaRound]],
+    rounds: Mapping[PlayerKey, Sequence[GothaRound[PlayerKey]]],
     criteria: Sequence[str],
     start: Mapping[PlayerKey, int],
     rules: GothaRules,
@@ -282,7 +282,7 @@ def gotha_criteria(names: Sequence[str]) -> tuple[str, ...]:
 
 
 def gotha_scores(
-    rounds: Mapping[PlayerKey, Sequence[GothaRound]],
+    rounds: Mapping[PlayerKey, Sequence[GothaRound[PlayerKey]]],
     start: Mapping[PlayerKey, int],
     rules: GothaRules,
     *,
@@ -293,8 +293,8 @@ def gotha_scores(
     confrontation (see :func:`gotha_placed`), as fractions."""
     count = max((len(played) for played in rounds.values()), default=0)
     # Per round r: the score after round r, doubled (OpenGotha's nbwX2[r], mmsX2[r]).
-    nbw: dict[Hashable, list[int]] = {}
-    mms: dict[Hashable, list[int]] = {}
+    nbw: dict[PlayerKey, list[int]] = {}
+    mms: dict[PlayerKey, list[int]] = {}
     for name, played in rounds.items():
         games = extra_nbw = extra_mms = 0
         nbw[name], mms[name] = [], []
@@ -316,24 +316,26 @@ def gotha_scores(
     final_nbw = {name: nbw[name][last] if count else 0 for name in rounds}
     final_mms = {name: mms[name][last] if count else 2 * start.get(name, 0) for name in rounds}
 
-    def paired(played: Sequence[GothaRound]) -> list[GothaRound | None]:
+    def paired(played: Sequence[GothaRound[PlayerKey]]) -> list[GothaRound[PlayerKey] | None]:
         return [
             one if one.kind == "game" and one.opponent in rounds else None
             for one in list(played)[:count]
         ] + [None] * (count - len(played))
 
-    by_round = {name: paired(played) for name, played in rounds.items()}
-    sos: dict[str, dict[Hashable, int]] = {key: {} for key in ("W", "M")}
-    values: dict[Hashable, dict[str, Fraction]] = {}
-    for name, played in by_round.items():
+    by_round: dict[PlayerKey, list[GothaRound[PlayerKey] | None]] = {
+        name: paired(played) for name, played in rounds.items()
+    }
+    sos: dict[str, dict[PlayerKey, int]] = {key: {} for key in ("W", "M")}
+    values: dict[PlayerKey, dict[str, Fraction]] = {}
+    for name, pairings in by_round.items():
         own = 2 * start.get(name, 0)
         # each round's opponent score (OpenGotha's oswX2, osmX2)
-        osw = [final_nbw[one.opponent] if one else 0 for one in played]
-        osm = [final_mms[one.opponent] + 2 * one.handicap_given if one else own for one in played]
+        osw = [final_nbw[one.opponent] if one else 0 for one in pairings]
+        osm = [final_mms[one.opponent] + 2 * one.handicap_given if one else own for one in pairings]
         sos["W"][name], sos["M"][name] = sum(osw), sum(osm)
         rank = (ranks or {}).get(name, 0)
         ext = exr = 0
-        for one in played:
+        for one in pairings:
             if one is None:
                 continue
             harder = one.handicap_given - (rank - (ranks or {}).get(one.opponent, 0))
@@ -353,10 +355,10 @@ def gotha_scores(
             "SOSM-1": Fraction(_without_lowest(osm, 1, mcmahon=True), 2),
             "SOSM-2": Fraction(_without_lowest(osm, 2, mcmahon=True), 2),
             "SODOSW": Fraction(
-                sum(o * one.points_x2 for o, one in zip(osw, played, strict=True) if one), 4
+                sum(o * one.points_x2 for o, one in zip(osw, pairings, strict=True) if one), 4
             ),
             "SODOSM": Fraction(
-                sum(o * one.points_x2 for o, one in zip(osm, played, strict=True) if one), 4
+                sum(o * one.points_x2 for o, one in zip(osm, pairings, strict=True) if one), 4
             ),
             "EXT": Fraction(ext, 2),
             "EXR": Fraction(exr, 2),
@@ -365,11 +367,11 @@ def gotha_scores(
             "DC": Fraction(0),
             "SDC": Fraction(0),
         }
-    for name, played in by_round.items():
-        values[name]["SOSOSW"] = Fraction(sum(sos["W"][one.opponent] for one in played if one), 2)
+    for name, pairings in by_round.items():
+        values[name]["SOSOSW"] = Fraction(sum(sos["W"][one.opponent] for one in pairings if one), 2)
         values[name]["SOSOSM"] = Fraction(
-            sum(sos["M"][one.opponent] for one in played if one)
-            + 2 * start.get(name, 0) * count * sum(1 for one in played if one is None),
+            sum(sos["M"][one.opponent] for one in pairings if one)
+            + 2 * start.get(name, 0) * count * sum(1 for one in pairings if one is None),
             2,
         )
     return values
@@ -387,7 +389,7 @@ def _without_lowest(scores: Sequence[int], dropped: int, *, mcmahon: bool) -> in
 
 
 def _direct(
-    rounds: Mapping[PlayerKey, Sequence[GothaRound]],
+    rounds: Mapping[PlayerKey, Sequence[GothaRound[PlayerKey]]],
     criteria: Sequence[str],
     values: dict[PlayerKey, list[Fraction]],
     first: int,
@@ -399,7 +401,7 @@ def _direct(
     met; DC places the group by who beat whom (Matthieu Walraet's confrontation graph:
     players who beat each other in a cycle count as one, the others below each
     player they lost to), the criteria after DC breaking what the games leave open."""
-    wins: dict[tuple[Hashable, Hashable], int] = {}
+    wins: dict[tuple[PlayerKey, PlayerKey], int] = {}
     for name, played in rounds.items():
         for index, one in enumerate(played):
             if one.kind != "game" or one.by_default or one.points_x2 != 2:
@@ -409,7 +411,7 @@ def _direct(
             if their is not None and their.kind == "game" and their.points_x2 == 0:
                 wins[name, one.opponent] = wins.get((name, one.opponent), 0) + 1
     before = {name: tuple(values[name][:first]) for name in rounds}
-    groups: dict[tuple[Fraction, ...], list[Hashable]] = {}
+    groups: dict[tuple[Fraction, ...], list[PlayerKey]] = {}
     for placed in _ranked({name: before[name] for name in rounds}, order):
         groups.setdefault(before[placed.player], []).append(placed.player)
     dc_at = [i for i, c in enumerate(criteria) if c == "DC"]
@@ -443,17 +445,17 @@ def _direct(
 
 
 def _confrontation(
-    group: Sequence[Hashable],
-    strength: Mapping[Hashable, int],
-    beaten: Mapping[Hashable, set[Hashable]],
-) -> dict[Hashable, int]:
+    group: Sequence[PlayerKey],
+    strength: Mapping[PlayerKey, int],
+    beaten: Mapping[PlayerKey, set[PlayerKey]],
+) -> dict[PlayerKey, int]:
     """Each player's DC in ``group``: the players who beat each other round a cycle
     (a strongly connected part of the won-games graph) share every game the part won
     or lost against the others; then, from the bottom, the players who beat no one left
     are placed, the weakest by ``strength`` first (equals together), and taken out.
     DC is the bottom's place minus the player's (0 at the bottom)."""
     part = _cycles(group, beaten)
-    members: dict[int, list[Hashable]] = {}
+    members: dict[int, list[PlayerKey]] = {}
     for name in group:
         members.setdefault(part[name], []).append(name)
     # beat[p]: the players outside p's part that p's part beat
@@ -467,7 +469,7 @@ def _confrontation(
         for name in group
     }
     left = set(group)
-    rank: dict[Hashable, int] = {}
+    rank: dict[PlayerKey, int] = {}
     while left:
         bottom = [name for name in left if not beat[name] & left]
         weakest = min(strength[name] for name in bottom)
@@ -479,16 +481,16 @@ def _confrontation(
     return {name: top - rank[name] for name in group}
 
 
-def _cycles(group: Sequence[Hashable], beaten: Mapping[Hashable, set[Hashable]]):
+def _cycles(group: Sequence[PlayerKey], beaten: Mapping[PlayerKey, set[PlayerKey]]):
     """Each player's strongly connected part of the won-games graph (Tarjan's), by a
     number shared within the part."""
-    index: dict[Hashable, int] = {}
-    low: dict[Hashable, int] = {}
-    stack: list[Hashable] = []
-    on_stack: set[Hashable] = set()
-    part: dict[Hashable, int] = {}
+    index: dict[PlayerKey, int] = {}
+    low: dict[PlayerKey, int] = {}
+    stack: list[PlayerKey] = []
+    on_stack: set[PlayerKey] = set()
+    part: dict[PlayerKey, int] = {}
 
-    def visit(node: Hashable) -> None:
+    def visit(node: PlayerKey) -> None:
         index[node] = low[node] = len(index)
         stack.append(node)
         on_stack.add(node)

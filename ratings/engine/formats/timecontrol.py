@@ -42,10 +42,12 @@ SYSTEMS = {
     "FISCHER": "Fischer",
 }
 # (class, basic seconds, adjusted seconds) at least, best first.
-_BYOYOMI_CLASSES = (("A", 3600, 4500), ("B", 2400, 3000), ("C", 1500, 1800))
-_FISCHER_CLASSES = (("A", 2700, 4500), ("B", 1800, 3000), ("C", 1200, 1800))
-_INTERNET_BYOYOMI = (("D", 2400, 3000),)
-_INTERNET_FISCHER = (("D", 1800, 3000),)
+# Per class: its letter and the least basic and adjusted time, in seconds.
+_Classes = tuple[tuple[str, int, int], ...]
+_BYOYOMI_CLASSES: _Classes = (("A", 3600, 4500), ("B", 2400, 3000), ("C", 1500, 1800))
+_FISCHER_CLASSES: _Classes = (("A", 2700, 4500), ("B", 1800, 3000), ("C", 1200, 1800))
+_INTERNET_BYOYOMI: _Classes = (("D", 2400, 3000),)
+_INTERNET_FISCHER: _Classes = (("D", 1800, 3000),)
 
 
 @dataclass(frozen=True, slots=True)
