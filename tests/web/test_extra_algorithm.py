@@ -29,6 +29,7 @@ from ratings.engine.description import (
     ValueScale,
     logistic,
 )
+from ratings.engine.explanation import Step, StoredChange
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Colour, Entry, GameRecord, Status, Winner
 from ratings.engine.rows import adjustment_row, game_row
@@ -67,30 +68,11 @@ class NetWins(Algorithm[PlayerState]):
     ) -> list[HistoryRow]:
         (record,) = unit
         if record.is_adjustment:
-            player = state.player(record.white)
-            before, rank_before = player.value, player.rank
-            player.value = float(record.value or 0)
-            player.rank = record.white_rank or player.rank
-            return [
-                adjustment_row(
-                    record,
-                    rank_before=rank_before,
-                    value_before=before,
-                    change=player.value - before,
-                    rank_after=player.rank,
-                    value_after=player.value,
-                    factors={"adjustment": True},
-                )
-            ]
+            return [reset(state, record, float(record.value or 0))]
         rows = []
         points = self.params.points_per_win
-        for colour, name, opponent in (
-            (Colour.WHITE, record.white, record.black),
-            (Colour.BLACK, record.black, record.white),
-        ):
-            player, other = state.player(name), state.player(opponent)
-            won = record.winner is not None and record.winner.value == colour.value
-            change = 0 if record.winner is Winner.JIGO else (points if won else -points)
+        for colour, player, other, result in sides(state, record):
+            change = points * result
             before = player.value
             player.value = before + change
             player.games += 1
@@ -110,7 +92,45 @@ class NetWins(Algorithm[PlayerState]):
         return rows
 
 
+def reset(state: RatingState[PlayerState], record: GameRecord, value: float) -> HistoryRow:
+    """A committee reset of the player to ``value`` (and the rank it names)."""
+    player = state.player(record.white)
+    before, rank_before = player.value, player.rank
+    player.value = value
+    player.rank = record.white_rank or player.rank
+    return adjustment_row(
+        record,
+        rank_before=rank_before,
+        value_before=before,
+        change=player.value - before,
+        rank_after=player.rank,
+        value_after=player.value,
+        factors={"adjustment": True},
+    )
+
+
+def sides(state: RatingState[PlayerState], record: GameRecord):
+    """Each side of a game: its colour, its player's state, the opponent's, and its
+    result (1 a win, -1 a loss, 0 a jigo)."""
+    for colour, name, opponent in (
+        (Colour.WHITE, record.white, record.black),
+        (Colour.BLACK, record.black, record.white),
+    ):
+        won = record.winner is not None and record.winner.value == colour.value
+        result = 0 if record.winner is Winner.JIGO else (1 if won else -1)
+        yield colour, state.player(name), state.player(opponent), result
+
+
 STAKES_TITLE = "Stakes (test algorithm)"
+STAKES_WEIGHTS = StatusFactors(
+    "W",
+    {
+        Status.FREE: Fraction(0),
+        Status.NORMAL: Fraction(1),
+        Status.TOURNAMENT: Fraction(2),
+        Status.INTERNET: Fraction(1, 2),
+    },
+)
 
 
 @dataclass(frozen=True)
@@ -135,19 +155,18 @@ class Stakes(Algorithm[PlayerState]):
         FormulaFactor("W", "status weight", "weight"),
         FormulaFactor("R", "result", "result"),
     )
-    status_factors = StatusFactors(
-        "W",
-        {
-            Status.FREE: Fraction(0),
-            Status.NORMAL: Fraction(1),
-            Status.TOURNAMENT: Fraction(2),
-            Status.INTERNET: Fraction(1, 2),
-        },
-    )
+    status_factors = STAKES_WEIGHTS
     prediction_note = "More stake points favour a side, 1 / (1 + e^-((Vw - Vb) / 100))."
 
     def new_player(self, entry: Entry) -> PlayerState:
         return PlayerState(rank=entry.rank, value=0)
+
+    def explain(self, change: StoredChange) -> tuple[Step, ...]:
+        """The generic explanation, then a step of its own kind, which no page words."""
+        steps = super().explain(change)
+        if change.factors.get("weight") == "1/2":
+            return (*steps, Step("half_stake", {"weight": "1/2"}))
+        return steps
 
     def predict_white(self, matchup: Matchup) -> float:
         return logistic((matchup.white.value - matchup.black.value) / 100)
@@ -156,15 +175,11 @@ class Stakes(Algorithm[PlayerState]):
         self, state: RatingState[PlayerState], unit: Sequence[GameRecord]
     ) -> list[HistoryRow]:
         (record,) = unit
-        weight = self.status_factors.by_status[record.status]
+        if record.is_adjustment:
+            return [reset(state, record, int(record.value or 0))]
+        weight = STAKES_WEIGHTS.by_status[record.status]
         rows = []
-        for colour, name, opponent in (
-            (Colour.WHITE, record.white, record.black),
-            (Colour.BLACK, record.black, record.white),
-        ):
-            player, other = state.player(name), state.player(opponent)
-            won = record.winner is not None and record.winner.value == colour.value
-            result = 0 if record.winner is Winner.JIGO else (1 if won else -1)
+        for colour, player, other, result in sides(state, record):
             product = self.params.stake * weight * result
             change = int(product + (Fraction(1, 2) if product >= 0 else Fraction(-1, 2)))
             before, rank_before = player.value, player.rank
@@ -293,6 +308,7 @@ def test_an_integer_valued_one_explains_its_product_and_shows_its_status_factors
     # the newest game first: an internet loss, 10 x 0.5 x -1 = -5
     assert how_text(html)[0] == (
         "10 S \u00d7 0.5 W \u00d7 \u22121 R = \u22125 product \u2192 \u22125 change"
+        " Half stake: weight 0.5."  # its own kind of step, shown with no page edited
     )
     assert 'aria-label="S \u00d7 W \u00d7 R"' in html
 
