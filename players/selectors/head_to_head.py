@@ -11,7 +11,7 @@ from django.http import Http404
 
 from players.models import Game, Player
 from ratings.engine import lab
-from ratings.engine.base import Algorithm, get_algorithm
+from ratings.engine.base import Algorithm
 from ratings.engine.records import Status
 from ratings.selectors import keyed_history_games
 
@@ -97,8 +97,7 @@ def expectations(player: Player, opponent: Player, infos: list[Algorithm]) -> li
     games = games_between(player, opponent)
     whites = dict(games.values_list("pk", "white_id"))
     for info in infos:
-        engine = get_algorithm(info.name)
-        predict = lab.predictor(engine)
+        predict = lab.predictor(info)
         if not info.has_history or predict is None:
             continue
         expected = actual = 0.0

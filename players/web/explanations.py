@@ -108,14 +108,11 @@ def _factor_html(name: str, value: str, symbol: str, strong: bool = False) -> st
 
 def _adjustment(step: Step, algorithm: Algorithm) -> str:
     numbers, integer = step.numbers, algorithm.integer_values
-    return _(
-        "Committee adjustment: %(rank_before)s %(value_before)s \u2192 "
-        "%(rank_after)s %(value_after)s."
-    ) % {
-        "rank_before": numbers["rank_before"],
-        "value_before": shown_value(numbers["value_before"], integer),
-        "rank_after": numbers["rank_after"],
-        "value_after": shown_value(numbers["value_after"], integer),
+    before = f"{numbers['rank_before']} {shown_value(numbers['value_before'], integer)}"
+    after = f"{numbers['rank_after']} {shown_value(numbers['value_after'], integer)}"
+    return _("Committee adjustment: %(before)s \u2192 %(after)s.") % {
+        "before": before,
+        "after": after,
     }
 
 
