@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from ratings.engine.base import registry
+from ratings.engine.base import Algorithm, registry
 
 
 def maintained_algorithms() -> list[str]:
@@ -23,3 +23,10 @@ def maintained_algorithms() -> list[str]:
 
 def primary_algorithm() -> str:
     return maintained_algorithms()[0]
+
+
+def algorithms() -> list[Algorithm]:
+    """The maintained algorithms with their default parameters, the primary one first:
+    what the pages show and read each algorithm's description from."""
+    known = registry()
+    return [known[name]() for name in maintained_algorithms()]

@@ -35,8 +35,9 @@ from players.lookup import player_from_text
 from players.models import Game, Player, Tournament
 from players.selectors import api as api_selectors
 from players.selectors import games_search
-from players.selectors.algorithms import AlgorithmInfo, algorithms
 from players.web.tournament_cache import kept_for_tournament
+from ratings.algorithms import algorithms
+from ratings.engine.base import Algorithm
 from ratings.engine.output import exact_value
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
@@ -64,14 +65,14 @@ def _template(request: HttpRequest, name: str, field: str, sample: Any = None) -
     return _url(request, name, sample).replace(f"/{sample}/", f"/{{{field}}}/")
 
 
-def _algorithms() -> dict[str, AlgorithmInfo]:
+def _algorithms() -> dict[str, Algorithm]:
     return {info.name: info for info in algorithms()}
 
 
 # --- players -------------------------------------------------------------------------------
 
 
-def _rating_json(rating: CurrentRating | None, info: AlgorithmInfo) -> dict | None:
+def _rating_json(rating: CurrentRating | None, info: Algorithm) -> dict | None:
     if rating is None:
         return None
     return {
@@ -85,7 +86,7 @@ def _player_json(
     request: HttpRequest,
     player: Player,
     ratings: dict[str, CurrentRating],
-    infos: Iterable[AlgorithmInfo],
+    infos: Iterable[Algorithm],
 ) -> dict:
     return {
         "username": player.username,
@@ -118,7 +119,7 @@ def _player_or_404(username: str) -> Player:
     return player
 
 
-def _algorithm_json(info: AlgorithmInfo, primary: bool, pending_from) -> dict:
+def _algorithm_json(info: Algorithm, primary: bool, pending_from) -> dict:
     return {
         "name": info.name,
         "title": info.title,
@@ -236,7 +237,7 @@ def _number(text: str) -> int | float:
     return exact.numerator if exact.denominator == 1 else float(exact)
 
 
-def _change_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
+def _change_json(row: RatingHistory, info: Algorithm) -> dict:
     """What one history row says of a change, in the history and on a game."""
     return {
         "rank_before": str(row.rank_before),
@@ -249,7 +250,7 @@ def _change_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
     }
 
 
-def _history_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
+def _history_json(row: RatingHistory, info: Algorithm) -> dict:
     game = row.game
     source = game if game is not None else row.adjustment
     if game is None:
@@ -282,7 +283,7 @@ def _history_json(row: RatingHistory, info: AlgorithmInfo) -> dict:
     }
 
 
-def _snapshot_json(row: RatingSnapshot, info: AlgorithmInfo) -> dict:
+def _snapshot_json(row: RatingSnapshot, info: Algorithm) -> dict:
     return {
         "date": row.date.isoformat(),
         "rank": str(row.rank),
@@ -291,7 +292,7 @@ def _snapshot_json(row: RatingSnapshot, info: AlgorithmInfo) -> dict:
     }
 
 
-def _history_algorithm(params: Params) -> AlgorithmInfo:
+def _history_algorithm(params: Params) -> Algorithm:
     """The ``algorithm`` asked for, by default the primary one."""
     infos = _algorithms()
     name = params.text("algorithm") or next(iter(infos))

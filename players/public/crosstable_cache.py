@@ -18,13 +18,14 @@ from django.utils.safestring import SafeString
 
 from players.models import Tournament
 from players.public.tables import CrosstableTable
-from players.selectors.algorithms import AlgorithmInfo, algorithms
 from players.selectors.tournaments import (
     tournament_crosstable,
     tournaments_of_player,
     tournaments_rated_since,
 )
 from players.web.tournament_cache import kept_for_tournament
+from ratings.algorithms import algorithms
+from ratings.engine.base import Algorithm
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +60,7 @@ class CrosstablePage:
         return self.row_count - self.player_count
 
 
-def crosstable_page(tournament: Tournament, algorithm: AlgorithmInfo) -> CrosstablePage:
+def crosstable_page(tournament: Tournament, algorithm: Algorithm) -> CrosstablePage:
     """The crosstable of ``tournament`` under ``algorithm``, printed as django-tables2
     prints it (``{% render_table %}``), from the cache when nothing it shows changed."""
 
@@ -80,12 +81,12 @@ def crosstable_page(tournament: Tournament, algorithm: AlgorithmInfo) -> Crossta
     return kept_for_tournament("crosstable", tournament, algorithm.name, build)
 
 
-def shown_algorithms() -> list[AlgorithmInfo]:
+def shown_algorithms() -> list[Algorithm]:
     """The algorithms a tournament's page has a tab for: those with per-game rows."""
     return [info for info in algorithms() if info.has_history]
 
 
-def warm_crosstables(tournaments: Iterable[Tournament], shown: Sequence[AlgorithmInfo]) -> int:
+def warm_crosstables(tournaments: Iterable[Tournament], shown: Sequence[Algorithm]) -> int:
     """Build and keep the crosstable of each of ``tournaments`` under each of ``shown``
     that is not kept already, as the page does on a miss; the number built or found.
     A table that fails to build is logged and skipped: its next visitor builds it."""

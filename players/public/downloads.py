@@ -27,7 +27,6 @@ from players.selectors.exports import (
 from players.selectors.players import player_or_404
 from players.selectors.tournaments import tournament_or_404
 from players.web.downloads import csv_download, wrong_filter_response
-from ratings.engine.base import get_algorithm
 from ratings.engine.formats.ratinglists import ENCODING as LIST_ENCODING
 from ratings.engine.formats.ratinglists import write_aga_list, write_egf_list, write_ffg_list
 
@@ -92,7 +91,7 @@ def player_sheet_csv(request: HttpRequest, username: str) -> StreamingHttpRespon
     algorithm = algorithm_or_404(request.GET.get("algorithm"))
     if not algorithm.has_history:
         raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
-    rows = record_sheet_rows(player, get_algorithm(algorithm.name))
+    rows = record_sheet_rows(player, algorithm)
     return csv_download(rows, f"{player.username}-{algorithm.name}.csv")
 
 

@@ -13,15 +13,17 @@ from django.db.models import QuerySet
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import mark_safe
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
 from django_tables2.data import TableData
 from django_tables2.utils import AttributeDict, OrderBy, OrderByTuple
 
 from players.models import Game
-from players.selectors.algorithms import AlgorithmInfo
 from players.selectors.clubs import MembershipSpan, clubs_on
 from players.selectors.player_log import PlayerLog
 from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
+from players.web.explanations import how_html, stored_change
 from players.web.pagination import PageFirstData
 from players.web.tables import (
     COLOUR_NOT_GIVEN_TITLE,
@@ -35,12 +37,10 @@ from players.web.tables import (
     decimal_text,
     escape_cell,
     escaped,
-    explain,
-    how_html,
     shown_change,
     shown_value,
 )
-from ratings.engine.sagc import GAME_STATUS_FACTORS_DOUBLED
+from ratings.engine.base import Algorithm
 
 
 def player_url(username: str) -> str:
@@ -140,7 +140,7 @@ class RatingListTable(RowsInOneCall):
         orderable = True
         empty_text = "No rated player matches these filters."
 
-    def __init__(self, ratings, *, algorithm: AlgorithmInfo, as_of=None, **kwargs) -> None:
+    def __init__(self, ratings, *, algorithm: Algorithm, as_of=None, **kwargs) -> None:
         data = (
             RatingsOfDayData(ratings)
             if isinstance(ratings, RatingsOfDay)
@@ -149,7 +149,7 @@ class RatingListTable(RowsInOneCall):
         super().__init__(data, **kwargs)
         self.algorithm = algorithm
         value = self.columns["value"].column
-        value.verbose_name = algorithm.value_label
+        value.verbose_name = capfirst(_(algorithm.value_label))
         if algorithm.rank_scale.kind == "index":
             # An index is comparable within a rank only (SAGC: 15k at -999 is above 23k
             # at -900): sorting by it sorts by rank, then index (the page says so).
@@ -182,13 +182,6 @@ class RatingListTable(RowsInOneCall):
 
     def render_last_updated(self, record) -> str:
         return _date_cell(record.last_updated)
-
-
-# SAGC's game status factor of each status (SPEC section 4), as the engine holds it
-GAME_STATUS_FACTORS = {
-    status.value: decimal_text(Fraction(doubled, 2))
-    for status, doubled in GAME_STATUS_FACTORS_DOUBLED.items()
-}
 
 
 COLOURS = {"W": "White", "B": "Black"}
@@ -230,7 +223,7 @@ class RecordSheetTable(RowsInOneCall):
         self,
         rows,
         *,
-        algorithm: AlgorithmInfo,
+        algorithm: Algorithm,
         reported: set[int] | None = None,
         player=None,
         player_name: str = "",
@@ -258,9 +251,20 @@ class RecordSheetTable(RowsInOneCall):
         if player is not None:
             player_name = player.full_name or player.username
         self.player_name = player_name
-        self.columns["value_after"].column.verbose_name = f"New {algorithm.value_label.lower()}"
-        if not algorithm.integer_values:
+        self.columns["value_after"].column.verbose_name = _("New %(value_label)s") % {
+            "value_label": _(algorithm.value_label)
+        }
+        # the factor each status gives the change (SAGC's GSF), else the status
+        factors = algorithm.status_factors
+        self.status_factors = (
+            {status.value: decimal_text(factor) for status, factor in factors.by_status.items()}
+            if factors is not None
+            else None
+        )
+        if factors is None:
             self.columns["status"].column.verbose_name = "Status"
+        else:
+            self.columns["status"].column.verbose_name = factors.symbol
 
     def render_club(self, record) -> str:
         return clubs_on(self.memberships, record.date)
@@ -325,8 +329,8 @@ class RecordSheetTable(RowsInOneCall):
         game = record.game
         if game is None:
             return ""
-        if self.algorithm.integer_values:
-            return GAME_STATUS_FACTORS[game.status]
+        if self.status_factors is not None:
+            return self.status_factors.get(game.status, "")
         return game.get_status_display()
 
     def render_change(self, record) -> str:
@@ -398,10 +402,11 @@ class RecordSheetTable(RowsInOneCall):
 
     def row_html(self, record, cells) -> str:
         """The row, then the hidden row that tells how its change was computed."""
+        how = how_html(self.algorithm, stored_change(record))
         return (
             f"<tr>{self.cells_html(record, cells)}</tr>"
             f'<tr class="collapse how-row" id="how-{record.pk}">'
-            f'<td colspan="{len(cells)}">{how_html(explain(record, self.algorithm))}</td></tr>'
+            f'<td colspan="{len(cells)}">{how}</td></tr>'
         )
 
 
@@ -556,7 +561,7 @@ class CrosstableTable(RowsInOneCall):
         orderable = False
         empty_text = "No games in this tournament yet."
 
-    def __init__(self, crosstable: Crosstable, *, algorithm: AlgorithmInfo) -> None:
+    def __init__(self, crosstable: Crosstable, *, algorithm: Algorithm) -> None:
         round_columns = [
             (
                 f"round_{number}",
@@ -693,7 +698,7 @@ class CrosstableTable(RowsInOneCall):
         if value is None:  # not recomputed yet
             return "\u2014"
         shown = shown_value(value, self.algorithm.integer_values)
-        return f"{rank} {shown}" if self.algorithm.integer_values else shown
+        return f"{rank} {shown}" if self.algorithm.rank_scale.kind == "index" else shown
 
     def render_change(self, record) -> str:
         change = record.change

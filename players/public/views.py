@@ -31,7 +31,7 @@ from players.selectors import club_night, games_search, head_to_head
 from players.selectors import clubs as clubs_selectors
 from players.selectors import ratings as ratings_selectors
 from players.selectors import tournaments as tournaments_selectors
-from players.selectors.algorithms import algorithm_or_404, algorithms
+from players.selectors.algorithms import algorithm_or_404
 from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
 from players.selectors.player_log import player_log as player_log_selector
 from players.selectors.players import log_rows, player_or_404, ratings_by_algorithm
@@ -55,6 +55,7 @@ from players.web.forms import sentence
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
 from players.web.tables import TABLE_ATTRS, shown_rating
 from players.web.tabs import algorithm_tabs, page_query
+from ratings.algorithms import algorithms
 
 
 def _filtered_ratings(request: HttpRequest, algorithm, club: Club | None):
@@ -126,7 +127,12 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
     )
     table = log_table(log)
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
-    chart = rank_chart(log.points, algorithm.rank_scale, integer_values=algorithm.integer_values)
+    chart = rank_chart(
+        log.points,
+        algorithm.rank_scale,
+        integer_values=algorithm.integer_values,
+        value_label=algorithm.value_label,
+    )
     context = {
         **log.context(),
         "primary_value": shown_rating(log.primary_rating, log.primary),

@@ -9,8 +9,7 @@ from datetime import date
 from django.db.models import Count, Q, QuerySet
 
 from players.models import AuditEntry, Game, Player, RecordSheet
-from players.selectors.algorithms import algorithms
-from ratings.algorithms import maintained_algorithms
+from ratings.algorithms import algorithms, maintained_algorithms
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from ratings.recompute.liveness import running_stalled
 

@@ -10,9 +10,8 @@ from django.db.models import Q, QuerySet
 from django.http import Http404
 
 from players.models import Game, Player
-from players.selectors.algorithms import AlgorithmInfo
 from ratings.engine import lab
-from ratings.engine.base import get_algorithm
+from ratings.engine.base import Algorithm
 from ratings.engine.records import Status
 from ratings.selectors import keyed_history_games
 
@@ -83,13 +82,13 @@ class Expectation:
     """Under one algorithm: ``player``'s expected score in the games it predicted
     (the sum of their chances before each game) and the score they made."""
 
-    algorithm: AlgorithmInfo
+    algorithm: Algorithm
     games: int
     expected: float
     actual: float
 
 
-def expectations(player: Player, opponent: Player, infos: list[AlgorithmInfo]) -> list[Expectation]:
+def expectations(player: Player, opponent: Player, infos: list[Algorithm]) -> list[Expectation]:
     """For each algorithm with per-game history and a prediction (not GCR: it keeps no
     ratings before each game), the expected and actual score of ``player`` against
     ``opponent``; one query per algorithm, over the two players' rows of their games,
@@ -98,8 +97,7 @@ def expectations(player: Player, opponent: Player, infos: list[AlgorithmInfo]) -
     games = games_between(player, opponent)
     whites = dict(games.values_list("pk", "white_id"))
     for info in infos:
-        engine = get_algorithm(info.name)
-        predict = lab.predictor(engine)
+        predict = lab.predictor(info)
         if not info.has_history or predict is None:
             continue
         expected = actual = 0.0
@@ -130,7 +128,7 @@ class HeadToHead:
     expectations: list[Expectation]
 
 
-def head_to_head(player: Player, opponent: Player, infos: list[AlgorithmInfo]) -> HeadToHead:
+def head_to_head(player: Player, opponent: Player, infos: list[Algorithm]) -> HeadToHead:
     """The two players' games, score and expectations; 404 for one player twice."""
     if player.pk == opponent.pk:
         raise Http404(f"'{player.username}' is the same player twice: choose two different players")

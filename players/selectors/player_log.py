@@ -11,7 +11,6 @@ from typing import Any
 from django.db.models import QuerySet
 
 from players.models import Game, Player, Tournament
-from players.selectors.algorithms import AlgorithmInfo, algorithms
 from players.selectors.clubs import MembershipSpan, membership_spans
 from players.selectors.players import (
     ChartPoint,
@@ -26,6 +25,8 @@ from players.selectors.players import (
 )
 from players.selectors.ratings import RecomputeNotice, recompute_notice
 from players.selectors.reports import reported_game_ids
+from ratings.algorithms import algorithms
+from ratings.engine.base import Algorithm
 from ratings.models import CurrentRating
 
 
@@ -35,8 +36,8 @@ class PlayerLog:
     ``player`` to ``merged_records`` are the template's context under their names."""
 
     player: Player
-    algorithm: AlgorithmInfo
-    primary: AlgorithmInfo
+    algorithm: Algorithm
+    primary: Algorithm
     primary_rating: CurrentRating | None
     rating: CurrentRating | None
     entry_grade_differs: bool
@@ -49,7 +50,7 @@ class PlayerLog:
     reported: set[int] | None  # the games the player reported, on their own page only
     memberships: list[MembershipSpan]  # the club of each row's day
     points: list[ChartPoint]
-    tabs: list[AlgorithmInfo]
+    tabs: list[Algorithm]
 
     def context(self) -> dict[str, Any]:
         names = (
@@ -67,7 +68,7 @@ class PlayerLog:
         return {name: getattr(self, name) for name in names}
 
 
-def player_log(player: Player, algorithm: AlgorithmInfo, *, viewer, today: date) -> PlayerLog:
+def player_log(player: Player, algorithm: Algorithm, *, viewer, today: date) -> PlayerLog:
     """The log page of ``player`` as ``viewer`` (a user, perhaps anonymous) sees it on
     ``today``: the tabs are the algorithms that rated the player, and the one asked for."""
     infos = algorithms()

@@ -19,6 +19,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from django.utils.text import capfirst
+from django.utils.translation import gettext
+
 from players.selectors.players import ChartPoint
 from ratings.engine.base import registry
 from ratings.engine.description import VALUE_SCALE, RankScale
@@ -106,6 +109,7 @@ def rank_chart(
     scale: RankScale,
     *,
     integer_values: bool = False,
+    value_label: str = "rating",
     max_points: int = MAX_POINTS,
 ) -> Chart | None:
     """The chart of ``points`` (in time order), or None when there is nothing to draw."""
@@ -165,7 +169,7 @@ def rank_chart(
         x_ticks=x_ticks,
         y_ticks=y_ticks,
         bands=bands,
-        y_title="Rank" if scale.kind != "value" else "Rating",
+        y_title="Rank" if scale.kind != "value" else capfirst(gettext(value_label)),
         description=(
             f"From {_describe(points[0], scale, integer_values)} "
             f"to {_describe(points[-1], scale, integer_values)}, {len(points)} points"
@@ -234,10 +238,10 @@ def _value_ticks(low: float, high: float) -> list[tuple[float, str]]:
 
 def _describe(point: ChartPoint, scale: RankScale, integer_values: bool) -> str:
     value = point.value
-    if integer_values:
+    if scale.kind == "index":  # an index counts within its rank: both, the index signed
         shown = f"{int(value):+d}".replace("-", "\u2212")
         return f"{point.date.isoformat()}: {point.rank} {shown}"
-    shown = f"{value:.0f}".replace("-", "\u2212")
+    shown = f"{int(value) if integer_values else value:.0f}".replace("-", "\u2212")
     rank = f"{point.rank}, " if scale.kind != "value" else ""
     return f"{point.date.isoformat()}: {rank}{shown}"
 

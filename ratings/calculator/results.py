@@ -12,15 +12,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import Decimal
-from fractions import Fraction
-from typing import Any
 
 from players.models import Player
-from players.selectors.algorithms import AlgorithmInfo
 from ratings.calculator.forms import CalculatorInput, SideInput
-from ratings.engine.base import HistoryRow, get_algorithm
-from ratings.engine.ranks import Rank
+from ratings.engine.base import Algorithm, get_algorithm
 from ratings.engine.sagc import Sagc
 from ratings.engine.whatif import Contestant, Outcome, WhatIf, WhatIfError, what_if
 from ratings.models import CurrentRating, RatingHistory
@@ -37,45 +32,9 @@ class SideState:
     meetings: int | None = None  # SAGC: games against the other side among those it remembers
 
 
-@dataclass(frozen=True, slots=True)
-class GameFacts:
-    handicap: int
-    komi: Decimal
-
-
-@dataclass(frozen=True, slots=True)
-class ExplainedRow:
-    """An engine row with what ``players.web.tables.explain`` reads of a stored history row,
-    so that the calculator shows the log page's "how was this computed" panel."""
-
-    factors: dict[str, Any]
-    change: float
-    value_before: float
-    value_after: float
-    rank_before: Rank
-    rank_after: Rank
-    skipped: str
-    game: GameFacts
-    adjustment_id: None = None
-
-    @classmethod
-    def of(cls, row: HistoryRow) -> ExplainedRow:
-        komi = Fraction(row.komi)
-        return cls(
-            factors=dict(row.factors),
-            change=float(row.change),
-            value_before=float(row.value_before),
-            value_after=float(row.value_after),
-            rank_before=row.rank_before,
-            rank_after=row.rank_after,
-            skipped=row.skipped,
-            game=GameFacts(row.handicap, Decimal(komi.numerator) / Decimal(komi.denominator)),
-        )
-
-
 @dataclass(slots=True)
 class AlgorithmResult:
-    info: AlgorithmInfo
+    info: Algorithm
     white: SideState | None = None
     black: SideState | None = None
     result: WhatIf | None = None
@@ -107,7 +66,7 @@ def sagc_recent_opponents(player: Player, memory: int) -> list[str]:
 def _contestant(
     colour: str,
     side: SideInput,
-    info: AlgorithmInfo,
+    info: Algorithm,
     value_algorithms: tuple[str, ...],
     ratings: dict[tuple[int, str], CurrentRating],
     memories: dict[int, list[str]],
@@ -125,7 +84,7 @@ def _contestant(
 
 
 def results(
-    asked: CalculatorInput, algorithms: list[AlgorithmInfo], today: date
+    asked: CalculatorInput, algorithms: list[Algorithm], today: date
 ) -> list[AlgorithmResult]:
     """The game rated both ways under each algorithm (a few queries, whatever the
     number of algorithms)."""
@@ -154,7 +113,7 @@ def results(
         )
         try:
             item.result = what_if(
-                get_algorithm(info.name),
+                info,
                 white,
                 black,
                 handicap=asked.handicap,

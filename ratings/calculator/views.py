@@ -7,9 +7,10 @@ from django.shortcuts import render
 from django.utils import timezone
 from django.views.decorators.http import require_safe
 
-from players.selectors.algorithms import algorithms
 from players.selectors.committee import player_usernames
-from players.web.tables import explain, how_html, shown_change, shown_value
+from players.web.explanations import how_html
+from players.web.tables import shown_change, shown_value
+from ratings.algorithms import algorithms
 from ratings.calculator import results as calculator
 from ratings.calculator.forms import PLAYER_OPTIONS, CalculatorForm
 from ratings.engine.base import get_algorithm
@@ -71,7 +72,7 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
             panels.append(
                 {
                     "title": f"{winner} wins: {side['colour']} ({side['name']})",
-                    "html": how_html(explain(calculator.ExplainedRow.of(row), info)),
+                    "html": how_html(info, row.stored_change()),
                 }
             )
     return {

@@ -24,7 +24,23 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any, ClassVar, Generic, Self, TypeVar, cast
 
-from .description import VALUE_SCALE, FormulaFactor, Matchup, RankScale, ValueScale
+from .description import (
+    VALUE_SCALE,
+    FormulaFactor,
+    Matchup,
+    RankScale,
+    StatusFactors,
+    ValueScale,
+    gettext_noop,
+)
+from .explanation import (
+    Step,
+    StoredChange,
+    factor_steps,
+    opening_steps,
+    product_step,
+    sum_step,
+)
 from .ranks import Rank, RankError, parse_rank
 from .records import Colour, Entry, GameRecord, Status, Winner, replay_order
 
@@ -63,6 +79,23 @@ class HistoryRow:
     @property
     def is_adjustment(self) -> bool:
         return self.status is Status.ADJUSTMENT
+
+    def stored_change(self) -> StoredChange:
+        """The row's change as ``Algorithm.explain`` reads it (the calculator explains
+        its rows as the log page does the stored ones)."""
+        game = not self.is_adjustment
+        return StoredChange(
+            factors=self.factors,
+            value_before=self.value_before,
+            change=self.change,
+            value_after=self.value_after,
+            rank_before=self.rank_before,
+            rank_after=self.rank_after,
+            skipped=self.skipped,
+            is_adjustment=not game,
+            handicap=self.handicap if game else None,
+            komi=self.komi if game else None,
+        )
 
 
 # A player's rating columns of a game's row: (rank_before, value_before, change,
@@ -194,6 +227,9 @@ class Algorithm(ABC, Generic[P]):
     starts_at_declared_rating: ClassVar[bool] = False
     # values are shown as integers (SAGC indexes) rather than full-precision floats
     integer_values: ClassVar[bool] = False
+    # what its value is called, as a sentence writes it ("index", "GoR"): the pages put
+    # it in their headings and sentences, translated (marked for ``makemessages``)
+    value_label: ClassVar[str] = gettext_noop("rating")
 
     # How the site shows it (description.py): the scale a typed value is in, where its
     # values sit among the ranks on a chart, the labels of the factors its history rows
@@ -204,9 +240,56 @@ class Algorithm(ABC, Generic[P]):
     factor_labels: ClassVar[Mapping[str, str]] = {}
     formula: ClassVar[tuple[FormulaFactor, ...]] = ()
     prediction_note: ClassVar[str] = ""
+    # the factor a game's status gives its change, shown in the record sheet's status
+    # column instead of the status (SAGC's GSF); None: the status is shown
+    status_factors: ClassVar[StatusFactors | None] = None
 
     def __init__(self, params: Any = None) -> None:
         self.params = params if params is not None else self.params_type()
+
+    @property
+    def short_title(self) -> str:
+        """``sagc`` -> ``SAGC``, ``egf-2021`` -> ``EGF 2021``, ``french`` -> ``French``."""
+        return " ".join(
+            part.upper() if part.isalpha() and len(part) <= 4 else part.capitalize()
+            for part in self.name.split("-")
+        )
+
+    @classmethod
+    def factor_label(cls, key: str) -> str:
+        """The label of a factor its rows keep: its own (``factor_labels``), else
+        another algorithm's, else the key made readable: a new factor never lacks one."""
+        label = cls.factor_labels.get(key)
+        if label is None:
+            label = next(
+                (
+                    other.factor_labels[key]
+                    for other in registry().values()
+                    if key in other.factor_labels
+                ),
+                None,
+            )
+        return label or key.replace("_", " ").capitalize()
+
+    def explain(self, change: StoredChange) -> tuple[Step, ...]:
+        """How ``change`` came about, as steps the pages word (``explanation.py``): an
+        adjustment or why the game was not rated; then the product of ``formula`` when
+        the row keeps its factors, else the value before, the change and the value
+        after; then every other factor the row keeps, labelled. An algorithm with more
+        to say overrides it (SAGC: zones, loss barriers, promotions)."""
+        steps = opening_steps(change)
+        product = product_step(self.formula, change)
+        leave_out: set[str] = set()
+        if product is not None:
+            steps.append(product)
+            leave_out = {factor.key for factor in self.formula} | {"product"}
+        else:
+            total = sum_step(change)
+            if total is not None:
+                steps.append(total)
+        labels = {key: self.factor_label(key) for key in change.factors}
+        steps += factor_steps(change, labels, leave_out)
+        return tuple(steps)
 
     def new_state(self, entries: Mapping[str, Entry]) -> RatingState[P]:
         return RatingState(self, entries)

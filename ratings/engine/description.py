@@ -9,11 +9,18 @@ algorithm needs no edit outside its own module and the registry
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
 from .ranks import Rank
-from .records import DEFAULT_EVEN_KOMI
+from .records import DEFAULT_EVEN_KOMI, Status
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English word the pages show translated (``makemessages`` finds it by
+    this name, as Django's own ``gettext_noop``); the engine keeps the English."""
+    return message
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +59,15 @@ class FormulaFactor:
     symbol: str
     name: str
     key: str
+
+
+@dataclass(frozen=True, slots=True)
+class StatusFactors:
+    """The factor each status of a game gives its change, for the record sheet's status
+    column: ``symbol`` heads the column, ``by_status`` holds each status's factor."""
+
+    symbol: str
+    by_status: Mapping[Status, Fraction]
 
 
 # --- what a prediction is made from ---------------------------------------------------

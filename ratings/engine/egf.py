@@ -24,7 +24,7 @@ from fractions import Fraction
 from typing import Any, ClassVar
 
 from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState, RowSide
-from .description import Matchup, RankScale, ValueScale
+from .description import Matchup, RankScale, ValueScale, gettext_noop
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_row
@@ -243,6 +243,7 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
     # the rating at which the set's formulas break down (None: they never do)
     rating_ceiling: ClassVar[float | None] = None
     value_scale = ValueScale("gor", "EGF GoR (1d = 2100)")
+    value_label = gettext_noop("GoR")
     rank_scale = RankScale("points", bottom_of_1d=float(GRADE_BORDER))  # GoR 2050..2149: 1d
     factor_labels = {
         "start_rating": "Rating before (a tournament's: at its start)",

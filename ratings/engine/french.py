@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .base import Algorithm, HistoryRow, PlayerState, RatingState
-from .description import Matchup, RankScale, ValueScale
+from .description import Matchup, RankScale, ValueScale, gettext_noop
 from .egf import GRADE_BORDER, reference_curve
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
@@ -309,6 +309,7 @@ class French(Algorithm[FrenchPlayer]):
     state_type = FrenchPlayer
     rates_tournaments_as_blocks = True
     value_scale = LADDER_SCALE
+    value_label = gettext_noop("level")
     rank_scale = RankScale("points", bottom_of_1d=0.0)  # a level of 0..99 is 1d
     factor_labels = {
         "level": "Level before",

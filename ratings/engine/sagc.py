@@ -18,8 +18,16 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState
-from .description import INDEX_SCALE, FormulaFactor, Matchup, ValueScale
+from .description import (
+    INDEX_SCALE,
+    FormulaFactor,
+    Matchup,
+    StatusFactors,
+    ValueScale,
+    gettext_noop,
+)
 from .egf import GOR_1D, POINTS_PER_GRADE, reference_curve
+from .explanation import Step, StoredChange, factor_steps, opening_steps, product_step
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_rows
@@ -268,14 +276,22 @@ class Sagc(Algorithm[SagcPlayer]):
     params_type = SagcParams
     state_type = SagcPlayer
     integer_values = True
+    value_label = gettext_noop("index")
+    status_factors = StatusFactors(
+        "GSF",
+        {
+            status: Fraction(doubled, _GSF_DENOMINATOR)
+            for status, doubled in GAME_STATUS_FACTORS_DOUBLED.items()
+        },
+    )
     value_scale = ValueScale("sagc", "SAGC index (\u2212999\u2026999 within the rank)")
     rank_scale = INDEX_SCALE
     formula = (
-        FormulaFactor("LF", "level factor", "level_factor"),
-        FormulaFactor("GSF", "game status factor", "game_status_factor"),
-        FormulaFactor("OF", "opponent factor", "opponent_factor"),
-        FormulaFactor("GRF", "game result factor", "game_result_factor"),
-        FormulaFactor("HF", "handicap factor", "handicap_factor"),
+        FormulaFactor("LF", gettext_noop("level factor"), "level_factor"),
+        FormulaFactor("GSF", gettext_noop("game status factor"), "game_status_factor"),
+        FormulaFactor("OF", gettext_noop("opponent factor"), "opponent_factor"),
+        FormulaFactor("GRF", gettext_noop("game result factor"), "game_result_factor"),
+        FormulaFactor("HF", gettext_noop("handicap factor"), "handicap_factor"),
     )
     prediction_note = (
         "SAGC states no probability. Strength in stones = rank + index/1000, put on the "
@@ -287,6 +303,57 @@ class Sagc(Algorithm[SagcPlayer]):
     def default_value(self, rank: Rank) -> int:
         """A reset without an index starts the rank at 0."""
         return 0
+
+    def explain(self, change: StoredChange) -> tuple[Step, ...]:
+        """The product LF x GSF x OF x GRF x HF, then what the seed says of the game:
+        a jigo, the effective handicap and the rank/handicap differential, the zone the
+        index was in, and the loss barrier, limit, promotion or demotion it met."""
+        steps = opening_steps(change)
+        product = product_step(self.formula, change)
+        if product is None:  # an adjustment, a game not rated
+            labels = {key: self.factor_label(key) for key in change.factors}
+            return tuple(steps + factor_steps(change, labels))
+        steps.append(product)
+        factors = change.factors
+        if factors.get("result") == "jigo":
+            steps.append(Step("jigo"))
+        if change.handicap is not None:
+            steps.append(
+                Step(
+                    "effective_handicap",
+                    {
+                        "effective": factors.get("effective_handicap"),
+                        "handicap": change.handicap,
+                        "komi": change.komi,
+                    },
+                )
+            )
+        if factors.get("differential") is not None:
+            steps.append(Step("differential", {"differential": factors["differential"]}))
+        if factors.get("zone"):
+            steps.append(
+                Step(
+                    "zone",
+                    {
+                        "zone": factors["zone"],
+                        "index": change.value_before,
+                        "rank": change.rank_before,
+                    },
+                )
+            )
+        if "barrier" in factors:
+            unbarred = int(change.value_before + change.change)
+            steps.append(
+                Step("loss_barrier", {"barrier": factors["barrier"], "unbarred": unbarred})
+            )
+        limit = self.params.index_limit
+        if factors.get("promoted"):
+            steps.append(Step("promoted", {"limit": limit, "rank": change.rank_after}))
+        if factors.get("demoted"):
+            steps.append(Step("demoted", {"limit": limit, "rank": change.rank_after}))
+        if "limit" in factors:
+            steps.append(Step("index_limit", {"limit": factors["limit"]}))
+        return tuple(steps)
 
     def predict_white(self, matchup: Matchup) -> float:
         """The EGF 2021 curve at ``2100 + 100 (stones + index/1000)``, Black raised by

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from players.selectors.algorithms import AlgorithmInfo
+from ratings.engine.base import Algorithm
 from ratings.lab.charts import CalibrationChart, calibration_chart
 from ratings.models import LabReport, RecomputeState
 
@@ -15,7 +15,7 @@ from ratings.models import LabReport, RecomputeState
 class LabEntry:
     """One algorithm on the lab's page."""
 
-    info: AlgorithmInfo
+    info: Algorithm
     report: LabReport | None
     pending_from: date | None  # the ratings are dirty from this date
     outdated: bool  # recomputed since the report: a new one is on its way
@@ -30,7 +30,7 @@ class LabEntry:
         return calibration_chart(self.metrics.get("calibration", []))
 
 
-def lab_entries(algorithms: list[AlgorithmInfo]) -> list[LabEntry]:
+def lab_entries(algorithms: list[Algorithm]) -> list[LabEntry]:
     names = [info.name for info in algorithms]
     reports = {report.algorithm: report for report in LabReport.objects.filter(algorithm__in=names)}
     states = {
@@ -64,7 +64,7 @@ class LabPage:
     pending: list[LabEntry]
 
 
-def lab_page(algorithms: list[AlgorithmInfo], selected: AlgorithmInfo) -> LabPage:
+def lab_page(algorithms: list[Algorithm], selected: Algorithm) -> LabPage:
     entries = lab_entries(algorithms)
     return LabPage(
         entries=entries,

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
-from players.selectors.algorithms import algorithms as algorithms_shown
 from players.services.games import record_sheet_submit
+from ratings.algorithms import algorithms as algorithms_shown
 from ratings.calculator import results as calculator
 from ratings.calculator.forms import CalculatorForm
 from ratings.models import RatingHistory

@@ -125,7 +125,7 @@ def test_it_shows_another_algorithms_list_with_values_rounded(client):
 
     assert listed(html) == ["ann"]
     assert ">2214</td>" in html
-    assert "Rating</a>" in html
+    assert "GoR</a>" in html  # the value column under EGF's own label
     assert 'aria-current="page"' in html and ">EGF 2021</a>" in html
 
 
