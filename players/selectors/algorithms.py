@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from django.http import Http404
+from django.utils.translation import pgettext
 
 from ratings.algorithms import maintained_algorithms, primary_algorithm
 from ratings.engine.base import Algorithm, registry
@@ -56,7 +57,10 @@ class AlgorithmInfo:
 
     @property
     def value_label(self) -> str:
-        return "Index" if self.integer_values else "Rating"
+        """What the algorithm's number is called, in the reader's language."""
+        if self.integer_values:
+            return pgettext("the number an algorithm keeps", "Index")
+        return pgettext("the number an algorithm keeps", "Rating")
 
 
 def algorithms() -> list[AlgorithmInfo]:
