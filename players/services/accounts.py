@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from clubrating.usernames import canonical_username
@@ -323,7 +323,7 @@ def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
     if role not in (VOLUNTEERS, COMMITTEE):
         raise ServiceError(
             gettext("'%(role)s' is not a role") % {"role": role},
-            [(None, "role", gettext("not a role"))],
+            [(None, "role", pgettext("problem", "not a role"))],
         )
     check_club(user, COMMITTEE, club.pk, f"the roles of {club.name}")
     if is_reserved_username(account.username):

@@ -12,6 +12,7 @@ from decimal import Decimal
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from notifications.senders import rank_change_send
 from players.models import (
@@ -50,7 +51,8 @@ def adjustment_apply(
     check_player_scope(user, COMMITTEE, player)
     if date > timezone.localdate():
         raise ServiceError(
-            _("%(day)s is in the future") % {"day": date}, [(None, "date", _("in the future"))]
+            _("%(day)s is in the future") % {"day": date},
+            [(None, "date", pgettext("problem", "in the future"))],
         )
     with transaction.atomic():
         (seq,) = next_seqs(1)

@@ -9,6 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db.models import F
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from players.models import (
     EntrySequence,
@@ -95,5 +96,5 @@ def check_algorithm(algorithm: str) -> None:
     if algorithm and algorithm not in algorithm_names():
         raise ServiceError(
             _("'%(algorithm)s' is not an algorithm") % {"algorithm": algorithm},
-            [(None, "algorithm", _("unknown algorithm"))],
+            [(None, "algorithm", pgettext("problem", "unknown algorithm"))],
         )

@@ -12,6 +12,7 @@ from django.db import transaction
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from players.fields import rank_to_code
 from players.models import (
@@ -737,7 +738,8 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
     """Void a game: it stays on file, marked, and no longer counts."""
     if not reason.strip():
         raise ServiceError(
-            _("a reason is required to void a game"), [(None, "reason", _("required"))]
+            _("a reason is required to void a game"),
+            [(None, "reason", pgettext("problem", "required"))],
         )
     with transaction.atomic():
         game = _locked_game(game_id, version)

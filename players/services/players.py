@@ -10,7 +10,7 @@ from django.db import transaction
 from django.db.models import Count, F, Min, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from players.models import (
     Adjustment,
@@ -103,7 +103,7 @@ def player_create(
         check_club_scope(user, VOLUNTEERS, club.pk, f"a new player of {club.name}")
     problems = []
     if Player.objects.filter(username=username).exists():
-        problems.append((None, "username", _("already taken")))
+        problems.append((None, "username", pgettext("problem", "already taken")))
     problems += _pin_problems(egd_pin)
     named = Player(full_name=full_name, family_name=family_name, given_name=given_name)
     named.sync_names()
