@@ -6,6 +6,7 @@ language is chosen."""
 from datetime import date
 
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
 from players.models import Player
@@ -182,3 +183,25 @@ def test_a_merge_refused_for_one_game_between_them_says_it_in_the_singular(conni
         f"alice et bob ont joué l'un contre l'autre (1 partie, la première le 2024-03-01){NBSP}: "
         "ce sont deux personnes, pas deux fiches d'une même personne"
     )
+
+
+@pytest.mark.parametrize(
+    ("accept_language", "refusal"),
+    [
+        ("fr-FR,fr;q=0.9", f"Le fichier est vide{NBSP}: il ne contient aucun tournoi."),
+        ("af", "Die lêer is leeg: daar is geen toernooi in nie."),
+    ],
+)
+def test_the_import_page_refuses_an_empty_tournament_file_in_the_browsers_language(
+    client, vera, accept_language, refusal
+):
+    client.force_login(vera)
+
+    response = client.post(
+        "/tournaments/import/",
+        {"file": SimpleUploadedFile("spring.h9", b"\n")},
+        HTTP_ACCEPT_LANGUAGE=accept_language,
+    )
+
+    assert response.status_code == 200
+    assert response.context["form"].errors["file"] == [refusal]
