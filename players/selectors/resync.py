@@ -83,6 +83,19 @@ class RankList:
         """A federation's whole list (EGD, AGA), rather than the club's own lines."""
         return self.format != "simple list"
 
+    @property
+    def format_label(self) -> str:
+        """The format read, in the reader's language (``format`` stays its code)."""
+        return str(FORMAT_LABELS.get(self.format, self.format))
+
+
+# The formats rank_lists reads, by their codes (RankList.format), for a page.
+FORMAT_LABELS = {
+    "EGD rating list": pgettext_lazy("rank list format", "EGD rating list"),
+    "AGA TDList": pgettext_lazy("rank list format", "AGA TDList"),
+    "simple list": pgettext_lazy("rank list format", "simple list"),
+}
+
 
 class LineError(ValueError):
     """Why one line of the list cannot be read."""

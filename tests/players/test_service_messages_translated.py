@@ -138,6 +138,7 @@ def test_the_resync_previews_lines_are_in_the_readers_language(language, unknown
 
         assert (rows[1].note, rows[1].outcome.label) == (unknown, label)
         assert rows[2].note == future
+        assert rank_list.format_label == {"fr": "liste simple", "af": "eenvoudige lys"}[language]
     # The outcome's value stays the code the pages select rows by.
     assert rows[1].outcome.value == "unknown"
 
