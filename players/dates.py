@@ -6,24 +6,30 @@ it was played). Pure functions: ``today`` is the club's date, given by the calle
 from __future__ import annotations
 
 import re
+import unicodedata
 from datetime import date, timedelta
+
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 MONTHS = {
     name: number
     for number, names in enumerate(
         [
-            ("jan", "january"),
-            ("feb", "february"),
-            ("mar", "march"),
-            ("apr", "april"),
-            ("may",),
-            ("jun", "june"),
-            ("jul", "july"),
-            ("aug", "august"),
-            ("sep", "sept", "september"),
-            ("oct", "october"),
-            ("nov", "november"),
-            ("dec", "december"),
+            # English, then French and Afrikaans (the site's languages): a volunteer
+            # types the month as they say it, whatever the page's language.
+            ("jan", "january", "janv", "janvier", "januarie"),
+            ("feb", "february", "fév", "févr", "février", "fev", "fevr", "fevrier", "februarie"),
+            ("mar", "march", "mars", "mrt", "maart"),
+            ("apr", "april", "avr", "avril"),
+            ("may", "mai", "mei"),
+            ("jun", "june", "juin", "junie"),
+            ("jul", "july", "juil", "juillet", "julie"),
+            ("aug", "august", "août", "aout", "augustus"),
+            ("sep", "sept", "september", "septembre"),
+            ("oct", "october", "octobre", "okt", "oktober"),
+            ("nov", "november", "novembre"),
+            ("dec", "december", "déc", "décembre", "decembre", "des", "desember"),
         ],
         start=1,
     )
@@ -31,12 +37,12 @@ MONTHS = {
 }
 TODAY_WORDS = frozenset({"t", "today"})
 YESTERDAY_WORDS = frozenset({"y", "yesterday"})
-TYPED_DATE_HELP = "e.g. 2026-11-02, 2/11, 2 Nov or 02112026; t for today"
+TYPED_DATE_HELP = gettext_lazy("e.g. 2026-11-02, 2/11, 2 Nov or 02112026; t for today")
 
 _ISO = re.compile(r"^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})$")
 _DAY_MONTH = re.compile(r"^(\d{1,2})[-/.](\d{1,2})(?:[-/.](\d{2}|\d{4}))?$")
-_DAY_NAMED_MONTH = re.compile(r"^(\d{1,2})\s*([a-z]+)\.?,?(?:\s+(\d{2}|\d{4}))?$")
-_NAMED_MONTH_DAY = re.compile(r"^([a-z]+)\.?\s*(\d{1,2}),?(?:\s+(\d{2}|\d{4}))?$")
+_DAY_NAMED_MONTH = re.compile(r"^(\d{1,2})\s*([^\W\d_]+)\.?,?(?:\s+(\d{2}|\d{4}))?$")
+_NAMED_MONTH_DAY = re.compile(r"^([^\W\d_]+)\.?\s*(\d{1,2}),?(?:\s+(\d{2}|\d{4}))?$")
 
 
 class TypedDateError(ValueError):
@@ -53,7 +59,10 @@ def _month(name: str, typed: str) -> int:
     try:
         return MONTHS[name]
     except KeyError:
-        raise TypedDateError(f"'{typed}' is not a date: '{name}' is not a month") from None
+        raise TypedDateError(
+            _("'%(typed)s' is not a date: '%(name)s' is not a month")
+            % {"typed": typed, "name": name}
+        ) from None
 
 
 def _build(typed: str, day: int, month: int, year: int | None, today: date) -> date:
@@ -73,13 +82,16 @@ def _build(typed: str, day: int, month: int, year: int | None, today: date) -> d
                     year -= 1
         return found
     except ValueError:
-        raise TypedDateError(f"'{typed}' is not a date (day {day}, month {month})") from None
+        raise TypedDateError(
+            _("'%(typed)s' is not a date (day %(day)s, month %(month)s)")
+            % {"typed": typed, "day": day, "month": month}
+        ) from None
 
 
 def parse_typed_date(text: str, today: date) -> date:
     """The date ``text`` stands for (see the module's description)."""
     typed = (text or "").strip()
-    key = typed.lower()
+    key = unicodedata.normalize("NFC", typed).lower()  # "févr" typed with a combining accent
     if key in TODAY_WORDS:
         return today
     if key in YESTERDAY_WORDS:
@@ -105,4 +117,6 @@ def parse_typed_date(text: str, today: date) -> date:
                 raise
         # 20261102: the ISO date without its dashes
         return _build(typed, int(key[6:]), int(key[4:6]), int(key[:4]), today)
-    raise TypedDateError(f"'{typed}' is not a date ({TYPED_DATE_HELP})")
+    raise TypedDateError(
+        _("'%(typed)s' is not a date (%(help)s)") % {"typed": typed, "help": TYPED_DATE_HELP}
+    )

@@ -14,6 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, Rank, RankError, parse_rank
 
@@ -39,7 +40,7 @@ class RankFormField(forms.Field):
     widget = forms.TextInput
 
     def __init__(self, **kwargs):
-        kwargs.setdefault("help_text", "e.g. 15k, 3d or 1p")
+        kwargs.setdefault("help_text", gettext_lazy("e.g. 15k, 3d or 1p"))
         for integer_option in ("max_value", "min_value", "step_size"):
             kwargs.pop(integer_option, None)
         super().__init__(**kwargs)

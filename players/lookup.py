@@ -24,6 +24,8 @@ from functools import cached_property
 
 from django import forms
 from django.db.models import Count, Max, QuerySet
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from .models import AuditEntry, Player
 
@@ -86,22 +88,30 @@ class Lookup:
     def message(self, if_new: str = "") -> str:
         """Why the text names nobody, for the field it was typed in; ``if_new`` is what
         to do if it is a new player (the sheet: "add them first")."""
+        values = {"text": self.text, "if_new": if_new}
         if len(self.matches) == 1:  # a first name alone, which never picks a player
-            return (
-                f"'{self.text}' is only part of a name: {describe(self.matches)}? "
-                "Type the username or the full name"
-            )
+            return _(
+                "'%(text)s' is only part of a name: %(players)s? Type the username or the full name"
+            ) % {**values, "players": describe(self.matches)}
         if self.matches:
-            return (
-                f"'{self.text}' fits {len(self.matches)} players: {describe(self.matches)}; "
-                "type the username"
-            )
+            return ngettext(
+                "'%(text)s' fits %(count)s player: %(players)s; type the username",
+                "'%(text)s' fits %(count)s players: %(players)s; type the username",
+                len(self.matches),
+            ) % {**values, "count": len(self.matches), "players": describe(self.matches)}
         if self.suggestions:
-            return (
-                f"no player '{self.text}' — did you mean {describe(self.suggestions, ' or ')}?"
-                + (f" If not, {if_new}" if if_new else "")
+            values["players"] = describe(
+                self.suggestions, " {} ".format(pgettext("one player or another", "or"))
             )
-        return f"no player '{self.text}'" + (f" — {if_new}" if if_new else "")
+            if if_new:
+                return (
+                    _("no player '%(text)s' — did you mean %(players)s? If not, %(if_new)s")
+                    % values
+                )
+            return _("no player '%(text)s' — did you mean %(players)s?") % values
+        if if_new:
+            return _("no player '%(text)s' — %(if_new)s") % values
+        return _("no player '%(text)s'") % values
 
 
 def describe(players: Iterable[Player], last: str = ", ") -> str:
@@ -321,8 +331,8 @@ def resolve(found: Lookup, if_new: str = "", *, first_name_will_do: bool = False
         )
     if player.merged_into_id is not None:
         raise forms.ValidationError(
-            f"{player.username} was merged into {player.merged_into.username}: "
-            f"use {player.merged_into.username}",
+            _("%(username)s was merged into %(into)s: use %(into)s")
+            % {"username": player.username, "into": player.merged_into.username},
             code="merged",
         )
     return player

@@ -17,6 +17,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext_lazy
 
 from ratings.engine.records import GameRecord, Status, Winner
 
@@ -127,6 +129,13 @@ def split_full_name(full_name: str) -> tuple[str, str]:
 
 
 _NAME_FIELDS = ("full_name", "given_name", "family_name")
+# The names' words in a message (the fields' verbose names stay as they are: the
+# migrations hold them).
+_NAME_LABELS = {
+    "full_name": pgettext_lazy("a name field, in a message", "full name"),
+    "given_name": pgettext_lazy("a name field, in a message", "given name"),
+    "family_name": pgettext_lazy("a name field, in a message", "family name"),
+}
 
 
 def join_names(given_name: str, family_name: str) -> str:
@@ -274,12 +283,15 @@ class Player(models.Model):
         for name in _NAME_FIELDS:
             limit = self._meta.get_field(name).max_length
             if len(getattr(self, name)) > limit:
-                label = self._meta.get_field(name).verbose_name
                 problems.append(
                     (
                         name,
-                        f"the {label} would be {len(getattr(self, name))} characters; "
-                        f"at most {limit} fit",
+                        _("the %(name)s would be %(length)s characters; at most %(limit)s fit")
+                        % {
+                            "name": _NAME_LABELS[name],
+                            "length": len(getattr(self, name)),
+                            "limit": limit,
+                        },
                     )
                 )
         return problems

@@ -42,6 +42,9 @@ from dataclasses import replace
 from datetime import date
 from decimal import Decimal, InvalidOperation
 
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
 from players.selectors.resync import (
     MAX_LINE_LENGTH,
     BadLine,
@@ -61,7 +64,7 @@ MAX_TEXT_BYTES = 64 * 1024 * 1024
 SNIFF_LINES = 200
 
 
-NOT_TEXT = (
+NOT_TEXT = gettext_lazy(
     "This is not a text file (it holds binary data): upload the list as text "
     "(CSV, TXT or the EGD's HTML page), plain, gzip or zip."
 )
@@ -80,12 +83,14 @@ def _gunzip(data: bytes) -> bytes:
             text = unpacked.read(MAX_TEXT_BYTES + 1)
     except EOFError:
         raise ListFormatError(
-            "The gzip file is truncated (it ends before its end): download it again."
+            _("The gzip file is truncated (it ends before its end): download it again.")
         ) from None
     except (OSError, zlib.error) as error:
-        raise ListFormatError(f"The gzip file is damaged ({error}): download it again.") from None
+        raise ListFormatError(
+            _("The gzip file is damaged (%(error)s): download it again.") % {"error": error}
+        ) from None
     if len(text) > MAX_TEXT_BYTES:
-        raise ListFormatError("The gzip file unpacks to more than 64 MB: that is no rank list.")
+        raise ListFormatError(_("The gzip file unpacks to more than 64 MB: that is no rank list."))
     return text
 
 
@@ -94,22 +99,31 @@ def _unzip(data: bytes) -> bytes:
         with zipfile.ZipFile(io.BytesIO(data)) as archive:
             members = [info for info in archive.infolist() if not info.is_dir()]
             if len(members) != 1:
-                names = ", ".join(info.filename for info in members) or "no file"
+                if not members:
+                    raise ListFormatError(
+                        _("The zip file holds no file: it should hold the one list only.")
+                    )
                 raise ListFormatError(
-                    f"The zip file holds {names}: it should hold the one list only."
+                    _("The zip file holds %(names)s: it should hold the one list only.")
+                    % {"names": ", ".join(info.filename for info in members)}
                 )
             (member,) = members
             with archive.open(member) as unpacked:
                 text = unpacked.read(MAX_TEXT_BYTES + 1)
     except (zipfile.BadZipFile, zlib.error, EOFError) as error:
-        raise ListFormatError(f"The zip file is damaged ({error}): download it again.") from None
+        raise ListFormatError(
+            _("The zip file is damaged (%(error)s): download it again.") % {"error": error}
+        ) from None
     except NotImplementedError as error:  # zipfile's word for a method it cannot unpack
         raise ListFormatError(
-            f"The zip file is packed in a way this site cannot unpack ({error}): "
-            "pack the list with ordinary zip compression, or upload it unpacked."
+            _(
+                "The zip file is packed in a way this site cannot unpack (%(error)s): pack the "
+                "list with ordinary zip compression, or upload it unpacked."
+            )
+            % {"error": error}
         ) from None
     if len(text) > MAX_TEXT_BYTES:
-        raise ListFormatError("The zip file unpacks to more than 64 MB: that is no rank list.")
+        raise ListFormatError(_("The zip file unpacks to more than 64 MB: that is no rank list."))
     return text
 
 
@@ -129,10 +143,10 @@ def decode(data: bytes) -> str:
             return data.decode("utf-16")
         except UnicodeDecodeError:
             raise ListFormatError(
-                "The file starts as UTF-16 but is not: save it as UTF-8."
+                _("The file starts as UTF-16 but is not: save it as UTF-8.")
             ) from None
     if b"\x00" in data[:65536]:
-        raise ListFormatError(NOT_TEXT)
+        raise ListFormatError(str(NOT_TEXT))
     try:
         return data.decode("utf-8-sig")
     except UnicodeDecodeError:
@@ -236,14 +250,20 @@ def _read_egd(lines: list[str], default_date: date | None, list_date_first: bool
             continue
         row = _egd_fields(stripped)
         if row is None:
-            result.bad.append(BadLine(number, stripped, f"not an EGD line ({_EGD_COLUMNS})"))
+            result.bad.append(
+                BadLine(
+                    number,
+                    stripped,
+                    _("not an EGD line (%(columns)s)") % {"columns": _EGD_COLUMNS},
+                )
+            )
             continue
         pending.append((number, stripped, *row))
     effective = default_date or result.list_date
     if list_date_first and result.list_date is not None:
         effective = result.list_date
     if effective is None and pending:
-        raise ListFormatError("The list has no date: give the effective date.")
+        raise ListFormatError(_("The list has no date: give the effective date."))
     days: dict[str, date | None] = {}
     for number, stripped, pin, name, grade, gor, last in pending:
         rank = ranks.get(grade)
@@ -282,7 +302,10 @@ def aga_rank(rating: Decimal) -> Rank:
     """-8.37 is 8 kyu, 3.2 is 3 dan: the whole part of the magnitude, its sign the kind."""
     grade = int(abs(rating))
     if grade < 1:
-        raise RankError(f"the AGA rating {rating} is between -1 and 1, which is no grade")
+        raise RankError(
+            _("the AGA rating %(rating)s is between -1 and 1, which is no grade")
+            % {"rating": rating}
+        )
     if rating > 0:
         return parse_rank(f"{min(grade, AGA_STRONGEST_DAN)}d")
     return parse_rank(f"{grade}k")
@@ -307,13 +330,19 @@ def _aga_day(text: str) -> date | None:
 def _read_aga(lines: list[str], default_date: date | None) -> RankList:
     result = RankList(format=AGA)
     if default_date is None:
-        raise ListFormatError("The AGA TDList has no date of its own: give the effective date.")
+        raise ListFormatError(_("The AGA TDList has no date of its own: give the effective date."))
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         fields = [value.strip() for value in line.split("\t")]
         if len(fields) < 4 or not fields[1].isdigit():
-            result.bad.append(BadLine(number, line.strip(), f"not a TDList line ({_AGA_COLUMNS})"))
+            result.bad.append(
+                BadLine(
+                    number,
+                    line.strip(),
+                    _("not a TDList line (%(columns)s)") % {"columns": _AGA_COLUMNS},
+                )
+            )
             continue
         name, aga_id, rating_text = fields[0], fields[1], fields[3]
         last_rated = _aga_day(fields[8]) if len(fields) > 8 else None
@@ -324,7 +353,11 @@ def _read_aga(lines: list[str], default_date: date | None) -> RankList:
             rating = Decimal(rating_text)
             rank = aga_rank(rating)
         except (InvalidOperation, RankError) as error:
-            reason = str(error) if isinstance(error, RankError) else f"'{rating_text}' is no rating"
+            reason = (
+                str(error)
+                if isinstance(error, RankError)
+                else _("'%(text)s' is no rating") % {"text": rating_text}
+            )
             result.bad.append(BadLine(number, line.strip(), reason))
             continue
         result.listed.append(
@@ -363,9 +396,9 @@ def read_rank_list(
         text = data
     text = text.lstrip("\ufeff")
     if not text.strip():
-        raise ListFormatError("The list is empty.")
+        raise ListFormatError(_("The list is empty."))
     if looks_binary(text):
-        raise ListFormatError(NOT_TEXT)
+        raise ListFormatError(str(NOT_TEXT))
     lines = text.splitlines()
     # Cut to a line's length: the sniffers' patterns scanned all of a 15 MB line of
     # commas, 8 s; no list of any format has lines that long (the EGD's: 121).
@@ -380,8 +413,11 @@ def read_rank_list(
         )
     if not result.listed and not result.unrated:
         raise ListFormatError(
-            "No line of this file reads as a player and a rank: it is neither an EGD rating "
-            "list, an AGA TDList, nor a list of “name, rank, date” lines (see the help below)."
+            _(
+                "No line of this file reads as a player and a rank: it is neither an EGD rating "
+                "list, an AGA TDList, nor a list of “name, rank, date” lines (see the help "
+                "below)."
+            )
         )
     result.container = container
     return result

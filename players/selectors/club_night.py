@@ -8,6 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.utils.translation import gettext as _
+
 from players.models import Club, Player
 from ratings.engine.sagc import effective_handicap
 from ratings.models import CurrentRating
@@ -35,9 +37,13 @@ def handicap_table() -> list[HandicapRow]:
     """For each rank difference, the stones and komi whose effective handicap is that
     difference (capped at nine stones): SAGC's "correct handicap", a differential of
     0. One rank apart is one stone (Black plays first) at 0.5 komi."""
-    rows = [HandicapRow("0 (same rank)", 0, EVEN_KOMI)]
+    rows = [HandicapRow(_("0 (same rank)"), 0, EVEN_KOMI)]
     for difference in range(1, MAX_HANDICAP + 1):
-        label = str(difference) if difference < MAX_HANDICAP else f"{difference} or more"
+        label = (
+            str(difference)
+            if difference < MAX_HANDICAP
+            else _("%(difference)s or more") % {"difference": difference}
+        )
         rows.append(HandicapRow(label, difference, HANDICAP_KOMI))
     return rows
 

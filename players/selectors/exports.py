@@ -9,6 +9,7 @@ from decimal import Decimal
 from fractions import Fraction
 
 from django.db.models import Q, QuerySet
+from django.utils.translation import gettext as _
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
 from players.selectors.players import clubs_players
@@ -167,7 +168,8 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         )
     if not games and not (tournament.start_date and tournament.end_date):
         raise NotExportable(
-            f"the tournament '{tournament.code}' has no dates and no games: nothing to export"
+            _("the tournament '%(code)s' has no dates and no games: nothing to export")
+            % {"code": tournament.code}
         )
     even_komi = Counter(record.komi for record in records if record.handicap == 0)
     written_rounds = max((len(entrant.results) for entrant in entrants), default=0)
@@ -337,7 +339,9 @@ def _tournament_for_export(tournament: Tournament, country: str, blank_allowed: 
     if blank_allowed and not country:
         return tournament_file(tournament, country="")
     if len(country) != 2 or not country.isascii() or not country.isalpha():
-        raise NotExportable(f"'{country}' is not a two-letter country code")
+        raise NotExportable(
+            _("'%(country)s' is not a two-letter country code") % {"country": country}
+        )
     return tournament_file(tournament, country=country.upper())
 
 
@@ -349,14 +353,18 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     exported = _tournament_for_export(tournament, country)
     if not exported.records:
         raise NotExportable(
-            f"the tournament '{tournament.code}' has no valid games: an h-file needs at least one"
+            _("the tournament '%(code)s' has no valid games: an h-file needs at least one")
+            % {"code": tournament.code}
         )
     # A bye as OpenGotha's own h-file writes it: its worth (the site keeps it "0+").
     bye = bye_token(exported.tournament) if exported.tournament.file_format == "opengotha" else "0+"
     try:
         text = write_egd(exported, bye=bye)
     except ValueError as error:
-        raise NotExportable(f"{tournament.code} cannot be written as an h-file: {error}") from None
+        raise NotExportable(
+            _("%(code)s cannot be written as an h-file: %(error)s")
+            % {"code": tournament.code, "error": error}
+        ) from None
     losses = egd_losses(exported)
     # One comment line each (a line starting with ';'); brackets would read as a header.
     notes = "".join(
@@ -377,13 +385,15 @@ def tournament_opengotha(tournament: Tournament, *, country: str = "") -> str:
     exported = _tournament_for_export(tournament, country, blank_allowed=True)
     if not exported.players:
         raise NotExportable(
-            f"the tournament '{tournament.code}' has no players: an OpenGotha file needs some"
+            _("the tournament '%(code)s' has no players: an OpenGotha file needs some")
+            % {"code": tournament.code}
         )
     try:
         return write_opengotha(exported)
     except ValueError as error:
         raise NotExportable(
-            f"{tournament.code} cannot be written as an OpenGotha file: {error}"
+            _("%(code)s cannot be written as an OpenGotha file: %(error)s")
+            % {"code": tournament.code, "error": error}
         ) from None
 
 

@@ -26,6 +26,10 @@ from decimal import Decimal
 from enum import StrEnum
 from typing import Any
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext_lazy
+
 from ratings.engine.ranks import Rank, RankError, parse_rank
 
 DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
@@ -79,6 +83,19 @@ class RankList:
         """A federation's whole list (EGD, AGA), rather than the club's own lines."""
         return self.format != "simple list"
 
+    @property
+    def format_label(self) -> str:
+        """The format read, in the reader's language (``format`` stays its code)."""
+        return str(FORMAT_LABELS.get(self.format, self.format))
+
+
+# The formats rank_lists reads, by their codes (RankList.format), for a page.
+FORMAT_LABELS = {
+    "EGD rating list": pgettext_lazy("rank list format", "EGD rating list"),
+    "AGA TDList": pgettext_lazy("rank list format", "AGA TDList"),
+    "simple list": pgettext_lazy("rank list format", "simple list"),
+}
+
 
 class LineError(ValueError):
     """Why one line of the list cannot be read."""
@@ -96,9 +113,11 @@ def _parse_date(text: str, today: date) -> date:
     try:
         day = date.fromisoformat(text)
     except ValueError:
-        raise LineError(f"'{text}' is not a date (write it as YYYY-MM-DD)") from None
+        raise LineError(
+            _("'%(text)s' is not a date (write it as YYYY-MM-DD)") % {"text": text}
+        ) from None
     if day > today:
-        raise LineError(f"the date {day} is in the future")
+        raise LineError(_("the date %(day)s is in the future") % {"day": day})
     return day
 
 
@@ -106,7 +125,7 @@ def _split_fields(line: str, delimiter: str) -> list[str]:
     try:
         (fields,) = csv.reader([line], delimiter=delimiter, skipinitialspace=True)
     except csv.Error as error:
-        raise LineError(f"the line cannot be read ({error})") from None
+        raise LineError(_("the line cannot be read (%(error)s)") % {"error": error}) from None
     fields = [value.strip() for value in fields]
     while fields and not fields[-1]:
         fields.pop()  # a trailing separator, as spreadsheets write them
@@ -117,8 +136,11 @@ def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, 
     """The name, rank and effective date on one line, read from the right."""
     if len(line) > MAX_LINE_LENGTH:
         raise LineError(
-            f"the line is {len(line):,} characters long; a player's line has at most "
-            f"{MAX_LINE_LENGTH:,}"
+            _("the line is %(length)s characters long; a player's line has at most %(most)s")
+            % {
+                "length": number_format(len(line), force_grouping=True),
+                "most": number_format(MAX_LINE_LENGTH, force_grouping=True),
+            }
         )
     delimiter = delimiter_of(line)
     fields = _split_fields(line, delimiter)
@@ -126,14 +148,14 @@ def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, 
     if by_spaces:
         fields = line.split()
     if not fields:
-        raise LineError("the line is empty")
+        raise LineError(_("the line is empty"))
     effective_date = default_date
     consumed = 1  # fields taken from the right: the rank, and the date if there is one
     if DATE_LIKE.match(fields[-1]):
         effective_date = _parse_date(fields.pop(), today)
         consumed += 1
     if len(fields) < 2:
-        raise LineError("expected a username or name, then a rank")
+        raise LineError(_("expected a username or name, then a rank"))
     rank_text = fields.pop()
     try:
         rank = parse_rank(rank_text)
@@ -154,9 +176,9 @@ def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, 
         # The name held the separator, unquoted: keep the name as it was written.
         name = line.rstrip(f"{delimiter} ").rsplit(delimiter, consumed)[0].strip()
     if not name:
-        raise LineError("the username or name is empty")
+        raise LineError(_("the username or name is empty"))
     if effective_date is None:
-        raise LineError("no effective date: give one on the line or in the form's date field")
+        raise LineError(_("no effective date: give one on the line or in the form's date field"))
     return name, rank, effective_date
 
 
@@ -209,6 +231,35 @@ class Outcome(StrEnum):
     ABSENT = "not on the list"
     BAD = "bad line"
     UNKNOWN = "unknown"
+
+    @property
+    def label(self) -> str:
+        """The outcome in the reader's language (the value stays the code pages and
+        tests select rows by)."""
+        return str(OUTCOME_LABELS[self])
+
+
+OUTCOME_LABELS = {
+    Outcome.CHANGED: pgettext_lazy("resync outcome", "changed"),
+    Outcome.UNCHANGED: pgettext_lazy("resync outcome", "unchanged"),
+    Outcome.STALE: pgettext_lazy("resync outcome", "last rated long ago"),
+    Outcome.OUTDATED: pgettext_lazy("resync outcome", "older than the last list"),
+    Outcome.CONFLICT: pgettext_lazy("resync outcome", "conflict"),
+    Outcome.SHARED_NAME: pgettext_lazy("resync outcome", "shared name"),
+    Outcome.REPEATED: pgettext_lazy("resync outcome", "listed twice"),
+    Outcome.INACTIVE: pgettext_lazy("resync outcome", "inactive"),
+    Outcome.ABSENT: pgettext_lazy("resync outcome", "not on the list"),
+    Outcome.BAD: pgettext_lazy("resync outcome", "bad line"),
+    Outcome.UNKNOWN: pgettext_lazy("resync outcome", "unknown"),
+}
+
+# How a line was matched (PreviewRow.how), in the reader's language.
+HOW_LABELS = {
+    "EGD PIN": pgettext_lazy("resync: matched by", "EGD PIN"),
+    "national id": pgettext_lazy("resync: matched by", "national id"),
+    "username": pgettext_lazy("resync: matched by", "username"),
+    "name": pgettext_lazy("resync: matched by", "name"),
+}
 
 
 # The unknown names of a club's own list that the preview can list (the rest are counted).
@@ -378,12 +429,17 @@ class _Players:
 def _other_identity(listed: ListedRank, player: Any) -> str:
     """Why a player matched by username or name is someone else: another PIN or id."""
     if listed.pin and player.egd_pin and listed.pin != player.egd_pin:
-        return f"the list gives EGD PIN {listed.pin}, {player.username} has {player.egd_pin}"
+        return _("the list gives EGD PIN %(listed)s, %(username)s has %(on_file)s") % {
+            "listed": listed.pin,
+            "username": player.username,
+            "on_file": player.egd_pin,
+        }
     if listed.national_id and player.national_id and listed.national_id != player.national_id:
-        return (
-            f"the list gives national id {listed.national_id}, "
-            f"{player.username} has {player.national_id}"
-        )
+        return _("the list gives national id %(listed)s, %(username)s has %(on_file)s") % {
+            "listed": listed.national_id,
+            "username": player.username,
+            "on_file": player.national_id,
+        }
     return ""
 
 
@@ -412,7 +468,8 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
             return _row(
                 listed,
                 Outcome.CONFLICT,
-                note=f"players {_describe(active)} share EGD PIN {listed.pin}: merge them",
+                note=_("players %(usernames)s share EGD PIN %(pin)s: merge them")
+                % {"usernames": _describe(active), "pin": listed.pin},
             )
     if listed.national_id and listed.national_id in players.by_national_id:
         return players.by_national_id[listed.national_id], "national id"
@@ -424,12 +481,12 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
             return _row(
                 listed,
                 Outcome.SHARED_NAME,
-                note=f"players {_describe(namesakes)} share this name: "
-                "list the one you mean by username",
+                note=_("players %(usernames)s share this name: list the one you mean by username")
+                % {"usernames": _describe(namesakes)},
                 namesakes=tuple(player.username for player in namesakes),
             )
         if not namesakes:
-            return _row(listed, Outcome.UNKNOWN, note="no player has this username or name")
+            return _row(listed, Outcome.UNKNOWN, note=_("no player has this username or name"))
         player, how = namesakes[0], "name"
     if other := _other_identity(listed, player):
         return _row(
@@ -437,7 +494,12 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
             Outcome.CONFLICT,
             player=player,
             current_rank=player.national_rank,
-            note=f"the {how} matches but {other}: another person",
+            note=(
+                _("the username matches but %(other)s: another person")
+                if how == "username"
+                else _("the name matches but %(other)s: another person")
+            )
+            % {"other": other},
         )
     return player, how
 
@@ -450,9 +512,11 @@ LINES_NAMED = 10
 
 def _lines_named(lines: list[int]) -> str:
     if len(lines) <= LINES_NAMED:
-        return f"lines {', '.join(map(str, lines))}"
+        return _("lines %(lines)s") % {"lines": ", ".join(map(str, lines))}
     shown = ", ".join(map(str, lines[:LINES_NAMED]))
-    return f"{len(lines):,} lines ({shown}, …)"
+    return ngettext(
+        "%(count)s line (%(lines)s, …)", "%(count)s lines (%(lines)s, …)", len(lines)
+    ) % {"count": number_format(len(lines), force_grouping=True), "lines": shown}
 
 
 def match_rank_list(
@@ -500,15 +564,18 @@ def match_rank_list(
         lines = lines_of[player.username]
         if len(lines) > 1:
             outcome = Outcome.REPEATED
-            note = f"{player.username} is on {_lines_named(lines)}: list them once"
+            note = _("%(username)s is on %(lines)s: list them once") % {
+                "username": player.username,
+                "lines": _lines_named(lines),
+            }
         elif not player.active:
-            outcome, note = Outcome.INACTIVE, "this record is inactive (merged or retired)"
+            outcome, note = Outcome.INACTIVE, _("this record is inactive (merged or retired)")
         elif (later := _later_resync(listed, last_resync)) is not None:
             outcome = Outcome.OUTDATED
-            note = (
-                f"a later list, of {later}, was applied: this line is of "
-                f"{listed.effective_date}, older, so it is not applied"
-            )
+            note = _(
+                "a later list, of %(later)s, was applied: this line is of %(date)s, older, "
+                "so it is not applied"
+            ) % {"later": later, "date": listed.effective_date}
             later_lists.append(later)
         elif stale := _stale(listed):
             outcome, note = Outcome.STALE, stale
@@ -534,7 +601,7 @@ def match_rank_list(
                 Outcome.ABSENT,
                 player=player,
                 current_rank=player.national_rank,
-                note="no line of the list names this player",
+                note=_("no line of the list names this player"),
             )
             for player in indexed.all
             if player.active and player.username not in named
@@ -572,7 +639,9 @@ def _stale(listed: ListedRank) -> str:
     age = (listed.effective_date - listed.last_rated).days
     if age <= STALE_AFTER_DAYS:
         return ""
-    return (
-        f"last rated on {listed.last_rated}, {age // 365} years before the list: "
-        "applied only if ticked below"
-    )
+    years = age // 365
+    return ngettext(
+        "last rated on %(date)s, %(years)s year before the list: applied only if ticked below",
+        "last rated on %(date)s, %(years)s years before the list: applied only if ticked below",
+        years,
+    ) % {"date": listed.last_rated, "years": years}

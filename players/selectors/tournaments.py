@@ -20,6 +20,8 @@ from django.db.models import (
 )
 from django.db.models.functions import Cast, Concat
 from django.http import Http404
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from players.fields import code_to_rank
 from players.models import (
@@ -119,38 +121,61 @@ class Crosstable:
     def placement(self) -> str:
         """How the players are placed, in words, for the page."""
         names = dict.fromkeys(name for name in self.score_names if name)  # "Points" once
-        criteria = " then ".join(names) or "the file's order"
+        then = pgettext("placement criteria, one then the next", "then")
+        criteria = f" {then} ".join(names) or _("the file's order")
         corrected = (
-            f" {self.corrected} game{'s' * (self.corrected != 1)} corrected since the import:"
-            " the rounds show them as corrected (marked \u270e)."
+            " "
+            + ngettext(
+                "%(count)s game corrected since the import: the rounds show them as corrected "
+                "(marked ✎).",
+                "%(count)s games corrected since the import: the rounds show them as "
+                "corrected (marked ✎).",
+                self.corrected,
+            )
+            % {"count": self.corrected}
             if self.corrected
             else ""
         ) + self.voided_note
         if self.standings == Tournament.Standings.EGD:
             return (
-                f"Places and tie-breakers as the tournament's h-file gives them ({criteria}): "
-                f"the file's figures, not recomputed when a game is corrected.{corrected}"
+                _(
+                    "Places and tie-breakers as the tournament's h-file gives them "
+                    "(%(criteria)s): the file's figures, not recomputed when a game is "
+                    "corrected."
+                )
+                % {"criteria": criteria}
+                + corrected
             )
         if self.standings == Tournament.Standings.OPENGOTHA:
             return (
-                f"Places by the placement criteria of the tournament's OpenGotha file: {criteria}"
-                f", computed from the file at its import, not when a game is corrected.{corrected}"
+                _(
+                    "Places by the placement criteria of the tournament's OpenGotha file: "
+                    "%(criteria)s, computed from the file at its import, not when a game is "
+                    "corrected."
+                )
+                % {"criteria": criteria}
+                + corrected
             )
         return (
-            "Players in order of points (a win 1, a jigo ½), then SOS (the sum of their "
-            "opponents' points), then SOSOS (the sum of their opponents' SOS)."
-        ) + self.voided_note
+            _(
+                "Players in order of points (a win 1, a jigo ½), then SOS (the sum of their "
+                "opponents' points), then SOSOS (the sum of their opponents' SOS)."
+            )
+            + self.voided_note
+        )
 
     @property
     def voided_note(self) -> str:
         """The sentence on the games voided since, which the rounds still show."""
         if not self.voided:
             return ""
-        games = f"{self.voided} game{'s' * (self.voided != 1)}"
-        return (
-            f" {games} voided since: the rounds show them struck through (marked \u2717),"
-            " counted in no score or rating."
-        )
+        return " " + ngettext(
+            "%(count)s game voided since: the rounds show them struck through (marked ✗), "
+            "counted in no score or rating.",
+            "%(count)s games voided since: the rounds show them struck through (marked "
+            "✗), counted in no score or rating.",
+            self.voided,
+        ) % {"count": self.voided}
 
 
 def _file_order(entrants: list[TournamentPlayer]) -> dict[int, tuple[int, int]]:

@@ -11,6 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
+from django.utils.translation import gettext, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from clubrating.usernames import canonical_username
@@ -76,11 +77,17 @@ def account_change_refusal(user, account) -> str | None:
     staff only (a superuser's by a superuser), and the system account that imports act
     as is nobody's to change."""
     if is_reserved_username(account.username):
-        return f"'{SYSTEM_USERNAME}' is the site's own account; it has no login"
+        return gettext("'%(username)s' is the site's own account; it has no login") % {
+            "username": SYSTEM_USERNAME
+        }
     if account.is_superuser and not user.is_superuser:
-        return f"{account.username} is a superuser: only a superuser may change this account"
+        return gettext("%(username)s is a superuser: only a superuser may change this account") % {
+            "username": account.username
+        }
     if account.is_staff and not (user.is_staff or user.is_superuser):
-        return f"{account.username} is a staff account: only staff may change this account"
+        return gettext("%(username)s is a staff account: only staff may change this account") % {
+            "username": account.username
+        }
     return None
 
 
@@ -104,13 +111,17 @@ def username_refusal(username: str) -> str | None:
     differ only in case or in full-width letters are the same login (the log-in form
     NFKC-normalises what is typed), so they are the same name here too."""
     if is_reserved_username(username):
-        return f"'{username}' is reserved for the site's own account"
+        return gettext("'%(username)s' is reserved for the site's own account") % {
+            "username": username
+        }
     wanted = canonical_username(username)
     # A club has a few hundred accounts; the database's case-insensitive match knows
     # neither NFKC nor, on SQLite, non-ASCII case.
     for existing in get_user_model().objects.values_list("username", flat=True).iterator():
         if canonical_username(existing) == wanted:
-            return f"'{username}' is taken (usernames ignore case here)"
+            return gettext("'%(username)s' is taken (usernames ignore case here)") % {
+                "username": username
+            }
     return None
 
 
@@ -144,7 +155,7 @@ def account_create(
             if player is not None:
                 link(user, account, player)
     except IntegrityError:  # created by someone else meanwhile
-        message = f"'{username}' is taken"
+        message = gettext("'%(username)s' is taken") % {"username": username}
         raise ServiceError(message, [(None, "username", message)]) from None
     return account
 
@@ -153,7 +164,10 @@ def _check_player_unlinked(player: Player, account=None) -> None:
     holder_id = Player.objects.filter(pk=player.pk).values_list("account_id", flat=True).first()
     if holder_id is not None and (account is None or holder_id != account.pk):
         holder = get_user_model().objects.get(pk=holder_id)
-        message = f"{player.username} already has an account ({holder.username}); unlink it first"
+        message = gettext("%(player)s already has an account (%(account)s); unlink it first") % {
+            "player": player.username,
+            "account": holder.username,
+        }
         raise ServiceError(message, [(None, "player", message)])
 
 
@@ -185,9 +199,15 @@ def account_link_player(*, user, account, player: Player | None):
         try:
             link(user, account, player)
         except IntegrityError as error:  # linked by someone else meanwhile
-            message = f"{player.username} was linked to another account meanwhile"
+            message = gettext("%(player)s was linked to another account meanwhile") % {
+                "player": player.username
+            }
             raise ServiceError(message, [(None, "player", message)]) from error
     return account
+
+
+def _own_committee_role() -> str:
+    return gettext("you cannot remove your own committee role: ask another committee member")
 
 
 def account_set_roles(*, user, account, role: Role):
@@ -202,7 +222,7 @@ def account_set_roles(*, user, account, role: Role):
         and account_role(account) == Role.COMMITTEE
         and role != Role.COMMITTEE
     ):
-        message = "you cannot remove your own committee role: ask another committee member"
+        message = _own_committee_role()
         raise ServiceError(message, [(None, "role", message)])
     with transaction.atomic():
         before = account_snapshot(account)
@@ -301,10 +321,16 @@ def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
     """Give ``account`` the role ``role`` (``volunteers`` or ``committee``) for
     ``club``: by the club's committee or the federation's."""
     if role not in (VOLUNTEERS, COMMITTEE):
-        raise ServiceError(f"'{role}' is not a role", [(None, "role", "not a role")])
+        raise ServiceError(
+            gettext("'%(role)s' is not a role") % {"role": role},
+            [(None, "role", pgettext("problem", "not a role"))],
+        )
     check_club(user, COMMITTEE, club.pk, f"the roles of {club.name}")
     if is_reserved_username(account.username):
-        raise ServiceError(f"'{SYSTEM_USERNAME}' is the site's own account; it has no login")
+        raise ServiceError(
+            gettext("'%(username)s' is the site's own account; it has no login")
+            % {"username": SYSTEM_USERNAME}
+        )
     with transaction.atomic():
         before = _club_roles_snapshot(account)
         grant, created = ClubRole.objects.get_or_create(
@@ -328,7 +354,7 @@ def club_role_revoke(*, user, account, club: Club, role: str) -> None:
     cannot drop their own committee role (as with the roles for every club)."""
     check_club(user, COMMITTEE, club.pk, f"the roles of {club.name}")
     if account.pk == user.pk and role == COMMITTEE and not is_federation_committee(user):
-        message = "you cannot remove your own committee role: ask another committee member"
+        message = _own_committee_role()
         raise ServiceError(message, [(None, "role", message)])
     with transaction.atomic():
         grants = ClubRole.objects.filter(user=account, club=club, group__name=role)

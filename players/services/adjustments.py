@@ -11,6 +11,8 @@ from decimal import Decimal
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from notifications.senders import rank_change_send
 from players.models import (
@@ -48,7 +50,10 @@ def adjustment_apply(
     check_algorithm(algorithm)
     check_player_scope(user, COMMITTEE, player)
     if date > timezone.localdate():
-        raise ServiceError(f"{date} is in the future", [(None, "date", "in the future")])
+        raise ServiceError(
+            _("%(day)s is in the future") % {"day": date},
+            [(None, "date", pgettext("problem", "in the future"))],
+        )
     with transaction.atomic():
         (seq,) = next_seqs(1)
         adjustment = Adjustment.objects.create(
@@ -104,7 +109,7 @@ def resync_apply(
     algorithm with that value, entered after it (so it is the one those algorithms keep).
     """
     if not changes:
-        raise ServiceError("nobody's rank changes: nothing to apply")
+        raise ServiceError(_("nobody's rank changes: nothing to apply"))
     for change in changes:
         check_player_scope(user, COMMITTEE, change.player)
     comment = f"Resync with national rank ({note})" if note else "Resync with national rank"
@@ -192,14 +197,16 @@ def resync_apply_preview(
         or (use_ratings and row.outcome == Outcome.UNCHANGED and row.rating is not None)
     ]
     if not rows:
-        raise ServiceError("Nobody's national rank changes: there is nothing to apply.")
+        raise ServiceError(_("Nobody's national rank changes: there is nothing to apply."))
     dates = sorted({row.effective_date for row in rows})
     if len(dates) > 1:
         raise ServiceError(
-            "The changes have more than one effective date "
-            f"({', '.join(str(day) for day in dates)}). A resync is one batch with one "
-            "date: split the list, or leave the dates out of the lines and give the "
-            "date in the form."
+            _(
+                "The changes have more than one effective date (%(dates)s). A resync is one "
+                "batch with one date: split the list, or leave the dates out of the lines "
+                "and give the date in the form."
+            )
+            % {"dates": ", ".join(str(day) for day in dates)}
         )
     players = Player.objects.select_related("club").in_bulk([row.player.pk for row in rows])
     changes = [
@@ -213,7 +220,7 @@ def resync_apply_preview(
     ]
     with transaction.atomic():
         if upload is not None and not ResyncUpload.objects.filter(pk=upload.pk).delete()[0]:
-            raise ServiceError("This list was already applied: see the earlier resyncs.")
+            raise ServiceError(_("This list was already applied: see the earlier resyncs."))
         return resync_apply(user=user, changes=changes, effective_date=dates[0], note=note)
 
 
@@ -235,7 +242,7 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
     with transaction.atomic():
         batch = ResyncBatch.objects.select_for_update().get(pk=batch_id)
         if batch.reverted_at is not None:
-            raise ServiceError(f"resync {batch.pk} was already reverted")
+            raise ServiceError(_("resync %(number)s was already reverted") % {"number": batch.pk})
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
         for adjustment in adjustments:

@@ -8,6 +8,8 @@ from typing import Any, NamedTuple
 from django.contrib.auth import get_user_model
 from django.contrib.auth.hashers import make_password
 from django.db.models import F
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from players.models import (
     EntrySequence,
@@ -93,5 +95,6 @@ ID_CHUNK = IDS_PER_QUERY  # ids in one IN (...) list, the bound the replay's rea
 def check_algorithm(algorithm: str) -> None:
     if algorithm and algorithm not in algorithm_names():
         raise ServiceError(
-            f"'{algorithm}' is not an algorithm", [(None, "algorithm", "unknown algorithm")]
+            _("'%(algorithm)s' is not an algorithm") % {"algorithm": algorithm},
+            [(None, "algorithm", pgettext("problem", "unknown algorithm"))],
         )

@@ -11,6 +11,8 @@ from decimal import Decimal
 from django.db import transaction
 from django.db.models import Count, Max, Min, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from players.fields import rank_to_code
 from players.models import (
@@ -149,15 +151,21 @@ def game_date_problem(day: date, today: date | None = None) -> str | None:
     tournament file's dates (``today``: default now)."""
     today = today or timezone.localdate()
     if day > today:
-        return f"{day} is in the future"
+        return _("%(day)s is in the future") % {"day": day}
     if day < EARLIEST_GAME_DATE:
-        return f"{day} is before {EARLIEST_GAME_DATE}, the earliest date a game can have"
+        return _("%(day)s is before %(earliest)s, the earliest date a game can have") % {
+            "day": day,
+            "earliest": EARLIEST_GAME_DATE,
+        }
     return None
 
 
 def accepted_game_dates(today: date | None = None) -> str:
     """The dates :func:`game_date_problem` accepts, said for the user."""
-    return f"from {EARLIEST_GAME_DATE} to today ({today or timezone.localdate()})"
+    return _("from %(earliest)s to today (%(today)s)") % {
+        "earliest": EARLIEST_GAME_DATE,
+        "today": today or timezone.localdate(),
+    }
 
 
 _STATUSES = frozenset(Game.Status.values)
@@ -168,7 +176,9 @@ def jigo_problem(winner: str, komi: Decimal) -> str | None:
     tie: a jigo (SPEC section 2: winner D) needs an integer komi, so a D with komi 6.5 is
     a mistyped result or komi. The forms ask it with the fields' own checks."""
     if winner == "D" and komi != int(komi):
-        return f"a jigo (D) needs an integer komi; komi {komi} cannot end in a jigo"
+        return _("a jigo (D) needs an integer komi; komi %(komi)s cannot end in a jigo") % {
+            "komi": komi
+        }
     return None
 
 
@@ -188,25 +198,33 @@ def game_problems(game: GameInput, today: date | None = None) -> list[tuple[str,
     import, which checks a million games."""
     problems = []
     if game.white.pk == game.black.pk:
-        problems.append(("black", "a player cannot play themselves"))
+        problems.append(("black", _("a player cannot play themselves")))
     date_problem = game_date_problem(game.date, today)
     if date_problem:
         problems.append(("date", date_problem))
     if game.winner not in _WINNERS:
-        problems.append(("winner", f"'{game.winner}' is not W, B or D"))
+        problems.append(("winner", _("'%(winner)s' is not W, B or D") % {"winner": game.winner}))
     if not 0 <= game.handicap <= 9:
-        problems.append(("handicap", f"{game.handicap} is not a handicap (0 to 9)"))
+        problems.append(
+            ("handicap", _("%(handicap)s is not a handicap (0 to 9)") % {"handicap": game.handicap})
+        )
     komi = game.resolved_komi
     if komi * 2 != int(komi * 2) or not -50 <= komi <= 50:
-        problems.append(("komi", f"{komi} is not a komi (a multiple of 0.5 in -50..50)"))
+        problems.append(
+            ("komi", _("%(komi)s is not a komi (a multiple of 0.5 in -50..50)") % {"komi": komi})
+        )
     elif jigo := jigo_problem(game.winner, komi):
         problems.append(("winner", jigo))
     if game.status not in _STATUSES:
-        problems.append(("status", f"'{game.status}' is not a game status"))
+        problems.append(
+            ("status", _("'%(status)s' is not a game status") % {"status": game.status})
+        )
     if game.board_size not in (9, 13, 19):
-        problems.append(("board_size", f"{game.board_size} is not 9, 13 or 19"))
+        problems.append(
+            ("board_size", _("%(size)s is not 9, 13 or 19") % {"size": game.board_size})
+        )
     if game.time_minutes is not None and game.time_minutes <= 0:
-        problems.append(("time_minutes", "the time must be positive"))
+        problems.append(("time_minutes", _("the time must be positive")))
     return problems
 
 
@@ -219,7 +237,8 @@ def _club_warnings(games: Sequence[GameInput]) -> list[str]:
             if founded and game.date < founded:
                 club = player.club.name
                 warnings.append(
-                    f"game {index}: {game.date} is before {club} was founded ({founded})"
+                    _("game %(number)s: %(date)s is before %(club)s was founded (%(founded)s)")
+                    % {"number": index, "date": game.date, "club": club, "founded": founded}
                 )
     return warnings
 
@@ -241,7 +260,7 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
     game, or to another game of the same batch in the same round, described for the
     user (a stored game's sentence is a :class:`GameOnFile`). ``labels`` name
     the games in messages (default "game 1", "game 2", ...)."""
-    labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
+    labels = labels or game_labels(len(games))
     found = []
     seen: dict[tuple, str] = {}
     for label, game in zip(labels, games, strict=True):
@@ -252,7 +271,9 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
         # comparison with stored games below keeps the rule without it.
         key = (*game.duplicate_key(), game.round)
         if key in seen:
-            found.append(f"{label} is the same as {seen[key]}")
+            found.append(
+                _("%(game)s is the same as %(other)s") % {"game": label, "other": seen[key]}
+            )
         seen.setdefault(key, label)
     if not games:
         return found
@@ -267,8 +288,18 @@ def find_duplicates(games: Sequence[GameInput], labels: Sequence[str] | None = N
         if number is not None:
             found.append(
                 GameOnFile(
-                    f"{label} ({game.date}, {game.white.username} - {game.black.username}, "
-                    f"{_winner_text(game)}) is already on file as game {number}",
+                    _(
+                        "%(game)s (%(date)s, %(white)s - %(black)s, %(result)s) is already on "
+                        "file as game %(number)s"
+                    )
+                    % {
+                        "game": label,
+                        "date": game.date,
+                        "white": game.white.username,
+                        "black": game.black.username,
+                        "result": _winner_text(game),
+                        "number": number,
+                    },
                     number,
                 )
             )
@@ -317,25 +348,49 @@ def find_voided_matches(games: Sequence[GameInput], labels: Sequence[str]) -> li
         if game.duplicate_key() in valid:
             continue  # like a valid game: find_duplicates says so
         number, voided_at, reason, by = voided[game.duplicate_key()]
-        where = f"round {game.round}, " if game.round else ""
-        found.append(
-            VoidedGameOnFile(
-                f"{label} ({where}{game.date}, {game.white.username} - {game.black.username}, "
-                f"{_winner_text(game)}) matches game {number}, voided on "
-                f"{timezone.localdate(voided_at)}{f' by {by}' if by else ''} "
-                f"(reason: {reason}): importing it stores it again as a new game that "
-                f"counts; game {number} stays voided",
-                number,
+        values = {
+            "game": label,
+            "when": (
+                _("round %(round)s, %(date)s") % {"round": game.round, "date": game.date}
+                if game.round
+                else game.date
+            ),
+            "white": game.white.username,
+            "black": game.black.username,
+            "result": _winner_text(game),
+            "number": number,
+            "voided_on": timezone.localdate(voided_at),
+            "by": by,
+            "reason": reason,
+        }
+        if by:
+            text = _(
+                "%(game)s (%(when)s, %(white)s - %(black)s, %(result)s) matches game "
+                "%(number)s, voided on %(voided_on)s by %(by)s (reason: %(reason)s): importing "
+                "it stores it again as a new game that counts; game %(number)s stays voided"
             )
-        )
+        else:
+            text = _(
+                "%(game)s (%(when)s, %(white)s - %(black)s, %(result)s) matches game "
+                "%(number)s, voided on %(voided_on)s (reason: %(reason)s): importing it "
+                "stores it again as a new game that counts; game %(number)s stays voided"
+            )
+        found.append(VoidedGameOnFile(text % values, number))
     return found
 
 
 def _winner_text(game: GameInput) -> str:
     """``winner W``; a game whose file gave no colour names its winner instead."""
     if game.colour_given or game.winner not in ("W", "B"):
-        return f"winner {game.winner}"
-    return f"{(game.white if game.winner == 'W' else game.black).username} won"
+        return _("winner %(winner)s") % {"winner": game.winner}
+    return _("%(player)s won") % {
+        "player": (game.white if game.winner == "W" else game.black).username
+    }
+
+
+def game_labels(count: int) -> list[str]:
+    """How messages name the games of a batch with no labels of its own: game 1, game 2..."""
+    return [_("game %(number)s") % {"number": index} for index in range(1, count + 1)]
 
 
 OUTLIER_MARGIN = timedelta(days=365)
@@ -348,7 +403,7 @@ def find_outliers(
     last one: a mistyped year looks like that. Described for the user, to confirm;
     ``labels`` as for :func:`find_duplicates`, ``exclude`` the stored games (by id) not
     to compare with (the one being corrected)."""
-    labels = labels or [f"game {index}" for index in range(1, len(games) + 1)]
+    labels = labels or game_labels(len(games))
     players = {player.pk: player for game in games for player in (game.white, game.black)}
     spans: dict[int, tuple[date, date]] = {}
     for side in ("white", "black"):
@@ -371,13 +426,19 @@ def find_outliers(
             first, last = spans[player.pk]
             if game.date < first - OUTLIER_MARGIN:
                 found.append(
-                    f"{label}: {game.date} is more than a year before "
-                    f"{player.username}'s first game ({first})"
+                    _(
+                        "%(game)s: %(date)s is more than a year before %(player)s's first game "
+                        "(%(first)s)"
+                    )
+                    % {"game": label, "date": game.date, "player": player.username, "first": first}
                 )
             elif game.date > last + OUTLIER_MARGIN:
                 found.append(
-                    f"{label}: {game.date} is more than a year after "
-                    f"{player.username}'s last game ({last})"
+                    _(
+                        "%(game)s: %(date)s is more than a year after %(player)s's last game "
+                        "(%(last)s)"
+                    )
+                    % {"game": label, "date": game.date, "player": player.username, "last": last}
                 )
     return found
 
@@ -485,19 +546,19 @@ def record_sheet_submit(
     by one of the club's volunteers; without, the federation's."""
     check_club_scope(user, VOLUNTEERS, club.pk if club else None, "this sheet")
     if not games:
-        raise ServiceError("a record sheet needs at least one game")
+        raise ServiceError(_("a record sheet needs at least one game"))
     problems = [
         (index, field_name, message)
         for index, game in enumerate(games, start=1)
         for field_name, message in game_problems(game)
     ]
     if problems:
-        raise ServiceError("the sheet has errors; nothing was stored", problems)
+        raise ServiceError(_("the sheet has errors; nothing was stored"), problems)
     with transaction.atomic():
         if not allow_duplicates:
             doubtful = doubtful_games(games)
             if doubtful:
-                raise DuplicateGamesError("these games need a second look", doubtful)
+                raise DuplicateGamesError(_("these games need a second look"), doubtful)
         sheet = RecordSheet.objects.create(
             entered_by=user, received_on=received_on, note=note, club=club
         )
@@ -539,8 +600,11 @@ def _locked_game(game_id: int, version: int) -> Game:
     )
     if game.version != version:
         raise ConcurrentEditError(
-            f"game {game.pk} was changed by someone else since you opened it "
-            f"(version {game.version}, yours {version}); reload it and try again"
+            _(
+                "game %(number)s was changed by someone else since you opened it "
+                "(version %(version)s, yours %(yours)s); reload it and try again"
+            )
+            % {"number": game.pk, "version": game.version, "yours": version}
         )
     return game
 
@@ -558,17 +622,19 @@ def game_correct(
     writes nothing (NothingChangedError: no new version, audit entry or recompute)."""
     problems = game_problems(changes)
     if problems:
-        raise ServiceError("the correction has errors; nothing was changed", problems)
+        raise ServiceError(_("the correction has errors; nothing was changed"), problems)
     with transaction.atomic():
         game = _locked_game(game_id, version)
         check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
         if game.is_void:
-            raise ServiceError(f"game {game.pk} is void; it cannot be corrected")
+            raise ServiceError(
+                _("game %(number)s is void; it cannot be corrected") % {"number": game.pk}
+            )
         if changes.date != game.date and not allow_outliers:
-            outliers = find_outliers([changes], ["the new date"], exclude=[game.pk])
+            outliers = find_outliers([changes], [_("the new date")], exclude=[game.pk])
             if outliers:
                 raise DuplicateGamesError(
-                    "the new date needs a second look",
+                    _("the new date needs a second look"),
                     [(None, "date", message) for message in outliers],
                 )
         before = game_snapshot(game)
@@ -598,7 +664,9 @@ def game_correct(
         if game.content() == content_before and game.comment == before["comment"]:
             # The form sent back as it was: a new version and an audit entry whose
             # before and after are the same would say a change that was not made.
-            raise NothingChangedError(f"nothing changed: game {game.pk} is as it was")
+            raise NothingChangedError(
+                _("nothing changed: game %(number)s is as it was") % {"number": game.pk}
+            )
         if says_colours:
             game.colour_given = True
         game.version += 1
@@ -669,12 +737,15 @@ def surviving_records(ids: Iterable[int]) -> dict[int, int]:
 def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
     """Void a game: it stays on file, marked, and no longer counts."""
     if not reason.strip():
-        raise ServiceError("a reason is required to void a game", [(None, "reason", "required")])
+        raise ServiceError(
+            _("a reason is required to void a game"),
+            [(None, "reason", pgettext("problem", "required"))],
+        )
     with transaction.atomic():
         game = _locked_game(game_id, version)
         check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
         if game.is_void:
-            raise ServiceError(f"game {game.pk} is already void")
+            raise ServiceError(_("game %(number)s is already void") % {"number": game.pk})
         before = game_snapshot(game)
         game.voided_at = timezone.now()
         game.voided_by = user

@@ -9,6 +9,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from players.models import (
     Adjustment,
@@ -67,6 +68,11 @@ def game_input(
     )
 
 
+def line_label(line: int) -> str:
+    """How a message names a file's line."""
+    return _("line %(number)s") % {"number": line}
+
+
 def import_duplicates(games: Sequence[tuple[GameRecord, GameInput]]) -> list[str]:
     """The games of an import that look like stored games or like each other, each
     named by its file line: what the import refuses without "import anyway", and what
@@ -76,8 +82,8 @@ def import_duplicates(games: Sequence[tuple[GameRecord, GameInput]]) -> list[str
     was voided) is said too (:class:`VoidedGameOnFile`), and is treated like a
     duplicate: storing it would bring back, as a new game, a game someone voided, so
     it needs the same "import anyway"; the voided game itself stays voided."""
-    labels = [f"line {record.line}" for record, _ in games]
-    inputs = [game for _, game in games]
+    labels = [line_label(record.line) for record, _game in games]
+    inputs = [game for _record, game in games]
     return find_duplicates(inputs, labels) + find_voided_matches(inputs, labels)
 
 
@@ -132,16 +138,18 @@ def games_import(
                 continue
             game = game_input(record, players, tournaments)
             problems = game_problems(game, today)
-            errors += [(f"line {record.line}", name, message) for name, message in problems]
+            errors += [(line_label(record.line), name, message) for name, message in problems]
             inputs.append((record, game))
         if errors:
-            raise ServiceError("the file has errors; nothing was imported", errors)
+            raise ServiceError(_("the file has errors; nothing was imported"), errors)
         if not allow_duplicates:
             duplicates = import_duplicates(inputs)
             if duplicates:
                 raise DuplicateGamesError(
-                    "rows identical to stored games or to each other "
-                    "(use --allow-duplicates to import them anyway)",
+                    _(
+                        "rows identical to stored games or to each other "
+                        "(use --allow-duplicates to import them anyway)"
+                    ),
                     [(None, "", text) for text in duplicates],
                 )
         # Entry numbers follow the file's order, so the replay order (date, round, seq)
@@ -182,7 +190,7 @@ def games_import(
         mark_dirty(
             [
                 Touch(game.date, game.tournament.pk if game.tournament else None)
-                for _, game in inputs
+                for _record, game in inputs
             ]
             + [Touch(r.date, None, r.algorithm) for r in records if r.is_adjustment]
             + refresh_entry_ranks(players.values())

@@ -9,6 +9,8 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Count, F, Min, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from players.models import (
     Adjustment,
@@ -41,12 +43,19 @@ def pin_problem(egd_pin: str, player: Player | None = None) -> str | None:
     # The EGD numbers its players with 8 digits (every PIN of its rating lists); a PIN
     # already stored (an import's) is left as it is, so that other fields can be edited.
     if not EGD_PIN.fullmatch(egd_pin) and egd_pin != getattr(player, "egd_pin", None):
-        return f"'{egd_pin}' is not an EGD PIN: the EGD's PINs are 8 digits, as 12345678"
+        return _("'%(pin)s' is not an EGD PIN: the EGD's PINs are 8 digits, as 12345678") % {
+            "pin": egd_pin
+        }
     holders = Player.objects.filter(egd_pin=egd_pin, erased_at__isnull=True)
     if player is not None:
         holders = holders.exclude(pk=player.pk)
     holder = holders.first()
-    return None if holder is None else f"the EGD PIN {egd_pin} is already on file, for {holder}"
+    if holder is None:
+        return None
+    return _("the EGD PIN %(pin)s is already on file, for %(holder)s") % {
+        "pin": egd_pin,
+        "holder": holder,
+    }
 
 
 def national_id_problem(national_id: str, player: Player | None = None) -> str | None:
@@ -56,11 +65,16 @@ def national_id_problem(national_id: str, player: Player | None = None) -> str |
         return None
     holder = Player.objects.filter(national_id=national_id).exclude(pk=getattr(player, "pk", None))
     holder = holder.first()
-    return (
-        None
-        if holder is None
-        else f"the national id {national_id} is already on file, for {holder}"
-    )
+    if holder is None:
+        return None
+    return _("the national id %(national_id)s is already on file, for %(holder)s") % {
+        "national_id": national_id,
+        "holder": holder,
+    }
+
+
+def not_changed(player: Player) -> str:
+    return _("%(username)s was not changed") % {"username": player.username}
 
 
 def _pin_problems(egd_pin: str, player: Player | None = None) -> list[tuple[Any, str, str]]:
@@ -89,13 +103,13 @@ def player_create(
         check_club_scope(user, VOLUNTEERS, club.pk, f"a new player of {club.name}")
     problems = []
     if Player.objects.filter(username=username).exists():
-        problems.append((None, "username", "already taken"))
+        problems.append((None, "username", pgettext("problem", "already taken")))
     problems += _pin_problems(egd_pin)
     named = Player(full_name=full_name, family_name=family_name, given_name=given_name)
     named.sync_names()
     problems += [(None, field, message) for field, message in named.name_length_problems()]
     if problems:
-        raise ServiceError(f"{username} was not added", problems)
+        raise ServiceError(_("%(username)s was not added") % {"username": username}, problems)
     with transaction.atomic():
         player = Player.objects.create(
             username=username,
@@ -148,19 +162,31 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
     for name in ("entry_rank", "national_rank"):
         rank = changes.get(name, getattr(player, name))
         if not (rank is None and name == "national_rank") and not isinstance(rank, Rank):
-            problems.append((None, name, f"{rank!r} is not a rank (50k to 9d, 1p to 9p)"))
+            problems.append(
+                (
+                    None,
+                    name,
+                    _("%(rank)s is not a rank (50k to 9d, 1p to 9p)") % {"rank": repr(rank)},
+                )
+            )
     for name in ("full_name", "given_name", "family_name", "federation_club", "national_id"):
         if name in changes:
             changes[name] = (changes[name] or "").strip()
     if "full_name" in changes and not changes["full_name"]:
-        problems.append((None, "full_name", "a player needs a name"))
+        problems.append((None, "full_name", _("a player needs a name")))
     names = [changes.get(name, getattr(player, name)) for name in ("given_name", "family_name")]
     if {"given_name", "family_name"} & set(changes) and not any(names):
-        problems.append((None, "family_name", "a player needs a name"))
+        problems.append((None, "family_name", _("a player needs a name")))
     if "country" in changes:
         country = changes["country"] = (changes["country"] or "").strip().upper()
         if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
-            problems.append((None, "country", f"'{country}' is not a two-letter country code"))
+            problems.append(
+                (
+                    None,
+                    "country",
+                    _("'%(country)s' is not a two-letter country code") % {"country": country},
+                )
+            )
     if "egd_pin" in changes:
         changes["egd_pin"] = (changes["egd_pin"] or "").strip()
         problems += _pin_problems(changes["egd_pin"], player)
@@ -168,7 +194,7 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
     if problem:
         problems.append((None, "national_id", problem))
     if problems:
-        raise ServiceError(f"{player.username} was not changed", problems)
+        raise ServiceError(not_changed(player), problems)
     with transaction.atomic():
         # Only the player's row is locked: PostgreSQL cannot lock the nullable side of
         # the outer join to the club.
@@ -176,7 +202,10 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
             Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=player.pk)
         )
         if player.erased_at is not None:
-            raise ServiceError(f"{player.username}'s record was erased: it cannot be changed")
+            raise ServiceError(
+                _("%(username)s's record was erased: it cannot be changed")
+                % {"username": player.username}
+            )
         before = player_snapshot(player)
         old_entry_rank, old_club_id = player.entry_rank, player.club_id
         for name, value in changes.items():
@@ -185,7 +214,7 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         too_long = player.name_length_problems()
         if too_long:  # nothing is written yet: leaving the transaction writes nothing
             raise ServiceError(
-                f"{player.username} was not changed",
+                not_changed(player),
                 [(None, field, message) for field, message in too_long],
             )
         after = player_snapshot(player)
@@ -224,8 +253,16 @@ def players_create(*, user, players: Sequence[Player], summary: str) -> list[Pla
     taken = sorted(Player.objects.filter(username__in=usernames).values_list("username", flat=True))
     if taken:
         raise ServiceError(
-            f"the usernames {', '.join(taken)} are taken",
-            [(None, "username", f"'{username}' is already taken") for username in taken],
+            ngettext(
+                "the username %(usernames)s is taken",
+                "the usernames %(usernames)s are taken",
+                len(taken),
+            )
+            % {"usernames": ", ".join(taken)},
+            [
+                (None, "username", _("'%(username)s' is already taken") % {"username": username})
+                for username in taken
+            ],
         )
     for player in players:
         if player.national_rank is None:
@@ -260,7 +297,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
     both and rewrites every history row of the duplicate.
     """
     if keep.pk == duplicate.pk:
-        message = "choose two different records: this is the record to keep"
+        message = _("choose two different records: this is the record to keep")
         raise ServiceError(message, [(None, "duplicate", message)])
     check_player_scope(user, COMMITTEE, keep)
     check_player_scope(user, COMMITTEE, duplicate)
@@ -275,28 +312,43 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         }
         keep, duplicate = locked[keep.pk], locked[duplicate.pk]
         if not keep.active:
-            message = f"{keep.username} is inactive: keep an active record"
+            message = _("%(username)s is inactive: keep an active record") % {
+                "username": keep.username
+            }
             raise ServiceError(message, [(None, "keep", message)])
         between = Game.objects.valid().filter(
             Q(white=keep, black=duplicate) | Q(white=duplicate, black=keep)
         )
         played = between.aggregate(count=Count("pk"), first=Min("date"))
         if played["count"]:
-            message = (
-                f"{keep.username} and {duplicate.username} played each other "
-                f"({played['count']} game{'s' if played['count'] > 1 else ''}, "
-                f"the first on {played['first']}): "
-                "they are two people, not two records of one person"
-            )
+            message = ngettext(
+                "%(keep)s and %(duplicate)s played each other (%(count)s game, the first "
+                "on %(first)s): they are two people, not two records of one person",
+                "%(keep)s and %(duplicate)s played each other (%(count)s games, the first "
+                "on %(first)s): they are two people, not two records of one person",
+                played["count"],
+            ) % {
+                "keep": keep.username,
+                "duplicate": duplicate.username,
+                "count": played["count"],
+                "first": played["first"],
+            }
             raise ServiceError(message, [(None, "duplicate", message)])
         both_listed = tournaments_listing_both(keep, duplicate)
         if both_listed:
-            message = (
-                f"{keep.username} and {duplicate.username} are both players of the "
-                f"imported tournament{'s' if len(both_listed) > 1 else ''} "
-                f"{', '.join(both_listed)}: a tournament file lists each player once, so "
-                "they are two people, not two records of one person"
-            )
+            message = ngettext(
+                "%(keep)s and %(duplicate)s are both players of the imported tournament "
+                "%(tournaments)s: a tournament file lists each player once, so they are two "
+                "people, not two records of one person",
+                "%(keep)s and %(duplicate)s are both players of the imported tournaments "
+                "%(tournaments)s: a tournament file lists each player once, so they are two "
+                "people, not two records of one person",
+                len(both_listed),
+            ) % {
+                "keep": keep.username,
+                "duplicate": duplicate.username,
+                "tournaments": ", ".join(both_listed),
+            }
             raise ServiceError(message, [(None, "duplicate", message)])
         keep_first, duplicate_first = earliest_entry([keep]), earliest_entry([duplicate])
         earliest = min(

@@ -20,6 +20,7 @@ from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.db.models import F, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from notifications.models import MailProfile, OutgoingMail
 from players.models import (
@@ -106,7 +107,7 @@ def player_erase(*, user, player: Player) -> Player:
     lockout, their mail and the mail to others naming them, and the rank lists waiting
     to be applied (``docs/operations.md``)."""
     if player.erased_at is not None:
-        raise ServiceError(f"{player.username} was already erased")
+        raise ServiceError(_("%(username)s was already erased") % {"username": player.username})
     with transaction.atomic():
         player = Player.objects.select_for_update().get(pk=player.pk)
         records = [player, *_records_merged_into(player)]

@@ -10,6 +10,8 @@ from typing import Any
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from notifications.senders import report_answer_send
 from players.models import Game, GameReport, Player
@@ -39,17 +41,22 @@ def report_create(*, user, player: Player, game_id: int, kind: str, text: str = 
     games. One open report per game and player (a database constraint too)."""
     text = text.strip()
     if kind not in GameReport.Kind.values:
-        raise ServiceError("choose what is wrong", [(None, "kind", f"'{kind}' is not a choice")])
+        raise ServiceError(_("choose what is wrong"), [(None, "kind", _not_a_choice(kind))])
     if kind in TEXT_REQUIRED_KINDS and not text:
-        message = "say what is wrong with the game"
+        message = _("say what is wrong with the game")
         raise ServiceError(message, [(None, "text", message)])
     game = Game.objects.filter(Q(white=player) | Q(black=player), pk=game_id).first()
     if game is None:
-        raise ServiceError(f"game {game_id} is not one of {player.username}'s games")
+        raise ServiceError(
+            _("game %(number)s is not one of %(username)s's games")
+            % {"number": game_id, "username": player.username}
+        )
     if game.is_void:
-        raise ServiceError(f"game {game.pk} is void already: it counts for nothing")
+        raise ServiceError(
+            _("game %(number)s is void already: it counts for nothing") % {"number": game.pk}
+        )
     if GameReport.objects.filter(game=game, player=player, resolved_at__isnull=True).exists():
-        raise ServiceError(_ALREADY_OPEN)
+        raise ServiceError(str(_ALREADY_OPEN))
     try:
         with transaction.atomic():
             # The player's row locked: two reports sent at once are counted one by one.
@@ -59,8 +66,14 @@ def report_create(*, user, player: Player, game_id: int, kind: str, text: str = 
             ).count()
             if recent >= REPORTS_PER_HOUR:
                 raise ServiceError(
-                    f"you have sent {recent} reports in the last hour; the volunteers "
-                    "answer those first: report the next game later"
+                    ngettext(
+                        "you have sent %(count)s report in the last hour; the volunteers "
+                        "answer it first: report the next game later",
+                        "you have sent %(count)s reports in the last hour; the volunteers "
+                        "answer those first: report the next game later",
+                        recent,
+                    )
+                    % {"count": recent}
                 )
             report = GameReport.objects.create(
                 game=game,
@@ -78,11 +91,17 @@ def report_create(*, user, player: Player, game_id: int, kind: str, text: str = 
                 summary=f"game {game.pk}: {report.get_kind_display()}",
             )
     except IntegrityError as error:  # a second submit raced the first
-        raise ServiceError(_ALREADY_OPEN) from error
+        raise ServiceError(str(_ALREADY_OPEN)) from error
     return report
 
 
-_ALREADY_OPEN = "you have already reported this game; the volunteers have not answered yet"
+_ALREADY_OPEN = gettext_lazy(
+    "you have already reported this game; the volunteers have not answered yet"
+)
+
+
+def _not_a_choice(value: str) -> str:
+    return _("'%(value)s' is not a choice") % {"value": value}
 
 
 def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -> GameReport:
@@ -92,10 +111,11 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
     answer saying why the game stands)."""
     answer = answer.strip()
     if resolution not in GameReport.Resolution.values:
-        message = f"'{resolution}' is not a choice"
-        raise ServiceError("choose what was done", [(None, "resolution", message)])
+        raise ServiceError(
+            _("choose what was done"), [(None, "resolution", _not_a_choice(resolution))]
+        )
     if resolution == GameReport.Resolution.AS_RECORDED and not answer:
-        message = "tell the player why the game stands as recorded"
+        message = _("tell the player why the game stands as recorded")
         raise ServiceError(message, [(None, "answer", message)])
     with transaction.atomic():
         report = (
@@ -106,15 +126,17 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
         game = report.game
         check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
         if not report.is_open:
-            raise ServiceError(f"report {report.pk} was resolved already")
+            raise ServiceError(_("report %(number)s was resolved already") % {"number": report.pk})
         if resolution == GameReport.Resolution.VOIDED and not game.is_void:
-            message = f"game {game.pk} is not void: void it first (Void… on the game's page)"
+            message = _("game %(number)s is not void: void it first (Void… on the game's page)") % {
+                "number": game.pk
+            }
             raise ServiceError(message, [(None, "resolution", message)])
         if resolution == GameReport.Resolution.CORRECTED and game.revision == report.game_revision:
-            message = (
-                f"game {game.pk} has not changed since it was reported: correct it first "
+            message = _(
+                "game %(number)s has not changed since it was reported: correct it first "
                 "(Correct or back-date on the game's page)"
-            )
+            ) % {"number": game.pk}
             raise ServiceError(message, [(None, "resolution", message)])
         before = report_snapshot(report)
         report.resolution = resolution

@@ -9,6 +9,8 @@ from datetime import date
 
 from django.db import IntegrityError, transaction
 from django.db.models import Min
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from players.models import Game, Player, Tournament, TournamentPlayer
 from players.rank_lists import looks_binary
@@ -28,12 +30,12 @@ from ratings.engine.formats import (
 )
 from ratings.engine.records import GameRecord
 
-NOT_A_TOURNAMENT_FILE = (
+NOT_A_TOURNAMENT_FILE = gettext_lazy(
     "This is not a tournament file (it holds binary data): upload an EGD tournament "
     "result file (h9, h4…) or an OpenGotha XML file, as text."
 )
-EMPTY_TOURNAMENT_FILE = "The file is empty: there is no tournament in it."
-UTF16_TOURNAMENT_FILE = (
+EMPTY_TOURNAMENT_FILE = gettext_lazy("The file is empty: there is no tournament in it.")
+UTF16_TOURNAMENT_FILE = gettext_lazy(
     "The file is saved as UTF-16: save it as UTF-8 (or ISO-8859-15, as OpenGotha writes "
     "h-files) and import it again."
 )
@@ -43,11 +45,11 @@ def tournament_file_problem(data: bytes) -> str | None:
     """Why ``data`` cannot be a tournament file at all (empty, UTF-16, binary), or None.
     Said before reading: the h-file reader would list every line of noise as an error."""
     if not data.strip(b"\xef\xbb\xbf \t\r\n\f\v"):
-        return EMPTY_TOURNAMENT_FILE
+        return str(EMPTY_TOURNAMENT_FILE)
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        return UTF16_TOURNAMENT_FILE
+        return str(UTF16_TOURNAMENT_FILE)
     if looks_binary(data[:4096].decode("latin-1")):
-        return NOT_A_TOURNAMENT_FILE
+        return str(NOT_A_TOURNAMENT_FILE)
     return None
 
 
@@ -137,10 +139,13 @@ def _pin_notes(file_player: FilePlayer, player: Player | None) -> tuple[str, ...
     if player is None or not pin or pin == player.egd_pin:
         return ()
     if not player.egd_pin:
-        return (f"gains the file's EGD PIN {pin}",)
+        return (_("gains the file's EGD PIN %(pin)s") % {"pin": pin},)
     return (
-        f"the file's EGD PIN {pin} is not the one on file ({player.egd_pin}): "
-        f"{player.egd_pin} is kept; correct the player's record if the file is right",
+        _(
+            "the file's EGD PIN %(pin)s is not the one on file (%(on_file)s): %(on_file)s "
+            "is kept; correct the player's record if the file is right"
+        )
+        % {"pin": pin, "on_file": player.egd_pin},
     )
 
 
@@ -148,7 +153,7 @@ def _rating_notes(file_player: FilePlayer) -> tuple[str, ...]:
     """What the preview says of a rating the file gives that is no declared GoR (the
     player starts from their rank)."""
     reason = rating_not_declared(file_player)
-    return (f"{reason}; starts from the rank",) if reason else ()
+    return (_("%(reason)s; starts from the rank") % {"reason": reason},) if reason else ()
 
 
 class _Matcher:
@@ -172,8 +177,16 @@ class _Matcher:
         self.problems: list[str] = []
 
     def _conflict(self, match: PlayerMatch, reason: str, hint: str = "") -> PlayerMatch:
-        where = f"{match.file_player.full_name} (line {match.file_player.line})"
-        self.problems.append(f"{where}: {reason}{hint}")
+        values = {
+            "name": match.file_player.full_name,
+            "line": match.file_player.line,
+            "reason": reason,
+            "hint": hint,
+        }
+        if hint:
+            self.problems.append(_("%(name)s (line %(line)s): %(reason)s; %(hint)s") % values)
+        else:
+            self.problems.append(_("%(name)s (line %(line)s): %(reason)s") % values)
         return dataclasses.replace(match, conflict=reason)
 
     def _namesakes(self, file_player: FilePlayer, username: str) -> tuple[str, ...]:
@@ -195,7 +208,8 @@ class _Matcher:
             player = self.by_username.get(target)
             if player is None:
                 return self._conflict(
-                    PlayerMatch(file_player, target), f"--map names '{target}', no active player"
+                    PlayerMatch(file_player, target),
+                    _("--map names '%(username)s', no active player") % {"username": target},
                 )
             return PlayerMatch(file_player, player.username, player, "--map")
         if file_player.username in self.new_usernames:
@@ -205,7 +219,9 @@ class _Matcher:
             match = PlayerMatch(file_player, holders[0].username, holders[0], "EGD PIN")
             if len(holders) > 1:
                 names = ", ".join(sorted(p.username for p in holders))
-                return self._conflict(match, f"EGD PIN {pin} belongs to {names}")
+                return self._conflict(
+                    match, _("EGD PIN %(pin)s belongs to %(names)s") % {"pin": pin, "names": names}
+                )
             return match
         national_id = file_player.national_id
         player = self.by_national_id.get(national_id) if national_id else None
@@ -225,8 +241,9 @@ class _Matcher:
                 names = ", ".join(sorted(p.username for p in namesakes))
                 return self._conflict(
                     match,
-                    f"several players have this name ({names})",
-                    f"; give the right one with --map {file_player.username}=USERNAME",
+                    _("several players have this name (%(names)s)") % {"names": names},
+                    _("give the right one with --map %(username)s=USERNAME")
+                    % {"username": file_player.username},
                 )
             return match
         return PlayerMatch(file_player, self.new_username(file_player.username))
@@ -235,18 +252,22 @@ class _Matcher:
         """A new player under the username the user chose for them."""
         match = PlayerMatch(file_player, username)
         if username.lower() in self.on_site:
-            return self._conflict(match, f"the username '{username}' is taken")
+            return self._conflict(
+                match, _("the username '%(username)s' is taken") % {"username": username}
+            )
         other = self.chosen.setdefault(username, file_player)
         if other is not file_player:
             return self._conflict(
-                match, f"the username '{username}' is also chosen for line {other.line}"
+                match,
+                _("the username '%(username)s' is also chosen for line %(line)s")
+                % {"username": username, "line": other.line},
             )
         holders = self.by_pin.get(file_player.pin, []) if file_player.pin else []
         if holders:
             return self._conflict(
                 match,
-                f"EGD PIN {file_player.pin} is already {holders[0].username}'s: "
-                "one person, one record",
+                _("EGD PIN %(pin)s is already %(username)s's: one person, one record")
+                % {"pin": file_player.pin, "username": holders[0].username},
             )
         return match
 
@@ -278,7 +299,7 @@ def plan_tournament_import(
     matches = [matcher.match(file_player) for file_player in file.players]
     problems = matcher.problems
     problems += [
-        f"--map {name}=...: the file has no player suggested as '{name}'"
+        _("--map %(name)s=...: the file has no player suggested as '%(name)s'") % {"name": name}
         for name in [*matcher.mapping, *matcher.new_usernames]
     ]
     claimed: dict[int, list[int]] = defaultdict(list)
@@ -289,10 +310,13 @@ def plan_tournament_import(
         if len(indexes) > 1:
             username = matches[indexes[0]].username
             lines = ", ".join(str(matches[index].file_player.line) for index in indexes)
-            problems.append(f"lines {lines} all match {username}: give the others with --map")
+            values = {"lines": lines, "username": username}
+            problems.append(
+                _("lines %(lines)s all match %(username)s: give the others with --map") % values
+            )
             for index in indexes:
                 matches[index] = dataclasses.replace(
-                    matches[index], conflict=f"lines {lines} all match {username}"
+                    matches[index], conflict=_("lines %(lines)s all match %(username)s") % values
                 )
     date_problem = tournament_dates_problem(file)
     if date_problem:
@@ -302,15 +326,21 @@ def plan_tournament_import(
     games_on_file = tournament.games.count() if tournament is not None else 0
     if games_on_file:
         problems.append(
-            f"the tournament '{code}' is already on file with "
-            f"{games_on_file} games (import under another code with --code)"
+            ngettext(
+                "the tournament '%(code)s' is already on file with %(count)s game (import "
+                "under another code with --code)",
+                "the tournament '%(code)s' is already on file with %(count)s games (import "
+                "under another code with --code)",
+                games_on_file,
+            )
+            % {"code": code, "count": games_on_file}
         )
     return ImportPlan(file, matches, problems, tournament, games_on_file)
 
 
 _WHERE_THE_DATES_ARE = {
-    "egd": "its DT header",
-    "opengotha": "the OpenGotha dates (beginDate, endDate)",
+    "egd": gettext_lazy("its DT header"),
+    "opengotha": gettext_lazy("the OpenGotha dates (beginDate, endDate)"),
 }
 
 
@@ -326,12 +356,17 @@ def tournament_dates_problem(file: TournamentFile, today: date | None = None) ->
     )
     if problem is None:
         return None
-    where = _WHERE_THE_DATES_ARE.get(info.file_format, "its dates")
-    return (
-        f"the file is dated {info.start} to {info.end} ({where}): {problem}; a tournament "
-        f"is accepted {accepted_game_dates(today)}: correct the file's dates and import "
-        "it again"
-    )
+    where = _WHERE_THE_DATES_ARE.get(info.file_format) or _("its dates")
+    return _(
+        "the file is dated %(start)s to %(end)s (%(where)s): %(problem)s; a tournament is "
+        "accepted %(accepted)s: correct the file's dates and import it again"
+    ) % {
+        "start": info.start,
+        "end": info.end,
+        "where": where,
+        "problem": problem,
+        "accepted": accepted_game_dates(today),
+    }
 
 
 def plan_duplicates(plan: ImportPlan) -> list[str]:
@@ -374,7 +409,7 @@ def tournament_import(
     refused."""
     if plan.problems:
         raise ServiceError(
-            "the file cannot be imported as it is; nothing was stored",
+            _("the file cannot be imported as it is; nothing was stored"),
             [(None, "", problem) for problem in plan.problems],
         )
     info = plan.file.tournament
@@ -431,8 +466,10 @@ def tournament_import(
     except IntegrityError:
         # Someone stored the tournament or one of the new usernames since the plan was made.
         raise ServiceError(
-            "the tournament or a new player was stored by someone else meanwhile; nothing "
-            "was stored: look at the plan again"
+            _(
+                "the tournament or a new player was stored by someone else meanwhile; nothing "
+                "was stored: look at the plan again"
+            )
         ) from None
     return ImportResult(
         games=result.games,

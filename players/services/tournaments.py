@@ -7,6 +7,7 @@ from datetime import date
 
 from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Min
+from django.utils.translation import gettext as _
 
 from players.models import (
     Game,
@@ -68,10 +69,21 @@ def tournament_code_problem(code: str) -> str | None:
     """Why ``code`` cannot name a tournament (whether it is taken aside), or None."""
     max_length = Tournament._meta.get_field("code").max_length
     if not code or len(code) > max_length or not set(code) <= _TOURNAMENT_CODE_CHARACTERS:
-        return f"'{code}' is not a code: letters, digits, - and _ only (at most {max_length})"
+        return _("'%(code)s' is not a code: letters, digits, - and _ only (at most %(max)s)") % {
+            "code": code,
+            "max": max_length,
+        }
     if code.lower() in RESERVED_TOURNAMENT_CODES:
-        return f"'{code}' is reserved: choose another code"
+        return _("'%(code)s' is reserved: choose another code") % {"code": code}
     return None
+
+
+def _code_taken(code: str) -> str:
+    return _("the code '%(code)s' is taken") % {"code": code}
+
+
+def _not_a_class(egf_class: str) -> str:
+    return _("'%(class)s' is not an EGF class (A, B, C or D)") % {"class": egf_class}
 
 
 def tournament_create(
@@ -91,15 +103,22 @@ def tournament_create(
     if code_problem:
         problems.append((None, "code", code_problem))
     elif Tournament.objects.filter(code=code).exists():
-        problems.append((None, "code", f"the code '{code}' is taken"))
+        problems.append((None, "code", _code_taken(code)))
     if egf_class not in Tournament.EgfClass.values:
-        problems.append((None, "egf_class", f"'{egf_class}' is not an EGF class (A, B, C or D)"))
+        problems.append((None, "egf_class", _not_a_class(egf_class)))
     if start_date and end_date and end_date < start_date:
-        problems.append((None, "end_date", f"the end {end_date} is before the start {start_date}"))
+        problems.append(
+            (
+                None,
+                "end_date",
+                _("the end %(end)s is before the start %(start)s")
+                % {"end": end_date, "start": start_date},
+            )
+        )
     if end_date and not start_date:
-        problems.append((None, "start_date", "a tournament with an end date needs a start date"))
+        problems.append((None, "start_date", _("a tournament with an end date needs a start date")))
     if problems:
-        raise ServiceError("the tournament was not added", problems)
+        raise ServiceError(_("the tournament was not added"), problems)
     try:
         # The unique code settles a race with another volunteer adding the same code.
         with transaction.atomic():
@@ -124,8 +143,9 @@ def tournament_create(
                 summary=summary or code,
             )
     except IntegrityError:
-        message = f"the code '{code}' is taken"
-        raise ServiceError("the tournament was not added", [(None, "code", message)]) from None
+        raise ServiceError(
+            _("the tournament was not added"), [(None, "code", _code_taken(code))]
+        ) from None
     return tournament
 
 
@@ -136,12 +156,11 @@ def tournament_class_set(*, user, tournament: Tournament, egf_class: str, reason
     was already ``egf_class`` (nothing written)."""
     if egf_class not in Tournament.EgfClass.values:
         raise ServiceError(
-            "the class was not changed",
-            [(None, "egf_class", f"'{egf_class}' is not an EGF class (A, B, C or D)")],
+            _("the class was not changed"), [(None, "egf_class", _not_a_class(egf_class))]
         )
     if not reason.strip():
         raise ServiceError(
-            "the class was not changed", [(None, "reason", "say why the class is corrected")]
+            _("the class was not changed"), [(None, "reason", _("say why the class is corrected"))]
         )
     # imported here: adjustments imports games, which imports this module
     from players.services.adjustments import egf_algorithms

@@ -31,6 +31,13 @@ TODAY = date(2026, 11, 23)
         ("24/11", date(2025, 11, 24)),
         ("31 Dec", date(2025, 12, 31)),
         ("29 Feb", date(2024, 2, 29)),
+        # The months as a French or Afrikaans volunteer writes them.
+        ("2 févr. 2026", date(2026, 2, 2)),
+        ("2 fe\u0301vrier 2026", date(2026, 2, 2)),
+        ("1 août", date(2026, 8, 1)),
+        ("14 Mei", date(2026, 5, 14)),
+        ("3 Okt 2025", date(2025, 10, 3)),
+        ("24 Desember", date(2025, 12, 24)),
     ],
 )
 def test_it_reads_the_ways_volunteers_type_a_date(typed, meant):
