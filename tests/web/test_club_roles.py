@@ -395,3 +395,46 @@ def test_a_club_volunteer_adds_a_player_to_their_club_or_to_none(cape_volunteer,
     assert visitor.status_code == 302
     assert set(Player.objects.values_list("username", flat=True)) == {"vis"}
     assert not Membership.objects.filter(player__username="vis").exists()
+
+
+def test_a_club_committee_sees_its_clubs_games_and_members_awaiting_the_recompute(
+    cape_committee, pretoria_committee, connie, cape_town, pretoria, members
+):
+    from ratings.recompute.run import recompute_pending
+
+    recompute_pending()  # nothing waits before tonight's sheets
+    cape = record_sheet_submit(
+        user=cape_committee,
+        games=[
+            factories.game(members["ann"], members["ben"], "W", date(2024, 3, 1)),
+            factories.game(members["ben"], members["vic"], "B", date(2024, 3, 1)),
+        ],
+        club=cape_town,
+    ).games
+    record_sheet_submit(
+        user=pretoria_committee,
+        games=[factories.game(members["pia"], members["ann"], "W", date(2024, 3, 2))],
+        club=pretoria,
+    )
+
+    html = logged_in(cape_committee).get("/committee/recompute/").content.decode()
+    waiting = section(html, "club-waiting")
+    assert "2 games entered for Cape Town Go Club await the sagc recompute" in waiting
+    assert set(re.findall(r'href="/games/(\d+)/"', waiting)) == {str(g.pk) for g in cape}
+    members_shown = re.search(r'id="club-waiting-members".*?</ul>', waiting, re.S).group(0)
+    # ann played twice (once at Pretoria's evening), ben twice; Pretoria's pia and the
+    # visitor are no member of Cape Town's
+    assert re.findall(r'href="/players/(\w+)/"', members_shown) == ["ann", "ben"]
+    assert "2 games" in members_shown and "pia" not in members_shown
+    assert "Full recompute of every algorithm" not in html
+
+    # Another club's is no choice for a club's committee; the federation's sees any club.
+    refused = logged_in(pretoria_committee).get(f"/committee/recompute/?club={cape_town.pk}")
+    assert refused.status_code == 200
+    assert "await the" not in section(refused.content.decode(), "club-waiting")
+    federation = logged_in(connie).get(f"/committee/recompute/?club={pretoria.pk}")
+    assert "1 game entered for Pretoria Go Club awaits" in federation.content.decode()
+
+    recompute_pending()
+    html = logged_in(cape_committee).get("/committee/recompute/").content.decode()
+    assert "Nothing of Cape Town Go Club is waiting" in section(html, "club-waiting")
