@@ -1,6 +1,6 @@
 from collections import Counter, defaultdict
 
-from django.db import migrations
+from django.db import migrations, models
 
 
 def tournament_clubs_from_sheets(apps, schema_editor):
@@ -40,5 +40,9 @@ class Migration(migrations.Migration):
     dependencies = [("players", "0016_club_roles_and_memberships")]
 
     operations = [
+        migrations.AddIndex(
+            model_name="game",
+            index=models.Index(fields=["club", "date", "seq"], name="game_club_date"),
+        ),
         migrations.RunPython(tournament_clubs_from_sheets, migrations.RunPython.noop),
     ]

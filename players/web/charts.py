@@ -19,6 +19,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from django.utils.safestring import SafeString, mark_safe
+
 from players.selectors.players import ChartPoint
 from ratings.engine.base import registry
 from ratings.engine.description import VALUE_SCALE, RankScale
@@ -311,6 +313,25 @@ class ActivityBar:
     members_y: float
     label: str  # the month's tick ("Jan" and the year under January)
     title: str  # what a pointer or a screen reader reads
+
+
+def activity_svg(bars: Sequence[ActivityBar]) -> SafeString:
+    """The bars' SVG elements in one call (24 months of five numbers each through the
+    template language took a fifth of a club page's time), numbers written as SVG wants
+    them (a point, never the language's decimal comma)."""
+    base = ACTIVITY_HEIGHT - MARGIN_BOTTOM
+    return mark_safe(
+        "".join(
+            f"<g><title>{html.escape(bar.title)}</title>"
+            f'<rect x="{bar.x:g}" y="{bar.games_y:g}" width="10" height="{bar.games_height:g}" '
+            'class="activity-games" fill="#0d6efd"/>'
+            f'<rect x="{bar.x + 11:g}" y="{bar.members_y:g}" width="10" '
+            f'height="{bar.members_height:g}" class="activity-members" fill="#fd7e14"/>'
+            f'<text x="{bar.x:g}" y="{base + 14}" font-size="10" fill="currentColor">'
+            f"{html.escape(bar.label)}</text></g>"
+            for bar in bars
+        )
+    )
 
 
 def activity_bars(months: Sequence) -> tuple[list[ActivityBar], int]:

@@ -6,7 +6,7 @@ imported for a club, whose volunteers then correct its games. Roles held for eve
 
 import importlib
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
 from django.apps import apps
@@ -618,3 +618,36 @@ def test_the_migration_gives_a_tournament_the_club_of_most_of_its_sheets(vera, c
             "club", flat=True
         )
     ) == {cape_town.pk, pretoria.pk}
+
+
+def test_a_clubs_activity_counts_each_member_once_a_month_whatever_colour_or_club(
+    vera, cape_town, pretoria, members
+):
+    from players.selectors.clubs import club_activity
+
+    today = timezone.localdate()
+    this_month = today.replace(day=1)
+    last_month = (this_month - timedelta(days=1)).replace(day=1)
+    ann, ben, pia, vic = (members[name] for name in ("ann", "ben", "pia", "vic"))
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ann, ben, "W", this_month),
+            factories.game(ben, ann, "B", this_month, round=2),  # both again, other colours
+            factories.game(vic, ann, "W", last_month),
+        ],
+        club=cape_town,
+    )
+    # ben at Pretoria's evening: active for Cape Town, a game of Pretoria's
+    record_sheet_submit(
+        user=vera, games=[factories.game(pia, ben, "W", last_month, round=3)], club=pretoria
+    )
+
+    months = {row.month: (row.games, row.members) for row in club_activity(cape_town, today)}
+
+    assert len(months) == 24
+    assert months[this_month] == (2, 2)
+    assert months[last_month] == (1, 2)
+    assert sum(games for games, _ in months.values()) == 3
+    pretoria_months = {row.month: row for row in club_activity(pretoria, today)}
+    assert (pretoria_months[last_month].games, pretoria_months[last_month].members) == (1, 1)
