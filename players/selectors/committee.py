@@ -23,7 +23,7 @@ from players.selectors.players import (
     ratings_by_algorithm,
 )
 from players.selectors.reports import awaiting_recompute, pending_primary_state
-from ratings.algorithms import maintained_algorithms
+from ratings.algorithms import maintained_algorithms, primary_algorithm
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
@@ -273,7 +273,7 @@ class ClubWaiting:
     with games (anywhere) waiting, each with how many."""
 
     club: Club
-    algorithm: str
+    algorithm: str  # the primary algorithm's title
     pending_from: date | None  # None: nothing is pending
     games: list[Game]  # newest first, at most CLUB_WAITING_SHOWN
     game_count: int
@@ -285,7 +285,8 @@ def club_waiting(club: Club) -> ClubWaiting:
     queries after the state's: the club's games by its index, then its members' games
     by theirs)."""
     state = pending_primary_state()
-    algorithm = state.algorithm if state is not None else maintained_algorithms()[0]
+    name = state.algorithm if state is not None else primary_algorithm()
+    algorithm = registry()[name].title
     if state is None:
         return ClubWaiting(club, algorithm, None, [], 0, [])
     waiting = Game.objects.valid().filter(awaiting_recompute(state))

@@ -425,7 +425,7 @@ def test_a_club_committee_sees_its_clubs_games_and_members_awaiting_the_recomput
 
     html = logged_in(cape_committee).get("/committee/recompute/").content.decode()
     waiting = section(html, "club-waiting")
-    assert "2 games entered for Cape Town Go Club await the sagc recompute" in waiting
+    assert "2 games entered for Cape Town Go Club await the SAGC index recompute" in waiting
     assert set(re.findall(r'href="/games/(\d+)/"', waiting)) == {str(g.pk) for g in cape}
     members_shown = re.search(r'id="club-waiting-members".*?</ul>', waiting, re.S).group(0)
     # ann played twice (once at Pretoria's evening), ben twice; Pretoria's pia and the
@@ -649,5 +649,15 @@ def test_a_clubs_activity_counts_each_member_once_a_month_whatever_colour_or_clu
     assert months[this_month] == (2, 2)
     assert months[last_month] == (1, 2)
     assert sum(games for games, _ in months.values()) == 3
+    # The chart names the years: under the first month and under each January.
+    from players.web.charts import activity_bars, activity_svg
+
+    rows = club_activity(cape_town, today)
+    svg = activity_svg(activity_bars(rows)[0])
+    years = re.findall(r">(\d{4})</text>", svg)
+    assert years == [str(rows[0].month.year)] + [
+        str(row.month.year) for row in rows[1:] if row.month.month == 1
+    ]
+    assert "<title>" + f"{this_month:%Y-%m}: 2 games, 2 active members" in svg
     pretoria_months = {row.month: row for row in club_activity(pretoria, today)}
     assert (pretoria_months[last_month].games, pretoria_months[last_month].members) == (1, 1)
