@@ -468,6 +468,10 @@ def test_a_club_volunteer_creates_a_tournament_of_their_club_listed_on_its_page(
     assert (entry.after["club"], entry.club_id) == ("Cape Town Go Club", cape_town.pk)
     page = client.get(f"/clubs/{cape_town.pk}/").content.decode()
     assert 'href="/tournaments/autumn-open-2024/"' in page
+    facts = client.get("/tournaments/autumn-open-2024/").content.decode()
+    assert re.search(
+        rf'id="tournament-club"><a href="/clubs/{cape_town.pk}/">Cape Town Go Club</a>', facts
+    )
     other = client.get(f"/clubs/{pretoria.pk}/").content.decode()
     assert "/tournaments/autumn-open-2024/" not in other
 
