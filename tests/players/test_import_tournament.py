@@ -545,7 +545,7 @@ def test_the_command_imports_a_tournament_for_the_club_it_names(spring):
     cape_town = factories.club("Cape Town Go Club")
     factories.club("Pretoria Go Club")
 
-    with pytest.raises(CommandError, match="no such club.*Cape Town Go Club, Pretoria Go Club"):
+    with pytest.raises(CommandError, match=r"no such club.*Cape Town Go Club, Pretoria Go Club"):
         run("import_tournament", str(spring), "--yes", "--club", "Durban")
     assert not Tournament.objects.exists()
 
