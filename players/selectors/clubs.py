@@ -175,11 +175,10 @@ def club_activity(club: Club, today: date) -> list[MonthActivity]:
     members' distinct (month, player) pairs of both colours counted in the database."""
     first = months_before(today.replace(day=1), ACTIVITY_MONTHS - 1)
     valid = Game.objects.filter(voided_at__isnull=True, date__gte=first).order_by()
-    by_month = {"year": ExtractYear("date"), "month": ExtractMonth("date")}
+    valid = valid.annotate(year=ExtractYear("date"), month=ExtractMonth("date"))
     games = {
         (year, month): count
         for year, month, count in valid.filter(club=club)
-        .annotate(**by_month)
         .values_list("year", "month")
         .annotate(count=Count("id"))
     }
@@ -187,28 +186,28 @@ def club_activity(club: Club, today: date) -> list[MonthActivity]:
     # One (year, month, player) a row: a member's month once, whichever colour.
     pairs = (
         valid.filter(white__in=members)
-        .annotate(**by_month, player=F("white_id"))
+        .annotate(player=F("white_id"))
         .values_list("year", "month", "player")
         .union(
             valid.filter(black__in=members)
-            .annotate(**by_month, player=F("black_id"))
+            .annotate(player=F("black_id"))
             .values_list("year", "month", "player")
         )
     )
     sql, params = pairs.query.sql_with_params()
-    year, month = (connection.ops.quote_name(name) for name in ("year", "month"))
+    year_column, month_column = (connection.ops.quote_name(name) for name in ("year", "month"))
     with connection.cursor() as cursor:
         # The union's rows counted where they are: the ORM's own SQL, wrapped.
         cursor.execute(
-            f"SELECT pairs.{year}, pairs.{month}, COUNT(*) FROM ({sql}) pairs "
-            f"GROUP BY pairs.{year}, pairs.{month}",
+            f"SELECT pairs.{year_column}, pairs.{month_column}, COUNT(*) FROM ({sql}) pairs "
+            f"GROUP BY pairs.{year_column}, pairs.{month_column}",
             params,
         )
         active = {(int(y), int(m)): n for y, m, n in cursor.fetchall()}
     months = []
-    month = first
-    while month <= today:
-        key = (month.year, month.month)
-        months.append(MonthActivity(month, games.get(key, 0), active.get(key, 0)))
-        month = (month + timedelta(days=32)).replace(day=1)
+    day = first
+    while day <= today:
+        key = (day.year, day.month)
+        months.append(MonthActivity(day, games.get(key, 0), active.get(key, 0)))
+        day = (day + timedelta(days=32)).replace(day=1)
     return months
