@@ -552,6 +552,8 @@ def test_a_club_volunteer_may_not_add_games_to_another_clubs_tournament(
     client = logged_in(cape_volunteer)
     preview = upload(client, SPRING_CUP, club=cape_town.pk)
     assert "Club: Pretoria Go Club" in preview.content.decode()
+    # What the browser posts back: the volunteer's club, so the refusal names Pretoria's.
+    assert f'<input type="hidden" name="club" value="{cape_town.pk}">' in preview.content.decode()
 
     response = client.post(IMPORT, confirmation(preview))
 
