@@ -6,7 +6,9 @@ with a current rating under every maintained algorithm, 200,000 background histo
 rows, one player with 2,000 games (each entered for white's club) and their
 2,000 SAGC history rows, and 500 tournaments of 200,000 games (one of EGC 2013's size,
 600 players over 10 rounds; the others about 80 players over 10 rounds) with their
-EGF 2021 history rows, all written with ``bulk_create`` (no recompute: the pages only
+EGF 2021 history rows, and 798,000 games of club evenings (each club's record sheets
+of 20 games, entered for it: about a million games in all, issue 28), all written with
+``bulk_create`` (no recompute: the pages only
 read; the tournaments' stored counts as the services keep them). Then, with Django's
 test Client in this process (so the time is the server's: resolving, the view, its
 queries and the templates; no network), it times each page after three warm-up
@@ -45,6 +47,11 @@ TOURNAMENT_GAMES = 200_000
 BIG_TOURNAMENT_PLAYERS = 600  # EGC 2013 had 594
 TOURNAMENT_ROUNDS = 10
 BIG_TOURNAMENT = "big-open"
+# Issue 28: a million games in all, the rest club evenings: each club's record sheets
+# of about 20 games among its members (a visitor now and then), over the 11 years.
+TOTAL_GAMES = 1_000_000
+CLUB_NIGHT_GAMES = TOTAL_GAMES - HEAVY_GAMES - TOURNAMENT_GAMES
+GAMES_PER_SHEET = 20
 SEED = 20240601
 BATCH = 5_000
 
@@ -232,6 +239,55 @@ def build(rng: random.Random) -> None:
             )
         RatingHistory.objects.bulk_create(history, batch_size=BATCH)
         build_tournaments(rng, user, others, start, HEAVY_GAMES + 1)
+        build_club_nights(rng, user, clubs, others, start, today)
+
+
+def build_club_nights(rng: random.Random, user, clubs, players, start, today) -> None:
+    """``CLUB_NIGHT_GAMES`` games on record sheets of ``GAMES_PER_SHEET`` games, each
+    sheet one evening of one club (its games entered for it), spread evenly over the
+    clubs and the days from ``start`` to ``today``; one game in twenty has a visitor
+    (a player of another club)."""
+    from players.models import EntrySequence, Game, RecordSheet
+
+    seq = EntrySequence.objects.get(pk=1).last + 1
+    members: dict[int, list] = {}
+    for player in players:
+        members.setdefault(player.club_id, []).append(player)
+    per_club = CLUB_NIGHT_GAMES // len(clubs)
+    days = (today - start).days
+    for number, club in enumerate(clubs):
+        count = per_club + (CLUB_NIGHT_GAMES % len(clubs) if number == 0 else 0)
+        evenings = (count + GAMES_PER_SHEET - 1) // GAMES_PER_SHEET
+        sheets = RecordSheet.objects.bulk_create(
+            [RecordSheet(entered_by=user, club=club) for _ in range(evenings)]
+        )
+        own = members[club.pk]
+        games = []
+        for index in range(count):
+            sheet = sheets[index // GAMES_PER_SHEET]
+            day = start + timedelta(days=days * (index // GAMES_PER_SHEET) // evenings)
+            white, black = rng.sample(own, 2)
+            if index % 20 == 19:
+                black = rng.choice(players)
+                if black.pk == white.pk:
+                    black = own[0] if white.pk != own[0].pk else own[1]
+            games.append(
+                Game(
+                    seq=seq,
+                    date=day,
+                    white=white,
+                    black=black,
+                    handicap=rng.randint(0, 4),
+                    komi=0.5,
+                    winner=rng.choice("WB"),
+                    club=club,
+                    record_sheet=sheet,
+                    created_by=user,
+                )
+            )
+            seq += 1
+        Game.objects.bulk_create(games, batch_size=BATCH)
+    EntrySequence.objects.update_or_create(pk=1, defaults={"last": seq - 1})
 
 
 def build_tournaments(rng: random.Random, user, players, start, first_seq: int) -> None:
@@ -617,6 +673,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{PLAYERS:,} players with a rating under each maintained algorithm, "
         f"one with {HEAVY_GAMES:,} games; {BACKGROUND_HISTORY:,} other history rows; "
         f"{TOURNAMENTS} tournaments of {TOURNAMENT_GAMES:,} games; "
+        f"{CLUB_NIGHT_GAMES:,} games of {CLUBS} clubs' evenings; "
         f"{vendor}, Django test Client in-process, DEBUG off; {os.cpu_count()} CPUs, "
         f"load average {load} (1, 5, 15 minutes) when done."
     )

@@ -6,13 +6,16 @@ trail or the dirty mark of the ratings. Clubs, players and tournaments are plain
 reference data and editable, with every save recorded in the audit trail.
 """
 
+from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
 from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
+from django.db.models import Count, Q
 
 from clubrating.usernames import canonical_username
+from players.permissions import is_federation_committee
 from players.selectors.accounts import is_reserved_username
 from players.services.accounts import username_refusal
 from players.services.audit import audit, player_snapshot
@@ -22,8 +25,10 @@ from .models import (
     Adjustment,
     AuditEntry,
     Club,
+    ClubRole,
     EntrySequence,
     Game,
+    Membership,
     Player,
     RecordSheet,
     ResyncBatch,
@@ -72,11 +77,133 @@ def _fields(*names):
     return lambda obj: {name: str(getattr(obj, name)) for name in names}
 
 
+class FederationAdmin(admin.ModelAdmin):
+    """Clubs, their roles and memberships are the federation's to change (issue 28):
+    a superuser, or a staff account on the federation's committee (the roles held for
+    every club); a club's committee gives its own club's roles on the account pages."""
+
+    @staticmethod
+    def _federation(request) -> bool:
+        user = request.user
+        return user.is_active and (
+            user.is_superuser or (user.is_staff and is_federation_committee(user))
+        )
+
+    def has_module_permission(self, request):
+        return self._federation(request)
+
+    def has_view_permission(self, request, obj=None):
+        return self._federation(request)
+
+    def has_add_permission(self, request, obj=None):
+        return self._federation(request)
+
+    def has_change_permission(self, request, obj=None):
+        return self._federation(request)
+
+
 @admin.register(Club)
-class ClubAdmin(AuditedAdmin):
-    list_display = ["name", "founded"]
+class ClubAdmin(FederationAdmin, AuditedAdmin):
+    list_display = ["name", "founded", "current_members", "roles"]
+    list_filter = ["founded"]
     search_fields = ["name"]
     snapshot = staticmethod(_fields("name", "founded"))
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .annotate(
+                member_count=Count(
+                    "memberships", filter=Q(memberships__end__isnull=True), distinct=True
+                ),
+                role_count=Count("roles", distinct=True),
+            )
+        )
+
+    @admin.display(description="current members", ordering="member_count")
+    def current_members(self, obj) -> int:
+        return obj.member_count
+
+    @admin.display(description="club roles", ordering="role_count")
+    def roles(self, obj) -> int:
+        return obj.role_count
+
+
+@admin.register(ClubRole)
+class ClubRoleAdmin(FederationAdmin, AuditedAdmin):
+    """A role held for one club: given here by the federation, or on an account's page
+    by the club's committee. Taking one away (delete) is audited like giving it."""
+
+    list_display = ["user", "group", "club"]
+    list_filter = ["group", "club"]
+    search_fields = ["user__username", "user__email", "club__name"]
+    list_select_related = ["user", "group", "club"]
+    autocomplete_fields = ["club"]
+    raw_id_fields = ["user"]
+    snapshot = staticmethod(
+        lambda role: {"user": role.user.username, "role": role.group.name, "club": role.club.name}
+    )
+
+    def has_delete_permission(self, request, obj=None):
+        return self._federation(request)
+
+    def delete_model(self, request, obj):
+        before = self.snapshot(obj)
+        audit(request.user, "admin_delete_clubrole", obj, before=before, summary=str(obj))
+        super().delete_model(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        for role in queryset.select_related("user", "group", "club"):
+            self.delete_model(request, role)
+
+
+class CurrentMembershipFilter(admin.SimpleListFilter):
+    title = "membership"
+    parameter_name = "current"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "current"), ("no", "ended")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(end__isnull=True)
+        if self.value() == "no":
+            return queryset.filter(end__isnull=False)
+        return queryset
+
+
+class MembershipForm(forms.ModelForm):
+    class Meta:
+        model = Membership
+        fields = ["start"]
+
+    def clean_start(self):
+        start = self.cleaned_data["start"]
+        end = self.instance.end
+        if start is not None and end is not None and start >= end:
+            raise ValidationError(f"the membership ended on {end}: it must start before")
+        return start
+
+
+@admin.register(Membership)
+class MembershipAdmin(FederationAdmin, AuditedAdmin):
+    """Memberships are listed and their start corrected here ("a member since 2019");
+    joining, leaving and moving go through Correct a player's record, which keeps the
+    player's current club (``Player.club``) with their memberships and audits both."""
+
+    form = MembershipForm
+    list_display = ["player", "club", "start", "end"]
+    list_filter = [CurrentMembershipFilter, "club"]
+    search_fields = ["player__username", "player__full_name", "club__name"]
+    list_select_related = ["player", "club"]
+    readonly_fields = ["player", "club", "end"]
+    fields = ["player", "club", "start", "end"]
+    date_hierarchy = "start"
+    snapshot = staticmethod(_fields("player", "club", "start", "end"))
+
+    def has_add_permission(self, request, obj=None):
+        return False
 
 
 @admin.register(Player)
@@ -142,19 +269,21 @@ class PlayerAdmin(AuditedAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(AuditedAdmin):
-    list_display = ["code", "name", "start_date", "end_date", "egf_class"]
+    list_display = ["code", "name", "start_date", "end_date", "egf_class", "club"]
+    list_filter = ["club", "egf_class"]
     search_fields = ["code", "name"]
+    list_select_related = ["club"]
     # The class changes the EGF ratings: it is set when the tournament is created.
     readonly_fields = ["egf_class"]
-    snapshot = staticmethod(_fields("code", "name", "start_date", "end_date", "egf_class"))
+    snapshot = staticmethod(_fields("code", "name", "start_date", "end_date", "egf_class", "club"))
 
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    list_display = ["seq", "date", "white", "black", "handicap", "komi", "winner", "status"]
-    list_filter = ["status", "board_size", "date"]
+    list_display = ["seq", "date", "club", "white", "black", "handicap", "komi", "winner", "status"]
+    list_filter = ["status", "board_size", "date", "club"]
     search_fields = ["white__username", "black__username", "comment"]
-    list_select_related = ["white", "black"]
+    list_select_related = ["white", "black", "club"]
     date_hierarchy = "date"
 
 
@@ -168,8 +297,9 @@ class AdjustmentAdmin(ReadOnlyAdmin):
 
 @admin.register(RecordSheet)
 class RecordSheetAdmin(ReadOnlyAdmin):
-    list_display = ["pk", "entered_by", "entered_at", "received_on", "note"]
-    list_select_related = ["entered_by"]
+    list_display = ["pk", "club", "entered_by", "entered_at", "received_on", "note"]
+    list_filter = ["club"]
+    list_select_related = ["entered_by", "club"]
 
 
 @admin.register(ResyncBatch)

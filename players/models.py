@@ -599,6 +599,8 @@ class Game(Entry):
             models.Index(fields=["date", "round", "seq"], name="game_replay_order"),
             models.Index(fields=["white", "date"], name="game_white_date"),
             models.Index(fields=["black", "date"], name="game_black_date"),
+            # A club's page: its recent games and its games per month (issue 28).
+            models.Index(fields=["club", "date", "seq"], name="game_club_date"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -15,6 +15,7 @@ from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
@@ -415,6 +416,19 @@ class InvitationForm(forms.Form):
 
 
 # --- recompute --------------------------------------------------------------------
+
+
+class RecomputeClubForm(forms.Form):
+    """The recompute page's club: its games and members waiting (GET)."""
+
+    club = forms.ModelChoiceField(
+        queryset=Club.objects.none(), required=False, label=gettext_lazy("Club")
+    )
+
+    def __init__(self, *args, clubs=None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
+        self.fields["club"].empty_label = gettext_lazy("no club: the algorithms only")
 
 
 class FullRecomputeForm(forms.Form):

@@ -27,6 +27,7 @@ from players.committee.forms import (
     MergeForm,
     PlayerEditForm,
     PlayerToAdjustForm,
+    RecomputeClubForm,
     ResyncApplyForm,
     ResyncForm,
     TournamentClassForm,
@@ -643,8 +644,19 @@ def account_player(request, pk: int):
 @committee_required
 @require_safe
 def recompute_status(request):
+    """Every algorithm's state, and a club's games and members awaiting the recompute
+    (``?club=``): a club's committee sees its own club's (its one club at once), the
+    federation's committee any club's."""
     statuses = selectors.recompute_statuses()
     federation = is_federation_committee(request.user)
+    clubs = clubs_among(role_clubs(request.user, COMMITTEE))
+    form = RecomputeClubForm(request.GET or None, clubs=clubs)
+    club = None
+    if form.is_bound and form.is_valid():
+        club = form.cleaned_data["club"]
+    elif not form.is_bound and not federation and len(clubs) == 1:
+        club = clubs[0]
+        form = RecomputeClubForm(initial={"club": club}, clubs=clubs)
     busy = any(
         status.running_since is not None or (status.state is not None and status.state.is_pending)
         for status in statuses
@@ -658,6 +670,8 @@ def recompute_status(request):
             "federation": federation,
             "worker": selectors.worker_status(),
             "form": FullRecomputeForm(),
+            "club_form": form,
+            "waiting": selectors.club_waiting(club) if club is not None else None,
             "auto_refresh": AUTO_REFRESH_SECONDS if busy else None,
         },
     )

@@ -390,6 +390,18 @@ SheetGameFormSet = forms.formset_factory(
 )
 
 
+def offer_clubs(field: forms.ModelChoiceField, clubs, every_club: bool) -> None:
+    """``field`` offers ``clubs`` (None: every club): with the roles for every club, any
+    club or none (the federation's); a club's roles choose one of their clubs (their
+    one club chosen already)."""
+    field.queryset = Club.objects.all() if clubs is None else clubs
+    if not every_club:
+        field.required = True
+        field.empty_label = "Choose the club"
+        if len(field.queryset) == 1:
+            field.initial, field.empty_label = field.queryset[0].pk, None
+
+
 class SheetForm(forms.Form):
     """What belongs to the sheet rather than to one game: the club whose evening or
     tournament it records (one of the clubs the volunteer acts for; blank, the
@@ -417,13 +429,7 @@ class SheetForm(forms.Form):
 
     def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["club"]
-        field.queryset = Club.objects.all() if clubs is None else clubs
-        if not every_club:
-            field.required = True
-            field.empty_label = "Choose the club"
-            if len(field.queryset) == 1:
-                field.initial, field.empty_label = field.queryset[0].pk, None
+        offer_clubs(self.fields["club"], clubs, every_club)
 
 
 class GameCorrectionForm(GameFieldsForm):

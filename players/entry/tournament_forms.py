@@ -18,9 +18,10 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_unicode_slug
 from django.db.models import Q
+from django.utils.translation import gettext_lazy
 
-from players.entry.forms import RESERVED_USERNAMES
-from players.models import Player, Tournament
+from players.entry.forms import RESERVED_USERNAMES, offer_clubs
+from players.models import Club, Player, Tournament
 from players.services.tournament_files import PlayerMatch, guess_format, tournament_file_problem
 from players.services.tournaments import tournament_code_problem
 from ratings.engine.formats import FORMATS, TournamentFile, read_tournament_file
@@ -70,13 +71,38 @@ def _clean_code(code: str) -> str:
     return code
 
 
-class _TournamentFileForm(forms.Form):
-    """What both steps share: reading the file, under another code or class if asked."""
+def _club_field() -> forms.ModelChoiceField:
+    return forms.ModelChoiceField(
+        queryset=Club.objects.none(),
+        required=False,
+        empty_label=gettext_lazy("None: the federation's"),
+        label=gettext_lazy("Club"),
+        help_text=gettext_lazy(
+            "The club that holds the tournament: its volunteers correct and void its games, "
+            "and it is listed on the club's page."
+        ),
+    )
 
-    def __init__(self, *args, **kwargs) -> None:
+
+class _ClubsOffered:
+    """A form whose ``club`` offers the clubs the volunteer acts for (``clubs``: None,
+    every club; ``every_club``: the roles for every club, who may choose none)."""
+
+    def offer(self, clubs, every_club: bool) -> None:
+        offer_clubs(self.fields["club"], clubs, every_club)  # type: ignore[attr-defined]
+
+
+class _TournamentFileForm(_ClubsOffered, forms.Form):
+    """What both steps share: reading the file, under another code or class if asked,
+    for a club."""
+
+    club = _club_field()
+
+    def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.file_errors: list[RowError] = []
         self.tournament_file: TournamentFile | None = None
+        self.offer(clubs, every_club)
 
     def clean_code(self) -> str:
         return _clean_code(self.cleaned_data["code"])
@@ -178,9 +204,13 @@ class TournamentImportForm(_TournamentFileForm):
         return cleaned
 
     @staticmethod
-    def initial_for(data: bytes, file_format: str, filename: str, tournament: TournamentFile):
+    def initial_for(
+        data: bytes, file_format: str, filename: str, tournament: TournamentFile, club=None
+    ):
         info = tournament.tournament
+        chosen = {} if club is None else {"club": club.pk}
         return {
+            **chosen,
             "content": pack(data),
             "filename": filename,
             "file_format": file_format,
@@ -275,7 +305,8 @@ class FilePlayersForm(forms.Form):
         return cleaned
 
 
-class TournamentCreateForm(forms.Form):
+class TournamentCreateForm(_ClubsOffered, forms.Form):
+    club = _club_field()
     code = _code_field(
         help_text="How sheets and addresses name it: letters, digits, - and _ "
         "(e.g. spring-cup-2025)."
@@ -294,6 +325,10 @@ class TournamentCreateForm(forms.Form):
         help_text="Its weight in the EGF ratings; A for a club tournament unless the "
         "organisers say otherwise.",
     )
+
+    def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.offer(clubs, every_club)
 
     def clean_code(self) -> str:
         return _clean_code(self.cleaned_data["code"])

@@ -21,7 +21,8 @@ from players.entry.tournament_forms import (
     TournamentImportForm,
     TournamentUploadForm,
 )
-from players.permissions import volunteer_required
+from players.permissions import EVERY_CLUB, VOLUNTEERS, role_clubs, volunteer_required
+from players.selectors.clubs import clubs_among
 from players.selectors.resync import name_key
 from players.services.base import DuplicateGamesError, ServiceError
 from players.services.games import VoidedGameOnFile
@@ -86,6 +87,13 @@ def _editable(plan: ImportPlan, choices: FilePlayersForm) -> set[int]:
         ),
     )
     return {match.file_player.number for match in first[:budget]}
+
+
+def _clubs(request: HttpRequest) -> dict:
+    """The clubs a tournament may be created or imported for: the volunteer's own (their
+    one club chosen already); any or none for the roles held for every club."""
+    clubs = role_clubs(request.user, VOLUNTEERS)
+    return {"clubs": clubs_among(clubs), "every_club": clubs is EVERY_CLUB}
 
 
 def _render_upload(request: HttpRequest, form: forms.Form) -> HttpResponse:
@@ -154,20 +162,25 @@ def _duplicates_context(plan: ImportPlan, duplicates: list[str]) -> dict:
 
 
 def _confirmation(
-    form: TournamentImportForm, plan: ImportPlan, automatic: ImportPlan, duplicates: list[str]
+    request: HttpRequest,
+    form: TournamentImportForm,
+    plan: ImportPlan,
+    automatic: ImportPlan,
+    duplicates: list[str],
 ):
     """The forms that confirm exactly ``plan`` (made from the matching ``automatic``):
-    its fingerprint, and its usernames."""
+    its fingerprint, its club and its usernames."""
     data = form.cleaned_data
     initial = TournamentImportForm.initial_for(
-        data["content"], data["file_format"], data["filename"], plan.file
+        data["content"], data["file_format"], data["filename"], plan.file, data.get("club")
     )
     confirm = TournamentImportForm(
         initial={
             **initial,
             "fingerprint": plan.fingerprint(),
             "duplicates_seen": warnings_fingerprint(duplicates),
-        }
+        },
+        **_clubs(request),
     )
     return confirm, FilePlayersForm(matches=plan.matches, automatic=automatic.matches)
 
@@ -175,7 +188,9 @@ def _confirmation(
 def _store(user, plan: ImportPlan, data: dict) -> ImportResult:
     """Store the plan; games that look like stored ones need the volunteer's "import
     anyway" for the very warnings they were shown."""
-    store = partial(tournament_import, user=user, plan=plan, source=data["filename"])
+    store = partial(
+        tournament_import, user=user, plan=plan, source=data["filename"], club=data.get("club")
+    )
     return store_confirming_duplicates(
         store, save_anyway=data["save_duplicates"], warnings_seen=data["duplicates_seen"]
     )
@@ -205,21 +220,22 @@ def _import(request: HttpRequest, plan: ImportPlan, data: dict) -> HttpResponse 
 
 def _preview_upload(request: HttpRequest) -> HttpResponse:
     """The preview of a file just uploaded."""
-    upload = TournamentUploadForm(request.POST, request.FILES)
+    upload = TournamentUploadForm(request.POST, request.FILES, **_clubs(request))
     if not upload.is_valid():
         return _render_upload(request, upload)
     data = upload.cleaned_data
     plan = plan_tournament_import(upload.tournament_file)
     duplicates = _duplicates(plan)
     initial = TournamentImportForm.initial_for(
-        data["file"], data["file_format"], data["filename"], upload.tournament_file
+        data["file"], data["file_format"], data["filename"], upload.tournament_file, data["club"]
     )
     form = TournamentImportForm(
         initial={
             **initial,
             "fingerprint": plan.fingerprint(),
             "duplicates_seen": warnings_fingerprint(duplicates),
-        }
+        },
+        **_clubs(request),
     )
     return _render_preview(
         request, plan, form, FilePlayersForm(matches=plan.matches), duplicates=duplicates
@@ -237,11 +253,11 @@ def _duplicates(plan: ImportPlan) -> list[str]:
 
 def _preview_posted(request: HttpRequest) -> HttpResponse:
     """The preview posted back with the file: check the choices again, or import."""
-    form = TournamentImportForm(request.POST)
+    form = TournamentImportForm(request.POST, **_clubs(request))
     form.is_valid()
     if form.tournament_file is None:  # only an edited or truncated page gets here
         messages.error(request, "The file did not come back intact: upload it again.")
-        return _render_upload(request, TournamentUploadForm())
+        return _render_upload(request, TournamentUploadForm(**_clubs(request)))
     automatic = plan_tournament_import(form.tournament_file)
     choices = FilePlayersForm(request.POST, matches=automatic.matches)
     if not (form.is_valid() and choices.is_valid()):
@@ -255,7 +271,7 @@ def _preview_posted(request: HttpRequest) -> HttpResponse:
         context["refused"] = "duplicates" in context
     if "duplicates" not in context:
         context["duplicates"] = _duplicates(plan)
-    confirm, choices = _confirmation(form, plan, automatic, context["duplicates"])
+    confirm, choices = _confirmation(request, form, plan, automatic, context["duplicates"])
     return _render_preview(request, plan, confirm, choices, **context)
 
 
@@ -265,7 +281,7 @@ def tournament_import_view(request: HttpRequest) -> HttpResponse:
     """Upload a file (POST with ``file``) to see the preview; the preview posts the file
     back (``content``) to check the choices again or to import it."""
     if request.method != "POST":
-        return _render_upload(request, TournamentUploadForm())
+        return _render_upload(request, TournamentUploadForm(**_clubs(request)))
     if "content" not in request.POST:
         return _preview_upload(request)
     return _preview_posted(request)
@@ -275,7 +291,7 @@ def tournament_import_view(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "POST"])
 def tournament_create_view(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
-        form = TournamentCreateForm(request.POST)
+        form = TournamentCreateForm(request.POST, **_clubs(request))
         if form.is_valid():
             try:
                 tournament = tournament_create(user=request.user, **form.cleaned_data)
@@ -288,5 +304,5 @@ def tournament_create_view(request: HttpRequest) -> HttpResponse:
                 )
                 return redirect(tournament)
     else:
-        form = TournamentCreateForm()
+        form = TournamentCreateForm(**_clubs(request))
     return render(request, "tournaments/tournament_form.html", {"form": form})

@@ -48,6 +48,7 @@ from players.web.charts import (
     MARGIN_LEFT,
     MARGIN_RIGHT,
     activity_bars,
+    activity_svg,
     rank_chart,
 )
 from players.web.downloads import csv_attachment, wrong_filter_response
@@ -290,6 +291,7 @@ def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
         "tournaments": clubs_selectors.club_tournaments(club),
         "resyncs": clubs_selectors.club_resyncs(club),
         "activity": bars,
+        "activity_svg": activity_svg(bars),
         "activity_top": top,
         "activity_width": MARGIN_LEFT + ACTIVITY_BAR * len(bars) + MARGIN_RIGHT,
         "activity_height": ACTIVITY_HEIGHT,

@@ -5,15 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from django.db import connection
 from django.db.models import (
     Count,
     Exists,
+    F,
     Min,
     OuterRef,
     Q,
     QuerySet,
+    Subquery,
 )
-from django.db.models.functions import TruncMonth
+from django.db.models.functions import ExtractMonth, ExtractYear
 from django.http import Http404
 
 from players.models import (
@@ -129,11 +132,16 @@ def club_recent_games(club: Club) -> list[Game]:
 
 def club_sheets(club: Club) -> list[RecordSheet]:
     """The latest record sheets entered for ``club`` (its evenings), with their games
-    counted and their first day."""
+    counted and their first day: counted for those ten only (subqueries of the
+    sheet's rows, not a count of every evening of the club grouped first)."""
+    games = Game.objects.filter(record_sheet=OuterRef("pk")).order_by().values("record_sheet")
     return list(
         RecordSheet.objects.filter(club=club)
-        .annotate(game_count=Count("games"), first_day=Min("games__date"))
-        .order_by("-entered_at", "-pk")[:RECENT_SHEETS]
+        .order_by("-entered_at", "-pk")
+        .annotate(
+            game_count=Subquery(games.annotate(n=Count("pk")).values("n")),
+            first_day=Subquery(games.annotate(first=Min("date")).values("first")),
+        )[:RECENT_SHEETS]
     )
 
 
@@ -162,30 +170,44 @@ class MonthActivity:
 
 def club_activity(club: Club, today: date) -> list[MonthActivity]:
     """The club's last ACTIVITY_MONTHS months, oldest first: its games and its active
-    members (members on the month's last day who played that month)."""
+    members (its current members who played a valid game that month, anywhere). Two
+    queries of at most ACTIVITY_MONTHS rows: the games by the club's index, and the
+    members' distinct (month, player) pairs of both colours counted in the database."""
     first = months_before(today.replace(day=1), ACTIVITY_MONTHS - 1)
     valid = Game.objects.filter(voided_at__isnull=True, date__gte=first).order_by()
-    games = dict(
-        valid.filter(club=club)
-        .annotate(month=TruncMonth("date"))
-        .values_list("month")
+    valid = valid.annotate(year=ExtractYear("date"), month=ExtractMonth("date"))
+    games = {
+        (year, month): count
+        for year, month, count in valid.filter(club=club)
+        .values_list("year", "month")
         .annotate(count=Count("id"))
-    )
-    member_ids = list(Player.objects.filter(club_members(club)).values_list("pk", flat=True))
-    active: dict[date, set[int]] = {}
-    # One query per colour: each reads the players' own index; a player's month once.
-    for side in ("white", "black"):
-        rows = (
-            valid.filter(**{f"{side}_id__in": member_ids})
-            .annotate(month=TruncMonth("date"))
-            .values_list("month", f"{side}_id")
-            .distinct()
+    }
+    members = Player.objects.filter(club_members(club)).values("pk")
+    # One (year, month, player) a row: a member's month once, whichever colour.
+    pairs = (
+        valid.filter(white__in=members)
+        .annotate(player=F("white_id"))
+        .values_list("year", "month", "player")
+        .union(
+            valid.filter(black__in=members)
+            .annotate(player=F("black_id"))
+            .values_list("year", "month", "player")
         )
-        for month, player in rows:
-            active.setdefault(month, set()).add(player)
+    )
+    sql, params = pairs.query.sql_with_params()
+    year_column, month_column = (connection.ops.quote_name(name) for name in ("year", "month"))
+    with connection.cursor() as cursor:
+        # The union's rows counted where they are: the ORM's own SQL, wrapped.
+        cursor.execute(
+            f"SELECT pairs.{year_column}, pairs.{month_column}, COUNT(*) FROM ({sql}) pairs "
+            f"GROUP BY pairs.{year_column}, pairs.{month_column}",
+            params,
+        )
+        active = {(int(y), int(m)): n for y, m, n in cursor.fetchall()}
     months = []
-    month = first
-    while month <= today:
-        months.append(MonthActivity(month, games.get(month, 0), len(active.get(month, ()))))
-        month = (month + timedelta(days=32)).replace(day=1)
+    day = first
+    while day <= today:
+        key = (day.year, day.month)
+        months.append(MonthActivity(day, games.get(key, 0), active.get(key, 0)))
+        day = (day + timedelta(days=32)).replace(day=1)
     return months

@@ -6,6 +6,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import TYPE_CHECKING
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -16,16 +17,21 @@ from players.models import Adjustment, Game, Membership, Player, ResyncBatch, To
 from players.permissions import COMMITTEE, VOLUNTEERS
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.selectors.players import (
+    club_members,
     clubs_players,
     national_ranks_before,
     ratings_by_algorithm,
 )
-from ratings.algorithms import maintained_algorithms
+from players.selectors.reports import awaiting_recompute, pending_primary_state
+from ratings.algorithms import maintained_algorithms, primary_algorithm
 from ratings.engine.base import registry
 from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating, RecomputeState
 from ratings.recompute import liveness, progress
 from ratings.recompute.liveness import running_stalled
+
+if TYPE_CHECKING:
+    from players.models import Club
 
 # --- resync -------------------------------------------------------------------------
 
@@ -241,6 +247,60 @@ def recompute_statuses() -> list[AlgorithmStatus]:
             )
         )
     return statuses
+
+
+CLUB_WAITING_SHOWN = 50
+
+
+@dataclass(frozen=True)
+class ClubWaiting:
+    """What a club's committee follows on the recompute page: the club's games (entered
+    for it) the primary algorithm's recompute has yet to show, and its current members
+    with games (anywhere) waiting, each with how many."""
+
+    club: Club
+    algorithm: str  # the primary algorithm's title
+    pending_from: date | None  # None: nothing is pending
+    games: list[Game]  # newest first, at most CLUB_WAITING_SHOWN
+    game_count: int
+    members: list[tuple[Player, int]]  # by name
+
+
+def club_waiting(club: Club) -> ClubWaiting:
+    """The club's games and members awaiting the primary algorithm's recompute (three
+    queries after the state's: the club's games by its index, then its members' games
+    by theirs)."""
+    state = pending_primary_state()
+    name = state.algorithm if state is not None else primary_algorithm()
+    algorithm = registry()[name].title
+    if state is None:
+        return ClubWaiting(club, algorithm, None, [], 0, [])
+    waiting = Game.objects.valid().filter(awaiting_recompute(state))
+    games = waiting.filter(club=club)
+    shown = list(
+        games.select_related("white", "black").in_replay_order(reverse=True)[:CLUB_WAITING_SHOWN]
+    )
+    count = len(shown) if len(shown) < CLUB_WAITING_SHOWN else games.count()
+    members = Player.objects.filter(club_members(club))
+    counts: dict[int, int] = {}
+    for side in ("white", "black"):
+        rows = (
+            waiting.filter(**{f"{side}__in": members.values("pk")})
+            .order_by()
+            .values_list(f"{side}_id")
+            .annotate(n=Count("pk"))
+        )
+        for player_id, n in rows:
+            counts[player_id] = counts.get(player_id, 0) + n
+    players = Player.objects.filter(pk__in=counts).order_by("full_name", "username")
+    return ClubWaiting(
+        club,
+        algorithm,
+        state.dirty_from,
+        shown,
+        count,
+        [(player, counts[player.pk]) for player in players],
+    )
 
 
 @dataclass(frozen=True)

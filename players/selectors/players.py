@@ -52,11 +52,15 @@ def club_members(club: Club, day: date | None = None, path: str = "") -> Q:
     # The record's club is the current membership's (the services keep it): the members
     # whose record names another club, of two clubs, are the few more (one small query,
     # so that the list keeps reading the players' club index).
-    others = list(
-        memberships.filter(end__isnull=True)
-        .exclude(player__club=club)
-        .values_list("player_id", flat=True)
-    )
+    # Kept on the club for the request: a club's page asks for its members several times.
+    others = getattr(club, "_other_current_members", None)
+    if others is None:
+        others = list(
+            memberships.filter(end__isnull=True)
+            .exclude(player__club=club)
+            .values_list("player_id", flat=True)
+        )
+        club._other_current_members = others
     members = Q(**{f"{path}club": club})
     return members | Q(**{f"{path}pk__in": others}) if others else members
 

@@ -78,20 +78,21 @@ def game_of(player: Player, pk: int) -> Game | None:
     )
 
 
-def games_awaiting_recompute(player: Player) -> list[Game]:
-    """The player's valid games that their log page (the primary algorithm's) does not
-    show as they stand yet: on or after the date its recompute is pending from, those
-    it has no row of theirs for (entered since it last ran) and those corrected since
-    its last finished run started. Not every game after that date: the ones it rated
-    before are on the log page already. Newest first; one query after the state's."""
-    state = RecomputeState.objects.filter(
+def pending_primary_state() -> RecomputeState | None:
+    """The primary algorithm's state while a recompute of it is pending, else None."""
+    return RecomputeState.objects.filter(
         algorithm=primary_algorithm(), dirty_from__isnull=False
     ).first()
-    if state is None:
-        return []
-    rated = RatingHistory.objects.filter(
-        algorithm=state.algorithm, player=player, game=OuterRef("pk")
-    )
+
+
+def awaiting_recompute(state: RecomputeState, player: Player | None = None) -> Q:
+    """Which games on or after ``state``'s pending date the recompute has yet to show
+    as they stand: those with no history row (of ``player``, or of anyone) under its
+    algorithm (entered since it last ran) and those corrected since its last run
+    started. Not every game after that date: the ones it rated before stand already."""
+    rated = RatingHistory.objects.filter(algorithm=state.algorithm, game=OuterRef("pk"))
+    if player is not None:
+        rated = rated.filter(player=player)
     awaiting = ~Exists(rated)
     if state.last_started is not None:
         corrected = AuditEntry.objects.filter(
@@ -101,11 +102,21 @@ def games_awaiting_recompute(player: Player) -> list[Game]:
             at__gte=state.last_started,
         )
         awaiting |= Exists(corrected)
+    return Q(date__gte=state.dirty_from) & Q(awaiting)
+
+
+def games_awaiting_recompute(player: Player) -> list[Game]:
+    """The player's valid games that their log page (the primary algorithm's) does not
+    show as they stand yet (:func:`awaiting_recompute`). Newest first; one query after
+    the state's."""
+    state = pending_primary_state()
+    if state is None:
+        return []
     return list(
         Game.objects.valid()
         .select_related("white", "black")
-        .filter(Q(white=player) | Q(black=player), date__gte=state.dirty_from)
-        .filter(awaiting)
+        .filter(Q(white=player) | Q(black=player))
+        .filter(awaiting_recompute(state, player))
         .in_replay_order(reverse=True)
     )
 

@@ -44,7 +44,7 @@ def tournament_list() -> QuerySet[Tournament]:
 
 def tournament_or_404(code: str) -> Tournament:
     try:
-        return Tournament.objects.get(code=code)
+        return Tournament.objects.select_related("club").get(code=code)
     except Tournament.DoesNotExist:
         raise Http404(f"no tournament with the code '{code}'") from None
 

@@ -493,12 +493,14 @@ GAME_COLUMNS = (
     "tournament_id",
     "record_sheet_id",
     "colour_given",
+    "club_id",
 )
 
 
 def game_row(game: GameInput, seq: int, user, now) -> tuple:
     """What :func:`_new_game` stores, as one row for a ``RowWriter``: a new valid game
-    of no record sheet, entered by ``user`` at ``now``."""
+    of no record sheet, entered by ``user`` at ``now``, for its tournament's club (none:
+    the federation's)."""
     return (
         seq,
         1,
@@ -524,6 +526,8 @@ def game_row(game: GameInput, seq: int, user, now) -> tuple:
         game.tournament.pk if game.tournament else None,
         None,
         game.colour_given,
+        # A game of no sheet (an imported file's) is its tournament's club's.
+        game.tournament.club_id if game.tournament else None,
     )
 
 

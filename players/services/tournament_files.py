@@ -12,7 +12,8 @@ from django.db.models import Min
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
-from players.models import Game, Player, Tournament, TournamentPlayer
+from players.models import Club, Game, Player, Tournament, TournamentPlayer
+from players.permissions import VOLUNTEERS, check_club_scope
 from players.rank_lists import looks_binary
 from players.selectors.resync import name_key
 from players.services.audit import audit, player_snapshot
@@ -402,9 +403,13 @@ def tournament_import(
     allow_duplicates: bool = False,
     dry_run: bool = False,
     source: str = "",
+    club: Club | None = None,
 ) -> ImportResult:
     """Store a planned import at once: the tournament (unless already on file), the new
     players (from the file's name, rank and EGD PIN) and the games; all or nothing.
+    A new tournament is ``club``'s (None: the federation's), and so are its games: the
+    club's volunteers correct and void them. Games added to a tournament on file are
+    its club's, and only its club's volunteers (or the federation's) add them.
     Raises ``ServiceError`` (nothing stored) if the plan has problems or a game is
     refused."""
     if plan.problems:
@@ -417,7 +422,11 @@ def tournament_import(
         with transaction.atomic():
             tournament = plan.tournament
             new_tournaments = []
-            if tournament is None:
+            if tournament is not None:
+                check_club_scope(
+                    user, VOLUNTEERS, tournament.club_id, f"the tournament {tournament.code}"
+                )
+            else:
                 tournament = tournament_create(
                     user=user,
                     code=info.code,
@@ -425,6 +434,7 @@ def tournament_import(
                     start_date=info.start,
                     end_date=info.end,
                     egf_class=info.tournament_class,
+                    club=club,
                     summary=f"import {source}",
                 )
                 new_tournaments.append(tournament.code)

@@ -10,9 +10,11 @@ from django.db.models import Count, Max, Min
 from django.utils.translation import gettext as _
 
 from players.models import (
+    Club,
     Game,
     Tournament,
 )
+from players.permissions import VOLUNTEERS, check_club_scope
 from players.services.audit import audit, jsonable
 from players.services.base import ID_CHUNK, ServiceError
 from ratings.recompute.bulk import update_rows
@@ -94,10 +96,14 @@ def tournament_create(
     start_date: date | None = None,
     end_date: date | None = None,
     egf_class: str = Tournament.EgfClass.A,
+    club: Club | None = None,
     summary: str = "",
 ) -> Tournament:
-    """A new tournament, so that sheets and imports can name its code. ``summary`` says
-    where it came from in the audit trail (default: its code)."""
+    """A new tournament, so that sheets and imports can name its code, held by ``club``
+    (None: the federation's; a club's volunteers create their own club's only: its
+    imported games are then the club's to correct and void). ``summary`` says where it
+    came from in the audit trail (default: its code)."""
+    check_club_scope(user, VOLUNTEERS, club.pk if club else None, "a tournament of this club")
     problems = []
     code_problem = tournament_code_problem(code)
     if code_problem:
@@ -128,6 +134,7 @@ def tournament_create(
                 start_date=start_date,
                 end_date=end_date,
                 egf_class=egf_class,
+                club=club,
             )
             audit(
                 user,
@@ -139,6 +146,7 @@ def tournament_create(
                     "start_date": jsonable(start_date),
                     "end_date": jsonable(end_date),
                     "egf_class": egf_class,
+                    "club": club.name if club else None,
                 },
                 summary=summary or code,
             )

@@ -13,12 +13,14 @@ rating algorithms y is the rating, with a band per rank where the scale has rank
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext
 
@@ -313,8 +315,37 @@ class ActivityBar:
     members_height: float
     games_y: float
     members_y: float
-    label: str  # the month's tick ("Jan" and the year under January)
+    label: str  # the month's tick: its initial
     title: str  # what a pointer or a screen reader reads
+    year: int | None = None  # written under the tick: January's and the first month's
+
+
+def activity_svg(bars: Sequence[ActivityBar]) -> SafeString:
+    """The bars' SVG elements in one call (24 months of five numbers each through the
+    template language took a fifth of a club page's time), numbers written as SVG wants
+    them (a point, never the language's decimal comma)."""
+    base = ACTIVITY_HEIGHT - MARGIN_BOTTOM
+    return mark_safe(
+        "".join(
+            f"<g><title>{html.escape(bar.title)}</title>"
+            f'<rect x="{bar.x:g}" y="{bar.games_y:g}" width="10" height="{bar.games_height:g}" '
+            'class="activity-games" fill="#0d6efd"/>'
+            f'<rect x="{bar.x + 11:g}" y="{bar.members_y:g}" width="10" '
+            f'height="{bar.members_height:g}" class="activity-members" fill="#fd7e14"/>'
+            f'<text x="{bar.x:g}" y="{base + 14}" font-size="10" fill="currentColor">'
+            f"{html.escape(bar.label)}</text>"
+            # the year under its January and under the first month, so a reader knows
+            # which months these are
+            + (
+                f'<text x="{bar.x:g}" y="{base + 27}" font-size="10" fill="currentColor">'
+                f"{bar.year}</text>"
+                if bar.year
+                else ""
+            )
+            + "</g>"
+            for bar in bars
+        )
+    )
 
 
 def activity_bars(months: Sequence) -> tuple[list[ActivityBar], int]:
@@ -327,7 +358,10 @@ def activity_bars(months: Sequence) -> tuple[list[ActivityBar], int]:
     for index, month in enumerate(months):
         games = round(usable * month.games / top, 1)
         members = round(usable * month.members / top, 1)
-        bars.append(_bar(index, month, games, members, base))
+        bar = _bar(index, month, games, members, base)
+        if index == 0 or month.month.month == 1:
+            bar = dataclasses.replace(bar, year=month.month.year)
+        bars.append(bar)
     return bars, top
 
 

@@ -539,3 +539,34 @@ def test_the_egc2013_opengotha_file_passes_every_check_of_the_site():
     assert "  33 games won or lost by forfeit (*_BYDEF) not rated\n" in out
     assert out.endswith("Would store 2226 games, 594 new players and the tournament EGC2013.\n")
     assert Game.objects.count() == 0 and Player.objects.count() == 1
+
+
+def test_the_command_imports_a_tournament_for_the_club_it_names(spring):
+    cape_town = factories.club("Cape Town Go Club")
+    factories.club("Pretoria Go Club")
+
+    with pytest.raises(CommandError, match=r"no such club.*Cape Town Go Club, Pretoria Go Club"):
+        run("import_tournament", str(spring), "--yes", "--club", "Durban")
+    assert not Tournament.objects.exists()
+
+    run("import_tournament", str(spring), "--yes", "--club", "cape town go club")
+
+    assert Tournament.objects.get().club == cape_town
+    assert set(Game.objects.values_list("club", flat=True)) == {cape_town.pk}
+
+
+def test_the_command_refuses_a_club_volunteer_importing_for_another_club(spring):
+    factories.club_volunteer("cvol", factories.club("Cape Town Go Club"))
+    factories.club("Pretoria Go Club")
+
+    with pytest.raises(CommandError, match="Pretoria Go Club's"):
+        run(
+            "import_tournament",
+            str(spring),
+            "--yes",
+            "--club",
+            "Pretoria Go Club",
+            "--user",
+            "cvol",
+        )
+    assert not Tournament.objects.exists() and not Game.objects.exists()

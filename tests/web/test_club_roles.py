@@ -1,17 +1,20 @@
 """Roles held for one club: a club's volunteers enter sheets for their club and correct
 its games, its committee acts on its members and its accounts' club roles; acting for
-another club is a 403 that names the club and whom to ask. Roles held for every club
+another club is a 403 that names the club and whom to ask; a tournament is created or
+imported for a club, whose volunteers then correct its games. Roles held for every club
 (the groups, as every role was before) act for every club."""
 
+import importlib
 import re
-from datetime import date
+from datetime import date, timedelta
 
 import pytest
+from django.apps import apps
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.utils import timezone
 
-from players.models import AuditEntry, ClubRole, Game, Membership, Player
+from players.models import AuditEntry, ClubRole, Game, Membership, Player, Tournament
 from players.permissions import ClubRefusal, is_federation_committee, may_act_for
 from players.selectors.players import club_members
 from players.services import reports as report_services
@@ -21,8 +24,11 @@ from players.services.games import record_sheet_submit
 from players.services.players import player_merge, player_update
 from ratings.engine.ranks import parse_rank
 from tests import factories
+from tests.engine.test_egd_format import SPRING_CUP
 from tests.web.test_game_correct import edit_post
 from tests.web.test_sheet_entry import sheet_post
+from tests.web.test_tournament_create import autumn
+from tests.web.test_tournament_import import confirmation, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -395,3 +401,269 @@ def test_a_club_volunteer_adds_a_player_to_their_club_or_to_none(cape_volunteer,
     assert visitor.status_code == 302
     assert set(Player.objects.values_list("username", flat=True)) == {"vis"}
     assert not Membership.objects.filter(player__username="vis").exists()
+
+
+def test_a_club_committee_sees_its_clubs_games_and_members_awaiting_the_recompute(
+    cape_committee, pretoria_committee, connie, cape_town, pretoria, members
+):
+    from ratings.recompute.run import recompute_pending
+
+    recompute_pending()  # nothing waits before tonight's sheets
+    cape = record_sheet_submit(
+        user=cape_committee,
+        games=[
+            factories.game(members["ann"], members["ben"], "W", date(2024, 3, 1)),
+            factories.game(members["ben"], members["vic"], "B", date(2024, 3, 1)),
+        ],
+        club=cape_town,
+    ).games
+    record_sheet_submit(
+        user=pretoria_committee,
+        games=[factories.game(members["pia"], members["ann"], "W", date(2024, 3, 2))],
+        club=pretoria,
+    )
+
+    html = logged_in(cape_committee).get("/committee/recompute/").content.decode()
+    waiting = section(html, "club-waiting")
+    assert "2 games entered for Cape Town Go Club await the SAGC index recompute" in waiting
+    assert set(re.findall(r'href="/games/(\d+)/"', waiting)) == {str(g.pk) for g in cape}
+    members_shown = re.search(r'id="club-waiting-members".*?</ul>', waiting, re.S).group(0)
+    # ann played twice (once at Pretoria's evening), ben twice; Pretoria's pia and the
+    # visitor are no member of Cape Town's
+    assert re.findall(r'href="/players/(\w+)/"', members_shown) == ["ann", "ben"]
+    assert "2 games" in members_shown and "pia" not in members_shown
+    assert "Full recompute of every algorithm" not in html
+
+    # Another club's is no choice for a club's committee; the federation's sees any club.
+    refused = logged_in(pretoria_committee).get(f"/committee/recompute/?club={cape_town.pk}")
+    assert refused.status_code == 200
+    assert "await the" not in section(refused.content.decode(), "club-waiting")
+    federation = logged_in(connie).get(f"/committee/recompute/?club={pretoria.pk}")
+    assert "1 game entered for Pretoria Go Club awaits" in federation.content.decode()
+
+    recompute_pending()
+    html = logged_in(cape_committee).get("/committee/recompute/").content.decode()
+    assert "Nothing of Cape Town Go Club is waiting" in section(html, "club-waiting")
+
+
+# --- a tournament's club: created or imported for a club; existing ones by migration 0017
+
+NEW, IMPORT = "/tournaments/new/", "/tournaments/import/"
+
+
+def test_a_club_volunteer_creates_a_tournament_of_their_club_listed_on_its_page(
+    cape_volunteer, cape_town, pretoria
+):
+    client = logged_in(cape_volunteer)
+    form = client.get(NEW).context["form"]
+    assert list(form.fields["club"].queryset) == [cape_town]
+    assert form["club"].value() == cape_town.pk, "their one club is chosen already"
+
+    response = client.post(NEW, autumn(club=cape_town.pk))
+
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.club == cape_town
+    entry = AuditEntry.objects.get(action="tournament_create")
+    assert (entry.after["club"], entry.club_id) == ("Cape Town Go Club", cape_town.pk)
+    page = client.get(f"/clubs/{cape_town.pk}/").content.decode()
+    assert 'href="/tournaments/autumn-open-2024/"' in page
+    facts = client.get("/tournaments/autumn-open-2024/").content.decode()
+    assert re.search(
+        rf'id="tournament-club"><a href="/clubs/{cape_town.pk}/">Cape Town Go Club</a>', facts
+    )
+    other = client.get(f"/clubs/{pretoria.pk}/").content.decode()
+    assert "/tournaments/autumn-open-2024/" not in other
+
+
+def test_a_club_volunteer_may_not_create_a_tournament_of_another_club_or_none(
+    cape_volunteer, pretoria
+):
+    client = logged_in(cape_volunteer)
+
+    for club in (pretoria.pk, ""):
+        response = client.post(NEW, autumn(club=club))
+        assert response.status_code == 200
+        assert response.context["form"].errors["club"]
+    assert not Tournament.objects.exists()
+
+
+def test_the_federations_volunteers_create_a_tournament_of_any_club_or_none(
+    vera, cape_town, pretoria
+):
+    client = logged_in(vera)
+    assert set(client.get(NEW).context["form"].fields["club"].queryset) == {cape_town, pretoria}
+
+    client.post(NEW, autumn(club=pretoria.pk))
+    client.post(NEW, autumn(code="federation-cup"))
+
+    assert dict(Tournament.objects.values_list("code", "club")) == {
+        "autumn-open-2024": pretoria.pk,
+        "federation-cup": None,
+    }
+
+
+def test_an_imported_tournaments_games_are_its_clubs_to_correct_and_void(
+    cape_volunteer, pretoria_volunteer, cape_town
+):
+    client = logged_in(cape_volunteer)
+    form = client.get(IMPORT).context["form"]
+    assert form["club"].value() == cape_town.pk, "their one club is chosen already"
+    preview = upload(client, SPRING_CUP, club=cape_town.pk)
+    assert preview.context["form"]["club"].value() == cape_town.pk
+
+    response = client.post(IMPORT, confirmation(preview))
+
+    assert response.status_code == 302
+    tournament = Tournament.objects.get()
+    assert tournament.club == cape_town
+    games = Game.objects.filter(tournament=tournament)
+    assert games.count() == 6
+    assert set(games.values_list("club", flat=True)) == {cape_town.pk}
+    game = games.order_by("seq").first()
+    refused = logged_in(pretoria_volunteer).post(
+        f"/games/{game.pk}/void/", {"version": game.version, "reason": "not played"}
+    )
+    assert refused.status_code == 403
+    assert "Cape Town Go Club&#x27;s" in refused.content.decode()
+    voided = client.post(
+        f"/games/{game.pk}/void/", {"version": game.version, "reason": "not played"}
+    )
+    assert voided.status_code == 302
+    game.refresh_from_db()
+    assert game.is_void
+
+
+def test_the_federations_volunteer_imports_a_tournament_of_no_club(vera, cape_town):
+    client = logged_in(vera)
+    preview = upload(client, SPRING_CUP)
+    assert preview.context["form"]["club"].value() is None
+
+    client.post(IMPORT, confirmation(preview))
+
+    assert Tournament.objects.get().club is None
+    assert set(Game.objects.values_list("club", flat=True)) == {None}
+
+
+def test_a_club_volunteer_may_not_add_games_to_another_clubs_tournament(
+    cape_volunteer, cape_town, pretoria
+):
+    factories.tournament("Spring-Cup-2024", "Pretoria's spring cup", club=pretoria)
+    client = logged_in(cape_volunteer)
+    preview = upload(client, SPRING_CUP, club=cape_town.pk)
+    assert "Club: Pretoria Go Club" in preview.content.decode()
+    # What the browser posts back: the volunteer's club, so the refusal names Pretoria's.
+    assert f'<input type="hidden" name="club" value="{cape_town.pk}">' in preview.content.decode()
+
+    response = client.post(IMPORT, confirmation(preview))
+
+    assert response.status_code == 403
+    assert "Pretoria Go Club&#x27;s" in response.content.decode()
+    assert not Game.objects.exists()
+
+
+def test_games_added_to_a_tournament_on_file_are_its_clubs(vera, pretoria, cape_town):
+    factories.tournament("Spring-Cup-2024", "Pretoria's spring cup", club=pretoria)
+    client = logged_in(vera)
+    preview = upload(client, SPRING_CUP)
+
+    client.post(IMPORT, confirmation(preview, club=cape_town.pk))
+
+    assert set(Game.objects.values_list("club", flat=True)) == {pretoria.pk}
+    assert Tournament.objects.get().club == pretoria
+
+
+def test_the_migration_gives_a_tournament_the_club_of_most_of_its_sheets(vera, cape_town, pretoria):
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "8k")
+    mostly_cape, tied, held = (
+        factories.tournament("mostly-cape"),
+        factories.tournament("tied"),
+        factories.tournament("held", club=pretoria),
+    )
+
+    def sheet(club, tournament, games: int) -> None:
+        record_sheet_submit(
+            user=vera,
+            games=[
+                factories.game(ann, ben, "W", date(2024, 3, day), tournament=tournament, round=day)
+                for day in range(1, games + 1)
+            ],
+            club=club,
+            allow_duplicates=True,  # the same pair on the same days at another sheet
+        )
+
+    sheet(cape_town, mostly_cape, 2)
+    sheet(pretoria, mostly_cape, 1)
+    sheet(cape_town, tied, 1)
+    sheet(pretoria, tied, 1)
+    imported = [
+        Game.objects.create(
+            seq=1000 + number,
+            date=date(2024, 3, 9),
+            white=ann,
+            black=ben,
+            winner="B",
+            tournament=tournament,
+            created_by=vera,
+        )
+        for number, tournament in enumerate((mostly_cape, tied, held))
+    ]
+
+    importlib.import_module(
+        "players.migrations.0017_tournament_clubs"
+    ).tournament_clubs_from_sheets(apps, None)
+
+    clubs = dict(Tournament.objects.values_list("code", "club"))
+    assert clubs == {"mostly-cape": cape_town.pk, "tied": None, "held": pretoria.pk}
+    for game in imported:
+        game.refresh_from_db()
+    assert [game.club_id for game in imported] == [cape_town.pk, None, pretoria.pk]
+    # Games entered on sheets keep their sheet's club.
+    assert set(
+        Game.objects.filter(tournament=mostly_cape, record_sheet__isnull=False).values_list(
+            "club", flat=True
+        )
+    ) == {cape_town.pk, pretoria.pk}
+
+
+def test_a_clubs_activity_counts_each_member_once_a_month_whatever_colour_or_club(
+    vera, cape_town, pretoria, members
+):
+    from players.selectors.clubs import club_activity
+
+    today = timezone.localdate()
+    this_month = today.replace(day=1)
+    last_month = (this_month - timedelta(days=1)).replace(day=1)
+    ann, ben, pia, vic = (members[name] for name in ("ann", "ben", "pia", "vic"))
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ann, ben, "W", this_month),
+            factories.game(ben, ann, "B", this_month, round=2),  # both again, other colours
+            factories.game(vic, ann, "W", last_month),
+        ],
+        club=cape_town,
+    )
+    # ben at Pretoria's evening: active for Cape Town, a game of Pretoria's
+    record_sheet_submit(
+        user=vera, games=[factories.game(pia, ben, "W", last_month, round=3)], club=pretoria
+    )
+
+    months = {row.month: (row.games, row.members) for row in club_activity(cape_town, today)}
+
+    assert len(months) == 24
+    assert months[this_month] == (2, 2)
+    assert months[last_month] == (1, 2)
+    assert sum(games for games, _ in months.values()) == 3
+    # The chart names the years: under the first month and under each January.
+    from players.web.charts import activity_bars, activity_svg
+
+    rows = club_activity(cape_town, today)
+    svg = activity_svg(activity_bars(rows)[0])
+    years = re.findall(r">(\d{4})</text>", svg)
+    assert years == [str(rows[0].month.year)] + [
+        str(row.month.year) for row in rows[1:] if row.month.month == 1
+    ]
+    assert "<title>" + f"{this_month:%Y-%m}: 2 games, 2 active members" in svg
+    pretoria_months = {row.month: row for row in club_activity(pretoria, today)}
+    assert (pretoria_months[last_month].games, pretoria_months[last_month].members) == (1, 1)

@@ -53,6 +53,7 @@ def test_it_adds_the_tournament_and_audits_it(client, vera):
         "start_date": "2024-09-07",
         "end_date": "2024-09-08",
         "egf_class": "B",
+        "club": None,
     }
     page = client.get(response["Location"])
     assert "Added the tournament autumn-open-2024" in page.content.decode()

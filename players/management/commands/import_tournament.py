@@ -3,10 +3,11 @@
 import sys
 from pathlib import Path
 
+from django.core.exceptions import PermissionDenied
 from django.core.management.base import BaseCommand, CommandError
 
 from players.management.users import command_user
-from players.models import Tournament
+from players.models import Club, Tournament
 from players.services.base import ServiceError
 from players.services.tournament_files import (
     ImportPlan,
@@ -59,6 +60,11 @@ class Command(BaseCommand):
         )
         parser.add_argument("--code", help="store under this tournament code instead")
         parser.add_argument(
+            "--club",
+            help="the club that holds a new tournament, by name or number: its volunteers "
+            "correct its games (default: none, the federation's)",
+        )
+        parser.add_argument(
             "--class",
             dest="tournament_class",
             choices=[choice for choice, _ in Tournament.EgfClass.choices],
@@ -93,6 +99,7 @@ class Command(BaseCommand):
             )
         if code is not None or tournament_class is not None:
             tournament = tournament.renamed(code=code, tournament_class=tournament_class)
+        club = _club(options["club"])
         plan = plan_tournament_import(tournament, _mapping(options["map"]))
         self._show(plan)
         if plan.problems:
@@ -114,9 +121,12 @@ class Command(BaseCommand):
                 allow_duplicates=options["allow_duplicates"],
                 dry_run=dry_run,
                 source=str(file),
+                club=club,
             )
         except GameFileError as error:
             raise CommandError(f"nothing imported:\n{error}") from None
+        except PermissionDenied as error:  # --user acts for other clubs only
+            raise CommandError(f"nothing imported: {error}") from None
         except ServiceError as error:
             details = "\n".join(
                 "  " + " ".join(str(part) for part in problem if part) for problem in error.errors
@@ -171,3 +181,17 @@ class Command(BaseCommand):
                 if part
             )
             write(f"  new: {player.full_name} ({details}) as {match.username}")
+
+
+def _club(given: str | None) -> Club | None:
+    """The club ``--club`` names (its name in any case, or its number), or None."""
+    if given is None:
+        return None
+    found = Club.objects.filter(name__iexact=given.strip())
+    if given.strip().isdigit():
+        found = found | Club.objects.filter(pk=int(given))
+    club = found.first()
+    if club is None:
+        names = ", ".join(Club.objects.order_by("name").values_list("name", flat=True))
+        raise CommandError(f"--club '{given}': no such club (the clubs: {names or 'none yet'})")
+    return club
