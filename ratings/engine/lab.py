@@ -290,4 +290,9 @@ def holistic_predictions(
     games), and the final state (``holistic.lab_games``). The rank of a side is the
     player's entry rank."""
     games, state = lab_games(algorithm, records, entries)
-    return [LabGame(matchup, record.winner, record.status) for record, matchup in games], state
+    made = [
+        LabGame(matchup, record.winner, record.status)
+        for record, matchup in games
+        if record.winner is not None  # lab_games gives only games with a result
+    ]
+    return made, state

@@ -135,7 +135,7 @@ def combined(tallies: Iterable[dict[str, Any]]) -> dict[str, Any]:
     return result
 
 
-def _summary(sums: Sequence[float]) -> dict[str, Any]:
+def _summary(sums: Sequence[int]) -> dict[str, Any]:
     """What ``lab.summary`` gives, from the sums."""
     return lab.summary_of_sums(
         games=sums[_GAMES],

@@ -3,13 +3,17 @@ kind: the recompute of a per-game history and the holistic pass both end here.""
 
 from __future__ import annotations
 
+from typing import cast
+
 from players.fields import rank_to_code
+from ratings.engine.base import RatingState
+from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating
 from ratings.recompute import staging
 from ratings.selectors import IDS_PER_QUERY
 
 
-def replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
+def replace_current(algorithm: str, state: RatingState, ids: dict[str, int]) -> None:
     """Make the current ratings those of ``state``, rewriting only the players whose
     rank, value or games changed: a recompute after one new game changes two players of
     thousands, and rewriting them all would leave the rating list's table full of dead
@@ -21,7 +25,7 @@ def replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
     }
     stored = CurrentRating.objects.filter(algorithm=algorithm)
     old = {
-        player_id: (rank_to_code(rank), value, games)
+        player_id: (rank_to_code(cast(Rank, rank)), value, games)  # a RankField: a Rank
         for player_id, rank, value, games in stored.values_list(
             "player_id", "rank", "value", "games"
         )
