@@ -268,6 +268,10 @@ class RecomputeState(models.Model):
     lab_dirty_from = models.DateField(null=True, blank=True)
     lab_dirty_round = models.PositiveIntegerField(default=0)
     lab_dirty_seq = models.BigIntegerField(default=0)
+    # What a holistic algorithm adds to the lab for its whole rated table
+    # (``Holistic.lab_figures``: GCR's accuracy), kept by its last recompute, which rated
+    # that table: the lab reads it rather than counting and rating the table again.
+    holistic_figures = models.JSONField(null=True, blank=True)
     # Set when the lab's debounced task is queued and moved by every mark while it
     # waits (it runs once the last mark is RATINGS_LAB_DELAY_SECONDS old); cleared when
     # it runs.

@@ -113,6 +113,20 @@ def holistic_table(algorithm: Holistic) -> RatingState:
     return state
 
 
+def _holistic_figures(algorithm: Holistic) -> dict[str, Any]:
+    """What a holistic algorithm adds to the lab: as its last recompute left them
+    (``RecomputeState.holistic_figures``, from the table it rated), or, before any
+    recompute stored them, from the table counted by the database and rated."""
+    stored = (
+        RecomputeState.objects.filter(algorithm=algorithm.name)
+        .values_list("holistic_figures", flat=True)
+        .first()
+    )
+    if stored is not None:
+        return stored
+    return algorithm.lab_figures(holistic_table(algorithm))
+
+
 def _place(key: Any) -> ReplayKey | None:
     """A place in the replay order from a date (the start of that day), a stored
     ``[iso date, round, seq]`` or a key; None stays None."""
@@ -159,7 +173,7 @@ def compute_lab_report(algorithm: str, since: ReplayKey | date | None = None) ->
     tallies = _merged({**tallies, **_tally_runs(engine, placed)})
     metrics = lab_tallies.metrics(lab_tallies.combined(tallies.values()))
     if isinstance(engine, Holistic):
-        metrics.update(engine.lab_figures(holistic_table(engine)))
+        metrics.update(_holistic_figures(engine))
     report, _created = LabReport.objects.update_or_create(
         algorithm=algorithm,
         defaults={

@@ -17,7 +17,7 @@ from players.fields import rank_to_code
 from ratings.engine.base import no_cycle_collection
 from ratings.engine.holistic import Holistic, rated_month_ends
 from ratings.engine.records import GameRecord
-from ratings.models import RatingSnapshot
+from ratings.models import RatingSnapshot, RecomputeState
 from ratings.recompute import staging
 from ratings.recompute.current import replace_current
 from ratings.selectors import (
@@ -92,6 +92,10 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
                         )
                     )
     writes.later(lambda: replace_current(name, state, ids))
+    # The lab's own figures of the table just rated (the lab runs after this commits).
+    figures = algorithm.lab_figures(state) if records or first_unread is not None else None
+    states = RecomputeState.objects.filter(algorithm=name)
+    writes.later(lambda: states.update(holistic_figures=figures))
     return snapshots.written
 
 

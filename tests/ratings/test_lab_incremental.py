@@ -306,7 +306,10 @@ def test_gcr_brought_up_to_date_reads_only_the_games_from_the_dirty_place_on(clu
         return real(algorithm, start, **options)
 
     monkeypatch.setattr(lab_services, "replay_records", spy)
+    # the Game Courier accuracy is the recompute's, of the table it rated: not counted again
+    monkeypatch.setattr(lab_services, "count_holistic_table", None)
     lab_services.update_lab_report("gcr")
+    monkeypatch.undo()
 
     (game,) = sheet.games
     assert read_from == [ReplayKey(game.date, game.round, game.seq)]
@@ -376,3 +379,13 @@ def test_a_recompute_that_commits_during_a_lab_run_leaves_the_lab_behind(
     assert state.lab_dirty_from == date(2024, 5, 1)
     assert state.lab_queued_at is not None
     assert queued_lab_runs == [(("sagc",), 10)]
+
+
+def test_gcr_accuracy_kept_by_the_recompute_is_that_of_the_table_counted_again(club):
+    kept = lab_services.compute_lab_report("gcr").metrics["gcr_accuracy"]
+    RecomputeState.objects.filter(algorithm="gcr").update(holistic_figures=None)
+
+    counted = lab_services.compute_lab_report("gcr").metrics["gcr_accuracy"]
+
+    assert kept["pairs"] > 0
+    assert counted == kept
