@@ -34,18 +34,7 @@ def main(argv: list[str]) -> int:
     OUT.mkdir(exist_ok=True)
     pristine = OUT / f"lab-{games}.sqlite3"
     copy = OUT / f"lab-{games}-run.sqlite3"
-    for stale in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
-        stale.unlink(missing_ok=True)
-    if pristine.exists():
-        shutil.copyfile(pristine, copy)
-    os.environ["DATABASE_URL"] = f"sqlite:///{copy}"
-    for name in ("CELERY_BROKER_URL", "REDIS_URL"):  # tasks in-process, run by hand here
-        os.environ.pop(name, None)
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
-    os.environ.setdefault("LOG_LEVEL", "WARNING")
-    import django
-
-    django.setup()
+    set_up_on_a_copy(pristine if pristine.exists() else None, copy)
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
     from django.db import connection
@@ -56,13 +45,8 @@ def main(argv: list[str]) -> int:
     from ratings.algorithms import maintained_algorithms
     from ratings.lab import services as lab_services
     from ratings.models import RecomputeState
-    from ratings.recompute import dirty
     from ratings.recompute.run import recompute_pending
 
-    # The benchmark runs the recomputes and the lab itself, and times them apart: the
-    # recompute marks the lab behind from its date as the site does, nothing is queued.
-    dirty.queue_recompute = lambda algorithm: None
-    lab_services._queue_lab_update = lambda algorithm, countdown=None: None
     if not pristine.exists():
         call_command("migrate", verbosity=0)
         source = OUT / f"lab-games-{games}.csv"
@@ -119,6 +103,29 @@ def main(argv: list[str]) -> int:
         )
     )
     return 0
+
+
+def set_up_on_a_copy(source: Path | None, copy: Path) -> None:
+    """Django on the SQLite file ``copy`` (a copy of ``source``, or a new file), tasks
+    in-process and none queued: the benchmark runs the recomputes and the lab itself
+    and times them apart (the recompute marks the lab behind as the site does)."""
+    for stale in (copy, Path(f"{copy}-wal"), Path(f"{copy}-shm")):
+        stale.unlink(missing_ok=True)
+    if source is not None:
+        shutil.copyfile(source, copy)
+    os.environ["DATABASE_URL"] = f"sqlite:///{copy}"
+    for name in ("CELERY_BROKER_URL", "REDIS_URL"):  # tasks in-process, run by hand here
+        os.environ.pop(name, None)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
+    os.environ.setdefault("LOG_LEVEL", "WARNING")
+    import django
+
+    django.setup()
+    from ratings.lab import services as lab_services
+    from ratings.recompute import dirty
+
+    dirty.queue_recompute = lambda algorithm: None
+    lab_services._queue_lab_update = lambda algorithm, countdown=None: None
 
 
 def _seconds(function, *args) -> float:

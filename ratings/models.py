@@ -261,9 +261,17 @@ class RecomputeState(models.Model):
     # replay: moved by every write like ``dirty_from``, cleared by the runner before it
     # reads. When writes came in meanwhile, its rows before this date still stand.
     touched_from = models.DateField(null=True, blank=True)
-    # The lab's reports are behind from this date (the earliest date a recompute
-    # rewrote since they were last brought up to date); None: current.
+    # The lab's reports are behind from this place in the replay order (date, round,
+    # entry number: the earliest place a recompute rewrote from since they were last
+    # brought up to date, as ``dirty_from`` with ``dirty_round`` and ``dirty_seq``);
+    # None: current. A game entered after the last makes the lab count that game only.
     lab_dirty_from = models.DateField(null=True, blank=True)
+    lab_dirty_round = models.PositiveIntegerField(default=0)
+    lab_dirty_seq = models.BigIntegerField(default=0)
+    # What a holistic algorithm adds to the lab for its whole rated table
+    # (``Holistic.lab_figures``: GCR's accuracy), kept by its last recompute, which rated
+    # that table: the lab reads it rather than counting and rating the table again.
+    holistic_figures = models.JSONField(null=True, blank=True)
     # Set when the lab's debounced task is queued and moved by every mark while it
     # waits (it runs once the last mark is RATINGS_LAB_DELAY_SECONDS old); cleared when
     # it runs.
@@ -295,8 +303,9 @@ class LabReport(models.Model):
     computed_at = models.DateTimeField()
     games_counted = models.PositiveIntegerField(default=0)
     metrics = models.JSONField(default=dict)
-    # The sums behind the metrics per month of games ("YYYY-MM": ratings.lab.tallies),
-    # so that the next report recounts only the months from the first one rewritten.
+    # The sums behind the metrics per run of up to a hundred games of a month
+    # ("YYYY-MM/NNNNN": ratings.lab.tallies), so that the next report recounts only
+    # the games from the first place rewritten (and the rest of their run).
     tallies = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:

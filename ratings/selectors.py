@@ -11,7 +11,6 @@ from datetime import date
 from fractions import Fraction
 
 from django.db.models import (
-    Case,
     Count,
     Exists,
     F,
@@ -20,18 +19,16 @@ from django.db.models import (
     OuterRef,
     Q,
     QuerySet,
-    Sum,
     Value,
-    When,
     Window,
 )
-from django.db.models.functions import Cast, Greatest, Least, RowNumber
+from django.db.models.functions import Cast, RowNumber
 
 from players.fields import code_to_rank
 from players.models import Adjustment, Game, Player, adjustment_record, game_record
-from ratings.engine import gcr, lab
-from ratings.engine.base import HistoryRow
-from ratings.engine.gcr import GcrState
+from ratings.engine import lab
+from ratings.engine.base import HistoryRow, RatingState
+from ratings.engine.holistic import Holistic
 from ratings.engine.ranks import Rank
 from ratings.engine.records import (
     Colour,
@@ -218,51 +215,42 @@ def last_replay_date(algorithm: str) -> date | None:
     return max((day for day in (game, adjustment) if day is not None), default=None)
 
 
-def count_gcr_table(state: GcrState, before: date | None = None) -> None:
-    """Fill GCR's pairwise table in ``state`` (new, empty) with the valid games before
-    ``before`` (every one when None), counted by the database: one row per pair of
-    players, whatever the colours, with their games and the score of the one with the
-    lower id in half points, in one GROUP BY. The table a replay of those games leaves
-    (``Gcr.rate_unit``): a player's and a pair's sums are whole and half points, exact
-    in any order, and nothing of GCR depends on the order of a player's opponents. As
-    in a replay, the players of a game GCR does not rate (free, small board) are in the
-    state too, with no games. Not rated: ``Gcr.finish`` does that."""
+def count_holistic_table(state: RatingState, before: date | None = None) -> None:
+    """Fill the table of a holistic algorithm in ``state`` (new, empty; its algorithm a
+    ``holistic.Holistic``) with the valid games before ``before`` (every one when None),
+    counted by the database: one row per group of like games (the same players in the
+    same colours, result, status, board size and handicap) with how many there are, in
+    one GROUP BY, each passed to ``Holistic.count`` with that number. The table a replay
+    of those games leaves, since a holistic table does not depend on the order of its
+    games. Not rated: ``Holistic.finish`` does that."""
+    algorithm = state.algorithm
+    if not isinstance(algorithm, Holistic):
+        raise TypeError(f"{algorithm.name} is not rated as a whole")
     games = Game.objects.valid()
     if before is not None:
         games = games.filter(date__lt=before)
     usernames = {player_id: username for username, player_id in player_ids().items()}
-    rated = Q(board_size=gcr.RATED_BOARD_SIZE, winner__in=[winner.value for winner in gcr.SCORES])
-    rated &= ~Q(status=Status.FREE.value)
-    white_lower = Q(white_id__lt=F("black_id"))
-    lower_won = Q(white_lower, winner=Winner.WHITE.value) | Q(
-        ~white_lower, winner=Winner.BLACK.value
-    )
     counted = (
-        games.filter(rated)
-        .annotate(lower=Least("white_id", "black_id"), higher=Greatest("white_id", "black_id"))
-        .values_list("lower", "higher")
-        .annotate(
-            games=Count("id"),
-            halves=Sum(
-                Case(
-                    When(winner=Winner.JIGO.value, then=Value(1)),
-                    When(lower_won, then=Value(2)),
-                    default=Value(0),
-                    output_field=IntegerField(),
-                )
-            ),
-        )
+        games.values_list("white_id", "black_id", "winner", "status", "board_size", "handicap")
+        .annotate(games=Count("id"))
         .order_by()
     )
-    player = state.player
-    for lower_id, higher_id, count, halves in counted.iterator(chunk_size=ROWS_PER_FETCH):
-        lower, higher = usernames[lower_id], usernames[higher_id]
-        score = halves / 2
-        player(lower).record(higher, score, count)
-        player(higher).record(lower, count - score, count)
-    for pair in games.exclude(rated).values_list("white_id", "black_id").distinct().iterator():
-        for player_id in pair:
-            player(usernames[player_id])
+    winners = {winner.value: winner for winner in Winner}
+    statuses = {status.value: status for status in Status}
+    count = algorithm.count
+    for white, black, winner, status, board_size, handicap, times in counted.iterator(
+        chunk_size=ROWS_PER_FETCH
+    ):
+        record = GameRecord(
+            date=date.min,
+            white=usernames[white],
+            black=usernames[black],
+            winner=winners.get(winner),
+            status=statuses[status],
+            board_size=board_size,
+            handicap=handicap,
+        )
+        count(state, record, times)
 
 
 def declared_ranks(
@@ -440,6 +428,8 @@ _LAB_HISTORY_COLUMNS = (
     "game__winner",
     "game__tournament_id",
     "date",
+    "game__round",
+    "game__seq",
     "position",
 )
 
@@ -447,18 +437,19 @@ _LAB_HISTORY_COLUMNS = (
 def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
     """The games ``algorithm`` rated, as the lab predicts them (see :func:`rated_history_games`)."""
     return (
-        game for _day, _position, _game_id, game in rated_history_games(algorithm, blocks=blocks)
+        game for _place, _position, _game_id, game in rated_history_games(algorithm, blocks=blocks)
     )
 
 
-def dated_history_games(
-    algorithm: str, *, blocks: bool, since: date | None = None, from_position: int = 0
-) -> Iterator[tuple[date, int, lab.LabGame]]:
-    """The games ``algorithm`` rated on or after ``since``, each with its date and the
-    position of its first row (see :func:`rated_history_games`)."""
+def placed_history_games(
+    algorithm: str, *, blocks: bool, since: ReplayKey | None = None, from_position: int = 0
+) -> Iterator[tuple[tuple[date, int, int], int, lab.LabGame]]:
+    """The games ``algorithm`` rated at or after the place ``since`` in the replay
+    order, each with its place (date, round, entry number) and the position of its
+    first row (see :func:`rated_history_games`)."""
     return (
-        (day, position, game)
-        for day, position, _game_id, game in rated_history_games(
+        (place, position, game)
+        for place, position, _game_id, game in rated_history_games(
             algorithm, blocks=blocks, since=since, from_position=from_position
         )
     )
@@ -471,7 +462,7 @@ def keyed_history_games(
     queryset of games) only those (see :func:`rated_history_games`)."""
     return (
         (game_id, game)
-        for _day, _position, game_id, game in rated_history_games(
+        for _place, _position, game_id, game in rated_history_games(
             algorithm, blocks=blocks, games=games
         )
     )
@@ -481,12 +472,13 @@ def rated_history_games(
     algorithm: str,
     *,
     blocks: bool,
-    since: date | None = None,
+    since: ReplayKey | None = None,
     from_position: int = 0,
     games: QuerySet | None = None,
-) -> Iterator[tuple[date, int, int, lab.LabGame]]:
-    """The games ``algorithm`` rated (not skipped, not free) on or after ``since``, each
-    with its date, the position of its first row, its game's id and both players' value
+) -> Iterator[tuple[tuple[date, int, int], int, int, lab.LabGame]]:
+    """The games ``algorithm`` rated (not skipped, not free) at or after the place
+    ``since`` in the replay order, each with its place (date, round, entry number), the
+    position of its first row, its game's id and both players' value
     and rank just before it, from one query over its stored history (from
     ``from_position`` on, a bound the caller knows that saves reading the rows before
     it; with ``games``, a queryset of games, only those games' rows).
@@ -501,7 +493,13 @@ def rated_history_games(
         algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
     )
     if since is not None:
-        rows = rows.filter(date__gte=since, position__gte=from_position)
+        rows = rows.filter(
+            Q(date__gt=since.date)
+            | Q(date=since.date, game__round__gt=since.round)
+            | Q(date=since.date, game__round=since.round, game__seq__gte=since.seq),
+            date__gte=since.date,
+            position__gte=from_position,
+        )
     if games is not None:
         rows = rows.filter(game__in=games.values("pk"))
     rows = (
@@ -530,6 +528,8 @@ def rated_history_games(
         winner,
         tournament_id,
         day,
+        round_number,
+        seq,
         position,
     ) in rows.iterator(chunk_size=ROWS_PER_FETCH):
         rank = ranks.get(rank_code)
@@ -550,7 +550,7 @@ def rated_history_games(
         if fraction is None:
             fraction = komis[komi] = Fraction(komi)
         yield (
-            day,
+            (day, round_number, seq),
             first_position,
             game_id,
             lab.LabGame(

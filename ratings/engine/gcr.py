@@ -1,9 +1,9 @@
 """Game Courier Ratings (seed 002, SPEC section 5), registered as ``gcr``.
 
-A holistic system: it gives current standings, not a per-game history. Replaying
-the games only fills a table of pairwise results (games and score of every pair
-of players; a win counts 1, a jigo 1/2 for each); :meth:`Gcr.finish` then rates
-the whole table at once:
+A holistic system (``holistic.Holistic``): it gives current standings, not a
+per-game history. Replaying the games only fills a table of pairwise results (games
+and score of every pair of players; a win counts 1, a jigo 1/2 for each);
+:meth:`Gcr.finish` then rates the whole table at once:
 
 1. Order the players by rated games, score and distinct opponents, each
    descending, then username.
@@ -28,15 +28,13 @@ one dictionary update per game while the table is filled.
 
 from __future__ import annotations
 
-import calendar
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any, NamedTuple
 
+from . import holistic
 from .base import (
-    Algorithm,
-    HistoryRow,
     PlayerState,
     RatingState,
     Standing,
@@ -44,6 +42,7 @@ from .base import (
     replay,
 )
 from .description import Matchup, ValueScale
+from .holistic import Holistic
 from .records import Entry, GameRecord, Status, Winner
 
 RATED_BOARD_SIZE = 19
@@ -143,12 +142,11 @@ class GcrAccuracy:
 SCORES = {Winner.WHITE: (1.0, 0.0), Winner.BLACK: (0.0, 1.0), Winner.JIGO: (0.5, 0.5)}
 
 
-class Gcr(Algorithm[GcrPlayer]):
+class Gcr(Holistic[GcrPlayer]):
     name = "gcr"
     title = "Game Courier Ratings"
     params_type = GcrParams
     state_type = GcrPlayer
-    has_history = False
     value_scale = ValueScale("gcr", "GCR rating (a newcomer is 1500)")
     prediction_note = (
         "Its own expected percentage 50 + (Rw \u2212 Rb)/8, clamped to 0..100; GCR has no "
@@ -170,22 +168,17 @@ class Gcr(Algorithm[GcrPlayer]):
             return "a game needs a winner (W, B or D for jigo)"
         return ""
 
-    def rate_unit(self, state: GcrState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
-        """Record the game in the pairwise table; the rating itself is in :meth:`finish`.
-
-        GCR ignores adjustments. A game it does not rate (free, small board) is not
-        counted, though its players appear in the standings.
-        """
-        for record in unit:
-            if record.is_adjustment or record.winner is None:  # only an adjustment has none
-                continue
-            white, black = state.player(record.white), state.player(record.black)
-            if self.skip_reason(record):
-                continue
-            white_score, black_score = SCORES[record.winner]
-            white.record(record.black, white_score)
-            black.record(record.white, black_score)
-        return []
+    def count(self, state: GcrState, record: GameRecord, times: int = 1) -> None:
+        """Record ``times`` games like ``record`` in the pairwise table; the rating
+        itself is in :meth:`finish`. A game GCR does not rate (free, small board) is
+        not counted, though its players appear in the standings. GCR ignores
+        adjustments (:meth:`Holistic.rate_unit` passes none here)."""
+        white, black = state.player(record.white), state.player(record.black)
+        if record.winner is None or self.skip_reason(record):
+            return
+        white_score, black_score = SCORES[record.winner]
+        white.record(record.black, white_score * times, times)
+        black.record(record.white, black_score * times, times)
 
     def finish(self, state: GcrState) -> None:
         """Rate the whole table: both passes from scratch, every time it is called."""
@@ -242,6 +235,20 @@ class Gcr(Algorithm[GcrPlayer]):
             past[first] = first_past + games
             past[second] = second_past + games
         return ratings
+
+    def lab_figures(self, state: GcrState) -> dict[str, Any]:
+        """The seed's accuracy: how many pairs the ratings order as their results do."""
+        figures = accuracy(state)
+        if figures is None:
+            return {"gcr_accuracy": None}
+        return {
+            "gcr_accuracy": {
+                "mean": figures.mean,
+                "first_pass": figures.first_pass,
+                "reverse_pass": figures.reverse_pass,
+                "pairs": figures.pairs,
+            }
+        }
 
     def predict_white(self, matchup: Matchup) -> float:
         """GCR's expected share ``clamp(50 + (Rw - Rb)/8, 0, 100) / 100``."""
@@ -367,18 +374,6 @@ def standings_as_of(
     return state.algorithm.standings(state)
 
 
-def month_end(day: date) -> date:
-    return day.replace(day=calendar.monthrange(day.year, day.month)[1])
-
-
-def month_ends(first: date, last: date) -> Iterator[date]:
-    """The last day of every month from ``first``'s month to ``last``'s."""
-    year, month = first.year, first.month
-    while (year, month) <= (last.year, last.month):
-        yield month_end(date(year, month, 1))
-        year, month = (year + 1, 1) if month == 12 else (year, month + 1)
-
-
 def rated_month_ends(
     records: Iterable[GameRecord],
     entries: Mapping[str, Entry],
@@ -387,60 +382,15 @@ def rated_month_ends(
     rate_from: date | None = None,
     state: GcrState | None = None,
 ) -> Iterator[tuple[date, RatingState]]:
-    """The table rated at the end of every month that has records, from the month of
-    ``rate_from`` on (every month when None): ``(month end, state)``, the state being
-    one object, rated as of that month end when it is yielded. The last month is
-    always rated: its state is the current standings.
-
-    ``records`` come in replay order. Every record fills the pairwise table, but a
-    month before ``rate_from``'s is not rated: :meth:`Gcr.finish` rates the table from
-    scratch, so nothing of an earlier month's passes is needed later. A recompute from
-    a dirty date keeps the snapshots before its month and pays the passes of the
-    months from there on; an entry dated today costs one month's two passes.
-
-    ``state``: the table counted from the games before ``records`` (a new one when
-    None), which ``records`` go on filling; a recompute counts the months it keeps in
-    the database rather than replaying them (``ratings.selectors.count_gcr_table``).
-    """
-    algorithm = Gcr(params)
-    if state is None:
-        state = algorithm.new_state(entries)
-    rated_from = month_end(rate_from) if rate_from is not None else date.min
-    current: date | None = None  # the month end of the records being counted
-    month = None  # and their (year, month): cheaper to compare for every record
-    for record in records:
-        day = record.date
-        if (day.year, day.month) != month:
-            if current is not None and current >= rated_from:
-                algorithm.finish(state)
-                yield current, state
-            current, month = month_end(day), (day.year, day.month)
-        algorithm.rate_unit(state, [record])
-    if current is not None:
-        algorithm.finish(state)
-        yield current, state
+    """GCR's table rated at every month end (:func:`holistic.rated_month_ends`)."""
+    return holistic.rated_month_ends(
+        Gcr(params), records, entries, rate_from=rate_from, state=state
+    )
 
 
 def month_end_snapshots(
     records: Iterable[GameRecord], entries: Mapping[str, Entry], params: GcrParams | None = None
 ) -> list[tuple[date, list[Standing]]]:
-    """The standings at the end of every month from the first game to the last, each
-    equal to :func:`standings_as_of` that day.
-
-    The table only grows as games are replayed and :meth:`Gcr.finish` rates it from
-    scratch each time, so one replay serves every month: games once, plus two passes
-    per month that has games (a quiet month's standings are those of the month before).
-    """
-    ordered = sorted(records, key=lambda record: record.order_key)
-    if not ordered:
-        return []
-    rated = {
-        end: state.algorithm.standings(state)
-        for end, state in rated_month_ends(ordered, entries, params)
-    }
-    snapshots: list[tuple[date, list[Standing]]] = []
-    standings: list[Standing] = []
-    for last_day in month_ends(ordered[0].date, ordered[-1].date):
-        standings = rated.get(last_day, standings)
-        snapshots.append((last_day, standings))
-    return snapshots
+    """GCR's standings at every month end, each equal to :func:`standings_as_of` that
+    day (:func:`holistic.month_end_snapshots`)."""
+    return holistic.month_end_snapshots(Gcr(params), records, entries)

@@ -23,9 +23,9 @@ How each prediction is made (docs/lab.md explains them in full):
   a game fair). French: ``2050 + fictitious level`` (its fictitious levels are the
   EGF's handicap adjustment, and its 0..99 = 1d is the EGF's 2050..2149).
 - Game Courier Ratings: its own expected percentage ``50 + (Rw - Rb)/8``, clamped
-  to 0..100; GCR has no handicap. It keeps no per-game history, so its games are
-  predicted month by month from the ratings at the previous month's end
-  (:func:`gcr_predictions`).
+  to 0..100; GCR has no handicap. It is holistic and keeps no per-game history, so
+  its games (as any holistic algorithm's) are predicted month by month from the
+  ratings at the previous month's end (:func:`holistic_predictions`).
 """
 
 from __future__ import annotations
@@ -35,9 +35,9 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Algorithm, RatingState, registry, replay
-from .description import Matchup, Side
-from .gcr import Gcr, GcrParams, GcrPlayer, month_ends
+from .base import Algorithm, RatingState, registry
+from .description import Matchup, Side  # noqa: F401  (Side: the lab's callers build matchups)
+from .holistic import Holistic, lab_games
 from .ranks import Rank
 from .records import Entry, GameRecord, Status, Winner
 
@@ -279,44 +279,20 @@ def evaluate(items: Sequence[Prediction]) -> dict[str, Any]:
     }
 
 
-# --- Game Courier Ratings ------------------------------------------------------------------
+# --- Holistic algorithms (Game Courier Ratings) ----------------------------------------
 
 
-def gcr_predictions(
-    records: Iterable[GameRecord], entries: Mapping[str, Entry], params: GcrParams | None = None
-) -> tuple[list[LabGame], RatingState[GcrPlayer]]:
-    """The games GCR rates, each with both players' GCR at the end of the month
-    before its own (1500 for a player with no earlier games), and the final state.
-
-    GCR rates the whole table at once and keeps no per-game history; this replays it
-    month by month as :func:`ratings.engine.gcr.month_end_snapshots` does. The rank
-    of a side is the player's entry rank (GCR has no ranks of its own).
-    """
-    algorithm = Gcr(params)
-    ordered = sorted(records, key=lambda record: record.order_key)
-    state = algorithm.new_state(entries)
-    games: list[LabGame] = []
-    if not ordered:
-        return games, state
-    position = 0
-    for last_day in month_ends(ordered[0].date, ordered[-1].date):
-        start = position
-        while position < len(ordered) and ordered[position].date <= last_day:
-            position += 1
-        month = ordered[start:position]
-        for record in month:
-            # A game always has a winner; only an adjustment has none.
-            if record.winner is None or record.is_adjustment or algorithm.skip_reason(record):
-                continue
-            white, black = state.player(record.white), state.player(record.black)
-            matchup = Matchup(
-                white=Side(white.rank, white.value),
-                black=Side(black.rank, black.value),
-                handicap=record.handicap,
-                komi=record.komi,
-                board_size=record.board_size,
-            )
-            games.append(LabGame(matchup, record.winner, record.status))
-        for _ in replay(algorithm, month, entries, state):
-            pass
-    return games, state
+def holistic_predictions(
+    algorithm: Holistic, records: Iterable[GameRecord], entries: Mapping[str, Entry]
+) -> tuple[list[LabGame], RatingState]:
+    """The games a holistic algorithm rates, each with both players' value at the end
+    of the month before its own (the initial value for a player with no earlier
+    games), and the final state (``holistic.lab_games``). The rank of a side is the
+    player's entry rank."""
+    games, state = lab_games(algorithm, records, entries)
+    made = [
+        LabGame(matchup, record.winner, record.status)
+        for record, matchup in games
+        if record.winner is not None  # lab_games gives only games with a result
+    ]
+    return made, state

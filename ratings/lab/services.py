@@ -3,205 +3,182 @@
 A report is the engine's ``lab.evaluate`` over the games an algorithm rated, each
 predicted from both players' states just before it. For the algorithms with a
 history that state is in the stored rows (``value_before``, ``rank_before``): one
-query over the algorithm's history, no replay. GCR has no history: a full run replays
-it month by month from the games, as ``lab.gcr_predictions`` does; an update predicts
-the games from the dirty month on from the recompute's month-end snapshots.
+query over the algorithm's history, no replay. A holistic algorithm (GCR) has no
+history: each game is predicted from the players' standings at the end of the month
+before its own, which are the recompute's month-end snapshots (``RatingSnapshot``),
+so the lab reads them and never rates the table month by month again
+(``holistic.lab_games`` is what it reads them in place of).
+
+The figures are kept as tallies of runs of games, each within a month, with exact
+sums (``ratings.lab.tallies``): a report brought up to date from a place in the replay
+order keeps every run that lies wholly before it and counts only the games from there
+on (and the earlier games of a run it cuts), so that after a game entered after the
+last it counts that game.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Case, F, Max, Min, Q, Value, When
+from django.db.models import (
+    BigIntegerField,
+    Case,
+    DateField,
+    F,
+    PositiveIntegerField,
+    Q,
+    Value,
+    When,
+)
 from django.utils import timezone
 
 from players.models import Game
-from ratings.engine import gcr as gcr_engine
 from ratings.engine import lab
-from ratings.engine.base import RatingState, get_algorithm, no_cycle_collection, replay
-from ratings.engine.gcr import Gcr
-from ratings.engine.ranks import Rank
-from ratings.engine.records import GameRecord
+from ratings.engine.base import Algorithm, RatingState, get_algorithm
+from ratings.engine.holistic import Holistic, predicted_matchup
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RatingSnapshot, RecomputeState
 from ratings.selectors import (
     ReplayKey,
-    count_gcr_table,
-    dated_history_games,
+    count_holistic_table,
+    placed_history_games,
     player_entries,
     replay_records,
 )
 
 logger = logging.getLogger(__name__)
 
-
-def gcr_dated_games(
-    algorithm: Gcr, since: date | None = None
-) -> tuple[list[tuple[date, int, lab.LabGame]], RatingState]:
-    """The games GCR rates from ``since`` on, each with its date and both players' GCR
-    at the end of the month before its own, as ``lab.gcr_predictions`` makes them; and
-    the final state (the whole table, rated).
-
-    In full (no ``since``) every game is read and the table rated at every month's end,
-    as ``lab.gcr_predictions`` does. From ``since`` on, the ratings at the month ends
-    are the recompute's month-end snapshots (``RatingSnapshot``, one rating of the
-    table at each month end that has games but the last, equal to that replay's), so
-    only the games from ``since`` are read; the final table is counted by the database
-    (:func:`gcr_table`) and rated once.
-    """
-    if since is not None:
-        return _gcr_games_from_snapshots(algorithm, since), gcr_table(algorithm)
-    records, _ids = replay_records(algorithm.name)
-    entries = player_entries()
-    state = algorithm.new_state(entries)
-    games: list[tuple[date, int, lab.LabGame]] = []
-    with no_cycle_collection():  # see ratings.recompute.run._rewrite_holistic
-        for month in _months(records):
-            for record in month:
-                if record.is_adjustment or algorithm.skip_reason(record):
-                    continue
-                white, black = state.player(record.white), state.player(record.black)
-                games.append(
-                    (
-                        record.date,
-                        0,
-                        _gcr_game(record, (white.rank, white.value), (black.rank, black.value)),
-                    )
-                )
-            for _ in replay(algorithm, month, entries, state):
-                pass
-    return games, state
+# A game's place in the replay order: (date, round, entry number).
+Place = tuple[date, int, int]
+# What the lab counts: each game with its place, the position of its first history
+# row (0 for a holistic algorithm) and its matchup and result.
+PlacedGames = Iterable[tuple[Place, int, lab.LabGame]]
 
 
-def _months(records: Iterable[GameRecord]) -> Iterator[list[GameRecord]]:
-    """``records`` (in replay order) cut into their months."""
-    month: list[GameRecord] = []
-    for record in records:
-        if month and (record.date.year, record.date.month) != (
-            month[0].date.year,
-            month[0].date.month,
-        ):
-            yield month
-            month = []
-        month.append(record)
-    if month:
-        yield month
-
-
-def _gcr_game(
-    record: GameRecord, white: tuple[Rank, float], black: tuple[Rank, float]
-) -> lab.LabGame:
-    matchup = lab.Matchup(
-        white=lab.Side(*white),
-        black=lab.Side(*black),
-        handicap=record.handicap,
-        komi=record.komi,
-        board_size=record.board_size,
-    )
-    return lab.LabGame(matchup, record.winner, record.status)
-
-
-def _gcr_games_from_snapshots(algorithm: Gcr, since: date) -> list[tuple[date, int, lab.LabGame]]:
-    """The games GCR rates from ``since`` on (the first day of a month), each predicted
-    from the players' month-end snapshot before its month (1500 for a player with no
-    games before it; GCR's rank is the entry rank)."""
+def holistic_games(algorithm: Holistic, since: ReplayKey | None = None) -> PlacedGames:
+    """The games a holistic algorithm rates from the place ``since`` on (every one when
+    None), each predicted from the players' month-end snapshot before its month (the
+    initial value for a player with no games before it; the rank is the entry rank):
+    exactly what ``holistic.lab_games`` makes by rating every month end, read from the
+    snapshots the recompute wrote. The snapshots stream in date order beside the games,
+    so only one month's standings are held at a time."""
     name = algorithm.name
-    first = RatingSnapshot.objects.filter(algorithm=name, date__lt=since).aggregate(
-        last=Max("date")
-    )["last"]
-    snapshots: dict[date, dict[str, float]] = {}
-    rows = RatingSnapshot.objects.filter(algorithm=name, date__gte=first or since)
-    for day, username, value in (
-        rows.order_by("date").values_list("date", "player__username", "value").iterator()
-    ):
-        snapshots.setdefault(day, {})[username] = value
-    ends = iter(sorted(snapshots.items()))
-    upcoming = next(ends, None)
+    start = since or ReplayKey(date.min, 0, 0)
+    first = start.date.replace(day=1) if start.date > date.min else date.min
+    rows = (
+        RatingSnapshot.objects.filter(algorithm=name)
+        .order_by("date")
+        .values_list("date", "player__username", "value")
+    )
+    if since is not None:
+        kept = rows.filter(date__lt=first).order_by("-date").values_list("date", flat=True)[:1]
+        rows = rows.filter(date__gte=kept) if kept.exists() else rows.filter(date__gte=first)
+    snapshots = rows.iterator(chunk_size=10_000)
+    upcoming = next(snapshots, None)
     ratings: dict[str, float] = {}
     entries = player_entries()
-    start = float(algorithm.params.initial_rating)
-    records, _ids = replay_records(name, ReplayKey(since, 0, 0))  # every record of its day
-    games: list[tuple[date, int, lab.LabGame]] = []
+    records, _ids = replay_records(name, since)
     for record in records:
-        # the ratings of the month before: the last snapshot before this record's month
-        while upcoming is not None and upcoming[0] < record.date.replace(day=1):
-            ratings = upcoming[1]
-            upcoming = next(ends, None)
-        if record.is_adjustment or algorithm.skip_reason(record):
+        if record.is_adjustment or record.winner is None or algorithm.skip_reason(record):
             continue
-        white = (entries[record.white].rank, ratings.get(record.white, start))
-        black = (entries[record.black].rank, ratings.get(record.black, start))
-        games.append((record.date, 0, _gcr_game(record, white, black)))
-    return games
+        # the standings of the month before: every snapshot row before this month
+        month_start = record.date.replace(day=1)
+        while upcoming is not None and upcoming[0] < month_start:
+            ratings[upcoming[1]] = upcoming[2]
+            upcoming = next(snapshots, None)
+        white, black = entries[record.white], entries[record.black]
+        matchup = predicted_matchup(
+            record,
+            lab.Side(white.rank, ratings.get(record.white, _initial(algorithm, white))),
+            lab.Side(black.rank, ratings.get(record.black, _initial(algorithm, black))),
+        )
+        yield record.order_key, 0, lab.LabGame(matchup, record.winner, record.status)
 
 
-def gcr_table(algorithm: Gcr) -> RatingState:
-    """GCR's pairwise table of every game it rates, counted by the database
-    (:func:`ratings.selectors.count_gcr_table`), rated."""
+def _initial(algorithm: Holistic, entry: Any) -> float:
+    return float(algorithm.new_player(entry).value)
+
+
+def holistic_table(algorithm: Holistic) -> RatingState:
+    """The table of every game a holistic algorithm rates, counted by the database
+    (:func:`ratings.selectors.count_holistic_table`), rated."""
     state = algorithm.new_state(player_entries())
-    count_gcr_table(state)
+    count_holistic_table(state)
     algorithm.finish(state)
     return state
 
 
-def _gcr_accuracy(state: RatingState) -> dict | None:
-    accuracy = gcr_engine.accuracy(state)
-    if accuracy is None:
-        return None
-    return {
-        "mean": accuracy.mean,
-        "first_pass": accuracy.first_pass,
-        "reverse_pass": accuracy.reverse_pass,
-        "pairs": accuracy.pairs,
-    }
+def _holistic_figures(algorithm: Holistic) -> dict[str, Any]:
+    """What a holistic algorithm adds to the lab: as its last recompute left them
+    (``RecomputeState.holistic_figures``, from the table it rated), or, before any
+    recompute stored them, from the table counted by the database and rated."""
+    stored = (
+        RecomputeState.objects.filter(algorithm=algorithm.name)
+        .values_list("holistic_figures", flat=True)
+        .first()
+    )
+    if stored is not None:
+        return stored
+    return algorithm.lab_figures(holistic_table(algorithm))
 
 
-def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
+def _place(key: Any) -> ReplayKey | None:
+    """A place in the replay order from a date (the start of that day), a stored
+    ``[iso date, round, seq]`` or a key; None stays None."""
+    if key is None or isinstance(key, ReplayKey):
+        return key
+    if isinstance(key, date):
+        return ReplayKey(key, 0, 0)
+    day, round_number, seq = key
+    return ReplayKey(date.fromisoformat(day) if isinstance(day, str) else day, round_number, seq)
+
+
+def _stored(place: Place | ReplayKey) -> list:
+    if isinstance(place, ReplayKey):
+        place = (place.date, place.round, place.seq)
+    return [place[0].isoformat(), place[1], place[2]]
+
+
+def _as_tuple(key: ReplayKey) -> Place:
+    return (key.date, key.round, key.seq)
+
+
+def compute_lab_report(algorithm: str, since: ReplayKey | date | None = None) -> LabReport:
     """Compute and store the lab's figures for one algorithm (replacing its last report):
-    in full, or with ``since`` from that date's month on, the tallies of the months
-    before it kept from the last report (``ratings.lab.tallies``). GCR keeps no per-game
-    history: see :func:`gcr_dated_games`."""
+    in full, or with ``since`` (a place in the replay order, or a date: its start)
+    from there on, the runs of games before it kept from the last report."""
     engine = get_algorithm(algorithm)
     blocks = engine.rates_tournaments_as_blocks
     stored = LabReport.objects.filter(algorithm=algorithm).values_list("tallies", flat=True)
-    kept = next(iter(stored), None) or None
+    kept_tallies = next(iter(stored), None) or {}
+    start = _place(since)
     tallies: dict[str, dict] = {}
-    start = None
     from_position = 0
-    if since is not None and kept is not None:
-        start = _recount_start(since, blocks=blocks)
-        first_month = _month(start)
-        tallies = {month: part for month, part in kept.items() if month < first_month}
-        from_position = _first_position(kept, first_month)
-    state = None
-    if engine.has_history:
-        dated = dated_history_games(
+    if start is not None and _are_runs(kept_tallies):
+        start, tallies = _recount_start(kept_tallies, start, blocks=blocks)
+        from_position = max((part["last_position"] for part in tallies.values()), default=0)
+    else:
+        start = None
+    if isinstance(engine, Holistic):
+        placed: PlacedGames = holistic_games(engine, start)
+    else:
+        placed = placed_history_games(
             algorithm, blocks=blocks, since=start, from_position=from_position
         )
-    else:
-        dated, state = gcr_dated_games(engine, start)
-    by_month: dict[str, list[lab.LabGame]] = {}
-    first_positions: dict[str, int] = {}
-    for day, position, game in dated:
-        month = _month(day)
-        by_month.setdefault(month, []).append(game)
-        first_positions[month] = min(position, first_positions.get(month, position))
-    for month, games in by_month.items():
-        tallies[month] = lab_tallies.tally(lab.predictions(engine, games))
-        tallies[month]["first_position"] = first_positions[month]
+    tallies = _merged({**tallies, **_tally_runs(engine, placed)})
     metrics = lab_tallies.metrics(lab_tallies.combined(tallies.values()))
-    if state is not None:
-        metrics["gcr_accuracy"] = _gcr_accuracy(state)
-    counted = metrics["games"]
+    if isinstance(engine, Holistic):
+        metrics.update(_holistic_figures(engine))
     report, _created = LabReport.objects.update_or_create(
         algorithm=algorithm,
         defaults={
             "computed_at": timezone.now(),
-            "games_counted": counted,
+            "games_counted": metrics["games"],
             "metrics": metrics,
             "tallies": tallies,
         },
@@ -209,40 +186,126 @@ def compute_lab_report(algorithm: str, since: date | None = None) -> LabReport:
     return report
 
 
-def _first_position(tallies: dict[str, dict], first_month: str) -> int:
-    """A position before every history row dated from ``first_month`` on, from the last
-    report's tallies: the rows dated before that month are the same as when it was
-    made (a recompute rewrites from a date on, and that month starts at or before it),
-    so the rows from there on start no earlier than the first row of a month from there
-    on did then, or, when no such month was counted, than the last month counted."""
-    later = [
-        part.get("first_position", 0) for month, part in tallies.items() if month >= first_month
-    ]
-    if later:
-        return min(later)
-    return max((part.get("first_position", 0) for part in tallies.values()), default=0)
+def _are_runs(tallies: dict[str, dict]) -> bool:
+    """Whether the stored tallies are runs with exact sums (a report stored before
+    they were is counted again in full)."""
+    return bool(tallies) and all("last_position" in part for part in tallies.values())
 
 
 def _month(day: date) -> str:
     return f"{day.year:04d}-{day.month:02d}"
 
 
-def _recount_start(since: date, *, blocks: bool) -> date:
-    """The first day of the month of ``since``; with ``blocks``, moved back to the month of
-    the first game of any tournament that has games from there on, whose later games
-    are predicted from the players' values at its start (its first rows)."""
-    start = since.replace(day=1)
-    if not blocks:
-        return start
-    while True:
-        spanning = Game.objects.filter(
-            tournament_id__in=Game.objects.filter(date__gte=start, tournament__isnull=False).values(
-                "tournament_id"
+def _run_key(month: str, first: Place) -> str:
+    """A run's key: its month, then its first place (keys sort in replay order)."""
+    return f"{month}/{first[0].isoformat()}/{first[1]:05d}/{first[2]:012d}"
+
+
+def _tally_runs(engine: Algorithm, placed: PlacedGames) -> dict[str, dict]:
+    """The tallies of ``placed`` games, one run per month, each with the first and last
+    places of its games and the positions of its first and last game's first rows."""
+    runs: dict[str, list] = {}  # month -> [games, first place, last place, positions]
+    for place, position, game in placed:
+        month = _month(place[0])
+        run = runs.get(month)
+        if run is None:
+            run = runs[month] = [[], place, place, position, position]
+        run[0].append(game)
+        if place < run[1]:
+            run[1] = place
+        if place > run[2]:
+            run[2] = place
+        run[3], run[4] = min(run[3], position), max(run[4], position)
+    result = {}
+    for month, (games, first, last, first_position, last_position) in runs.items():
+        part = lab_tallies.tally(lab.predictions(engine, games))
+        part.update(
+            first=_stored(first),
+            last=_stored(last),
+            first_position=first_position,
+            last_position=last_position,
+        )
+        result[_run_key(month, first)] = part
+    return result
+
+
+def _merged(tallies: dict[str, dict]) -> dict[str, dict]:
+    """The runs of each month but its last two merged into one (exact sums add up in
+    any order): a month holds at most three runs, and the one counted last, the one a
+    game entered after it leaves alone, stays apart."""
+    by_month: dict[str, list[str]] = {}
+    for key in sorted(tallies):
+        by_month.setdefault(key.split("/")[0], []).append(key)
+    result = {}
+    for keys in by_month.values():
+        older, recent = keys[:-2], keys[-2:]
+        if len(older) > 1:
+            parts = [tallies[key] for key in older]
+            merged = lab_tallies.combined(parts)
+            merged.update(
+                first=min((part["first"] for part in parts), key=_stored_order),
+                last=max((part["last"] for part in parts), key=_stored_order),
+                first_position=min(part["first_position"] for part in parts),
+                last_position=max(part["last_position"] for part in parts),
             )
-        ).aggregate(first=Min("date"))["first"]
-        if spanning is None or spanning >= start:
-            return start
-        start = spanning.replace(day=1)
+            result[older[0]] = merged
+        elif older:
+            result[older[0]] = tallies[older[0]]
+        for key in recent:
+            result[key] = tallies[key]
+    return result
+
+
+def _stored_order(stored: list) -> Place:
+    return _as_tuple(_place(stored))
+
+
+def _recount_start(
+    tallies: dict[str, dict], since: ReplayKey, *, blocks: bool
+) -> tuple[ReplayKey, dict[str, dict]]:
+    """Where to count from, for a report behind from ``since``, and the runs kept: those
+    whose games all lie before that place. A run with a game at or after ``since`` is
+    counted again from its first game (a run is not split). With ``blocks`` (EGF, the
+    French ladder) the place moves back to the first game of any tournament that has
+    games from there on: its later games are predicted from the players' values at its
+    start (its first rows)."""
+    place = since
+    while True:
+        if blocks:
+            place = _tournament_start(place)
+        at = _as_tuple(place)
+        earlier = min(
+            (
+                _stored_order(part["first"])
+                for part in tallies.values()
+                if _stored_order(part["last"]) >= at
+            ),
+            default=at,
+        )
+        if earlier >= at:
+            kept = {key: part for key, part in tallies.items() if _stored_order(part["last"]) < at}
+            return place, kept
+        place = ReplayKey(*earlier)
+
+
+def _tournament_start(place: ReplayKey) -> ReplayKey:
+    """``place``, or the first game of the earliest tournament that began before it and
+    has games at or after it (repeated until no tournament straddles the place)."""
+    while True:
+        later = Game.objects.filter(tournament__isnull=False).filter(
+            Q(date__gt=place.date)
+            | Q(date=place.date, round__gt=place.round)
+            | Q(date=place.date, round=place.round, seq__gte=place.seq)
+        )
+        first = (
+            Game.objects.filter(tournament_id__in=later.values("tournament_id"))
+            .order_by("date", "round", "seq")
+            .values_list("date", "round", "seq")
+            .first()
+        )
+        if first is None or first >= _as_tuple(place):
+            return place
+        place = ReplayKey(*first)
 
 
 def compute_lab_reports(algorithms: Sequence[str]) -> list[LabReport]:
@@ -256,20 +319,39 @@ def compute_lab_reports(algorithms: Sequence[str]) -> list[LabReport]:
     return reports
 
 
-def mark_lab_dirty(algorithm: str, start: date | None) -> None:
+def mark_lab_dirty(algorithm: str, start: ReplayKey | date | None) -> None:
     """Inside a recompute's transaction: the lab's report of ``algorithm`` is behind from
-    ``start`` (None: from the beginning). Its task is queued for after the commit,
-    ``RATINGS_LAB_DELAY_SECONDS`` later, unless one is waiting already; the time of
-    this mark is kept (``lab_queued_at``), and the waiting task waits until the last
-    mark is that old (:func:`update_lab_report`): a burst of writes, each followed by
-    a recompute, brings one lab run, at its end."""
-    day = start or date.min
+    the place ``start`` in the replay order (a date: its start; None: from the
+    beginning), or from its mark if that is earlier. Its task is queued for after the
+    commit, ``RATINGS_LAB_DELAY_SECONDS`` later, unless one is waiting already; the
+    time of this mark is kept (``lab_queued_at``), and the waiting task waits until the
+    last mark is that old (:func:`update_lab_report`): a burst of writes, each followed
+    by a recompute, brings one lab run, at its end."""
+    place = _place(start) or ReplayKey(date.min, 0, 0)
     rows = RecomputeState.objects.filter(algorithm=algorithm)
+    earlier = (
+        Q(lab_dirty_from__isnull=True)
+        | Q(lab_dirty_from__gt=place.date)
+        | Q(lab_dirty_from=place.date, lab_dirty_round__gt=place.round)
+        | Q(lab_dirty_from=place.date, lab_dirty_round=place.round, lab_dirty_seq__gt=place.seq)
+    )
+    # One statement: every expression reads the row as it was.
     rows.update(
         lab_dirty_from=Case(
-            When(Q(lab_dirty_from__isnull=True) | Q(lab_dirty_from__gt=day), then=Value(day)),
+            When(earlier, then=Value(place.date)),
             default=F("lab_dirty_from"),
-        )
+            output_field=DateField(),
+        ),
+        lab_dirty_round=Case(
+            When(earlier, then=Value(place.round)),
+            default=F("lab_dirty_round"),
+            output_field=PositiveIntegerField(),
+        ),
+        lab_dirty_seq=Case(
+            When(earlier, then=Value(place.seq)),
+            default=F("lab_dirty_seq"),
+            output_field=BigIntegerField(),
+        ),
     )
     now = timezone.now()
     if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=now):
@@ -342,13 +424,17 @@ def update_lab_report(algorithm: str) -> LabReport | None:
     if lab.predictor(get_algorithm(algorithm)) is None:
         rows.filter(lab_dirty_from=state.lab_dirty_from).update(lab_dirty_from=None)
         return None
-    report = compute_lab_report(algorithm, since=state.lab_dirty_from)
+    mark = ReplayKey(state.lab_dirty_from, state.lab_dirty_round, state.lab_dirty_seq)
+    report = compute_lab_report(algorithm, since=mark)
     # A recompute that committed meanwhile marked the lab again (lab_queued_at, cleared
-    # above, is set) and queued another run; whether or not it moved the date, this run
-    # may have read its rows or not: the mark stays for that run.
-    rows.filter(lab_dirty_from=state.lab_dirty_from, lab_queued_at__isnull=True).update(
-        lab_dirty_from=None
-    )
+    # above, is set) and queued another run; whether or not it moved the place, this
+    # run may have read its rows or not: the mark stays for that run.
+    rows.filter(
+        lab_dirty_from=mark.date,
+        lab_dirty_round=mark.round,
+        lab_dirty_seq=mark.seq,
+        lab_queued_at__isnull=True,
+    ).update(lab_dirty_from=None, lab_dirty_round=0, lab_dirty_seq=0)
     return report
 
 

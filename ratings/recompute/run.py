@@ -23,39 +23,35 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, connection, transaction
-from django.db.models import Max, Q
+from django.db.models import Q
 from django.utils import timezone
 
 from notifications import alerts
 from players.fields import rank_to_code
 from ratings.algorithms import maintained_algorithms
-from ratings.engine import gcr
 from ratings.engine.base import (
     Algorithm,
     HistoryRow,
     RatingState,
     get_algorithm,
-    no_cycle_collection,
     units,
 )
+from ratings.engine.holistic import Holistic
 from ratings.engine.records import GameRecord
 from ratings.lab.services import mark_lab_dirty, sweep_lab_reports
 from ratings.models import (
     Checkpoint,
-    CurrentRating,
     HistoryRewrite,
     RatingHistory,
-    RatingSnapshot,
     RecomputeState,
 )
-from ratings.recompute import dirty, liveness, month_ends, progress, staging
+from ratings.recompute import dirty, holistic, liveness, month_ends, progress, staging
+from ratings.recompute.current import replace_current
 from ratings.recompute.dirty import ensure_states
 from ratings.selectors import (
     IDS_PER_QUERY,
     ReplayKey,
     SourceIds,
-    count_gcr_table,
-    last_replay_date,
     player_entries,
     player_ids,
     replay_count,
@@ -243,8 +239,9 @@ def _run_claimed(
     return results
 
 
-# What a replay did: the generation it read, the date it replayed from, the rows it wrote.
-_Replayed = tuple[int, date | None, int]
+# What a replay did: the generation it read, the place in the replay order it replayed
+# from (None: from the start), the rows it wrote.
+_Replayed = tuple[int, ReplayKey | None, int]
 
 
 class _InputsMoved(Exception):
@@ -278,21 +275,22 @@ def _recompute_once(
                     replay = _replay(name, full=full, from_date=from_date)
                 if replay is None:
                     return None
-                generation, start, rows = replay
+                generation, place, rows = replay
+                start = None if place is None else place.date
                 locked = time.monotonic()
                 with transaction.atomic():  # IMMEDIATE: the write lock, for the writes only
                     now = state.get()
                     prefix = None
                     if now.generation == generation:
                         writes.apply()
-                        _finish(name, generation, start, rows, started)
+                        _finish(name, generation, place, rows, started)
                     elif watching and now.running_on == runner and now.touched_from:
                         # No other runner cleared touched_from since this one did.
                         prefix = _prefix_before(writes, now.touched_from)
                         if prefix is not None:
                             writes.apply(prefix)
                             state.update(dirty_from=now.touched_from, dirty_round=0, dirty_seq=0)
-                            mark_lab_dirty(name, start)
+                            mark_lab_dirty(name, place)
                 held = time.monotonic() - locked
                 if now.generation != generation:
                     writes.discard()
@@ -310,8 +308,9 @@ def _recompute_once(
                     replay = _replay(name, full=full, from_date=from_date)
                     if replay is None:
                         return None
-                    generation, start, rows = replay
-                    _finish(name, generation, start, rows, started)
+                    generation, place, rows = replay
+                    start = None if place is None else place.date
+                    _finish(name, generation, place, rows, started)
     except _InputsMoved:
         raise
     except Exception as error:
@@ -351,8 +350,7 @@ def _replay(name: str, *, full: bool, from_date: date | None) -> _Replayed | Non
     start = None if full else _dirty_key(state_row, from_date)
     if not full and start is None:
         return None
-    day = None if start is None else start.date
-    return state_row.generation, day, _rewrite(get_algorithm(name), start)
+    return state_row.generation, start, _rewrite(get_algorithm(name), start)
 
 
 def _dirty_key(state: RecomputeState, from_date: date | None) -> ReplayKey | None:
@@ -368,7 +366,7 @@ def _dirty_key(state: RecomputeState, from_date: date | None) -> ReplayKey | Non
     return marked
 
 
-def _finish(name: str, generation: int, start: date | None, rows: int, started: float) -> None:
+def _finish(name: str, generation: int, place: ReplayKey | None, rows: int, started: float) -> None:
     """Record the run, inside the transaction of its writes; clear the mark only if no
     write moved it while it replayed (otherwise the runner's loop runs again from the
     date it now holds)."""
@@ -377,7 +375,7 @@ def _finish(name: str, generation: int, start: date | None, rows: int, started: 
         last_started=timezone.now() - timedelta(seconds=seconds),
         last_finished=timezone.now(),
         last_duration=seconds,
-        last_from=start,
+        last_from=None if place is None else place.date,
         last_rows=rows,
         last_error="",
     )
@@ -386,17 +384,17 @@ def _finish(name: str, generation: int, start: date | None, rows: int, started: 
     )
     if not cleared:
         RecomputeState.objects.filter(algorithm=name).update(**finished)
-    # The lab is behind from the first date rewritten; it catches up once this
+    # The lab is behind from the first place rewritten; it catches up once this
     # commits and, debounced, once a burst of writes is over.
-    mark_lab_dirty(name, start)
+    mark_lab_dirty(name, place)
 
 
 def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
     """Replay ``algorithm`` from ``start_key`` (None: from the start) and write what it
     rates: from the last checkpoint at or before that place in the replay order."""
     start = None if start_key is None else start_key.date
-    if not algorithm.has_history:
-        return _rewrite_holistic(algorithm, start)
+    if isinstance(algorithm, Holistic):
+        return holistic.rewrite(algorithm, start)
     name = algorithm.name
     state = algorithm.new_state(player_entries())
     checkpoint = None
@@ -496,7 +494,7 @@ def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
     writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from), in_prefix=True)
     algorithm.finish(state)
     # Both read what they replace: staged, they run with the writes.
-    writes.later(lambda: _replace_current(name, state, ids))
+    writes.later(lambda: replace_current(name, state, ids))
     writes.later(lambda: _thin_checkpoints(name, position + written))
     return written
 
@@ -800,113 +798,3 @@ def _history_values(
         factors_json(row.factors),
         row.skipped[:200],
     )
-
-
-def _replace_current(algorithm: str, state, ids: dict[str, int]) -> None:
-    """Make the current ratings those of ``state``, rewriting only the players whose
-    rank, value or games changed: a recompute after one new game changes two players of
-    thousands, and rewriting them all would leave the rating list's table full of dead
-    rows until it is vacuumed (a slower list meanwhile)."""
-    new = {
-        ids[username]: (rank_to_code(player.rank), float(player.value), player.games)
-        for username, player in state.players.items()
-        if username in ids
-    }
-    stored = CurrentRating.objects.filter(algorithm=algorithm)
-    old = {
-        player_id: (rank_to_code(rank), value, games)
-        for player_id, rank, value, games in stored.values_list(
-            "player_id", "rank", "value", "games"
-        )
-    }
-    stale = [player_id for player_id, values in old.items() if new.get(player_id) != values]
-    if len(stale) * 2 > len(old):
-        stored.delete()
-        changed = new
-    else:
-        for start in range(0, len(stale), IDS_PER_QUERY):
-            stored.filter(player_id__in=stale[start : start + IDS_PER_QUERY]).delete()
-        changed = {
-            player_id: values for player_id, values in new.items() if old.get(player_id) != values
-        }
-    columns = ("algorithm", "player_id", "rank", "value", "games", "factors")
-    with staging.current().rows(CurrentRating, columns) as current:
-        for player_id, (rank, value, games) in changed.items():
-            current.add((algorithm, player_id, rank, value, games, "{}"))
-
-
-def _rewrite_holistic(algorithm: Algorithm, start: date | None) -> int:
-    """GCR: the standings from all games, and month-end snapshots for the chart, from
-    one pass over the games (``gcr.rated_month_ends``).
-
-    From a dirty date (``start``), the snapshots of the months before its month stay
-    (the games up to their month ends did not change), and so does the pairwise table
-    up to the last of them: the database counts it (``count_gcr_table``), and only the
-    games after it are read and only the months from the dirty one on are rated. The
-    month that is now the last one gets no snapshot (its standings are the current
-    ones), so the rating starts at the last month when the history now ends before the
-    dirty month, and at the month that was the last when the history now goes on past
-    it (the first month read). An entry in the last month rates that month; the first
-    entry of a new month, two months.
-    """
-    name = algorithm.name
-    entries = player_entries()
-    ids = player_ids()
-    state = algorithm.new_state(entries)  # no records: nobody is rated
-    rate_from = None
-    first_unread = None
-    last = last_replay_date(name) if start is not None else None
-    if last is not None:
-        rate_from = min(start, last).replace(day=1)
-        kept_until = RatingSnapshot.objects.filter(algorithm=name, date__lt=rate_from).aggregate(
-            last=Max("date")
-        )["last"]
-        if kept_until is not None:
-            first_unread = kept_until + timedelta(days=1)
-            count_gcr_table(state, before=first_unread)
-    key = None if first_unread is None else _day_start_key(first_unread)
-    records = list(replay_records(name, key)[0])
-    if rate_from is not None and records:
-        # The month that was the last one had no snapshot: if the history now goes on
-        # past it, it needs one, so the rating starts at the first month read.
-        rate_from = min(rate_from, records[0].date.replace(day=1))
-    stale = RatingSnapshot.objects.filter(algorithm=name)
-    if rate_from is not None:
-        stale = stale.filter(date__gte=rate_from)
-    writes = staging.current()
-    writes.later(stale.delete)
-    wanted = set(_month_ends(records))
-    columns = ("algorithm", "player_id", "date", "rank", "value", "games")
-    # A month's passes make a tuple per pair; with the cycle collector off, the records
-    # and the table are not walked again at every month end.
-    with writes.rows(RatingSnapshot, columns) as snapshots, no_cycle_collection():
-        rated = gcr.rated_month_ends(
-            records, entries, algorithm.params, rate_from=rate_from, state=state
-        )
-        for month_end, state in rated:
-            if month_end not in wanted:
-                continue
-            for standing in state.algorithm.standings(state):
-                if standing.games:
-                    snapshots.add(
-                        (
-                            name,
-                            ids[standing.player],
-                            month_end,
-                            rank_to_code(standing.rank),
-                            float(standing.value),
-                            standing.games,
-                        )
-                    )
-    writes.later(lambda: _replace_current(name, state, ids))
-    return snapshots.written
-
-
-def _month_ends(records: Sequence[GameRecord]) -> list[date]:
-    """The last day of every month that has games, before the month of the last game."""
-    months = sorted({(record.date.year, record.date.month) for record in records})
-    ends = []
-    for year, month in months[:-1]:
-        next_month = date(year + (month == 12), month % 12 + 1, 1)
-        ends.append(next_month - timedelta(days=1))
-    return ends

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from ratings.engine import lab
 from ratings.engine.base import get_algorithm
 from ratings.engine.egf import reference_curve
-from ratings.engine.gcr import accuracy, month_end_snapshots
+from ratings.engine.gcr import Gcr, accuracy, month_end_snapshots
 from ratings.engine.lab import LabGame, Matchup, Prediction, Side
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import Entry, GameRecord, Status, Winner
@@ -293,7 +293,7 @@ def test_gcr_predicts_each_month_from_the_previous_month_end():
         record(date(2024, 2, 4), "ann", "ben", seq=4, board_size=9),  # GCR skips it
         record(date(2024, 2, 5), "ann", "ben", seq=5, status=Status.FREE),  # and this
     ]
-    games, state = lab.gcr_predictions(records, entries)
+    games, state = lab.holistic_predictions(Gcr(), records, entries)
     assert len(games) == 3
     first, second, third = (lab.predictor(get_algorithm("gcr"))(game.matchup) for game in games)
     assert first == second == 0.5
@@ -306,5 +306,5 @@ def test_gcr_predicts_each_month_from_the_previous_month_end():
 
 
 def test_gcr_predictions_of_no_games_are_empty():
-    games, state = lab.gcr_predictions([], {})
+    games, state = lab.holistic_predictions(Gcr(), [], {})
     assert games == [] and state.players == {}

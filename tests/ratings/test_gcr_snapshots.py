@@ -9,9 +9,9 @@ from players.models import Game
 from players.services.games import game_void, record_sheet_submit
 from ratings.engine import gcr
 from ratings.models import CurrentRating, RatingSnapshot
-from ratings.recompute import run as run_module
+from ratings.recompute import holistic as holistic_pass
 from ratings.recompute.run import recompute, recompute_pending
-from ratings.selectors import count_gcr_table, player_entries, replay_records
+from ratings.selectors import count_holistic_table, player_entries, replay_records
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -171,7 +171,7 @@ def test_the_database_counts_the_table_a_replay_of_the_same_games_fills(six_mont
     entries = player_entries()
     algorithm = gcr.Gcr()
     counted = algorithm.new_state(entries)
-    count_gcr_table(counted, before=before)
+    count_holistic_table(counted, before=before)
     replayed = algorithm.new_state(entries)
     for record in replay_records("gcr")[0]:
         if record.date < before:
@@ -203,13 +203,13 @@ def test_a_back_dated_gcr_recompute_reads_only_the_games_after_the_snapshots_it_
     )
     recompute_pending(["gcr"])
     read_from = []
-    real_replay_records = run_module.replay_records
+    real_replay_records = holistic_pass.replay_records
 
     def recording(name, start=None, **options):
         read_from.append(start)
         return real_replay_records(name, start, **options)
 
-    monkeypatch.setattr(run_module, "replay_records", recording)
+    monkeypatch.setattr(holistic_pass, "replay_records", recording)
     record_sheet_submit(
         user=vera, games=[factories.game(dan, ann, "W", date(2024, 4, 20))], allow_duplicates=True
     )

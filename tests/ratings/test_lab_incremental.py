@@ -1,5 +1,5 @@
-"""The lab brought up to date from the dirty date (the months before it kept as tallies),
-and debounced: one run after a burst of recomputes."""
+"""The lab brought up to date from the dirty place (the runs of games before it kept as
+tallies), and debounced: one run after a burst of recomputes."""
 
 import random
 from datetime import date, timedelta
@@ -99,27 +99,54 @@ def test_a_report_brought_up_to_date_equals_one_computed_in_full(club, algorithm
     (result,) = recompute_pending([algorithm])
 
     updated = lab_services.compute_lab_report(algorithm, since=result.replayed_from)
-    kept = updated.tallies
+    updated_metrics, counted = updated.metrics, updated.games_counted
     full = lab_services.compute_lab_report(algorithm)
 
-    same_metrics(updated.metrics, full.metrics)
-    assert kept.keys() == full.tallies.keys()
+    assert updated_metrics == full.metrics  # exact sums: equal, not only close
+    assert counted == full.games_counted
 
 
-def test_only_the_months_from_the_dirty_date_are_counted_again(club, monkeypatch):
-    counted_from = []
-    real = lab_services.dated_history_games
+def test_only_the_games_from_the_dirty_place_are_counted_again(club, monkeypatch):
+    """A game entered after the last is counted alone; one entered before a game of its
+    own day recounts the run it cuts; EGF recounts the tournament it lands in from its
+    first game (its games are predicted from the players' values at its start)."""
+    vera, players, autumn = club
+    RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
+    counted = []
+    real = lab_services.placed_history_games
 
     def spy(algorithm, *, blocks, since=None, from_position=0):
-        counted_from.append(since)
-        return real(algorithm, blocks=blocks, since=since, from_position=from_position)
+        games = list(real(algorithm, blocks=blocks, since=since, from_position=from_position))
+        counted.append((algorithm, since, len(games)))
+        return games
 
-    monkeypatch.setattr(lab_services, "dated_history_games", spy)
-    lab_services.compute_lab_report("sagc", since=date(2024, 5, 20))
-    # EGF rates the autumn tournament (30 March to 1 April) as one block from its start
-    lab_services.compute_lab_report("egf-2021", since=date(2024, 4, 1))
+    monkeypatch.setattr(lab_services, "placed_history_games", spy)
 
-    assert counted_from == [date(2024, 5, 1), date(2024, 3, 1)]
+    def enter(day, **extra):
+        record_sheet_submit(
+            user=vera,
+            allow_duplicates=True,
+            games=[factories.game(players[0], players[5], "B", day, **extra)],
+        )
+        recompute_pending(["sagc", "egf-2021"])
+        for name in ("sagc", "egf-2021"):
+            lab_services.update_lab_report(name)
+            assert LabReport.objects.get(algorithm=name).metrics == full_run_metrics(name)
+
+    last = Game.objects.valid().order_by("-date", "-round", "-seq").first()
+    enter(last.date + timedelta(days=1))  # after the last game
+    enter(last.date + timedelta(days=1))  # one more that night
+    enter(date(2024, 3, 31), tournament=autumn, round=4)  # into the tournament
+
+    updates = [item for item in counted if item[1] is not None]  # not the full runs
+    sagc = [(since, games) for name, since, games in updates if name == "sagc"]
+    egf = [(since, games) for name, since, games in updates if name == "egf-2021"]
+    assert [games for _since, games in sagc[:2]] == [1, 1]
+    assert [games for _since, games in egf[:2]] == [1, 1]
+    # SAGC from the entry's own place; EGF from before the tournament's first game
+    # (30 March), the start of the run of March games that it cuts
+    assert sagc[2][0] == ReplayKey(date(2024, 3, 31), 4, sagc[2][0].seq)
+    assert egf[2][0].date < date(2024, 3, 30) and egf[2][1] > sagc[2][1]
 
 
 @pytest.fixture
@@ -256,13 +283,14 @@ def test_the_lab_kept_up_to_date_through_entries_and_voids_equals_full_runs(club
             assert LabReport.objects.get(algorithm=name).metrics == full_run_metrics(name), name
 
 
-def test_gcr_brought_up_to_date_reads_the_games_from_the_dirty_month_on(club, monkeypatch):
+def test_gcr_brought_up_to_date_reads_only_the_games_from_the_dirty_place_on(club, monkeypatch):
     vera, players, _autumn = club
     RecomputeState.objects.update(lab_queued_at=None, lab_dirty_from=None)  # all current
-    record_sheet_submit(
+    last = Game.objects.valid().order_by("-date", "-round", "-seq").first()
+    sheet = record_sheet_submit(
         user=vera,
         allow_duplicates=True,
-        games=[factories.game(players[1], players[2], "W", date(2024, 5, 20))],
+        games=[factories.game(players[1], players[2], "W", last.date + timedelta(days=1))],
     )
     recompute_pending(["gcr"])
     read_from = []
@@ -273,9 +301,14 @@ def test_gcr_brought_up_to_date_reads_the_games_from_the_dirty_month_on(club, mo
         return real(algorithm, start, **options)
 
     monkeypatch.setattr(lab_services, "replay_records", spy)
+    # the Game Courier accuracy is the recompute's, of the table it rated: not counted again
+    monkeypatch.setattr(lab_services, "count_holistic_table", None)
     lab_services.update_lab_report("gcr")
+    monkeypatch.undo()
 
-    assert read_from == [ReplayKey(date(2024, 5, 1), 0, 0)]
+    (game,) = sheet.games
+    assert read_from == [ReplayKey(game.date, game.round, game.seq)]
+    assert LabReport.objects.get(algorithm="gcr").metrics == full_run_metrics("gcr")
 
 
 def test_the_lab_task_waits_until_a_burst_of_recomputes_is_over(
@@ -341,3 +374,13 @@ def test_a_recompute_that_commits_during_a_lab_run_leaves_the_lab_behind(
     assert state.lab_dirty_from == date(2024, 5, 1)
     assert state.lab_queued_at is not None
     assert queued_lab_runs == [(("sagc",), 10)]
+
+
+def test_gcr_accuracy_kept_by_the_recompute_is_that_of_the_table_counted_again(club):
+    kept = lab_services.compute_lab_report("gcr").metrics["gcr_accuracy"]
+    RecomputeState.objects.filter(algorithm="gcr").update(holistic_figures=None)
+
+    counted = lab_services.compute_lab_report("gcr").metrics["gcr_accuracy"]
+
+    assert kept["pairs"] > 0
+    assert counted == kept

@@ -374,7 +374,7 @@ def test_a_failed_recompute_leaves_the_previous_history_and_records_the_error(cl
     def crash(*args, **kwargs):
         raise RuntimeError("worker died")
 
-    monkeypatch.setattr(run, "_replace_current", crash)
+    monkeypatch.setattr(run, "replace_current", crash)
     with pytest.raises(RuntimeError):
         recompute("sagc")
     assert stored("sagc") == before

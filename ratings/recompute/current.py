@@ -1,0 +1,46 @@
+"""The current ratings (``CurrentRating``) an algorithm's replay ends with, whatever its
+kind: the recompute of a per-game history and the holistic pass both end here."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from players.fields import rank_to_code
+from ratings.engine.base import RatingState
+from ratings.engine.ranks import Rank
+from ratings.models import CurrentRating
+from ratings.recompute import staging
+from ratings.selectors import IDS_PER_QUERY
+
+
+def replace_current(algorithm: str, state: RatingState, ids: dict[str, int]) -> None:
+    """Make the current ratings those of ``state``, rewriting only the players whose
+    rank, value or games changed: a recompute after one new game changes two players of
+    thousands, and rewriting them all would leave the rating list's table full of dead
+    rows until it is vacuumed (a slower list meanwhile)."""
+    new = {
+        ids[username]: (rank_to_code(player.rank), float(player.value), player.games)
+        for username, player in state.players.items()
+        if username in ids
+    }
+    stored = CurrentRating.objects.filter(algorithm=algorithm)
+    old = {
+        player_id: (rank_to_code(cast(Rank, rank)), value, games)  # a RankField: a Rank
+        for player_id, rank, value, games in stored.values_list(
+            "player_id", "rank", "value", "games"
+        )
+    }
+    stale = [player_id for player_id, values in old.items() if new.get(player_id) != values]
+    if len(stale) * 2 > len(old):
+        stored.delete()
+        changed = new
+    else:
+        for start in range(0, len(stale), IDS_PER_QUERY):
+            stored.filter(player_id__in=stale[start : start + IDS_PER_QUERY]).delete()
+        changed = {
+            player_id: values for player_id, values in new.items() if old.get(player_id) != values
+        }
+    columns = ("algorithm", "player_id", "rank", "value", "games", "factors")
+    with staging.current().rows(CurrentRating, columns) as current:
+        for player_id, (rank, value, games) in changed.items():
+            current.add((algorithm, player_id, rank, value, games, "{}"))
