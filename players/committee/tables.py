@@ -7,6 +7,7 @@ import django_tables2 as tables
 from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext as gettext_now
 from django.utils.translation import gettext_lazy as _
@@ -49,7 +50,7 @@ DASH = "—"
 NOWRAP = {"td": {"class": "text-nowrap"}}
 
 
-def badge(text: str, css: str):
+def badge(text: str | Promise, css: str):
     return format_html('<span class="badge {}">{}</span>', css, text)
 
 
