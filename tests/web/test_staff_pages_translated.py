@@ -91,6 +91,22 @@ def test_the_sheet_entry_page_speaks_the_browsers_language(client, vera, languag
     assert "Enter a record sheet" not in html and "Save the sheet" not in html
 
 
+@pytest.mark.parametrize(
+    ("language", "refused"),
+    [
+        (FRENCH, "Le joueur n&#x27;a pas pu être ajouté ({status}). Êtes-vous toujours connecté ?"),
+        (AFRIKAANS, "Die speler kon nie bygevoeg word nie ({status}). Is jy nog aangemeld?"),
+    ],
+)
+def test_the_new_player_dialog_gives_its_script_the_pages_language(client, vera, language, refused):
+    response = client.get("/sheets/new/", HTTP_ACCEPT_LANGUAGE=language)
+
+    assert response.status_code == 200
+    html = html_module.unescape(response.content.decode())
+    # sheet.js fills {status} in; the words are the page's.
+    assert f'data-refused="{html_module.unescape(refused)}"' in html
+
+
 def test_the_sheet_entry_page_stays_english_by_default(client, vera):
     html = read(client, "/sheets/new/", "")
 
