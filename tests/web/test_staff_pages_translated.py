@@ -94,7 +94,10 @@ def test_the_sheet_entry_page_speaks_the_browsers_language(client, vera, languag
 @pytest.mark.parametrize(
     ("language", "refused"),
     [
-        (FRENCH, "Le joueur n&#x27;a pas pu être ajouté ({status}). Êtes-vous toujours connecté\u00a0?"),
+        (
+            FRENCH,
+            "Le joueur n&#x27;a pas pu être ajouté ({status}). Êtes-vous toujours connecté\u00a0?",
+        ),
         (AFRIKAANS, "Die speler kon nie bygevoeg word nie ({status}). Is jy nog aangemeld?"),
     ],
 )
