@@ -15,6 +15,8 @@ from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
 from django.utils import timezone
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from players.dates import TYPED_DATE_HELP
@@ -32,6 +34,16 @@ LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
 
 
+def _interpolated(message: str, **values) -> str:
+    """``message`` (a ``gettext_lazy`` string) translated when it is shown, with its
+    named placeholders filled: a help text built at import time still speaks the
+    language of each request (a lazy string's ``%`` would translate it at import)."""
+    return str(message) % {name: str(value) for name, value in values.items()}
+
+
+lazy_interpolated = lazy(_interpolated, str)
+
+
 def algorithm_choices(everything: str) -> list[tuple[str, str]]:
     algorithms = registry()
     return [("", everything)] + [
@@ -41,7 +53,7 @@ def algorithm_choices(everything: str) -> list[tuple[str, str]]:
 
 def _not_in_future(day: date | None) -> date | None:
     if day is not None and day > timezone.localdate():
-        raise ValidationError(f"{day} is in the future.")
+        raise ValidationError(_("%(date)s is in the future.") % {"date": day})
     return day
 
 
@@ -54,8 +66,8 @@ class ResyncForm(forms.Form):
 
     list_file = forms.FileField(
         required=False,
-        label="Upload the list",
-        help_text=(
+        label=gettext_lazy("Upload the list"),
+        help_text=gettext_lazy(
             "The EGD's rating list (allworld_lp or alleuro_lp, as downloaded: HTML or text, "
             "gzipped or not), the AGA's TDList, or a CSV or text file of the lines below; "
             "plain, gzip or zip, UTF-8 or Latin-1."
@@ -63,7 +75,7 @@ class ResyncForm(forms.Form):
     )
     list_text = forms.CharField(
         required=False,
-        label="…or paste it",
+        label=gettext_lazy("…or paste it"),
         strip=False,
         widget=forms.Textarea(
             attrs={
@@ -72,23 +84,30 @@ class ResyncForm(forms.Form):
                 "placeholder": "thandin0, 4k, 2024-06-01\nLerato Mokoena; 12k",
             }
         ),
-        help_text=(
+        help_text=gettext_lazy(
             "One player a line: username or full name, national rank, effective date "
             "(YYYY-MM-DD, optional). Separated by tabs, semicolons or commas; "
             "a header line is fine."
         ),
     )
     effective_date = TypedDateField(
+        label=gettext_lazy("Effective date"),
         required=False,
-        help_text=(
-            "For the lines without a date of their own; empty: the list's own date "
-            f"({TYPED_DATE_HELP})."
+        help_text=lazy_interpolated(
+            gettext_lazy(
+                "For the lines without a date of their own; empty: the list's own date "
+                "(%(date_format)s)."
+            ),
+            date_format=TYPED_DATE_HELP,
         ),
     )
     note = forms.CharField(
+        label=gettext_lazy("Note"),
         required=False,
         max_length=200,
-        help_text="Shown on the batch and on each adjustment, e.g. “National list of June”.",
+        help_text=gettext_lazy(
+            "Shown on the batch and on each adjustment, e.g. “National list of June”."
+        ),
     )
 
     def clean_effective_date(self):
@@ -100,7 +119,8 @@ class ResyncForm(forms.Form):
             return None
         if upload.size > LIST_MAX_BYTES:
             raise ValidationError(
-                f"The file is {upload.size // 1024} KB; the limit is {LIST_MAX_BYTES // 1024} KB."
+                _("The file is %(size)s KB; the limit is %(limit)s KB.")
+                % {"size": upload.size // 1024, "limit": LIST_MAX_BYTES // 1024}
             )
         return upload.read()
 
@@ -110,10 +130,10 @@ class ResyncForm(forms.Form):
         if "list_file" in self.errors or "effective_date" in self.errors:
             return cleaned
         if uploaded is not None and pasted.strip():
-            self.add_error("list_file", "Upload a file or paste a list, not both.")
+            self.add_error("list_file", _("Upload a file or paste a list, not both."))
             return cleaned
         if uploaded is None and not pasted.strip():
-            self.add_error("list_text", "Paste the list here, or upload it as a file.")
+            self.add_error("list_text", _("Paste the list here, or upload it as a file."))
             return cleaned
         where = "list_file" if uploaded is not None else "list_text"
         cleaned["list_name"] = self.files["list_file"].name if uploaded is not None else ""
@@ -138,8 +158,8 @@ class ResyncApplyForm(forms.Form):
     note = forms.CharField(required=False, max_length=200, widget=forms.HiddenInput)
     use_ratings = forms.BooleanField(
         required=False,
-        label="Also start the EGF ratings from the list's ratings",
-        help_text=(
+        label=gettext_lazy("Also start the EGF ratings from the list's ratings"),
+        help_text=gettext_lazy(
             "Each listed player gets, in every EGF algorithm, the list's rating as their "
             "GoR from the effective date (the AGA's ratings converted to the GoR scale), "
             "including the players whose rank is unchanged."
@@ -147,12 +167,16 @@ class ResyncApplyForm(forms.Form):
     )
     include_stale = forms.BooleanField(
         required=False,
-        label="Also apply the lines of players last rated more than two years before the list",
-        help_text="Marked “last rated long ago” above: their rank may say little of today.",
+        label=gettext_lazy(
+            "Also apply the lines of players last rated more than two years before the list"
+        ),
+        help_text=gettext_lazy(
+            "Marked “last rated long ago” above: their rank may say little of today."
+        ),
     )
     confirm = forms.BooleanField(
-        label="I have checked the preview: apply the changes listed above",
-        error_messages={"required": "Tick this box to apply the changes."},
+        label=gettext_lazy("I have checked the preview: apply the changes listed above"),
+        error_messages={"required": gettext_lazy("Tick this box to apply the changes.")},
     )
 
     def clean_effective_date(self):
@@ -165,7 +189,8 @@ class ResyncApplyForm(forms.Form):
         upload = ResyncUpload.objects.filter(token=cleaned["upload"]).first()
         if upload is None:
             self.add_error(
-                "upload", "The list previewed is no longer kept (a day at most): upload it again."
+                "upload",
+                _("The list previewed is no longer kept (a day at most): upload it again."),
             )
             return cleaned
         cleaned["kept"] = upload
@@ -182,10 +207,13 @@ class ResyncApplyForm(forms.Form):
 class TournamentClassForm(forms.Form):
     """A committee member's correction of a tournament's EGF class."""
 
-    egf_class = forms.ChoiceField(label="EGF class", choices=Tournament.EgfClass.choices)
+    egf_class = forms.ChoiceField(
+        label=gettext_lazy("EGF class"), choices=Tournament.EgfClass.choices
+    )
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         max_length=200,
-        help_text="Kept in the audit trail, e.g. “played on the internet: class D”.",
+        help_text=gettext_lazy("Kept in the audit trail, e.g. “played on the internet: class D”."),
     )
 
 
@@ -193,27 +221,38 @@ class TournamentClassForm(forms.Form):
 
 
 class AdjustmentForm(forms.Form):
-    date = TypedDateField(help_text=f"The reset counts from this date on ({TYPED_DATE_HELP}).")
-    new_rank = RankFormField(label="New rank", help_text="Up or down, e.g. 12k or 2d.")
-    algorithm = forms.ChoiceField(required=False)
+    date = TypedDateField(
+        label=gettext_lazy("Date"),
+        help_text=lazy_interpolated(
+            gettext_lazy("The reset counts from this date on (%(date_format)s)."),
+            date_format=TYPED_DATE_HELP,
+        ),
+    )
+    new_rank = RankFormField(
+        label=gettext_lazy("New rank"), help_text=gettext_lazy("Up or down, e.g. 12k or 2d.")
+    )
+    algorithm = forms.ChoiceField(label=gettext_lazy("Algorithm"), required=False)
     value = FiniteDecimalField(
+        label=gettext_lazy("Value"),
         required=False,
         max_digits=12,
         decimal_places=4,
-        help_text=(
+        help_text=gettext_lazy(
             "The new index or rating in that algorithm's own scale; leave empty for the "
             "algorithm's default for the rank. Only with one algorithm."
         ),
     )
     reason = forms.ChoiceField(
-        choices=Adjustment.Reason.choices, initial=Adjustment.Reason.COMMITTEE
+        label=gettext_lazy("Reason"),
+        choices=Adjustment.Reason.choices,
+        initial=Adjustment.Reason.COMMITTEE,
     )
-    comment = forms.CharField(required=False, max_length=400)
+    comment = forms.CharField(label=gettext_lazy("Comment"), required=False, max_length=400)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate()
-        self.fields["algorithm"].choices = algorithm_choices("All algorithms")
+        self.fields["algorithm"].choices = algorithm_choices(_("All algorithms"))
 
     def clean_date(self):
         return _not_in_future(self.cleaned_data["date"])
@@ -223,8 +262,10 @@ class AdjustmentForm(forms.Form):
         if cleaned.get("value") is not None and not cleaned.get("algorithm"):
             self.add_error(
                 "value",
-                "A value is in one algorithm's scale: choose that algorithm, "
-                "or leave the value empty.",
+                _(
+                    "A value is in one algorithm's scale: choose that algorithm, "
+                    "or leave the value empty."
+                ),
             )
         return cleaned
 
@@ -232,39 +273,57 @@ class AdjustmentForm(forms.Form):
 class PlayerEditForm(forms.Form):
     """A player's record as the committee corrects it (``services.player_update``)."""
 
-    given_name = forms.CharField(max_length=150, required=False)
+    given_name = forms.CharField(label=gettext_lazy("Given name"), max_length=150, required=False)
     family_name = forms.CharField(
+        label=gettext_lazy("Family name"),
         max_length=150,
         required=False,
-        help_text="As the federations write it; the full name is the two together.",
+        help_text=gettext_lazy("As the federations write it; the full name is the two together."),
     )
     club = forms.ModelChoiceField(
-        queryset=Club.objects.all(), required=False, empty_label="no club"
+        label=gettext_lazy("Club"),
+        queryset=Club.objects.all(),
+        required=False,
+        empty_label=gettext_lazy("no club"),
     )
     country = forms.CharField(
-        max_length=2, required=False, help_text="Two letters (ISO 3166), e.g. ZA or FR."
+        label=gettext_lazy("Country"),
+        max_length=2,
+        required=False,
+        help_text=gettext_lazy("Two letters (ISO 3166), e.g. ZA or FR."),
     )
     federation_club = forms.CharField(
-        label="Club as the federation writes it",
+        label=gettext_lazy("Club as the federation writes it"),
         max_length=50,
         required=False,
-        help_text="The club or its abbreviation in EGD and OpenGotha files, e.g. 75Op.",
+        help_text=gettext_lazy(
+            "The club or its abbreviation in EGD and OpenGotha files, e.g. 75Op."
+        ),
     )
-    egd_pin = forms.CharField(label="EGD PIN", required=False, max_length=20)
+    egd_pin = forms.CharField(label=gettext_lazy("EGD PIN"), required=False, max_length=20)
     national_id = forms.CharField(
-        label="National id",
+        label=gettext_lazy("National id"),
         max_length=30,
         required=False,
-        help_text="The player's id with their federation (e.g. the AGA ID).",
+        help_text=gettext_lazy("The player's id with their federation (e.g. the AGA ID)."),
     )
     national_rank = RankFormField(
-        required=False, help_text="As on the national list, e.g. 15k or 3d (50k to 9d, 1p to 9p)."
+        label=gettext_lazy("National rank"),
+        required=False,
+        help_text=gettext_lazy("As on the national list, e.g. 15k or 3d (50k to 9d, 1p to 9p)."),
     )
     entry_rank = RankFormField(
-        help_text="Where the player's ratings start: correcting it recomputes them from "
-        "the player's first game."
+        label=gettext_lazy("Entry rank"),
+        help_text=gettext_lazy(
+            "Where the player's ratings start: correcting it recomputes them from "
+            "the player's first game."
+        ),
     )
-    active = forms.BooleanField(required=False, help_text="Inactive players leave the lists.")
+    active = forms.BooleanField(
+        label=gettext_lazy("Active"),
+        required=False,
+        help_text=gettext_lazy("Inactive players leave the lists."),
+    )
 
     @staticmethod
     def initial_for(player: Player) -> dict:
@@ -273,13 +332,16 @@ class PlayerEditForm(forms.Form):
     def clean(self) -> dict:
         cleaned = super().clean()
         if not (cleaned.get("given_name", "").strip() or cleaned.get("family_name", "").strip()):
-            self.add_error("family_name", "A player needs a name.")
+            self.add_error("family_name", _("A player needs a name."))
         return cleaned
 
     def clean_country(self) -> str:
         country = self.cleaned_data["country"].strip().upper()
         if country and not (country.isascii() and country.isalpha() and len(country) == 2):
-            raise ValidationError(f"'{country}' is not a two-letter country code (ISO 3166).")
+            raise ValidationError(
+                _("'%(country)s' is not a two-letter country code (ISO 3166).")
+                % {"country": country}
+            )
         return country
 
     def __init__(self, *args, player: Player | None = None, **kwargs):
@@ -312,29 +374,36 @@ def _typed_player(**kwargs) -> PlayerField:
 
 
 class PlayerToAdjustForm(forms.Form):
-    player = _typed_player(label="Player", help_text="Username, name or EGD PIN.")
+    player = _typed_player(
+        label=gettext_lazy("Player"), help_text=gettext_lazy("Username, name or EGD PIN.")
+    )
 
 
 class MergeForm(forms.Form):
-    keep = _typed_player(label="Record to keep", help_text="Its username and details stay.")
-    duplicate = _typed_player(
-        label="Duplicate record",
-        help_text="Its games and adjustments move to the record to keep; it becomes inactive.",
+    keep = _typed_player(
+        label=gettext_lazy("Record to keep"),
+        help_text=gettext_lazy("Its username and details stay."),
     )
-    note = forms.CharField(required=False, max_length=200)
+    duplicate = _typed_player(
+        label=gettext_lazy("Duplicate record"),
+        help_text=gettext_lazy(
+            "Its games and adjustments move to the record to keep; it becomes inactive."
+        ),
+    )
+    note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=200)
 
     def clean(self):
         cleaned = super().clean()
         keep, duplicate = cleaned.get("keep"), cleaned.get("duplicate")
         if keep and duplicate and keep.pk == duplicate.pk:
-            self.add_error("duplicate", "This is the record to keep: choose the other record.")
+            self.add_error("duplicate", _("This is the record to keep: choose the other record."))
         return cleaned
 
 
 class MergeConfirmForm(MergeForm):
     confirm = forms.BooleanField(
-        label="These are two records of one person: merge them",
-        error_messages={"required": "Tick this box to merge the records."},
+        label=gettext_lazy("These are two records of one person: merge them"),
+        error_messages={"required": gettext_lazy("Tick this box to merge the records.")},
     )
 
     def __init__(self, *args, **kwargs):
@@ -348,28 +417,37 @@ class MergeConfirmForm(MergeForm):
 
 def _role_field() -> forms.ChoiceField:
     return forms.ChoiceField(
+        label=gettext_lazy("Role"),
         choices=Role.choices,
         widget=forms.RadioSelect,
-        help_text="Volunteers enter and correct games; the committee also resyncs, "
-        "adjusts, merges and manages accounts.",
+        help_text=gettext_lazy(
+            "Volunteers enter and correct games; the committee also resyncs, "
+            "adjusts, merges and manages accounts."
+        ),
     )
 
 
 class AccountCreateForm(forms.Form):
     username = forms.CharField(
+        label=gettext_lazy("Username"),
         max_length=150,
         validators=[UnicodeUsernameValidator()],
         widget=forms.TextInput(attrs={"autocapitalize": "none", "autocomplete": "off"}),
     )
     role = _role_field()
     email = forms.EmailField(
-        help_text="The invitation goes there: a link, valid a few days, to choose a password."
+        label=gettext_lazy("Email"),
+        help_text=gettext_lazy(
+            "The invitation goes there: a link, valid a few days, to choose a password."
+        ),
     )
     player = _typed_player(
-        label="Player record",
+        label=gettext_lazy("Player record"),
         required=False,
-        help_text="For a player's own account: their record (username, name or EGD PIN). "
-        "They will see their page and can report mistakes in their games.",
+        help_text=gettext_lazy(
+            "For a player's own account: their record (username, name or EGD PIN). "
+            "They will see their page and can report mistakes in their games."
+        ),
     )
 
     def __init__(self, *args, **kwargs):
@@ -386,10 +464,18 @@ class AccountRoleForm(forms.Form):
 class ClubRoleForm(forms.Form):
     """Give or take a role for one club; the clubs offered are those ``user`` manages."""
 
-    club = forms.ModelChoiceField(queryset=Club.objects.none())
-    role = forms.ChoiceField(choices=[("volunteers", "Volunteer"), ("committee", "Committee")])
+    club = forms.ModelChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none())
+    role = forms.ChoiceField(
+        label=gettext_lazy("Role"),
+        choices=[
+            ("volunteers", gettext_lazy("Volunteer")),
+            ("committee", gettext_lazy("Committee")),
+        ],
+    )
     # The button pressed.
-    action = forms.ChoiceField(choices=[("grant", "Give the role"), ("revoke", "Take it away")])
+    action = forms.ChoiceField(
+        choices=[("grant", gettext_lazy("Give the role")), ("revoke", gettext_lazy("Take it away"))]
+    )
 
     def __init__(self, *args, clubs=None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -400,9 +486,9 @@ class AccountPlayerForm(forms.Form):
     """Link an account to a player record; empty unlinks it."""
 
     player = _typed_player(
-        label="Player record",
+        label=gettext_lazy("Player record"),
         required=False,
-        help_text="Username, name or EGD PIN; leave empty to unlink.",
+        help_text=gettext_lazy("Username, name or EGD PIN; leave empty to unlink."),
     )
 
 
@@ -411,7 +497,10 @@ class InvitationForm(forms.Form):
     again)."""
 
     email = forms.EmailField(
-        help_text="Their address; the link works for a few days, once, and lifts a log-in lockout."
+        label=gettext_lazy("Email"),
+        help_text=gettext_lazy(
+            "Their address; the link works for a few days, once, and lifts a log-in lockout."
+        ),
     )
 
 
@@ -432,8 +521,8 @@ class RecomputeClubForm(forms.Form):
 
 
 class FullRecomputeForm(forms.Form):
-    algorithm = forms.ChoiceField(required=False)
+    algorithm = forms.ChoiceField(label=gettext_lazy("Algorithm"), required=False)
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["algorithm"].choices = algorithm_choices("every algorithm")
+        self.fields["algorithm"].choices = algorithm_choices(_("every algorithm"))

@@ -7,7 +7,11 @@ import django_tables2 as tables
 from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from players.models import Adjustment, ResyncBatch
 from players.selectors.resync import Outcome
@@ -28,11 +32,25 @@ OUTCOME_BADGES = {
     Outcome.BAD: "text-bg-danger",
     Outcome.UNKNOWN: "text-bg-secondary",
 }
+# What a line's outcome says, in the page's language (the values stay the data-outcome).
+OUTCOME_LABELS = {
+    Outcome.CHANGED: pgettext_lazy("resync outcome", "changed"),
+    Outcome.UNCHANGED: pgettext_lazy("resync outcome", "unchanged"),
+    Outcome.STALE: pgettext_lazy("resync outcome", "last rated long ago"),
+    Outcome.OUTDATED: pgettext_lazy("resync outcome", "older than the last list"),
+    Outcome.CONFLICT: pgettext_lazy("resync outcome", "conflict"),
+    Outcome.SHARED_NAME: pgettext_lazy("resync outcome", "shared name"),
+    Outcome.REPEATED: pgettext_lazy("resync outcome", "listed twice"),
+    Outcome.INACTIVE: pgettext_lazy("resync outcome", "inactive"),
+    Outcome.ABSENT: pgettext_lazy("resync outcome", "not on the list"),
+    Outcome.BAD: pgettext_lazy("resync outcome", "bad line"),
+    Outcome.UNKNOWN: pgettext_lazy("resync outcome", "unknown"),
+}
 DASH = "—"
 NOWRAP = {"td": {"class": "text-nowrap"}}
 
 
-def badge(text: str, css: str):
+def badge(text: str | Promise, css: str):
     return format_html('<span class="badge {}">{}</span>', css, text)
 
 
@@ -40,17 +58,17 @@ class ResyncPreviewTable(tables.Table):
     """What applying a rank list does, line by line (rows are ``resync.PreviewRow``)."""
 
     # On a phone the table scrolls sideways: what changes comes first.
-    line = tables.Column("Line", empty_values=())
-    written = tables.Column("As written")
-    outcome = tables.Column("Result", attrs=NOWRAP)
-    current_rank = tables.Column("National now", empty_values=())
-    new_rank = tables.Column("Listed", empty_values=())
-    rating = tables.Column("Listed rating (GoR)", empty_values=())
-    player = tables.Column(empty_values=())
-    club_rank = tables.Column("Club rank now", empty_values=())
-    effective_date = tables.DateColumn("Y-m-d", verbose_name="Effective", attrs=NOWRAP)
-    last_rated = tables.Column("Last rated", empty_values=(), attrs=NOWRAP)
-    note = tables.Column("Why", empty_values=())
+    line = tables.Column(_("Line"), empty_values=())
+    written = tables.Column(_("As written"))
+    outcome = tables.Column(_("Result"), attrs=NOWRAP)
+    current_rank = tables.Column(_("National now"), empty_values=())
+    new_rank = tables.Column(_("Listed"), empty_values=())
+    rating = tables.Column(_("Listed rating (GoR)"), empty_values=())
+    player = tables.Column(_("Player"), empty_values=())
+    club_rank = tables.Column(_("Club rank now"), empty_values=())
+    effective_date = tables.DateColumn("Y-m-d", verbose_name=_("Effective"), attrs=NOWRAP)
+    last_rated = tables.Column(_("Last rated"), empty_values=(), attrs=NOWRAP)
+    note = tables.Column(_("Why"), empty_values=())
 
     class Meta:
         orderable = False
@@ -61,10 +79,12 @@ class ResyncPreviewTable(tables.Table):
     def __init__(self, rows, *, club_ranks, club_algorithm: str, **kwargs):
         super().__init__(rows, **kwargs)
         self.club_ranks = club_ranks
-        self.columns["club_rank"].column.verbose_name = f"Club rank now ({club_algorithm})"
+        self.columns["club_rank"].column.verbose_name = gettext_now(
+            "Club rank now (%(algorithm)s)"
+        ) % {"algorithm": club_algorithm}
 
     def render_outcome(self, value):
-        return badge(value.value, OUTCOME_BADGES[value])
+        return badge(OUTCOME_LABELS[value], OUTCOME_BADGES[value])
 
     def render_last_rated(self, record):
         """The line's age as the list says it: the date the player was last rated and,
@@ -85,7 +105,11 @@ class ResyncPreviewTable(tables.Table):
             return DASH
         if record.how in ("", "username"):
             return player_link(record.player)
-        return format_html("{} <small>by {}</small>", player_link(record.player), record.how)
+        return format_html(
+            "{} <small>{}</small>",
+            player_link(record.player),
+            gettext_now("by %(how)s") % {"how": record.how},
+        )
 
     def render_current_rank(self, record):
         if record.player is None:
@@ -107,13 +131,13 @@ class ResyncPreviewTable(tables.Table):
 
 
 class ResyncBatchTable(tables.Table):
-    id = tables.Column("Resync", linkify=("committee_resync_batch", [tables.A("pk")]))
-    effective_date = tables.DateColumn("Y-m-d", verbose_name="Effective", attrs=NOWRAP)
-    adjustment_count = tables.Column("Players")
-    created_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Applied", attrs=NOWRAP)
-    created_by = tables.Column("By")
-    status = tables.Column(empty_values=())
-    note = tables.Column()
+    id = tables.Column(_("Resync"), linkify=("committee_resync_batch", [tables.A("pk")]))
+    effective_date = tables.DateColumn("Y-m-d", verbose_name=_("Effective"), attrs=NOWRAP)
+    adjustment_count = tables.Column(_("Players"))
+    created_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name=_("Applied"), attrs=NOWRAP)
+    created_by = tables.Column(_("By"))
+    status = tables.Column(_("Status"), empty_values=())
+    note = tables.Column(_("Note"))
 
     class Meta:
         model = ResyncBatch
@@ -130,32 +154,35 @@ class ResyncBatchTable(tables.Table):
         orderable = False
         template_name = TABLE_TEMPLATE
         attrs = TABLE_ATTRS
-        empty_text = "No resync yet."
+        empty_text = _("No resync yet.")
 
     def render_id(self, value):
         return f"#{value}"
 
     def render_status(self, record):
         if record.reverted_at:
-            return badge(f"reverted {record.reverted_at:%Y-%m-%d}", "text-bg-secondary")
-        return badge("applied", "text-bg-success")
+            return badge(
+                gettext_now("reverted %(date)s") % {"date": f"{record.reverted_at:%Y-%m-%d}"},
+                "text-bg-secondary",
+            )
+        return badge(gettext_now("applied"), "text-bg-success")
 
 
 class AdjustmentTable(tables.Table):
     """Adjustments (of a batch or of one player); rows have ``player``, ``created_by``
     and ``resync_batch`` loaded."""
 
-    date = tables.DateColumn("Y-m-d", attrs=NOWRAP)
-    seq = tables.Column("Entry")
-    player = tables.Column()
-    full_name = tables.Column("Name", accessor="player__full_name")
-    algorithm = tables.Column(empty_values=())
-    new_rank = tables.Column("New rank")
-    value = tables.Column(empty_values=())
-    reason = tables.Column(empty_values=())
-    comment = tables.Column()
-    created_by = tables.Column("By")
-    status = tables.Column(empty_values=())
+    date = tables.DateColumn("Y-m-d", attrs=NOWRAP, verbose_name=_("Date"))
+    seq = tables.Column(_("Entry"))
+    player = tables.Column(_("Player"))
+    full_name = tables.Column(_("Name"), accessor="player__full_name")
+    algorithm = tables.Column(_("Algorithm"), empty_values=())
+    new_rank = tables.Column(_("New rank"))
+    value = tables.Column(_("Value"), empty_values=())
+    reason = tables.Column(_("Reason"), empty_values=())
+    comment = tables.Column(_("Comment"))
+    created_by = tables.Column(_("By"))
+    status = tables.Column(_("Status"), empty_values=())
 
     class Meta:
         model = Adjustment
@@ -180,30 +207,34 @@ class AdjustmentTable(tables.Table):
             "class": lambda record: "table-secondary" if record.is_void else "",
             "data-player": lambda record: record.player.username,
         }
-        empty_text = "No adjustments."
+        empty_text = _("No adjustments.")
 
     def render_player(self, record):
         return player_link(record.player)
 
     def render_algorithm(self, value):
-        return value or "all"
+        return value or gettext_now("all")
 
     def render_value(self, value):
-        return value.normalize() if value is not None else "default"
+        return value.normalize() if value is not None else gettext_now("default")
 
     def render_reason(self, record):
         if record.resync_batch_id:
             return format_html(
-                '<a href="{}">resync #{}</a>',
+                '<a href="{}">{}</a>',
                 reverse("committee_resync_batch", args=[record.resync_batch_id]),
-                record.resync_batch_id,
+                gettext_now("resync #%(number)s") % {"number": record.resync_batch_id},
             )
         return record.get_reason_display()
 
     def render_status(self, record):
         if record.is_void:
-            return badge("void", "text-bg-danger")
-        return badge("valid", "text-bg-success")
+            return badge(pgettext_lazy("an adjustment", "void"), "text-bg-danger")
+        return badge(pgettext_lazy("an adjustment", "valid"), "text-bg-success")
+
+
+def _running_for(seconds: int) -> str:
+    return gettext_now("running for %(seconds)s s") % {"seconds": seconds}
 
 
 def _linked_player(account):
@@ -214,12 +245,12 @@ def _linked_player(account):
 
 
 class AccountTable(tables.Table):
-    username = tables.Column(linkify=("committee_account", [tables.A("pk")]))
-    role = tables.Column(empty_values=(), orderable=False)
-    player = tables.Column("Player record", empty_values=(), orderable=False)
-    last_login = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Last login")
-    date_joined = tables.DateTimeColumn("Y-m-d", verbose_name="Created")
-    flags = tables.Column("Flags", empty_values=(), orderable=False)
+    username = tables.Column(_("Username"), linkify=("committee_account", [tables.A("pk")]))
+    role = tables.Column(_("Role"), empty_values=(), orderable=False)
+    player = tables.Column(_("Player record"), empty_values=(), orderable=False)
+    last_login = tables.DateTimeColumn("Y-m-d H:i", verbose_name=_("Last login"))
+    date_joined = tables.DateTimeColumn("Y-m-d", verbose_name=_("Created"))
+    flags = tables.Column(_("Flags"), empty_values=(), orderable=False)
 
     class Meta:
         orderable = False
@@ -228,12 +259,12 @@ class AccountTable(tables.Table):
 
     def render_role(self, record):
         if record.in_committee:
-            return badge("committee", "text-bg-primary")
+            return badge(pgettext_lazy("a role", "committee"), "text-bg-primary")
         if record.in_volunteers:
-            return badge("volunteer", "text-bg-info")
+            return badge(pgettext_lazy("a role", "volunteer"), "text-bg-info")
         if _linked_player(record) is not None:
-            return badge("player", "text-bg-light border")
-        return badge("reader", "text-bg-light border")
+            return badge(pgettext_lazy("a role", "player"), "text-bg-light border")
+        return badge(pgettext_lazy("a role", "reader"), "text-bg-light border")
 
     def render_player(self, record):
         player = _linked_player(record)
@@ -244,11 +275,11 @@ class AccountTable(tables.Table):
     def render_flags(self, record):
         flags = []
         if record.is_superuser:
-            flags.append(badge("superuser", "text-bg-dark"))
+            flags.append(badge(_("superuser"), "text-bg-dark"))
         elif record.is_staff:
-            flags.append(badge("staff", "text-bg-dark"))
+            flags.append(badge(_("staff"), "text-bg-dark"))
         if not record.is_active:
-            flags.append(badge("inactive", "text-bg-secondary"))
+            flags.append(badge(_("inactive"), "text-bg-secondary"))
         return format_html(" ".join(["{}"] * len(flags)), *flags) if flags else ""
 
 
@@ -256,22 +287,22 @@ class RecomputeTable(tables.Table):
     """The maintained algorithms (rows are ``selectors.committee.AlgorithmStatus``); each
     row's button submits the page's one full-recompute form (``form="full-recompute"``)."""
 
-    name = tables.Column("Algorithm")
-    status = tables.Column(empty_values=())
-    dirty_from = tables.Column("Dirty from", accessor="state__dirty_from", empty_values=())
+    name = tables.Column(_("Algorithm"))
+    status = tables.Column(_("Status"), empty_values=())
+    dirty_from = tables.Column(_("Dirty from"), accessor="state__dirty_from", empty_values=())
     last_started = tables.DateTimeColumn(
-        "Y-m-d H:i:s", accessor="state__last_started", verbose_name="Last started"
+        "Y-m-d H:i:s", accessor="state__last_started", verbose_name=_("Last started")
     )
     last_finished = tables.DateTimeColumn(
-        "Y-m-d H:i:s", accessor="state__last_finished", verbose_name="Last finished"
+        "Y-m-d H:i:s", accessor="state__last_finished", verbose_name=_("Last finished")
     )
-    last_duration = tables.Column("Duration", accessor="state__last_duration")
+    last_duration = tables.Column(_("Duration"), accessor="state__last_duration")
     last_from = tables.DateColumn(
-        "Y-m-d", accessor="state__last_from", verbose_name="Replayed from", attrs=NOWRAP
+        "Y-m-d", accessor="state__last_from", verbose_name=_("Replayed from"), attrs=NOWRAP
     )
-    last_rows = tables.Column("Rows written", accessor="state__last_rows")
-    last_error = tables.Column("Last error", accessor="state__last_error")
-    actions = tables.Column("Action", empty_values=())
+    last_rows = tables.Column(_("Rows written"), accessor="state__last_rows")
+    last_error = tables.Column(_("Last error"), accessor="state__last_error")
+    actions = tables.Column(_("Action"), empty_values=())
 
     class Meta:
         orderable = False
@@ -284,12 +315,18 @@ class RecomputeTable(tables.Table):
 
     def render_status(self, record):
         if record.stalled:
+            values = {
+                "when": timezone.localtime(record.running_since).strftime("%Y-%m-%d %H:%M:%S"),
+                "where": record.state.running_on or gettext_now("an unknown process"),
+            }
             return format_html(
-                "{}<br><small>started {} on {}, which has stopped answering; the next sweep "
-                "starts it again</small>",
-                badge("stalled", "text-bg-danger"),
-                timezone.localtime(record.running_since).strftime("%Y-%m-%d %H:%M:%S"),
-                record.state.running_on or "an unknown process",
+                "{}<br><small>{}</small>",
+                badge(gettext_now("stalled"), "text-bg-danger"),
+                gettext_now(
+                    "started %(when)s on %(where)s, which has stopped answering; the next "
+                    "sweep starts it again"
+                )
+                % values,
             )
         if record.running_since is not None:
             elapsed = int(record.elapsed_seconds)
@@ -298,7 +335,7 @@ class RecomputeTable(tables.Table):
                     '{}<div class="progress mt-1" role="progressbar" aria-valuenow="{}" '
                     'aria-valuemin="0" aria-valuemax="100"><div class="progress-bar '
                     'progress-width-{}">{} / {}</div></div>',
-                    badge(f"running for {elapsed} s", "text-bg-info"),
+                    badge(_running_for(elapsed), "text-bg-info"),
                     record.percent_done,
                     # The Content-Security-Policy refuses style attributes: the width
                     # is one of site.css's classes, in steps of 5%.
@@ -306,12 +343,12 @@ class RecomputeTable(tables.Table):
                     record.progress_done,
                     record.progress_total,
                 )
-            return badge(f"running for {elapsed} s", "text-bg-info")
+            return badge(_running_for(elapsed), "text-bg-info")
         if record.state is not None and record.state.is_pending:
-            return badge("pending", "text-bg-warning")
+            return badge(gettext_now("pending"), "text-bg-warning")
         if record.state is None or record.state.last_finished is None:
-            return badge("never run", "text-bg-light border")
-        return badge("up to date", "text-bg-success")
+            return badge(gettext_now("never run"), "text-bg-light border")
+        return badge(gettext_now("up to date"), "text-bg-success")
 
     def render_dirty_from(self, value):
         return value.isoformat() if value else DASH
@@ -325,22 +362,23 @@ class RecomputeTable(tables.Table):
     def render_actions(self, record):
         return format_html(
             '<button type="submit" form="full-recompute" name="algorithm" value="{}" '
-            'class="btn btn-sm btn-outline-primary text-nowrap">Full recompute</button>',
+            'class="btn btn-sm btn-outline-primary text-nowrap">{}</button>',
             record.name,
+            gettext_now("Full recompute"),
         )
 
 
 class GameTable(tables.Table):
     """A few games (rows have ``white``, ``black`` and ``tournament`` loaded)."""
 
-    number = tables.Column("Game", accessor="pk", linkify=("game_detail", [tables.A("pk")]))
-    date = tables.DateColumn("Y-m-d", attrs=NOWRAP)
-    white = tables.Column()
-    black = tables.Column()
-    handicap = tables.Column("H")
-    winner = tables.Column()
-    status = tables.Column()
-    tournament = tables.Column()
+    number = tables.Column(_("Game"), accessor="pk", linkify=("game_detail", [tables.A("pk")]))
+    date = tables.DateColumn("Y-m-d", attrs=NOWRAP, verbose_name=_("Date"))
+    white = tables.Column(pgettext_lazy("player", "White"))
+    black = tables.Column(pgettext_lazy("player", "Black"))
+    handicap = tables.Column(_("H"))
+    winner = tables.Column(_("Winner"))
+    status = tables.Column(_("Status"))
+    tournament = tables.Column(_("Tournament"))
 
     class Meta:
         orderable = False

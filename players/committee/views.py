@@ -12,6 +12,8 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from players.committee.forms import (
@@ -33,6 +35,7 @@ from players.committee.forms import (
     TournamentClassForm,
 )
 from players.committee.tables import (
+    OUTCOME_LABELS,
     AccountTable,
     AdjustmentTable,
     GameTable,
@@ -136,6 +139,12 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
             "counts": [
                 (outcome, n) for outcome, n in counts.items() if n and outcome != Outcome.UNKNOWN
             ],
+            # The same, as the page says them.
+            "count_labels": [
+                (OUTCOME_LABELS[outcome], n)
+                for outcome, n in counts.items()
+                if n and outcome != Outcome.UNKNOWN
+            ],
             "unknown": counts[Outcome.UNKNOWN],
             "changed": len(preview.changes),
             "rated": len(preview.rated),
@@ -145,6 +154,7 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
             "hidden_absent": counts[Outcome.ABSENT]
             - sum(row.outcome == Outcome.ABSENT for row in shown),
             "dates": preview.effective_dates,
+            "day_list": ", ".join(day.isoformat() for day in preview.effective_dates),
             "stale": len(preview.of(Outcome.STALE)),
         }
     return render(request, "committee/resync.html", context)
@@ -220,8 +230,8 @@ def resync_apply(request):
 
 def _list_lost(request, form):
     # Hidden fields: a list kept too long, or an edited page, gets here.
-    for error in form.errors.get("upload", []) or ["The list did not come back intact."]:
-        messages.error(request, f"{error} Preview it again.")
+    for error in form.errors.get("upload", []) or [_("The list did not come back intact.")]:
+        messages.error(request, _("%(error)s Preview it again.") % {"error": error})
     return redirect("committee_resync")
 
 
@@ -229,8 +239,14 @@ def _resync_applied(request, batch):
     count = selectors.batch_player_count(batch)
     messages.success(
         request,
-        f"Resync #{batch.pk} applied: {count} player{'s' if count != 1 else ''} "
-        f"reset from {batch.effective_date}; the ratings are recomputed from that date.",
+        ngettext(
+            "Resync #%(number)s applied: %(count)s player reset from %(date)s; "
+            "the ratings are recomputed from that date.",
+            "Resync #%(number)s applied: %(count)s players reset from %(date)s; "
+            "the ratings are recomputed from that date.",
+            count,
+        )
+        % {"number": batch.pk, "count": count, "date": batch.effective_date},
     )
     return redirect("committee_resync_batch", pk=batch.pk)
 
@@ -268,8 +284,11 @@ def resync_batch_revert(request, pk: int):
     else:
         messages.success(
             request,
-            f"Resync #{batch.pk} reverted: its adjustments are void and the national ranks "
-            "restored; the ratings are recomputed.",
+            _(
+                "Resync #%(number)s reverted: its adjustments are void and the national ranks "
+                "restored; the ratings are recomputed."
+            )
+            % {"number": batch.pk},
         )
     return redirect("committee_resync_batch", pk=pk)
 
@@ -277,7 +296,7 @@ def resync_batch_revert(request, pk: int):
 def _revert_plan(request, batch):
     """What reverting the resync would change, or that it is reverted already."""
     if batch.reverted_at is not None:
-        messages.info(request, f"Resync #{batch.pk} was already reverted.")
+        messages.info(request, _("Resync #%(number)s was already reverted.") % {"number": batch.pk})
         return redirect("committee_resync_batch", pk=batch.pk)
     changes = selectors.resync_revert_plan(batch)
     return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
@@ -312,12 +331,23 @@ def adjust(request, username: str):
         except ServiceError as error:
             add_service_errors(form, error)
         else:
-            messages.success(
-                request,
-                f"{player.username} reset to {adjustment.new_rank} from {adjustment.date} "
-                f"({adjustment.algorithm or 'all algorithms'}); the ratings are recomputed "
-                "from that date.",
-            )
+            values = {
+                "player": player.username,
+                "rank": adjustment.new_rank,
+                "date": adjustment.date,
+                "algorithm": adjustment.algorithm,
+            }
+            if adjustment.algorithm:
+                message = _(
+                    "%(player)s reset to %(rank)s from %(date)s (%(algorithm)s); the ratings "
+                    "are recomputed from that date."
+                )
+            else:
+                message = _(
+                    "%(player)s reset to %(rank)s from %(date)s (all algorithms); the ratings "
+                    "are recomputed from that date."
+                )
+            messages.success(request, message % values)
             return redirect("committee_adjust", username=player.username)
     return _render_adjust(request, player, form)
 
@@ -376,15 +406,19 @@ def tournament_class(request, code: str):
         except ServiceError as error:
             add_service_errors(form, error)
         else:
+            values = {"code": tournament.code, "egf_class": tournament.egf_class}
             if changed:
                 messages.success(
                     request,
-                    f"{tournament.code} is now class {tournament.egf_class}: the EGF ratings "
-                    "are recomputed from its first game.",
+                    _(
+                        "%(code)s is now class %(egf_class)s: the EGF ratings are recomputed "
+                        "from its first game."
+                    )
+                    % values,
                 )
             else:
                 messages.info(
-                    request, f"Nothing changed: {tournament.code} was class {tournament.egf_class}."
+                    request, _("Nothing changed: %(code)s was class %(egf_class)s.") % values
                 )
             return redirect(tournament)
     return render(
@@ -394,14 +428,17 @@ def tournament_class(request, code: str):
 
 def _say_corrected(request, player, changes: dict) -> None:
     if not changes:
-        messages.info(request, f"Nothing changed: {player.username} is as it was.")
-        return
-    recomputed = (
-        " The ratings are recomputed from the player's first game."
-        if "entry_rank" in changes
-        else ""
-    )
-    messages.success(request, f"{player.username} corrected.{recomputed}")
+        messages.info(
+            request, _("Nothing changed: %(player)s is as it was.") % {"player": player.username}
+        )
+    elif "entry_rank" in changes:
+        messages.success(
+            request,
+            _("%(player)s corrected. The ratings are recomputed from the player's first game.")
+            % {"player": player.username},
+        )
+    else:
+        messages.success(request, _("%(player)s corrected.") % {"player": player.username})
 
 
 def _render_merge(request, form, confirm_form=None):
@@ -460,9 +497,11 @@ def _merged(request, data: dict):
     )
     messages.success(
         request,
-        f"{data['duplicate'].username} merged into {keep.username}: its games, "
-        "adjustments and lines in tournament files moved, the record is now inactive; "
-        "the ratings are recomputed.",
+        _(
+            "%(duplicate)s merged into %(keep)s: its games, adjustments and lines in "
+            "tournament files moved, the record is now inactive; the ratings are recomputed."
+        )
+        % {"duplicate": data["duplicate"].username, "keep": keep.username},
     )
     return redirect(keep)
 
@@ -513,8 +552,11 @@ def _account_created(request, data: dict):
     )
     messages.success(
         request,
-        f"Account {account.username} created; the invitation to choose a password is "
-        f"on its way to {data['email']}.",
+        _(
+            "Account %(username)s created; the invitation to choose a password is on its "
+            "way to %(email)s."
+        )
+        % {"username": account.username, "email": data["email"]},
     )
     return redirect("committee_account", pk=account.pk)
 
@@ -569,12 +611,22 @@ def account_club_role(request, pk: int):
         except ServiceError as error:
             add_service_errors(form, error)
         else:
-            done = "given" if data["action"] == "grant" else "taken away"
-            messages.success(
-                request, f"{account.username}: {data['role']} of {data['club'].name}, {done}."
-            )
+            messages.success(request, _club_role_changed(account, data))
             return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, club_role_form=form)
+
+
+def _club_role_changed(account, data: dict) -> str:
+    """The message of a role given or taken away, one whole sentence for each."""
+    values = {"username": account.username, "club": data["club"].name}
+    grant = data["action"] == "grant"
+    if data["role"] == "committee":
+        if grant:
+            return _("%(username)s: committee of %(club)s, given.") % values
+        return _("%(username)s: committee of %(club)s, taken away.") % values
+    if grant:
+        return _("%(username)s: volunteer of %(club)s, given.") % values
+    return _("%(username)s: volunteer of %(club)s, taken away.") % values
 
 
 @committee_required
@@ -590,7 +642,11 @@ def account_roles(request, pk: int):
             add_service_errors(form, error)
         else:
             role = account_role(account)
-            messages.success(request, f"{account.username} is now: {role.label}.")
+            messages.success(
+                request,
+                _("%(username)s is now: %(role)s.")
+                % {"username": account.username, "role": role.label},
+            )
             return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, role_form=form)
 
@@ -609,8 +665,11 @@ def account_password(request, pk: int):
         else:
             messages.success(
                 request,
-                f"A link to choose a password is on its way to {email}; following it "
-                f"also lifts any log-in lockout of {account.username}.",
+                _(
+                    "A link to choose a password is on its way to %(email)s; following it "
+                    "also lifts any log-in lockout of %(username)s."
+                )
+                % {"email": email, "username": account.username},
             )
             return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, password_form=form)
@@ -629,10 +688,16 @@ def account_player(request, pk: int):
             add_service_errors(form, error)
         else:
             if player is None:
-                messages.success(request, f"{account.username} is linked to no player record.")
+                messages.success(
+                    request,
+                    _("%(username)s is linked to no player record.")
+                    % {"username": account.username},
+                )
             else:
                 messages.success(
-                    request, f"{account.username} is the account of {player.username}."
+                    request,
+                    _("%(username)s is the account of %(player)s.")
+                    % {"username": account.username, "player": player.username},
                 )
             return redirect("committee_account", pk=account.pk)
     return _render_account(request, account, player_form=form)
@@ -685,16 +750,19 @@ def recompute_full(request):
     check_federation(request.user, "a full recompute of every club's ratings")
     form = FullRecomputeForm(request.POST)
     if not form.is_valid():
-        messages.error(request, f"Not started: {form.errors['algorithm'][0]}")
+        messages.error(
+            request, _("Not started: %(error)s") % {"error": form.errors["algorithm"][0]}
+        )
         return redirect("committee_recompute")
     algorithm = form.cleaned_data["algorithm"]
     dates = request_full_recompute(user=request.user, algorithm=algorithm)
     if dates:
         start = min(dates.values())
-        messages.success(
-            request,
-            f"Full recompute of {algorithm or 'every algorithm'} from {start} requested.",
-        )
+        if algorithm:
+            message = _("Full recompute of %(algorithm)s from %(date)s requested.")
+        else:
+            message = _("Full recompute of every algorithm from %(date)s requested.")
+        messages.success(request, message % {"algorithm": algorithm, "date": start})
     else:
-        messages.info(request, "Nothing to recompute: there are no games or adjustments yet.")
+        messages.info(request, _("Nothing to recompute: there are no games or adjustments yet."))
     return redirect("committee_recompute")

@@ -18,6 +18,8 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from players import lookup
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
@@ -30,14 +32,16 @@ from players.web.forms import add_field_error, player_input
 
 class ReportResolveForm(forms.Form):
     resolution = forms.ChoiceField(
-        label="What was done",
+        label=gettext_lazy("What was done"),
         choices=GameReport.Resolution.choices,
         widget=forms.RadioSelect,
-        help_text="Correct or void the game first (on the game's page); "
-        "\u201cstands as recorded\u201d needs an answer saying why.",
+        help_text=gettext_lazy(
+            "Correct or void the game first (on the game's page); "
+            "“stands as recorded” needs an answer saying why."
+        ),
     )
     answer = forms.CharField(
-        label="Answer to the player",
+        label=gettext_lazy("Answer to the player"),
         required=False,
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3}),
@@ -49,7 +53,7 @@ class ReportResolveForm(forms.Form):
             data.get("resolution") == GameReport.Resolution.AS_RECORDED
             and not data.get("answer", "").strip()
         ):
-            self.add_error("answer", "Tell the player why the game stands as recorded.")
+            self.add_error("answer", _("Tell the player why the game stands as recorded."))
         return data
 
 
@@ -79,7 +83,15 @@ MAX_TIME_MINUTES = 7 * 24 * 60  # a week: correspondence games
 MAX_VERSION = 2**31 - 1
 
 
-WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", "D (jigo)")]
+# The letters stay as on the paper sheet (typing one picks it); only jigo is explained.
+WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", gettext_lazy("D (jigo)"))]
+# The game's kinds, as the sheet's select names them.
+STATUS_CHOICES = [
+    (Game.Status.FREE, pgettext_lazy("a game not rated", "Free")),
+    (Game.Status.NORMAL, pgettext_lazy("a rated game", "Normal")),
+    (Game.Status.TOURNAMENT, pgettext_lazy("a game's kind", "Tournament")),
+    (Game.Status.INTERNET, pgettext_lazy("a game's kind", "Internet")),
+]
 
 
 def _player_input() -> forms.TextInput:
@@ -153,10 +165,15 @@ class Directory:
 class GameFieldsForm(forms.Form):
     """The fields of one game: a row of a record sheet, or a correction."""
 
-    date = TypedDateField(initial=timezone.localdate, help_text="")
-    white = forms.CharField(max_length=150, widget=_player_input())
-    black = forms.CharField(max_length=150, widget=_player_input())
+    date = TypedDateField(label=gettext_lazy("Date"), initial=timezone.localdate, help_text="")
+    white = forms.CharField(
+        label=pgettext_lazy("player", "White"), max_length=150, widget=_player_input()
+    )
+    black = forms.CharField(
+        label=pgettext_lazy("player", "Black"), max_length=150, widget=_player_input()
+    )
     handicap = forms.IntegerField(
+        label=gettext_lazy("Handicap"),
         min_value=0,
         max_value=9,
         initial=0,
@@ -164,6 +181,7 @@ class GameFieldsForm(forms.Form):
     )
     # The range is clean_komi's, with a message that says what a komi is.
     komi = FiniteDecimalField(
+        label=gettext_lazy("Komi"),
         required=False,
         max_digits=Game._meta.get_field("komi").max_digits,
         decimal_places=Game._meta.get_field("komi").decimal_places,
@@ -172,15 +190,19 @@ class GameFieldsForm(forms.Form):
             attrs={"step": "0.5", "inputmode": "decimal", "data-komi-field": ""}
         ),
     )
-    winner = forms.ChoiceField(choices=WINNER_CHOICES)
-    status = forms.ChoiceField(choices=Game.Status.choices, initial=Game.Status.NORMAL)
-    comment = forms.CharField(required=False, max_length=500)
+    winner = forms.ChoiceField(label=gettext_lazy("Winner"), choices=WINNER_CHOICES)
+    status = forms.ChoiceField(
+        label=gettext_lazy("Status"), choices=STATUS_CHOICES, initial=Game.Status.NORMAL
+    )
+    comment = forms.CharField(label=gettext_lazy("Comment"), required=False, max_length=500)
     tournament = forms.CharField(
+        label=gettext_lazy("Tournament"),
         required=False,
         max_length=50,
         widget=forms.TextInput(attrs={"list": TOURNAMENT_OPTIONS, "autocomplete": "off"}),
     )
     round = forms.IntegerField(
+        label=gettext_lazy("Round"),
         required=False,
         min_value=0,
         max_value=MAX_ROUND,
@@ -188,10 +210,13 @@ class GameFieldsForm(forms.Form):
         widget=forms.NumberInput(attrs={"inputmode": "numeric"}),
     )
     board_size = forms.TypedChoiceField(
-        choices=Game._meta.get_field("board_size").choices, coerce=int, initial=19
+        label=gettext_lazy("Board size"),
+        choices=Game._meta.get_field("board_size").choices,
+        coerce=int,
+        initial=19,
     )
     time_minutes = forms.IntegerField(
-        label="Time (min)",
+        label=gettext_lazy("Time (min)"),
         required=False,
         min_value=1,
         max_value=MAX_TIME_MINUTES,
@@ -224,9 +249,13 @@ class GameFieldsForm(forms.Form):
     def clean_komi(self) -> Decimal | None:
         komi = self.cleaned_data["komi"]
         if komi is not None and (komi * 2) % 1:
-            raise forms.ValidationError(f"{komi} is not a komi: use a multiple of 0.5")
+            raise forms.ValidationError(
+                _("%(komi)s is not a komi: use a multiple of 0.5") % {"komi": komi}
+            )
         if komi is not None and not -KOMI_LIMIT <= komi <= KOMI_LIMIT:
-            raise forms.ValidationError(f"{komi} is not a komi: it lies between -50 and 50")
+            raise forms.ValidationError(
+                _("%(komi)s is not a komi: it lies between -50 and 50") % {"komi": komi}
+            )
         return komi
 
     def clean_tournament(self) -> Tournament | None:
@@ -235,7 +264,9 @@ class GameFieldsForm(forms.Form):
             return None
         tournament = self.directory.tournament(code)
         if tournament is None:
-            raise forms.ValidationError(f"no tournament with the code '{code}'", code="unknown")
+            raise forms.ValidationError(
+                _("no tournament with the code '%(code)s'") % {"code": code}, code="unknown"
+            )
         return tournament
 
     def clean_round(self) -> int:
@@ -244,7 +275,9 @@ class GameFieldsForm(forms.Form):
     def clean_date(self):
         day = self.cleaned_data["date"]
         if day > timezone.localdate():
-            raise forms.ValidationError(f"{day} is in the future", code="future")
+            raise forms.ValidationError(
+                _("%(date)s is in the future") % {"date": day}, code="future"
+            )
         return day
 
     def clean(self):
@@ -253,7 +286,7 @@ class GameFieldsForm(forms.Form):
         data = super().clean()
         white, black = data.get("white"), data.get("black")
         if white is not None and black is not None and white.pk == black.pk:
-            self.add_error("black", "a player cannot play themselves")
+            self.add_error("black", _("a player cannot play themselves"))
         winner, komi, handicap = data.get("winner"), data.get("komi"), data.get("handicap")
         if komi is None and handicap is not None and not self.has_error("komi"):
             komi = default_komi(handicap)
@@ -341,7 +374,7 @@ class BaseSheetFormSet(forms.BaseFormSet):
 
     def clean(self) -> None:
         if not any(form.has_changed() for form in self.forms):
-            raise forms.ValidationError("Enter at least one game.", code="no_games")
+            raise forms.ValidationError(_("Enter at least one game."), code="no_games")
 
     def game_inputs(self) -> list[GameInput]:
         """The games in row order (call after ``is_valid()``)."""
@@ -361,7 +394,7 @@ class BaseSheetFormSet(forms.BaseFormSet):
             return []
         return doubtful_games(
             [form.game_input() for _number, form in numbered],
-            [f"game {number}" for number, _form in numbered],
+            [_("game %(number)s") % {"number": number} for number, _form in numbered],
         )
 
     def add_service_errors(self, error: ServiceError) -> bool:
@@ -397,7 +430,7 @@ def offer_clubs(field: forms.ModelChoiceField, clubs, every_club: bool) -> None:
     field.queryset = Club.objects.all() if clubs is None else clubs
     if not every_club:
         field.required = True
-        field.empty_label = "Choose the club"
+        field.empty_label = _("Choose the club")
         if len(field.queryset) == 1:
             field.initial, field.empty_label = field.queryset[0].pk, None
 
@@ -410,18 +443,24 @@ class SheetForm(forms.Form):
     club = forms.ModelChoiceField(
         queryset=Club.objects.none(),
         required=False,
-        empty_label="None: the federation's",
-        help_text="The club whose evening or tournament this is; anyone may have played.",
+        label=gettext_lazy("Club"),
+        empty_label=gettext_lazy("None: the federation's"),
+        help_text=gettext_lazy(
+            "The club whose evening or tournament this is; anyone may have played."
+        ),
     )
 
     received_on = TypedDateField(
-        label="Sheet received on", required=False, initial=timezone.localdate
+        label=gettext_lazy("Sheet received on"), required=False, initial=timezone.localdate
     )
     note = forms.CharField(
-        required=False, max_length=2000, widget=forms.Textarea(attrs={"rows": 2})
+        label=gettext_lazy("Note"),
+        required=False,
+        max_length=2000,
+        widget=forms.Textarea(attrs={"rows": 2}),
     )
     save_duplicates = forms.BooleanField(
-        label="I have checked these games: save anyway", required=False
+        label=gettext_lazy("I have checked these games: save anyway"), required=False
     )
     # A fingerprint of the warnings (duplicates, outlying dates) the volunteer was
     # shown: "save anyway" confirms those games, not whatever a later edit makes.
@@ -437,14 +476,18 @@ class GameCorrectionForm(GameFieldsForm):
 
     version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
     # Shown only when the new date is far from the players' other games.
-    confirm_date = forms.BooleanField(label="The date is right: save anyway", required=False)
+    confirm_date = forms.BooleanField(
+        label=gettext_lazy("The date is right: save anyway"), required=False
+    )
 
     # On the one-game page there is room to explain (the sheet's rows have none).
     HELP = {
-        "date": "Change it to back-date the game: ratings are recomputed from the earlier date.",
-        "komi": "Empty: 6.5 for an even game, 0.5 with handicap.",
-        "tournament": "Tournament code; empty for a club game.",
-        "time_minutes": "Main time per player, in minutes.",
+        "date": gettext_lazy(
+            "Change it to back-date the game: ratings are recomputed from the earlier date."
+        ),
+        "komi": gettext_lazy("Empty: 6.5 for an even game, 0.5 with handicap."),
+        "tournament": gettext_lazy("Tournament code; empty for a club game."),
+        "time_minutes": gettext_lazy("Main time per player, in minutes."),
     }
 
     def __init__(self, *args, **kwargs) -> None:
@@ -485,8 +528,9 @@ class GameCorrectionForm(GameFieldsForm):
 
 class GameVoidForm(forms.Form):
     reason = forms.CharField(
+        label=gettext_lazy("Reason"),
         max_length=500,
-        help_text="Why this game does not count (kept in the audit trail).",
+        help_text=gettext_lazy("Why this game does not count (kept in the audit trail)."),
         widget=forms.Textarea(attrs={"rows": 3}),
     )
     version = forms.IntegerField(min_value=1, max_value=MAX_VERSION, widget=forms.HiddenInput)
@@ -494,36 +538,45 @@ class GameVoidForm(forms.Form):
     def clean_reason(self) -> str:
         reason = self.cleaned_data["reason"].strip()
         if not reason:
-            raise forms.ValidationError("Say why the game is void.")
+            raise forms.ValidationError(_("Say why the game is void."))
         return reason
 
 
 class PlayerCreateForm(forms.Form):
     username = forms.SlugField(
+        label=gettext_lazy("Username"),
         max_length=150,
         allow_unicode=True,
-        help_text="How the player is known on the sheets and in the site's addresses: "
-        "letters, digits, - and _ only.",
+        help_text=gettext_lazy(
+            "How the player is known on the sheets and in the site's addresses: "
+            "letters, digits, - and _ only."
+        ),
         widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
     )
-    full_name = forms.CharField(max_length=200)
+    full_name = forms.CharField(label=gettext_lazy("Full name"), max_length=200)
     club = forms.ModelChoiceField(
-        queryset=Club.objects.all(), required=False, empty_label="no club"
+        label=gettext_lazy("Club"),
+        queryset=Club.objects.all(),
+        required=False,
+        empty_label=gettext_lazy("no club"),
     )
     national_rank = RankFormField(
-        help_text="e.g. 15k, 3d or 1p. The player's starting rank on every rating list.",
+        label=gettext_lazy("National rank"),
+        help_text=gettext_lazy(
+            "e.g. 15k, 3d or 1p. The player's starting rank on every rating list."
+        ),
     )
     egd_pin = forms.CharField(
-        label="EGD PIN",
+        label=gettext_lazy("EGD PIN"),
         required=False,
         max_length=20,
-        help_text="If the player has one (European Go Database).",
+        help_text=gettext_lazy("If the player has one (European Go Database)."),
         widget=forms.TextInput(attrs={"inputmode": "numeric", "autocomplete": "off"}),
     )
     someone_else = forms.BooleanField(
-        label="This is someone else: add them anyway",
+        label=gettext_lazy("This is someone else: add them anyway"),
         required=False,
-        help_text="Tick only after checking the similar names shown above.",
+        help_text=gettext_lazy("Tick only after checking the similar names shown above."),
     )
 
     def __init__(self, *args, clubs=None, ask_someone_else: bool = False, **kwargs) -> None:
@@ -551,10 +604,10 @@ class PlayerCreateForm(forms.Form):
         if full_name and not data.get("someone_else"):
             similar = lookup.player_index().similar_names(full_name)
             if similar:
-                message = (
-                    f"similar names on file: {lookup.describe(similar)}. Is it one of them? "
+                message = _(
+                    "similar names on file: %(names)s. Is it one of them? "
                     "If not, tick “This is someone else” and add again."
-                )
+                ) % {"names": lookup.describe(similar)}
                 self.add_error("full_name", forms.ValidationError(message, code="similar"))
                 self.fields["someone_else"].widget = forms.CheckboxInput()
         return data
@@ -562,37 +615,48 @@ class PlayerCreateForm(forms.Form):
     def clean_username(self) -> str:
         username = self.cleaned_data["username"]
         if username.lower() in RESERVED_USERNAMES:
-            raise forms.ValidationError(f"'{username}' is reserved: choose another username")
+            raise forms.ValidationError(
+                _("'%(username)s' is reserved: choose another username") % {"username": username}
+            )
         taken = Player.objects.filter(username__iexact=username).values_list("username", flat=True)
         if taken:
-            raise forms.ValidationError(f"the username '{username}' is taken (by {taken[0]})")
+            raise forms.ValidationError(
+                _("the username '%(username)s' is taken (by %(holder)s)")
+                % {"username": username, "holder": taken[0]}
+            )
         return username
 
 
 class AuditFilterForm(forms.Form):
     """The audit trail's filters; every one optional."""
 
-    action = forms.ChoiceField(required=False)
+    action = forms.ChoiceField(label=gettext_lazy("Action"), required=False)
     user = forms.ModelChoiceField(
+        label=gettext_lazy("User"),
         queryset=get_user_model().objects.order_by("username"),
         required=False,
         to_field_name="username",
     )
-    object_type = forms.ChoiceField(label="Object", required=False)
-    object_id = forms.CharField(label="Object id", required=False, max_length=50)
-    since = TypedDateField(label="From", required=False, help_text="")
-    until = TypedDateField(label="To", required=False, help_text="")
-    club = forms.ModelChoiceField(queryset=Club.objects.none(), required=False)
+    object_type = forms.ChoiceField(label=gettext_lazy("Object"), required=False)
+    object_id = forms.CharField(label=gettext_lazy("Object id"), required=False, max_length=50)
+    since = TypedDateField(label=gettext_lazy("From"), required=False, help_text="")
+    until = TypedDateField(label=gettext_lazy("To"), required=False, help_text="")
+    club = forms.ModelChoiceField(
+        label=gettext_lazy("Club"), queryset=Club.objects.none(), required=False
+    )
 
     def __init__(
         self, *args, actions: Iterable[str], object_types: Iterable[str], clubs=None, **kwargs
     ):
         super().__init__(*args, **kwargs)
         self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
-        self.fields["club"].empty_label = "any club"
-        self.fields["action"].choices = [("", "any action"), *((a, a) for a in actions)]
-        self.fields["object_type"].choices = [("", "any object"), *((t, t) for t in object_types)]
-        self.fields["user"].empty_label = "anyone"
+        self.fields["club"].empty_label = _("any club")
+        self.fields["action"].choices = [("", _("any action")), *((a, a) for a in actions)]
+        self.fields["object_type"].choices = [
+            ("", _("any object")),
+            *((t, t) for t in object_types),
+        ]
+        self.fields["user"].empty_label = _("anyone")
         self.helper = FormHelper()
         self.helper.form_tag = False  # the template's <form method="get"> holds its button
         self.helper.layout = Layout(
@@ -611,5 +675,7 @@ class AuditFilterForm(forms.Form):
         data = super().clean()
         since, until = data.get("since"), data.get("until")
         if since and until and since > until:
-            self.add_error("until", f"{until} is before {since}")
+            self.add_error(
+                "until", _("%(until)s is before %(since)s") % {"until": until, "since": since}
+            )
         return data

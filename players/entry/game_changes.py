@@ -10,6 +10,8 @@ from django import forms
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from players.entry.forms import GameCorrectionForm, GameVoidForm
 from players.models import Game
@@ -31,7 +33,7 @@ class GameChangePage(ABC):
 
     form_class: type[forms.Form]
     template: str
-    done: str  # the success message, with {pk}
+    done: str  # the success message (gettext_lazy), with %(number)s
 
     def __init__(self, request: HttpRequest, pk: int) -> None:
         self.request, self.pk = request, pk
@@ -56,7 +58,7 @@ class GameChangePage(ABC):
                 if refused is not None:
                     return refused
             else:
-                messages.success(self.request, self.done.format(pk=self.pk))
+                messages.success(self.request, str(self.done) % {"number": self.pk})
                 return redirect("game_detail", self.pk)
         return self.render(form)
 
@@ -91,13 +93,16 @@ class GameChangePage(ABC):
 class GameCorrectionPage(GameChangePage):
     form_class = GameCorrectionForm
     template = "games/game_form.html"
-    done = "Game {pk} corrected."
+    done = gettext_lazy("Game %(number)s corrected.")
 
     conflict = None
     confirm_date = False
 
     def refuse_void(self) -> None:
-        messages.error(self.request, f"Game {self.pk} is void: it cannot be corrected.")
+        messages.error(
+            self.request,
+            _("Game %(number)s is void: it cannot be corrected.") % {"number": self.pk},
+        )
 
     def initial(self) -> dict:
         return GameCorrectionForm.initial_for(self.game)
@@ -118,7 +123,10 @@ class GameCorrectionPage(GameChangePage):
 
     def refused(self, form, error: ServiceError) -> HttpResponse | None:
         if isinstance(error, games_services.NothingChangedError):
-            messages.info(self.request, f"Nothing changed: game {self.pk} is as it was.")
+            messages.info(
+                self.request,
+                _("Nothing changed: game %(number)s is as it was.") % {"number": self.pk},
+            )
             return redirect("game_detail", self.pk)
         add_service_errors(form, error)
         if isinstance(error, DuplicateGamesError):
@@ -136,12 +144,12 @@ class GameCorrectionPage(GameChangePage):
 class GameVoidPage(GameChangePage):
     form_class = GameVoidForm
     template = "games/game_void.html"
-    done = "Game {pk} is void."
+    done = gettext_lazy("Game %(number)s is void.")
 
     changed = False
 
     def refuse_void(self) -> None:
-        messages.info(self.request, f"Game {self.pk} is already void.")
+        messages.info(self.request, _("Game %(number)s is already void.") % {"number": self.pk})
 
     def initial(self) -> dict:
         return {"version": self.game.version}

@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.entry.forms import ReportResolveForm
@@ -71,7 +72,9 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
             add_service_errors(form, error)
         else:
             messages.success(
-                request, f"Report {report.pk} is resolved; the player sees the answer."
+                request,
+                _("Report %(number)s is resolved; the player sees the answer.")
+                % {"number": report.pk},
             )
             return redirect("report_list")
     return render(request, "reports/report_detail.html", {"report": report, "form": form})

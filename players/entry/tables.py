@@ -9,7 +9,9 @@ import django_tables2 as tables
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
@@ -21,6 +23,11 @@ TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 NO_WRAP = {"td": {"class": "text-nowrap"}}
 # A colour and a sign per recompute status (the word itself is there for screen readers
 # and in the tooltip): seven algorithms fit on one line.
+STATUS_LABELS = {
+    DONE: pgettext_lazy("recompute status", "done"),
+    RUNNING: pgettext_lazy("recompute status", "running"),
+    PENDING: pgettext_lazy("recompute status", "pending"),
+}
 STATUS_BADGES = {
     DONE: ("text-bg-success", "✓"),
     RUNNING: ("text-bg-info", "↻"),
@@ -38,16 +45,16 @@ class SheetGamesTable(tables.Table):
     """The games of a record sheet, each with its recompute status."""
 
     # The game's one number: its page's address and title, the audit's object id.
-    number = tables.Column("Game", accessor="pk", linkify=("game_detail", [tables.A("pk")]))
-    date = tables.DateColumn("Y-m-d", attrs=NO_WRAP)
-    white = tables.Column()
-    black = tables.Column()
-    handicap = tables.Column("H")
-    komi = tables.Column()
-    winner = tables.Column()
-    status = tables.Column()
-    tournament = tables.Column(empty_values=())
-    comment = tables.Column()
+    number = tables.Column(_("Game"), accessor="pk", linkify=("game_detail", [tables.A("pk")]))
+    date = tables.DateColumn("Y-m-d", attrs=NO_WRAP, verbose_name=_("Date"))
+    white = tables.Column(pgettext_lazy("player", "White"))
+    black = tables.Column(pgettext_lazy("player", "Black"))
+    handicap = tables.Column(_("H"))
+    komi = tables.Column(_("Komi"))
+    winner = tables.Column(_("Winner"))
+    status = tables.Column(_("Status"))
+    tournament = tables.Column(_("Tournament"), empty_values=())
+    comment = tables.Column(_("Comment"))
     recompute = tables.Column(
         "Ratings", empty_values=(), orderable=False, attrs={"td": {"class": "sheet-recompute"}}
     )
@@ -84,21 +91,26 @@ class SheetGamesTable(tables.Table):
 
     def render_status(self, record):
         if record.is_void:
-            return mark_safe('<span class="badge text-bg-danger">void</span>')
+            return format_html(
+                '<span class="badge text-bg-danger">{}</span>', pgettext_lazy("a game", "void")
+            )
         return record.get_status_display()
 
     def render_tournament(self, record):
         if not record.tournament_id:
             return "—"
-        return (
-            f"{record.tournament.code} r{record.round}" if record.round else record.tournament.code
-        )
+        if not record.round:
+            return record.tournament.code
+        return gettext_now("%(code)s r%(round)s") % {
+            "code": record.tournament.code,
+            "round": record.round,
+        }
 
     def render_recompute(self, record):
         return format_html_join(
             " ",
-            '<span class="badge {colour}" title="{name}: {status}" data-algorithm="{name}" '
-            'data-status="{status}">{name} {sign}<span class="visually-hidden"> {status}</span>'
+            '<span class="badge {colour}" title="{name}: {label}" data-algorithm="{name}" '
+            'data-status="{status}">{name} {sign}<span class="visually-hidden"> {label}</span>'
             "</span>",
             (
                 {
@@ -106,6 +118,7 @@ class SheetGamesTable(tables.Table):
                     "sign": STATUS_BADGES[state.status][1],
                     "name": state.algorithm,
                     "status": state.status,
+                    "label": STATUS_LABELS[state.status],
                 }
                 for state in record.recompute
             ),
@@ -115,12 +128,12 @@ class SheetGamesTable(tables.Table):
 class SheetTable(tables.Table):
     """Recent record sheets."""
 
-    id = tables.Column("Sheet", linkify=True)
-    entered_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name="Entered")
-    entered_by = tables.Column("By", accessor="entered_by__username")
-    received_on = tables.DateColumn("Y-m-d", verbose_name="Received")
-    game_count = tables.Column("Games")
-    note = tables.Column()
+    id = tables.Column(_("Sheet"), linkify=True)
+    entered_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name=_("Entered"))
+    entered_by = tables.Column(_("By"), accessor="entered_by__username")
+    received_on = tables.DateColumn("Y-m-d", verbose_name=_("Received"))
+    game_count = tables.Column(_("Games"))
+    note = tables.Column(_("Note"))
 
     class Meta:
         model = RecordSheet
@@ -132,7 +145,10 @@ class SheetTable(tables.Table):
 
     def render_game_count(self, record):
         if record.void_count:
-            return f"{record.game_count} ({record.void_count} void)"
+            return gettext_now("%(games)s (%(void)s void)") % {
+                "games": record.game_count,
+                "void": record.void_count,
+            }
         return record.game_count
 
     def render_note(self, value):
@@ -159,15 +175,15 @@ class GameColourTable(tables.Table):
 class GameHistoryTable(GameColourTable):
     """A game's rows in each algorithm's history."""
 
-    algorithm = tables.Column()
-    player = tables.Column()
-    colour = tables.Column()
-    rank_before = tables.Column("Rank")
-    value_before = tables.Column("Before")
-    change = tables.Column()
-    value_after = tables.Column("After")
-    rank_after = tables.Column("New rank")
-    skipped = tables.Column("Not rated because")
+    algorithm = tables.Column(_("Algorithm"))
+    player = tables.Column(_("Player"))
+    colour = tables.Column(_("Colour"))
+    rank_before = tables.Column(_("Rank"))
+    value_before = tables.Column(_("Before"))
+    change = tables.Column(_("Change"))
+    value_after = tables.Column(_("After"))
+    rank_after = tables.Column(_("New rank"))
+    skipped = tables.Column(_("Not rated because"))
 
     class Meta:
         model = RatingHistory
@@ -201,12 +217,12 @@ class StandingsAroundTable(GameColourTable):
     """The month-end standings around a game of the algorithms without per-game rows
     (GCR): ``players.selectors.games.StandingsAround``."""
 
-    algorithm = tables.Column()
-    player = tables.Column()
-    colour = tables.Column()
-    before = tables.Column("Month end before", empty_values=())
-    after = tables.Column("Month end after", empty_values=())
-    now = tables.Column("Now", empty_values=())
+    algorithm = tables.Column(_("Algorithm"))
+    player = tables.Column(_("Player"))
+    colour = tables.Column(_("Colour"))
+    before = tables.Column(_("Month end before"), empty_values=())
+    after = tables.Column(_("Month end after"), empty_values=())
+    now = tables.Column(_("Now"), empty_values=())
 
     class Meta:
         orderable = False
@@ -245,13 +261,13 @@ class AuditTable(tables.Table):
 
     # On a phone the table scrolls sideways rather than folding each cell into a column
     # of single words.
-    at = tables.DateTimeColumn("Y-m-d H:i:s", verbose_name="When", attrs=NO_WRAP)
-    user = tables.Column("Who", accessor="user__username", default="—", attrs=NO_WRAP)
-    action = tables.Column(attrs=NO_WRAP)
-    club = tables.Column("Whose", accessor="club__name", default="federation")
-    object = tables.Column("Object", empty_values=(), attrs=NO_WRAP)
-    summary = tables.Column(attrs={"td": {"class": "audit-summary user-text"}})
-    changes = tables.Column("Before → after", empty_values=())
+    at = tables.DateTimeColumn("Y-m-d H:i:s", verbose_name=_("When"), attrs=NO_WRAP)
+    user = tables.Column(_("Who"), accessor="user__username", default="—", attrs=NO_WRAP)
+    action = tables.Column(_("Action"), attrs=NO_WRAP)
+    club = tables.Column(_("Whose"), accessor="club__name", default=_("federation"))
+    object = tables.Column(_("Object"), empty_values=(), attrs=NO_WRAP)
+    summary = tables.Column(_("Summary"), attrs={"td": {"class": "audit-summary user-text"}})
+    changes = tables.Column(_("Before → after"), empty_values=())
 
     class Meta:
         model = AuditEntry

@@ -18,7 +18,9 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_unicode_slug
 from django.db.models import Q
-from django.utils.translation import gettext_lazy
+from django.utils.functional import lazy
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 
 from players.entry.forms import RESERVED_USERNAMES, offer_clubs
 from players.models import Club, Player, Tournament
@@ -33,7 +35,7 @@ MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # real tournament files are below 1 MB
 # names and results takes well under this.
 MAX_PACKED_CHARS = 2 * 1024 * 1024
 
-FORMAT_LABELS = {"egd": "EGD h-file", "opengotha": "OpenGotha XML"}
+FORMAT_LABELS = {"egd": gettext_lazy("EGD h-file"), "opengotha": gettext_lazy("OpenGotha XML")}
 CLASS_CHOICES = Tournament.EgfClass.choices
 
 
@@ -51,7 +53,7 @@ def unpack(text: str) -> bytes:
     except (binascii.Error, zlib.error, ValueError):
         data, inflater = b"", None
     if inflater is None or not inflater.eof or inflater.unconsumed_tail:
-        raise ValidationError("The file did not come back intact: upload it again.")
+        raise ValidationError(_("The file did not come back intact: upload it again."))
     return data
 
 
@@ -116,8 +118,14 @@ class _TournamentFileForm(_ClubsOffered, forms.Form):
             self.file_errors = error.errors
             count = len(error.errors)
             raise ValidationError(
-                f"The {FORMAT_LABELS[file_format]} has {count} error{'s' * (count != 1)}: "
-                "nothing can be imported until the file is corrected."
+                ngettext(
+                    "The %(format)s has %(count)s error: nothing can be imported until the "
+                    "file is corrected.",
+                    "The %(format)s has %(count)s errors: nothing can be imported until the "
+                    "file is corrected.",
+                    count,
+                )
+                % {"format": FORMAT_LABELS[file_format], "count": count}
             ) from None
         code, tournament_class = (
             cleaned.get("code") or None,
@@ -126,36 +134,56 @@ class _TournamentFileForm(_ClubsOffered, forms.Form):
         self.tournament_file = tournament.renamed(code=code, tournament_class=tournament_class)
 
 
+def _upload_help_now() -> str:
+    return _(
+        "An EGD tournament result file (h9, h4…) or an OpenGotha XML file, at most %(size)s MB."
+    ) % {"size": MAX_UPLOAD_BYTES // (1024 * 1024)}
+
+
+# Built at import, said in each request's language.
+_upload_help = lazy(_upload_help_now, str)
+
+
 class TournamentUploadForm(_TournamentFileForm):
     """A tournament file to preview."""
 
     file = forms.FileField(
-        help_text="An EGD tournament result file (h9, h4…) or an OpenGotha XML file, "
-        f"at most {MAX_UPLOAD_BYTES // (1024 * 1024)} MB."
+        label=gettext_lazy("File"),
+        help_text=_upload_help(),
     )
     file_format = forms.ChoiceField(
-        label="Format",
+        label=gettext_lazy("Format"),
         required=False,
-        choices=[("", "Detect from the content"), *FORMAT_LABELS.items()],
+        choices=[("", gettext_lazy("Detect from the content")), *FORMAT_LABELS.items()],
     )
     code = _code_field(
         required=False,
-        label="Store under the code",
-        help_text="Leave empty for the file's own code (or its name, made into a code).",
+        label=gettext_lazy("Store under the code"),
+        help_text=gettext_lazy(
+            "Leave empty for the file's own code (or its name, made into a code)."
+        ),
     )
     tournament_class = forms.ChoiceField(
-        label="EGF class",
+        label=gettext_lazy("EGF class"),
         required=False,
-        choices=[("", "As the file says (OpenGotha: from its time control)"), *CLASS_CHOICES],
+        choices=[
+            ("", gettext_lazy("As the file says (OpenGotha: from its time control)")),
+            *CLASS_CHOICES,
+        ],
     )
 
     def clean_file(self) -> bytes:
         upload = self.cleaned_data["file"]
         if upload.size > MAX_UPLOAD_BYTES:
             raise ValidationError(
-                f"The file is {upload.size / (1024 * 1024):.1f} MB; the limit is "
-                f"{MAX_UPLOAD_BYTES // (1024 * 1024)} MB. Tournament files are far smaller: "
-                "is this the right file?"
+                _(
+                    "The file is %(size)s MB; the limit is %(limit)s MB. Tournament files are "
+                    "far smaller: is this the right file?"
+                )
+                % {
+                    "size": f"{upload.size / (1024 * 1024):.1f}",
+                    "limit": MAX_UPLOAD_BYTES // (1024 * 1024),
+                }
             )
         self.cleaned_data["filename"] = upload.name
         data = upload.read()
@@ -172,7 +200,7 @@ class TournamentUploadForm(_TournamentFileForm):
             cleaned["file_format"] = cleaned.get("file_format") or guess_format(data)
             self.read(data, cleaned["file_format"])
             if len(pack(data)) > MAX_PACKED_CHARS:
-                raise ValidationError("The file is too large to be confirmed in one page.")
+                raise ValidationError(_("The file is too large to be confirmed in one page."))
         return cleaned
 
 
@@ -184,11 +212,11 @@ class TournamentImportForm(_TournamentFileForm):
     content = forms.CharField(widget=forms.HiddenInput, max_length=MAX_PACKED_CHARS)
     filename = forms.CharField(widget=forms.HiddenInput, required=False, max_length=255)
     file_format = forms.ChoiceField(widget=forms.HiddenInput, choices=[(f, f) for f in FORMATS])
-    code = _code_field(label="Code")
-    tournament_class = forms.ChoiceField(label="EGF class", choices=CLASS_CHOICES)
+    code = _code_field(label=gettext_lazy("Code"))
+    tournament_class = forms.ChoiceField(label=gettext_lazy("EGF class"), choices=CLASS_CHOICES)
     fingerprint = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
     save_duplicates = forms.BooleanField(
-        label="These are not duplicates: import them anyway", required=False
+        label=gettext_lazy("These are not duplicates: import them anyway"), required=False
     )
     duplicates_seen = forms.CharField(widget=forms.HiddenInput, required=False, max_length=64)
 
@@ -289,16 +317,23 @@ class FilePlayersForm(forms.Form):
                 self.mapping[suggestion] = player.username
             elif player is not None:
                 self.add_error(
-                    name, f"{player.username} is an inactive record (merged into another)"
+                    name,
+                    _("%(username)s is an inactive record (merged into another)")
+                    % {"username": player.username},
                 )
             elif typed.lower() in RESERVED_USERNAMES:
-                self.add_error(name, f"'{typed}' is reserved: choose another username")
+                self.add_error(
+                    name,
+                    _("'%(username)s' is reserved: choose another username") % {"username": typed},
+                )
             else:
                 try:
                     validate_unicode_slug(typed)
                 except ValidationError:
                     self.add_error(
-                        name, f"'{typed}' is not a username: letters, digits, - and _ only"
+                        name,
+                        _("'%(username)s' is not a username: letters, digits, - and _ only")
+                        % {"username": typed},
                     )
                 else:
                     self.new_usernames[suggestion] = typed
@@ -308,22 +343,29 @@ class FilePlayersForm(forms.Form):
 class TournamentCreateForm(_ClubsOffered, forms.Form):
     club = _club_field()
     code = _code_field(
-        help_text="How sheets and addresses name it: letters, digits, - and _ "
-        "(e.g. spring-cup-2025)."
+        label=gettext_lazy("Code"),
+        help_text=gettext_lazy(
+            "How sheets and addresses name it: letters, digits, - and _ (e.g. spring-cup-2025)."
+        ),
     )
-    name = forms.CharField(max_length=200)
-    start_date = forms.DateField(widget=forms.DateInput(attrs={"type": "date"}))
+    name = forms.CharField(label=gettext_lazy("Name"), max_length=200)
+    start_date = forms.DateField(
+        label=gettext_lazy("Start date"), widget=forms.DateInput(attrs={"type": "date"})
+    )
     end_date = forms.DateField(
+        label=gettext_lazy("End date"),
         required=False,
         widget=forms.DateInput(attrs={"type": "date"}),
-        help_text="Empty for a one-day tournament.",
+        help_text=gettext_lazy("Empty for a one-day tournament."),
     )
     egf_class = forms.ChoiceField(
-        label="EGF class",
+        label=gettext_lazy("EGF class"),
         choices=CLASS_CHOICES,
         initial=Tournament.EgfClass.A,
-        help_text="Its weight in the EGF ratings; A for a club tournament unless the "
-        "organisers say otherwise.",
+        help_text=gettext_lazy(
+            "Its weight in the EGF ratings; A for a club tournament unless the "
+            "organisers say otherwise."
+        ),
     )
 
     def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:

@@ -12,6 +12,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods
 
 from players.entry.tournament_forms import (
@@ -50,10 +52,10 @@ OTHER_FORM_FIELDS = 20
 
 # How a player of the file was matched, as the preview says it.
 MATCHED_BY = {
-    "EGD PIN": "by EGD PIN",
-    "username": "by username",
-    "name": "by exact name",
-    "--map": "your choice",
+    "EGD PIN": gettext_lazy("by EGD PIN"),
+    "username": gettext_lazy("by username"),
+    "name": gettext_lazy("by exact name"),
+    "--map": gettext_lazy("your choice"),
 }
 
 
@@ -66,7 +68,9 @@ class PreviewRow:
 
     @property
     def matched_by(self) -> str:
-        return "NEW" if self.match.is_new else MATCHED_BY.get(self.match.how, self.match.how)
+        if self.match.is_new:
+            return _("NEW")
+        return str(MATCHED_BY.get(self.match.how, self.match.how))
 
 
 def _editable(plan: ImportPlan, choices: FilePlayersForm) -> set[int]:
@@ -210,10 +214,13 @@ def _import(request: HttpRequest, plan: ImportPlan, data: dict) -> HttpResponse 
             "store_error": error.message,
         }
     new = len(result.new_players)
+    # Two counts: each its own plural, in one sentence.
+    games = ngettext("%(count)s game", "%(count)s games", result.games) % {"count": result.games}
+    players = ngettext("%(count)s new player", "%(count)s new players", new) % {"count": new}
     messages.success(
         request,
-        f"Imported {result.games} game{'s' * (result.games != 1)} and {new} new "
-        f"player{'s' * (new != 1)}; the ratings are recomputed.",
+        _("Imported %(games)s and %(players)s; the ratings are recomputed.")
+        % {"games": games, "players": players},
     )
     return redirect("tournament_detail", plan.file.tournament.code)
 
@@ -256,7 +263,7 @@ def _preview_posted(request: HttpRequest) -> HttpResponse:
     form = TournamentImportForm(request.POST, **_clubs(request))
     form.is_valid()
     if form.tournament_file is None:  # only an edited or truncated page gets here
-        messages.error(request, "The file did not come back intact: upload it again.")
+        messages.error(request, _("The file did not come back intact: upload it again."))
         return _render_upload(request, TournamentUploadForm(**_clubs(request)))
     automatic = plan_tournament_import(form.tournament_file)
     choices = FilePlayersForm(request.POST, matches=automatic.matches)
@@ -300,7 +307,8 @@ def tournament_create_view(request: HttpRequest) -> HttpResponse:
             else:
                 messages.success(
                     request,
-                    f"Added the tournament {tournament.code}: record sheets can name it now.",
+                    _("Added the tournament %(code)s: record sheets can name it now.")
+                    % {"code": tournament.code},
                 )
                 return redirect(tournament)
     else:

@@ -9,6 +9,8 @@ from functools import partial
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_GET, require_http_methods
 
 from players.entry.forms import (
@@ -85,7 +87,15 @@ def _submit_sheet(user, formset: SheetGameFormSet, sheet_form: SheetForm) -> Sub
 
 def _sheet_saved(request: HttpRequest, result: SubmitResult) -> HttpResponse:
     games = len(result.games)
-    messages.success(request, f"Sheet {result.sheet.pk} saved: {games} game{'s' * (games != 1)}.")
+    messages.success(
+        request,
+        ngettext(
+            "Sheet %(number)s saved: %(count)s game.",
+            "Sheet %(number)s saved: %(count)s games.",
+            games,
+        )
+        % {"number": result.sheet.pk, "count": games},
+    )
     for warning in result.warnings:
         messages.warning(request, warning)
     return redirect(result.sheet)
@@ -253,7 +263,9 @@ def player_create(request: HttpRequest) -> HttpResponse:
         return _player_created_json(player, form)
     if player is None:
         return render(request, "players/player_form.html", {"form": form})
-    messages.success(request, f"Added {player}. Add another, or enter a sheet.")
+    messages.success(
+        request, _("Added %(player)s. Add another, or enter a sheet.") % {"player": player}
+    )
     return redirect("player_create")
 
 

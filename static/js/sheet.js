@@ -339,12 +339,15 @@
             }
             return;
           }
-          dialogError.textContent =
-            "The player could not be added (" + answer.status + "). Are you still logged in?";
+          // The page's words, in its language (data attributes of the dialog's form).
+          dialogError.textContent = playerForm.dataset.refused.replace(
+            "{status}",
+            String(answer.status)
+          );
           dialogError.classList.remove("d-none");
         })
         .catch(function () {
-          dialogError.textContent = "The site did not answer: check the connection and try again.";
+          dialogError.textContent = playerForm.dataset.unanswered;
           dialogError.classList.remove("d-none");
         });
     });
