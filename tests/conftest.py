@@ -214,6 +214,18 @@ def _algorithms_if_marked(request: pytest.FixtureRequest) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _site_language_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Back to the site's language after each test: a request in French leaves French
+    active in the thread (LocaleMiddleware activates, nothing deactivates), and the next
+    test would read its messages in French."""
+    yield
+    if _django_loaded(request.config):
+        from django.utils import translation
+
+        translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _own_tournament_cache(request: pytest.FixtureRequest, monkeypatch) -> None:
     """Each test its own keys for the cached crosstables and API documents: tests that
     build the same tournament (same ids after a rollback) never read one another's."""
