@@ -128,7 +128,7 @@ def test_volunteers_get_the_open_reports_once_a_day_from_the_hour_set(
 
     mails = delivered()
     assert sorted(mail.to[0] for mail in mails) == ["connie@example.org", "vera@example.org"]
-    assert mails[0].subject == "1 open reports of mistakes"
+    assert mails[0].subject == "1 open report of a mistake"
     assert "One report of a mistake waits for an answer" in mails[0].body
     assert f"/reports/{report.pk}/" in mails[0].body
     assert open_reports_send(now=day + timedelta(days=1, hours=1)) == 2, "the next day"

@@ -159,6 +159,10 @@ ROUTES: dict[str, Route] = {
         post_data=lambda world: {"username": world.sam.username, "password": PASSWORD},
     ),
     "logout": Route(EVERYONE, methods=POST),
+    # The language switcher of every page (Django's set_language, kept on the account).
+    "set_language": Route(
+        EVERYONE, methods=POST, post_data=lambda world: {"language": "fr", "next": "/"}
+    ),
     "password_change": Route(LOGGED_IN, methods=GET_POST),
     "password_change_done": Route(LOGGED_IN),
     # Forgot your password? (Django's reset views) and the links mail carries
