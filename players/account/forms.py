@@ -20,7 +20,7 @@ class GameReportForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_(
             "What the record should say (the right result, opponent or date). "
-            "Required for \u201csomething else\u201d."
+            "Required for “something else”."
         ),
     )
 
