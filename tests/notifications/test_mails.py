@@ -134,6 +134,24 @@ def test_volunteers_get_the_open_reports_once_a_day_from_the_hour_set(
     assert open_reports_send(now=day + timedelta(days=1, hours=1)) == 2, "the next day"
 
 
+def test_the_open_reports_go_to_each_volunteer_in_their_language_with_the_plural_it_needs(
+    report, vera, connie, delivered, settings
+):
+    with_address(vera, "vera@example.org")
+    with_address(connie, "connie@example.org")
+    services.language_save(user=vera, language="fr")
+    services.language_save(user=connie, language="af")
+    settings.MAIL_DAILY_HOUR = 18
+
+    open_reports_send(now=timezone.localtime().replace(hour=19, minute=0))
+
+    mails = {mail.to[0]: mail for mail in delivered()}
+    assert mails["vera@example.org"].subject == "1 signalement d'erreur ouvert"
+    assert "Un signalement d'erreur attend une réponse :" in mails["vera@example.org"].body
+    assert mails["connie@example.org"].subject == "1 oop foutverslag"
+    assert "Een foutverslag wag vir 'n antwoord:" in mails["connie@example.org"].body
+
+
 def test_a_clubs_volunteer_gets_only_their_clubs_open_reports(report, delivered, settings):
     cape_town, durban = factories.club("Cape Town Go Club"), factories.club("Durban Go Club")
     Game.objects.filter(pk=report.game_id).update(club=cape_town)
