@@ -14,6 +14,7 @@ from playwright.sync_api import Page, expect
 
 from players.models import Game
 from tests import factories
+from tests.web.browser_session import ensure_role_groups, sign_in_browser
 from tests.web.test_accessibility import violations_on
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
@@ -24,8 +25,8 @@ DESKTOP = {"width": 1366, "height": 900}
 
 # What the core's strings read in each language.
 WORDS = {
-    "fr": {"name": "Français", "enter_sheet": "Saisir une feuille", "log_out": "Se déconnecter"},
-    "af": {"name": "Afrikaans", "enter_sheet": "Voer blad in", "log_out": "Meld af"},
+    "fr": {"name": "Français", "enter_sheet": "Saisie", "log_out": "Se déconnecter"},
+    "af": {"name": "Afrikaans", "enter_sheet": "Nuwe blad", "log_out": "Meld af"},
 }
 
 
@@ -139,3 +140,32 @@ def test_a_volunteers_evening_and_a_log_page_in_the_chosen_language(
     page.click("main form button[type=submit]")
     page.wait_for_url(f"{base}/")
     assert_in_language(page, language)
+
+
+@pytest.mark.parametrize("language", ["fr", "af"])
+def test_at_1366_px_the_committees_navigation_stays_on_one_line_in_each_language(
+    live_server, browser_page, language
+):
+    ensure_role_groups()  # a transactional test before this one flushed them
+    account = factories.committee_member("connie-with-a-long-username")
+    page = browser_page
+    page.set_viewport_size(DESKTOP)
+    sign_in_browser(page, account, live_server.url)
+    page.goto(f"{live_server.url}/committee/recompute/")
+    choose(page, language, keyboard=False)
+
+    tops = page.locator("#main-nav .nav-item").evaluate_all(
+        "items => items.map(item => Math.round(item.getBoundingClientRect().top))"
+    )
+    heights = page.locator("#main-nav .nav-link").evaluate_all(
+        "links => links.map(link => Math.round(link.getBoundingClientRect().height))"
+    )
+    assert len(tops) >= 9
+    assert max(tops) - min(tops) <= 1, "every link on the first line"
+    assert max(heights) == min(heights), "no label broken over two lines"
+    for width in (1366, 1200, 390):
+        page.set_viewport_size({"width": width, "height": 800})
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{overflow} px sideways at {width} px"
