@@ -178,3 +178,28 @@ def test_a_mail_goes_out_in_its_recipients_language(language, subject, greeting)
     assert mail.subject.startswith(subject)
     assert mail.text.startswith(greeting)
     assert f'<html lang="{language or settings.LANGUAGE_CODE}">' in mail.html
+
+
+def test_the_refusal_of_a_page_says_whom_it_is_for_and_what_to_do_in_the_readers_language(
+    client,
+):
+    account()
+    log_in(client, HTTP_ACCEPT_LANGUAGE="fr")
+
+    response = client.get("/committee/accounts/", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert response.status_code == 403
+    html = response.content.decode()
+    assert "Cette page est réservée aux membres du comité." in html
+    assert "Que faire :" in html
+    assert "vous êtes peut-être connecté sous le compte de quelqu'un d'autre (pat)" in html
+
+
+def test_a_missing_page_says_so_in_the_readers_language(client):
+    response = client.get("/players/nobody-of-that-name/", HTTP_ACCEPT_LANGUAGE="af")
+
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert html_lang(html) == "af"
+    assert "Daar is nie so 'n bladsy nie" in html
+    assert '<a href="/">die graderingslys</a>' in html
