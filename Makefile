@@ -59,7 +59,7 @@ messages: venv
 # the code (needs GNU gettext), every message is translated in every shipped language (not
 # fuzzy), and each .mo is what its .po compiles to.
 messages-check: venv
-	.ci/messages-check
+	.ci/messages-check $(MESSAGE_IGNORES)
 
 bench: venv
 	if [ -f bench/__main__.py ]; then \
