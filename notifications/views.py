@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
@@ -104,13 +104,26 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
     return render(request, "notifications/invitation.html", context)
 
 
+@csrf_exempt  # for a visitor; a signed-in person's switch is checked below
 @require_POST
 def set_language(request: HttpRequest) -> HttpResponse:
     """The switcher of every page: Django's set_language (the choice in its cookie, back
-    to ``next``), and for a signed-in person the account's language too."""
+    to ``next``), and for a signed-in person the account's language too.
+
+    A visitor's switch needs no CSRF token: another site could only change the language
+    of their next page, and the public pages, with no token, stay the same for every
+    visitor (a cached crosstable's page is byte for byte the one built afresh). A
+    signed-in person's switch writes to their account: that one is CSRF-protected."""
+    if request.user.is_authenticated:
+        return _account_language_set(request)
+    return django_set_language(request)
+
+
+@csrf_protect
+def _account_language_set(request: HttpRequest) -> HttpResponse:
     response = django_set_language(request)
     code = supported(request.POST.get("language"))
-    if code and request.user.is_authenticated:
+    if code:
         services.language_save(user=request.user, language=code)
         remember_in_session(request, code)
     return response

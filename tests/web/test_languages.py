@@ -9,6 +9,7 @@ import re
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.test import Client
 from django.utils import translation
 
 from notifications import services
@@ -203,3 +204,32 @@ def test_a_missing_page_says_so_in_the_readers_language(client):
     assert html_lang(html) == "af"
     assert "Daar is nie so 'n bladsy nie" in html
     assert '<a href="/">die graderingslys</a>' in html
+
+
+def test_a_visitors_switch_needs_no_token_and_their_pages_carry_none():
+    visitor = Client(enforce_csrf_checks=True)
+
+    html = page_html(visitor, "/tournaments/")
+    response = visitor.post("/i18n/setlang/", {"language": "fr", "next": "/tournaments/"})
+
+    assert "csrfmiddlewaretoken" not in html
+    assert response.status_code == 302
+    assert html_lang(page_html(visitor, "/tournaments/")) == "fr"
+
+
+def test_a_signed_in_persons_switch_without_its_token_is_refused_and_changes_nothing():
+    pat = account(language="af")
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(pat)
+
+    response = browser.post("/i18n/setlang/", {"language": "fr", "next": "/"})
+
+    assert response.status_code == 403
+    assert MailProfile.objects.get(user=pat).language == "af"
+    html = page_html(browser, "/tournaments/")
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', html).group(1)
+    response = browser.post(
+        "/i18n/setlang/", {"language": "fr", "next": "/", "csrfmiddlewaretoken": token}
+    )
+    assert response.status_code == 302
+    assert MailProfile.objects.get(user=pat).language == "fr"
