@@ -7,6 +7,7 @@ a 390 px phone without scrolling sideways."""
 
 from __future__ import annotations
 
+import io
 import re
 
 import pytest
@@ -169,3 +170,19 @@ def test_at_1366_px_the_committees_navigation_stays_on_one_line_in_each_language
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
         assert overflow <= 0, f"{overflow} px sideways at {width} px"
+
+
+def test_the_switcher_is_not_printed(live_server, browser_page):
+    from pypdf import PdfReader
+
+    club = factories.club("Durban Go Club")
+    page = browser_page
+    page.goto(f"{live_server.url}/clubs/{club.pk}/sheet/")
+    choose(page, "af", keyboard=False)
+    expect(page.locator("#language-switcher")).to_be_visible()
+    page.emulate_media(media="print")
+
+    text = " ".join(sheet.extract_text() for sheet in PdfReader(io.BytesIO(page.pdf())).pages)
+
+    assert "Durban Go Club" in text
+    assert "Français" not in text and "English" not in text
