@@ -12,7 +12,7 @@ PYTEST_ARGS ?=
 # own test database). TEST_WORKERS=0 runs it in this process, e.g. for pdb.
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 4 ? n : 4 )))
 
-.PHONY: venv run test lint typecheck bench messages clean
+.PHONY: venv run test lint typecheck bench messages messages-check clean
 
 venv: $(VENV)/.installed
 
@@ -54,6 +54,12 @@ MESSAGE_IGNORES := --ignore=.venv --ignore=staticfiles --ignore=tests --ignore=b
 messages: venv
 	$(VENV_PY) manage.py makemessages --all --no-location --no-obsolete $(MESSAGE_IGNORES)
 	$(VENV_PY) manage.py compilemessages --ignore=.venv
+
+# What CI checks of the translations (.ci/messages-check): the catalogues are current with
+# the code (needs GNU gettext), every message is translated in every shipped language (not
+# fuzzy), and each .mo is what its .po compiles to.
+messages-check: venv
+	.ci/messages-check $(MESSAGE_IGNORES)
 
 bench: venv
 	if [ -f bench/__main__.py ]; then \

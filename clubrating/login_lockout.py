@@ -25,6 +25,8 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.db.models import Sum
 from django.http import QueryDict
 from django.shortcuts import render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from clubrating.usernames import canonical_username
 
@@ -140,13 +142,26 @@ def client_address(request) -> str | None:
 def lockout_message(request=None, username: str = "") -> str:
     cool_off = get_cool_off(request)
     minutes = max(1, round(cool_off.total_seconds() / 60)) if cool_off else None
-    wait = f"Wait {minutes} minutes and try again, or ask" if minutes else "Ask"
-    where = "" if username and account_locked(username) else " from your address"
-    return (
-        f"Too many failed log-ins for this username{where}. {wait} for a "
-        "link to choose a new password (Forgot your password?, or a committee member "
-        "sends one), which also lifts the lock."
-    )
+    if username and account_locked(username):
+        refused = _("Too many failed log-ins for this username.")
+    else:
+        refused = _("Too many failed log-ins for this username from your address.")
+    if minutes:
+        remedy = ngettext(
+            "Wait %(minutes)s minute and try again, or ask for a link to choose a new "
+            "password (Forgot your password?, or a committee member sends one), which "
+            "also lifts the lock.",
+            "Wait %(minutes)s minutes and try again, or ask for a link to choose a new "
+            "password (Forgot your password?, or a committee member sends one), which "
+            "also lifts the lock.",
+            minutes,
+        ) % {"minutes": minutes}
+    else:
+        remedy = _(
+            "Ask for a link to choose a new password (Forgot your password?, or a "
+            "committee member sends one), which also lifts the lock."
+        )
+    return f"{refused} {remedy}"
 
 
 def lockout_response(request, original_response=None, credentials=None):

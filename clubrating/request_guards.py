@@ -8,6 +8,7 @@ database. The JSON API checks its own paths and answers in its error shape
 """
 
 from django.http import Http404
+from django.utils.translation import gettext as _
 
 API_PREFIX = "/api/"
 
@@ -18,5 +19,5 @@ class NulInPathMiddleware:
 
     def __call__(self, request):
         if "\x00" in request.path_info and not request.path_info.startswith(API_PREFIX):
-            raise Http404("No page has a NUL character in its address.")
+            raise Http404(_("No page has a NUL character in its address."))
         return self.get_response(request)

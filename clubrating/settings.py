@@ -106,8 +106,9 @@ MIDDLEWARE = [
     "clubrating.security_headers.ContentSecurityPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
-    # After the session (a chosen language is kept there), before CommonMiddleware.
-    "django.middleware.locale.LocaleMiddleware",
+    # After the session (a signed-in person's account language is kept there), before
+    # CommonMiddleware: LocaleMiddleware with the account's language first.
+    "clubrating.languages.AccountLocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -271,6 +272,9 @@ LANGUAGES = [
     ("af", "Afrikaans"),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates and numbers in each language's format: Django's own (fr), or ours where Django
+# has none (clubrating/formats/af).
+FORMAT_MODULE_PATH = ["clubrating.formats"]
 
 # --- Static files: all assets are vendored (no CDN), served by whitenoise.
 STATIC_URL = "static/"

@@ -4,12 +4,16 @@ from django.urls import include, path
 
 from clubrating import views
 from notifications import forms as mail_forms
+from notifications import views as mail_views
 
 urlpatterns = [
     path("", include("players.urls")),  # "/" (name "home") is the rating list
     path("", include("ratings.urls")),  # the algorithm lab and the what-if calculator
     path("", include("notifications.urls")),  # mail settings, the links mail carries
     path("health/", views.health, name="health"),
+    # The language switcher of every page: Django's set_language, which also keeps a
+    # signed-in person's choice on their account.
+    path("i18n/setlang/", mail_views.set_language, name="set_language"),
     path("accounts/logout/", views.LogoutView.as_view(), name="logout"),
     # Repeated failures are locked out by django-axes (its authentication backend),
     # here and in the admin's own login alike.

@@ -8,11 +8,14 @@ from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.db import DatabaseError, connection
 from django.http import JsonResponse
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from kombu.exceptions import OperationalError as BrokerError
 
 from clubrating.celery import app as celery_app
+from clubrating.languages import set_language_cookie
 from ratings.recompute import liveness
 
 
@@ -108,5 +111,8 @@ def health(request):
 class LogoutView(auth_views.LogoutView):
     def post(self, request, *args, **kwargs):
         response = super().post(request, *args, **kwargs)
-        messages.info(request, "You are logged out.")
+        messages.info(request, _("You are logged out."))
+        # The session (and the account's language in it) is gone: the browser keeps the
+        # language the person was reading in.
+        set_language_cookie(response, get_language())
         return response

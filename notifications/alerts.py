@@ -10,6 +10,8 @@ from datetime import datetime
 
 from django.conf import settings
 from django.utils import timezone
+from django.utils.text import format_lazy
+from django.utils.translation import gettext_lazy as _
 
 from notifications import senders, services
 from ratings.recompute import liveness
@@ -23,8 +25,13 @@ def recompute_stalled(algorithm: str, running_since: datetime, runner: str) -> i
     return senders.committee_alert_send(
         key=f"stalled:{algorithm}:{running_since.isoformat()}",
         problem="stalled",
-        detail=f"{algorithm}: started {timezone.localtime(running_since):%Y-%m-%d %H:%M} "
-        f"on {runner or 'an unknown runner'}.",
+        # Lazy: written in each recipient's language.
+        detail=format_lazy(
+            _("{algorithm}: started {started} on {runner}."),
+            algorithm=algorithm,
+            started=f"{timezone.localtime(running_since):%Y-%m-%d %H:%M}",
+            runner=runner or _("an unknown runner"),
+        ),
     )
 
 
@@ -39,7 +46,11 @@ def worker_silence_check() -> int:
     written = senders.committee_alert_send(
         key=f"worker:{beat['name']}:{beat['at']}",
         problem="worker",
-        detail=f"Last heartbeat: {since:%Y-%m-%d %H:%M:%S} from {beat['name']}.",
+        detail=format_lazy(
+            _("Last heartbeat: {at} from {name}."),
+            at=f"{since:%Y-%m-%d %H:%M:%S}",
+            name=beat["name"],
+        ),
     )
     sent = 0
     if written:

@@ -14,7 +14,18 @@ from notifications.services import absolute, mail_create
 from players.services.accounts import password_changed
 
 
+def language_choices() -> list[tuple[str, str]]:
+    """The site's languages, each named in itself, after "the browser's"."""
+    return [("", _("The browser's language")), *settings.LANGUAGES]
+
+
 class MailSettingsForm(forms.Form):
+    language = forms.ChoiceField(
+        label=_("Language"),
+        required=False,
+        choices=language_choices,
+        help_text=_("The site's pages and the mail sent to you are written in it."),
+    )
     email = forms.EmailField(
         label=_("Address"),
         required=False,

@@ -10,7 +10,9 @@ from datetime import datetime, timedelta
 from django.conf import settings
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from notifications import selectors
 from notifications.models import MailKind, OutgoingMail
@@ -123,7 +125,9 @@ def open_reports_send(*, now: datetime | None = None) -> int:
             kind=MailKind.OPEN_REPORTS,
             user=volunteer,
             template="open_reports",
-            subject=_("%(count)s open reports of mistakes"),
+            subject=ngettext_lazy(
+                "%(count)s open report of a mistake", "%(count)s open reports of mistakes", "count"
+            ),
             subject_params={"count": len(reports)},
             context={
                 "reports": [(report, absolute(report.get_absolute_url())) for report in reports],
@@ -134,7 +138,7 @@ def open_reports_send(*, now: datetime | None = None) -> int:
     return written
 
 
-def committee_alert_send(*, key: str, problem: str, detail: str) -> int:
+def committee_alert_send(*, key: str, problem: str, detail: str | Promise) -> int:
     """Mail the committee that ``problem`` (``stalled`` or ``worker``) happened, once per
     ``key``. The number of mails written."""
     written = 0

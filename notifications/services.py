@@ -37,8 +37,15 @@ def profile_of(user) -> MailProfile:
 
 
 def language_of(profile: MailProfile | None) -> str:
-    """The language mail to ``profile``'s reader is written in."""
-    return (profile.language if profile else "") or settings.LANGUAGE_CODE
+    """The language mail to ``profile``'s reader is written in: their account's (the
+    one they read the site in), else the site's."""
+    chosen = profile.language if profile else ""
+    if chosen:
+        try:
+            return translation.get_supported_language_variant(chosen)
+        except LookupError:  # a language the site no longer ships
+            pass
+    return settings.LANGUAGE_CODE
 
 
 def unsubscribe_url(user, kind: str) -> str:
@@ -80,7 +87,8 @@ def mail_create(
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
     with translation.override(language_of(profile)):
-        rendered_subject = str(subject) % (subject_params or {})
+        # A plural subject (ngettext_lazy) takes its count from ``subject_params``.
+        rendered_subject = str(subject % subject_params) if subject_params else str(subject)
         context["subject"] = rendered_subject
         text = render_to_string(f"mail/{template}.txt", context)
         html = render_to_string(f"mail/{template}.html", context)
@@ -162,13 +170,34 @@ def mail_unsubscribe(*, user_id: int, kind: str) -> MailProfile | None:
     return profile
 
 
-def mail_settings_save(*, user, wanted: list[str]) -> MailProfile:
-    """Keep the kinds in ``wanted`` on and turn the other optional kinds off."""
+def mail_settings_save(*, user, wanted: list[str], language: str | None = None) -> MailProfile:
+    """Keep the kinds in ``wanted`` on and turn the other optional kinds off; with
+    ``language`` (a code of LANGUAGES, or "" for none), make it the account's too."""
     with transaction.atomic():
         profile, _created = MailProfile.objects.select_for_update().get_or_create(user=user)
         profile.muted = [kind for kind in OPTIONAL_KINDS if kind not in wanted]
-        profile.save(update_fields=["muted"])
+        fields = ["muted"]
+        if language is not None:
+            profile.language = _checked_language(language)
+            fields.append("language")
+        profile.save(update_fields=fields)
     return profile
+
+
+def language_save(*, user, language: str) -> MailProfile:
+    """Make ``language`` (a code of LANGUAGES, or "" for none: the browser's for pages,
+    the site's for mail) the account's language, for its pages and its mail."""
+    with transaction.atomic():
+        profile, _created = MailProfile.objects.select_for_update().get_or_create(user=user)
+        profile.language = _checked_language(language)
+        profile.save(update_fields=["language"])
+    return profile
+
+
+def _checked_language(language: str) -> str:
+    if language and language not in dict(settings.LANGUAGES):
+        raise ValueError(f"{language!r} is not one of the site's languages")
+    return language
 
 
 def email_change_request(*, user, email: str) -> MailProfile:

@@ -7,10 +7,13 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.utils.translation import gettext as _
-from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.csrf import csrf_exempt, csrf_protect
+from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language as django_set_language
 
+from clubrating.languages import remember_in_session, set_language_cookie, supported
 from notifications import services, tokens
 from notifications.forms import MailSettingsForm, SetPasswordForm
 from notifications.models import MailKind
@@ -25,20 +28,29 @@ def mail_settings(request: HttpRequest) -> HttpResponse:
     profile = services.profile_of(user)
     kinds = kinds_for(user)
     initial = {
+        "language": supported(profile.language) or "",
         "email": user.email or profile.pending_email,
         "wanted": [kind.value for kind in kinds if profile.wants(kind)],
     }
     form = MailSettingsForm(request.POST or None, initial=initial, kinds=kinds)
     if request.method == "POST" and form.is_valid():
         email = form.cleaned_data["email"]
-        services.mail_settings_save(user=user, wanted=form.cleaned_data["wanted"])
+        language = form.cleaned_data["language"]
+        services.mail_settings_save(
+            user=user, wanted=form.cleaned_data["wanted"], language=language
+        )
+        remember_in_session(request, language)
+        if language:  # the messages below in it
+            translation.activate(language)
         if email and email != user.email and email != profile.pending_email:
             services.email_change_request(user=user, email=email)
             messages.info(
                 request, _("A link to confirm %(email)s is on its way to it.") % {"email": email}
             )
-        messages.success(request, _("Your mail settings are saved."))
-        return redirect("mail_settings")
+        messages.success(request, _("Your settings are saved."))
+        response = redirect("mail_settings")
+        set_language_cookie(response, language)
+        return response
     context = {"form": form, "profile": profile}
     return render(request, "notifications/mail_settings.html", context)
 
@@ -90,3 +102,28 @@ def invitation_accept(request: HttpRequest, token: str) -> HttpResponse:
         return redirect("login")
     context = {"form": form, "account": account, "email": email}
     return render(request, "notifications/invitation.html", context)
+
+
+@csrf_exempt  # for a visitor; a signed-in person's switch is checked below
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """The switcher of every page: Django's set_language (the choice in its cookie, back
+    to ``next``), and for a signed-in person the account's language too.
+
+    A visitor's switch needs no CSRF token: another site could only change the language
+    of their next page, and the public pages, with no token, stay the same for every
+    visitor (a cached crosstable's page is byte for byte the one built afresh). A
+    signed-in person's switch writes to their account: that one is CSRF-protected."""
+    if request.user.is_authenticated:
+        return _account_language_set(request)
+    return django_set_language(request)
+
+
+@csrf_protect
+def _account_language_set(request: HttpRequest) -> HttpResponse:
+    response = django_set_language(request)
+    code = supported(request.POST.get("language"))
+    if code:
+        services.language_save(user=request.user, language=code)
+        remember_in_session(request, code)
+    return response

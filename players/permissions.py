@@ -20,6 +20,9 @@ from functools import wraps
 from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.defaults import permission_denied
 
 from players.models import Club, ClubRole, Membership, Player
@@ -27,8 +30,6 @@ from players.selectors.reports import linked_player
 
 VOLUNTEERS = "volunteers"
 COMMITTEE = "committee"
-ROLE_WORDS = {VOLUNTEERS: "volunteers", COMMITTEE: "committee"}
-
 # role_clubs' answer for a role held for every club.
 EVERY_CLUB = None
 
@@ -136,30 +137,54 @@ def _who_to_ask(club: Club | None) -> str:
             :5
         ]
     )
-    asked = "the federation's committee" + (f" ({', '.join(federation)})" if federation else "")
+    if federation:
+        asked = _("the federation's committee (%(names)s)") % {"names": ", ".join(federation)}
+    else:
+        asked = _("the federation's committee")
     if club is None:
-        return f"Ask {asked}: these records are the federation's."
+        return _("Ask %(asked)s: these records are the federation's.") % {"asked": asked}
     committee = list(
         users.filter(club_roles__club=club, club_roles__group__name=COMMITTEE).values_list(
             "username", flat=True
         )[:5]
     )
     if committee:
-        asked = f"{club.name}'s committee ({', '.join(committee)}) or {asked}"
-    return (
-        f"Ask {asked} to do it, or to give your account a role for {club.name} if you help run it."
-    )
+        asked = _("%(club)s's committee (%(names)s) or %(federation)s") % {
+            "club": club.name,
+            "names": ", ".join(committee),
+            "federation": asked,
+        }
+    return _(
+        "Ask %(asked)s to do it, or to give your account a role for %(club)s if you help run it."
+    ) % {"asked": asked, "club": club.name}
 
 
 def refuse(user, role: str, club: Club | None, what: str) -> ClubRefusal:
     """The refusal for ``user`` acting in ``role`` on ``what`` of ``club``."""
-    whose = f"{club.name}'s" if club is not None else "the federation's"
-    words = ROLE_WORDS[role]
-    return ClubRefusal(
-        f"{what[0].upper()}{what[1:]} is {whose}: only {whose} {words} "
-        f"may change it, and your account is not among them.",
-        _who_to_ask(club),
-    )
+    # One whole sentence per case, so that each language words it its own way; ``what``
+    # is the caller's (marked for translation there).
+    if club is None and role == VOLUNTEERS:
+        message = _(
+            "%(what)s is the federation's: only the federation's volunteers may change it, "
+            "and your account is not among them."
+        )
+    elif club is None:
+        message = _(
+            "%(what)s is the federation's: only the federation's committee may change it, "
+            "and your account is not among them."
+        )
+    elif role == VOLUNTEERS:
+        message = _(
+            "%(what)s is %(club)s's: only %(club)s's volunteers may change it, "
+            "and your account is not among them."
+        )
+    else:
+        message = _(
+            "%(what)s is %(club)s's: only %(club)s's committee may change it, "
+            "and your account is not among them."
+        )
+    words = {"what": what, "club": club.name if club is not None else ""}
+    return ClubRefusal(capfirst(message % words), _who_to_ask(club))
 
 
 def check_club(user, role: str, club_id: int | None, what: str) -> None:
@@ -174,7 +199,9 @@ def check_player(user, role: str, player: Player, what: str | None = None) -> No
     if not may_act_for_player(user, role, player):
         first = min(clubs_of_player(player), default=None)
         club = Club.objects.filter(pk=first).first() if first is not None else None
-        raise refuse(user, role, club, what or f"{player.username}'s record")
+        raise refuse(
+            user, role, club, what or _("%(username)s's record") % {"username": player.username}
+        )
 
 
 def _held_to_clubs(user, role: str) -> bool:
@@ -226,7 +253,8 @@ def check_account(user, account) -> None:
     mine = role_clubs(user, COMMITTEE) or frozenset()  # EVERY_CLUB returned above
     if clubs is EVERY_CLUB or not (clubs & mine):
         club_id = None if not clubs else min(clubs)
-        check_club(user, COMMITTEE, club_id, f"{account.get_username()}'s account")
+        what = _("%(username)s's account") % {"username": account.get_username()}
+        check_club(user, COMMITTEE, club_id, what)
 
 
 def check_federation_scope(user, what: str) -> None:
@@ -249,10 +277,11 @@ def denied(request, exception=None):
     return permission_denied(request, exception)
 
 
-def role_required(check, what: str, remedy: str = ""):
+def role_required(check, refusal, remedy=""):
     """A view decorator: anonymous users are sent to log in, users failing ``check``
-    get 403 saying who the page is for and, with ``remedy``, what to ask for (the 403
-    page reads it from the request; without it, the page says to ask for the role)."""
+    get 403 with ``refusal`` (who the page is for) and, with ``remedy``, what to ask for
+    (the 403 page reads it from the request; without it, the page says to ask for the
+    role). Both are lazy translations, read in the request's language."""
 
     def decorator(view):
         @wraps(view)
@@ -261,7 +290,7 @@ def role_required(check, what: str, remedy: str = ""):
                 return redirect_to_login(request.get_full_path())
             if not check(request.user):
                 request.permission_remedy = remedy
-                raise PermissionDenied(f"This page is for {what}.")
+                raise PermissionDenied(str(refusal))
             return view(request, *args, **kwargs)
 
         return wrapper
@@ -269,8 +298,10 @@ def role_required(check, what: str, remedy: str = ""):
     return decorator
 
 
-volunteer_required = role_required(is_volunteer, "volunteers")
-committee_required = role_required(is_committee, "committee members")
+volunteer_required = role_required(is_volunteer, gettext_lazy("This page is for volunteers."))
+committee_required = role_required(
+    is_committee, gettext_lazy("This page is for committee members.")
+)
 
 
 def has_player_record(user) -> bool:
@@ -280,8 +311,10 @@ def has_player_record(user) -> bool:
 
 player_required = role_required(
     has_player_record,
-    "players with their own account (the committee links it to their record)",
-    remedy=(
+    gettext_lazy(
+        "This page is for players with their own account (the committee links it to their record)."
+    ),
+    remedy=gettext_lazy(
         "If you play in the club, ask a committee member to link your account to your "
         "player record: a role (volunteer or committee) does not give access to this page."
     ),

@@ -83,7 +83,7 @@ def test_it_logs_in_and_out_on_a_phone(live_server, browser_page, alice):
     page.goto(f"{live_server.url}/accounts/login/")
     page.fill("#id_username", "alice")
     page.fill("#id_password", PASSWORD)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     page.wait_for_url(f"{live_server.url}/")
 
     # On a phone the menu is collapsed: opening it needs Bootstrap's own JavaScript.

@@ -4,25 +4,28 @@ resolution of it."""
 from __future__ import annotations
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 from players.models import GameReport
 
 
 class GameReportForm(forms.Form):
     kind = forms.ChoiceField(
-        label="What is wrong?", choices=GameReport.Kind.choices, widget=forms.RadioSelect
+        label=_("What is wrong?"), choices=GameReport.Kind.choices, widget=forms.RadioSelect
     )
     text = forms.CharField(
-        label="Details",
+        label=_("Details"),
         required=False,
         max_length=1000,
         widget=forms.Textarea(attrs={"rows": 3}),
-        help_text="What the record should say (the right result, opponent or date). "
-        "Required for \u201csomething else\u201d.",
+        help_text=_(
+            "What the record should say (the right result, opponent or date). "
+            "Required for “something else”."
+        ),
     )
 
     def clean(self):
         data = super().clean()
         if data.get("kind") == GameReport.Kind.OTHER and not data.get("text", "").strip():
-            self.add_error("text", "Say what is wrong with the game.")
+            self.add_error("text", _("Say what is wrong with the game."))
         return data

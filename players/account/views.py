@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.account.forms import GameReportForm
@@ -39,8 +40,11 @@ def _report_sent(request: HttpRequest, form: GameReportForm, player: Player, gam
         return False
     messages.success(
         request,
-        f"Thank you: your report on the game of {game.date:%Y-%m-%d} went to the "
-        "volunteers. Their answer will be on this page.",
+        _(
+            "Thank you: your report on the game of %(date)s went to the volunteers. "
+            "Their answer will be on this page."
+        )
+        % {"date": game.date.isoformat()},
     )
     return True
 

@@ -128,10 +128,28 @@ def test_volunteers_get_the_open_reports_once_a_day_from_the_hour_set(
 
     mails = delivered()
     assert sorted(mail.to[0] for mail in mails) == ["connie@example.org", "vera@example.org"]
-    assert mails[0].subject == "1 open reports of mistakes"
+    assert mails[0].subject == "1 open report of a mistake"
     assert "One report of a mistake waits for an answer" in mails[0].body
     assert f"/reports/{report.pk}/" in mails[0].body
     assert open_reports_send(now=day + timedelta(days=1, hours=1)) == 2, "the next day"
+
+
+def test_the_open_reports_go_to_each_volunteer_in_their_language_with_the_plural_it_needs(
+    report, vera, connie, delivered, settings
+):
+    with_address(vera, "vera@example.org")
+    with_address(connie, "connie@example.org")
+    services.language_save(user=vera, language="fr")
+    services.language_save(user=connie, language="af")
+    settings.MAIL_DAILY_HOUR = 18
+
+    open_reports_send(now=timezone.localtime().replace(hour=19, minute=0))
+
+    mails = {mail.to[0]: mail for mail in delivered()}
+    assert mails["vera@example.org"].subject == "1 signalement d'erreur ouvert"
+    assert "Un signalement d'erreur attend une réponse :" in mails["vera@example.org"].body
+    assert mails["connie@example.org"].subject == "1 oop foutverslag"
+    assert "Een foutverslag wag vir 'n antwoord:" in mails["connie@example.org"].body
 
 
 def test_a_clubs_volunteer_gets_only_their_clubs_open_reports(report, delivered, settings):

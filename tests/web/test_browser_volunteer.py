@@ -35,7 +35,7 @@ def log_in(page: Page, base: str) -> None:
     page.goto(f"{base}/accounts/login/")
     page.fill("#id_username", "vera")
     page.fill("#id_password", PASSWORD)
-    page.click("form button[type=submit]")
+    page.click("main form button[type=submit]")
     page.wait_for_url(f"{base}/")
 
 
