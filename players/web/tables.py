@@ -14,6 +14,8 @@ from typing import Any
 
 from django.utils.html import format_html
 from django.utils.safestring import mark_safe
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from players.selectors.algorithms import AlgorithmInfo
 from ratings.engine.base import registry
@@ -146,9 +148,9 @@ def how_html(explanation: Explanation) -> str:
         parts += [
             f'<div class="formula" aria-label="{escaped(symbols)}">{numbers}',
             '<span class="operator">=</span>',
-            _factor_html("the exact product", explanation.product, "product"),
+            _factor_html(_("the exact product"), explanation.product, "product"),
             '<span class="operator">\u2192</span>',
-            _factor_html("rounded", explanation.change, "change", strong=True),
+            _factor_html(_("rounded"), explanation.change, "change", strong=True),
             "</div>",
         ]
     if explanation.notes:
@@ -174,7 +176,7 @@ def _factor_html(name: str, value: str, symbol: str, strong: bool = False) -> st
 
 def factor_text(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, int):
         return plain_number(value)
     if isinstance(value, float):
@@ -206,11 +208,11 @@ def explain(record, algorithm: AlgorithmInfo) -> Explanation:
     after = shown_value(record.value_after, algorithm.integer_values)
     if record.adjustment_id or factors.get("adjustment"):
         explanation.notes.append(
-            f"Committee adjustment: {record.rank_before} {before} \u2192 "
-            f"{record.rank_after} {after}."
+            _("Committee adjustment: %(before)s \u2192 %(after)s.")
+            % {"before": f"{record.rank_before} {before}", "after": f"{record.rank_after} {after}"}
         )
     if record.skipped:
-        explanation.notes.append(f"Not rated: {record.skipped}.")
+        explanation.notes.append(_("Not rated: %(reason)s.") % {"reason": record.skipped})
     if algorithm.formula and algorithm.formula[0].key in factors:
         _explain_sagc(record, factors, explanation, algorithm.formula)
         return explanation
@@ -277,11 +279,15 @@ def _explain_sagc(
         notes.append(f"A 9d is never promoted: the index stops at +{factors['limit']}.")
 
 
-COLOUR_NOT_GIVEN_TITLE = "The tournament file gave no colour for this game (an even game)"
+COLOUR_NOT_GIVEN_TITLE = gettext_lazy(
+    "The tournament file gave no colour for this game (an even game)"
+)
 
 
 def colour_not_given() -> str:
     """The Colour cell of a game whose file gave no colours (an even game)."""
     return format_html(
-        '<span class="text-nowrap" title="{}">not given</span>', COLOUR_NOT_GIVEN_TITLE
+        '<span class="text-nowrap" title="{}">{}</span>',
+        COLOUR_NOT_GIVEN_TITLE,
+        _("not given"),
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from players.selectors.algorithms import algorithms
@@ -42,13 +44,13 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
     info = item.info
     integer = info.integer_values
     sides = []
-    for colour, side in (("White", item.white), ("Black", item.black)):
+    for white, side in ((True, item.white), (False, item.black)):
         state = None
         if item.result is not None:
-            state = item.result.white if colour == "White" else item.result.black
+            state = item.result.white if white else item.result.black
         sides.append(
             {
-                "colour": colour,
+                "colour": pgettext("player", "White") if white else pgettext("player", "Black"),
                 "name": side.contestant.name,
                 "source": side.source,
                 "meetings": side.meetings,
@@ -59,7 +61,7 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
         )
     panels = []
     for outcome in item.outcomes:
-        winner = "White" if outcome.winner.value == "W" else "Black"
+        white_won = outcome.winner.value == "W"
         for side, row in zip(sides, (outcome.white, outcome.black), strict=True):
             side["cells"].append(
                 {
@@ -70,7 +72,12 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
             )
             panels.append(
                 {
-                    "title": f"{winner} wins: {side['colour']} ({side['name']})",
+                    "title": (
+                        _("White wins: %(side)s (%(name)s)")
+                        if white_won
+                        else _("Black wins: %(side)s (%(name)s)")
+                    )
+                    % {"side": side["colour"], "name": side["name"]},
                     "html": how_html(explain(calculator.ExplainedRow.of(row), info)),
                 }
             )
@@ -92,9 +99,21 @@ def _opponent_factor_note(item: calculator.AlgorithmResult) -> str:
     if item.white is None or item.black is None or item.white.meetings is None:
         return ""
     memory = get_algorithm(Sagc.name).params.opponent_memory
+    met = {
+        # (White's side, met before): the sentence of one side
+        (True, True): _("White met Black %(times)s\u00d7, OF %(factor)s"),
+        (True, False): _("White has not met Black, OF %(factor)s"),
+        (False, True): _("Black met White %(times)s\u00d7, OF %(factor)s"),
+        (False, False): _("Black has not met White, OF %(factor)s"),
+    }
     parts = []
-    for colour, other, side in (("White", "Black", item.white), ("Black", "White", item.black)):
+    for white, side in ((True, item.white), (False, item.black)):
         meetings = side.meetings or 0
-        met = f"met {other} {meetings}\u00d7" if meetings else f"has not met {other}"
-        parts.append(f"{colour} {met}, OF {opponent_factor(meetings):g}")
-    return f"Opponent factor, from each side's last {memory} games: " + "; ".join(parts) + "."
+        parts.append(
+            met[white, bool(meetings)]
+            % {"times": meetings, "factor": f"{opponent_factor(meetings):g}"}
+        )
+    return _("Opponent factor, from each side's last %(memory)s games: %(sides)s.") % {
+        "memory": memory,
+        "sides": "; ".join(parts),
+    }
