@@ -265,9 +265,9 @@ class RecordSheetTable(RowsInOneCall):
         if player is not None:
             player_name = player.full_name or player.username
         self.player_name = player_name
-        self.columns["value_after"].column.verbose_name = _("New %(value)s") % {
-            "value": algorithm.value_label.lower()
-        }
+        self.columns["value_after"].column.verbose_name = (
+            _("New index") if algorithm.integer_values else _("New rating")
+        )
         if not algorithm.integer_values:
             self.columns["status"].column.verbose_name = _("Status")
         # the words of each row, translated once per table, not once per cell
@@ -335,13 +335,14 @@ class RecordSheetTable(RowsInOneCall):
         # winner's colour beside "lost" read "White lost" of a game White won). A game
         # without colours names its winner instead.
         if game.colour_given:
-            winner = game.get_winner_display()
+            result = RESULTS[game.winner]  # "White won", "Black won"
         else:
             opponent = record.opponent
             winner = self.player_name if won else (opponent.full_name or opponent.username)
+            result = _("%(winner)s won") % {"winner": winner}
         return format_html(
             '{} <span class="badge {}">{}</span>',
-            _("%(winner)s won") % {"winner": winner},
+            result,
             "text-bg-success" if won else "text-bg-light border",
             self.words["win"] if won else self.words["loss"],
         )

@@ -208,7 +208,7 @@ def explain(record, algorithm: AlgorithmInfo) -> Explanation:
     after = shown_value(record.value_after, algorithm.integer_values)
     if record.adjustment_id or factors.get("adjustment"):
         explanation.notes.append(
-            _("Committee adjustment: %(before)s \u2192 %(after)s.")
+            _("Committee adjustment: %(before)s → %(after)s.")
             % {"before": f"{record.rank_before} {before}", "after": f"{record.rank_after} {after}"}
         )
     if record.skipped:

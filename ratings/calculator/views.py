@@ -99,20 +99,23 @@ def _opponent_factor_note(item: calculator.AlgorithmResult) -> str:
     if item.white is None or item.black is None or item.white.meetings is None:
         return ""
     memory = get_algorithm(Sagc.name).params.opponent_memory
-    met = {
-        # (White's side, met before): the sentence of one side
-        (True, True): _("White met Black %(times)s\u00d7, OF %(factor)s"),
-        (True, False): _("White has not met Black, OF %(factor)s"),
-        (False, True): _("Black met White %(times)s\u00d7, OF %(factor)s"),
-        (False, False): _("Black has not met White, OF %(factor)s"),
-    }
     parts = []
     for white, side in ((True, item.white), (False, item.black)):
         meetings = side.meetings or 0
-        parts.append(
-            met[white, bool(meetings)]
-            % {"times": meetings, "factor": f"{opponent_factor(meetings):g}"}
-        )
+        factor = f"{opponent_factor(meetings):g}"
+        if not meetings:
+            part = (
+                _("White has not met Black, OF %(factor)s")
+                if white
+                else _("Black has not met White, OF %(factor)s")
+            ) % {"factor": factor}
+        else:
+            part = (
+                _("White met Black %(times)s×, OF %(factor)s")  # noqa: RUF001 (times)
+                if white
+                else _("Black met White %(times)s×, OF %(factor)s")  # noqa: RUF001
+            ) % {"times": meetings, "factor": factor}
+        parts.append(part)
     return _("Opponent factor, from each side's last %(memory)s games: %(sides)s.") % {
         "memory": memory,
         "sides": "; ".join(parts),

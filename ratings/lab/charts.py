@@ -90,15 +90,12 @@ def calibration_chart(bins: Sequence[dict]) -> CalibrationChart | None:
                 y=y_of(item["observed"]),
                 r=round(radius, 1),
                 label=ngettext(
-                    "%(low)s\u2013%(high)s: %(games)s game, predicted %(predicted)s, "
-                    "White scored %(observed)s",
-                    "%(low)s\u2013%(high)s: %(games)s games, predicted %(predicted)s, "
-                    "White scored %(observed)s",
+                    "%(bin)s: %(games)s game, predicted %(predicted)s, White scored %(observed)s",
+                    "%(bin)s: %(games)s games, predicted %(predicted)s, White scored %(observed)s",
                     games,
                 )
                 % {
-                    "low": percent(item["low"]),
-                    "high": percent(item["high"]),
+                    "bin": f"{percent(item['low'])}\u2013{percent(item['high'])}",
                     "games": games,
                     "predicted": percent(item["predicted"]),
                     "observed": percent(item["observed"]),
