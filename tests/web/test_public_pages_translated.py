@@ -2,6 +2,7 @@
 for (Accept-Language) gives the page's headings, table headers, chart labels and
 counts in that language, with the plural its count takes; English stays the default."""
 
+import re
 from datetime import date
 
 import pytest
@@ -21,10 +22,9 @@ def algorithms(settings):
     settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
 
 
-@pytest.fixture
-def games(vera, django_capture_on_commit_callbacks):
-    """A club of three, a tournament of two rounds and a club evening; recomputed, with
-    the lab's reports (their task runs once the recompute commits)."""
+def club_and_tournament(vera) -> dict:
+    """A club of three, a tournament of two rounds and a club evening, entered (not yet
+    recomputed)."""
     club = factories.club("Cape Town Go Club")
     ann, ben, cat = (
         factories.player(name, rank, full_name=name.title(), club=club)
@@ -39,9 +39,17 @@ def games(vera, django_capture_on_commit_callbacks):
             factories.game(ann, cat, "W", date(2024, 5, 2), handicap=3),
         ],
     )
+    return {"club": club, "ann": ann, "cup": cup, "game": cup.games.order_by("date").first()}
+
+
+@pytest.fixture
+def games(vera, django_capture_on_commit_callbacks):
+    """``club_and_tournament``, recomputed, with the lab's reports (their task runs once
+    the recompute commits)."""
+    made = club_and_tournament(vera)
     with django_capture_on_commit_callbacks(execute=True):
         recompute_pending()
-    return {"club": club, "ann": ann, "cup": cup, "game": cup.games.order_by("date").first()}
+    return made
 
 
 def page_in(client, url: str, language: str) -> str:
@@ -203,3 +211,19 @@ def test_the_club_page_counts_its_evenings_games_in_each_language(client, games)
     afrikaans = page_in(client, url, "af")
     assert "Parties et membres actifs par mois" in french and ">Qui le fait vivre</h2>" in french
     assert "Spelle en aktiewe lede per maand" in afrikaans
+
+
+COORDINATE = re.compile(r'\b(?:x|y|x1|x2|y1|y2|cx|cy|r|width|height|viewBox)="([^"]*)"')
+
+
+@pytest.mark.parametrize("url", ["/players/ann/", "/lab/", "/clubs/{club}/"])
+def test_a_charts_coordinates_stay_numbers_where_the_language_writes_a_decimal_comma(
+    client, games, url
+):
+    """French writes 12,5: a chart's SVG must still read 12.5 (the browser's number)."""
+    html = page_in(client, url.format(club=games["club"].pk), "fr")
+    svg = html[html.index("<svg") : html.index("</svg>")]
+
+    coordinates = COORDINATE.findall(svg)
+    assert coordinates and any("." in value for value in coordinates)
+    assert not [value for value in coordinates if "," in value]
