@@ -13,6 +13,7 @@ from players.web.charts import _month_ticks
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
+from tests.web.test_tournament_import import SPRING_CUP, upload
 
 pytestmark = pytest.mark.django_db
 
@@ -227,3 +228,22 @@ def test_a_charts_coordinates_stay_numbers_where_the_language_writes_a_decimal_c
     coordinates = COORDINATE.findall(svg)
     assert coordinates and any("." in value for value in coordinates)
     assert not [value for value in coordinates if "," in value]
+
+
+def test_a_tournament_files_preview_counts_its_games_in_french_and_afrikaans(client, vera):
+    client.force_login(vera)
+    previews = {}
+    for language in ("fr", "af"):
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+        response = upload(client, SPRING_CUP)
+        assert response.status_code == 200
+        previews[language] = " ".join(response.content.decode().split())
+
+    # five rounds, six games and four new players: plurals in both languages
+    assert (
+        "5 rondes" in previews["fr"]
+        and "Importer 6 parties et 4 nouveaux joueurs" in previews["fr"]
+    )
+    assert ">Parties à enregistrer</dt>" in previews["fr"]
+    assert "5 rondtes" in previews["af"] and "Voer 6 spelle en 4 nuwe spelers in" in previews["af"]
+    assert ">Spelle om te stoor</dt>" in previews["af"]
