@@ -39,6 +39,7 @@ from players.web.tables import (
     escaped,
     explain,
     how_html,
+    localized,
     shown_change,
     shown_value,
 )
@@ -322,7 +323,7 @@ class RecordSheetTable(RowsInOneCall):
     def render_komi(self, record) -> str:
         if record.game is None:
             return ""
-        return format(Decimal(record.game.komi).normalize(), "f").replace("-", MINUS)
+        return localized(format(Decimal(record.game.komi).normalize(), "f").replace("-", MINUS))
 
     def render_winner(self, record) -> str:
         game = record.game

@@ -10,6 +10,8 @@ from django.utils import translation
 
 from players.services.games import record_sheet_submit
 from players.web.charts import _month_ticks
+from players.web.tables import decimal_text, shown_change
+from ratings.lab.tables import share_text
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
@@ -247,3 +249,19 @@ def test_a_tournament_files_preview_counts_its_games_in_french_and_afrikaans(cli
     assert ">Parties à enregistrer</dt>" in previews["fr"]
     assert "5 rondtes" in previews["af"] and "Voer 6 spelle en 4 nuwe spelers in" in previews["af"]
     assert ">Spelle om te stoor</dt>" in previews["af"]
+
+
+def test_a_number_shown_on_a_page_takes_the_languages_decimal_sign():
+    shown = {}
+    for language in ("en", "fr", "af"):
+        with translation.override(language):
+            shown[language] = (
+                decimal_text("13/2", 1),
+                shown_change(-8.125, False),
+                share_text(0.485),
+            )
+    assert shown["en"] == ("6.5", "\u22128.12", "48.5%")
+    assert shown["fr"] == ("6,5", "\u22128,12", "48,5%")
+    # Django has no Afrikaans number formats: its default, the point, as South Africa
+    # mostly writes it (and as the Afrikaans messages do)
+    assert shown["af"] == shown["en"]
