@@ -265,3 +265,12 @@ def test_a_number_shown_on_a_page_takes_the_languages_decimal_sign():
     # Django has no Afrikaans number formats: its default, the point, as South Africa
     # mostly writes it (and as the Afrikaans messages do)
     assert shown["af"] == shown["en"]
+
+
+def test_a_tables_page_links_speak_afrikaans_which_django_tables2_does_not(client, games):
+    afrikaans = page_in(client, "/?per_page=1&page=2", "af")
+    french = page_in(client, "/?per_page=1&page=2", "fr")
+
+    assert 'aria-label="Bladsye van die tabel"' in afrikaans
+    assert "&laquo;</span> vorige </a>" in afrikaans and "> volgende <span" in afrikaans
+    assert "&laquo;</span> précédente </a>" in french
