@@ -144,7 +144,7 @@ PAGES = {
     "club page": (
         "/clubs/{club}/",
         {
-            "fr": ["Parties et membres actifs par mois", ">Qui le fait vivre</h2>"],
+            "fr": ["Parties et membres actifs par mois", ">Qui le gère</h2>"],
             "af": ["Spelle en aktiewe lede per maand", ">Wie bestuur dit</h2>"],
         },
     ),
@@ -212,7 +212,7 @@ def test_the_club_page_counts_its_evenings_games_in_each_language(client, games)
     assert "Games and active members per month" in page_in(client, url, "en")
     french = page_in(client, url, "fr")
     afrikaans = page_in(client, url, "af")
-    assert "Parties et membres actifs par mois" in french and ">Qui le fait vivre</h2>" in french
+    assert "Parties et membres actifs par mois" in french and ">Qui le gère</h2>" in french
     assert "Spelle en aktiewe lede per maand" in afrikaans
 
 
