@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -113,7 +114,7 @@ class BreakdownTable(_Figures):
     class Meta(_Figures.Meta):
         sequence = ("label", "games", "favourite", "log_loss", "brier")
 
-    def __init__(self, rows, *, key: str, title: str, **kwargs) -> None:
+    def __init__(self, rows, *, key: str, title: str | Promise, **kwargs) -> None:
         super().__init__(rows, attrs={**TABLE_ATTRS, "id": f"lab-{key}"}, **kwargs)
         self.columns["label"].column.verbose_name = title
 
