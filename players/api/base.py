@@ -18,6 +18,7 @@ from typing import Any
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, set_response_etag
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 
 from players.selectors import games_search
@@ -82,7 +83,8 @@ def api_view(view: Callable[..., dict]) -> Callable[..., HttpResponse]:
                 request,
                 405,
                 None,
-                f"this API is read-only: {request.method} is not allowed, use GET",
+                _("this API is read-only: %(method)s is not allowed, use GET")
+                % {"method": request.method},
             )
             response["Allow"] = ", ".join(SAFE_METHODS)
             return response
@@ -107,11 +109,15 @@ class Params:
         for name in self.query:
             if name not in allowed:
                 known = ", ".join(sorted(allowed)) or "none"
-                raise ApiError(400, name, f"unknown parameter; this endpoint takes: {known}")
+                raise ApiError(
+                    400,
+                    name,
+                    _("unknown parameter; this endpoint takes: %(known)s") % {"known": known},
+                )
             if len(self.query.getlist(name)) > 1:
-                raise ApiError(400, name, "given more than once")
+                raise ApiError(400, name, _("given more than once"))
             if "\x00" in self.query[name]:
-                raise ApiError(400, name, "contains a NUL character")
+                raise ApiError(400, name, _("contains a NUL character"))
 
     def text(self, name: str) -> str:
         return self.query.get(name, "").strip()
@@ -121,11 +127,17 @@ class Params:
         if not raw:
             return default
         if not raw.isascii() or not raw.isdigit():
-            raise ApiError(400, name, f"'{raw}' is not a whole number")
+            raise ApiError(400, name, _("'%(raw)s' is not a whole number") % {"raw": raw})
         value = int(raw)
         if value < minimum or (maximum is not None and value > maximum):
-            bounds = f"between {minimum} and {maximum}" if maximum is not None else f">= {minimum}"
-            raise ApiError(400, name, f"must be {bounds}; got {value}")
+            message = (
+                _("must be between %(minimum)s and %(maximum)s; got %(value)s")
+                if maximum is not None
+                else _("must be >= %(minimum)s; got %(value)s")
+            )
+            raise ApiError(
+                400, name, message % {"minimum": minimum, "maximum": maximum, "value": value}
+            )
         return value
 
     def date(self, name: str) -> date | None:
@@ -133,17 +145,27 @@ class Params:
         if not raw:
             return None
         if not _ISO_DATE.fullmatch(raw):
-            raise ApiError(400, name, f"'{raw}' is not a date in the form YYYY-MM-DD")
+            raise ApiError(
+                400, name, _("'%(raw)s' is not a date in the form YYYY-MM-DD") % {"raw": raw}
+            )
         try:
             return date.fromisoformat(raw)
         except ValueError as error:
-            raise ApiError(400, name, f"'{raw}' is not a valid date: {error}") from None
+            raise ApiError(
+                400,
+                name,
+                _("'%(raw)s' is not a valid date: %(error)s") % {"raw": raw, "error": error},
+            ) from None
 
     def date_range(self) -> tuple[date | None, date | None]:
         """``since`` and ``until``, both inclusive."""
         since, until = self.date("since"), self.date("until")
         if since is not None and until is not None and until < since:
-            raise ApiError(400, "until", f"{until} is before since ({since})")
+            raise ApiError(
+                400,
+                "until",
+                _("%(until)s is before since (%(since)s)") % {"until": until, "since": since},
+            )
         return since, until
 
     def newest_first(self) -> bool:
@@ -158,7 +180,12 @@ class Params:
             return True
         if raw in _FALSE:
             return False
-        raise ApiError(400, name, f"'{raw}' is not one of {', '.join(_TRUE + _FALSE)}")
+        raise ApiError(
+            400,
+            name,
+            _("'%(raw)s' is not one of %(choices)s")
+            % {"raw": raw, "choices": ", ".join(_TRUE + _FALSE)},
+        )
 
     def choice(self, name: str, choices: Iterable[str], default: str | None = None):
         raw = self.text(name)
@@ -166,7 +193,12 @@ class Params:
             return default
         choices = list(choices)
         if raw not in choices:
-            raise ApiError(400, name, f"'{raw}' is not one of {', '.join(choices)}")
+            raise ApiError(
+                400,
+                name,
+                _("'%(raw)s' is not one of %(choices)s")
+                % {"raw": raw, "choices": ", ".join(choices)},
+            )
         return raw
 
 
@@ -197,7 +229,11 @@ def paginate(
     count = queryset.count()
     last = max(1, -(-count // size))
     if number > last:
-        raise not_found("page", f"page {number} is past the last page ({last})")
+        raise not_found(
+            "page",
+            _("page %(number)s is past the last page (%(last)s)")
+            % {"number": number, "last": last},
+        )
     start = (number - 1) * size
     if rows_first:
         rows = page_first(queryset, slice(start, start + size))
@@ -230,7 +266,11 @@ def _cursor(params: Params, name: str) -> games_search.GameKey | None:
         return None
     key = games_search.GameKey.parse(raw)
     if key is None:
-        raise ApiError(400, name, f"'{raw}' is not a game's key (date.round.seq, as `next` gives)")
+        raise ApiError(
+            400,
+            name,
+            _("'%(raw)s' is not a game's key (date.round.seq, as `next` gives)") % {"raw": raw},
+        )
     return key
 
 
@@ -246,23 +286,27 @@ def paginate_by_key(
     only these are loaded."""
     before, after = _cursor(params, "before"), _cursor(params, "after")
     if before is not None and after is not None:
-        raise ApiError(400, "after", "give before or after, not both")
+        raise ApiError(400, "after", _("give before or after, not both"))
     at_end = params.text("page") == "last"
     number = None if at_end else params.integer("page", default=0, minimum=1, maximum=MAX_PAGE)
     number = number or None
     if (number is not None or at_end) and (before is not None or after is not None):
-        raise ApiError(400, "page", "give a page number or a cursor (before, after), not both")
+        raise ApiError(400, "page", _("give a page number or a cursor (before, after), not both"))
     size = params.integer("page_size", default=DEFAULT_PAGE_SIZE, minimum=1, maximum=MAX_PAGE_SIZE)
     count = games_search.game_count(filters)
     if count.exact and number is not None:
         last = max(1, -(-count.number // size))
         if number > last:
-            raise not_found("page", f"page {number} is past the last page ({last})")
+            raise not_found(
+                "page",
+                _("page %(number)s is past the last page (%(last)s)")
+                % {"number": number, "last": last},
+            )
     page = games_search.game_page(
         filters, size, before=before, after=after, number=number, from_end=at_end, columns=columns
     )
     if number is not None and number > 1 and not page.rows:
-        raise not_found("page", f"page {number} is past the last page")
+        raise not_found("page", _("page %(number)s is past the last page") % {"number": number})
     further, nearer = (
         (page.earlier, page.later) if filters.newest_first else (page.later, page.earlier)
     )

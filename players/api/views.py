@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from players.api.base import (
     API_VERSION,
@@ -115,7 +116,9 @@ def _found(key, lookup, field: str, message: str):
 def _player_or_404(username: str) -> Player:
     player = api_selectors.player(username) if "\x00" not in username else None
     if player is None:
-        raise not_found("username", f"no player with the username '{username}'")
+        raise not_found(
+            "username", _("no player with the username '%(username)s'") % {"username": username}
+        )
     return player
 
 
@@ -160,7 +163,12 @@ def index(request: HttpRequest) -> dict:
 def _player_filters(params: Params, since, until) -> api_selectors.PlayerFilters:
     club_id = params.integer("club", default=0, minimum=1)
     return api_selectors.PlayerFilters(
-        club=_found(club_id or None, api_selectors.club, "club", f"no club number {club_id}"),
+        club=_found(
+            club_id or None,
+            api_selectors.club,
+            "club",
+            _("no club number %(number)s") % {"number": club_id},
+        ),
         active=params.boolean("active"),
         search=params.text("q"),
         since=since,
@@ -171,7 +179,11 @@ def _player_filters(params: Params, since, until) -> api_selectors.PlayerFilters
 def _past_day(params: Params, name: str):
     day = params.date(name)
     if day is not None and day > timezone.localdate():
-        raise ApiError(400, name, f"{day} is after today: {name} asks for a past day")
+        raise ApiError(
+            400,
+            name,
+            _("%(day)s is after today: %(name)s asks for a past day") % {"day": day, "name": name},
+        )
     return day
 
 
@@ -297,7 +309,10 @@ def _history_algorithm(params: Params) -> Algorithm:
     infos = _algorithms()
     name = params.text("algorithm") or next(iter(infos))
     if name not in infos:
-        message = f"'{name}' is not maintained here; choose one of {', '.join(infos)}"
+        message = _("'%(name)s' is not maintained here; choose one of %(choices)s") % {
+            "name": name,
+            "choices": ", ".join(infos),
+        }
         raise not_found("algorithm", message)
     return infos[name]
 
@@ -379,10 +394,11 @@ def _game_urls(request: HttpRequest) -> Callable[[int], str]:
     return lambda pk: f"{before}/{pk}/{after}"
 
 
-def _named(params: Params, name: str, lookup, what: str):
-    """The row a filter parameter names (None when not given); 404 if there is none."""
+def _named(params: Params, name: str, lookup, missing: str):
+    """The row a filter parameter names (None when not given); 404 if there is none,
+    saying ``missing`` (a sentence with the value as ``%(value)s``)."""
     value = params.text(name)
-    return _found(value or None, lookup, name, f"no {what} '{value}'")
+    return _found(value or None, lookup, name, missing % {"value": value})
 
 
 def _game_player(params: Params, name: str) -> Player | None:
@@ -407,7 +423,10 @@ def games(request: HttpRequest) -> dict:
         player=_game_player(params, "player"),
         opponent=_game_player(params, "opponent"),
         tournament=_named(
-            params, "tournament", api_selectors.tournament_by_code, "tournament with the code"
+            params,
+            "tournament",
+            api_selectors.tournament_by_code,
+            _("no tournament with the code '%(value)s'"),
         ),
         status=params.choice("status", Game.Status.values),
         handicap=params.integer("handicap", default=None, minimum=lowest, maximum=highest),
@@ -426,7 +445,7 @@ def game(request: HttpRequest, pk: int) -> dict:
     Params(request, ())
     found = api_selectors.game(pk)
     if found is None:
-        raise not_found("id", f"no game number {pk}")
+        raise not_found("id", _("no game number %(number)s") % {"number": pk})
     infos = {name: info for name, info in _algorithms().items() if info.has_history}
     ratings: dict[str, dict | None] = dict.fromkeys(infos)
     for row in api_selectors.game_ratings(found, infos):
@@ -476,7 +495,7 @@ def tournament(request: HttpRequest, code: str) -> dict:
     Params(request, ())
     found = api_selectors.tournament(code)
     if found is None:
-        raise not_found("code", f"no tournament with the code '{code}'")
+        raise not_found("code", _("no tournament with the code '%(value)s'") % {"value": code})
     url_of = _game_urls(request)
     games = kept_for_tournament(
         "api-games",

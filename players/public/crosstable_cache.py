@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language
 
 from players.models import Tournament
 from players.public.tables import CrosstableTable
@@ -78,7 +79,10 @@ def crosstable_page(tournament: Tournament, algorithm: Algorithm) -> CrosstableP
             table_html=CrosstableTable(crosstable, algorithm=algorithm).as_html(None),
         )
 
-    return kept_for_tournament("crosstable", tournament, algorithm.name, build)
+    # Its headers and titles are in the page's language: kept once per language.
+    return kept_for_tournament(
+        "crosstable", tournament, algorithm.name, build, also=(get_language(),)
+    )
 
 
 def shown_algorithms() -> list[Algorithm]:

@@ -12,6 +12,7 @@ from django.http import (
 )
 from django.shortcuts import redirect
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from players.public.views import searched_games
@@ -32,15 +33,16 @@ from ratings.engine.formats.ratinglists import write_aga_list, write_egf_list, w
 
 
 def _tournament_download(
-    request, code: str, kind: str, write, extension: str, content_type, country: str = "XX"
+    request, code: str, refusal: str, write, extension: str, content_type, country: str = "XX"
 ):
-    """A tournament's file as a download, or its page saying why there is none;
-    ``country`` for players of no known country unless the request says one."""
+    """A tournament's file as a download, or its page saying why there is none
+    (``refusal``, a sentence with the reason as ``%(reason)s``); ``country`` for players
+    of no known country unless the request says one."""
     tournament = tournament_or_404(code)
     try:
         text = write(tournament, country=request.GET.get("country", country))
     except NotExportable as error:
-        messages.error(request, f"No {kind}: {error.message}.")
+        messages.error(request, refusal % {"reason": error.message})
         return redirect(tournament)
     response = HttpResponse(text, content_type=f"{content_type}; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{tournament.code}.{extension}"'
@@ -53,7 +55,7 @@ def tournament_export_egd(request: HttpRequest, code: str) -> HttpResponse:
     return _tournament_download(
         request,
         code,
-        "h-file",
+        _("No h-file: %(reason)s."),
         lambda tournament, country: tournament_egd(tournament, country=country).text,
         "h9",
         "text/plain",
@@ -65,7 +67,13 @@ def tournament_export_opengotha(request: HttpRequest, code: str) -> HttpResponse
     """The tournament as an OpenGotha XML file (``?country=ZA`` as for the h-file; else
     a blank country, as OpenGotha writes one it does not know)."""
     return _tournament_download(
-        request, code, "OpenGotha file", tournament_opengotha, "xml", "application/xml", ""
+        request,
+        code,
+        _("No OpenGotha file: %(reason)s."),
+        tournament_opengotha,
+        "xml",
+        "application/xml",
+        "",
     )
 
 
@@ -109,7 +117,7 @@ def club_list_opengotha(request: HttpRequest, kind: str) -> HttpResponse:
     of the rating list formats OpenGotha reads (``kind``: egf, ffg or aga), in the
     ISO-8859-15 it reads them in."""
     if kind not in _CLUB_LISTS:
-        raise Http404("OpenGotha reads the EGF, FFG and AGA lists: egf, ffg or aga")
+        raise Http404(_("OpenGotha reads the EGF, FFG and AGA lists: egf, ffg or aga"))
     write = _CLUB_LISTS[kind]
     day = timezone.localdate()
     text = write(club_list_players(), day)

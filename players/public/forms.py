@@ -10,6 +10,8 @@ from django import forms
 from django.db.models import Count
 from django.utils import timezone
 from django.utils.html import escape
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from players.fields import RankFormField, TypedDateField, TypedDateInput
 from players.models import Club, Game, Tournament
@@ -27,7 +29,7 @@ def filter_date_field(label: str, **attrs: str) -> TypedDateField:
         required=False,
         label=label,
         help_text="",
-        widget=TypedDateInput(attrs={"placeholder": "e.g. 30 Jun, t", **attrs}),
+        widget=TypedDateInput(attrs={"placeholder": gettext_lazy("e.g. 30 Jun, t"), **attrs}),
     )
 
 
@@ -45,7 +47,10 @@ def filter_helper(
             *columns,
             Column(
                 Submit("", button, css_class="btn-primary me-2"),
-                HTML(f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">Clear</a>'),
+                HTML(
+                    f'<a class="btn btn-outline-secondary" href="{escape(clear_url)}">'
+                    f"{escape(_('Clear'))}</a>"
+                ),
                 css_class="col-12 col-md-auto d-flex align-items-start filter-buttons",
             ),
             css_class="g-2",
@@ -70,47 +75,53 @@ class RatingListFilterForm(forms.Form):
     search = forms.CharField(
         required=False,
         max_length=100,
-        label="Find a player",
+        label=gettext_lazy("Find a player"),
         widget=forms.TextInput(
-            attrs={"placeholder": "name, username or EGD PIN", "type": "search"}
+            attrs={"placeholder": gettext_lazy("name, username or EGD PIN"), "type": "search"}
         ),
     )
     club = ClubCountChoiceField(
         queryset=Club.objects.annotate(member_count=Count("players")).order_by("name"),
         required=False,
-        empty_label="All clubs",
+        label=gettext_lazy("Club"),
+        empty_label=gettext_lazy("All clubs"),
     )
     rank_from = RankFormField(
         required=False,
         help_text="",
-        label="Rank from",
+        label=gettext_lazy("Rank from"),
         widget=forms.TextInput(attrs={"placeholder": "30k"}),
     )
     rank_to = RankFormField(
         required=False,
         help_text="",
-        label="Rank to",
+        label=gettext_lazy("Rank to"),
         widget=forms.TextInput(attrs={"placeholder": "9d"}),
     )
     active_months = forms.IntegerField(
         required=False,
         min_value=1,
         max_value=600,
-        label="Active (months)",
+        label=gettext_lazy("Active (months)"),
         widget=forms.NumberInput(
             attrs={
-                "placeholder": "e.g. 12",
-                "title": "Only players who played within this many months",
+                "placeholder": gettext_lazy("e.g. 12"),
+                "title": gettext_lazy("Only players who played within this many months"),
             }
         ),
     )
     players = forms.ChoiceField(
         required=False,
-        choices=[("", "Our clubs' players"), (EVERYONE, "Everyone, tournament players too")],
-        label="Players",
+        choices=[
+            ("", gettext_lazy("Our clubs' players")),
+            (EVERYONE, gettext_lazy("Everyone, tournament players too")),
+        ],
+        label=gettext_lazy("Players"),
         help_text="",
     )
-    as_of = filter_date_field("As of", title="The list as it stood at the end of this day")
+    as_of = filter_date_field(
+        gettext_lazy("As of"), title=gettext_lazy("The list as it stood at the end of this day")
+    )
     # carried through a filter so that it keeps the chosen list and order
     algorithm = forms.CharField(required=False, widget=forms.HiddenInput)
     sort = forms.CharField(required=False, widget=forms.HiddenInput)
@@ -131,7 +142,7 @@ class RatingListFilterForm(forms.Form):
                 *([Column("players", css_class="col-12 col-md-6 col-lg-3")] if with_club else []),
                 Column("as_of", css_class="col-6 col-md-3 col-lg-2"),
             ],
-            "Filter",
+            _("Filter"),
             clear_url,
             Field("algorithm"),
             Field("sort"),
@@ -151,7 +162,8 @@ class RatingListFilterForm(forms.Form):
         day = self.cleaned_data.get("as_of")
         if day is not None and day > timezone.localdate():
             raise forms.ValidationError(
-                f"{day.isoformat()} is after today: the list as of a date shows the past."
+                _("%(day)s is after today: the list as of a date shows the past.")
+                % {"day": day.isoformat()}
             )
         return day
 
@@ -186,19 +198,27 @@ class GameSearchForm(forms.Form):
     dropped would list games the user did not ask for. A player is typed as on the
     record sheet: username, name in either order or EGD PIN (``PlayerField``)."""
 
-    player = PlayerField(required=False, label="Player")
-    opponent = PlayerField(required=False, label="Opponent")
-    since = filter_date_field("From")
-    until = filter_date_field("To")
+    player = PlayerField(required=False, label=gettext_lazy("Player"))
+    opponent = PlayerField(required=False, label=gettext_lazy("Opponent"))
+    since = filter_date_field(pgettext_lazy("dates", "From"))
+    until = filter_date_field(pgettext_lazy("dates", "To"))
     tournament = forms.ModelChoiceField(
         queryset=Tournament.objects.order_by("-start_date", "code"),
         to_field_name="code",
         required=False,
-        empty_label="Any tournament",
+        label=gettext_lazy("Tournament"),
+        empty_label=gettext_lazy("Any tournament"),
     )
-    status = forms.ChoiceField(required=False, choices=[("", "Any status"), *Game.Status.choices])
+    status = forms.ChoiceField(
+        required=False,
+        label=gettext_lazy("Status"),
+        choices=[("", gettext_lazy("Any status")), *Game.Status.choices],
+    )
     handicap = forms.IntegerField(
-        required=False, min_value=HANDICAP_RANGE[0], max_value=HANDICAP_RANGE[1]
+        required=False,
+        label=gettext_lazy("Handicap"),
+        min_value=HANDICAP_RANGE[0],
+        max_value=HANDICAP_RANGE[1],
     )
 
     def __init__(self, *args, clear_url: str = "", **kwargs) -> None:
@@ -214,7 +234,7 @@ class GameSearchForm(forms.Form):
                 Column("status", css_class="col-6 col-md-2 col-lg-1"),
                 Column("handicap", css_class="col-6 col-md-2 col-lg-1"),
             ],
-            "Search",
+            _("Search"),
             clear_url,
         )
 
@@ -222,7 +242,11 @@ class GameSearchForm(forms.Form):
         data = super().clean()
         since, until = data.get("since"), data.get("until")
         if since is not None and until is not None and until < since:
-            self.add_error("until", f"{until} is before the 'From' date ({since}).")
+            self.add_error(
+                "until",
+                _("%(until)s is before the 'From' date (%(since)s).")
+                % {"until": until, "since": since},
+            )
         return data
 
     def filters(self) -> GameFilters:

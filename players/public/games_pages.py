@@ -14,6 +14,9 @@ from dataclasses import dataclass
 
 from django.http import HttpRequest
 from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext, pgettext
 
 from players.selectors import games_search
 from players.selectors.games_search import GameCount, GameFilters, GameKey, GamesPage
@@ -82,10 +85,14 @@ class PageShown:
     @property
     def count_text(self) -> str:
         if self.page is None or not self.page.rows or self.count is None:
-            return "No games"  # never "more than 1,000 games" above an empty table
+            return _("No games")  # never "more than 1,000 games" above an empty table
+        number = self.count.number
+        shown = number_format(number, force_grouping=True)
         if not self.count.exact:
-            return f"More than {self.count.number:,} games"
-        return "1 game" if self.count.number == 1 else f"{self.count.number:,} games"
+            return ngettext("More than %(count)s game", "More than %(count)s games", number) % {
+                "count": shown
+            }
+        return ngettext("%(count)s game", "%(count)s games", number) % {"count": shown}
 
 
 def page_shown(filters: GameFilters, wanted: PageWanted) -> PageShown:
@@ -117,6 +124,23 @@ class PageLink:
     label: str
     url: str | None  # None: disabled (already there)
     current: bool = False
+    rel: str = "nofollow"  # "prev" and "next" for Newer and Older
+
+
+def _first(url: str | None) -> PageLink:
+    return PageLink(pgettext("page of games", "First"), url)
+
+
+def _newer(url: str | None) -> PageLink:
+    return PageLink(pgettext("page of games", "Newer"), url, rel="prev")
+
+
+def _older(url: str | None) -> PageLink:
+    return PageLink(pgettext("page of games", "Older"), url, rel="next")
+
+
+def _last(url: str | None) -> PageLink:
+    return PageLink(pgettext("page of games", "Last"), url)
 
 
 def page_links(request: HttpRequest, shown: PageShown) -> list[PageLink]:
@@ -136,17 +160,15 @@ def page_links(request: HttpRequest, shown: PageShown) -> list[PageLink]:
             for n in range(1, pages + 1)
         ]
         return [
-            PageLink("First", to() if number > 1 else None),
-            PageLink(
-                "Newer", to(page=str(number - 1) if number > 2 else None) if number > 1 else None
-            ),
+            _first(to() if number > 1 else None),
+            _newer(to(page=str(number - 1) if number > 2 else None) if number > 1 else None),
             *(numbers if pages > 1 else []),
-            PageLink("Older", to(page=str(number + 1)) if number < pages else None),
-            PageLink("Last", to(page=str(pages)) if number < pages else None),
+            _older(to(page=str(number + 1)) if number < pages else None),
+            _last(to(page=str(pages)) if number < pages else None),
         ]
     return [
-        PageLink("First", to() if page.later else None),
-        PageLink("Newer", to(after=str(page.later)) if page.later else None),
-        PageLink("Older", to(before=str(page.earlier)) if page.earlier else None),
-        PageLink("Last", to(page="last") if page.earlier else None),
+        _first(to() if page.later else None),
+        _newer(to(after=str(page.later)) if page.later else None),
+        _older(to(before=str(page.earlier)) if page.earlier else None),
+        _last(to(page="last") if page.earlier else None),
     ]

@@ -11,10 +11,11 @@ from urllib.parse import quote
 import django_tables2 as tables
 from django.db.models import QuerySet
 from django.urls import reverse
-from django.utils.html import format_html, format_html_join
+from django.utils.html import escape, format_html, format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from django_tables2.data import TableData
 from django_tables2.utils import AttributeDict, OrderBy, OrderByTuple
 
@@ -37,6 +38,7 @@ from players.web.tables import (
     decimal_text,
     escape_cell,
     escaped,
+    localized,
     shown_change,
     shown_value,
 )
@@ -121,24 +123,24 @@ class RatingListTable(RowsInOneCall):
     """CurrentRating rows joined with their player and club, or the list as of a day
     (``RatingsOfDay``)."""
 
-    rank = tables.Column(verbose_name="Rank", order_by=("rank", "value"))
+    rank = tables.Column(verbose_name=gettext_lazy("Rank"), order_by=("rank", "value"))
     name = tables.Column(
         accessor="player__full_name",
-        verbose_name="Name",
+        verbose_name=gettext_lazy("Name"),
         order_by=("player__full_name", "player__username"),
     )
     club = tables.Column(
-        accessor="player__club__name", verbose_name="Club", attrs=WIDE_SCREENS_ONLY
+        accessor="player__club__name", verbose_name=gettext_lazy("Club"), attrs=WIDE_SCREENS_ONLY
     )
-    value = tables.Column(verbose_name="Index", attrs=NUMBER)
-    games = tables.Column(verbose_name="Games", attrs=NUMBER)
-    last_updated = tables.Column(verbose_name="Last updated", attrs=WIDE_SCREENS_ONLY)
+    value = tables.Column(verbose_name=gettext_lazy("Index"), attrs=NUMBER)
+    games = tables.Column(verbose_name=gettext_lazy("Games"), attrs=NUMBER)
+    last_updated = tables.Column(verbose_name=gettext_lazy("Last updated"), attrs=WIDE_SCREENS_ONLY)
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
         attrs = {**TABLE_ATTRS, "id": "rating-list"}
         orderable = True
-        empty_text = "No rated player matches these filters."
+        empty_text = gettext_lazy("No rated player matches these filters.")
 
     def __init__(self, ratings, *, algorithm: Algorithm, as_of=None, **kwargs) -> None:
         data = (
@@ -156,7 +158,7 @@ class RatingListTable(RowsInOneCall):
             value.order_by = OrderByTuple(("rank", "value"))
         if as_of is not None:
             # the rows of a past day: the date of each player's last change up to it
-            self.columns["last_updated"].column.verbose_name = "Last change"
+            self.columns["last_updated"].column.verbose_name = _("Last change")
 
     def render_rank(self, record) -> str:
         return str(record.rank)
@@ -184,28 +186,33 @@ class RatingListTable(RowsInOneCall):
         return _date_cell(record.last_updated)
 
 
-COLOURS = {"W": "White", "B": "Black"}
+COLOURS = {"W": pgettext_lazy("stone colour", "White"), "B": pgettext_lazy("stone colour", "Black")}
 
 
 class RecordSheetTable(RowsInOneCall):
     """A player's RatingHistory rows under one algorithm, in the seed's 12 columns, and
     under each row (hidden until asked for) how its change was computed."""
 
-    opponent = tables.Column()
-    opponent_rank = tables.Column(verbose_name="Opp. rank")
+    opponent = tables.Column(verbose_name=gettext_lazy("Opponent"))
+    opponent_rank = tables.Column(verbose_name=gettext_lazy("Opp. rank"))
     # On a phone every column stays: the rows stack, each cell under its label.
-    colour = tables.Column()
-    handicap = tables.Column(verbose_name="H", accessor="game__handicap")
-    komi = tables.Column(accessor="game__komi")
-    winner = tables.Column(accessor="game__winner", attrs={"td": {"class": "text-nowrap"}})
+    colour = tables.Column(verbose_name=gettext_lazy("Colour"))
+    # H: the handicap's abbreviation, as on the paper record sheet
+    handicap = tables.Column(verbose_name=pgettext_lazy("handicap", "H"), accessor="game__handicap")
+    komi = tables.Column(verbose_name=gettext_lazy("Komi"), accessor="game__komi")
+    winner = tables.Column(
+        verbose_name=gettext_lazy("Winner"),
+        accessor="game__winner",
+        attrs={"td": {"class": "text-nowrap"}},
+    )
     status = tables.Column(verbose_name="GSF", accessor="game__status")
-    change = tables.Column(attrs=NUMBER)
-    value_after = tables.Column(verbose_name="New index", attrs=NUMBER)
-    rank_after = tables.Column(verbose_name="New rank")
-    date = tables.Column(attrs={"td": {"class": "text-nowrap"}})
+    change = tables.Column(verbose_name=gettext_lazy("Change"), attrs=NUMBER)
+    value_after = tables.Column(verbose_name=gettext_lazy("New index"), attrs=NUMBER)
+    rank_after = tables.Column(verbose_name=gettext_lazy("New rank"))
+    date = tables.Column(verbose_name=gettext_lazy("Date"), attrs={"td": {"class": "text-nowrap"}})
     # On the log page of a player who changed clubs: the club(s) of that day.
-    club = tables.Column(empty_values=(), verbose_name="Club")
-    comments = tables.Column(verbose_name="Comments")
+    club = tables.Column(empty_values=(), verbose_name=gettext_lazy("Club"))
+    comments = tables.Column(verbose_name=gettext_lazy("Comments"))
     # Only on the player's own log page: a link to report a mistake in the game.
     report = tables.Column(verbose_name="", empty_values=())
 
@@ -217,7 +224,7 @@ class RecordSheetTable(RowsInOneCall):
             "class": TABLE_ATTRS["class"] + " small stacked-on-phone",
         }
         orderable = False
-        empty_text = "No games yet."
+        empty_text = gettext_lazy("No games yet.")
 
     def __init__(
         self,
@@ -262,9 +269,21 @@ class RecordSheetTable(RowsInOneCall):
             else None
         )
         if factors is None:
-            self.columns["status"].column.verbose_name = "Status"
+            self.columns["status"].column.verbose_name = _("Status")
         else:
             self.columns["status"].column.verbose_name = factors.symbol
+        # the words of each row, translated once per table, not once per cell
+        self.words = {
+            "adjustment": _("adjustment"),
+            "all_games": _("All their games"),
+            "vs": pgettext("head-to-head", "vs"),
+            "jigo": _("Jigo"),
+            "win": _("win"),
+            "loss": _("loss"),
+            "how": _("How was this computed?"),
+            "reported": _("reported"),
+            "report": _("Report"),
+        }
 
     def render_club(self, record) -> str:
         return clubs_on(self.memberships, record.date)
@@ -277,13 +296,17 @@ class RecordSheetTable(RowsInOneCall):
             opponent.full_name or opponent.username,
         )
         if record.adjustment_id:
-            return format_html('{} <span class="badge text-bg-secondary">adjustment</span>', link)
+            return format_html(
+                '{} <span class="badge text-bg-secondary">{}</span>', link, self.words["adjustment"]
+            )
         if self.head_to_head_prefix is not None:
             return format_html(
-                '{} <a class="small head-to-head" href="{}{}/" title="All their games">vs</a>',
+                '{} <a class="small head-to-head" href="{}{}/" title="{}">{}</a>',
                 link,
                 self.head_to_head_prefix,
                 quote(opponent.username),
+                self.words["all_games"],
+                self.words["vs"],
             )
         return link
 
@@ -301,28 +324,29 @@ class RecordSheetTable(RowsInOneCall):
     def render_komi(self, record) -> str:
         if record.game is None:
             return ""
-        return format(Decimal(record.game.komi).normalize(), "f").replace("-", MINUS)
+        return localized(format(Decimal(record.game.komi).normalize(), "f").replace("-", MINUS))
 
     def render_winner(self, record) -> str:
         game = record.game
         if game is None:
             return ""
         if game.winner == Game.Winner.JIGO:
-            return "Jigo"
+            return self.words["jigo"]
         won = game.winner == record.colour
         # Who won, then this player's result: "White won" and a "loss" badge (the
         # winner's colour beside "lost" read "White lost" of a game White won). A game
         # without colours names its winner instead.
         if game.colour_given:
-            winner = game.get_winner_display()
+            result = RESULTS[game.winner]  # "White won", "Black won"
         else:
             opponent = record.opponent
             winner = self.player_name if won else (opponent.full_name or opponent.username)
+            result = _("%(winner)s won") % {"winner": winner}
         return format_html(
-            '{} won <span class="badge {}">{}</span>',
-            winner,
+            '{} <span class="badge {}">{}</span>',
+            result,
             "text-bg-success" if won else "text-bg-light border",
-            "win" if won else "loss",
+            self.words["win"] if won else self.words["loss"],
         )
 
     def render_status(self, record) -> str:
@@ -349,9 +373,10 @@ class RecordSheetTable(RowsInOneCall):
         return format_html(
             '<button type="button" class="btn btn-link btn-sm p-0 change-toggle"'
             ' data-bs-toggle="collapse" data-bs-target="#how-{}" aria-expanded="false"'
-            ' aria-controls="how-{}" title="How was this computed?">{}</button>',
+            ' aria-controls="how-{}" title="{}">{}</button>',
             record.pk,
             record.pk,
+            self.words["how"],
             change,
         )
 
@@ -372,9 +397,14 @@ class RecordSheetTable(RowsInOneCall):
         if record.game_id is None or record.game.is_void:
             return ""
         if record.game_id in self.reported:
-            return format_html('<span class="badge text-bg-warning">{}</span>', "reported")
+            return format_html(
+                '<span class="badge text-bg-warning">{}</span>', self.words["reported"]
+            )
         return format_html(
-            '<a class="report-link" href="{}{}/report/">Report</a>', self.report_url, record.game_id
+            '<a class="report-link" href="{}{}/report/">{}</a>',
+            self.report_url,
+            record.game_id,
+            self.words["report"],
         )
 
     def render_comments(self, record) -> str:
@@ -382,20 +412,25 @@ class RecordSheetTable(RowsInOneCall):
         source = record.game or record.adjustment
         if record.game is not None and record.game.tournament_id:
             tournament = record.game.tournament
-            parts.append(
-                format_html(
-                    '<a href="{}">{}</a>{}',
-                    reverse("tournament_detail", args=[tournament.code]),
-                    tournament.name or tournament.code,
-                    f", round {record.game.round}" if record.game.round else "",
-                )
+            link = format_html(
+                '<a href="{}">{}</a>',
+                reverse("tournament_detail", args=[tournament.code]),
+                tournament.name or tournament.code,
             )
+            if record.game.round:
+                # the sentence escaped, then its values put in (the link is HTML already)
+                link = mark_safe(
+                    escape(_("%(tournament)s, round %(round)s"))
+                    % {"tournament": link, "round": escape(record.game.round)}
+                )
+            parts.append(link)
         if source is not None and source.comment:
             parts.append(format_html('<span class="user-text">{}</span>', source.comment))
         if record.skipped:
             parts.append(
                 format_html(
-                    '<span class="text-body-secondary">not rated: {}</span>', record.skipped
+                    '<span class="text-body-secondary">{}</span>',
+                    _("not rated: %(reason)s") % {"reason": record.skipped},
                 )
             )
         return format_html_join("; ", "{}", ((part,) for part in parts))
@@ -411,16 +446,16 @@ class RecordSheetTable(RowsInOneCall):
 
 
 class SnapshotTable(tables.Table):
-    date = tables.Column(verbose_name="Month end")
-    rank = tables.Column()
-    value = tables.Column(verbose_name="Rating", attrs=NUMBER)
-    games = tables.Column(attrs=NUMBER)
+    date = tables.Column(verbose_name=gettext_lazy("Month end"))
+    rank = tables.Column(verbose_name=gettext_lazy("Rank"))
+    value = tables.Column(verbose_name=gettext_lazy("Rating"), attrs=NUMBER)
+    games = tables.Column(verbose_name=gettext_lazy("Games"), attrs=NUMBER)
 
     class Meta:
         template_name = RESPONSIVE_TEMPLATE
         attrs = {**TABLE_ATTRS, "id": "snapshots"}
         orderable = False
-        empty_text = "No month-end standings yet."
+        empty_text = gettext_lazy("No month-end standings yet.")
 
     def render_date(self, value) -> str:
         return value.isoformat()
@@ -450,17 +485,19 @@ def log_table(log: PlayerLog) -> tables.Table:
 
 
 class TournamentTable(RowsInOneCall):
-    name = tables.Column(verbose_name="Tournament")
-    dates = tables.Column(empty_values=(), verbose_name="Dates", order_by=("start_date",))
-    egf_class = tables.Column(verbose_name="Class")
-    game_count = tables.Column(verbose_name="Games", attrs=NUMBER)
-    player_count = tables.Column(verbose_name="Players", attrs=NUMBER)
+    name = tables.Column(verbose_name=gettext_lazy("Tournament"))
+    dates = tables.Column(
+        empty_values=(), verbose_name=gettext_lazy("Dates"), order_by=("start_date",)
+    )
+    egf_class = tables.Column(verbose_name=gettext_lazy("Class"))
+    game_count = tables.Column(verbose_name=gettext_lazy("Games"), attrs=NUMBER)
+    player_count = tables.Column(verbose_name=gettext_lazy("Players"), attrs=NUMBER)
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
         attrs = {**TABLE_ATTRS, "id": "tournaments"}
         orderable = False
-        empty_text = "No tournaments yet."
+        empty_text = gettext_lazy("No tournaments yet.")
 
     def render_name(self, record) -> str:
         return format_html(
@@ -521,7 +558,9 @@ CORRECTED_MARK = '<sup class="round-corrected" aria-hidden="true">\u270e</sup>'
 CORRECTED_CLASS = ' class="text-nowrap"'  # the mark stays by its round
 # After a round cell whose game was voided since (struck through; its title says so).
 VOIDED_MARK = '<sup class="round-voided" aria-hidden="true">\u2717</sup>'
-FILE_FIGURES_TITLE = "As the tournament's file has it: not recomputed when a game is corrected"
+FILE_FIGURES_TITLE = gettext_lazy(
+    "As the tournament's file has it: not recomputed when a game is corrected"
+)
 
 
 def _with_th(attrs: dict, th: dict) -> dict:
@@ -530,7 +569,7 @@ def _with_th(attrs: dict, th: dict) -> dict:
 
 
 # A round cell's title after the opponent's name when the file gave no colour.
-NO_COLOUR_SUFFIX = "; colour not given"
+NO_COLOUR_SUFFIX = gettext_lazy("; colour not given")
 
 
 class CrosstableTable(RowsInOneCall):
@@ -539,18 +578,20 @@ class CrosstableTable(RowsInOneCall):
     a second through django-tables2's cell by cell rendering."""
 
     number = tables.Column(verbose_name="#")
-    place = tables.Column(verbose_name="Place", empty_values=())
-    player = tables.Column(empty_values=())
-    rank = tables.Column(verbose_name="Rank", empty_values=())
-    country = tables.Column(verbose_name="Country", empty_values=())
-    club = tables.Column(verbose_name="Club", empty_values=(), attrs=WIDE_SCREENS_ONLY)
+    place = tables.Column(verbose_name=gettext_lazy("Place"), empty_values=())
+    player = tables.Column(verbose_name=gettext_lazy("Player"), empty_values=())
+    rank = tables.Column(verbose_name=gettext_lazy("Rank"), empty_values=())
+    country = tables.Column(verbose_name=gettext_lazy("Country"), empty_values=())
+    club = tables.Column(
+        verbose_name=gettext_lazy("Club"), empty_values=(), attrs=WIDE_SCREENS_ONLY
+    )
     value_before = tables.Column(
-        verbose_name="Before",
+        verbose_name=gettext_lazy("Before"),
         attrs=NUMBER_WIDE_SCREENS_ONLY,
     )
-    value_after = tables.Column(verbose_name="After", attrs=NUMBER)
+    value_after = tables.Column(verbose_name=gettext_lazy("After"), attrs=NUMBER)
     change = tables.Column(
-        verbose_name="Change",
+        verbose_name=gettext_lazy("Change"),
         empty_values=(),
         attrs={"td": {"class": "text-end fw-semibold"}, "th": {"class": "text-end"}},
     )
@@ -559,13 +600,19 @@ class CrosstableTable(RowsInOneCall):
         template_name = "players/tables/rows_in_one_call.html"
         attrs = {**TABLE_ATTRS, "id": "crosstable"}
         orderable = False
-        empty_text = "No games in this tournament yet."
+        empty_text = gettext_lazy("No games in this tournament yet.")
 
     def __init__(self, crosstable: Crosstable, *, algorithm: Algorithm) -> None:
         round_columns = [
             (
                 f"round_{number}",
-                RoundColumn(number, verbose_name=f"R{number}" if number else "Games"),
+                RoundColumn(
+                    number,
+                    # R1, R2...: the round's abbreviation, as on the organisers' crosstables
+                    verbose_name=pgettext("round", "R%(number)s") % {"number": number}
+                    if number
+                    else _("Games"),
+                ),
             )
             for number in crosstable.rounds
         ]
@@ -612,10 +659,12 @@ class CrosstableTable(RowsInOneCall):
         )
         self.algorithm = algorithm
         self.corrected_suffix = (
-            " · corrected since the import"
+            _(" · corrected since the import")
             if crosstable.standings
-            else " · corrected since entered"
+            else _(" · corrected since entered")
         )
+        self.no_colour_suffix = escaped(NO_COLOUR_SUFFIX)
+        self.voided_suffix = escaped(_(" · voided"))
         # each player's name escaped once, for the title of each of their opponents' cells
         self.opponent_titles = {
             row.number: escaped(row.player.full_name or row.player.username)
@@ -626,8 +675,12 @@ class CrosstableTable(RowsInOneCall):
         for name, column in score_columns:
             setattr(self, f"render_{name}", functools.partial(self.score_html, column.render))
         label = algorithm.short_title
-        self.columns["value_before"].column.verbose_name = f"{label} before"
-        self.columns["value_after"].column.verbose_name = f"{label} after"
+        self.columns["value_before"].column.verbose_name = _("%(algorithm)s before") % {
+            "algorithm": label
+        }
+        self.columns["value_after"].column.verbose_name = _("%(algorithm)s after") % {
+            "algorithm": label
+        }
 
     # Every cell of this table is built as escaped HTML by its render method, and the
     # rows are joined as they are: EGC 2013's crosstable is 13,000 cells, and a check
@@ -644,15 +697,16 @@ class CrosstableTable(RowsInOneCall):
         if not results:
             return ""
         titles = self.opponent_titles
+        no_colour, voided = self.no_colour_suffix, self.voided_suffix
         # the results' text is digits, +, -, =, w, b, /h: nothing to escape
         return ", ".join(
             [
                 f'<span title="{titles[result.opponent_number]}'
-                f'{"" if result.colour else NO_COLOUR_SUFFIX} · voided" class="text-nowrap">'
+                f'{"" if result.colour else no_colour}{voided}" class="text-nowrap">'
                 f"<del>{result}</del>{VOIDED_MARK}</span>"
                 if result.voided
                 else f'<span title="{titles[result.opponent_number]}'
-                f"{'' if result.colour else NO_COLOUR_SUFFIX}"
+                f"{'' if result.colour else no_colour}"
                 f'{self.corrected_suffix if result.corrected else ""}"'
                 f"{CORRECTED_CLASS if result.corrected else ''}>{result}"
                 f"{CORRECTED_MARK if result.corrected else ''}</span>"
@@ -711,11 +765,11 @@ class ClubTable(RowsInOneCall):
     """The clubs with their players counted (``club_list``): a hundred clubs on a page,
     each cell rendered in one call (RowsInOneCall)."""
 
-    name = tables.Column(verbose_name="Club")
-    founded = tables.Column(default="\u2014")
-    player_count = tables.Column(verbose_name="Players", attrs=NUMBER)
+    name = tables.Column(verbose_name=gettext_lazy("Club"))
+    founded = tables.Column(verbose_name=gettext_lazy("Founded"), default="\u2014")
+    player_count = tables.Column(verbose_name=gettext_lazy("Players"), attrs=NUMBER)
     active_count = tables.Column(
-        verbose_name="Active players",
+        verbose_name=gettext_lazy("Active players"),
         attrs=NUMBER,
     )
 
@@ -723,7 +777,7 @@ class ClubTable(RowsInOneCall):
         template_name = "players/tables/rows_in_one_call.html"
         attrs = {**TABLE_ATTRS, "id": "clubs"}
         orderable = False
-        empty_text = "No clubs yet."
+        empty_text = gettext_lazy("No clubs yet.")
 
     def render_name(self, record) -> str:
         return format_html('<a href="{}">{}</a>', club_url(record), record.name)
@@ -742,7 +796,11 @@ def club_url(club) -> str:
     return reverse("club_detail", args=[club.pk])
 
 
-RESULTS = {"W": "White won", "B": "Black won", "D": "Jigo"}
+RESULTS = {
+    "W": gettext_lazy("White won"),
+    "B": gettext_lazy("Black won"),
+    "D": gettext_lazy("Jigo"),
+}
 
 
 class GameListTable(RowsInOneCall):
@@ -750,19 +808,19 @@ class GameListTable(RowsInOneCall):
     head-to-head page's (``attrs`` and ``empty_text`` name the page's) and the games
     search's."""
 
-    date = tables.Column(verbose_name="Date")
-    white = tables.Column(verbose_name="White")
-    black = tables.Column(verbose_name="Black")
-    handicap = tables.Column(verbose_name="Handicap", attrs=NUMBER)
-    komi = tables.Column(verbose_name="Komi", attrs=NUMBER)
-    result = tables.Column(accessor="winner", verbose_name="Result")
-    tournament = tables.Column(verbose_name="Tournament", attrs=WIDE_SCREENS_ONLY)
+    date = tables.Column(verbose_name=gettext_lazy("Date"))
+    white = tables.Column(verbose_name=pgettext_lazy("player", "White"))
+    black = tables.Column(verbose_name=pgettext_lazy("player", "Black"))
+    handicap = tables.Column(verbose_name=gettext_lazy("Handicap"), attrs=NUMBER)
+    komi = tables.Column(verbose_name=gettext_lazy("Komi"), attrs=NUMBER)
+    result = tables.Column(accessor="winner", verbose_name=gettext_lazy("Result"))
+    tournament = tables.Column(verbose_name=gettext_lazy("Tournament"), attrs=WIDE_SCREENS_ONLY)
 
     class Meta:
         template_name = "players/tables/rows_in_one_call.html"
         attrs = {**TABLE_ATTRS, "id": "games"}
         orderable = False
-        empty_text = "No game matches these filters."
+        empty_text = gettext_lazy("No game matches these filters.")
 
     def __init__(self, games, **kwargs) -> None:
         # A queryset is paged by the table (its rows picked first); a list is a page
@@ -803,9 +861,9 @@ class GameListTable(RowsInOneCall):
 
     def render_result(self, record) -> str:
         if record.colour_given or record.winner == Game.Winner.JIGO:
-            return RESULTS[record.winner]
+            return str(RESULTS[record.winner])
         winner = record.white if record.winner == Game.Winner.WHITE else record.black
-        return f"{winner.full_name or winner.username} won"
+        return _("%(winner)s won") % {"winner": winner.full_name or winner.username}
 
     def render_tournament(self, record) -> str:
         tournament = record.tournament

@@ -11,6 +11,8 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
@@ -155,14 +157,17 @@ def head_to_head_choose(request: HttpRequest, username: str) -> HttpResponse:
     try:
         found = player_from_text(text, first_name_will_do=True) if text else None
     except ValidationError as error:
-        messages.error(request, f"Head-to-head: {sentence(error.messages[0])}")
+        messages.error(
+            request, _("Head-to-head: %(problem)s") % {"problem": sentence(error.messages[0])}
+        )
         return redirect(player)
     if found is None or found.pk == player.pk:
         messages.error(
             request,
-            f"Head-to-head: '{text}' is {player.username}; type another player."
+            _("Head-to-head: '%(text)s' is %(player)s; type another player.")
+            % {"text": text, "player": player.username}
             if found
-            else "Type the opponent's username, name or EGD PIN.",
+            else _("Type the opponent's username, name or EGD PIN."),
         )
         return redirect(player)
     return redirect("head_to_head", username=player.username, opponent=found.username)
@@ -174,7 +179,7 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
     table = GameListTable(
         page.games,
         attrs={**TABLE_ATTRS, "id": "head-to-head-games"},
-        empty_text="These two players have no game against each other.",
+        empty_text=_("These two players have no game against each other."),
     )
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     context = {"player": page.player, "opponent": page.opponent, "record": page.record}
@@ -195,11 +200,16 @@ def searched_games(request: HttpRequest):
 def _wrong_filters_text(form: GameSearchForm) -> str:
     """What the table says when a filter is wrong: which, and that nothing is listed."""
     labels = [
-        str(form.fields[name].label or name.capitalize()) if name in form.fields else "the search"
+        str(form.fields[name].label or name.capitalize())
+        if name in form.fields
+        else _("the search")
         for name in form.errors
     ]
-    filters = "filter" if len(labels) == 1 else "filters"
-    return f"No games listed: correct the {', '.join(labels)} {filters} above."
+    return ngettext(
+        "No games listed: correct the %(filters)s filter above.",
+        "No games listed: correct the %(filters)s filters above.",
+        len(labels),
+    ) % {"filters": ", ".join(labels)}
 
 
 @require_safe
@@ -214,7 +224,7 @@ def game_search(request: HttpRequest) -> HttpResponse:
         return render(request, "games/game_search.html", {"form": form, **context})
     wanted = games_pages.PageWanted.from_query(request.GET)
     if wanted is None:
-        messages.warning(request, "That page of games does not exist: here are the newest.")
+        messages.warning(request, _("That page of games does not exist: here are the newest."))
         return redirect(reverse("game_search") + page_query(request, before=None, after=None))
     shown = games_pages.page_shown(filters, wanted)
     if shown.elsewhere is not None:  # past either end: the page at that end
@@ -332,7 +342,10 @@ def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
     player = player_or_404(username)
     algorithm = algorithm_or_404(request.GET.get("algorithm"))
     if not algorithm.has_history:
-        raise Http404(f"{algorithm.title} rates all games at once: it keeps no record sheet")
+        raise Http404(
+            _("%(algorithm)s rates all games at once: it keeps no record sheet")
+            % {"algorithm": algorithm.title}
+        )
     table = RecordSheetTable(
         log_rows(player, algorithm.name),
         algorithm=algorithm,

@@ -20,9 +20,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import date, timedelta
 
+from django.utils.dates import MONTHS_3
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import capfirst
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from players.selectors.players import ChartPoint
 from ratings.engine.base import registry
@@ -37,7 +39,11 @@ MARGIN_TOP = 12
 MARGIN_BOTTOM = 38
 MAX_POINTS = 500  # a long history is downsampled to this many points (shape kept)
 
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+def _month_name(month: int) -> str:
+    """The month's short name in the page's language ("Jan", "Fév", "Mrt"), ``month``
+    from 0 (January); Django's own translations."""
+    return str(MONTHS_3[month + 1]).title()
 
 
 def scale_for(algorithm: str) -> RankScale:
@@ -171,11 +177,17 @@ def rank_chart(
         x_ticks=x_ticks,
         y_ticks=y_ticks,
         bands=bands,
-        y_title="Rank" if scale.kind != "value" else capfirst(gettext(value_label)),
-        description=(
-            f"From {_describe(points[0], scale, integer_values)} "
-            f"to {_describe(points[-1], scale, integer_values)}, {len(points)} points"
-        ),
+        y_title=_("Rank") if scale.kind != "value" else capfirst(_(value_label)),
+        description=ngettext(
+            "From %(first)s to %(last)s, %(count)s point",
+            "From %(first)s to %(last)s, %(count)s points",
+            len(points),
+        )
+        % {
+            "first": _describe(points[0], scale, integer_values),
+            "last": _describe(points[-1], scale, integer_values),
+            "count": len(points),
+        },
     )
 
 
@@ -267,9 +279,9 @@ def _month_ticks(first_day: date, span_days: int) -> list[tuple[date, str]]:
         if step >= 12:
             label = str(year)
         elif month == 0 or not ticks:
-            label = f"{_MONTHS[month]} {year}"
+            label = f"{_month_name(month)} {year}"
         else:
-            label = _MONTHS[month]
+            label = _month_name(month)
         ticks.append((day, label))
         month_index += step
     return ticks
@@ -372,11 +384,10 @@ def _bar(index: int, month, games: float, members: float, base: int) -> Activity
         members_height=members,
         games_y=base - games,
         members_y=base - members,
-        label=_MONTHS[month.month.month - 1][0],
-        title=f"{month.month:%Y-%m}: {_count(month.games, 'game')}, "
-        f"{_count(month.members, 'active member')}",
+        label=_month_name(month.month.month - 1)[0],
+        title=f"{month.month:%Y-%m}: "
+        + ngettext("%(count)s game", "%(count)s games", month.games) % {"count": month.games}
+        + ", "
+        + ngettext("%(count)s active member", "%(count)s active members", month.members)
+        % {"count": month.members},
     )
-
-
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}{'s' * (number != 1)}"

@@ -9,6 +9,7 @@ from collections.abc import Iterable, Iterator
 
 from django import forms
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
+from django.utils.translation import gettext as _
 
 CSV_LINES_PER_CHUNK = 2000
 
@@ -49,5 +50,6 @@ def wrong_filter_response(form: forms.Form) -> HttpResponseBadRequest:
     messages: a CSV without that filter is not what was asked."""
     reasons = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
     return HttpResponseBadRequest(
-        f"No CSV: a filter is wrong ({reasons}).\n", content_type="text/plain; charset=utf-8"
+        _("No CSV: a filter is wrong (%(reasons)s).") % {"reasons": reasons} + "\n",
+        content_type="text/plain; charset=utf-8",
     )

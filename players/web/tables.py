@@ -9,7 +9,10 @@ import re
 from fractions import Fraction
 from typing import Any
 
+from django.utils.formats import get_format
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ratings.engine.base import Algorithm
 
@@ -55,17 +58,26 @@ def escape_cell(value: Any) -> str:
     return value.__html__() if hasattr(value, "__html__") else escaped(value)
 
 
+def localized(text: str) -> str:
+    """A number written with a point (``6.5``) as the page's language writes it: ``6,5``
+    in French and Afrikaans. For display only: files and the API keep the point."""
+    if "." not in text:
+        return text
+    separator = get_format("DECIMAL_SEPARATOR")
+    return text if separator == "." else text.replace(".", separator)
+
+
 def signed(number: float | int, decimals: int = 0) -> str:
     """``+345``, ``-320`` (with a minus sign), ``0``, ``+8.12``: a change as a reader
     expects it."""
     text = f"{number:+.{decimals}f}"
     if float(text) == 0:
-        return f"{0:.{decimals}f}"
-    return text.replace("-", MINUS)
+        return localized(f"{0:.{decimals}f}")
+    return localized(text.replace("-", MINUS))
 
 
 def plain_number(number: float | int, decimals: int = 0) -> str:
-    return f"{number:.{decimals}f}".replace("-", MINUS)
+    return localized(f"{number:.{decimals}f}".replace("-", MINUS))
 
 
 def shown_value(value: float, integer_values: bool) -> str:
@@ -100,7 +112,7 @@ def decimal_text(number: Fraction | float | int | str, places: int = 2) -> str:
     text = f"{value:.{places}f}".rstrip("0").rstrip(".")
     if text in ("-0", ""):
         text = "0"
-    return text.replace("-", MINUS)
+    return localized(text.replace("-", MINUS))
 
 
 _FRACTION = re.compile(r"^-?\d+/\d+$")
@@ -108,11 +120,11 @@ _FRACTION = re.compile(r"^-?\d+/\d+$")
 
 def factor_text(value: Any) -> str:
     if isinstance(value, bool):
-        return "yes" if value else "no"
+        return _("yes") if value else _("no")
     if isinstance(value, int):
         return plain_number(value)
     if isinstance(value, float):
-        return f"{value:.6g}".replace("-", MINUS)
+        return localized(f"{value:.6g}".replace("-", MINUS))
     if isinstance(value, str) and _FRACTION.match(value):
         return decimal_text(value, 4)
     if isinstance(value, list | dict):
@@ -120,11 +132,15 @@ def factor_text(value: Any) -> str:
     return str(value)
 
 
-COLOUR_NOT_GIVEN_TITLE = "The tournament file gave no colour for this game (an even game)"
+COLOUR_NOT_GIVEN_TITLE = gettext_lazy(
+    "The tournament file gave no colour for this game (an even game)"
+)
 
 
 def colour_not_given() -> str:
     """The Colour cell of a game whose file gave no colours (an even game)."""
     return format_html(
-        '<span class="text-nowrap" title="{}">not given</span>', COLOUR_NOT_GIVEN_TITLE
+        '<span class="text-nowrap" title="{}">{}</span>',
+        COLOUR_NOT_GIVEN_TITLE,
+        _("not given"),
     )

@@ -10,6 +10,8 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Fieldset, Layout, Row, Submit
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from players.fields import FiniteDecimalField, RankFormField
 from players.lookup import LazyIndex, player_from_text
@@ -21,6 +23,8 @@ from ratings.engine.records import Status, default_komi
 
 PLAYER_OPTIONS = "calculator-player-options"  # the id of the page's <datalist>
 SIDES = ("white", "black")
+# the legends of the two sides' fieldsets, in the order of SIDES
+SIDE_LEGENDS = (pgettext_lazy("player", "White"), pgettext_lazy("player", "Black"))
 
 
 def value_scales() -> list[tuple[str, str, tuple[str, ...]]]:
@@ -57,25 +61,25 @@ def _player_field() -> forms.CharField:
     return forms.CharField(
         required=False,
         max_length=150,
-        label="Player",
-        widget=player_input(PLAYER_OPTIONS, placeholder="username or name"),
+        label=_("Player"),
+        widget=player_input(PLAYER_OPTIONS, placeholder=_("username or name")),
     )
 
 
 def _rank_field() -> RankFormField:
     return RankFormField(
         required=False,
-        label="or a rank",
+        label=_("or a rank"),
         help_text="",
-        widget=forms.TextInput(attrs={"placeholder": "e.g. 5k"}),
+        widget=forms.TextInput(attrs={"placeholder": _("e.g. 5k")}),
     )
 
 
 def _value_field() -> forms.FloatField:
     return forms.FloatField(
         required=False,
-        label="and a value",
-        widget=forms.NumberInput(attrs={"placeholder": "optional", "step": "any"}),
+        label=_("and a value"),
+        widget=forms.NumberInput(attrs={"placeholder": _("optional"), "step": "any"}),
     )
 
 
@@ -91,8 +95,8 @@ class CalculatorForm(forms.Form):
     black_value = _value_field()
     value_scale = forms.ChoiceField(
         required=False,
-        label="A typed value is a",
-        help_text="The other algorithms start a typed rank as a new player of that rank.",
+        label=_("A typed value is a"),
+        help_text=_("The other algorithms start a typed rank as a new player of that rank."),
     )
     # A link may leave out any of the game's fields: each has a default.
     handicap = forms.TypedChoiceField(
@@ -100,7 +104,8 @@ class CalculatorForm(forms.Form):
         coerce=int,
         empty_value=0,
         initial=0,
-        choices=[(0, "0 (even)"), (1, "1 (no komi)")] + [(h, str(h)) for h in range(2, 10)],
+        label=_("Handicap"),
+        choices=[(0, _("0 (even)")), (1, _("1 (no komi)"))] + [(h, str(h)) for h in range(2, 10)],
     )
     komi = FiniteDecimalField(
         required=False,
@@ -108,18 +113,20 @@ class CalculatorForm(forms.Form):
         decimal_places=1,
         min_value=Decimal(-50),
         max_value=Decimal(50),
-        help_text="Empty: 6.5 in an even game, 0.5 with a handicap.",
-        widget=forms.NumberInput(attrs={"step": "0.5", "placeholder": "default"}),
+        label=_("Komi"),
+        help_text=_("Empty: 6.5 in an even game, 0.5 with a handicap."),
+        widget=forms.NumberInput(attrs={"step": "0.5", "placeholder": _("default")}),
     )
     status = forms.TypedChoiceField(
         required=False,
         empty_value=Status.NORMAL.value,
         initial=Status.NORMAL.value,
+        label=_("Status"),
         choices=[
-            (Status.NORMAL.value, "Normal"),
-            (Status.TOURNAMENT.value, "Tournament"),
-            (Status.INTERNET.value, "Internet"),
-            (Status.FREE.value, "Free"),
+            (Status.NORMAL.value, pgettext_lazy("game status", "Normal")),
+            (Status.TOURNAMENT.value, pgettext_lazy("game status", "Tournament")),
+            (Status.INTERNET.value, pgettext_lazy("game status", "Internet")),
+            (Status.FREE.value, pgettext_lazy("game status", "Free")),
         ],
     )
     board_size = forms.TypedChoiceField(
@@ -127,7 +134,7 @@ class CalculatorForm(forms.Form):
         coerce=int,
         empty_value=19,
         initial=19,
-        label="Board",
+        label=_("Board"),
         choices=[(19, "19\u00d719"), (13, "13\u00d713"), (9, "9\u00d79")],
     )
 
@@ -153,7 +160,7 @@ class CalculatorForm(forms.Form):
         self.helper.layout = Layout(
             *[
                 Fieldset(
-                    colour.capitalize(),
+                    legend,
                     Row(
                         Column(f"{colour}_player", css_class="col-12 col-md-5"),
                         Column(f"{colour}_rank", css_class="col-6 col-md-3"),
@@ -162,7 +169,7 @@ class CalculatorForm(forms.Form):
                     ),
                     css_id=f"{colour}-side",
                 )
-                for colour in SIDES
+                for colour, legend in zip(SIDES, SIDE_LEGENDS, strict=True)
             ],
             Row(
                 Column("handicap", css_class="col-6 col-md-3"),
@@ -172,13 +179,13 @@ class CalculatorForm(forms.Form):
                 css_class="g-2",
             ),
             Row(Column("value_scale", css_class="col-12 col-md-6"), css_class="g-2"),
-            Submit("", "Calculate", css_class="btn-primary"),
+            Submit("", _("Calculate"), css_class="btn-primary"),
         )
 
     def clean_komi(self) -> Decimal | None:
         komi = self.cleaned_data.get("komi")
         if komi is not None and (komi * 2) % 1:
-            raise ValidationError("Komi is a multiple of 0.5.")
+            raise ValidationError(_("Komi is a multiple of 0.5."))
         return komi
 
     def clean(self) -> dict:
@@ -195,15 +202,15 @@ class CalculatorForm(forms.Form):
                 except ValidationError as error:
                     self.add_error(f"{colour}_player", error)
             if username and (rank is not None or value is not None):
-                self.add_error(f"{colour}_rank", "Give a player or a rank, not both.")
+                self.add_error(f"{colour}_rank", _("Give a player or a rank, not both."))
             elif not username and rank is None and f"{colour}_rank" not in self.errors:
-                self.add_error(f"{colour}_player", "Choose a player or type a rank.")
+                self.add_error(f"{colour}_player", _("Choose a player or type a rank."))
             if value is not None and rank is None and not username:
-                self.add_error(f"{colour}_value", "A value needs a rank.")
+                self.add_error(f"{colour}_value", _("A value needs a rank."))
             data[f"{colour}_player"] = found.get(username)
         white, black = data["white_player"], data["black_player"]
         if white is not None and black is not None and white.pk == black.pk:
-            self.add_error("black_player", "White and Black must be two different players.")
+            self.add_error("black_player", _("White and Black must be two different players."))
         return data
 
     def calculator_input(self) -> CalculatorInput:

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from players.selectors.committee import player_usernames
@@ -43,13 +45,13 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
     info = item.info
     integer = info.integer_values
     sides = []
-    for colour, side in (("White", item.white), ("Black", item.black)):
+    for white, side in ((True, item.white), (False, item.black)):
         state = None
         if item.result is not None:
-            state = item.result.white if colour == "White" else item.result.black
+            state = item.result.white if white else item.result.black
         sides.append(
             {
-                "colour": colour,
+                "colour": pgettext("player", "White") if white else pgettext("player", "Black"),
                 "name": side.contestant.name,
                 "source": side.source,
                 "meetings": side.meetings,
@@ -60,7 +62,7 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
         )
     panels = []
     for outcome in item.outcomes:
-        winner = "White" if outcome.winner.value == "W" else "Black"
+        white_won = outcome.winner.value == "W"
         for side, row in zip(sides, (outcome.white, outcome.black), strict=True):
             side["cells"].append(
                 {
@@ -71,7 +73,12 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
             )
             panels.append(
                 {
-                    "title": f"{winner} wins: {side['colour']} ({side['name']})",
+                    "title": (
+                        _("White wins: %(side)s (%(name)s)")
+                        if white_won
+                        else _("Black wins: %(side)s (%(name)s)")
+                    )
+                    % {"side": side["colour"], "name": side["name"]},
                     "html": how_html(info, row.stored_change()),
                 }
             )
@@ -94,8 +101,23 @@ def _opponent_factor_note(item: calculator.AlgorithmResult) -> str:
         return ""
     memory = get_algorithm(Sagc.name).params.opponent_memory
     parts = []
-    for colour, other, side in (("White", "Black", item.white), ("Black", "White", item.black)):
+    for white, side in ((True, item.white), (False, item.black)):
         meetings = side.meetings or 0
-        met = f"met {other} {meetings}\u00d7" if meetings else f"has not met {other}"
-        parts.append(f"{colour} {met}, OF {opponent_factor(meetings):g}")
-    return f"Opponent factor, from each side's last {memory} games: " + "; ".join(parts) + "."
+        factor = f"{opponent_factor(meetings):g}"
+        if not meetings:
+            part = (
+                _("White has not met Black, OF %(factor)s")
+                if white
+                else _("Black has not met White, OF %(factor)s")
+            ) % {"factor": factor}
+        else:
+            part = (
+                _("White met Black %(times)s×, OF %(factor)s")  # noqa: RUF001 (times)
+                if white
+                else _("Black met White %(times)s×, OF %(factor)s")  # noqa: RUF001
+            ) % {"times": meetings, "factor": factor}
+        parts.append(part)
+    return _("Opponent factor, from each side's last %(memory)s games: %(sides)s.") % {
+        "memory": memory,
+        "sides": "; ".join(parts),
+    }

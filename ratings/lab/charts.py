@@ -13,6 +13,8 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import ngettext
+
 from players.web.charts import Tick
 
 WIDTH = 360
@@ -87,11 +89,17 @@ def calibration_chart(bins: Sequence[dict]) -> CalibrationChart | None:
                 x=x_of(item["predicted"]),
                 y=y_of(item["observed"]),
                 r=round(radius, 1),
-                label=(
-                    f"{percent(item['low'])}\u2013{percent(item['high'])}: {games} "
-                    f"game{'s' if games != 1 else ''}, predicted {percent(item['predicted'])}, "
-                    f"White scored {percent(item['observed'])}"
-                ),
+                label=ngettext(
+                    "%(bin)s: %(games)s game, predicted %(predicted)s, White scored %(observed)s",
+                    "%(bin)s: %(games)s games, predicted %(predicted)s, White scored %(observed)s",
+                    games,
+                )
+                % {
+                    "bin": f"{percent(item['low'])}\u2013{percent(item['high'])}",
+                    "games": games,
+                    "predicted": percent(item["predicted"]),
+                    "observed": percent(item["observed"]),
+                },
             )
         )
     path = "M" + "L".join(f"{point.x} {point.y}" for point in points)
@@ -107,8 +115,12 @@ def calibration_chart(bins: Sequence[dict]) -> CalibrationChart | None:
         path=path,
         x_ticks=[Tick(x_of(value), percent(value)) for value in TICKS],
         y_ticks=[Tick(y_of(value), percent(value)) for value in TICKS],
-        description=(
-            f"{len(filled)} bins of predictions over {total} games; "
-            "points on the diagonal are perfectly calibrated"
-        ),
+        description=ngettext(
+            "%(bins)s bins of predictions over %(count)s game; "
+            "points on the diagonal are perfectly calibrated",
+            "%(bins)s bins of predictions over %(count)s games; "
+            "points on the diagonal are perfectly calibrated",
+            total,
+        )
+        % {"bins": len(filled), "count": total},
     )

@@ -6,9 +6,12 @@ from __future__ import annotations
 
 import django_tables2 as tables
 from django.utils import timezone
+from django.utils.functional import Promise
 from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
-from players.web.tables import MINUS, NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY
+from players.web.tables import MINUS, NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY, localized
 from ratings.lab.charts import percent
 
 DASH = "\u2014"
@@ -16,20 +19,22 @@ RESPONSIVE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 
 def share_text(value: float | None) -> str:
-    return DASH if value is None else f"{100 * value:.1f}%"
+    return DASH if value is None else localized(f"{100 * value:.1f}%")
 
 
 def figure_text(value: float | None, places: int = 3) -> str:
-    return DASH if value is None else f"{value:.{places}f}".replace("-", MINUS)
+    return DASH if value is None else localized(f"{value:.{places}f}".replace("-", MINUS))
 
 
 class _Figures(tables.Table):
     """The figures every row shows; ``record`` is a summary dict of the engine's lab."""
 
-    games = tables.Column(verbose_name="Games", attrs=NUMBER, empty_values=())
-    favourite = tables.Column(verbose_name="Favourite won", attrs=NUMBER, empty_values=())
-    log_loss = tables.Column(verbose_name="Log loss", attrs=NUMBER, empty_values=())
-    brier = tables.Column(verbose_name="Brier", attrs=NUMBER, empty_values=())
+    games = tables.Column(verbose_name=gettext_lazy("Games"), attrs=NUMBER, empty_values=())
+    favourite = tables.Column(
+        verbose_name=gettext_lazy("Favourite won"), attrs=NUMBER, empty_values=()
+    )
+    log_loss = tables.Column(verbose_name=gettext_lazy("Log loss"), attrs=NUMBER, empty_values=())
+    brier = tables.Column(verbose_name=gettext_lazy("Brier"), attrs=NUMBER, empty_values=())
 
     class Meta:
         attrs = TABLE_ATTRS
@@ -51,10 +56,10 @@ class _Figures(tables.Table):
         if not ties:
             return share_text(share)
         return format_html(
-            '{}<span class="d-block text-body-secondary small" title="decisive games predicted '
-            'at exactly 50%">{} at 50%</span>',
+            '{}<span class="d-block text-body-secondary small" title="{}">{}</span>',
             share_text(share),
-            ties,
+            _("decisive games predicted at exactly 50%"),
+            _("%(count)s at 50%%") % {"count": ties},
         )
 
     def render_log_loss(self, record) -> str:
@@ -67,13 +72,15 @@ class _Figures(tables.Table):
 class ComparisonTable(_Figures):
     """One row per maintained algorithm (a LabEntry), its last report's headline."""
 
-    algorithm = tables.Column(verbose_name="Algorithm", empty_values=())
-    computed = tables.Column(verbose_name="Computed on", attrs=WIDE_SCREENS_ONLY, empty_values=())
+    algorithm = tables.Column(verbose_name=gettext_lazy("Algorithm"), empty_values=())
+    computed = tables.Column(
+        verbose_name=gettext_lazy("Computed on"), attrs=WIDE_SCREENS_ONLY, empty_values=()
+    )
 
     class Meta(_Figures.Meta):
         sequence = ("algorithm", "games", "favourite", "log_loss", "brier", "computed")
         attrs = {**TABLE_ATTRS, "id": "lab-comparison"}
-        empty_text = "No maintained algorithm."
+        empty_text = gettext_lazy("No maintained algorithm.")
 
     def __init__(self, entries, *, links: dict[str, str], **kwargs) -> None:
         self.links = links
@@ -95,19 +102,19 @@ class ComparisonTable(_Figures):
 
     def render_computed(self, record) -> str:
         if record.report is None:
-            return "not yet"
+            return _("not yet")
         return timezone.localtime(record.report.computed_at).strftime("%Y-%m-%d %H:%M")
 
 
 class BreakdownTable(_Figures):
     """One algorithm's figures by group (rank band, handicap or status)."""
 
-    label = tables.Column(verbose_name="Group")
+    label = tables.Column(verbose_name=gettext_lazy("Group"))
 
     class Meta(_Figures.Meta):
         sequence = ("label", "games", "favourite", "log_loss", "brier")
 
-    def __init__(self, rows, *, key: str, title: str, **kwargs) -> None:
+    def __init__(self, rows, *, key: str, title: str | Promise, **kwargs) -> None:
         super().__init__(rows, attrs={**TABLE_ATTRS, "id": f"lab-{key}"}, **kwargs)
         self.columns["label"].column.verbose_name = title
 
@@ -115,10 +122,12 @@ class BreakdownTable(_Figures):
 class CalibrationTable(tables.Table):
     """The calibration bins: the chart's numbers, for reading and screen readers."""
 
-    bin = tables.Column(verbose_name="P(White)", empty_values=())
-    games = tables.Column(verbose_name="Games", attrs=NUMBER)
-    predicted = tables.Column(verbose_name="Predicted", attrs=NUMBER, empty_values=())
-    observed = tables.Column(verbose_name="White scored", attrs=NUMBER, empty_values=())
+    bin = tables.Column(verbose_name=gettext_lazy("P(White)"), empty_values=())
+    games = tables.Column(verbose_name=gettext_lazy("Games"), attrs=NUMBER)
+    predicted = tables.Column(verbose_name=gettext_lazy("Predicted"), attrs=NUMBER, empty_values=())
+    observed = tables.Column(
+        verbose_name=gettext_lazy("White scored"), attrs=NUMBER, empty_values=()
+    )
 
     class Meta:
         attrs = {**TABLE_ATTRS, "id": "lab-calibration"}
@@ -136,9 +145,9 @@ class CalibrationTable(tables.Table):
 
 
 BREAKDOWN_TITLES = (
-    ("by_rank_band", "Rank of the weaker player"),
-    ("by_handicap", "Handicap"),
-    ("by_status", "Game status"),
+    ("by_rank_band", gettext_lazy("Rank of the weaker player")),
+    ("by_handicap", gettext_lazy("Handicap")),
+    ("by_status", gettext_lazy("Game status")),
 )
 
 

@@ -29,5 +29,7 @@ def lab(request: HttpRequest) -> HttpResponse:
         "chart": page.entry.chart,
         **detail_tables(page.entry.metrics),
         "pending": page.pending,
+        # the algorithms a recompute is pending for, as one value of the page's sentence
+        "pending_titles": ", ".join(str(item.info.short_title) for item in page.pending),
     }
     return render(request, "ratings/lab.html", context)
