@@ -110,7 +110,7 @@ def _adjustment(step: Step, algorithm: Algorithm) -> str:
     numbers, integer = step.numbers, algorithm.integer_values
     before = f"{numbers['rank_before']} {shown_value(numbers['value_before'], integer)}"
     after = f"{numbers['rank_after']} {shown_value(numbers['value_after'], integer)}"
-    return _("Committee adjustment: %(before)s \u2192 %(after)s.") % {
+    return _("Committee adjustment: %(before)s → %(after)s.") % {
         "before": before,
         "after": after,
     }
