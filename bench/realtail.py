@@ -224,6 +224,7 @@ def report(result: dict[str, Any], header: str) -> list[str]:
             (
                 "algorithm",
                 ">rows replayed",
+                ">rows rewritten",
                 ">recompute",
                 ">share of its full recompute",
                 ">lab",
@@ -233,6 +234,7 @@ def report(result: dict[str, Any], header: str) -> list[str]:
                 (
                     f"`{name}`",
                     f"{entry['algorithms'].get(name, {}).get('rows', 0):,}",
+                    f"{entry['algorithms'].get(name, {}).get('rewritten', 0):,}",
                     _seconds(entry["algorithms"].get(name)),
                     _share(_spent(entry["algorithms"].get(name)), full[name]["seconds"]),
                     _seconds(entry["lab"].get(name)),
