@@ -273,6 +273,7 @@ def _timed_entry(old, played_on: date, run: int) -> dict[str, Any]:
             recomputes[name] = {
                 **one.figures(),
                 "rows": sum(result["rows"] for result in results),
+                "rewritten": sum(result["rewritten"] for result in results),
                 "from": [result["from"] for result in results],
             }
         for name in dict.fromkeys(QUEUED_LAB):

@@ -63,6 +63,7 @@ def step(dbsteps: ModuleType, files: list[str], club_games: int) -> dict[str, An
     from django.core.management import call_command
     from django.core.management.base import CommandError
     from django.db.models import Max, Min
+    from django.urls import get_resolver
 
     from players.models import Game, Player
     from players.services.base import system_user
@@ -111,6 +112,11 @@ def step(dbsteps: ModuleType, files: list[str], club_games: int) -> dict[str, An
     full = {name: dbsteps.recompute(name) for name in maintained_algorithms()}
     lab = dbsteps.lab_full()
     dbsteps._settle()
+    # Untimed, what a worker that has run a task already has: the URLconf imported (the
+    # first recompute that rewrites a tournament's rows builds its crosstable page
+    # again, which reverses URLs; importing every view module took 0.3 to 0.5 s of
+    # the first back-dated entry's SAGC recompute, the primary algorithm's).
+    get_resolver().reverse_dict  # noqa: B018 (the property populates the resolver)
 
     newest = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
     spans = (
@@ -203,15 +209,18 @@ def report(result: dict[str, Any], header: str) -> list[str]:
             for name, item in full.items()
         ],
     )
+    everything_cpu = sum(item["cpu"] for item in full.values()) + result["lab"]["cpu"]
     for key, label in ENTRIES:
         entry = result["entries"][key]
+        recompute_cpu = sum(item["cpu"] for item in entry["algorithms"].values())
         lines += [
             "",
             f"**{label.capitalize()}** ({entry['date']}): every algorithm and the lab current "
             f"in {entry['seconds']:.2f} s = {_share(entry['seconds'], everything_and_lab)} of "
             f"recomputing everything and the lab in full "
             f"({_share(entry['recompute_seconds'], everything)} for the recomputes against "
-            f"the full recomputes)"
+            f"the full recomputes; in CPU time {_share(entry['cpu'], everything_cpu)} and "
+            f"{_share(recompute_cpu, everything_cpu - result['lab']['cpu'])})"
             + (
                 f"; still pending after it: {', '.join(entry['pending'])}"
                 if entry["pending"]
@@ -224,19 +233,25 @@ def report(result: dict[str, Any], header: str) -> list[str]:
             (
                 "algorithm",
                 ">rows replayed",
+                ">rows rewritten",
                 ">recompute",
                 ">share of its full recompute",
+                ">the same in CPU time",
                 ">lab",
                 ">share of its full lab",
+                ">the same in CPU time",
             ),
             [
                 (
                     f"`{name}`",
                     f"{entry['algorithms'].get(name, {}).get('rows', 0):,}",
+                    f"{entry['algorithms'].get(name, {}).get('rewritten', 0):,}",
                     _seconds(entry["algorithms"].get(name)),
                     _share(_spent(entry["algorithms"].get(name)), full[name]["seconds"]),
+                    _share(_spent(entry["algorithms"].get(name), "cpu"), full[name]["cpu"]),
                     _seconds(entry["lab"].get(name)),
                     _share(_spent(entry["lab"].get(name)), lab_full[name]["seconds"]),
+                    _share(_spent(entry["lab"].get(name), "cpu"), lab_full[name]["cpu"]),
                 )
                 for name in full
             ],
@@ -244,8 +259,8 @@ def report(result: dict[str, Any], header: str) -> list[str]:
     return lines
 
 
-def _spent(item: dict[str, Any] | None) -> float | None:
-    return None if item is None else item["seconds"]
+def _spent(item: dict[str, Any] | None, kind: str = "seconds") -> float | None:
+    return None if item is None else item[kind]
 
 
 def _seconds(item: dict[str, Any] | None) -> str:

@@ -101,6 +101,7 @@ def recompute_algorithm(algorithm: str) -> list[dict]:
             "algorithm": r.algorithm,
             "from": str(r.replayed_from),
             "rows": r.rows,
+            "rewritten": r.rewritten,
             "seconds": r.seconds,
         }
         for r in results

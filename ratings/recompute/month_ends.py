@@ -19,6 +19,8 @@ built again from the last one kept, from its standings and the history rows afte
 
 from __future__ import annotations
 
+from collections import defaultdict
+from collections.abc import Iterable
 from datetime import date, timedelta
 
 from django.db import connection
@@ -26,6 +28,7 @@ from django.db import connection
 from ratings.engine.base import Algorithm
 from ratings.models import MonthEnd, MonthEndStanding, RatingHistory
 from ratings.recompute.bulk import RowWriter
+from ratings.selectors import IDS_PER_QUERY
 
 STANDING_COLUMNS = ("algorithm", "month_end", "player_id", "position", "rank", "value", "date")
 
@@ -37,22 +40,89 @@ def rewrite(algorithm: Algorithm, from_date: date | None) -> int:
     """Make ``algorithm``'s month ends those of its history rows, after a recompute that
     rewrote the rows dated ``from_date`` or later (every row when None): the month ends
     before it stay (no row dated on or before them changed), the others are built
-    again. Returns the month ends written."""
+    again. Returns the month ends written.
+
+    Built again from ``from_date``, a month end's standings are written only where
+    they changed: a game back-dated into last month changes the standings of the
+    players who played since (their rows moved), not those of the thousands of others,
+    whose rows stay."""
     name = algorithm.name
     stale_ends = MonthEnd.objects.filter(algorithm=name)
-    stale_standings = MonthEndStanding.objects.filter(algorithm=name)
-    if from_date is not None:
+    if from_date is None:
+        MonthEndStanding.objects.filter(algorithm=name).delete()
+        stored: dict[tuple[date, int], tuple] = {}
+    else:
         stale_ends = stale_ends.filter(date__gte=from_date)
-        stale_standings = stale_standings.filter(month_end__gte=from_date)
-    stale_standings.delete()
+        stored = _stored_standings(name, from_date)
     stale_ends.delete()
     kept = MonthEnd.objects.filter(algorithm=name).order_by("-date").first()
     build = _MonthEnds(name, kept)
-    with RowWriter(MonthEndStanding, STANDING_COLUMNS) as standings:
-        for position, player, day, rank, value in _rows_after(algorithm, kept):
-            build.add(position, player, day, rank, value, standings)
+    changed = _ChangedStandings(stored)
+    if kept is None or _may_be_due(name, kept):
+        if from_date is None:
+            with RowWriter(MonthEndStanding, STANDING_COLUMNS) as standings:
+                build.add_all(_rows_after(algorithm, kept), standings)
+        else:
+            build.add_all(_rows_after(algorithm, kept), changed)
+    if from_date is not None:
+        changed.write(name)
     MonthEnd.objects.bulk_create(build.month_ends())
     return len(build.emitted)
+
+
+class _ChangedStandings:
+    """The standings of month ends built again, against those stored (by month end and
+    player): :meth:`add` keeps only the new or changed ones, and :meth:`write` deletes
+    the stored ones no longer right (changed, or of a month end not built again) and
+    writes those kept."""
+
+    def __init__(self, stored: dict[tuple[date, int], tuple]) -> None:
+        self.stored = stored
+        self.rows: list[tuple] = []
+        self.replaced: list[tuple[date, int]] = []
+
+    def add(self, row: tuple) -> None:
+        _name, end, player, position, rank, value, day = row
+        old = self.stored.pop((end, player), None)
+        if old == (position, rank, value, day):
+            return
+        if old is not None:
+            self.replaced.append((end, player))
+        self.rows.append(row)
+
+    def write(self, name: str) -> None:
+        stale: dict[date, list[int]] = defaultdict(list)
+        for end, player in [*self.stored, *self.replaced]:
+            stale[end].append(player)
+        standings = MonthEndStanding.objects.filter(algorithm=name)
+        for end, players in stale.items():
+            for start in range(0, len(players), IDS_PER_QUERY):
+                standings.filter(
+                    month_end=end, player_id__in=players[start : start + IDS_PER_QUERY]
+                ).delete()
+        with RowWriter(MonthEndStanding, STANDING_COLUMNS) as out:
+            for row in self.rows:
+                out.add(row)
+
+
+# Where the standings go: straight in, or compared with those stored.
+_Out = RowWriter | _ChangedStandings
+
+
+def _stored_standings(name: str, from_date: date) -> dict[tuple[date, int], tuple]:
+    """The standings stored of the month ends from ``from_date`` on, by month end and
+    player: (position, rank code, value, date), as :class:`_MonthEnds` makes them."""
+    table = MonthEndStanding._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT month_end, player_id, position, rank, value, date FROM {table} "
+            "WHERE algorithm = %s AND month_end >= %s",
+            [name, connection.ops.adapt_datefield_value(from_date)],
+        )
+        return {
+            (_as_date(end), player): (position, rank, value, _as_date(day))
+            for end, player, position, rank, value, day in cursor.fetchall()
+        }
 
 
 class _MonthEnds:
@@ -79,8 +149,12 @@ class _MonthEnds:
         # The lowest position of the rows of each month (by its month end).
         self.lowest: dict[date, int] = {}
 
+    def add_all(self, rows: Iterable[tuple[int, int, date, int, float]], out: _Out) -> None:
+        for position, player, day, rank, value in rows:
+            self.add(position, player, day, rank, value, out)
+
     def add(
-        self, position: int, player: int, day: date, rank: int, value: float, out: RowWriter
+        self, position: int, player: int, day: date, rank: int, value: float, out: _Out
     ) -> None:
         if day < self.last_day:
             raise RuntimeError(f"{self.name}: history rows out of date order at {position}")
@@ -100,7 +174,7 @@ class _MonthEnds:
         if lowest is None or position < lowest:
             self.lowest[self.open_end] = position
 
-    def _close_open_end(self, out: RowWriter) -> None:
+    def _close_open_end(self, out: _Out) -> None:
         """Once a row dated after the open month end comes: write its standings if it
         is due. The months between have no rows, so none of them is."""
         assert self.open_end is not None
@@ -138,6 +212,19 @@ class _MonthEnds:
             )
             for end, peak in self.emitted
         ]
+
+
+def _may_be_due(name: str, kept: MonthEnd) -> bool:
+    """Whether a month end after ``kept`` may be due: not while the history rows after
+    it (read from its ``first_later`` on) are fewer than its standings, which a month
+    end after it needs at least as many rows as (:func:`due`). A game entered near the
+    end of the history then reads neither those standings nor the rows again."""
+    rows_after = RatingHistory.objects.filter(
+        algorithm=name, position__gte=kept.first_later
+    ).count()
+    return (
+        rows_after >= MonthEndStanding.objects.filter(algorithm=name, month_end=kept.date).count()
+    )
 
 
 def due(rows_since: int, players: int) -> bool:

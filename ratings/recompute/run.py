@@ -76,8 +76,9 @@ _PROGRESS_EVERY = 2000  # units between progress reports
 class RecomputeResult:
     algorithm: str
     replayed_from: date | None
-    rows: int
+    rows: int  # replayed
     seconds: float
+    rewritten: int = 0  # of those, the rows written again (from the dirty place on)
 
 
 def _lock(algorithm: str) -> None:
@@ -239,9 +240,9 @@ def _run_claimed(
     return results
 
 
-# What a replay did: the generation it read, the place in the replay order it replayed
-# from (None: from the start), the rows it wrote.
-_Replayed = tuple[int, ReplayKey | None, int]
+# What a replay did: the generation it read, the place it replayed from, the rows it
+# replayed and those it wrote again.
+_Replayed = tuple[int, ReplayKey | None, tuple[int, int]]
 
 
 class _InputsMoved(Exception):
@@ -276,20 +277,28 @@ def _recompute_once(
                 if replay is None:
                     return None
                 generation, place, rows = replay
-                start = None if place is None else place.date
+                start_day = None if place is None else place.date
                 locked = time.monotonic()
                 with transaction.atomic():  # IMMEDIATE: the write lock, for the writes only
                     now = state.get()
                     prefix = None
                     if now.generation == generation:
                         writes.apply()
-                        _finish(name, generation, place, rows, started)
+                        _finish(name, generation, place, rows[0], started)
                     elif watching and now.running_on == runner and now.touched_from:
                         # No other runner cleared touched_from since this one did.
-                        prefix = _prefix_before(writes, now.touched_from)
-                        if prefix is not None:
+                        found = _prefix_before(writes, now.touched_from)
+                        if found is not None:
+                            prefix, resume = found
                             writes.apply(prefix)
-                            state.update(dirty_from=now.touched_from, dirty_round=0, dirty_seq=0)
+                            # From the prefix's checkpoint, not from touched_from: the
+                            # rows between the two were not staged if they came before
+                            # the dirty place, and the tail from it is deleted.
+                            state.update(
+                                dirty_from=resume.date,
+                                dirty_round=resume.round,
+                                dirty_seq=resume.seq,
+                            )
                             mark_lab_dirty(name, place)
                 held = time.monotonic() - locked
                 if now.generation != generation:
@@ -309,8 +318,8 @@ def _recompute_once(
                     if replay is None:
                         return None
                     generation, place, rows = replay
-                    start = None if place is None else place.date
-                    _finish(name, generation, place, rows, started)
+                    start_day = None if place is None else place.date
+                    _finish(name, generation, place, rows[0], started)
     except _InputsMoved:
         raise
     except Exception as error:
@@ -320,26 +329,32 @@ def _recompute_once(
         raise
     finally:
         progress.clear(name)
-    return RecomputeResult(name, start, rows, time.monotonic() - started)
+    return RecomputeResult(name, start_day, rows[0], time.monotonic() - started, rewritten=rows[1])
 
 
-def _prefix_before(writes: staging.Writes, touched_from: date) -> int | None:
-    """The position of the last checkpoint the replay staged before ``touched_from``
-    (dated earlier, or at the start of that day): everything rated before it comes
-    from records dated before that date (a checkpoint is taken only where no
-    tournament block is open), which no write since the snapshot touched. None: no
-    such checkpoint (GCR has none)."""
+def _prefix_before(writes: staging.Writes, touched_from: date) -> tuple[int, ReplayKey] | None:
+    """The position and key of the last checkpoint the replay staged before
+    ``touched_from`` (dated earlier, or at the start of that day): everything rated
+    before it comes from records dated before that date (a checkpoint is taken only
+    where no tournament block is open), which no write since the snapshot touched.
+    None: no such checkpoint (GCR has none)."""
     table = writes.staged_table(Checkpoint)
     if table is None:
         return None
     day = connection.ops.adapt_datefield_value(touched_from)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT MAX(position) FROM temp.{connection.ops.quote_name(table)} "
-            "WHERE date < %s OR (date = %s AND round = 0 AND seq = %s)",
+            f"SELECT position, date, round, seq FROM temp.{connection.ops.quote_name(table)} "
+            "WHERE date < %s OR (date = %s AND round = 0 AND seq = %s) "
+            "ORDER BY position DESC LIMIT 1",
             [day, day, _DAY_START_SEQ],
         )
-        return cursor.fetchone()[0]
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    position, day_text, round_number, seq = found
+    on = date.fromisoformat(day_text) if isinstance(day_text, str) else day_text
+    return position, ReplayKey(on, round_number, seq)
 
 
 def _replay(name: str, *, full: bool, from_date: date | None) -> _Replayed | None:
@@ -389,12 +404,14 @@ def _finish(name: str, generation: int, place: ReplayKey | None, rows: int, star
     mark_lab_dirty(name, place)
 
 
-def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
+def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> tuple[int, int]:
     """Replay ``algorithm`` from ``start_key`` (None: from the start) and write what it
-    rates: from the last checkpoint at or before that place in the replay order."""
+    rates: from the last checkpoint at or before that place in the replay order. The
+    rows replayed, and of those the rows written again (from ``start_key`` on)."""
     start = None if start_key is None else start_key.date
     if isinstance(algorithm, Holistic):
-        return holistic.rewrite(algorithm, start)
+        rows = holistic.rewrite(algorithm, start)
+        return rows, rows
     name = algorithm.name
     state = algorithm.new_state(player_entries())
     checkpoint = None
@@ -419,9 +436,18 @@ def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
         # dropping it would send the next back-dated entry there further back.
         later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
         writes.later(later.exclude(pk=checkpoint.pk).delete, in_prefix=True)
-    # The tail goes in one statement; the unique index on (algorithm, position) finds it.
-    tail = RatingHistory.objects.filter(algorithm=name, position__gte=position)
-    writes.later(tail.delete, in_prefix=True)
+    # The rows the replay gives from a checkpoint to the first unit at or after the
+    # dirty place are the ones stored with it (nothing before that place changed): they
+    # are replayed, for the state they lead to, but neither deleted nor written again.
+    # The tail from that unit on goes in one statement (the unique index on (algorithm,
+    # position) finds it), once the replay reaches it: staged, a step placed before the
+    # rows' own; straight in, then (the rows before it are not sent). From the start
+    # (no checkpoint before the place) everything is written: the rows before the
+    # place may never have been (an algorithm maintained from now on).
+    cut = _Cut(name, position if checkpoint is None else None)
+    dirty_place = None if start_key is None else (start_key.date, start_key.round, start_key.seq)
+    if writes.staged:
+        writes.later(cut.delete_tail, in_prefix=True)
     # The values of the rows dated from ``start`` on may change: the pages built from
     # them (a tournament's crosstable) are keyed on this record.
     writes.later(lambda: _record_rewrite(name, start), in_prefix=True)
@@ -466,6 +492,11 @@ def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
         whole = total if key is None else replay_count(name)
         rated = _rated_units(algorithm, state, records, total, resumed_state, whole)
         for checkpoint_key, unit, rows in rated:
+            if cut.at is None and unit and unit[0].order_key >= dirty_place:
+                cut.at = position + written
+            if cut.at is not None and not cut.deleted and not writes.staged:
+                wait()  # the connection is the background writers' too
+                cut.delete_tail()
             if checkpoint_key is not None:
                 key_before, state_json = checkpoint_key
                 checkpoints.add(
@@ -478,12 +509,22 @@ def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
                         state_json,
                     )
                 )
-            for row in rows:
-                history.add(
-                    _history_values(name, position + written, row, ids, source_ids, factors_json)
-                )
-                written += 1
+            if cut.at is None:
+                written += len(rows)
+            else:
+                for row in rows:
+                    history.add(
+                        _history_values(
+                            name, position + written, row, ids, source_ids, factors_json
+                        )
+                    )
+                    written += 1
             source_ids.release(unit)
+        if cut.at is None:  # no unit at or after the dirty place (a last game voided)
+            cut.at = position + written
+        if not cut.deleted and not writes.staged:
+            wait()
+            cut.delete_tail()
     # The standings at each month end, for the list as of a day, from the rows just
     # written: every row dated from the dirty date on may have changed (those between
     # the checkpoint and the dirty place are replayed as they were, and the checkpoint,
@@ -496,7 +537,22 @@ def _rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> int:
     # Both read what they replace: staged, they run with the writes.
     writes.later(lambda: replace_current(name, state, ids))
     writes.later(lambda: _thin_checkpoints(name, position + written))
-    return written
+    return written, position + written - cut.at
+
+
+class _Cut:
+    """Where a replay's rewritten rows start: the position of its first unit at or after
+    the dirty place (``at``, None until the replay reaches it)."""
+
+    def __init__(self, algorithm: str, at: int | None) -> None:
+        self.algorithm = algorithm
+        self.at = at
+        self.deleted = False
+
+    def delete_tail(self) -> None:
+        assert self.at is not None, "the tail is deleted once its start is known"
+        RatingHistory.objects.filter(algorithm=self.algorithm, position__gte=self.at).delete()
+        self.deleted = True
 
 
 _CHECKPOINT_COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")

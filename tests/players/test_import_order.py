@@ -104,7 +104,7 @@ def test_a_player_matched_by_name_gains_the_files_egd_pin():
     tournament_import(user=system_user(), plan=plan, source="pins.h9")
     thabo.refresh_from_db()
     assert thabo.egd_pin == "12000003"
-    assert "|12000003" in _export_text("Pin-Cup")
+    assert "|12000003" in _export_text("Pin-Cup-2024")
 
 
 def test_a_pin_that_contradicts_the_one_on_file_is_shown_and_never_overwritten():

@@ -291,12 +291,12 @@ def test_columns_after_the_rounds_are_kept_shown_and_written_back(client):
         ["2", "1"],
         ["1", "2"],
     ]
-    text = run("export_tournament", "Prime-Cup")
+    text = run("export_tournament", "Prime-Cup-2021")
     assert re.search(r"R2 +NBW +Place\n", text)
     again = read_egd(text)
     assert standings_of(again) == standings_of(original)
     assert header_of(again) == header_of(original)
-    html = client.get("/tournaments/Prime-Cup/").content.decode()
+    html = client.get("/tournaments/Prime-Cup-2021/").content.decode()
     table = html[html.index('id="crosstable"') :]
     headings = re.findall(r"<th[^>]*>\s*([^<]*?)\s*</th>", table)
     assert headings[headings.index("R1") + 1 :][:3] == ["Rt", "NBW", "Place"]
@@ -745,10 +745,10 @@ def test_after_a_correction_the_h_file_keeps_the_final_placing_and_leaves_out_th
 
 def test_after_a_correction_a_place_column_after_the_rounds_stays_with_the_first_column():
     import_text(KPMC_LIKE, source="prime.h9")
-    cup = Tournament.objects.get(code="Prime-Cup")
+    cup = Tournament.objects.get(code="Prime-Cup-2021")
     corrected_result(cup.games.get(round=1), "B")  # Huang beat Kim
 
-    text = run("export_tournament", "Prime-Cup")
+    text = run("export_tournament", "Prime-Cup-2021")
 
     assert re.search(r"R2 +Place\n", text)  # the points (NBW) left out, the place kept
     exported = read_egd(text)

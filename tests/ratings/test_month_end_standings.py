@@ -16,6 +16,7 @@ from players.models import Game, Player
 from players.selectors.ratings import RatingListFilters, rating_list, ratings_as_of
 from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.models import MonthEnd, MonthEndStanding, RatingHistory
+from ratings.recompute import month_ends
 from ratings.recompute.run import recompute, recompute_pending
 from tests import factories
 
@@ -321,5 +322,48 @@ def test_a_game_on_a_month_end_rewrites_that_month_end(vera):
     for algorithm in ALGORITHMS:
         assert kept[algorithm][0][-1][0] == date(2024, 5, 31)
         assert listed(algorithm, date(2024, 5, 31)) == full_scan(algorithm, date(2024, 5, 31))
+        recompute(algorithm, full=True)
+        assert stored(algorithm) == kept[algorithm], algorithm
+
+
+def test_a_back_dated_game_rewrites_only_the_month_end_standings_it_changes(
+    season, vera, monkeypatch
+):
+    written = []
+
+    class CountingWriter(month_ends.RowWriter):
+        def add(self, row: tuple) -> None:
+            written.append(row)  # month_ends writes standings alone
+            super().add(row)
+
+    monkeypatch.setattr(month_ends, "RowWriter", CountingWriter)
+    rebuilt_from = date(2024, 7, 16)
+    standings = MonthEndStanding.objects.filter(month_end__gte=rebuilt_from)
+    before = {
+        (row.algorithm, row.month_end, row.player_id): (row.pk, row.position, row.value)
+        for row in standings.all()
+    }
+    assert before
+
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(season[0], season[1], "B", rebuilt_from)],
+        allow_duplicates=True,
+    )
+    recompute_pending()
+
+    after = {
+        (row.algorithm, row.month_end, row.player_id): (row.pk, row.position, row.value)
+        for row in standings.all()
+    }
+    same = [
+        key for key, (_pk, *values) in after.items() if before.get(key, (0,))[1:] == tuple(values)
+    ]
+    moved = [key for key in after if key not in same]
+    assert same and moved
+    # Only the standings that changed were written again.
+    assert len(written) == len(moved)
+    kept = {algorithm: stored(algorithm) for algorithm in ALGORITHMS}
+    for algorithm in ALGORITHMS:
         recompute(algorithm, full=True)
         assert stored(algorithm) == kept[algorithm], algorithm

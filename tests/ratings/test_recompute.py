@@ -211,6 +211,41 @@ def test_a_game_in_the_last_tournaments_week_replays_only_that_tournament_and_it
         assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
 
 
+def test_a_back_dated_game_rewrites_no_row_before_its_place(club):
+    # A club game on the second day of the last tournament: the block algorithms replay
+    # that tournament (rated as one unit before the game) for the state after it, but
+    # its rows are the ones stored, and stay; only the game's own rows are written.
+    vera, players = club
+    start = date(2024, 1, 1)
+    weekly_tournaments_rated(vera, players, start, weeks=6)
+    kept = {
+        algorithm: dict(
+            RatingHistory.objects.filter(algorithm=algorithm).values_list("position", "pk")
+        )
+        for algorithm in HISTORY_ALGORITHMS
+    }
+
+    in_the_last_week = start + timedelta(days=7 * 5 + 1)
+    record_sheet_submit(
+        user=vera, games=[factories.game(players[0], players[3], "B", in_the_last_week)]
+    )
+    results = {result.algorithm: result for result in recompute_pending()}
+
+    for algorithm in BLOCK_ALGORITHMS:
+        assert (results[algorithm].rows, results[algorithm].rewritten) == (14, 2), algorithm
+    # SAGC rates game by game: the tournament's first day is before the game, the
+    # games of its second and third rounds after it.
+    assert results["sagc"].rewritten == 2 + 2 * 2 * 2
+    for algorithm in HISTORY_ALGORITHMS:
+        rewritten = results[algorithm].rewritten
+        rows = RatingHistory.objects.filter(algorithm=algorithm)
+        first_rewritten = rows.count() - rewritten
+        assert dict(rows.filter(position__lt=first_rewritten).values_list("position", "pk")) == {
+            position: pk for position, pk in kept[algorithm].items() if position < first_rewritten
+        }
+        assert stored(algorithm) == replayed_from_scratch(algorithm), algorithm
+
+
 def test_a_game_of_tonight_replays_from_its_place_in_the_replay_order(club, settings):
     settings.RATINGS_CHECKPOINT_EVERY = 1  # a checkpoint after every game near the end
     vera, players = club
@@ -341,10 +376,12 @@ def test_a_write_during_a_staged_replay_keeps_the_rows_before_its_date(club, mon
     (result,) = recompute_pending(["sagc"])
 
     # The first replay's rows up to its last checkpoint before February went in; the
-    # second replay started there, not at the start of the history.
-    assert starts == [first, date(2024, 2, 1)]
-    assert result.replayed_from == date(2024, 2, 1)
-    assert rewrites("sagc") == [first, date(2024, 2, 1)]  # the first pass's rows went in
+    # second replay started at that checkpoint's place (late January: the rows between
+    # it and February were deleted with the tail), not at the start of the history.
+    assert len(starts) == 2 and starts[0] == first
+    assert date(2024, 1, 20) < starts[1] < date(2024, 2, 1)
+    assert result.replayed_from == starts[1]
+    assert rewrites("sagc") == starts  # the first pass's rows went in
     assert 0 < result.rows < 2 * 12
     assert RecomputeState.objects.get(algorithm="sagc").dirty_from is None
     assert stored("sagc") == replayed_from_scratch("sagc")

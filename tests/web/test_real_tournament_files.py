@@ -9,11 +9,13 @@ import html
 import importlib
 import io
 import re
+from datetime import date
 from pathlib import Path
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db.models import Q
 
 from players.models import Game, Player, Tournament
@@ -367,3 +369,42 @@ def test_an_opengotha_file_placed_by_direct_confrontation_says_so_and_exports_it
     # (genNBW2ValueBye="0") is worth nothing: 0-
     assert [line[:4].strip() for line in lines].count("") == 7
     assert not any(" 0+" in line for line in lines)
+
+
+POLISH_STUDENTS = [ARCHIVE / "pagc" / "data" / f"amp{year}.txt" for year in (2006, 2008)]
+
+
+@pytest.mark.skipif(
+    not all(path.is_file() for path in POLISH_STUDENTS),
+    reason=f"amp2006.txt and amp2008.txt not found in {ARCHIVE} (set CLUBRATING_SHARED_DATA)",
+)
+def test_two_editions_named_alike_without_a_tc_code_are_two_tournaments():
+    # Both headers say EV[Polish Students Championship] and give no TC[...]; the second
+    # was refused as "already on file" when the code was the name alone.
+    first, second = (imported(path) for path in POLISH_STUDENTS)
+    assert (first.code, second.code) == (
+        "Polish-Students-Championship-2006",
+        "Polish-Students-Championship-2008",
+    )
+    assert (first.name, second.name) == ("Polish Students Championship",) * 2
+    assert second.games.count() == 40
+    assert (second.start_date, second.end_date) == (date(2008, 7, 12), date(2008, 7, 13))
+
+
+REFUSED_ARCHIVE_FILES = {
+    "pwgc/data/mpk2025.txt": "line 5, column DT: the end date 2025-06-20 is before the start "
+    "2025-07-19",
+    "wagc/data/wagc2008.txt": "line 5, column DT: the end date 2007-05-31 is before the start "
+    "2008-05-28",
+    "pygc/data/mpj2012u12.txt": "line 11, column round 3: '6+/w' and '4-/w' (line 13) give "
+    "both players the same colour",
+}
+
+
+@needs_files
+@pytest.mark.parametrize("name", sorted(REFUSED_ARCHIVE_FILES))
+def test_an_archive_file_broken_for_real_is_refused_saying_what_and_where(name):
+    with pytest.raises(CommandError) as refused:
+        call_command("import_tournament", str(ARCHIVE / name), "--yes", stdout=io.StringIO())
+    assert REFUSED_ARCHIVE_FILES[name] in str(refused.value)
+    assert not Tournament.objects.exists()

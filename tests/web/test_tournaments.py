@@ -443,8 +443,8 @@ def test_the_list_and_the_page_count_the_players_with_a_game_and_the_page_the_re
     listed = client.get("/tournaments/").content.decode()
     row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*Rainy Cup.*?</tr>", listed, re.S).group(0)
     assert re.findall(r"<td[^>]*>\s*(\d+)\s*</td>", row)[-2:] == ["1", "2"]  # games, players
-    page = re.sub(r"\s+", " ", client.get("/tournaments/Rainy-Cup/").content.decode())
+    page = re.sub(r"\s+", " ", client.get("/tournaments/Rainy-Cup-2021/").content.decode())
     assert "1 · 2 <span" in page
     assert "players with a game (the file lists 3: 1 more played none)" in page
-    api = client.get("/api/v1/tournaments/Rainy-Cup/").json()
+    api = client.get("/api/v1/tournaments/Rainy-Cup-2021/").json()
     assert api["player_count"] == 2

@@ -492,9 +492,22 @@ def _header_komi(header, errors: list[RowError]) -> Fraction:
     return komi
 
 
+def _header_code(header, name: str, start: date | None) -> str:
+    """``TC`` if given; else made from ``EV`` and, unless the name holds it, the start's
+    year: a club's yearly event is named alike every year, with no ``TC`` (OpenGotha's
+    h-file has none), and each edition is a tournament of its own (the archive's
+    amp2006 and amp2008, both 'Polish Students Championship')."""
+    if header.get("TC", (0, ""))[1]:
+        return make_code(header["TC"][1])
+    if not make_code(name) or start is None or str(start.year) in name:
+        return make_code(name)
+    return make_code(f"{name} {start.year}")
+
+
 def _header_info(header, rounds: int, errors: list[RowError]) -> TournamentInfo | None:
     name = header.get("EV", (1, ""))[1]
-    code = make_code(header["TC"][1]) if header.get("TC", (0, ""))[1] else make_code(name)
+    dates = _header_dates(header, errors)
+    code = _header_code(header, name, dates[0] if dates else None)
     if not code:
         errors.append(
             RowError(1, "EV", "the header has no EV[...] name (nor a TC[...] code) to go by")
@@ -504,7 +517,6 @@ def _header_info(header, rounds: int, errors: list[RowError]) -> TournamentInfo 
         errors.append(
             RowError(header["CL"][0], "CL", f"'{tournament_class}' is not a class (A, B, C or D)")
         )
-    dates = _header_dates(header, errors)
     komi = _header_komi(header, errors)
     if not code or dates is None:
         return None
