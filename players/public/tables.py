@@ -258,9 +258,9 @@ class RecordSheetTable(RowsInOneCall):
         if player is not None:
             player_name = player.full_name or player.username
         self.player_name = player_name
-        self.columns["value_after"].column.verbose_name = _("New %(value_label)s") % {
-            "value_label": _(algorithm.value_label)
-        }
+        self.columns["value_after"].column.verbose_name = capfirst(
+            _("New %(value_label)s") % {"value_label": _(algorithm.value_label)}
+        )
         # the factor each status gives the change (SAGC's GSF), else the status
         factors = algorithm.status_factors
         self.status_factors = (

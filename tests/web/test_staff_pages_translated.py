@@ -441,8 +441,8 @@ def test_the_printable_club_night_sheet_stays_english_by_default(client, club_wi
 @pytest.mark.parametrize(
     ("language", "games"),
     [
-        (FRENCH, "actuellement 5k, index 100, 2 parties"),
-        (AFRIKAANS, "nou 5k, index 100, 2 spelle"),
+        (FRENCH, "actuellement 5k, indice 100, 2 parties"),
+        (AFRIKAANS, "nou 5k, indeks 100, 2 spelle"),
     ],
 )
 def test_a_players_printable_record_sheet_counts_their_games_in_the_language(
