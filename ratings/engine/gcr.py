@@ -41,7 +41,7 @@ from .base import (
     no_cycle_collection,
     replay,
 )
-from .description import Matchup, ValueScale
+from .description import Matchup, ValueScale, gettext_noop
 from .holistic import Holistic
 from .records import Entry, GameRecord, Status, Winner
 
@@ -144,11 +144,11 @@ SCORES = {Winner.WHITE: (1.0, 0.0), Winner.BLACK: (0.0, 1.0), Winner.JIGO: (0.5,
 
 class Gcr(Holistic[GcrPlayer]):
     name = "gcr"
-    title = "Game Courier Ratings"
+    title = gettext_noop("Game Courier Ratings")
     params_type = GcrParams
     state_type = GcrPlayer
-    value_scale = ValueScale("gcr", "GCR rating (a newcomer is 1500)")
-    prediction_note = (
+    value_scale = ValueScale("gcr", gettext_noop("GCR rating (a newcomer is 1500)"))
+    prediction_note = gettext_noop(
         "Its own expected percentage 50 + (Rw \u2212 Rb)/8, clamped to 0..100; GCR has no "
         "handicap. It keeps no per-game history: each month's games are predicted from a "
         "full GCR of the games up to the previous month's end (everyone 1500 before)."
