@@ -136,7 +136,7 @@ class Anchor(Algorithm[AnchorPlayer]):
     factor_labels = {
         "handicap_stones": gettext_noop("Handicap stones (board-scaled)"),
         "board_factor": gettext_noop("Board factor"),
-        "x": gettext_noop("x = handicap \u2212 (Rw \u2212 Rb)/100"),
+        "x": gettext_noop("x = handicap − (Rw − Rb)/100"),  # noqa: RUF001
         "a": gettext_noop("Factor a"),
         "alpha": gettext_noop("Alpha"),
         "award": gettext_noop("Award"),
@@ -146,10 +146,10 @@ class Anchor(Algorithm[AnchorPlayer]):
     }
     prediction_note = gettext_noop(
         "The probability at which White's expected change is zero: with "
-        "x = H \u2212 (Rw \u2212 Rb)/100 (H scaled on small boards), a win gains "
-        "a\u00b7e^(\u03b1x) and a loss costs a\u00b7e^(\u2212\u03b1x), which balance at "
-        "P(White) = 1 / (1 + e^(2\u03b1x)); "
-        "with \u03b1 = ln 2 / 2 each stone of x halves White's odds."
+        "x = H − (Rw − Rb)/100 (H scaled on small boards), a win gains "  # noqa: RUF001
+        "a·e^(αx) and a loss costs a·e^(−αx), which balance at "  # noqa: RUF001
+        "P(White) = 1 / (1 + e^(2αx)); "  # noqa: RUF001
+        "with α = ln 2 / 2 each stone of x halves White's odds."  # noqa: RUF001
     )
 
     def default_value(self, rank: Rank) -> float:

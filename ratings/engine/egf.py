@@ -252,7 +252,7 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
         "own_adjusted": gettext_noop("Own rating with the handicap"),
         "opponent_adjusted": gettext_noop("Opponent's rating with the handicap"),
         "se": gettext_noop("Expected result (Se)"),
-        "score": gettext_noop("Result (1 win, \u00bd jigo, 0 loss)"),
+        "score": gettext_noop("Result (1 win, ½ jigo, 0 loss)"),
         "con": gettext_noop("Factor con"),
         "bonus": gettext_noop("Bonus"),
         "class": gettext_noop("Tournament class"),
@@ -546,9 +546,9 @@ class Egf2021(_BradleyTerrySet):
     title = gettext_noop("EGF GoR (2021 system)")
     params_type = Egf2021Params
     prediction_note = gettext_noop(
-        "Its own expected result Se = 1 / (1 + exp(\u03b2(Rb') \u2212 \u03b2(Rw'))), "
-        "\u03b2(r) = \u22127 ln(3300 \u2212 r), Black's rating raised by 100 (H \u2212 0.5) "
-        "for H \u2265 1. Within a tournament: the ratings at its start, as the set rates it."
+        "Its own expected result Se = 1 / (1 + exp(β(Rb') − β(Rw'))), "  # noqa: RUF001
+        "β(r) = −7 ln(3300 − r), Black's rating raised by 100 (H − 0.5) "  # noqa: RUF001
+        "for H ≥ 1. Within a tournament: the ratings at its start, as the set rates it."
     )
     rating_ceiling = 3300
     se_function = staticmethod(se_2021)
@@ -561,8 +561,8 @@ class Egf2020(_BradleyTerrySet):
     title = gettext_noop("EGF GoR (2020 commission recommendation)")
     params_type = Egf2020Params
     prediction_note = gettext_noop(
-        "Its own expected result Se = 1 / (1 + exp(B(Rb') \u2212 B(Rw'))), "
-        "B(r) = \u22126 ln(3200 \u2212 r), Black's rating raised by 100 (H \u2212 0.5). "
+        "Its own expected result Se = 1 / (1 + exp(B(Rb') − B(Rw'))), "  # noqa: RUF001
+        "B(r) = −6 ln(3200 − r), Black's rating raised by 100 (H − 0.5). "  # noqa: RUF001
         "Within a tournament: the ratings at its start."
     )
     rating_ceiling = 3200
@@ -578,7 +578,7 @@ class EgfLegacy(EgfAlgorithm):
     params_type = EgfLegacyParams
     prediction_note = gettext_noop(
         "Its own expected result 1 / (exp(D/a) + 1) for the weaker side, D the gap of the "
-        "handicap-adjusted ratings, a = 205 \u2212 r/20 of the weaker; without eps (0.016, "
+        "handicap-adjusted ratings, a = 205 − r/20 of the weaker; without eps (0.016, "  # noqa: RUF001
         "a deflation that makes the two sides' Se add up to less than 1). Within a "
         "tournament: the ratings at its start."
     )

@@ -102,7 +102,7 @@ class FrenchParams:
 
 
 # The calculator's scale of a typed French level, which the anchor system shares.
-LADDER_SCALE = ValueScale("ladder", gettext_noop("French level / anchor rating (1d = 0\u202699)"))
+LADDER_SCALE = ValueScale("ladder", gettext_noop("French level / anchor rating (1d = 0…99)"))
 LEVEL_TO_GOR = GRADE_BORDER  # a level of 0 (the bottom of 1d) is GoR 2050
 
 
@@ -322,8 +322,8 @@ class French(Algorithm[FrenchPlayer]):
         "basic_rule": gettext_noop("Limits used"),
         "basic_min": gettext_noop("Lowest basic change"),
         "basic_max": gettext_noop("Highest basic change"),
-        "mixed_min": gettext_noop("Lowest change against a player below \u22122000"),
-        "mixed_max": gettext_noop("Highest change against a player below \u22122000"),
+        "mixed_min": gettext_noop("Lowest change against a player below −2000"),  # noqa: RUF001
+        "mixed_max": gettext_noop("Highest change against a player below −2000"),  # noqa: RUF001
         "basic_change": gettext_noop("Basic change"),
         "handicap_factor": gettext_noop("Handicap factor"),
         "change_after_handicap": gettext_noop("After the handicap"),
@@ -341,7 +341,7 @@ class French(Algorithm[FrenchPlayer]):
         "barrier": gettext_noop("Barrier"),
     }
     prediction_note = gettext_noop(
-        "The ladder states no probability. Its fictitious levels (Black + 100 (H \u2212 0.5)) "
+        "The ladder states no probability. Its fictitious levels (Black + 100 (H − 0.5)) "  # noqa: RUF001
         "put on the EGF scale as GoR 2050 + level (both call 0..99 and 2050..2149 1d), then "
         "the EGF 2021 curve. Komi plays no part. Within a tournament: the levels at its "
         "start (the ladder corrects a tournament's starting levels after seeing its results)."

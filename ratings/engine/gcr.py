@@ -149,7 +149,7 @@ class Gcr(Holistic[GcrPlayer]):
     state_type = GcrPlayer
     value_scale = ValueScale("gcr", gettext_noop("GCR rating (a newcomer is 1500)"))
     prediction_note = gettext_noop(
-        "Its own expected percentage 50 + (Rw \u2212 Rb)/8, clamped to 0..100; GCR has no "
+        "Its own expected percentage 50 + (Rw − Rb)/8, clamped to 0..100; GCR has no "  # noqa: RUF001
         "handicap. It keeps no per-game history: each month's games are predicted from a "
         "full GCR of the games up to the previous month's end (everyone 1500 before)."
     )
