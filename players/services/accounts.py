@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
-from django.utils.translation import get_language, gettext, pgettext
+from django.utils.translation import get_language, gettext, override, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from clubrating.usernames import canonical_username
@@ -41,9 +41,9 @@ class Role(models.TextChoices):
     """What an account may do; committee members are volunteers too."""
 
     # Player accounts, linked to their record, are of this role too.
-    READER = "reader", "Player (no volunteer role)"
-    VOLUNTEER = "volunteer", "Volunteer"
-    COMMITTEE = "committee", "Committee"
+    READER = "reader", _("Player (no volunteer role)")
+    VOLUNTEER = "volunteer", _("Volunteer")
+    COMMITTEE = "committee", _("Committee")
 
 
 ROLE_GROUPS = {
@@ -150,12 +150,14 @@ def account_create(
         with transaction.atomic():
             account = accounts.create_user(username=username, password=password)
             _set_role(account, role)
+            with override(None):  # the audit trail is written in English
+                summary = f"{username} ({Role(role).label})"
             audit(
                 user,
                 "account_create",
                 account,
                 after=account_snapshot(account),
-                summary=f"{username} ({Role(role).label})",
+                summary=summary,
             )
             if player is not None:
                 link(user, account, player)

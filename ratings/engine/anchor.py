@@ -187,7 +187,7 @@ class Anchor(Algorithm[AnchorPlayer]):
 
     def skip_reason(self, record: GameRecord) -> str:
         if record.status is Status.FREE:
-            return "the anchor system does not rate free games"
+            return gettext_noop("the anchor system does not rate free games")
         if record.board_size not in BOARD_FACTORS:
             return f"no rule for a {record.board_size}x{record.board_size} board"
         if record.winner is None:

@@ -353,7 +353,7 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
     def skip_reason(self, record: GameRecord) -> str:
         """Why this set does not rate ``record``; empty when it does."""
         if record.status is Status.FREE:
-            return "free games are not rated by EGF GoR"
+            return gettext_noop("free games are not rated by EGF GoR")
         if record.board_size != EGF_BOARD_SIZE:
             size = record.board_size
             return f"EGF GoR rates 19x19 games only, not {size}x{size}"
@@ -363,9 +363,9 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
                 f"handicap stones ({record.handicap} given)"
             )
         if record.winner is None:
-            return "the game has no result"
+            return gettext_noop("the game has no result")
         if record.white == record.black:
-            return "a player cannot play themselves"
+            return gettext_noop("a player cannot play themselves")
         if record.tournament_class not in CLASS_WEIGHTS:
             return f"'{record.tournament_class}' is not a tournament class (A, B, C or D)"
         return ""

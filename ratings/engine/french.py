@@ -423,9 +423,9 @@ class French(Algorithm[FrenchPlayer]):
         """Why the ladder does not rate this game, or "" when it does."""
         p = self.params
         if record.status is Status.FREE:
-            return "free games are not rated by the French ladder"
+            return gettext_noop("free games are not rated by the French ladder")
         if record.winner is None:
-            return "the game has no result"
+            return gettext_noop("the game has no result")
         if record.white == record.black:
             return f"'{record.white}' cannot play themselves"
         if not 0 <= record.handicap <= p.max_handicap:

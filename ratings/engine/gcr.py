@@ -161,11 +161,11 @@ class Gcr(Holistic[GcrPlayer]):
 
     def skip_reason(self, record: GameRecord) -> str:
         if record.status is Status.FREE:
-            return "GCR does not rate free games"
+            return gettext_noop("GCR does not rate free games")
         if record.board_size != RATED_BOARD_SIZE:
             return f"GCR rates 19x19 games only, not {record.board_size}x{record.board_size}"
         if record.winner not in SCORES:
-            return "a game needs a winner (W, B or D for jigo)"
+            return gettext_noop("a game needs a winner (W, B or D for jigo)")
         return ""
 
     def count(self, state: GcrState, record: GameRecord, times: int = 1) -> None:

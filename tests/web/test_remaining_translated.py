@@ -248,3 +248,57 @@ def test_an_invitation_to_a_new_account_is_written_in_the_inviting_persons_langu
 
     assert response.status_code == 302
     assert [mail.subject for mail in delivered()] == [subject]
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        (FRENCH, ": les parties libres ne sont pas comptées par le GoR EGF."),
+        (AFRIKAANS, "vrye spelle word nie deur EGF GoR gegradeer nie."),
+        (ENGLISH, "Not rated: free games are not rated by EGF GoR."),
+    ],
+)
+def test_why_a_game_was_not_rated_is_said_in_the_readers_language(language, sentence):
+    from players.web.explanations import how_html
+    from ratings.engine.egf import Egf2021
+    from ratings.engine.explanation import StoredChange
+
+    rank = parse_rank("5k")
+    change = StoredChange(
+        factors={},
+        value_before=1700,
+        change=0,
+        value_after=1700,
+        rank_before=rank,
+        rank_after=rank,
+        skipped="free games are not rated by EGF GoR",
+    )
+
+    with translation.override(language):
+        assert sentence in text_of(how_html(Egf2021(), change).encode())
+
+
+@pytest.mark.parametrize(
+    ("language", "role"), [(FRENCH, "Bénévole"), (AFRIKAANS, "Vrywilliger"), (ENGLISH, "Volunteer")]
+)
+def test_the_invitation_names_the_role_in_its_language(connie, delivered, language, role):
+    signed_in(connie).post(
+        "/committee/accounts/new/",
+        {"username": "vic", "role": "volunteer", "email": "vic@example.org"},
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+
+    (mail,) = delivered()
+    assert f"vic ({role})" in mail.body
+
+
+def test_the_audit_trail_names_the_new_accounts_role_in_english(connie):
+    from players.models import AuditEntry
+
+    signed_in(connie).post(
+        "/committee/accounts/new/",
+        {"username": "vic", "role": "volunteer", "email": "vic@example.org"},
+        HTTP_ACCEPT_LANGUAGE=FRENCH,
+    )
+
+    assert AuditEntry.objects.get(action="account_create").summary == "vic (Volunteer)"
