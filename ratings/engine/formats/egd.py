@@ -1177,7 +1177,7 @@ def egd_losses(tournament: TournamentFile) -> list[str]:
     game by game a komi other than the file's (even games) or 0.5 (handicap games),
     another board size or status."""
     info = tournament.tournament
-    losses = [
+    losses: list[str] = [
         Message(
             gettext_noop("%(player)s: the EGD PIN '%(pin)s' is not digits and is left out"),
             player=player.username,
