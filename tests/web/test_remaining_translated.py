@@ -302,3 +302,16 @@ def test_the_audit_trail_names_the_new_accounts_role_in_english(connie):
     )
 
     assert AuditEntry.objects.get(action="account_create").summary == "vic (Volunteer)"
+
+
+@pytest.mark.parametrize(
+    ("language", "help_text"),
+    [(FRENCH, "t pour aujourd'hui"), (AFRIKAANS, "t vir vandag"), (ENGLISH, "t for today")],
+)
+def test_the_committees_date_help_is_read_in_the_page_language(language, help_text):
+    from players.committee.forms import AdjustmentForm
+
+    with translation.override(language):
+        shown = str(AdjustmentForm.base_fields["date"].help_text)
+
+    assert help_text in shown
