@@ -62,11 +62,14 @@ def mail_create(
     context: dict[str, Any] | None = None,
     to: str | None = None,
     subject_params: dict[str, Any] | None = None,
+    language: str | None = None,
 ) -> OutgoingMail | None:
     """Render the mail ``template`` (``mail/<template>.txt`` and ``.html``) for ``user``
     in their language and put it in the outbox under ``key``; its sending is queued when
     the transaction commits. None when ``user`` has no confirmed address (and ``to``
-    gives none), turned ``kind`` off, or a mail of that ``key`` exists already."""
+    gives none), turned ``kind`` off, or a mail of that ``key`` exists already.
+    ``language``: the one to write in when ``user`` has chosen none (an invitation to a
+    new account: the inviting person's)."""
     profile = MailProfile.objects.get_or_create(user=user)[0] if user is not None else None
     address = to or (user.email if user is not None else "")
     if not address or (profile is not None and not profile.wants(kind)):
@@ -86,7 +89,10 @@ def mail_create(
             "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
         }
-    with translation.override(language_of(profile)):
+    reader_language = language_of(profile)
+    if language and not (profile is not None and profile.language):
+        reader_language = language
+    with translation.override(reader_language):
         # A plural subject (ngettext_lazy) takes its count from ``subject_params``.
         rendered_subject = str(subject % subject_params) if subject_params else str(subject)
         context["subject"] = rendered_subject

@@ -14,11 +14,12 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, Rank, RankError, parse_rank
 
 from .dates import TYPED_DATE_HELP, TypedDateError, parse_typed_date
+from .translated import translated
 
 
 def rank_to_code(rank: Rank) -> int:
@@ -64,7 +65,7 @@ class RankFormField(forms.Field):
         try:
             return parse_rank(str(value))
         except RankError as error:
-            raise ValidationError(str(error), code="invalid_rank") from None
+            raise ValidationError(translated(error.message), code="invalid_rank") from None
 
 
 class TypedDateInput(forms.DateInput):
@@ -88,7 +89,14 @@ class TypedDateInput(forms.DateInput):
 
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
-        context["widget"]["attrs"]["data-today"] = timezone.localdate().isoformat()
+        today = timezone.localdate().isoformat()
+        attrs = context["widget"]["attrs"]
+        attrs["data-today"] = today
+        # the script's button, in the page's language
+        attrs["data-today-label"] = pgettext("date field's button", "Today")
+        attrs["data-today-aria-label"] = pgettext("date field's button", "Today (%(date)s)") % {
+            "date": today
+        }
         return context
 
 
@@ -137,7 +145,7 @@ class RankField(models.SmallIntegerField):
         try:
             return parse_rank(str(value))
         except RankError as error:
-            raise ValidationError(str(error), code="invalid_rank") from None
+            raise ValidationError(translated(error.message), code="invalid_rank") from None
 
     def get_prep_value(self, value):
         if value is None:

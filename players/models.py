@@ -18,7 +18,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 from ratings.engine.records import GameRecord, Status, Winner
 
@@ -311,15 +311,15 @@ class Player(models.Model):
 
 class Tournament(models.Model):
     class EgfClass(models.TextChoices):
-        A = "A", "A (weight 1)"
-        B = "B", "B (weight 0.75)"
-        C = "C", "C (weight 0.5)"
-        D = "D", "D (weight 0.25)"
+        A = "A", gettext_lazy("A (weight 1)")
+        B = "B", gettext_lazy("B (weight 0.75)")
+        C = "C", gettext_lazy("C (weight 0.5)")
+        D = "D", gettext_lazy("D (weight 0.25)")
 
     class Standings(models.TextChoices):
-        OWN = "", "by its own criteria"
-        EGD = "egd", "as the h-file has them"
-        OPENGOTHA = "opengotha", "by the OpenGotha file's placement criteria"
+        OWN = "", gettext_lazy("by its own criteria")
+        EGD = "egd", gettext_lazy("as the h-file has them")
+        OPENGOTHA = "opengotha", gettext_lazy("by the OpenGotha file's placement criteria")
 
     code = models.SlugField(max_length=50, unique=True)
     name = models.CharField(max_length=200)
@@ -525,15 +525,15 @@ GAME_CONTENT_FIELDS = (
 
 class Game(Entry):
     class Winner(models.TextChoices):
-        WHITE = "W", "White"
-        BLACK = "B", "Black"
-        JIGO = "D", "Jigo"
+        WHITE = "W", pgettext_lazy("player", "White")
+        BLACK = "B", pgettext_lazy("player", "Black")
+        JIGO = "D", gettext_lazy("Jigo")
 
     class Status(models.TextChoices):
-        FREE = "free", "Free"
-        NORMAL = "normal", "Normal"
-        TOURNAMENT = "tournament", "Tournament"
-        INTERNET = "internet", "Internet"
+        FREE = "free", pgettext_lazy("game status", "Free")
+        NORMAL = "normal", pgettext_lazy("game status", "Normal")
+        TOURNAMENT = "tournament", pgettext_lazy("game status", "Tournament")
+        INTERNET = "internet", pgettext_lazy("game status", "Internet")
 
     round = models.PositiveIntegerField(default=0)
     white = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="games_as_white")
@@ -753,8 +753,8 @@ class Adjustment(Entry):
     """A committee reset of one player's rank (and value), for one algorithm or all."""
 
     class Reason(models.TextChoices):
-        RESYNC = "resync", "Resync with national rank"
-        COMMITTEE = "committee", "Committee decision"
+        RESYNC = "resync", gettext_lazy("Resync with national rank")
+        COMMITTEE = "committee", gettext_lazy("Committee decision")
 
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="adjustments")
     algorithm = models.CharField(max_length=20, blank=True, help_text="Empty: all algorithms.")
@@ -829,16 +829,16 @@ class GameReport(models.Model):
     that it stands as recorded)."""
 
     class Kind(models.TextChoices):
-        WRONG_RESULT = "wrong_result", "Wrong result"
-        DID_NOT_PLAY = "did_not_play", "I did not play this"
-        WRONG_OPPONENT = "wrong_opponent", "Wrong opponent"
-        WRONG_DATE = "wrong_date", "Wrong date"
-        OTHER = "other", "Something else"
+        WRONG_RESULT = "wrong_result", gettext_lazy("Wrong result")
+        DID_NOT_PLAY = "did_not_play", gettext_lazy("I did not play this")
+        WRONG_OPPONENT = "wrong_opponent", gettext_lazy("Wrong opponent")
+        WRONG_DATE = "wrong_date", gettext_lazy("Wrong date")
+        OTHER = "other", gettext_lazy("Something else")
 
     class Resolution(models.TextChoices):
-        CORRECTED = "corrected", "Corrected"
-        VOIDED = "voided", "Voided"
-        AS_RECORDED = "as_recorded", "Stands as recorded"
+        CORRECTED = "corrected", gettext_lazy("Corrected")
+        VOIDED = "voided", gettext_lazy("Voided")
+        AS_RECORDED = "as_recorded", gettext_lazy("Stands as recorded")
 
     game = models.ForeignKey(Game, on_delete=models.PROTECT, related_name="reports")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="game_reports")

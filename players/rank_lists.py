@@ -52,6 +52,7 @@ from players.selectors.resync import (
     RankList,
     parse_rank_list,
 )
+from players.translated import translated
 from ratings.engine.ranks import Rank, RankError, parse_rank
 
 EGD = "EGD rating list"
@@ -271,7 +272,7 @@ def _read_egd(lines: list[str], default_date: date | None, list_date_first: bool
             try:
                 rank = ranks[grade] = parse_rank(grade)
             except RankError as error:
-                result.bad.append(BadLine(number, stripped, str(error)))
+                result.bad.append(BadLine(number, stripped, translated(error.message)))
                 continue
         if gor not in ratings:
             ratings[gor] = Decimal(gor) if gor > 0 else None  # 0: a new record, no GoR yet

@@ -47,7 +47,7 @@ lazy_interpolated = lazy(_interpolated, str)
 def algorithm_choices(everything: str) -> list[tuple[str, str]]:
     algorithms = registry()
     return [("", everything)] + [
-        (name, f"{name}: {algorithms[name].title}") for name in maintained_algorithms()
+        (name, f"{name}: {_(algorithms[name].title)}") for name in maintained_algorithms()
     ]
 
 

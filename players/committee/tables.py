@@ -311,7 +311,9 @@ class RecomputeTable(tables.Table):
         row_attrs = {"data-algorithm": lambda record: record.name}
 
     def render_name(self, record):
-        return format_html("<strong>{}</strong><br><small>{}</small>", record.name, record.title)
+        return format_html(
+            "<strong>{}</strong><br><small>{}</small>", record.name, gettext_now(record.title)
+        )
 
     def render_status(self, record):
         if record.stalled:

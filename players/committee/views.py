@@ -274,7 +274,12 @@ def resync_batch_revert(request, pk: int):
     confirm; POST: revert it."""
     batch = get_object_or_404(selectors.resync_batches(), pk=pk)
     for adjustment in batch.adjustments.select_related("player"):
-        check_player(request.user, COMMITTEE, adjustment.player, f"resync {batch.pk}")
+        check_player(
+            request.user,
+            COMMITTEE,
+            adjustment.player,
+            _("resync %(number)s") % {"number": batch.pk},
+        )
     if request.method != "POST":
         return _revert_plan(request, batch)
     try:
@@ -392,7 +397,12 @@ def player_edit(request, username: str):
 def tournament_class(request, code: str):
     """Correct a tournament's EGF class; the EGF algorithms recompute its games."""
     tournament = get_object_or_404(Tournament, code=code)
-    check_club(request.user, COMMITTEE, tournament.club_id, f"correct the class of {code}")
+    check_club(
+        request.user,
+        COMMITTEE,
+        tournament.club_id,
+        _("correct the class of %(code)s") % {"code": code},
+    )
     form = TournamentClassForm(request.POST or None, initial={"egf_class": tournament.egf_class})
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
@@ -633,7 +643,7 @@ def _club_role_changed(account, data: dict) -> str:
 @require_POST
 def account_roles(request, pk: int):
     account = _account(request, pk)
-    check_federation(request.user, "a role for every club")
+    check_federation(request.user, _("a role for every club"))
     form = AccountRoleForm(request.POST)
     if form.is_valid():
         try:
@@ -747,7 +757,7 @@ def recompute_status(request):
 def recompute_full(request):
     """Replay every club's ratings: the federation committee's (a club's committee reads
     the status)."""
-    check_federation(request.user, "a full recompute of every club's ratings")
+    check_federation(request.user, _("a full recompute of every club's ratings"))
     form = FullRecomputeForm(request.POST)
     if not form.is_valid():
         messages.error(

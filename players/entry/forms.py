@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, pgettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from players import lookup
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
@@ -156,7 +156,10 @@ class Directory:
         exact = players.get(text) or players.get(text.lower())
         if exact is not None:
             return lookup.resolve(lookup.Lookup(text, player=exact))
-        return lookup.resolve(self._index.index.find(text), if_new="add them first")
+        return lookup.resolve(
+            self._index.index.find(text),
+            if_new=pgettext("a name on the sheet that is a new player", "add them first"),
+        )
 
     def tournament(self, code: str) -> Tournament | None:
         return self._tournaments.get(code)

@@ -38,7 +38,9 @@ class GameChangePage(ABC):
     def __init__(self, request: HttpRequest, pk: int) -> None:
         self.request, self.pk = request, pk
         self.game = game_or_404(pk)
-        check_club(request.user, VOLUNTEERS, self.game.club_id, f"game {pk}")
+        check_club(
+            request.user, VOLUNTEERS, self.game.club_id, _("game %(number)s") % {"number": pk}
+        )
 
     def response(self) -> HttpResponse:
         if self.game.is_void:

@@ -58,7 +58,12 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
     report = selectors.report_or_none(pk)
     if report is None:
         raise Http404(f"no report {pk}")
-    check_club(request.user, VOLUNTEERS, report.game.club_id, f"game {report.game_id}")
+    check_club(
+        request.user,
+        VOLUNTEERS,
+        report.game.club_id,
+        _("game %(number)s") % {"number": report.game_id},
+    )
     form = ReportResolveForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:

@@ -674,7 +674,7 @@ class CrosstableTable(RowsInOneCall):
             setattr(self, f"render_{name}", functools.partial(self.round_html, column.number))
         for name, column in score_columns:
             setattr(self, f"render_{name}", functools.partial(self.score_html, column.render))
-        label = algorithm.short_title
+        label = _(algorithm.short_title)
         self.columns["value_before"].column.verbose_name = _("%(algorithm)s before") % {
             "algorithm": label
         }

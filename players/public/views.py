@@ -344,7 +344,7 @@ def player_sheet_print(request: HttpRequest, username: str) -> HttpResponse:
     if not algorithm.has_history:
         raise Http404(
             _("%(algorithm)s rates all games at once: it keeps no record sheet")
-            % {"algorithm": algorithm.title}
+            % {"algorithm": _(algorithm.title)}
         )
     table = RecordSheetTable(
         log_rows(player, algorithm.name),

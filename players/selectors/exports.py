@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 
 from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
 from players.selectors.players import clubs_players
+from players.translated import translated
 from ratings.algorithms import primary_algorithm
 from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
@@ -363,7 +364,7 @@ def tournament_egd(tournament: Tournament, *, country: str = "XX") -> EgdExport:
     except ValueError as error:
         raise NotExportable(
             _("%(code)s cannot be written as an h-file: %(error)s")
-            % {"code": tournament.code, "error": error}
+            % {"code": tournament.code, "error": translated(error.args[0])}
         ) from None
     losses = egd_losses(exported)
     # One comment line each (a line starting with ';'); brackets would read as a header.
@@ -393,7 +394,7 @@ def tournament_opengotha(tournament: Tournament, *, country: str = "") -> str:
     except ValueError as error:
         raise NotExportable(
             _("%(code)s cannot be written as an OpenGotha file: %(error)s")
-            % {"code": tournament.code, "error": error}
+            % {"code": tournament.code, "error": translated(error.args[0])}
         ) from None
 
 

@@ -30,6 +30,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
+from players.translated import translated
 from ratings.engine.ranks import Rank, RankError, parse_rank
 
 DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
@@ -162,11 +163,11 @@ def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, 
     except RankError as error:
         # "15 kyu" written with a space, in a list separated by spaces
         if not (by_spaces and len(fields) >= 2):
-            raise LineError(str(error)) from None
+            raise LineError(translated(error.message)) from None
         try:
             rank = parse_rank(f"{fields[-1]} {rank_text}")
         except RankError:
-            raise LineError(str(error)) from None
+            raise LineError(translated(error.message)) from None
         fields.pop()
     if by_spaces:
         name = " ".join(fields)

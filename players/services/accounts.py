@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.db import IntegrityError, models, transaction
 from django.urls import reverse
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, override, pgettext
 from django.utils.translation import gettext_lazy as _
 
 from clubrating.usernames import canonical_username
@@ -41,9 +41,9 @@ class Role(models.TextChoices):
     """What an account may do; committee members are volunteers too."""
 
     # Player accounts, linked to their record, are of this role too.
-    READER = "reader", "Player (no volunteer role)"
-    VOLUNTEER = "volunteer", "Volunteer"
-    COMMITTEE = "committee", "Committee"
+    READER = "reader", _("Player (no volunteer role)")
+    VOLUNTEER = "volunteer", _("Volunteer")
+    COMMITTEE = "committee", _("Committee")
 
 
 ROLE_GROUPS = {
@@ -137,20 +137,27 @@ def account_create(
         raise ServiceError(refusal, [(None, "username", refusal)])
     username = get_user_model().normalize_username(username)
     if Role(role) != Role.READER:
-        check_federation_scope(user, "a role for every club")
+        check_federation_scope(user, gettext("a role for every club"))
     if player is not None:
-        check_player_scope(user, COMMITTEE, player, f"{player.username}'s record")
+        check_player_scope(
+            user,
+            COMMITTEE,
+            player,
+            gettext("%(username)s's record") % {"username": player.username},
+        )
         _check_player_unlinked(player)
     try:
         with transaction.atomic():
             account = accounts.create_user(username=username, password=password)
             _set_role(account, role)
+            with override(None):  # the audit trail is written in English
+                summary = f"{username} ({Role(role).label})"
             audit(
                 user,
                 "account_create",
                 account,
                 after=account_snapshot(account),
-                summary=f"{username} ({Role(role).label})",
+                summary=summary,
             )
             if player is not None:
                 link(user, account, player)
@@ -193,7 +200,12 @@ def account_link_player(*, user, account, player: Player | None):
     page and their reports. One account per record, one record per account."""
     _check_may_change(user, account)
     if player is not None:
-        check_player_scope(user, COMMITTEE, player, f"{player.username}'s record")
+        check_player_scope(
+            user,
+            COMMITTEE,
+            player,
+            gettext("%(username)s's record") % {"username": player.username},
+        )
         _check_player_unlinked(player, account)
     with transaction.atomic():
         try:
@@ -214,7 +226,7 @@ def account_set_roles(*, user, account, role: Role):
     """Give an account the role ``role``. A committee member cannot drop their own
     committee role, so the club cannot lock itself out of the committee pages. These
     roles are held for every club: the federation's committee gives them."""
-    check_federation_scope(user, "a role for every club")
+    check_federation_scope(user, gettext("a role for every club"))
     _check_may_change(user, account)
     if (
         account.pk == user.pk
@@ -273,6 +285,8 @@ def invitation_send(*, user, account, email: str):
             to=email,
             template="invitation",
             subject=_("Your account on the Go club ratings"),
+            # a new account has no language yet: the inviting person's, not the site's
+            language=get_language(),
             context={
                 "account": account,
                 "inviter": user.get_full_name() or user.username,
@@ -325,7 +339,7 @@ def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
             gettext("'%(role)s' is not a role") % {"role": role},
             [(None, "role", pgettext("problem", "not a role"))],
         )
-    check_club(user, COMMITTEE, club.pk, f"the roles of {club.name}")
+    check_club(user, COMMITTEE, club.pk, gettext("the roles of %(club)s") % {"club": club.name})
     if is_reserved_username(account.username):
         raise ServiceError(
             gettext("'%(username)s' is the site's own account; it has no login")
@@ -352,7 +366,7 @@ def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
 def club_role_revoke(*, user, account, club: Club, role: str) -> None:
     """Take the role ``role`` for ``club`` from ``account``. A club committee member
     cannot drop their own committee role (as with the roles for every club)."""
-    check_club(user, COMMITTEE, club.pk, f"the roles of {club.name}")
+    check_club(user, COMMITTEE, club.pk, gettext("the roles of %(club)s") % {"club": club.name})
     if account.pk == user.pk and role == COMMITTEE and not is_federation_committee(user):
         message = _own_committee_role()
         raise ServiceError(message, [(None, "role", message)])

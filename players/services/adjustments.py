@@ -246,7 +246,9 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
         now = timezone.now()
         adjustments = list(batch.adjustments.select_related("player").filter(voided_at=None))
         for adjustment in adjustments:
-            check_player_scope(user, COMMITTEE, adjustment.player, f"resync {batch.pk}")
+            check_player_scope(
+                user, COMMITTEE, adjustment.player, _("resync %(number)s") % {"number": batch.pk}
+            )
         restored_ranks = national_ranks_before(batch)
         players = [adjustment.player for adjustment in adjustments]
         for adjustment in adjustments:

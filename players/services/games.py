@@ -548,7 +548,7 @@ def record_sheet_submit(
     """Store a whole paper record sheet, or nothing. With ``club``, the sheet is that
     club's evening or tournament (its games the club's, whoever played them), entered
     by one of the club's volunteers; without, the federation's."""
-    check_club_scope(user, VOLUNTEERS, club.pk if club else None, "this sheet")
+    check_club_scope(user, VOLUNTEERS, club.pk if club else None, _("this sheet"))
     if not games:
         raise ServiceError(_("a record sheet needs at least one game"))
     problems = [
@@ -629,7 +629,7 @@ def game_correct(
         raise ServiceError(_("the correction has errors; nothing was changed"), problems)
     with transaction.atomic():
         game = _locked_game(game_id, version)
-        check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
+        check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
         if game.is_void:
             raise ServiceError(
                 _("game %(number)s is void; it cannot be corrected") % {"number": game.pk}
@@ -747,7 +747,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         )
     with transaction.atomic():
         game = _locked_game(game_id, version)
-        check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
+        check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
         if game.is_void:
             raise ServiceError(_("game %(number)s is already void") % {"number": game.pk})
         before = game_snapshot(game)

@@ -100,7 +100,9 @@ def player_create(
     """A new player. With ``family_name`` or ``given_name`` the full name is derived
     from them; else ``full_name`` is split (``models.split_full_name``)."""
     if club is not None:
-        check_club_scope(user, VOLUNTEERS, club.pk, f"a new player of {club.name}")
+        check_club_scope(
+            user, VOLUNTEERS, club.pk, _("a new player of %(club)s") % {"club": club.name}
+        )
     problems = []
     if Player.objects.filter(username=username).exists():
         problems.append((None, "username", pgettext("problem", "already taken")))
@@ -157,7 +159,12 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         raise ValueError(f"not a field a player is corrected by: {', '.join(sorted(unknown))}")
     check_player_scope(user, COMMITTEE, player)
     if changes.get("club") is not None:
-        check_club_scope(user, COMMITTEE, changes["club"].pk, f"a move to {changes['club'].name}")
+        check_club_scope(
+            user,
+            COMMITTEE,
+            changes["club"].pk,
+            _("a move to %(club)s") % {"club": changes["club"].name},
+        )
     problems: list[tuple[Any, str, str]] = []
     for name in ("entry_rank", "national_rank"):
         rank = changes.get(name, getattr(player, name))

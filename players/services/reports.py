@@ -124,7 +124,7 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
             .get(pk=report_id)
         )
         game = report.game
-        check_club_scope(user, VOLUNTEERS, game.club_id, f"game {game.pk}")
+        check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
         if not report.is_open:
             raise ServiceError(_("report %(number)s was resolved already") % {"number": report.pk})
         if resolution == GameReport.Resolution.VOIDED and not game.is_void:

@@ -22,6 +22,7 @@ from players.services.games import accepted_game_dates, game_date_problem
 from players.services.imports import ImportResult, game_input, games_import, import_duplicates
 from players.services.players import players_create
 from players.services.tournaments import tournament_create
+from players.translated import translated
 from ratings.engine.formats import (
     FilePlayer,
     TournamentFile,
@@ -154,7 +155,9 @@ def _rating_notes(file_player: FilePlayer) -> tuple[str, ...]:
     """What the preview says of a rating the file gives that is no declared GoR (the
     player starts from their rank)."""
     reason = rating_not_declared(file_player)
-    return (_("%(reason)s; starts from the rank") % {"reason": reason},) if reason else ()
+    return (
+        (_("%(reason)s; starts from the rank") % {"reason": translated(reason)},) if reason else ()
+    )
 
 
 class _Matcher:
@@ -424,7 +427,10 @@ def tournament_import(
             new_tournaments = []
             if tournament is not None:
                 check_club_scope(
-                    user, VOLUNTEERS, tournament.club_id, f"the tournament {tournament.code}"
+                    user,
+                    VOLUNTEERS,
+                    tournament.club_id,
+                    _("the tournament %(code)s") % {"code": tournament.code},
                 )
             else:
                 tournament = tournament_create(

@@ -103,7 +103,7 @@ def tournament_create(
     (None: the federation's; a club's volunteers create their own club's only: its
     imported games are then the club's to correct and void). ``summary`` says where it
     came from in the audit trail (default: its code)."""
-    check_club_scope(user, VOLUNTEERS, club.pk if club else None, "a tournament of this club")
+    check_club_scope(user, VOLUNTEERS, club.pk if club else None, _("a tournament of this club"))
     problems = []
     code_problem = tournament_code_problem(code)
     if code_problem:

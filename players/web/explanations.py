@@ -117,7 +117,10 @@ def _adjustment(step: Step, algorithm: Algorithm) -> str:
 
 
 def _not_rated(step: Step, algorithm: Algorithm) -> str:
-    return _("Not rated: %(reason)s.") % {"reason": step.numbers["reason"]}
+    # a reason the engine marked (a free game) is translated; one with values in it
+    # (a board size) is stored as the engine wrote it, in English
+    reason = step.numbers["reason"]
+    return _("Not rated: %(reason)s.") % {"reason": _(reason) if reason else reason}
 
 
 def _sum(step: Step, algorithm: Algorithm) -> str:

@@ -10,8 +10,8 @@ from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Fieldset, Layout, Row, Submit
 from django import forms
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from players.fields import FiniteDecimalField, RankFormField
 from players.lookup import LazyIndex, player_from_text
@@ -145,7 +145,7 @@ class CalculatorForm(forms.Form):
             key: names for key, _label, names in scales if any(name in algorithms for name in names)
         }
         self.fields["value_scale"].choices = [
-            (key, label) for key, label, _names in scales if key in self.scales
+            (key, gettext(label)) for key, label, _names in scales if key in self.scales
         ]
         # a typed value is in the primary algorithm's scale unless another is chosen
         self.default_scale = next(

@@ -30,7 +30,7 @@ from fractions import Fraction
 from typing import Any
 
 from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState, RowSide
-from .description import Matchup, RankScale, logistic
+from .description import Matchup, RankScale, gettext_noop, logistic
 from .french import LADDER_SCALE
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank, RankError, parse_rank
 from .records import Entry, GameRecord, Status, Winner
@@ -127,28 +127,29 @@ AnchorState = RatingState[AnchorPlayer]
 
 class Anchor(Algorithm[AnchorPlayer]):
     name = "anchor"
-    title = "Anchor system"
+    short_name = gettext_noop("Anchor")
+    title = gettext_noop("Anchor system")
     params_type = AnchorParams
     state_type = AnchorPlayer
     value_scale = LADDER_SCALE
     rank_scale = RankScale("points", bottom_of_1d=0.0)  # a rating of 0..99 is 1d
     factor_labels = {
-        "handicap_stones": "Handicap stones (board-scaled)",
-        "board_factor": "Board factor",
-        "x": "x = handicap \u2212 (Rw \u2212 Rb)/100",
-        "a": "Factor a",
-        "alpha": "Alpha",
-        "award": "Award",
-        "frozen": "Frozen by the anchor",
-        "formula_change": "Change by the formula",
-        "default_value": "Default value",
+        "handicap_stones": gettext_noop("Handicap stones (board-scaled)"),
+        "board_factor": gettext_noop("Board factor"),
+        "x": gettext_noop("x = handicap − (Rw − Rb)/100"),  # noqa: RUF001
+        "a": gettext_noop("Factor a"),
+        "alpha": gettext_noop("Alpha"),
+        "award": gettext_noop("Award"),
+        "frozen": gettext_noop("Frozen by the anchor"),
+        "formula_change": gettext_noop("Change by the formula"),
+        "default_value": gettext_noop("Default value"),
     }
-    prediction_note = (
+    prediction_note = gettext_noop(
         "The probability at which White's expected change is zero: with "
-        "x = H \u2212 (Rw \u2212 Rb)/100 (H scaled on small boards), a win gains "
-        "a\u00b7e^(\u03b1x) and a loss costs a\u00b7e^(\u2212\u03b1x), which balance at "
-        "P(White) = 1 / (1 + e^(2\u03b1x)); "
-        "with \u03b1 = ln 2 / 2 each stone of x halves White's odds."
+        "x = H − (Rw − Rb)/100 (H scaled on small boards), a win gains "  # noqa: RUF001
+        "a·e^(αx) and a loss costs a·e^(−αx), which balance at "  # noqa: RUF001
+        "P(White) = 1 / (1 + e^(2αx)); "  # noqa: RUF001
+        "with α = ln 2 / 2 each stone of x halves White's odds."  # noqa: RUF001
     )
 
     def default_value(self, rank: Rank) -> float:
@@ -186,7 +187,7 @@ class Anchor(Algorithm[AnchorPlayer]):
 
     def skip_reason(self, record: GameRecord) -> str:
         if record.status is Status.FREE:
-            return "the anchor system does not rate free games"
+            return gettext_noop("the anchor system does not rate free games")
         if record.board_size not in BOARD_FACTORS:
             return f"no rule for a {record.board_size}x{record.board_size} board"
         if record.winner is None:

@@ -247,9 +247,15 @@ class Algorithm(ABC, Generic[P]):
     def __init__(self, params: Any = None) -> None:
         self.params = params if params is not None else self.params_type()
 
+    # the tab's name when it is a word of English rather than the code's letters, marked
+    # for ``makemessages`` so the pages show it translated ("French": "Français")
+    short_name: ClassVar[str] = ""
+
     @property
     def short_title(self) -> str:
-        """``sagc`` -> ``SAGC``, ``egf-2021`` -> ``EGF 2021``, ``french`` -> ``French``."""
+        """``short_name`` if set, else ``sagc`` -> ``SAGC``, ``egf-2021`` -> ``EGF 2021``."""
+        if self.short_name:
+            return self.short_name
         return " ".join(
             part.upper() if part.isalpha() and len(part) <= 4 else part.capitalize()
             for part in self.name.split("-")

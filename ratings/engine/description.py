@@ -13,14 +13,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .messages import gettext_noop as gettext_noop
 from .ranks import Rank
 from .records import DEFAULT_EVEN_KOMI, Status
-
-
-def gettext_noop(message: str) -> str:
-    """Marks an English word the pages show translated (``makemessages`` finds it by
-    this name, as Django's own ``gettext_noop``); the engine keeps the English."""
-    return message
 
 
 @dataclass(frozen=True, slots=True)

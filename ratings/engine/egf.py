@@ -242,27 +242,27 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
     starts_at_declared_rating = True
     # the rating at which the set's formulas break down (None: they never do)
     rating_ceiling: ClassVar[float | None] = None
-    value_scale = ValueScale("gor", "EGF GoR (1d = 2100)")
+    value_scale = ValueScale("gor", gettext_noop("EGF GoR (1d = 2100)"))
     value_label = gettext_noop("GoR")
     rank_scale = RankScale("points", bottom_of_1d=float(GRADE_BORDER))  # GoR 2050..2149: 1d
     factor_labels = {
-        "start_rating": "Rating before (a tournament's: at its start)",
-        "opponent_start_rating": "Opponent's rating before",
-        "handicap_points": "Handicap in rating points",
-        "own_adjusted": "Own rating with the handicap",
-        "opponent_adjusted": "Opponent's rating with the handicap",
-        "se": "Expected result (Se)",
-        "score": "Result (1 win, \u00bd jigo, 0 loss)",
-        "con": "Factor con",
-        "bonus": "Bonus",
-        "class": "Tournament class",
-        "class_weight": "Class weight",
-        "a": "Factor a",
-        "eps": "Epsilon",
-        "beta": "Beta",
-        "floored": "Raised to the floor",
-        "requested_value": "Requested value",
-        "raised_to_floor": "Raised to the floor",
+        "start_rating": gettext_noop("Rating before (a tournament's: at its start)"),
+        "opponent_start_rating": gettext_noop("Opponent's rating before"),
+        "handicap_points": gettext_noop("Handicap in rating points"),
+        "own_adjusted": gettext_noop("Own rating with the handicap"),
+        "opponent_adjusted": gettext_noop("Opponent's rating with the handicap"),
+        "se": gettext_noop("Expected result (Se)"),
+        "score": gettext_noop("Result (1 win, ½ jigo, 0 loss)"),
+        "con": gettext_noop("Factor con"),
+        "bonus": gettext_noop("Bonus"),
+        "class": gettext_noop("Tournament class"),
+        "class_weight": gettext_noop("Class weight"),
+        "a": gettext_noop("Factor a"),
+        "eps": gettext_noop("Epsilon"),
+        "beta": gettext_noop("Beta"),
+        "floored": gettext_noop("Raised to the floor"),
+        "requested_value": gettext_noop("Requested value"),
+        "raised_to_floor": gettext_noop("Raised to the floor"),
     }
 
     def default_value(self, rank: Rank) -> float:
@@ -353,7 +353,7 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
     def skip_reason(self, record: GameRecord) -> str:
         """Why this set does not rate ``record``; empty when it does."""
         if record.status is Status.FREE:
-            return "free games are not rated by EGF GoR"
+            return gettext_noop("free games are not rated by EGF GoR")
         if record.board_size != EGF_BOARD_SIZE:
             size = record.board_size
             return f"EGF GoR rates 19x19 games only, not {size}x{size}"
@@ -363,9 +363,9 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
                 f"handicap stones ({record.handicap} given)"
             )
         if record.winner is None:
-            return "the game has no result"
+            return gettext_noop("the game has no result")
         if record.white == record.black:
-            return "a player cannot play themselves"
+            return gettext_noop("a player cannot play themselves")
         if record.tournament_class not in CLASS_WEIGHTS:
             return f"'{record.tournament_class}' is not a tournament class (A, B, C or D)"
         return ""
@@ -543,12 +543,12 @@ class _BradleyTerrySet(EgfAlgorithm):
 
 class Egf2021(_BradleyTerrySet):
     name = "egf-2021"
-    title = "EGF GoR (2021 system)"
+    title = gettext_noop("EGF GoR (2021 system)")
     params_type = Egf2021Params
-    prediction_note = (
-        "Its own expected result Se = 1 / (1 + exp(\u03b2(Rb') \u2212 \u03b2(Rw'))), "
-        "\u03b2(r) = \u22127 ln(3300 \u2212 r), Black's rating raised by 100 (H \u2212 0.5) "
-        "for H \u2265 1. Within a tournament: the ratings at its start, as the set rates it."
+    prediction_note = gettext_noop(
+        "Its own expected result Se = 1 / (1 + exp(β(Rb') − β(Rw'))), "  # noqa: RUF001
+        "β(r) = −7 ln(3300 − r), Black's rating raised by 100 (H − 0.5) "  # noqa: RUF001
+        "for H ≥ 1. Within a tournament: the ratings at its start, as the set rates it."
     )
     rating_ceiling = 3300
     se_function = staticmethod(se_2021)
@@ -558,11 +558,11 @@ class Egf2021(_BradleyTerrySet):
 
 class Egf2020(_BradleyTerrySet):
     name = "egf-2020"
-    title = "EGF GoR (2020 commission recommendation)"
+    title = gettext_noop("EGF GoR (2020 commission recommendation)")
     params_type = Egf2020Params
-    prediction_note = (
-        "Its own expected result Se = 1 / (1 + exp(B(Rb') \u2212 B(Rw'))), "
-        "B(r) = \u22126 ln(3200 \u2212 r), Black's rating raised by 100 (H \u2212 0.5). "
+    prediction_note = gettext_noop(
+        "Its own expected result Se = 1 / (1 + exp(B(Rb') − B(Rw'))), "  # noqa: RUF001
+        "B(r) = −6 ln(3200 − r), Black's rating raised by 100 (H − 0.5). "  # noqa: RUF001
         "Within a tournament: the ratings at its start."
     )
     rating_ceiling = 3200
@@ -573,11 +573,12 @@ class Egf2020(_BradleyTerrySet):
 
 class EgfLegacy(EgfAlgorithm):
     name = "egf-legacy"
-    title = "EGF GoR (legacy system, before 2021)"
+    short_name = gettext_noop("EGF Legacy")
+    title = gettext_noop("EGF GoR (legacy system, before 2021)")
     params_type = EgfLegacyParams
-    prediction_note = (
+    prediction_note = gettext_noop(
         "Its own expected result 1 / (exp(D/a) + 1) for the weaker side, D the gap of the "
-        "handicap-adjusted ratings, a = 205 \u2212 r/20 of the weaker; without eps (0.016, "
+        "handicap-adjusted ratings, a = 205 − r/20 of the weaker; without eps (0.016, "  # noqa: RUF001
         "a deflation that makes the two sides' Se add up to less than 1). Within a "
         "tournament: the ratings at its start."
     )

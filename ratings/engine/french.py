@@ -102,7 +102,7 @@ class FrenchParams:
 
 
 # The calculator's scale of a typed French level, which the anchor system shares.
-LADDER_SCALE = ValueScale("ladder", "French level / anchor rating (1d = 0\u202699)")
+LADDER_SCALE = ValueScale("ladder", gettext_noop("French level / anchor rating (1d = 0…99)"))
 LEVEL_TO_GOR = GRADE_BORDER  # a level of 0 (the bottom of 1d) is GoR 2050
 
 
@@ -304,7 +304,8 @@ class _Calculation:
 
 class French(Algorithm[FrenchPlayer]):
     name = "french"
-    title = "French ladder (old system)"
+    short_name = gettext_noop("French")
+    title = gettext_noop("French ladder (old system)")
     params_type = FrenchParams
     state_type = FrenchPlayer
     rates_tournaments_as_blocks = True
@@ -312,35 +313,35 @@ class French(Algorithm[FrenchPlayer]):
     value_label = gettext_noop("level")
     rank_scale = RankScale("points", bottom_of_1d=0.0)  # a level of 0..99 is 1d
     factor_labels = {
-        "level": "Level before",
-        "fictitious_level": "Fictitious level",
-        "opponent_level": "Opponent's level",
-        "opponent_fictitious_level": "Opponent's fictitious level",
-        "result": "Result",
-        "basic_change_formula": "Basic change by the formula",
-        "basic_rule": "Limits used",
-        "basic_min": "Lowest basic change",
-        "basic_max": "Highest basic change",
-        "mixed_min": "Lowest change against a player below \u22122000",
-        "mixed_max": "Highest change against a player below \u22122000",
-        "basic_change": "Basic change",
-        "handicap_factor": "Handicap factor",
-        "change_after_handicap": "After the handicap",
-        "board_size_factor": "Board size factor",
-        "change_after_board_size": "After the board size",
-        "time_factor": "Time factor",
-        "change_after_time": "After the thinking time",
-        "level_weight": "Level weight",
-        "game_change": "Change of the game",
-        "start_level": "Level before the tournament",
-        "corrected_start_level": "Corrected starting level",
-        "start_correction": "Correction of the starting level",
-        "threshold": "Correction threshold",
-        "adjustments": "Corrections of the tournament",
-        "barrier": "Barrier",
+        "level": gettext_noop("Level before"),
+        "fictitious_level": gettext_noop("Fictitious level"),
+        "opponent_level": gettext_noop("Opponent's level"),
+        "opponent_fictitious_level": gettext_noop("Opponent's fictitious level"),
+        "result": gettext_noop("Result"),
+        "basic_change_formula": gettext_noop("Basic change by the formula"),
+        "basic_rule": gettext_noop("Limits used"),
+        "basic_min": gettext_noop("Lowest basic change"),
+        "basic_max": gettext_noop("Highest basic change"),
+        "mixed_min": gettext_noop("Lowest change against a player below −2000"),  # noqa: RUF001
+        "mixed_max": gettext_noop("Highest change against a player below −2000"),  # noqa: RUF001
+        "basic_change": gettext_noop("Basic change"),
+        "handicap_factor": gettext_noop("Handicap factor"),
+        "change_after_handicap": gettext_noop("After the handicap"),
+        "board_size_factor": gettext_noop("Board size factor"),
+        "change_after_board_size": gettext_noop("After the board size"),
+        "time_factor": gettext_noop("Time factor"),
+        "change_after_time": gettext_noop("After the thinking time"),
+        "level_weight": gettext_noop("Level weight"),
+        "game_change": gettext_noop("Change of the game"),
+        "start_level": gettext_noop("Level before the tournament"),
+        "corrected_start_level": gettext_noop("Corrected starting level"),
+        "start_correction": gettext_noop("Correction of the starting level"),
+        "threshold": gettext_noop("Correction threshold"),
+        "adjustments": gettext_noop("Corrections of the tournament"),
+        "barrier": gettext_noop("Barrier"),
     }
-    prediction_note = (
-        "The ladder states no probability. Its fictitious levels (Black + 100 (H \u2212 0.5)) "
+    prediction_note = gettext_noop(
+        "The ladder states no probability. Its fictitious levels (Black + 100 (H − 0.5)) "  # noqa: RUF001
         "put on the EGF scale as GoR 2050 + level (both call 0..99 and 2050..2149 1d), then "
         "the EGF 2021 curve. Komi plays no part. Within a tournament: the levels at its "
         "start (the ladder corrects a tournament's starting levels after seeing its results)."
@@ -422,9 +423,9 @@ class French(Algorithm[FrenchPlayer]):
         """Why the ladder does not rate this game, or "" when it does."""
         p = self.params
         if record.status is Status.FREE:
-            return "free games are not rated by the French ladder"
+            return gettext_noop("free games are not rated by the French ladder")
         if record.winner is None:
-            return "the game has no result"
+            return gettext_noop("the game has no result")
         if record.white == record.black:
             return f"'{record.white}' cannot play themselves"
         if not 0 <= record.handicap <= p.max_handicap:

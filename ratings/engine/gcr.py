@@ -41,7 +41,7 @@ from .base import (
     no_cycle_collection,
     replay,
 )
-from .description import Matchup, ValueScale
+from .description import Matchup, ValueScale, gettext_noop
 from .holistic import Holistic
 from .records import Entry, GameRecord, Status, Winner
 
@@ -144,12 +144,12 @@ SCORES = {Winner.WHITE: (1.0, 0.0), Winner.BLACK: (0.0, 1.0), Winner.JIGO: (0.5,
 
 class Gcr(Holistic[GcrPlayer]):
     name = "gcr"
-    title = "Game Courier Ratings"
+    title = gettext_noop("Game Courier Ratings")
     params_type = GcrParams
     state_type = GcrPlayer
-    value_scale = ValueScale("gcr", "GCR rating (a newcomer is 1500)")
-    prediction_note = (
-        "Its own expected percentage 50 + (Rw \u2212 Rb)/8, clamped to 0..100; GCR has no "
+    value_scale = ValueScale("gcr", gettext_noop("GCR rating (a newcomer is 1500)"))
+    prediction_note = gettext_noop(
+        "Its own expected percentage 50 + (Rw − Rb)/8, clamped to 0..100; GCR has no "  # noqa: RUF001
         "handicap. It keeps no per-game history: each month's games are predicted from a "
         "full GCR of the games up to the previous month's end (everyone 1500 before)."
     )
@@ -161,11 +161,11 @@ class Gcr(Holistic[GcrPlayer]):
 
     def skip_reason(self, record: GameRecord) -> str:
         if record.status is Status.FREE:
-            return "GCR does not rate free games"
+            return gettext_noop("GCR does not rate free games")
         if record.board_size != RATED_BOARD_SIZE:
             return f"GCR rates 19x19 games only, not {record.board_size}x{record.board_size}"
         if record.winner not in SCORES:
-            return "a game needs a winner (W, B or D for jigo)"
+            return gettext_noop("a game needs a winner (W, B or D for jigo)")
         return ""
 
     def count(self, state: GcrState, record: GameRecord, times: int = 1) -> None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from .messages import Message, gettext_noop
+
 WEAKEST_STONES = -50  # 50k, the weakest entry grade accepted
 FLOOR_STONES = -30  # 30k, where every algorithm starts weaker players
 STRONGEST_AMATEUR_STONES = 8  # 9d
@@ -18,7 +20,12 @@ _RANK_RE = re.compile(r"^\s*(\d{1,2})\s*(k|kyu|d|dan|p|pro)\s*$", re.IGNORECASE)
 
 
 class RankError(ValueError):
-    """A rank that SPEC section 1 does not accept; the message names the bad value."""
+    """A rank that SPEC section 1 does not accept; the message names the bad value (a
+    :class:`~ratings.engine.messages.Message`, which the pages translate)."""
+
+    @property
+    def message(self) -> str:
+        return self.args[0]
 
 
 @dataclass(frozen=True, order=True, slots=True)
@@ -35,9 +42,13 @@ class Rank:
     def __post_init__(self) -> None:
         if self.pro:
             if not 1 <= self.pro <= 9 or self.stones != STRONGEST_AMATEUR_STONES:
-                raise RankError(f"invalid professional rank {self.pro}p")
+                raise RankError(
+                    Message(gettext_noop("invalid professional rank %(pro)sp"), pro=self.pro)
+                )
         elif not WEAKEST_STONES <= self.stones <= STRONGEST_AMATEUR_STONES:
-            raise RankError(f"rank out of range: {self.stones} stones")
+            raise RankError(
+                Message(gettext_noop("rank out of range: %(stones)s stones"), stones=self.stones)
+            )
 
     @classmethod
     def pro_rank(cls, n: int) -> Rank:
@@ -70,16 +81,35 @@ def parse_rank(text: str) -> Rank:
     """Parse ``15k``, ``15 kyu``, ``3d``, ``3 dan``, ``2p`` in any case, with spaces."""
     match = _RANK_RE.match(text or "")
     if not match:
-        raise RankError(f"'{text}' is not a rank (expected e.g. 15k, 3d or 1p)")
+        raise RankError(
+            Message(
+                gettext_noop("'%(text)s' is not a rank (expected e.g. 15k, 3d or 1p)"), text=text
+            )
+        )
     number, kind = int(match.group(1)), match.group(2).lower()[0]
     if kind == "k":
         if not 1 <= number <= -WEAKEST_STONES:
-            raise RankError(f"'{text.strip()}' is not a rank: kyu ranks run from 50k to 1k")
+            raise RankError(
+                Message(
+                    gettext_noop("'%(text)s' is not a rank: kyu ranks run from 50k to 1k"),
+                    text=text.strip(),
+                )
+            )
         return Rank(-number)
     if kind == "d":
         if not 1 <= number <= STRONGEST_AMATEUR_STONES + 1:
-            raise RankError(f"'{text.strip()}' is not a rank: dan ranks run from 1d to 9d")
+            raise RankError(
+                Message(
+                    gettext_noop("'%(text)s' is not a rank: dan ranks run from 1d to 9d"),
+                    text=text.strip(),
+                )
+            )
         return Rank(number - 1)
     if not 1 <= number <= 9:
-        raise RankError(f"'{text.strip()}' is not a rank: professional ranks run from 1p to 9p")
+        raise RankError(
+            Message(
+                gettext_noop("'%(text)s' is not a rank: professional ranks run from 1p to 9p"),
+                text=text.strip(),
+            )
+        )
     return Rank.pro_rank(number)

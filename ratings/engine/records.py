@@ -19,6 +19,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .frozen import frozen_builder
+from .messages import Message, gettext_noop
 from .ranks import Rank, RankError, parse_rank
 
 COLUMNS = (
@@ -206,15 +207,18 @@ class _RowParser:
         if known is not None:
             return known
         if not text:
-            self.error(column, "a date is required (YYYY-MM-DD)")
+            self.error(column, Message(gettext_noop("a date is required (YYYY-MM-DD)")))
             return None
         if not _ISO_DATE_RE.match(text):
-            self.error(column, f"'{text}' is not an ISO date (YYYY-MM-DD)")
+            self.error(
+                column,
+                Message(gettext_noop("'%(text)s' is not an ISO date (YYYY-MM-DD)"), text=text),
+            )
             return None
         try:
             played_on = date.fromisoformat(text)
         except ValueError:
-            self.error(column, f"'{text}' is not a valid date")
+            self.error(column, Message(gettext_noop("'%(text)s' is not a valid date"), text=text))
             return None
         _remember(_DATES, text, played_on)
         return played_on
@@ -225,11 +229,22 @@ class _RowParser:
         if known is not None:
             return known
         if not text:
-            self.error(column, "a player username is required")
+            self.error(column, Message(gettext_noop("a player username is required")))
         elif not _USERNAME_RE.match(text):
-            self.error(column, f"'{text}' is not a username (no spaces allowed)")
+            self.error(
+                column,
+                Message(
+                    gettext_noop("'%(text)s' is not a username (no spaces allowed)"), text=text
+                ),
+            )
         elif len(text) > MAX_USERNAME_LENGTH:
-            self.error(column, f"username longer than {MAX_USERNAME_LENGTH} characters")
+            self.error(
+                column,
+                Message(
+                    gettext_noop("username longer than %(limit)s characters"),
+                    limit=MAX_USERNAME_LENGTH,
+                ),
+            )
         else:
             _remember(_USERNAMES, text, text)
         return text
@@ -244,7 +259,7 @@ class _RowParser:
         try:
             rank = parse_rank(text)
         except RankError as error:
-            self.error(column, str(error))
+            self.error(column, error.message)
             return None
         _remember(_RANKS, text, rank)
         return rank
@@ -256,10 +271,12 @@ class _RowParser:
         try:
             value = int(text)
         except ValueError:
-            self.error(column, f"'{text}' is not a whole number")
+            self.error(column, Message(gettext_noop("'%(text)s' is not a whole number"), text=text))
             return default
         if value not in allowed:
-            self.error(column, f"{value} is not {what}")
+            self.error(
+                column, Message(gettext_noop("%(value)s is not %(what)s"), value=value, what=what)
+            )
             return default
         return value
 
@@ -273,7 +290,7 @@ class _RowParser:
         try:
             value = Fraction(text)
         except (ValueError, ZeroDivisionError):
-            self.error(column, f"'{text}' is not a number")
+            self.error(column, Message(gettext_noop("'%(text)s' is not a number"), text=text))
             return None
         _remember(_NUMBERS, text, value)
         return value
@@ -293,7 +310,13 @@ def _parse_winner(parser: _RowParser) -> Winner | None:
         "draw": Winner.JIGO,
     }.get(text)
     if winner is None:
-        parser.error("winner", f"'{parser.cell('winner')}' is not a winner (W, B or D for jigo)")
+        parser.error(
+            "winner",
+            Message(
+                gettext_noop("'%(text)s' is not a winner (W, B or D for jigo)"),
+                text=parser.cell("winner"),
+            ),
+        )
     return winner
 
 
@@ -306,8 +329,12 @@ def _parse_status(parser: _RowParser) -> Status:
     except ValueError:
         parser.error(
             "status",
-            f"'{parser.cell('status')}' is not a status "
-            "(free, normal, tournament, internet or adjustment)",
+            Message(
+                gettext_noop(
+                    "'%(text)s' is not a status (free, normal, tournament, internet or adjustment)"
+                ),
+                text=parser.cell("status"),
+            ),
         )
         return Status.NORMAL
 
@@ -322,41 +349,85 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
     black_rank = parser.rank("black_rank")
     status = _parse_status(parser)
     winner = _parse_winner(parser)
-    handicap = parser.integer("handicap", 0, range(10), "a handicap (0 to 9 stones)")
+    handicap = parser.integer(
+        "handicap", 0, range(10), Message(gettext_noop("a handicap (0 to 9 stones)"))
+    )
     komi = parser.number("komi")
     if komi is None:
         komi = default_komi(handicap)
     elif komi not in _KOMIS:
-        parser.error("komi", f"{parser.cell('komi')} is not a komi (a multiple of 0.5 in -50..50)")
-    board_size = parser.integer("board_size", 19, (9, 13, 19), "a board size (9, 13 or 19)")
+        parser.error(
+            "komi",
+            Message(
+                gettext_noop("%(text)s is not a komi (a multiple of 0.5 in -50..50)"),
+                text=parser.cell("komi"),
+            ),
+        )
+    board_size = parser.integer(
+        "board_size", 19, (9, 13, 19), Message(gettext_noop("a board size (9, 13 or 19)"))
+    )
     tournament_class = parser.cell("tournament_class").upper() or "A"
     if tournament_class not in ("A", "B", "C", "D"):
-        parser.error("tournament_class", f"'{tournament_class}' is not a class (A, B, C or D)")
-    round_number = parser.integer("round", 0, range(0, 10_000), "a round number (0 or more)")
+        parser.error(
+            "tournament_class",
+            Message(
+                gettext_noop("'%(letter)s' is not a class (A, B, C or D)"), letter=tournament_class
+            ),
+        )
+    round_number = parser.integer(
+        "round", 0, range(0, 10_000), Message(gettext_noop("a round number (0 or more)"))
+    )
     time_minutes = parser.number("time_minutes")
     if time_minutes is not None and time_minutes <= 0:
-        parser.error("time_minutes", f"{parser.cell('time_minutes')} is not a positive time")
+        parser.error(
+            "time_minutes",
+            Message(
+                gettext_noop("%(text)s is not a positive time"), text=parser.cell("time_minutes")
+            ),
+        )
     value = parser.number("value")
     algorithm = parser.cell("algorithm").lower()
     known = _algorithm_names()
     if algorithm and algorithm not in known:
-        parser.error("algorithm", f"'{algorithm}' is not an algorithm ({', '.join(known)})")
+        parser.error(
+            "algorithm",
+            Message(
+                gettext_noop("'%(name)s' is not an algorithm (%(known)s)"),
+                name=algorithm,
+                known=", ".join(known),
+            ),
+        )
 
     if status is Status.ADJUSTMENT:
         if white and black and white != black:
-            parser.error("black", "an adjustment names the same player as white and black")
+            parser.error(
+                "black",
+                Message(gettext_noop("an adjustment names the same player as white and black")),
+            )
         if white_rank is None and not parser.cell("white_rank"):
-            parser.error("white_rank", "an adjustment needs the player's new rank")
+            parser.error(
+                "white_rank", Message(gettext_noop("an adjustment needs the player's new rank"))
+            )
         winner = None
     else:
         if white and white == black:
-            parser.error("black", f"'{white}' cannot play themselves (only an adjustment may)")
+            parser.error(
+                "black",
+                Message(
+                    gettext_noop("'%(name)s' cannot play themselves (only an adjustment may)"),
+                    name=white,
+                ),
+            )
         if winner is None and not parser.cell("winner"):
-            parser.error("winner", "a game needs a winner (W, B or D for jigo)")
+            parser.error(
+                "winner", Message(gettext_noop("a game needs a winner (W, B or D for jigo)"))
+            )
         if value is not None:
-            parser.error("value", "a value is only given for an adjustment")
+            parser.error("value", Message(gettext_noop("a value is only given for an adjustment")))
         if algorithm:
-            parser.error("algorithm", "an algorithm is only named for an adjustment")
+            parser.error(
+                "algorithm", Message(gettext_noop("an algorithm is only named for an adjustment"))
+            )
 
     return GameRecord(
         date=played_on or date.min,
@@ -390,12 +461,15 @@ def _decode(data: bytes | str, source: str) -> str:
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as error:
-            message = f"the file is not UTF-8 (byte {error.start}); save it as UTF-8 CSV"
+            message = Message(
+                gettext_noop("the file is not UTF-8 (byte %(byte)s); save it as UTF-8 CSV"),
+                byte=error.start,
+            )
             raise GameFileError([RowError(0, "", message)], source) from None
     nul = text.find("\x00")
     if nul >= 0:
         line = text.count("\n", 0, nul) + 1
-        message = "a NUL character (is it a text CSV file?)"
+        message = Message(gettext_noop("a NUL character (is it a text CSV file?)"))
         raise GameFileError([RowError(line, "", message)], source)
     return text
 
@@ -403,12 +477,19 @@ def _decode(data: bytes | str, source: str) -> str:
 def _header_of(cells: list[str] | None, source: str) -> list[str]:
     header = [name.strip().lower() for name in (cells or [])]
     if not header:
-        empty = RowError(1, "", "the file is empty: a header row is required")
+        empty = RowError(
+            1, "", Message(gettext_noop("the file is empty: a header row is required"))
+        )
         raise GameFileError([empty], source)
     missing = [name for name in REQUIRED_COLUMNS if name not in header]
     duplicated = sorted({name for name in header if name and header.count(name) > 1})
-    problems = [RowError(1, name, "required column is missing") for name in missing]
-    problems += [RowError(1, name, "column appears more than once") for name in duplicated]
+    problems = [
+        RowError(1, name, Message(gettext_noop("required column is missing"))) for name in missing
+    ]
+    problems += [
+        RowError(1, name, Message(gettext_noop("column appears more than once")))
+        for name in duplicated
+    ]
     if problems:
         raise GameFileError(problems, source)
     return header
@@ -519,7 +600,8 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
     try:
         header = _header_of(next(reader, None), source)
     except csv.Error as error:
-        raise GameFileError([RowError(1, "", f"unreadable CSV: {error}")], source) from None
+        unreadable = Message(gettext_noop("unreadable CSV: %(problem)s"), problem=str(error))
+        raise GameFileError([RowError(1, "", unreadable)], source) from None
     warnings = [f"ignoring unknown column '{name}'" for name in header if name not in COLUMNS]
     errors: list[RowError] = []
     records: list[GameRecord] = []
@@ -543,7 +625,9 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
             if count == width:
                 cells.append("")
             elif count > width:
-                errors.append(RowError(line, "", "more cells than header columns"))
+                errors.append(
+                    RowError(line, "", Message(gettext_noop("more cells than header columns")))
+                )
                 continue
             else:
                 cells += padding[count:]
@@ -557,7 +641,8 @@ def read_games(data: bytes | str, source: str = "") -> GameFile:
                     known.remember(cells, record)
             records.append(record)
     except csv.Error as error:
-        errors.append(RowError(reader.line_num, "", f"unreadable CSV: {error}"))
+        unreadable = Message(gettext_noop("unreadable CSV: %(problem)s"), problem=str(error))
+        errors.append(RowError(reader.line_num, "", unreadable))
     if errors:
         raise GameFileError(errors, source)
     return GameFile(records, warnings)
@@ -583,7 +668,9 @@ def read_players(data: bytes | str, source: str = "") -> dict[str, Entry]:
         if line == 1 and cells[0].lower() == "player":
             continue
         if len(cells) < 2 or len(cells) > 3:
-            errors.append(RowError(line, "", "expected player,rank[,rating]"))
+            errors.append(
+                RowError(line, "", Message(gettext_noop("expected player,rank[,rating]")))
+            )
             continue
         parser = _RowParser(
             line, dict(zip(("player", "rank", "rating"), cells, strict=False)), errors
@@ -591,10 +678,10 @@ def read_players(data: bytes | str, source: str = "") -> dict[str, Entry]:
         player = parser.username("player")
         rank = parser.rank("rank")
         if rank is None and not parser.cell("rank"):
-            parser.error("rank", "a rank is required")
+            parser.error("rank", Message(gettext_noop("a rank is required")))
         rating = parser.number("rating")
         if player in entries:
-            parser.error("player", f"'{player}' is listed twice")
+            parser.error("player", Message(gettext_noop("'%(name)s' is listed twice"), name=player))
         if rank is not None and player:
             entries[player] = Entry(rank, rating)
     if errors:
@@ -679,7 +766,11 @@ def _enter(
     seen.add(name)
     if rank is None:
         errors.append(
-            RowError(record.line or 0, column, f"first game of '{name}' needs their entry rank")
+            RowError(
+                record.line or 0,
+                column,
+                Message(gettext_noop("first game of '%(name)s' needs their entry rank"), name=name),
+            )
         )
     else:
         entries[name] = Entry(rank)

@@ -272,7 +272,7 @@ _GAMES_BY_KOMI_OBJECT: dict[tuple, tuple[object, _GameFactors]] = {}
 
 class Sagc(Algorithm[SagcPlayer]):
     name = "sagc"
-    title = "SAGC index"
+    title = gettext_noop("SAGC index")
     params_type = SagcParams
     state_type = SagcPlayer
     integer_values = True
@@ -284,7 +284,7 @@ class Sagc(Algorithm[SagcPlayer]):
             for status, doubled in GAME_STATUS_FACTORS_DOUBLED.items()
         },
     )
-    value_scale = ValueScale("sagc", "SAGC index (\u2212999\u2026999 within the rank)")
+    value_scale = ValueScale("sagc", gettext_noop("SAGC index (−999…999 within the rank)"))  # noqa: RUF001
     rank_scale = INDEX_SCALE
     formula = (
         FormulaFactor("LF", gettext_noop("level factor"), "level_factor"),
@@ -293,10 +293,10 @@ class Sagc(Algorithm[SagcPlayer]):
         FormulaFactor("GRF", gettext_noop("game result factor"), "game_result_factor"),
         FormulaFactor("HF", gettext_noop("handicap factor"), "handicap_factor"),
     )
-    prediction_note = (
+    prediction_note = gettext_noop(
         "SAGC states no probability. Strength in stones = rank + index/1000, put on the "
-        "EGF scale as GoR 2100 + 100 \u00d7 strength; Black is raised by 100 \u00d7 the "
-        "effective handicap trunc(H \u2212 (komi \u2212 6)/10), the handicap SAGC calls fair; "
+        "EGF scale as GoR 2100 + 100 × strength; Black is raised by 100 × the "  # noqa: RUF001
+        "effective handicap trunc(H − (komi − 6)/10), the handicap SAGC calls fair; "  # noqa: RUF001
         "then the EGF 2021 curve, a fixed published curve (not fitted to these games)."
     )
 

@@ -93,8 +93,8 @@ class ComparisonTable(_Figures):
         return format_html(
             '<a href="{}" title="{}">{}</a>',
             self.links[record.info.name],
-            record.info.title,
-            record.info.short_title,
+            _(record.info.title),
+            _(record.info.short_title),
         )
 
     def render_games(self, record) -> str:

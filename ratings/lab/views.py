@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
 from players.selectors.algorithms import algorithm_or_404
@@ -30,6 +31,6 @@ def lab(request: HttpRequest) -> HttpResponse:
         **detail_tables(page.entry.metrics),
         "pending": page.pending,
         # the algorithms a recompute is pending for, as one value of the page's sentence
-        "pending_titles": ", ".join(str(item.info.short_title) for item in page.pending),
+        "pending_titles": ", ".join(gettext(item.info.short_title) for item in page.pending),
     }
     return render(request, "ratings/lab.html", context)

@@ -14,8 +14,9 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "btn btn-outline-secondary btn-sm date-today";
-    button.textContent = "Today";
-    button.setAttribute("aria-label", "Today (" + today + ")");
+    // the words come from the page (players.fields.TypedDateInput), in its language
+    button.textContent = input.dataset.todayLabel || "Today";
+    button.setAttribute("aria-label", input.dataset.todayAriaLabel || "Today (" + today + ")");
     // Not a tab stop: Tab goes from the date to the next field (on the sheet, White);
     // from the keyboard, "t" in the field is today.
     button.tabIndex = -1;

@@ -22,6 +22,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 
 from ..egf import grade_rating
+from ..messages import Message, gettext_noop
 from ..ranks import Rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -244,14 +245,24 @@ def rating_not_declared(player: FilePlayer) -> str:
         return ""
     origin = player.rating_origin.strip().upper()
     if origin == "INI":
-        return f"GoR {rating} is OpenGotha's own (INI), computed from nothing: not a declaration"
+        return Message(
+            gettext_noop(
+                "GoR %(rating)s is OpenGotha's own (INI), computed from nothing: not a declaration"
+            ),
+            rating=rating,
+        )
     if origin in FEDERATION_ORIGINS:
         return ""
     expected = grade_rating(player.rank)
     if abs(rating - expected) > RANK_TOLERANCE:
-        return (
-            f"GoR {rating} contradicts the rank {player.rank} (GoR {expected:.0f}) by more "
-            "than a grade: not a declaration"
+        return Message(
+            gettext_noop(
+                "GoR %(rating)s contradicts the rank %(rank)s (GoR %(expected)s) by more than a "
+                "grade: not a declaration"
+            ),
+            rating=rating,
+            rank=str(player.rank),
+            expected=f"{expected:.0f}",
         )
     return ""
 
@@ -390,8 +401,14 @@ def too_many_players(count: int, source: str) -> GameFileError | None:
             RowError(
                 1,
                 "",
-                f"the file lists {count:,} players; a tournament file holds at most "
-                f"{MAX_PLAYERS:,} (is this a rating list?)",
+                Message(
+                    gettext_noop(
+                        "the file lists %(count)s players; a tournament file holds at most "
+                        "%(limit)s (is this a rating list?)"
+                    ),
+                    count=f"{count:,}",
+                    limit=f"{MAX_PLAYERS:,}",
+                ),
             )
         ],
         source,

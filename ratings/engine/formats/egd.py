@@ -33,6 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 
+from ..messages import Message, gettext_noop
 from ..ranks import Rank, RankError, parse_rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -166,7 +167,15 @@ def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _
         body, pin = body.split("|", 1)
         pin = pin.strip()
         if pin and not _PIN_RE.match(pin):
-            errors.append(RowError(line, "pin", f"'{pin}' after '|' is not an EGD PIN (digits)"))
+            errors.append(
+                RowError(
+                    line,
+                    "pin",
+                    Message(
+                        gettext_noop("'%(pin)s' after '|' is not an EGD PIN (digits)"), pin=pin
+                    ),
+                )
+            )
             return None
     tokens = body.split()
     start = 1 if tokens and tokens[0].isdigit() else 0
@@ -183,14 +192,18 @@ def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _
             RowError(
                 line,
                 "rank",
-                "no name followed by a rank and a country code (e.g. 'Smith John 5k GB')",
+                Message(
+                    gettext_noop(
+                        "no name followed by a rank and a country code (e.g. 'Smith John 5k GB')"
+                    )
+                ),
             )
         )
         return None
     try:
         rank = _parse_rank(tokens[rank_at])
     except RankError as error:
-        errors.append(RowError(line, "rank", str(error)))
+        errors.append(RowError(line, "rank", error.message))
         return None
     names = [name.replace("_", " ") for name in tokens[start:rank_at]]
     surname = " ".join(names[:-1]) if len(names) > 1 else names[0]
@@ -267,10 +280,17 @@ def _results_of(
                 RowError(
                     raw.line,
                     "results",
-                    f"player {raw.number} ({name}): '{broken[0]}' is not a round result: "
-                    f"a result is the opponent's number, + - = or ?, then optionally / or ! "
-                    f"(forfeit), the colour w, b or ? and the handicap 0-9 (like 12+/w0, "
-                    f"7-/b3 or 0=)",
+                    Message(
+                        gettext_noop(
+                            "player %(number)s (%(name)s): '%(result)s' is not a round result: "
+                            "a result is the opponent's number, + - = or ?, then optionally / "
+                            "or ! (forfeit), the colour w, b or ? and the handicap 0-9 (like "
+                            "12+/w0, 7-/b3 or 0=)"
+                        ),
+                        number=raw.number,
+                        name=name,
+                        result=broken[0],
+                    ),
                 )
             )
             return None
@@ -279,7 +299,13 @@ def _results_of(
             RowError(
                 raw.line,
                 "results",
-                f"expected {rounds} round results (like 12+/w0 or 0=), found {found}",
+                Message(
+                    gettext_noop(
+                        "expected %(rounds)s round results (like 12+/w0 or 0=), found %(found)s"
+                    ),
+                    rounds=rounds,
+                    found=found,
+                ),
             )
         )
         return None
@@ -463,7 +489,13 @@ def _header(lines: Sequence[str]) -> dict[str, tuple[int, str]]:
 
 def _header_dates(header, errors: list[RowError]) -> tuple[date, date] | None:
     if "DT" not in header:
-        errors.append(RowError(1, "DT", "the header has no DT[start,end] line with the dates"))
+        errors.append(
+            RowError(
+                1,
+                "DT",
+                Message(gettext_noop("the header has no DT[start,end] line with the dates")),
+            )
+        )
         return None
     line, text = header["DT"]
     parts = [part.strip() for part in text.split(",") if part.strip()]
@@ -472,11 +504,27 @@ def _header_dates(header, errors: list[RowError]) -> tuple[date, date] | None:
     except ValueError:
         days = []
     if not days:
-        errors.append(RowError(line, "DT", f"'{text}' is not dates (YYYY-MM-DD,YYYY-MM-DD)"))
+        errors.append(
+            RowError(
+                line,
+                "DT",
+                Message(gettext_noop("'%(text)s' is not dates (YYYY-MM-DD,YYYY-MM-DD)"), text=text),
+            )
+        )
         return None
     start, end = days[0], days[-1]
     if end < start:
-        errors.append(RowError(line, "DT", f"the end date {end} is before the start {start}"))
+        errors.append(
+            RowError(
+                line,
+                "DT",
+                Message(
+                    gettext_noop("the end date %(end)s is before the start %(start)s"),
+                    end=end,
+                    start=start,
+                ),
+            )
+        )
         return None
     return start, end
 
@@ -487,7 +535,13 @@ def _header_komi(header, errors: list[RowError]) -> Fraction:
     line, text = header["KM"]
     komi = komi_of(text.replace(",", "."))
     if komi is None:
-        errors.append(RowError(line, "KM", f"'{text}' is not a komi (a multiple of 0.5)"))
+        errors.append(
+            RowError(
+                line,
+                "KM",
+                Message(gettext_noop("'%(text)s' is not a komi (a multiple of 0.5)"), text=text),
+            )
+        )
         return DEFAULT_EVEN_KOMI
     return komi
 
@@ -510,12 +564,25 @@ def _header_info(header, rounds: int, errors: list[RowError]) -> TournamentInfo 
     code = _header_code(header, name, dates[0] if dates else None)
     if not code:
         errors.append(
-            RowError(1, "EV", "the header has no EV[...] name (nor a TC[...] code) to go by")
+            RowError(
+                1,
+                "EV",
+                Message(
+                    gettext_noop("the header has no EV[...] name (nor a TC[...] code) to go by")
+                ),
+            )
         )
     tournament_class = header.get("CL", (1, "A"))[1].upper() or "A"
     if tournament_class not in ("A", "B", "C", "D"):
         errors.append(
-            RowError(header["CL"][0], "CL", f"'{tournament_class}' is not a class (A, B, C or D)")
+            RowError(
+                header["CL"][0],
+                "CL",
+                Message(
+                    gettext_noop("'%(letter)s' is not a class (A, B, C or D)"),
+                    letter=tournament_class,
+                ),
+            )
         )
     komi = _header_komi(header, errors)
     if not code or dates is None:
@@ -560,69 +627,90 @@ class _Games:
                     continue
                 if result.opponent == me:
                     self.error(
-                        line, round_number, f"'{result.text}': a player cannot play themselves"
+                        line,
+                        round_number,
+                        Message(
+                            gettext_noop("'%(result)s': a player cannot play themselves"),
+                            result=result.text,
+                        ),
                     )
                     continue
                 if result.opponent not in by_number:
                     self.error(
                         line,
                         round_number,
-                        f"'{result.text}': there is no player {result.opponent} "
-                        f"(the file lists {count})",
+                        Message(
+                            gettext_noop(
+                                "'%(result)s': there is no player %(opponent)s (the file lists "
+                                "%(count)s)"
+                            ),
+                            result=result.text,
+                            opponent=result.opponent,
+                            count=count,
+                        ),
                     )
                     continue
                 other = by_number[result.opponent]
                 theirs = other.results[round_number - 1]
                 if theirs.opponent != me:
-                    said = f"'{theirs.text}'" if theirs.opponent else f"no game ('{theirs.text}')"
+                    said = (
+                        f"'{theirs.text}'"
+                        if theirs.opponent
+                        else Message(gettext_noop("no game ('%(result)s')"), result=theirs.text)
+                    )
                     self.error(
                         line,
                         round_number,
-                        f"'{result.text}' names player {result.opponent}, whose line "
-                        f"{other.player.line} has {said} in this round",
+                        Message(
+                            gettext_noop(
+                                "'%(result)s' names player %(opponent)s, whose line %(line)s has "
+                                "%(said)s in this round"
+                            ),
+                            result=result.text,
+                            opponent=result.opponent,
+                            line=other.player.line,
+                            said=said,
+                        ),
                     )
                     continue
                 if me < result.opponent:
                     self.game(line, other, round_number, result, theirs)
 
     def game(self, line: _Line, other: _Line, round_number: int, mine: _Result, theirs: _Result):
+        def disagree(template: str) -> None:
+            values = {"mine": mine.text, "theirs": theirs.text, "line": other.player.line}
+            self.error(line, round_number, Message(template, **values))
+
         if mine.forfeit or theirs.forfeit:
             if mine.forfeit != theirs.forfeit:
-                self.error(
-                    line,
-                    round_number,
-                    f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
-                    "disagree on whether the game was forfeited",
+                disagree(
+                    gettext_noop(
+                        "'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on whether the "
+                        "game was forfeited"
+                    )
                 )
             else:
                 self.forfeits += 1
             return
         if (mine.outcome, theirs.outcome) not in (("+", "-"), ("-", "+"), ("=", "="), ("?", "?")):
-            self.error(
-                line,
-                round_number,
-                f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
-                "disagree on the result",
+            disagree(
+                gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the result")
             )
             return
         if mine.outcome == "?":
             self.unfinished += 1
             return
         if mine.colour and theirs.colour and mine.colour == theirs.colour:
-            self.error(
-                line,
-                round_number,
-                f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
-                "give both players the same colour",
+            disagree(
+                gettext_noop(
+                    "'%(mine)s' and '%(theirs)s' (line %(line)s) give both players the same colour"
+                )
             )
             return
         handicaps = {h for h in (mine.handicap, theirs.handicap) if h is not None}
         if len(handicaps) > 1:
-            self.error(
-                line,
-                round_number,
-                f"'{mine.text}' and '{theirs.text}' (line {other.player.line}) "
-                "disagree on the handicap",
+            disagree(
+                gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the handicap")
             )
             return
         handicap = handicaps.pop() if handicaps else 0
@@ -685,8 +773,14 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
                 RowError(
                     line_number,
                     "",
-                    f"control character U+{ord(control.group()):04X} at column "
-                    f"{control.start() + 1}: a tournament file holds text only",
+                    Message(
+                        gettext_noop(
+                            "control character %(character)s at column %(column)s: a tournament "
+                            "file holds text only"
+                        ),
+                        character=f"U+{ord(control.group()):04X}",
+                        column=control.start() + 1,
+                    ),
                 )
             )
             continue
@@ -696,7 +790,11 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
         if raw is not None:
             raw_lines.append(raw)
     if not raw_lines and not errors:
-        errors.append(RowError(1, "", "no player lines: this is not an EGD tournament file"))
+        errors.append(
+            RowError(
+                1, "", Message(gettext_noop("no player lines: this is not an EGD tournament file"))
+            )
+        )
     raw_lines = _numbered(raw_lines)
     rounds = _round_count(raw_lines)
     info = _header_info(_header(lines), rounds, errors)
@@ -707,8 +805,13 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
                 RowError(
                     raw.line,
                     "pin",
-                    f"PIN {raw.player.pin} is also on line {pins[raw.player.pin]}: "
-                    "one player listed twice",
+                    Message(
+                        gettext_noop(
+                            "PIN %(pin)s is also on line %(line)s: one player listed twice"
+                        ),
+                        pin=raw.player.pin,
+                        line=pins[raw.player.pin],
+                    ),
                 )
             )
         pins.setdefault(raw.player.pin, raw.line)
@@ -795,8 +898,14 @@ def round_columns(tournament: TournamentFile) -> dict[int, int]:
             for name in (record.white, record.black):
                 if (name, record.round) in busy:
                     raise ValueError(
-                        f"{name} has two games in round {record.round}: an h-file has "
-                        "one result per player per round"
+                        Message(
+                            gettext_noop(
+                                "%(name)s has two games in round %(round)s: an h-file has one "
+                                "result per player per round"
+                            ),
+                            name=name,
+                            round=record.round,
+                        )
                     )
                 busy.add((name, record.round))
             columns[index] = record.round
@@ -985,10 +1094,19 @@ def write_egd(tournament: TournamentFile, *, bye: str = "0+") -> str:
     known = {player.username for player in tournament.players}
     for record in tournament.records:
         if record.is_adjustment or record.winner is None:
-            raise ValueError(f"only games go into an h-file, not {record}")
+            raise ValueError(
+                Message(
+                    gettext_noop("only games go into an h-file, not %(record)s"), record=str(record)
+                )
+            )
         missing = {record.white, record.black} - known
         if missing:
-            raise ValueError(f"{', '.join(sorted(missing))} is not among the players")
+            raise ValueError(
+                Message(
+                    gettext_noop("%(names)s is not among the players"),
+                    names=", ".join(sorted(missing)),
+                )
+            )
     players, score_names = _placed(tournament)
     if info.file_format != "egd":  # an h-file's lines stay as it had them (EGC 2013's)
         players = _with_a_game(players, tournament)
@@ -1071,20 +1189,46 @@ def egd_losses(tournament: TournamentFile) -> list[str]:
     game by game a komi other than the file's (even games) or 0.5 (handicap games),
     another board size or status."""
     info = tournament.tournament
-    losses = [
-        f"{player.username}: the EGD PIN '{player.pin}' is not digits and is left out"
+    losses: list[str] = [
+        Message(
+            gettext_noop("%(player)s: the EGD PIN '%(pin)s' is not digits and is left out"),
+            player=player.username,
+            pin=player.pin,
+        )
         for player in tournament.players
         if player.pin and not _PIN_RE.match(player.pin)
     ]
     for record in tournament.records:
         expected = info.komi if record.handicap == 0 else DEFAULT_HANDICAP_KOMI
-        game = f"round {record.round} {record.white}-{record.black}"
+        game = Message(
+            gettext_noop("round %(round)s %(white)s-%(black)s"),
+            round=record.round,
+            white=record.white,
+            black=record.black,
+        )
         if record.komi != expected:
             losses.append(
-                f"{game}: komi {_komi_text(record.komi)} is written as {_komi_text(expected)}"
+                Message(
+                    gettext_noop("%(game)s: komi %(komi)s is written as %(written)s"),
+                    game=game,
+                    komi=_komi_text(record.komi),
+                    written=_komi_text(expected),
+                )
             )
         if record.board_size != info.board_size:
-            losses.append(f"{game}: the {record.board_size}x{record.board_size} board is lost")
+            losses.append(
+                Message(
+                    gettext_noop("%(game)s: the %(size)sx%(size)s board is lost"),
+                    game=game,
+                    size=record.board_size,
+                )
+            )
         if record.status is not Status.TOURNAMENT:
-            losses.append(f"{game}: a {record.status.value} game reads back as a tournament game")
+            losses.append(
+                Message(
+                    gettext_noop("%(game)s: a %(status)s game reads back as a tournament game"),
+                    game=game,
+                    status=record.status.value,
+                )
+            )
     return losses

@@ -31,6 +31,7 @@ from typing import Any
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
+from ..messages import Message, gettext_noop
 from ..ranks import RankError, parse_rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -131,7 +132,7 @@ class _Element:
     parent: str
 
 
-_REFUSED = (
+_REFUSED = gettext_noop(
     "entity declarations (<!ENTITY>, or a <!DOCTYPE> with [...]) are not accepted: "
     "OpenGotha files have none"
 )
@@ -146,7 +147,7 @@ def _elements(data: bytes | str, source: str) -> list[_Element]:
     found = _DECLARATION_RE.search(raw)
     if found:
         line = raw.count(b"\n", 0, found.start()) + 1
-        raise GameFileError([RowError(line, "DOCTYPE", _REFUSED)], source)
+        raise GameFileError([RowError(line, "DOCTYPE", Message(_REFUSED))], source)
     parser = expat.ParserCreate()
     elements: list[_Element] = []
     stack: list[str] = []
@@ -174,18 +175,36 @@ def _elements(data: bytes | str, source: str) -> list[_Element]:
         parser.Parse(data, True)
     except expat.ExpatError as error:
         raise GameFileError(
-            [RowError(error.lineno, "", f"not well-formed XML: {expat.ErrorString(error.code)}")],
+            [
+                RowError(
+                    error.lineno,
+                    "",
+                    Message(
+                        gettext_noop("not well-formed XML: %(problem)s"),
+                        problem=expat.ErrorString(error.code),
+                    ),
+                )
+            ],
             source,
         ) from None
     except _Refused:
         line = parser.CurrentLineNumber
-        raise GameFileError([RowError(line, "DOCTYPE", _REFUSED)], source) from None
+        raise GameFileError([RowError(line, "DOCTYPE", Message(_REFUSED))], source) from None
     except (LookupError, ValueError) as error:
         # expat asks Python's codecs for an encoding it does not know itself: an
         # unknown name (encoding="x-klingon"), a multi-byte one expat cannot use (utf-7)
         # or bytes that encoding cannot decode.
         raise GameFileError(
-            [RowError(1, "encoding", f"the XML declaration's encoding cannot be read: {error}")],
+            [
+                RowError(
+                    1,
+                    "encoding",
+                    Message(
+                        gettext_noop("the XML declaration's encoding cannot be read: %(problem)s"),
+                        problem=str(error),
+                    ),
+                )
+            ],
             source,
         ) from None
     return elements
@@ -211,12 +230,22 @@ class _Reader:
         text = element.attributes.get(attribute, "").strip()
         if not text:
             if default is None:
-                self.error(element, attribute, f"the {attribute} attribute is missing")
+                self.error(
+                    element,
+                    attribute,
+                    Message(
+                        gettext_noop("the %(attribute)s attribute is missing"), attribute=attribute
+                    ),
+                )
             return default
         try:
             return int(text)
         except ValueError:
-            self.error(element, attribute, f"'{text}' is not a whole number")
+            self.error(
+                element,
+                attribute,
+                Message(gettext_noop("'%(text)s' is not a whole number"), text=text),
+            )
             return default
 
     def day(self, element: _Element, attribute: str) -> date | None:
@@ -224,30 +253,60 @@ class _Reader:
         try:
             return date.fromisoformat(text)
         except ValueError:
-            self.error(element, attribute, f"'{text}' is not a date (YYYY-MM-DD)")
+            self.error(
+                element,
+                attribute,
+                Message(gettext_noop("'%(text)s' is not a date (YYYY-MM-DD)"), text=text),
+            )
             return None
 
     def info(self) -> TournamentInfo | None:
         general = self.one("GeneralParameterSet")
         if general is None:
             root = self.elements[0]
-            self.error(root, "", "no GeneralParameterSet: the tournament's parameters are missing")
+            self.error(
+                root,
+                "",
+                Message(
+                    gettext_noop("no GeneralParameterSet: the tournament's parameters are missing")
+                ),
+            )
             return None
         attributes = general.attributes
         name = attributes.get("name", "").strip()
         code = tournament_code(attributes.get("shortName", "")) or tournament_code(name)
         if not code:
-            self.error(general, "shortName", "neither a shortName nor a name to go by")
+            self.error(
+                general,
+                "shortName",
+                Message(gettext_noop("neither a shortName nor a name to go by")),
+            )
         start, end = self.day(general, "beginDate"), self.day(general, "endDate")
         if start and end and end < start:
-            self.error(general, "endDate", f"the end date {end} is before the start {start}")
+            self.error(
+                general,
+                "endDate",
+                Message(
+                    gettext_noop("the end date %(end)s is before the start %(start)s"),
+                    end=end,
+                    start=start,
+                ),
+            )
         text = attributes.get("komi", "").strip()
         komi = komi_of(text) if text else DEFAULT_EVEN_KOMI
         if komi is None:
-            self.error(general, "komi", f"'{text}' is not a komi (a multiple of 0.5)")
+            self.error(
+                general,
+                "komi",
+                Message(gettext_noop("'%(text)s' is not a komi (a multiple of 0.5)"), text=text),
+            )
         size = self.integer(general, "size", 19)
         if size not in (9, 13, 19):
-            self.error(general, "size", f"{size} is not a board size (9, 13 or 19)")
+            self.error(
+                general,
+                "size",
+                Message(gettext_noop("%(size)s is not a board size (9, 13 or 19)"), size=size),
+            )
         rounds = self.integer(general, "numberOfRounds", 0) or 0
         handicap = self.one("HandicapParameterSet")
         correction = self.integer(handicap, "hdCorrection", 0) if handicap else 0
@@ -308,19 +367,36 @@ class _Reader:
             key = element.attributes.get(attribute, "").strip()
             number = _player_number(keys, key)
             if number is None:
-                self.error(element, attribute, f"no player with the key '{key}'")
+                self.error(
+                    element,
+                    attribute,
+                    Message(gettext_noop("no player with the key '%(key)s'"), key=key),
+                )
             sides.append(number)
         if round_number is not None and round_number < 1:
-            self.error(element, "roundNumber", f"{round_number} is not a round (1 or more)")
+            self.error(
+                element,
+                "roundNumber",
+                Message(gettext_noop("%(round)s is not a round (1 or more)"), round=round_number),
+            )
             return None
         if handicap is not None and not 0 <= handicap <= 9:
-            self.error(element, "handicap", f"{handicap} is not a handicap (0 to 9 stones)")
+            self.error(
+                element,
+                "handicap",
+                Message(
+                    gettext_noop("%(handicap)s is not a handicap (0 to 9 stones)"),
+                    handicap=handicap,
+                ),
+            )
             return None
         white, black = sides
         if white is None or black is None or round_number is None or handicap is None:
             return None
         if white == black:
-            self.error(element, "blackPlayer", "a player cannot play themselves")
+            self.error(
+                element, "blackPlayer", Message(gettext_noop("a player cannot play themselves"))
+            )
             return None
         result = element.attributes.get("result", "").strip() or NOT_PLAYED
         known_colour = element.attributes.get("knownColor", "").strip().lower() != "false"
@@ -335,21 +411,39 @@ class _Reader:
             surname = attributes.get("name", "").strip()
             given_name = attributes.get("firstName", "").strip()
             if not surname:
-                self.error(element, "name", "a player needs a name")
+                self.error(element, "name", Message(gettext_noop("a player needs a name")))
                 continue
             rank_text = attributes.get("rank", "").strip() or attributes.get("grade", "").strip()
             try:
                 rank = parse_rank(rank_text)
             except RankError as error:
-                self.error(element, "rank", f"{surname} {given_name}: {error}")
+                self.error(
+                    element,
+                    "rank",
+                    Message(
+                        gettext_noop("%(name)s: %(problem)s"),
+                        name=f"{surname} {given_name}",
+                        problem=error.message,
+                    ),
+                )
                 continue
             pin = attributes.get("egfPin", "").strip()
             if pin and not _PIN_RE.match(pin):
-                self.error(element, "egfPin", f"'{pin}' is not an EGD PIN (digits)")
+                self.error(
+                    element,
+                    "egfPin",
+                    Message(gettext_noop("'%(pin)s' is not an EGD PIN (digits)"), pin=pin),
+                )
                 continue
             key = (surname + given_name).replace(" ", "").upper()
             if key in keys:
-                self.error(element, "name", f"'{surname} {given_name}' is listed twice")
+                self.error(
+                    element,
+                    "name",
+                    Message(
+                        gettext_noop("'%(name)s' is listed twice"), name=f"{surname} {given_name}"
+                    ),
+                )
                 continue
             number = len(players) + 1
             keys[key] = number
@@ -392,7 +486,7 @@ class _Reader:
             number = _player_number(keys, element.attributes.get("player", "").strip())
             round_number = self.integer(element, "roundNumber", 0)
             if number is None:
-                self.error(element, "player", "no player with this key")
+                self.error(element, "player", Message(gettext_noop("no player with this key")))
             elif round_number:
                 byes.add((number, round_number))
         return byes
@@ -420,7 +514,18 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
     size = len(data.encode("utf-8") if isinstance(data, str) else data)
     if size > MAX_BYTES:
         raise GameFileError(
-            [RowError(0, "", f"the file has {size} bytes; the limit is {MAX_BYTES}")], source
+            [
+                RowError(
+                    0,
+                    "",
+                    Message(
+                        gettext_noop("the file has %(size)s bytes; the limit is %(limit)s"),
+                        size=size,
+                        limit=MAX_BYTES,
+                    ),
+                )
+            ],
+            source,
         )
     refused = too_many_players(
         len(re.findall(rb"<Player[\s/>]", data.encode("utf-8") if isinstance(data, str) else data)),
@@ -433,7 +538,15 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
     if not elements or elements[0].tag != "Tournament":
         line = elements[0].line if elements else 1
         raise GameFileError(
-            [RowError(line, "", "not an OpenGotha file: the root element is not <Tournament>")],
+            [
+                RowError(
+                    line,
+                    "",
+                    Message(
+                        gettext_noop("not an OpenGotha file: the root element is not <Tournament>")
+                    ),
+                )
+            ],
             source,
         )
     reader = _Reader(elements, errors)
@@ -921,7 +1034,12 @@ def write_opengotha(tournament: TournamentFile) -> str:
     played: set[tuple[str, int]] = set()
     for record in tournament.records:
         if record.is_adjustment or record.winner is None:
-            raise ValueError(f"only games go into an OpenGotha file, not {record}")
+            raise ValueError(
+                Message(
+                    gettext_noop("only games go into an OpenGotha file, not %(record)s"),
+                    record=str(record),
+                )
+            )
         played.update({(record.white, record.round), (record.black, record.round)})
     games = _game_elements(tournament, keys, played)
     players, byes, losses = _player_elements(tournament, keys, played)
@@ -967,8 +1085,14 @@ def _player_keys(tournament: TournamentFile) -> dict[str, str]:
         key = (name + first).replace(" ", "").upper()
         if key in seen:
             raise ValueError(
-                f"{seen[key]} and {player.username} have one name: OpenGotha tells players "
-                "apart by name"
+                Message(
+                    gettext_noop(
+                        "%(first)s and %(second)s have one name: OpenGotha tells players apart "
+                        "by name"
+                    ),
+                    first=seen[key],
+                    second=player.username,
+                )
             )
         seen[key] = player.username
         keys[player.username] = key

@@ -1,0 +1,40 @@
+"""Sentences the engine writes for a person, kept translatable without Django.
+
+The engine is English (the command line prints it as it is). A sentence a page shows
+(a bad rank, a refused file's row, why a file's rating is no declaration, what an
+h-file cannot carry) is a :class:`Message`: the English text itself, which every
+caller reads as a ``str``, carrying its template (marked with :func:`gettext_noop`,
+so ``makemessages`` extracts it) and the values of its named placeholders, so that
+the pages translate the template and put the values back in.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+
+def gettext_noop(message: str) -> str:
+    """Marks an English word the pages show translated (``makemessages`` finds it by
+    this name, as Django's own ``gettext_noop``); the engine keeps the English."""
+    return message
+
+
+class Message(str):
+    """``template % values`` in English, with ``template`` and ``values`` kept."""
+
+    template: str
+    values: Mapping[str, Any]
+
+    def __new__(cls, template: str, **values: Any) -> Message:
+        message = super().__new__(cls, template % values if values else template)
+        message.template = template
+        message.values = values
+        return message
+
+    def __reduce__(self):
+        return (_message, (self.template, dict(self.values)))
+
+
+def _message(template: str, values: Mapping[str, Any]) -> Message:
+    return Message(template, **values)
