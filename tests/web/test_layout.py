@@ -17,7 +17,7 @@ from tests import factories
 from tests.conftest import TEST_OUTPUT
 from tests.players.test_tournament_round_trip import EGC2013_XML, import_text
 from tests.web.browser_session import ensure_role_groups, sign_in_browser
-from tests.web.test_player_log import play
+from tests.web.public.test_player_log import play
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from players.models import Game
 from players.services.games import record_sheet_submit
 from tests import factories
-from tests.web.test_sheet_entry import field_block, sheet_post
+from tests.web.entry.test_sheet_entry import field_block, sheet_post
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,7 @@ from players.models import AuditEntry
 from players.services.base import DuplicateGamesError
 from players.services.games import record_sheet_submit
 from tests import factories
-from tests.web.test_sheet_entry import sheet_post
+from tests.web.entry.test_sheet_entry import sheet_post
 
 pytestmark = pytest.mark.django_db
 

@@ -16,7 +16,7 @@ from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 from ratings.recompute.run import recompute_pending
 from tests import factories
-from tests.web.test_player_log import cells
+from tests.web.public.test_player_log import cells
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 

@@ -9,7 +9,7 @@ import pytest
 from players.models import Game, Player
 from ratings.models import CurrentRating
 from tests import factories
-from tests.web.test_sheet_entry import field_block, sheet_post
+from tests.web.entry.test_sheet_entry import field_block, sheet_post
 
 pytestmark = pytest.mark.django_db
 

@@ -15,7 +15,7 @@ from ratings.lab.tables import share_text
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
-from tests.web.test_tournament_import import SPRING_CUP, upload
+from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 
 pytestmark = pytest.mark.django_db
 
