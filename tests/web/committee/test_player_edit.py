@@ -17,14 +17,7 @@ from ratings.models import RecomputeState
 from tests import factories
 from tests.web.entry.test_sheet_entry import field_block
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

@@ -12,14 +12,7 @@ from players.services.games import record_sheet_submit
 from tests import factories
 from tests.web.entry.test_sheet_entry import sheet_post
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture
