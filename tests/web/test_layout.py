@@ -16,14 +16,13 @@ from ratings.engine.formats.opengotha import read_opengotha
 from tests import factories
 from tests.conftest import TEST_OUTPUT
 from tests.players.test_tournament_round_trip import EGC2013_XML, import_text
-from tests.web.browser_session import ensure_role_groups, sign_in_browser
+from tests.web.browser_session import sign_in_browser
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _role_groups(transactional_db):
-    ensure_role_groups()
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("role_groups"),
+]
 
 
 PHONE = {"width": 390, "height": 844}
