@@ -285,6 +285,15 @@ def celery_worker_live():
 
 
 @pytest.fixture
+def role_groups(transactional_db) -> None:
+    """The role groups that the data migration makes and a transactional test before this
+    one flushed; a module whose personas need them uses it (``usefixtures``) before them."""
+    from tests.web.browser_session import ensure_role_groups
+
+    ensure_role_groups()
+
+
+@pytest.fixture
 def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     """A Playwright page in headless Chromium; mark the test ``browser``.
 

@@ -22,7 +22,7 @@ from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_opengotha_format import standings_of as opengotha_standings
 from tests.players.test_tournament_round_trip import EGC2013_XML, PLESSIS_CUP, import_text, run
-from tests.web.test_tournaments import crosstable_rows
+from tests.web.public.test_tournaments import crosstable_rows
 
 pytestmark = pytest.mark.django_db
 

@@ -26,7 +26,7 @@ from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP
 from tests.engine.test_opengotha_format import SPRING_CUP as SPRING_CUP_XML
 from tests.reliability.test_fuzz_forms import assert_no_server_error_and_all_or_nothing
-from tests.web.test_sheet_entry import ROW_DEFAULTS, sheet_post
+from tests.web.entry.test_sheet_entry import ROW_DEFAULTS, sheet_post
 
 pytestmark = pytest.mark.django_db
 

@@ -23,7 +23,7 @@ from ratings.engine.ranks import parse_rank
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.web import test_permissions
-from tests.web.browser_session import ensure_role_groups, sign_in_browser
+from tests.web.browser_session import sign_in_browser
 from tests.web.test_permissions import (
     COMMITTEE,
     EVERYONE,
@@ -33,12 +33,11 @@ from tests.web.test_permissions import (
     allowed,
 )
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _role_groups(transactional_db):
-    ensure_role_groups()
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("role_groups"),
+]
 
 
 # Loaded from the site itself: the Content-Security-Policy refuses inline scripts.

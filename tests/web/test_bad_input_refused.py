@@ -9,9 +9,9 @@ from django.core.management import CommandError, call_command
 from players.models import Player
 from players.selectors.resync import MAX_LINE_LENGTH, parse_rank_list
 from tests import factories
-from tests.web.test_player_edit import form_data
+from tests.web.committee.test_player_edit import form_data
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 # Every page that takes a username in its path (the API's are in test_api.py).
 NUL_URLS = [
@@ -23,13 +23,6 @@ NUL_URLS = [
     "/committee/players/%00/edit/",
     "/committee/players/%00/adjust/",
 ]
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
 
 
 def test_a_negative_per_page_on_the_head_to_head_page_gives_the_page(client):
@@ -68,7 +61,6 @@ def test_a_page_number_past_64_bits_in_the_players_api_is_a_400(client):
 
 
 def test_a_new_players_name_whose_family_name_is_too_long_is_refused_at_its_field(client, vera):
-    client.force_login(vera)
     response = client.post(
         "/players/new/", {"username": "long", "full_name": "x" * 151, "national_rank": "10k"}
     )

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 
 from players.models import Game
 from tests import factories
+from tests.web import browser_session
 from tests.web.browser_session import ensure_role_groups, sign_in_browser
 from tests.web.test_accessibility import violations_on
 
@@ -41,11 +42,7 @@ def players():
 
 def log_in(page: Page, base: str) -> None:
     factories.volunteer_with_password("vera", PASSWORD)
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "vera")
-    page.fill("#id_password", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    browser_session.log_in(page, base, "vera", PASSWORD)
 
 
 def choose(page: Page, language: str, *, keyboard: bool) -> None:

@@ -25,10 +25,10 @@ from players.services.players import player_merge, player_update
 from ratings.engine.ranks import parse_rank
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP
-from tests.web.test_game_correct import edit_post
-from tests.web.test_sheet_entry import sheet_post
-from tests.web.test_tournament_create import autumn
-from tests.web.test_tournament_import import confirmation, upload
+from tests.web.entry.test_game_correct import edit_post
+from tests.web.entry.test_sheet_entry import sheet_post
+from tests.web.entry.test_tournament_create import autumn
+from tests.web.entry.test_tournament_import import confirmation, upload
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from players.committee.views import REPEATED_SHOWN
 from players.entry.forms import SheetGameFormSet
 from players.selectors.resync import LINES_NAMED, Outcome, match_rank_list, parse_rank_list
 from tests import factories
-from tests.web.test_sheet_entry import sheet_post
+from tests.web.entry.test_sheet_entry import sheet_post
 
 pytestmark = pytest.mark.django_db
 

@@ -16,15 +16,13 @@ from ratings.engine.formats.opengotha import read_opengotha
 from tests import factories
 from tests.conftest import TEST_OUTPUT
 from tests.players.test_tournament_round_trip import EGC2013_XML, import_text
-from tests.web.browser_session import ensure_role_groups, sign_in_browser
-from tests.web.test_player_log import play
+from tests.web.browser_session import sign_in_browser
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _role_groups(transactional_db):
-    ensure_role_groups()
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("role_groups"),
+]
 
 
 PHONE = {"width": 390, "height": 844}
@@ -40,7 +38,7 @@ def test_on_a_phone_the_log_page_shows_all_twelve_columns_without_scrolling_side
 ):
     ann = factories.player("ann", "12k", full_name="Ann Smit")
     ben = factories.player("ben", "14k", full_name="Ben Botha")
-    play(
+    factories.play(
         vera,
         *(
             factories.game(
@@ -139,7 +137,7 @@ def test_at_1366_px_the_committees_navigation_stays_on_one_line(live_server, bro
 def test_on_a_phone_no_public_page_scrolls_sideways(live_server, browser_page, vera):
     ann = factories.player("ann", "12k", full_name="Ann Smit")
     ben = factories.player("ben", "14k", full_name="Ben Botha")
-    play(vera, factories.game(ann, ben, "W", date(2024, 3, 1)))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 3, 1)))
     page = browser_page
     page.set_viewport_size(PHONE)
     for path in ("/", "/players/ann/", "/tournaments/", "/clubs/", "/lab/", "/calculator/"):
@@ -185,7 +183,7 @@ def test_on_a_phone_the_head_to_head_page_shows_every_column_of_its_tables(
 ):
     ann = factories.player("ann", "12k", full_name="Ann Smit")
     ben = factories.player("ben", "14k", full_name="Ben Botha")
-    play(
+    factories.play(
         vera,
         factories.game(ann, ben, "W", date(2024, 3, 1)),
         factories.game(ben, ann, "B", date(2024, 3, 8), handicap=2),

@@ -6,16 +6,14 @@ import pytest
 
 from ratings.recompute.run import recompute_pending
 from tests.conftest import TEST_OUTPUT
-from tests.web.browser_session import ensure_role_groups
+from tests.web.public.test_public_pages_translated import club_and_tournament
 from tests.web.test_layout import PHONE, sideways_overflow
-from tests.web.test_public_pages_translated import club_and_tournament
 
-pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture(autouse=True)
-def _role_groups(transactional_db):
-    ensure_role_groups()
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.django_db(transaction=True),
+    pytest.mark.usefixtures("role_groups"),
+]
 
 
 @pytest.fixture

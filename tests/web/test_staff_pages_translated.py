@@ -15,7 +15,7 @@ from players.services.games import record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating
 from tests import factories
-from tests.web.test_sheet_entry import sheet_post
+from tests.web.entry.test_sheet_entry import sheet_post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 

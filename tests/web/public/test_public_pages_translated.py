@@ -15,14 +15,9 @@ from ratings.lab.tables import share_text
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
-from tests.web.test_tournament_import import SPRING_CUP, upload
+from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def algorithms(settings):
-    settings.RATINGS_ALGORITHMS = ["sagc", "egf-2021", "gcr"]
+pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 
 
 def club_and_tournament(vera) -> dict:

@@ -11,19 +11,12 @@ from django.utils import timezone
 from django.utils.html import escape
 
 from players.selectors.ratings import RATING_LIST_CSV_COLUMNS, RatingListFilters, rating_list
-from players.services.games import record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
-from ratings.recompute.run import recompute_pending
 from tests import factories
-from tests.web.test_player_log import cells
+from tests.web.public.test_player_log import cells
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
-
-
-def play(vera, *games):
-    record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    recompute_pending()
 
 
 def listed(html: str) -> list[str]:
@@ -40,7 +33,7 @@ def season(vera):
     ben = factories.player("ben", "8k")
     cat = factories.player("cat", "12k", club=club)
     dan = factories.player("dan", "12k")
-    play(
+    factories.play(
         vera,
         factories.game(ann, ben, "B", date(2024, 1, 10), handicap=3, komi=0.5),
         factories.game(ann, ben, "B", date(2024, 1, 24), handicap=3, komi=0.5),
@@ -272,7 +265,7 @@ def test_a_day_by_club_puts_the_clubless_last_going_up_first_going_down(client, 
 def crowd(season, vera):
     """Fifty-six more players, rated on 1 March 2024: sixty in all."""
     many = [factories.player(f"p{n:02}", "15k") for n in range(56)]
-    play(
+    factories.play(
         vera,
         *[
             factories.game(many[n], many[n + 1], "W", date(2024, 3, 1))

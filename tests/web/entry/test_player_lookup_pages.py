@@ -9,9 +9,9 @@ import pytest
 from players.models import Game, Player
 from ratings.models import CurrentRating
 from tests import factories
-from tests.web.test_sheet_entry import field_block, sheet_post
+from tests.web.entry.test_sheet_entry import field_block, sheet_post
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture
@@ -22,20 +22,6 @@ def elsa():
 @pytest.fixture
 def kagiso():
     return factories.player("kagisop16", "9k", full_name="Kagiso Phiri")
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
 
 
 def test_the_sheet_takes_a_full_name_in_either_order_and_a_pin(client, vera, elsa, kagiso):

@@ -15,16 +15,9 @@ from players.services.players import player_update
 from ratings.engine.ranks import Rank
 from ratings.models import RecomputeState
 from tests import factories
-from tests.web.test_sheet_entry import field_block
+from tests.web.entry.test_sheet_entry import field_block
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def connie(client):
-    member = factories.committee_member()
-    client.force_login(member)
-    return member
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

@@ -27,7 +27,7 @@ from ratings.models import CurrentRating, RecomputeState
 from ratings.recompute.run import recompute, recompute_pending
 from ratings.tasks import recompute_algorithm
 from tests import factories
-from tests.web.test_tournaments import crosstable_rows
+from tests.web.public.test_tournaments import crosstable_rows
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 

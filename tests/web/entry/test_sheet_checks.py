@@ -11,16 +11,9 @@ from django.utils import timezone
 from players.models import Game
 from players.services.games import record_sheet_submit
 from tests import factories
-from tests.web.test_sheet_entry import field_block, sheet_post
+from tests.web.entry.test_sheet_entry import field_block, sheet_post
 
-pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def vera(client):
-    volunteer = factories.volunteer()
-    client.force_login(volunteer)
-    return volunteer
+pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
 
 
 @pytest.fixture

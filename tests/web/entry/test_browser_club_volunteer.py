@@ -7,24 +7,17 @@ from datetime import date
 
 import pytest
 from django.contrib.auth import get_user_model
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from players.models import Game
 from players.services.games import record_sheet_submit
 from tests import factories
 from tests.conftest import TEST_OUTPUT
+from tests.web import browser_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "black stones on the 4-4 point"
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def test_a_club_volunteers_evening(live_server, browser_page):
@@ -43,7 +36,7 @@ def test_a_club_volunteers_evening(live_server, browser_page):
     pretoria_game = record_sheet_submit(
         user=pvol, games=[factories.game(pia, pieter, "W", date(2024, 3, 1))], club=pretoria
     ).games[0]
-    log_in(page, base, "cvol")
+    browser_session.log_in(page, base, "cvol", PASSWORD)
 
     page.click("text=Enter sheet")
     page.wait_for_url(f"{base}/sheets/new/")

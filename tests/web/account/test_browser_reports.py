@@ -11,18 +11,11 @@ from players.services.accounts import account_create
 from players.services.games import record_sheet_submit
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.web import browser_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 PASSWORD = "white stones on the 3-3 point"
-
-
-def log_in(page: Page, base: str, username: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{base}/")
 
 
 def log_out(page: Page) -> None:
@@ -46,7 +39,7 @@ def test_a_player_reports_a_game_a_volunteer_answers_and_the_player_reads_it(
     recompute_pending()
     account_create(user=vera, username="alice-own", password=PASSWORD, role="reader", player=alice)
 
-    log_in(page, base, "alice-own")
+    browser_session.log_in(page, base, "alice-own", PASSWORD)
     page.click("#nav-my-page")
     page.click("#my-log a")
     page.click("a.report-link")
@@ -57,7 +50,7 @@ def test_a_player_reports_a_game_a_volunteer_answers_and_the_player_reads_it(
     expect(page.locator("#my-reports")).to_contain_text("awaiting a volunteer")
     log_out(page)
 
-    log_in(page, base, "vera")
+    browser_session.log_in(page, base, "vera", PASSWORD)
     expect(page.locator("#open-report-count")).to_have_text("1")
     page.click("#nav-reports")
     page.click("#open-reports tbody a >> nth=0")
@@ -68,7 +61,7 @@ def test_a_player_reports_a_game_a_volunteer_answers_and_the_player_reads_it(
     expect(page.locator("#open-report-count")).to_have_count(0)
     log_out(page)
 
-    log_in(page, base, "alice-own")
+    browser_session.log_in(page, base, "alice-own", PASSWORD)
     page.click("#nav-my-page")
     expect(page.locator("#my-reports")).to_contain_text("Stands as recorded")
     expect(page.locator("#my-reports")).to_contain_text("Bob's copy of the sheet says black won")

@@ -22,11 +22,6 @@ from tests.pages import page_html
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 
 
-def play(vera, *games):
-    record_sheet_submit(user=vera, games=list(games), allow_duplicates=True)
-    recompute_pending()
-
-
 def sheet_rows(html: str) -> list[str]:
     """The record sheet's game rows (not the "how" rows), newest first."""
     table = html[html.index('id="record-sheet"') :]
@@ -59,7 +54,7 @@ def spec_example(vera, connie):
         algorithm="sagc",
         comment="resync with the national list",
     )
-    play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), handicap=2, komi=0.5))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), handicap=2, komi=0.5))
     return ann, ben
 
 
@@ -142,7 +137,7 @@ def test_it_names_the_loss_barrier_when_one_applied(client, vera, connie):
         value=Decimal(-850),
         algorithm="sagc",
     )
-    play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), handicap=2, komi=0.5))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), handicap=2, komi=0.5))
 
     html = client.get("/players/ben/").content.decode()
 
@@ -154,7 +149,9 @@ def test_it_shows_the_header_with_the_true_entry_grade(client, vera):
     club = factories.club("Durban Go Club")
     beginner = factories.player("newbie", "35k", club=club, full_name="New Bie")
     teacher = factories.player("teacher", "2d")
-    play(vera, factories.game(teacher, beginner, "W", date(2024, 2, 3), handicap=9, komi=0.5))
+    factories.play(
+        vera, factories.game(teacher, beginner, "W", date(2024, 2, 3), handicap=9, komi=0.5)
+    )
 
     html = client.get("/players/newbie/").content.decode()
 
@@ -191,7 +188,7 @@ def test_another_algorithm_shows_its_factors_with_readable_labels(client, spec_e
 
 def test_a_game_an_algorithm_skips_is_listed_with_its_reason(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
-    play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), status="free"))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), status="free"))
 
     html = client.get("/players/ann/?algorithm=egf-2021").content.decode()
 
@@ -208,7 +205,7 @@ def voided_cells(section: str) -> list[str]:
 
 def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
-    play(
+    factories.play(
         vera,
         factories.game(ann, ben, "W", date(2024, 1, 10)),
         factories.game(ann, ben, "B", date(2024, 1, 11), comment="wrong result"),
@@ -234,7 +231,7 @@ def test_a_void_game_leaves_the_sheet_for_the_voided_games_struck_through(client
 
 def test_the_voided_games_list_implies_no_colours_for_a_game_whose_file_gave_none(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
-    play(vera, factories.game(ann, ben, "B", date(2024, 1, 11), colour_given=False))
+    factories.play(vera, factories.game(ann, ben, "B", date(2024, 1, 11), colour_given=False))
     voided = ann.games_as_white.get()
     game_void(user=vera, game_id=voided.pk, version=voided.version, reason="typo")
     recompute_pending()
@@ -251,7 +248,7 @@ def test_the_voided_games_list_implies_no_colours_for_a_game_whose_file_gave_non
 
 def test_without_void_games_there_is_no_voided_section(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
-    play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
     recompute_pending()
 
     assert 'id="voided-games"' not in page_html(client, "/players/ann/")
@@ -260,7 +257,7 @@ def test_without_void_games_there_is_no_voided_section(client, vera):
 def test_a_merged_record_says_where_it_went_and_the_kept_one_names_it(client, vera):
     ann, ben = factories.player("ann", "5k", full_name="Ann Dube"), factories.player("ben", "6k")
     old = factories.player("ann-old", "5k")
-    play(vera, factories.game(old, ben, "W", date(2024, 1, 10)))
+    factories.play(vera, factories.game(old, ben, "W", date(2024, 1, 10)))
     player_merge(user=vera, keep=ann, duplicate=old)
     recompute_pending()
 
@@ -275,7 +272,7 @@ def test_a_merged_record_says_where_it_went_and_the_kept_one_names_it(client, ve
 
 def test_an_adjustment_row_shows_the_rank_it_moved_and_the_chart_steps(client, vera):
     ann, ben = factories.player("ann", "7k"), factories.player("ben", "7k")
-    play(vera, factories.game(ann, ben, "W", date(2024, 8, 1)))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 8, 1)))
     factories.adjustment(ann, date(2024, 11, 1), "6k", user=vera, reason="resync")
     recompute_pending()
 
@@ -294,7 +291,7 @@ def test_an_adjustment_row_shows_the_rank_it_moved_and_the_chart_steps(client, v
 
 def test_gcr_shows_month_end_standings_instead_of_a_sheet(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
-    play(
+    factories.play(
         vera,
         factories.game(ann, ben, "W", date(2024, 1, 10)),
         factories.game(ann, ben, "W", date(2024, 2, 10)),
@@ -325,12 +322,12 @@ def test_it_pages_a_long_history_in_the_same_queries(
     settings.RATINGS_ALGORITHMS = ["sagc"]
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
     start = date(2023, 1, 1)
-    play(
+    factories.play(
         vera, *(factories.game(ann, ben, "WB"[i % 2], start + timedelta(days=i)) for i in range(3))
     )
     with django_assert_max_num_queries(12) as few:
         client.get("/players/ann/")
-    play(
+    factories.play(
         vera,
         *(factories.game(ann, ben, "WB"[i % 2], start + timedelta(days=i)) for i in range(3, 60)),
     )
@@ -348,7 +345,7 @@ def test_it_pages_a_long_history_in_the_same_queries(
 def test_it_warns_while_a_recompute_may_change_the_players_rows(client, vera):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
     carl, dora = factories.player("carl", "5k"), factories.player("dora", "6k")
-    play(vera, factories.game(carl, dora, "W", date(2024, 1, 5)))
+    factories.play(vera, factories.game(carl, dora, "W", date(2024, 1, 5)))
     record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", date(2024, 2, 1))])
 
     assert "being recomputed" in client.get("/players/ann/").content.decode()
@@ -445,7 +442,7 @@ def test_on_a_phone_a_tap_shows_how_a_change_was_computed_and_names_a_point(
 
     ann = factories.player("ann", "12k", full_name="Ann Smit")
     ben = factories.player("ben", "14k", full_name="Ben Botha")
-    play(
+    factories.play(
         vera,
         *(
             factories.game(ann, ben, "WB"[i % 3 == 0], date(2024, 1, 1) + timedelta(days=7 * i))
@@ -476,7 +473,7 @@ def test_on_a_phone_a_tap_shows_how_a_change_was_computed_and_names_a_point(
 def test_names_and_comments_are_escaped_on_the_log_page_and_the_list(client, vera):
     mallory = factories.player("mallory", "5k", full_name='<b onclick="x()">Mal & Co</b>')
     ben = factories.player("ben", "6k")
-    play(vera, factories.game(mallory, ben, "W", comment="<script>alert(1)</script>"))
+    factories.play(vera, factories.game(mallory, ben, "W", comment="<script>alert(1)</script>"))
 
     log = client.get("/players/ben/").content.decode()
     listing = client.get("/").content.decode()
@@ -506,8 +503,8 @@ def test_each_row_names_the_club_the_player_belonged_to_that_day(client, vera):
     Membership.objects.filter(player=ann).delete()
     Membership.objects.create(player=ann, club=cape_town, end=date(2024, 2, 1))
     Membership.objects.create(player=ann, club=durban, start=date(2024, 2, 1))
-    play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
-    play(vera, factories.game(ann, ben, "W", date(2024, 3, 10)))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 1, 10)))
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 3, 10)))
 
     html = page_html(client, "/players/ann/")
     visitor = page_html(client, "/players/ben/")

@@ -32,7 +32,7 @@ pytestmark = pytest.mark.django_db
 
 SHARED_DATA = Path(
     os.environ.get("CLUBRATING_SHARED_DATA")
-    or Path(__file__).resolve().parents[2].parent / "shared" / "data"
+    or Path(__file__).resolve().parents[3].parent / "shared" / "data"
 )
 EGC2013_H9 = SHARED_DATA / "egc2013-opengotha" / "EGC2013.h9"
 

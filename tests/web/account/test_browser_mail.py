@@ -10,6 +10,7 @@ from playwright.sync_api import expect
 
 from tests import factories
 from tests.conftest import TEST_OUTPUT
+from tests.web import browser_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -19,13 +20,6 @@ NEW_PASSWORD = "a ladder that works for white"
 
 def path_in(mail, prefix: str) -> str:
     return re.search(rf"http://[^/\s]+({prefix}\S*/)", mail.body).group(1)
-
-
-def log_in(page, base: str, username: str, password: str) -> None:
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", username)
-    page.fill("#id_password", password)
-    page.click("main form button[type=submit]")
 
 
 def test_a_forgotten_password_is_reset_through_the_mailed_link(
@@ -51,7 +45,7 @@ def test_a_forgotten_password_is_reset_through_the_mailed_link(
     expect(page.locator("#reset-complete")).to_contain_text("Password saved")
     page.screenshot(path=TEST_OUTPUT / "password-reset-complete.png", full_page=True)
 
-    log_in(page, base, "vera", NEW_PASSWORD)
+    browser_session.log_in(page, base, "vera", NEW_PASSWORD)
     expect(page.locator("#signed-in-as")).to_have_text("vera")
     assert mailoutbox[-1].subject.startswith("The password of your account")
 
@@ -61,7 +55,7 @@ def test_an_invited_volunteer_chooses_a_password_and_logs_in(live_server, browse
     base = live_server.url
     factories.committee_with_password("connie", PASSWORD)
 
-    log_in(page, base, "connie", PASSWORD)
+    browser_session.log_in(page, base, "connie", PASSWORD)
     page.goto(f"{base}/committee/accounts/new/")
     page.fill("#id_username", "vic")
     page.check("input[name=role][value=volunteer]")
@@ -81,6 +75,6 @@ def test_an_invited_volunteer_chooses_a_password_and_logs_in(live_server, browse
     expect(page.locator(".alert-success")).to_contain_text("log in as vic")
     page.screenshot(path=TEST_OUTPUT / "invitation-accepted.png", full_page=True)
 
-    log_in(page, base, "vic", NEW_PASSWORD)
+    browser_session.log_in(page, base, "vic", NEW_PASSWORD)
     expect(page.locator("#signed-in-as")).to_have_text("vic")
     assert get_user_model().objects.get(username="vic").email == "vic@example.org"

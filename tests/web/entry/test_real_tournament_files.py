@@ -31,8 +31,8 @@ from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_egd_format import ARCHIVE, SHARED_DATA
 from tests.players.test_tournament_round_trip import KPMC_LIKE
-from tests.web.test_player_log import cells, sheet_rows
-from tests.web.test_tournament_import import confirmation
+from tests.web.entry.test_tournament_import import confirmation
+from tests.web.public.test_player_log import cells, sheet_rows
 
 pytestmark = pytest.mark.django_db
 

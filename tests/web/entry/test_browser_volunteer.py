@@ -15,6 +15,7 @@ from ratings.recompute import dirty
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.conftest import TEST_OUTPUT
+from tests.web import browser_session
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
@@ -32,11 +33,7 @@ def players():
 
 def log_in(page: Page, base: str) -> None:
     factories.volunteer_with_password("vera", PASSWORD)
-    page.goto(f"{base}/accounts/login/")
-    page.fill("#id_username", "vera")
-    page.fill("#id_password", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{base}/")
+    browser_session.log_in(page, base, "vera", PASSWORD)
 
 
 def type_row(page: Page, index: int, day: str, white: str, black: str, winner: str) -> None:

@@ -337,7 +337,7 @@ def test_a_whole_real_national_list_previews_in_reasonable_time(client, connie, 
 
 # --- the lists federations publish, uploaded as downloaded -----------------------------
 
-DATA = Path(__file__).resolve().parents[2].parent / "shared" / "data"
+DATA = Path(__file__).resolve().parents[3].parent / "shared" / "data"
 AGA_LIST = (
     "Nkosi, Thandi\t30001\tFull\t-3.40\t1/1/2025\tCPT\tWC\t0.5\t5/1/2024\r\n"
     "Botha, Pieter\t30002\tFull\t-12.50\t1/1/2025\tCPT\tWC\t0.5\t5/1/2024\r\n"
