@@ -44,13 +44,13 @@ from players.committee.tables import (
     ResyncPreviewTable,
 )
 from players.models import Tournament
-from players.permissions import (
+from players.permissions import committee_required
+from players.roles import (
     COMMITTEE,
     check_account,
     check_club,
     check_federation,
     check_player,
-    committee_required,
     is_federation_committee,
     role_clubs,
 )

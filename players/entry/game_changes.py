@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy
 
 from players.entry.forms import GameCorrectionForm, GameVoidForm
 from players.models import Game
-from players.permissions import VOLUNTEERS, check_club
+from players.roles import VOLUNTEERS, check_club
 from players.selectors.games import game_for_page
 from players.selectors.tournaments import tournament_codes
 from players.services import games as games_services

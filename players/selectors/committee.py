@@ -14,7 +14,7 @@ from django.db.models import Count, Exists, Max, Min, OuterRef, Q, QuerySet
 from django.utils import timezone
 
 from players.models import Adjustment, Game, Membership, Player, ResyncBatch, Tournament
-from players.permissions import COMMITTEE, VOLUNTEERS
+from players.roles import COMMITTEE, VOLUNTEERS
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.selectors.players import (
     club_members,

@@ -21,7 +21,7 @@ from players.models import (
     ResyncBatch,
     ResyncUpload,
 )
-from players.permissions import COMMITTEE, check_player_scope
+from players.roles import COMMITTEE, check_player_scope
 from players.selectors.players import national_ranks_before
 from players.selectors.resync import Outcome, ResyncPreview
 from players.services.audit import adjustment_snapshot, audit, player_snapshot
