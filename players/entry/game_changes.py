@@ -21,7 +21,7 @@ from players.selectors.tournaments import tournament_codes
 from players.services import games as games_services
 from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
 from players.web.forms import add_service_errors
-from players.web.tables import decimal_text
+from players.web.numbers import decimal_text
 
 
 def game_or_404(pk: int) -> Game:

@@ -53,8 +53,8 @@ from players.web.forms import (
     store_confirming_duplicates,
     warnings_fingerprint,
 )
+from players.web.numbers import decimal_text
 from players.web.pagination import BoundedRequestConfig
-from players.web.tables import decimal_text
 
 SHEETS_PER_PAGE = 25
 AUDIT_PER_PAGE = 50

@@ -12,7 +12,7 @@ from django.views.decorators.http import require_safe
 from players.public.calculator_forms import PLAYER_OPTIONS, CalculatorForm
 from players.selectors.committee import player_usernames
 from players.web.explanations import how_html
-from players.web.tables import shown_change, shown_value
+from players.web.numbers import shown_change, shown_value
 from ratings.algorithms import algorithms
 from ratings.calculator import results as calculator
 from ratings.engine.base import get_algorithm
