@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from players.models import Adjustment, ResyncBatch
-from players.selectors.resync import Outcome
+from players.resync import Outcome
 from players.web.tables import NO_WRAP, player_link
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -283,7 +283,7 @@ class AccountTable(tables.Table):
 
 
 class RecomputeTable(tables.Table):
-    """The maintained algorithms (rows are ``selectors.committee.AlgorithmStatus``); each
+    """The maintained algorithms (rows are ``selectors.recompute.AlgorithmStatus``); each
     row's button submits the page's one full-recompute form (``form="full-recompute"``)."""
 
     name = tables.Column(_("Algorithm"))

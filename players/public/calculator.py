@@ -10,7 +10,7 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
 from players.public.calculator_forms import PLAYER_OPTIONS, CalculatorForm
-from players.selectors.committee import player_usernames
+from players.selectors.players import player_usernames
 from players.web.explanations import how_html
 from players.web.numbers import shown_change, shown_value
 from ratings.algorithms import algorithms

@@ -18,7 +18,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Cast, Concat
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -30,10 +30,14 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
+from players.selectors.games import GAME_JSON_VALUES
 from ratings.engine.formats.egd import told_apart
 from ratings.engine.formats.standings import SITE_CRITERIA, Round, criterion_label, place_players
 from ratings.engine.ranks import Rank
-from ratings.models import HistoryRewrite, RatingHistory
+from ratings.models import (
+    HistoryRewrite,
+    RatingHistory,
+)
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -510,3 +514,43 @@ def crosstable_fingerprint(tournament: Tournament, algorithm: str) -> tuple:
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk, pk, pk, algorithm, pk, pk])
         return tuple(cursor.fetchone())
+
+
+def tournaments_listing_both(one: Player, other: Player) -> list[str]:
+    """The codes of the imported tournaments whose file lists both players, the earliest
+    first (one query): a file lists each player once, so such two are two people."""
+    return list(
+        Tournament.objects.filter(entrants__player=one)
+        .filter(entrants__player=other)
+        .order_by("start_date", "code")
+        .values_list("code", flat=True)
+    )
+
+
+def tournaments_within(*, since: date | None, until: date | None) -> QuerySet[Tournament]:
+    """Tournaments, newest first, counted (see ``selectors.tournament_list``); with
+    dates, those that overlap the range: from the start date (else the first game) to
+    the end date (else the last game); a tournament with one of the two lasts a day."""
+    rows = tournament_list().annotate(
+        starts=Coalesce("start_date", "first_game", "end_date", "last_game"),
+        ends=Coalesce("end_date", "last_game", "start_date", "first_game"),
+    )
+    if since is not None:
+        rows = rows.filter(ends__gte=since)
+    if until is not None:
+        rows = rows.filter(starts__lte=until)
+    return rows
+
+
+def tournament_by_code(code: str) -> Tournament | None:
+    """The tournament of that code, without its counts (a filter of the games)."""
+    return Tournament.objects.filter(code=code).first() if "\x00" not in code else None
+
+
+def tournament_counted(code: str) -> Tournament | None:
+    return tournament_list().filter(code=code).first()
+
+
+def tournament_games(tournament: Tournament) -> QuerySet:
+    """The tournament's valid games by round, as ``GAME_JSON_VALUES`` tuples."""
+    return tournament.games.valid().order_by("round", "date", "seq").values_list(*GAME_JSON_VALUES)

@@ -21,7 +21,7 @@ from players.models import (
     TournamentPlayer,
 )
 from players.roles import COMMITTEE, VOLUNTEERS, check_club_scope, check_player_scope
-from players.selectors.committee import tournaments_listing_both
+from players.selectors.tournaments import tournaments_listing_both
 from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
 from players.services.base import ServiceError
