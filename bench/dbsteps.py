@@ -444,7 +444,7 @@ def save(
     from django.utils import timezone
 
     from players.models import Game
-    from players.permissions import VOLUNTEERS
+    from players.roles import VOLUNTEERS
     from ratings.models import RecomputeState
 
     # Whatever is pending stays so unless ``settle`` (a save marks dates dirty the same

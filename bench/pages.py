@@ -569,7 +569,7 @@ def _volunteer_account():
     from django.contrib.auth import get_user_model
     from django.contrib.auth.models import Group
 
-    from players.permissions import VOLUNTEERS
+    from players.roles import VOLUNTEERS
 
     account, _ = get_user_model().objects.get_or_create(username="bench-volunteer")
     account.groups.add(Group.objects.get_or_create(name=VOLUNTEERS)[0])

@@ -8,7 +8,6 @@ from notifications import views as mail_views
 
 urlpatterns = [
     path("", include("players.urls")),  # "/" (name "home") is the rating list
-    path("", include("ratings.urls")),  # the algorithm lab and the what-if calculator
     path("", include("notifications.urls")),  # mail settings, the links mail carries
     path("health/", views.health, name="health"),
     # The language switcher of every page: Django's set_language, which also keeps a

@@ -12,7 +12,7 @@ from django.db.models import Q, QuerySet
 
 from notifications.models import MailKind
 from players.models import Game, Player
-from players.permissions import COMMITTEE, VOLUNTEERS
+from players.roles import COMMITTEE, VOLUNTEERS
 from ratings.algorithms import primary_algorithm
 from ratings.models import RatingHistory, RecomputeState
 

@@ -103,7 +103,7 @@ def rank_change_send(adjustment) -> None:
 def open_reports_send(*, now: datetime | None = None) -> int:
     """Once a day, from ``MAIL_DAILY_HOUR`` on, mail each volunteer the open reports of
     their clubs (if any). The number of mails written."""
-    from players.permissions import VOLUNTEERS, role_clubs
+    from players.roles import VOLUNTEERS, role_clubs
     from players.selectors.reports import of_clubs, open_reports
 
     now = now or timezone.now()

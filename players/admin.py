@@ -15,7 +15,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
 
 from clubrating.usernames import canonical_username
-from players.permissions import is_federation_committee
+from players.roles import is_federation_committee
 from players.selectors.accounts import is_reserved_username
 from players.services.accounts import username_refusal
 from players.services.audit import audit, player_snapshot

@@ -6,7 +6,7 @@ from django.utils.functional import SimpleLazyObject
 
 from players.selectors.reports import navigation_facts
 
-from .permissions import is_committee, is_volunteer
+from .roles import is_committee, is_volunteer
 
 
 def roles(request):

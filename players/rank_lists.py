@@ -45,7 +45,7 @@ from decimal import Decimal, InvalidOperation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from players.selectors.resync import (
+from players.resync import (
     MAX_LINE_LENGTH,
     BadLine,
     ListedRank,

@@ -34,8 +34,13 @@ from players.api.base import (
 )
 from players.lookup import player_from_text
 from players.models import Game, Player, Tournament
-from players.selectors import api as api_selectors
+from players.selectors import clubs as club_selectors
+from players.selectors import games as game_selectors
 from players.selectors import games_search
+from players.selectors import games_search as search_selectors
+from players.selectors import players as player_selectors
+from players.selectors import ratings as rating_selectors
+from players.selectors import tournaments as tournament_selectors
 from players.web.tournament_cache import kept_for_tournament
 from ratings.algorithms import algorithms
 from ratings.engine.base import Algorithm
@@ -114,7 +119,7 @@ def _found(key, lookup, field: str, message: str):
 
 
 def _player_or_404(username: str) -> Player:
-    player = api_selectors.player(username) if "\x00" not in username else None
+    player = player_selectors.player_by_username(username) if "\x00" not in username else None
     if player is None:
         raise not_found(
             "username", _("no player with the username '%(username)s'") % {"username": username}
@@ -149,7 +154,7 @@ def _endpoints(request: HttpRequest) -> dict[str, str]:
 def index(request: HttpRequest) -> dict:
     Params(request, ())
     infos = algorithms()
-    pending = api_selectors.recompute_pending_from([info.name for info in infos])
+    pending = rating_selectors.recompute_pending_from([info.name for info in infos])
     return {
         "api_version": API_VERSION,
         "algorithms": [
@@ -160,12 +165,12 @@ def index(request: HttpRequest) -> dict:
     }
 
 
-def _player_filters(params: Params, since, until) -> api_selectors.PlayerFilters:
+def _player_filters(params: Params, since, until) -> player_selectors.PlayerFilters:
     club_id = params.integer("club", default=0, minimum=1)
-    return api_selectors.PlayerFilters(
+    return player_selectors.PlayerFilters(
         club=_found(
             club_id or None,
-            api_selectors.club,
+            club_selectors.club_by_pk,
             "club",
             _("no club number %(number)s") % {"number": club_id},
         ),
@@ -193,9 +198,9 @@ def players(request: HttpRequest) -> dict:
     since, until = params.date_range()
     as_of = _past_day(params, "as_of")
     filters = _player_filters(params, since, until)
-    page = paginate(request, params, api_selectors.players(filters))
+    page = paginate(request, params, player_selectors.players_filtered(filters))
     infos = algorithms()
-    ratings = api_selectors.ratings_of(
+    ratings = rating_selectors.ratings_of(
         [player.pk for player in page.rows], [info.name for info in infos], as_of
     )
     return {
@@ -212,7 +217,7 @@ def player(request: HttpRequest, username: str) -> dict:
     Params(request, ())
     found = _player_or_404(username)
     infos = algorithms()
-    ratings = api_selectors.current_ratings([found.pk], [info.name for info in infos])
+    ratings = rating_selectors.current_ratings([found.pk], [info.name for info in infos])
     data = _player_json(request, found, ratings.get(found.pk, {}), infos)
     data["links"] = {
         "html": _url(request, "player_log", found.username),
@@ -324,7 +329,7 @@ def player_history(request: HttpRequest, username: str) -> dict:
     newest_first = params.newest_first()
     since, until = params.date_range()
     found = _player_or_404(username)
-    rows = api_selectors.history_or_snapshots(found, info, since, until, newest_first)
+    rows = rating_selectors.history_or_snapshots(found, info, since, until, newest_first)
     page = paginate(request, params, rows)
     row_json = _history_json if info.has_history else _snapshot_json
     return {
@@ -346,7 +351,7 @@ def _game_json(
     """``url_of`` a game's URL from its id (:func:`_game_urls`), for many games."""
     values = tuple(
         getattr(game, name) if "__" not in name else _related(game, name)
-        for name in api_selectors.GAME_JSON_VALUES
+        for name in game_selectors.GAME_JSON_VALUES
     )
     return _game_values_json(values, url_of or _game_urls(request))
 
@@ -359,7 +364,7 @@ def _related(game: Game, name: str) -> Any:
 
 
 def _game_values_json(values: tuple, url_of: Callable[[int], str]) -> dict:
-    """A game's JSON from its ``api_selectors.GAME_JSON_VALUES``: a tournament's
+    """A game's JSON from its ``game_selectors.GAME_JSON_VALUES``: a tournament's
     thousands of games are read as values, not models."""
     (pk, seq, day, round_number, white, black, white_rank, black_rank, handicap, komi,
      winner, status, board_size, time_minutes, code, comment, voided_at,
@@ -419,13 +424,13 @@ def games(request: HttpRequest) -> dict:
     params = Params(request, (*names, *PAGE_PARAMETERS, *CURSOR_PARAMETERS))
     since, until = params.date_range()
     lowest, highest = games_search.HANDICAP_RANGE
-    filters = api_selectors.GameFilters(
+    filters = search_selectors.GameFilters(
         player=_game_player(params, "player"),
         opponent=_game_player(params, "opponent"),
         tournament=_named(
             params,
             "tournament",
-            api_selectors.tournament_by_code,
+            tournament_selectors.tournament_by_code,
             _("no tournament with the code '%(value)s'"),
         ),
         status=params.choice("status", Game.Status.values),
@@ -435,7 +440,7 @@ def games(request: HttpRequest) -> dict:
         include_void=bool(params.boolean("include_void")),
         newest_first=params.newest_first(),
     )
-    page = paginate_by_key(request, params, filters, api_selectors.GAME_JSON_FIELDS)
+    page = paginate_by_key(request, params, filters, game_selectors.GAME_JSON_FIELDS)
     url_of = _game_urls(request)
     return {**page.envelope, "results": [_game_json(request, game, url_of) for game in page.rows]}
 
@@ -443,12 +448,12 @@ def games(request: HttpRequest) -> dict:
 @api_view
 def game(request: HttpRequest, pk: int) -> dict:
     Params(request, ())
-    found = api_selectors.game(pk)
+    found = game_selectors.game_by_pk(pk)
     if found is None:
         raise not_found("id", _("no game number %(number)s") % {"number": pk})
     infos = {name: info for name, info in _algorithms().items() if info.has_history}
     ratings: dict[str, dict | None] = dict.fromkeys(infos)
-    for row in api_selectors.game_ratings(found, infos):
+    for row in game_selectors.game_ratings(found, infos):
         side = "white" if row.colour == "W" else "black"
         ratings[row.algorithm] = ratings[row.algorithm] or {}
         ratings[row.algorithm][side] = _change_json(row, infos[row.algorithm])
@@ -485,7 +490,7 @@ def _tournament_json(request: HttpRequest, tournament: Tournament) -> dict:
 def tournaments(request: HttpRequest) -> dict:
     params = Params(request, ("since", "until", *PAGE_PARAMETERS))
     since, until = params.date_range()
-    rows = api_selectors.tournaments(since=since, until=until)
+    rows = tournament_selectors.tournaments_within(since=since, until=until)
     page = paginate(request, params, rows, rows_first=False)
     return {**page.envelope, "results": [_tournament_json(request, row) for row in page.rows]}
 
@@ -493,7 +498,7 @@ def tournaments(request: HttpRequest) -> dict:
 @api_view
 def tournament(request: HttpRequest, code: str) -> dict:
     Params(request, ())
-    found = api_selectors.tournament(code)
+    found = tournament_selectors.tournament_counted(code)
     if found is None:
         raise not_found("code", _("no tournament with the code '%(value)s'") % {"value": code})
     url_of = _game_urls(request)
@@ -502,7 +507,8 @@ def tournament(request: HttpRequest, code: str) -> dict:
         found,
         "",  # no algorithm's values in it
         lambda: [
-            _game_values_json(values, url_of) for values in api_selectors.tournament_games(found)
+            _game_values_json(values, url_of)
+            for values in tournament_selectors.tournament_games(found)
         ],
         also=(url_of(0),),  # the site's address, in each game's URL
     )

@@ -23,7 +23,7 @@ from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
 from players.models import Adjustment, Club, Player, ResyncUpload, Tournament
 from players.rank_lists import ListFormatError, read_rank_list
-from players.selectors.resync import RankList
+from players.resync import RankList
 from players.services.accounts import Role
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
 from players.web.forms import PlayerField

@@ -14,8 +14,8 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from players.models import Adjustment, ResyncBatch
-from players.selectors.resync import Outcome
-from players.web.tables import player_link
+from players.resync import Outcome
+from players.web.tables import NO_WRAP, player_link
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 TABLE_ATTRS = {"class": "table table-sm align-middle"}
@@ -47,7 +47,6 @@ OUTCOME_LABELS = {
     Outcome.UNKNOWN: pgettext_lazy("resync outcome", "unknown"),
 }
 DASH = "—"
-NOWRAP = {"td": {"class": "text-nowrap"}}
 
 
 def badge(text: str | Promise, css: str):
@@ -60,14 +59,14 @@ class ResyncPreviewTable(tables.Table):
     # On a phone the table scrolls sideways: what changes comes first.
     line = tables.Column(_("Line"), empty_values=())
     written = tables.Column(_("As written"))
-    outcome = tables.Column(_("Result"), attrs=NOWRAP)
+    outcome = tables.Column(_("Result"), attrs=NO_WRAP)
     current_rank = tables.Column(_("National now"), empty_values=())
     new_rank = tables.Column(_("Listed"), empty_values=())
     rating = tables.Column(_("Listed rating (GoR)"), empty_values=())
     player = tables.Column(_("Player"), empty_values=())
     club_rank = tables.Column(_("Club rank now"), empty_values=())
-    effective_date = tables.DateColumn("Y-m-d", verbose_name=_("Effective"), attrs=NOWRAP)
-    last_rated = tables.Column(_("Last rated"), empty_values=(), attrs=NOWRAP)
+    effective_date = tables.DateColumn("Y-m-d", verbose_name=_("Effective"), attrs=NO_WRAP)
+    last_rated = tables.Column(_("Last rated"), empty_values=(), attrs=NO_WRAP)
     note = tables.Column(_("Why"), empty_values=())
 
     class Meta:
@@ -132,9 +131,9 @@ class ResyncPreviewTable(tables.Table):
 
 class ResyncBatchTable(tables.Table):
     id = tables.Column(_("Resync"), linkify=("committee_resync_batch", [tables.A("pk")]))
-    effective_date = tables.DateColumn("Y-m-d", verbose_name=_("Effective"), attrs=NOWRAP)
+    effective_date = tables.DateColumn("Y-m-d", verbose_name=_("Effective"), attrs=NO_WRAP)
     adjustment_count = tables.Column(_("Players"))
-    created_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name=_("Applied"), attrs=NOWRAP)
+    created_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name=_("Applied"), attrs=NO_WRAP)
     created_by = tables.Column(_("By"))
     status = tables.Column(_("Status"), empty_values=())
     note = tables.Column(_("Note"))
@@ -172,7 +171,7 @@ class AdjustmentTable(tables.Table):
     """Adjustments (of a batch or of one player); rows have ``player``, ``created_by``
     and ``resync_batch`` loaded."""
 
-    date = tables.DateColumn("Y-m-d", attrs=NOWRAP, verbose_name=_("Date"))
+    date = tables.DateColumn("Y-m-d", attrs=NO_WRAP, verbose_name=_("Date"))
     seq = tables.Column(_("Entry"))
     player = tables.Column(_("Player"))
     full_name = tables.Column(_("Name"), accessor="player__full_name")
@@ -284,7 +283,7 @@ class AccountTable(tables.Table):
 
 
 class RecomputeTable(tables.Table):
-    """The maintained algorithms (rows are ``selectors.committee.AlgorithmStatus``); each
+    """The maintained algorithms (rows are ``selectors.recompute.AlgorithmStatus``); each
     row's button submits the page's one full-recompute form (``form="full-recompute"``)."""
 
     name = tables.Column(_("Algorithm"))
@@ -298,7 +297,7 @@ class RecomputeTable(tables.Table):
     )
     last_duration = tables.Column(_("Duration"), accessor="state__last_duration")
     last_from = tables.DateColumn(
-        "Y-m-d", accessor="state__last_from", verbose_name=_("Replayed from"), attrs=NOWRAP
+        "Y-m-d", accessor="state__last_from", verbose_name=_("Replayed from"), attrs=NO_WRAP
     )
     last_rows = tables.Column(_("Rows written"), accessor="state__last_rows")
     last_error = tables.Column(_("Last error"), accessor="state__last_error")
@@ -374,7 +373,7 @@ class GameTable(tables.Table):
     """A few games (rows have ``white``, ``black`` and ``tournament`` loaded)."""
 
     number = tables.Column(_("Game"), accessor="pk", linkify=("game_detail", [tables.A("pk")]))
-    date = tables.DateColumn("Y-m-d", attrs=NOWRAP, verbose_name=_("Date"))
+    date = tables.DateColumn("Y-m-d", attrs=NO_WRAP, verbose_name=_("Date"))
     white = tables.Column(pgettext_lazy("player", "White"))
     black = tables.Column(pgettext_lazy("player", "Black"))
     handicap = tables.Column(_("H"))

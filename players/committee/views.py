@@ -44,23 +44,27 @@ from players.committee.tables import (
     ResyncPreviewTable,
 )
 from players.models import Tournament
-from players.permissions import (
+from players.permissions import committee_required
+from players.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
+from players.roles import (
     COMMITTEE,
     check_account,
     check_club,
     check_federation,
     check_player,
-    committee_required,
     is_federation_committee,
     role_clubs,
 )
-from players.selectors import committee as selectors
+from players.selectors import accounts as account_selectors
+from players.selectors import adjustments as adjustment_selectors
+from players.selectors import players as player_selectors
+from players.selectors import recompute as recompute_selectors
 from players.selectors import reports as report_selectors
+from players.selectors import tournaments as tournament_selectors
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.selectors.clubs import account_club_roles, clubs_among
 from players.selectors.head_to_head import games_between
 from players.selectors.players import player_or_404, primary_ranks
-from players.selectors.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from players.services import accounts as accounts_services
 from players.services.accounts import (
     account_change_refusal,
@@ -107,8 +111,8 @@ def _preview(request, rank_list) -> ResyncPreview:
     current members (others' are as if not here); the federation's, every club's."""
     return match_rank_list(
         rank_list,
-        selectors.resync_candidates(role_clubs(request.user, COMMITTEE)),
-        selectors.last_resync_date(),
+        adjustment_selectors.resync_candidates(role_clubs(request.user, COMMITTEE)),
+        adjustment_selectors.last_resync_date(),
     )
 
 
@@ -236,7 +240,7 @@ def _list_lost(request, form):
 
 
 def _resync_applied(request, batch):
-    count = selectors.batch_player_count(batch)
+    count = adjustment_selectors.batch_player_count(batch)
     messages.success(
         request,
         ngettext(
@@ -254,7 +258,7 @@ def _resync_applied(request, batch):
 @committee_required
 @require_safe
 def resync_batch_list(request):
-    table = ResyncBatchTable(selectors.resync_batches())
+    table = ResyncBatchTable(adjustment_selectors.resync_batches())
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(request, "committee/resync_batches.html", {"table": table})
 
@@ -262,8 +266,8 @@ def resync_batch_list(request):
 @committee_required
 @require_safe
 def resync_batch_detail(request, pk: int):
-    batch = get_object_or_404(selectors.resync_batches(), pk=pk)
-    table = AdjustmentTable(selectors.batch_adjustments(batch), exclude=("reason",))
+    batch = get_object_or_404(adjustment_selectors.resync_batches(), pk=pk)
+    table = AdjustmentTable(adjustment_selectors.batch_adjustments(batch), exclude=("reason",))
     return render(request, "committee/resync_batch.html", {"batch": batch, "table": table})
 
 
@@ -272,7 +276,7 @@ def resync_batch_detail(request, pk: int):
 def resync_batch_revert(request, pk: int):
     """GET: what reverting the resync changes, player by player, and the button to
     confirm; POST: revert it."""
-    batch = get_object_or_404(selectors.resync_batches(), pk=pk)
+    batch = get_object_or_404(adjustment_selectors.resync_batches(), pk=pk)
     for adjustment in batch.adjustments.select_related("player"):
         check_player(
             request.user,
@@ -303,7 +307,7 @@ def _revert_plan(request, batch):
     if batch.reverted_at is not None:
         messages.info(request, _("Resync #%(number)s was already reverted.") % {"number": batch.pk})
         return redirect("committee_resync_batch", pk=batch.pk)
-    changes = selectors.resync_revert_plan(batch)
+    changes = adjustment_selectors.resync_revert_plan(batch)
     return render(request, "committee/resync_revert.html", {"batch": batch, "changes": changes})
 
 
@@ -320,7 +324,11 @@ def adjust_choose(request):
     return render(
         request,
         "committee/adjust_choose.html",
-        {"form": form, "players": selectors.player_usernames(), "datalist_id": PLAYER_OPTIONS},
+        {
+            "form": form,
+            "players": player_selectors.player_usernames(),
+            "datalist_id": PLAYER_OPTIONS,
+        },
     )
 
 
@@ -358,7 +366,9 @@ def adjust(request, username: str):
 
 
 def _render_adjust(request, player, form):
-    table = AdjustmentTable(selectors.player_adjustments(player), exclude=("player", "full_name"))
+    table = AdjustmentTable(
+        adjustment_selectors.player_adjustments(player), exclude=("player", "full_name")
+    )
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(
         request,
@@ -366,7 +376,7 @@ def _render_adjust(request, player, form):
         {
             "player": player,
             "form": form,
-            "ratings": selectors.player_ratings(player),
+            "ratings": player_selectors.player_ratings(player),
             "table": table,
         },
     )
@@ -455,17 +465,17 @@ def _render_merge(request, form, confirm_form=None):
     context = {
         "form": form,
         "confirm_form": confirm_form,
-        "players": selectors.player_usernames(),
+        "players": player_selectors.player_usernames(),
         "datalist_id": PLAYER_OPTIONS,
     }
     if form.is_bound and not form.errors:
         keep, duplicate = form.cleaned_data["keep"], form.cleaned_data["duplicate"]
         between = games_between(keep, duplicate)
         context |= {
-            "keep": selectors.record_summary(keep),
-            "duplicate": selectors.record_summary(duplicate),
+            "keep": player_selectors.record_summary(keep),
+            "duplicate": player_selectors.record_summary(duplicate),
             "between": GameTable(between) if between.exists() else None,
-            "both_listed": selectors.tournaments_listing_both(keep, duplicate),
+            "both_listed": tournament_selectors.tournaments_listing_both(keep, duplicate),
         }
         refused = context["between"] is not None or context["both_listed"]
         if not refused and confirm_form is None:
@@ -521,7 +531,7 @@ def _merged(request, data: dict):
 
 def _account(request, pk: int):
     """The account of the page, for the committee that manages it (403 otherwise)."""
-    account = get_object_or_404(selectors.account_for_page(pk))
+    account = get_object_or_404(account_selectors.account_for_page(pk))
     if account.username == SYSTEM_USERNAME:
         raise Http404("the site's own account has no page")
     check_account(request.user, account)
@@ -531,7 +541,7 @@ def _account(request, pk: int):
 @committee_required
 @require_safe
 def account_list(request):
-    table = AccountTable(selectors.accounts())
+    table = AccountTable(account_selectors.accounts())
     BoundedRequestConfig(request, paginate={"per_page": PER_PAGE}).configure(table)
     return render(request, "committee/accounts.html", {"table": table})
 
@@ -572,7 +582,7 @@ def _account_created(request, data: dict):
 
 
 def _player_options() -> dict:
-    return {"players": selectors.player_usernames(), "datalist_id": PLAYER_OPTIONS}
+    return {"players": player_selectors.player_usernames(), "datalist_id": PLAYER_OPTIONS}
 
 
 def _render_account(
@@ -722,7 +732,7 @@ def recompute_status(request):
     """Every algorithm's state, and a club's games and members awaiting the recompute
     (``?club=``): a club's committee sees its own club's (its one club at once), the
     federation's committee any club's."""
-    statuses = selectors.recompute_statuses()
+    statuses = recompute_selectors.recompute_statuses()
     federation = is_federation_committee(request.user)
     clubs = clubs_among(role_clubs(request.user, COMMITTEE))
     form = RecomputeClubForm(request.GET or None, clubs=clubs)
@@ -743,10 +753,10 @@ def recompute_status(request):
             # A full recompute is the federation committee's (every club's ratings).
             "table": RecomputeTable(statuses, exclude=() if federation else ("actions",)),
             "federation": federation,
-            "worker": selectors.worker_status(),
+            "worker": recompute_selectors.worker_status(),
             "form": FullRecomputeForm(),
             "club_form": form,
-            "waiting": selectors.club_waiting(club) if club is not None else None,
+            "waiting": recompute_selectors.club_waiting(club) if club is not None else None,
             "auto_refresh": AUTO_REFRESH_SECONDS if busy else None,
         },
     )

@@ -15,13 +15,13 @@ from django.utils.translation import gettext_lazy
 
 from players.entry.forms import GameCorrectionForm, GameVoidForm
 from players.models import Game
-from players.permissions import VOLUNTEERS, check_club
+from players.roles import VOLUNTEERS, check_club
 from players.selectors.games import game_for_page
 from players.selectors.tournaments import tournament_codes
 from players.services import games as games_services
 from players.services.base import ConcurrentEditError, DuplicateGamesError, ServiceError
 from players.web.forms import add_service_errors
-from players.web.tables import decimal_text
+from players.web.numbers import decimal_text
 
 
 def game_or_404(pk: int) -> Game:

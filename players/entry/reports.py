@@ -11,7 +11,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
 from players.entry.forms import ReportResolveForm
-from players.permissions import VOLUNTEERS, check_club, role_clubs, volunteer_required
+from players.permissions import volunteer_required
+from players.roles import VOLUNTEERS, check_club, role_clubs
 from players.selectors import reports as selectors
 from players.selectors.clubs import clubs_among
 from players.services.base import ServiceError

@@ -16,11 +16,11 @@ from django.utils.translation import pgettext_lazy
 from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
-from players.web.tables import colour_not_given, plain_number, player_link, signed
+from players.web.numbers import change_text, value_text
+from players.web.tables import NO_WRAP, colour_not_given, player_link
 from ratings.models import RatingHistory
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
-NO_WRAP = {"td": {"class": "text-nowrap"}}
 # A colour and a sign per recompute status (the word itself is there for screen readers
 # and in the tooltip): seven algorithms fit on one line.
 STATUS_LABELS = {
@@ -33,12 +33,6 @@ STATUS_BADGES = {
     RUNNING: ("text-bg-info", "↻"),
     PENDING: ("text-bg-warning", "…"),
 }
-
-
-def format_value(value: float) -> str:
-    """An index or rating: integers as such (SAGC), others to two decimals; a negative
-    one with the minus sign, as the public pages write it."""
-    return plain_number(value, 0 if float(value).is_integer() else 2)
 
 
 class SheetGamesTable(tables.Table):
@@ -204,13 +198,13 @@ class GameHistoryTable(GameColourTable):
         attrs = {"class": "table table-sm"}
 
     def render_value_before(self, value):
-        return format_value(value)
+        return value_text(value)
 
     def render_change(self, value):
-        return signed(value, 0 if float(value).is_integer() else 2)
+        return change_text(value)
 
     def render_value_after(self, value):
-        return format_value(value)
+        return value_text(value)
 
 
 class StandingsAroundTable(GameColourTable):
@@ -234,7 +228,7 @@ class StandingsAroundTable(GameColourTable):
         if value is None:
             return "—"
         dated = f" ({value.date.isoformat()})" if hasattr(value, "date") else ""
-        return f"{value.rank} · {format_value(value.value)}{dated}"
+        return f"{value.rank} · {value_text(value.value)}{dated}"
 
     def render_before(self, value):
         return self._standing(value)

@@ -23,9 +23,10 @@ from players.entry.tournament_forms import (
     TournamentImportForm,
     TournamentUploadForm,
 )
-from players.permissions import EVERY_CLUB, VOLUNTEERS, role_clubs, volunteer_required
+from players.permissions import volunteer_required
+from players.resync import name_key
+from players.roles import EVERY_CLUB, VOLUNTEERS, role_clubs
 from players.selectors.clubs import clubs_among
-from players.selectors.resync import name_key
 from players.services.base import DuplicateGamesError, ServiceError
 from players.services.games import VoidedGameOnFile
 from players.services.imports import ImportResult

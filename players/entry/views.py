@@ -28,13 +28,8 @@ from players.entry.tables import (
     StandingsAroundTable,
 )
 from players.models import Player
-from players.permissions import (
-    EVERY_CLUB,
-    VOLUNTEERS,
-    may_act_for,
-    role_clubs,
-    volunteer_required,
-)
+from players.permissions import volunteer_required
+from players.roles import EVERY_CLUB, VOLUNTEERS, may_act_for, role_clubs
 from players.selectors import players as players_selectors
 from players.selectors import reports as report_selectors
 from players.selectors.audit import audit_actions, audit_entries, audit_object_types
@@ -58,8 +53,8 @@ from players.web.forms import (
     store_confirming_duplicates,
     warnings_fingerprint,
 )
+from players.web.numbers import decimal_text
 from players.web.pagination import BoundedRequestConfig
-from players.web.tables import decimal_text
 
 SHEETS_PER_PAGE = 25
 AUDIT_PER_PAGE = 50

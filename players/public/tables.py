@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import functools
-from decimal import Decimal
 from fractions import Fraction
 from urllib.parse import quote
 
@@ -25,22 +24,18 @@ from players.selectors.player_log import PlayerLog
 from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
 from players.web.explanations import how_html, stored_change
+from players.web.numbers import decimal_text, shown_change, shown_value
 from players.web.pagination import PageFirstData
 from players.web.tables import (
     COLOUR_NOT_GIVEN_TITLE,
-    MINUS,
     NUMBER,
     NUMBER_WIDE_SCREENS_ONLY,
     RESPONSIVE_TEMPLATE,
     TABLE_ATTRS,
     WIDE_SCREENS_ONLY,
     colour_not_given,
-    decimal_text,
     escape_cell,
     escaped,
-    localized,
-    shown_change,
-    shown_value,
 )
 from ratings.engine.base import Algorithm
 
@@ -324,7 +319,7 @@ class RecordSheetTable(RowsInOneCall):
     def render_komi(self, record) -> str:
         if record.game is None:
             return ""
-        return localized(format(Decimal(record.game.komi).normalize(), "f").replace("-", MINUS))
+        return decimal_text(record.game.komi, 1)
 
     def render_winner(self, record) -> str:
         game = record.game

@@ -1,9 +1,10 @@
 """URLs of the public pages (see players/urls.py): everyone may read them, no login.
-Pages in views.py; the downloads of games, record sheets and h-files in downloads.py."""
+Pages in views.py; the downloads of games, record sheets and h-files in downloads.py;
+the algorithm lab in lab.py, the what-if calculator in calculator.py."""
 
 from django.urls import path
 
-from . import downloads, views
+from . import calculator, downloads, lab, views
 
 urlpatterns = [
     # "/" is the rating list; base.html links it as "home"
@@ -40,4 +41,7 @@ urlpatterns = [
     path("clubs/", views.club_list, name="club_list"),
     path("clubs/<int:pk>/", views.club_detail, name="club_detail"),
     path("clubs/<int:pk>/sheet/", views.club_night_sheet, name="club_night_sheet"),
+    # the algorithm lab and the what-if calculator
+    path("lab/", lab.lab, name="lab"),
+    path("calculator/", calculator.calculator_page, name="calculator"),
 ]

@@ -55,8 +55,9 @@ from players.web.charts import (
 )
 from players.web.downloads import csv_attachment, wrong_filter_response
 from players.web.forms import sentence
+from players.web.numbers import shown_rating
 from players.web.pagination import PER_PAGE, BoundedRequestConfig
-from players.web.tables import TABLE_ATTRS, shown_rating
+from players.web.tables import TABLE_ATTRS
 from players.web.tabs import algorithm_tabs, page_query
 from ratings.algorithms import algorithms
 

@@ -211,3 +211,7 @@ def club_activity(club: Club, today: date) -> list[MonthActivity]:
         months.append(MonthActivity(day, games.get(key, 0), active.get(key, 0)))
         day = (day + timedelta(days=32)).replace(day=1)
     return months
+
+
+def club_by_pk(pk: int) -> Club | None:
+    return Club.objects.filter(pk=pk).first()

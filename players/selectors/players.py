@@ -7,8 +7,11 @@ from dataclasses import dataclass
 from datetime import date
 
 from django.db.models import (
+    Count,
     Exists,
     IntegerField,
+    Max,
+    Min,
     OuterRef,
     Q,
     QuerySet,
@@ -19,6 +22,7 @@ from django.http import Http404
 from players.fields import code_to_rank
 from players.lookup import lookup_players, player_index
 from players.models import (
+    Adjustment,
     AuditEntry,
     Club,
     Game,
@@ -28,7 +32,7 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
-from ratings.algorithms import primary_algorithm
+from ratings.algorithms import maintained_algorithms, primary_algorithm
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
@@ -122,7 +126,7 @@ def merged_records(player: Player) -> list[Player]:
 
 def ratings_by_algorithm(player: Player) -> dict[str, CurrentRating]:
     """The player's current rating under each algorithm that rated them, by its name
-    (one query); ``selectors.committee.player_ratings`` lists them in order."""
+    (one query); ``player_ratings`` lists them in order."""
     return {rating.algorithm: rating for rating in CurrentRating.objects.filter(player=player)}
 
 
@@ -249,3 +253,80 @@ def player_lookup(text: str) -> list[dict[str, str]]:
         }
         for player in players
     ]
+
+
+def player_ratings(player: Player) -> list[CurrentRating]:
+    """The player's current rank and value in each maintained algorithm, in the order of
+    ``maintained_algorithms`` (the primary first)."""
+    ratings = ratings_by_algorithm(player)
+    return [ratings[name] for name in maintained_algorithms() if name in ratings]
+
+
+def player_usernames() -> list[tuple[str, str]]:
+    """(username, full name) of the active players, for the pages' <datalist>."""
+    return list(Player.objects.active().values_list("username", "full_name"))
+
+
+@dataclass(frozen=True)
+class RecordSummary:
+    """What the merge preview shows of one record."""
+
+    player: Player
+    games: int
+    void_games: int
+    adjustments: int
+    first: date | None
+    last: date | None
+
+
+def record_summary(player: Player) -> RecordSummary:
+    games = Game.objects.filter(Q(white=player) | Q(black=player)).aggregate(
+        games=Count("pk", filter=Q(voided_at__isnull=True)),
+        void=Count("pk", filter=Q(voided_at__isnull=False)),
+        first=Min("date", filter=Q(voided_at__isnull=True)),
+        last=Max("date", filter=Q(voided_at__isnull=True)),
+    )
+    return RecordSummary(
+        player=player,
+        games=games["games"],
+        void_games=games["void"],
+        adjustments=Adjustment.objects.valid().filter(player=player).count(),
+        first=games["first"],
+        last=games["last"],
+    )
+
+
+def dated_within(rows: QuerySet, field: str, since: date | None, until: date | None) -> QuerySet:
+    """Rows whose date ``field`` is within ``since`` and ``until``, both inclusive."""
+    if since is not None:
+        rows = rows.filter(**{f"{field}__gte": since})
+    if until is not None:
+        rows = rows.filter(**{f"{field}__lte": until})
+    return rows
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerFilters:
+    club: Club | None = None
+    active: bool | None = None
+    search: str = ""
+    since: date | None = None  # on last_updated, inclusive
+    until: date | None = None
+
+
+def players_filtered(filters: PlayerFilters) -> QuerySet[Player]:
+    """Players by username, with their club."""
+    rows = Player.objects.select_related("club").order_by("username")
+    if filters.club is not None:
+        rows = rows.filter(club=filters.club)
+    if filters.active is not None:
+        rows = rows.filter(active=filters.active)
+    if filters.search:
+        rows = rows.filter(
+            Q(username__icontains=filters.search) | Q(full_name__icontains=filters.search)
+        )
+    return dated_within(rows, "last_updated", filters.since, filters.until)
+
+
+def player_by_username(username: str) -> Player | None:
+    return Player.objects.select_related("club").filter(username=username).first()

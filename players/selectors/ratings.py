@@ -6,7 +6,8 @@ from __future__ import annotations
 import calendar
 import dataclasses
 import functools
-from collections.abc import Callable, Iterator
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
 from operator import itemgetter
@@ -20,7 +21,7 @@ from players.fields import code_to_rank, rank_to_code
 from players.lookup import player_index
 from players.models import Adjustment, Club, Game, Player, Tournament
 from players.selectors.exports import spreadsheet_safe
-from players.selectors.players import club_members, clubs_players
+from players.selectors.players import club_members, clubs_players, dated_within
 from ratings.engine.base import registry
 from ratings.engine.output import format_value
 from ratings.engine.ranks import Rank
@@ -547,3 +548,78 @@ def tournament_recompute_notice(algorithm: str, tournament: Tournament) -> Recom
     if notice is None or (last is not None and notice.dirty_from > last):
         return None
     return notice
+
+
+def current_ratings(
+    player_ids: Iterable[int], algorithms: Iterable[str]
+) -> dict[int, dict[str, CurrentRating]]:
+    """The current ratings of these players under these algorithms, by player id and
+    algorithm (one query for a whole page of players)."""
+    found: dict[int, dict[str, CurrentRating]] = defaultdict(dict)
+    rows = CurrentRating.objects.filter(
+        player_id__in=list(player_ids), algorithm__in=list(algorithms)
+    ).only("player_id", "algorithm", "rank", "value", "games")
+    for rating in rows:
+        found[rating.player_id][rating.algorithm] = rating
+    return found
+
+
+def ratings_on(
+    player_ids: Iterable[int], algorithms: Iterable[str], day: date
+) -> dict[int, dict[str, object]]:
+    """Like ``current_ratings``, the standings at the end of ``day`` (``ratings_as_of``):
+    rows with ``rank``, ``value`` and ``games`` (None for the per-game algorithms), one
+    query per algorithm for a whole page of players."""
+    found: dict[int, dict[str, object]] = defaultdict(dict)
+    ids = list(player_ids)
+    for algorithm in algorithms:
+        for row in ratings_as_of(algorithm, day, Player.objects.filter(pk__in=ids)):
+            found[row.player_id][algorithm] = row
+    return found
+
+
+def ratings_of(
+    player_ids: list[int], algorithms: list[str], as_of: date | None
+) -> dict[int, dict[str, object]]:
+    """The players' ratings today, or as they stood at the end of ``as_of``."""
+    if as_of is None:
+        return current_ratings(player_ids, algorithms)
+    return ratings_on(player_ids, algorithms, as_of)
+
+
+def recompute_pending_from(algorithms: Iterable[str]) -> dict[str, date]:
+    """The date each of these algorithms waits to be recomputed from, if it does."""
+    return dict(
+        RecomputeState.objects.filter(
+            algorithm__in=list(algorithms), dirty_from__isnull=False
+        ).values_list("algorithm", "dirty_from")
+    )
+
+
+def player_history(
+    player: Player, algorithm: str, *, since: date | None, until: date | None, newest_first: bool
+) -> QuerySet[RatingHistory]:
+    """The player's record sheet under a per-game algorithm, with each row's game, its
+    tournament, the adjustment and the opponent."""
+    rows = RatingHistory.objects.filter(algorithm=algorithm, player=player).select_related(
+        "game", "game__tournament", "adjustment", "opponent"
+    )
+    return dated_within(rows, "date", since, until).order_by(
+        "-position" if newest_first else "position"
+    )
+
+
+def player_snapshots(
+    player: Player, algorithm: str, *, since: date | None, until: date | None, newest_first: bool
+) -> QuerySet[RatingSnapshot]:
+    """A holistic algorithm's (GCR's) month-end standings of the player."""
+    rows = RatingSnapshot.objects.filter(algorithm=algorithm, player=player)
+    return dated_within(rows, "date", since, until).order_by("-date" if newest_first else "date")
+
+
+def history_or_snapshots(
+    player: Player, info, since: date | None, until: date | None, newest_first: bool
+) -> QuerySet:
+    """The player's rows under an algorithm: per game, or its month-end standings."""
+    read = player_history if info.has_history else player_snapshots
+    return read(player, info.name, since=since, until=until, newest_first=newest_first)

@@ -18,7 +18,7 @@ from django.db.models import (
     Value,
     When,
 )
-from django.db.models.functions import Cast, Concat
+from django.db.models.functions import Cast, Coalesce, Concat
 from django.http import Http404
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
@@ -30,10 +30,14 @@ from players.models import (
     Tournament,
     TournamentPlayer,
 )
+from players.selectors.games import GAME_JSON_VALUES
 from ratings.engine.formats.egd import told_apart
 from ratings.engine.formats.standings import SITE_CRITERIA, Round, criterion_label, place_players
 from ratings.engine.ranks import Rank
-from ratings.models import HistoryRewrite, RatingHistory
+from ratings.models import (
+    HistoryRewrite,
+    RatingHistory,
+)
 
 
 def tournament_list() -> QuerySet[Tournament]:
@@ -274,51 +278,82 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     all_games = _crosstable_games(tournament)
     games = [game for game in all_games if not game.voided]
     voided = [game for game in all_games if game.voided]
-    entrants = (
-        list(
-            tournament.entrants.select_related("player")
-            .only(  # not the file's results: 600 lists of rounds to decode for nothing
-                "number",
-                "place",
-                "rank",
-                "country",
-                "club",
-                "scores",
-                "after_rounds",
-                "tournament",  # the related manager sets it on each row
-                "player",
-                *(f"player__{name}" for name in CrosstablePlayer._fields[1:]),
-            )
-            .order_by("number")
-        )
-        if tournament.standings
-        else []
+    entrants = _crosstable_entrants(tournament)
+    rows, played = _crosstable_rows(entrants, games)
+    ordered, score_names, after_round_names = _crosstable_order(tournament, entrants, rows, played)
+    shown_voided = _crosstable_rounds(rows, games, voided)
+    _crosstable_values(tournament, algorithm, rows)
+    return Crosstable(
+        rounds=sorted({game.round for game in (*games, *shown_voided)}),
+        rows=ordered,
+        game_count=len(games),
+        first_game=games[0].date if games else None,
+        last_game=max(game.date for game in games) if games else None,
+        score_names=score_names,
+        after_round_names=after_round_names,
+        standings=tournament.standings,
+        ties=any(row.place != str(row.number) for row in ordered),
+        corrected=sum(game.revision != 0 for game in games),
+        voided=len(shown_voided),
     )
+
+
+def _crosstable_entrants(tournament: Tournament) -> list:
+    """The players of an imported tournament's file, by their number there (none for a
+    tournament entered on the site)."""
+    if not tournament.standings:
+        return []
+    return list(
+        tournament.entrants.select_related("player")
+        .only(  # not the file's results: 600 lists of rounds to decode for nothing
+            "number",
+            "place",
+            "rank",
+            "country",
+            "club",
+            "scores",
+            "after_rounds",
+            "tournament",  # the related manager sets it on each row
+            "player",
+            *(f"player__{name}" for name in CrosstablePlayer._fields[1:]),
+        )
+        .order_by("number")
+    )
+
+
+def _crosstable_row(
+    rows: dict[int, CrosstableRow], player: CrosstablePlayer, declared: Rank | None
+) -> CrosstableRow:
+    """The player's row, made at their first appearance with the rank they declared."""
+    if player.pk not in rows:
+        rows[player.pk] = CrosstableRow(
+            player,
+            declared or player.entry_rank,
+            country=player.country,
+            club=player.federation_club,
+        )
+    return rows[player.pk]
+
+
+def _crosstable_rows(
+    entrants: list, games: list[_CrosstableGame]
+) -> tuple[dict[int, CrosstableRow], dict[int, list[Round]]]:
+    """A row per player (the file's entrants first, with their places and scores), the
+    games and wins counted; and each player's rounds as the standings count them."""
     rows: dict[int, CrosstableRow] = {}
-
-    def row_of(player: CrosstablePlayer, declared: Rank | None) -> CrosstableRow:
-        if player.pk not in rows:
-            rows[player.pk] = CrosstableRow(
-                player,
-                declared or player.entry_rank,
-                country=player.country,
-                club=player.federation_club,
-            )
-        return rows[player.pk]
-
     for entrant in entrants:
         player = CrosstablePlayer(
             *(getattr(entrant.player, name) for name in CrosstablePlayer._fields)
         )
-        row = row_of(player, entrant.rank)
+        row = _crosstable_row(rows, player, entrant.rank)
         row.place, row.scores = entrant.place, list(entrant.scores)
         row.after_rounds = list(entrant.after_rounds)
         row.country = entrant.country or row.country
         row.club = entrant.club or row.club
     played: dict[int, list[Round]] = defaultdict(list)
     for game in games:
-        white = rows.get(game.white_id) or row_of(game.white, game.white_rank)
-        black = rows.get(game.black_id) or row_of(game.black, game.black_rank)
+        white = rows.get(game.white_id) or _crosstable_row(rows, game.white, game.white_rank)
+        black = rows.get(game.black_id) or _crosstable_row(rows, game.black, game.black_rank)
         white.games += 1
         black.games += 1
         white_wins, black_wins, white_points, black_points = _POINTS.get(game.winner, _JIGO_POINTS)
@@ -326,6 +361,17 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         black.wins += black_wins
         played[game.white_id].append(Round(game.black_id, white_points))
         played[game.black_id].append(Round(game.white_id, black_points))
+    return rows, played
+
+
+def _crosstable_order(
+    tournament: Tournament,
+    entrants: list,
+    rows: dict[int, CrosstableRow],
+    played: dict[int, list[Round]],
+) -> tuple[list[CrosstableRow], list[str], list[str]]:
+    """The rows in the standings' order, numbered, their scores and after-round columns
+    padded to one width; with the names of those columns."""
     placed = place_players(
         {pk: played.get(pk, []) for pk in rows},
         SITE_CRITERIA,
@@ -357,40 +403,50 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         row.number = number
         row.scores += [""] * (width - len(row.scores))
         row.after_rounds += [""] * (after_width - len(row.after_rounds))
+    return ordered, score_names, after_round_names
+
+
+def _crosstable_rounds(
+    rows: dict[int, CrosstableRow],
+    games: list[_CrosstableGame],
+    voided: list[_CrosstableGame],
+) -> list[_CrosstableGame]:
+    """Each game in its round on both players' rows; the voided games shown (returned)."""
     for game in games:
-        white, black = rows[game.white_id], rows[game.black_id]
-        white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
-        white_colour, black_colour = ("w", "b") if game.colour_given else ("", "")
-        corrected = game.revision != 0
-        white.rounds.setdefault(game.round, []).append(
-            RoundResult(
-                black.number, game.black, white_colour, game.handicap, white_result, corrected
-            )
-        )
-        black.rounds.setdefault(game.round, []).append(
-            RoundResult(
-                white.number, game.white, black_colour, game.handicap, black_result, corrected
-            )
-        )
+        _add_round_results(rows[game.white_id], rows[game.black_id], game, corrected=True)
     # A voided game stays in its round, marked, where both its players have a row (a
     # player whose every game was voided is no one's result to show).
-    for game in voided:
-        white, black = rows.get(game.white_id), rows.get(game.black_id)
-        if white is None or black is None:
-            continue
-        white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
-        white_colour, black_colour = ("w", "b") if game.colour_given else ("", "")
-        white.rounds.setdefault(game.round, []).append(
-            RoundResult(
-                black.number, game.black, white_colour, game.handicap, white_result, voided=True
-            )
-        )
-        black.rounds.setdefault(game.round, []).append(
-            RoundResult(
-                white.number, game.white, black_colour, game.handicap, black_result, voided=True
-            )
-        )
     shown_voided = [game for game in voided if game.white_id in rows and game.black_id in rows]
+    for game in shown_voided:
+        _add_round_results(rows[game.white_id], rows[game.black_id], game, voided=True)
+    return shown_voided
+
+
+def _add_round_results(
+    white: CrosstableRow,
+    black: CrosstableRow,
+    game: _CrosstableGame,
+    *,
+    corrected: bool = False,
+    voided: bool = False,
+) -> None:
+    """The game in its round, from each side (``corrected``: mark it if it was)."""
+    white_result, black_result = _RESULTS.get(game.winner, ("-", "-"))
+    white_colour, black_colour = ("w", "b") if game.colour_given else ("", "")
+    marks = {"corrected": corrected and game.revision != 0, "voided": voided}
+    white.rounds.setdefault(game.round, []).append(
+        RoundResult(black.number, game.black, white_colour, game.handicap, white_result, **marks)
+    )
+    black.rounds.setdefault(game.round, []).append(
+        RoundResult(white.number, game.white, black_colour, game.handicap, black_result, **marks)
+    )
+
+
+def _crosstable_values(
+    tournament: Tournament, algorithm: str, rows: dict[int, CrosstableRow]
+) -> None:
+    """Each row's value and rank before and after the tournament under ``algorithm``
+    (one query)."""
     # The rank as its stored code: no converter on each of the 6,000 rows of EGC 2013,
     # a rank made for each row's last one.
     history = (
@@ -417,19 +473,6 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
         rows[player_id].rank_after = None if rank_code is None else code_to_rank(rank_code)
     for player_id, rank_code in first_rank_codes.items():
         rows[player_id].rank_before = None if rank_code is None else code_to_rank(rank_code)
-    return Crosstable(
-        rounds=sorted({game.round for game in (*games, *shown_voided)}),
-        rows=ordered,
-        game_count=len(games),
-        first_game=games[0].date if games else None,
-        last_game=max(game.date for game in games) if games else None,
-        score_names=score_names,
-        after_round_names=after_round_names,
-        standings=tournament.standings,
-        ties=any(row.place != str(row.number) for row in ordered),
-        corrected=sum(game.revision != 0 for game in games),
-        voided=len(shown_voided),
-    )
 
 
 def tournaments_rated_since(day: date | None, *, limit: int) -> list[Tournament]:
@@ -510,3 +553,43 @@ def crosstable_fingerprint(tournament: Tournament, algorithm: str) -> tuple:
     with connection.cursor() as cursor:
         cursor.execute(sql, [pk, pk, pk, algorithm, pk, pk])
         return tuple(cursor.fetchone())
+
+
+def tournaments_listing_both(one: Player, other: Player) -> list[str]:
+    """The codes of the imported tournaments whose file lists both players, the earliest
+    first (one query): a file lists each player once, so such two are two people."""
+    return list(
+        Tournament.objects.filter(entrants__player=one)
+        .filter(entrants__player=other)
+        .order_by("start_date", "code")
+        .values_list("code", flat=True)
+    )
+
+
+def tournaments_within(*, since: date | None, until: date | None) -> QuerySet[Tournament]:
+    """Tournaments, newest first, counted (see ``selectors.tournament_list``); with
+    dates, those that overlap the range: from the start date (else the first game) to
+    the end date (else the last game); a tournament with one of the two lasts a day."""
+    rows = tournament_list().annotate(
+        starts=Coalesce("start_date", "first_game", "end_date", "last_game"),
+        ends=Coalesce("end_date", "last_game", "start_date", "first_game"),
+    )
+    if since is not None:
+        rows = rows.filter(ends__gte=since)
+    if until is not None:
+        rows = rows.filter(starts__lte=until)
+    return rows
+
+
+def tournament_by_code(code: str) -> Tournament | None:
+    """The tournament of that code, without its counts (a filter of the games)."""
+    return Tournament.objects.filter(code=code).first() if "\x00" not in code else None
+
+
+def tournament_counted(code: str) -> Tournament | None:
+    return tournament_list().filter(code=code).first()
+
+
+def tournament_games(tournament: Tournament) -> QuerySet:
+    """The tournament's valid games by round, as ``GAME_JSON_VALUES`` tuples."""
+    return tournament.games.valid().order_by("round", "date", "seq").values_list(*GAME_JSON_VALUES)

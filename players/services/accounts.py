@@ -23,7 +23,7 @@ from players.models import (
     ClubRole,
     Player,
 )
-from players.permissions import (
+from players.roles import (
     COMMITTEE,
     VOLUNTEERS,
     check_account_scope,

@@ -21,9 +21,9 @@ from players.models import (
     ResyncBatch,
     ResyncUpload,
 )
-from players.permissions import COMMITTEE, check_player_scope
+from players.resync import Outcome, ResyncPreview
+from players.roles import COMMITTEE, check_player_scope
 from players.selectors.players import national_ranks_before
-from players.selectors.resync import Outcome, ResyncPreview
 from players.services.audit import adjustment_snapshot, audit, player_snapshot
 from players.services.base import ServiceError, check_algorithm, next_seqs
 from players.services.games import refresh_entry_ranks

@@ -24,7 +24,7 @@ from players.models import (
     RecordSheet,
     Tournament,
 )
-from players.permissions import VOLUNTEERS, check_club_scope
+from players.roles import VOLUNTEERS, check_club_scope
 from players.services.audit import audit, game_snapshot
 from players.services.base import (
     ID_CHUNK,

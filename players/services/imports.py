@@ -100,78 +100,14 @@ def games_import(
     Unknown players are created from the rank on their first row in replay order;
     tournaments from their code. Raises ``ServiceError`` with line-numbered errors.
     """
-    usernames = {name for record in records for name in (record.white, record.black)}
     with transaction.atomic():
-        players = {p.username: p for p in Player.objects.filter(username__in=usernames)}
-        known = {name: Entry(player.entry_rank) for name, player in players.items()}
-        # A player already on file keeps their entry; a new one needs a rank on their
-        # first row (GameFileError names the line otherwise).
-        entries = resolve_entries(records, known, source)
-        new_players = sorted(set(entries) - set(players))
-        created = players_create(
-            user=user,
-            players=[
-                Player(
-                    username=username,
-                    full_name=username,
-                    family_name=username,  # bulk_create skips save(), which splits names
-                    entry_rank=entries[username].rank,
-                )
-                for username in new_players
-            ],
-            summary=f"import {source}",
-        )
-        players.update((player.username, player) for player in created)
-        codes = {r.tournament for r in records if r.tournament and not r.is_adjustment}
-        tournaments = {t.code: t for t in Tournament.objects.filter(code__in=codes)}
-        new_tournaments = sorted(codes - set(tournaments))
-        for code in new_tournaments:
-            first = next(r for r in records if r.tournament == code)
-            tournaments[code] = Tournament.objects.create(
-                code=code, name=code, egf_class=first.tournament_class
-            )
-        errors: list[tuple[Any, str, str]] = []
-        inputs: list[tuple[GameRecord, GameInput]] = []
-        today = timezone.localdate()
-        for record in records:
-            if record.is_adjustment:
-                continue
-            game = game_input(record, players, tournaments)
-            problems = game_problems(game, today)
-            errors += [(line_label(record.line), name, message) for name, message in problems]
-            inputs.append((record, game))
-        if errors:
-            raise ServiceError(_("the file has errors; nothing was imported"), errors)
-        if not allow_duplicates:
-            duplicates = import_duplicates(inputs)
-            if duplicates:
-                raise DuplicateGamesError(
-                    _(
-                        "rows identical to stored games or to each other "
-                        "(use --allow-duplicates to import them anyway)"
-                    ),
-                    [(None, "", text) for text in duplicates],
-                )
+        players, new_players = _import_players(user, records, source)
+        tournaments, new_tournaments = _import_tournaments(records)
+        inputs = _import_inputs(records, players, tournaments, allow_duplicates)
         # Entry numbers follow the file's order, so the replay order (date, round, seq)
         # is the one `python -m ratings rate` uses on the same file.
         seq_of = dict(zip((id(r) for r in records), next_seqs(len(records)), strict=True))
-        adjustments = 0
-        for record in records:
-            if not record.is_adjustment:
-                continue
-            value = record.value
-            Adjustment.objects.create(
-                seq=seq_of[id(record)],
-                date=record.date,
-                player=players[record.white],
-                algorithm=record.algorithm,
-                new_rank=record.white_rank,
-                value=Decimal(value.numerator) / Decimal(value.denominator) if value else value,
-                reason=Adjustment.Reason.COMMITTEE,
-                comment=record.comment,
-                created_by=user,
-            )
-            adjustments += 1
+        adjustments = _import_adjustments(user, records, players, seq_of)
         # COPY on PostgreSQL: a million games in minutes rather than hours of bulk_create.
         now = timezone.now()
         with RowWriter(Game, GAME_COLUMNS) as games:
@@ -199,3 +135,105 @@ def games_import(
         if dry_run:
             transaction.set_rollback(True)
     return result
+
+
+def _import_players(
+    user, records: Sequence[GameRecord], source: str
+) -> tuple[dict[str, Player], list[str]]:
+    """The file's players by username, those not on file created from the rank on their
+    first row in replay order; and the new ones' usernames."""
+    usernames = {name for record in records for name in (record.white, record.black)}
+    players = {p.username: p for p in Player.objects.filter(username__in=usernames)}
+    known = {name: Entry(player.entry_rank) for name, player in players.items()}
+    # A player already on file keeps their entry; a new one needs a rank on their
+    # first row (GameFileError names the line otherwise).
+    entries = resolve_entries(records, known, source)
+    new_players = sorted(set(entries) - set(players))
+    created = players_create(
+        user=user,
+        players=[
+            Player(
+                username=username,
+                full_name=username,
+                family_name=username,  # bulk_create skips save(), which splits names
+                entry_rank=entries[username].rank,
+            )
+            for username in new_players
+        ],
+        summary=f"import {source}",
+    )
+    players.update((player.username, player) for player in created)
+    return players, new_players
+
+
+def _import_tournaments(
+    records: Sequence[GameRecord],
+) -> tuple[dict[str, Tournament], list[str]]:
+    """The games' tournaments by code, those not on file created (their class from
+    their first row); and the new ones' codes."""
+    codes = {r.tournament for r in records if r.tournament and not r.is_adjustment}
+    tournaments = {t.code: t for t in Tournament.objects.filter(code__in=codes)}
+    new_tournaments = sorted(codes - set(tournaments))
+    for code in new_tournaments:
+        first = next(r for r in records if r.tournament == code)
+        tournaments[code] = Tournament.objects.create(
+            code=code, name=code, egf_class=first.tournament_class
+        )
+    return tournaments, new_tournaments
+
+
+def _import_inputs(
+    records: Sequence[GameRecord],
+    players: dict[str, Player],
+    tournaments: dict[str, Tournament],
+    allow_duplicates: bool,
+) -> list[tuple[GameRecord, GameInput]]:
+    """The file's games as inputs; a ServiceError naming every line's problems, or a
+    DuplicateGamesError for games already stored unless ``allow_duplicates``."""
+    errors: list[tuple[Any, str, str]] = []
+    inputs: list[tuple[GameRecord, GameInput]] = []
+    today = timezone.localdate()
+    for record in records:
+        if record.is_adjustment:
+            continue
+        game = game_input(record, players, tournaments)
+        problems = game_problems(game, today)
+        errors += [(line_label(record.line), name, message) for name, message in problems]
+        inputs.append((record, game))
+    if errors:
+        raise ServiceError(_("the file has errors; nothing was imported"), errors)
+    if not allow_duplicates:
+        duplicates = import_duplicates(inputs)
+        if duplicates:
+            raise DuplicateGamesError(
+                _(
+                    "rows identical to stored games or to each other "
+                    "(use --allow-duplicates to import them anyway)"
+                ),
+                [(None, "", text) for text in duplicates],
+            )
+    return inputs
+
+
+def _import_adjustments(
+    user, records: Sequence[GameRecord], players: dict[str, Player], seq_of: dict[int, int]
+) -> int:
+    """Store the file's adjustments; how many."""
+    adjustments = 0
+    for record in records:
+        if not record.is_adjustment:
+            continue
+        value = record.value
+        Adjustment.objects.create(
+            seq=seq_of[id(record)],
+            date=record.date,
+            player=players[record.white],
+            algorithm=record.algorithm,
+            new_rank=record.white_rank,
+            value=Decimal(value.numerator) / Decimal(value.denominator) if value else value,
+            reason=Adjustment.Reason.COMMITTEE,
+            comment=record.comment,
+            created_by=user,
+        )
+        adjustments += 1
+    return adjustments

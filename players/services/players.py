@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from django.db import transaction
@@ -20,8 +21,8 @@ from players.models import (
     Player,
     TournamentPlayer,
 )
-from players.permissions import COMMITTEE, VOLUNTEERS, check_club_scope, check_player_scope
-from players.selectors.committee import tournaments_listing_both
+from players.roles import COMMITTEE, VOLUNTEERS, check_club_scope, check_player_scope
+from players.selectors.tournaments import tournaments_listing_both
 from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
 from players.services.base import ServiceError
@@ -309,164 +310,194 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
     check_player_scope(user, COMMITTEE, keep)
     check_player_scope(user, COMMITTEE, duplicate)
     with transaction.atomic():
-        # Row locks, in a fixed order, so that two merges of the same records (either
-        # way round) cannot both pass the checks below.
-        locked = {
-            p.pk: p
-            for p in Player.objects.select_for_update()
-            .filter(pk__in=[keep.pk, duplicate.pk])
-            .order_by("pk")
-        }
-        keep, duplicate = locked[keep.pk], locked[duplicate.pk]
-        if not keep.active:
-            message = _("%(username)s is inactive: keep an active record") % {
-                "username": keep.username
-            }
-            raise ServiceError(message, [(None, "keep", message)])
-        between = Game.objects.valid().filter(
-            Q(white=keep, black=duplicate) | Q(white=duplicate, black=keep)
-        )
-        played = between.aggregate(count=Count("pk"), first=Min("date"))
-        if played["count"]:
-            message = ngettext(
-                "%(keep)s and %(duplicate)s played each other (%(count)s game, the first "
-                "on %(first)s): they are two people, not two records of one person",
-                "%(keep)s and %(duplicate)s played each other (%(count)s games, the first "
-                "on %(first)s): they are two people, not two records of one person",
-                played["count"],
-            ) % {
-                "keep": keep.username,
-                "duplicate": duplicate.username,
-                "count": played["count"],
-                "first": played["first"],
-            }
-            raise ServiceError(message, [(None, "duplicate", message)])
-        both_listed = tournaments_listing_both(keep, duplicate)
-        if both_listed:
-            message = ngettext(
-                "%(keep)s and %(duplicate)s are both players of the imported tournament "
-                "%(tournaments)s: a tournament file lists each player once, so they are two "
-                "people, not two records of one person",
-                "%(keep)s and %(duplicate)s are both players of the imported tournaments "
-                "%(tournaments)s: a tournament file lists each player once, so they are two "
-                "people, not two records of one person",
-                len(both_listed),
-            ) % {
-                "keep": keep.username,
-                "duplicate": duplicate.username,
-                "tournaments": ", ".join(both_listed),
-            }
-            raise ServiceError(message, [(None, "duplicate", message)])
+        keep, duplicate = _lock_pair(keep, duplicate)
+        _refuse_two_people(keep, duplicate)
         keep_first, duplicate_first = earliest_entry([keep]), earliest_entry([duplicate])
         earliest = min(
             (day for day in (keep_first, duplicate_first) if day is not None), default=None
         )
-        moved_games = list(
-            Game.objects.select_related("white", "black", "tournament")
-            .filter(Q(white=duplicate) | Q(black=duplicate))
-            .exclude(Q(white=keep) | Q(black=keep))
-        )
-        before = {game.pk: game_snapshot(game) for game in moved_games}
-        Game.objects.filter(pk__in=before, white=duplicate).update(
-            white=keep, version=F("version") + 1
-        )
-        Game.objects.filter(pk__in=before, black=duplicate).update(
-            black=keep, version=F("version") + 1
-        )
-        moved_adjustments = list(Adjustment.objects.filter(player=duplicate).order_by("seq"))
-        Adjustment.objects.filter(player=duplicate).update(player=keep, version=F("version") + 1)
-        # The file's line (number, place, rounds, declared rank and GoR) goes with the
-        # games it describes: else the tournament lists the person twice, the line with
-        # no games and the record kept after the file's players.
-        moved_entries = list(
-            duplicate.tournament_entries.select_related("tournament").order_by(
-                "tournament__start_date", "tournament__code"
-            )
-        )
-        duplicate.tournament_entries.update(player=keep)
-        games_after = Game.objects.select_related("white", "black", "tournament").filter(
-            pk__in=before
-        )
-        AuditEntry.objects.bulk_create(
-            [
-                AuditEntry(
-                    user=user,
-                    action="game_reassign",
-                    object_type="game",
-                    object_id=str(game.pk),
-                    summary=f"{duplicate.username} merged into {keep.username}",
-                    before=before[game.pk],
-                    after=game_snapshot(game),
-                )
-                for game in games_after
-            ]
-            + [
-                audit_entry(
-                    user,
-                    "tournament_entry_reassign",
-                    entry,
-                    before=_entry_snapshot(entry, duplicate),
-                    after=_entry_snapshot(entry, keep),
-                    summary=f"{duplicate.username} merged into {keep.username}",
-                )
-                for entry in moved_entries
-            ]
-        )
-        keep_before = player_snapshot(keep)
+        moved = _move_records(user, keep, duplicate)
         if (
             duplicate.declared_rating is not None
             and duplicate_first is not None
             and (keep_first is None or duplicate_first < keep_first)
             and keep.declared_rating != duplicate.declared_rating
         ):
-            keep.declared_rating = duplicate.declared_rating
-            keep.save(update_fields=["declared_rating"])
-            audit(
-                user,
-                "player_update",
-                keep,
-                before=keep_before,
-                after=player_snapshot(keep),
-                summary=f"{keep.username}: the declared GoR of {duplicate.username}, "
-                "who played first",
-            )
-        duplicate_before = player_snapshot(duplicate)
-        duplicate.active = False
-        duplicate.merged_into = keep
-        duplicate.save(update_fields=["active", "merged_into"])
-        if duplicate.account_id is not None and keep.account_id is None:
-            # The player's own login follows their games to the record kept.
-            account = duplicate.account
-            duplicate.account = None
-            duplicate.save(update_fields=["account"])
-            link(user, account, keep)
-        summary = f"{duplicate.username} merged into {keep.username}"
-        details = {
-            "kept": keep.username,
-            "duplicate": duplicate.username,
-            "games": sorted(before),
-            "adjustments": [adjustment.seq for adjustment in moved_adjustments],
-            "tournament_entries": [entry.tournament.code for entry in moved_entries],
-            "note": note,
-        }
-        audit(user, "player_merge", keep, after=details, summary=summary)
-        audit(
-            user,
-            "player_deactivate",
-            duplicate,
-            before=duplicate_before,
-            after=player_snapshot(duplicate) | {"merged_into": keep.username, "note": note},
-            summary=summary,
-        )
+            _take_declared_rating(user, keep, duplicate)
+        _retire_duplicate(user, keep, duplicate, moved, note)
         refresh_last_updated([keep, duplicate])
-        refresh_tournament_counts(game.tournament_id for game in moved_games)
+        refresh_tournament_counts(game.tournament_id for game in moved.games)
         refresh_entry_ranks([keep, duplicate])  # both replay from the earliest anyway
-        if earliest is not None and (moved_games or moved_adjustments):
+        if earliest is not None and (moved.games or moved.adjustments):
             mark_dirty(
-                [Touch(earliest)] + [Touch(game.date, game.tournament_id) for game in moved_games]
+                [Touch(earliest)] + [Touch(game.date, game.tournament_id) for game in moved.games]
             )
     keep.refresh_from_db()
     return keep
+
+
+def _lock_pair(keep: Player, duplicate: Player) -> tuple[Player, Player]:
+    """Both records, locked in a fixed order, so that two merges of the same records
+    (either way round) cannot both pass the checks."""
+    locked = {
+        p.pk: p
+        for p in Player.objects.select_for_update()
+        .filter(pk__in=[keep.pk, duplicate.pk])
+        .order_by("pk")
+    }
+    return locked[keep.pk], locked[duplicate.pk]
+
+
+def _refuse_two_people(keep: Player, duplicate: Player) -> None:
+    """Raise a ServiceError when the record to keep is inactive, or when the two played
+    each other or are both listed by one imported tournament (two people)."""
+    if not keep.active:
+        message = _("%(username)s is inactive: keep an active record") % {"username": keep.username}
+        raise ServiceError(message, [(None, "keep", message)])
+    between = Game.objects.valid().filter(
+        Q(white=keep, black=duplicate) | Q(white=duplicate, black=keep)
+    )
+    played = between.aggregate(count=Count("pk"), first=Min("date"))
+    if played["count"]:
+        message = ngettext(
+            "%(keep)s and %(duplicate)s played each other (%(count)s game, the first "
+            "on %(first)s): they are two people, not two records of one person",
+            "%(keep)s and %(duplicate)s played each other (%(count)s games, the first "
+            "on %(first)s): they are two people, not two records of one person",
+            played["count"],
+        ) % {
+            "keep": keep.username,
+            "duplicate": duplicate.username,
+            "count": played["count"],
+            "first": played["first"],
+        }
+        raise ServiceError(message, [(None, "duplicate", message)])
+    both_listed = tournaments_listing_both(keep, duplicate)
+    if both_listed:
+        message = ngettext(
+            "%(keep)s and %(duplicate)s are both players of the imported tournament "
+            "%(tournaments)s: a tournament file lists each player once, so they are two "
+            "people, not two records of one person",
+            "%(keep)s and %(duplicate)s are both players of the imported tournaments "
+            "%(tournaments)s: a tournament file lists each player once, so they are two "
+            "people, not two records of one person",
+            len(both_listed),
+        ) % {
+            "keep": keep.username,
+            "duplicate": duplicate.username,
+            "tournaments": ", ".join(both_listed),
+        }
+        raise ServiceError(message, [(None, "duplicate", message)])
+
+
+@dataclass(frozen=True)
+class _Moved:
+    """What a merge moved from the duplicate to the record kept."""
+
+    games: list[Game]
+    before: dict[int, dict]  # each moved game's snapshot before the move, by pk
+    adjustments: list[Adjustment]
+    entries: list
+
+
+def _move_records(user, keep: Player, duplicate: Player) -> _Moved:
+    """Move the duplicate's games (but those against the record kept: void ones),
+    adjustments and tournament files' lines to the record kept, each game and line
+    audited."""
+    moved_games = list(
+        Game.objects.select_related("white", "black", "tournament")
+        .filter(Q(white=duplicate) | Q(black=duplicate))
+        .exclude(Q(white=keep) | Q(black=keep))
+    )
+    before = {game.pk: game_snapshot(game) for game in moved_games}
+    Game.objects.filter(pk__in=before, white=duplicate).update(white=keep, version=F("version") + 1)
+    Game.objects.filter(pk__in=before, black=duplicate).update(black=keep, version=F("version") + 1)
+    moved_adjustments = list(Adjustment.objects.filter(player=duplicate).order_by("seq"))
+    Adjustment.objects.filter(player=duplicate).update(player=keep, version=F("version") + 1)
+    # The file's line (number, place, rounds, declared rank and GoR) goes with the
+    # games it describes: else the tournament lists the person twice, the line with
+    # no games and the record kept after the file's players.
+    moved_entries = list(
+        duplicate.tournament_entries.select_related("tournament").order_by(
+            "tournament__start_date", "tournament__code"
+        )
+    )
+    duplicate.tournament_entries.update(player=keep)
+    games_after = Game.objects.select_related("white", "black", "tournament").filter(pk__in=before)
+    AuditEntry.objects.bulk_create(
+        [
+            AuditEntry(
+                user=user,
+                action="game_reassign",
+                object_type="game",
+                object_id=str(game.pk),
+                summary=f"{duplicate.username} merged into {keep.username}",
+                before=before[game.pk],
+                after=game_snapshot(game),
+            )
+            for game in games_after
+        ]
+        + [
+            audit_entry(
+                user,
+                "tournament_entry_reassign",
+                entry,
+                before=_entry_snapshot(entry, duplicate),
+                after=_entry_snapshot(entry, keep),
+                summary=f"{duplicate.username} merged into {keep.username}",
+            )
+            for entry in moved_entries
+        ]
+    )
+    return _Moved(moved_games, before, moved_adjustments, moved_entries)
+
+
+def _take_declared_rating(user, keep: Player, duplicate: Player) -> None:
+    """The record kept takes the declared GoR of the duplicate, who played first."""
+    keep_before = player_snapshot(keep)
+    keep.declared_rating = duplicate.declared_rating
+    keep.save(update_fields=["declared_rating"])
+    audit(
+        user,
+        "player_update",
+        keep,
+        before=keep_before,
+        after=player_snapshot(keep),
+        summary=f"{keep.username}: the declared GoR of {duplicate.username}, who played first",
+    )
+
+
+def _retire_duplicate(user, keep: Player, duplicate: Player, moved: _Moved, note: str) -> None:
+    """Mark the duplicate inactive and merged (its login follows to the record kept if
+    that has none), and audit the merge."""
+    duplicate_before = player_snapshot(duplicate)
+    duplicate.active = False
+    duplicate.merged_into = keep
+    duplicate.save(update_fields=["active", "merged_into"])
+    if duplicate.account_id is not None and keep.account_id is None:
+        # The player's own login follows their games to the record kept.
+        account = duplicate.account
+        duplicate.account = None
+        duplicate.save(update_fields=["account"])
+        link(user, account, keep)
+    summary = f"{duplicate.username} merged into {keep.username}"
+    details = {
+        "kept": keep.username,
+        "duplicate": duplicate.username,
+        "games": sorted(moved.before),
+        "adjustments": [adjustment.seq for adjustment in moved.adjustments],
+        "tournament_entries": [entry.tournament.code for entry in moved.entries],
+        "note": note,
+    }
+    audit(user, "player_merge", keep, after=details, summary=summary)
+    audit(
+        user,
+        "player_deactivate",
+        duplicate,
+        before=duplicate_before,
+        after=player_snapshot(duplicate) | {"merged_into": keep.username, "note": note},
+        summary=summary,
+    )
 
 
 def _entry_snapshot(entry: TournamentPlayer, player: Player) -> dict[str, Any]:

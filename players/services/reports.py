@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from notifications.senders import report_answer_send
 from players.models import Game, GameReport, Player
-from players.permissions import VOLUNTEERS, check_club_scope
+from players.roles import VOLUNTEERS, check_club_scope
 from players.services.audit import audit
 from players.services.base import ServiceError
 

@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from players.models import Club, Game, Player, Tournament, TournamentPlayer
-from players.permissions import VOLUNTEERS, check_club_scope
 from players.rank_lists import looks_binary
-from players.selectors.resync import name_key
+from players.resync import name_key
+from players.roles import VOLUNTEERS, check_club_scope
 from players.services.audit import audit, player_snapshot
 from players.services.base import ServiceError
 from players.services.games import accepted_game_dates, game_date_problem

@@ -14,7 +14,7 @@ from players.models import (
     Game,
     Tournament,
 )
-from players.permissions import VOLUNTEERS, check_club_scope
+from players.roles import VOLUNTEERS, check_club_scope
 from players.services.audit import audit, jsonable
 from players.services.base import ID_CHUNK, ServiceError
 from ratings.recompute.bulk import update_rows

@@ -27,6 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from players.selectors.players import ChartPoint
+from players.web.numbers import plain_number
 from ratings.engine.base import registry
 from ratings.engine.description import VALUE_SCALE, RankScale
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
@@ -255,7 +256,7 @@ def _describe(point: ChartPoint, scale: RankScale, integer_values: bool) -> str:
     if scale.kind == "index":  # an index counts within its rank: both, the index signed
         shown = f"{int(value):+d}".replace("-", "\u2212")
         return f"{point.date.isoformat()}: {point.rank} {shown}"
-    shown = f"{int(value) if integer_values else value:.0f}".replace("-", "\u2212")
+    shown = plain_number(int(value) if integer_values else value)
     rank = f"{point.rank}, " if scale.kind != "value" else ""
     return f"{point.date.isoformat()}: {rank}{shown}"
 

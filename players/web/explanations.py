@@ -18,16 +18,16 @@ from django.utils.safestring import mark_safe
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from players.web.tables import (
+from players.web.numbers import (
     MINUS,
     decimal_text,
-    escaped,
     factor_text,
     plain_number,
     shown_change,
     shown_value,
     signed,
 )
+from players.web.tables import escaped
 from ratings.engine.base import Algorithm
 from ratings.engine.explanation import Step, StoredChange
 

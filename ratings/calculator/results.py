@@ -12,15 +12,37 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import date
+from fractions import Fraction
 
 from players.models import Player
-from ratings.calculator.forms import CalculatorInput, SideInput
 from ratings.engine.base import Algorithm, get_algorithm
+from ratings.engine.ranks import Rank
+from ratings.engine.records import Status
 from ratings.engine.sagc import Sagc
 from ratings.engine.whatif import Contestant, Outcome, WhatIf, WhatIfError, what_if
 from ratings.models import CurrentRating, RatingHistory
 
 SIDE_LABELS = {"white": "(White)", "black": "(Black)"}  # never a username: no brackets
+
+
+@dataclass(frozen=True, slots=True)
+class SideInput:
+    """One side as typed: an existing player, or a rank with an optional value."""
+
+    player: Player | None
+    rank: Rank | None
+    value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class CalculatorInput:
+    white: SideInput
+    black: SideInput
+    value_algorithms: tuple[str, ...]  # the algorithms a typed value is for
+    handicap: int
+    komi: Fraction
+    status: Status
+    board_size: int
 
 
 @dataclass(frozen=True, slots=True)

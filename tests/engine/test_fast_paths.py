@@ -14,6 +14,7 @@ import pytest
 
 from ratings.engine.base import HistoryRow, get_algorithm, registry, replay, replay_sides
 from ratings.engine.frozen import frozen_builder
+from ratings.engine.games_file import read_games
 from ratings.engine.output import HISTORY_COLUMNS, history_cells, write_history
 from ratings.engine.ranks import Rank
 from ratings.engine.records import (
@@ -22,7 +23,6 @@ from ratings.engine.records import (
     GameRecord,
     Status,
     Winner,
-    read_games,
     resolve_entries,
 )
 from ratings.engine.rows import game_rows

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 import pytest
 
+from ratings.engine.games_file import read_games, read_players
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import (
     Entry,
@@ -15,8 +16,6 @@ from ratings.engine.records import (
     GameRecord,
     Status,
     Winner,
-    read_games,
-    read_players,
     replay_order,
     resolve_entries,
 )

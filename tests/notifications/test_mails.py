@@ -16,7 +16,7 @@ from notifications import alerts, services, tasks
 from notifications.models import MailProfile, OutgoingMail
 from notifications.senders import open_reports_send
 from players.models import Game
-from players.permissions import COMMITTEE
+from players.roles import COMMITTEE
 from players.services import reports as report_services
 from players.services.adjustments import ResyncChange, resync_apply
 from players.services.games import record_sheet_submit

@@ -10,7 +10,7 @@ import pytest
 from django.apps import apps
 
 from players.models import Membership, Player
-from players.permissions import EVERY_CLUB, role_clubs
+from players.roles import EVERY_CLUB, role_clubs
 from tests import factories
 
 pytestmark = pytest.mark.django_db

@@ -7,7 +7,7 @@ import pytest
 from django.contrib.auth import get_user_model
 
 from players.models import Adjustment, AuditEntry, Game, Player
-from players.permissions import is_committee, is_volunteer
+from players.roles import is_committee, is_volunteer
 from players.services.accounts import (
     Role,
     account_create,

@@ -6,7 +6,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from players.models import Club, Game, RecordSheet
-from players.permissions import is_federation_committee, may_act_for, role_clubs
+from players.roles import is_federation_committee, may_act_for, role_clubs
 
 pytestmark = pytest.mark.django_db
 

@@ -25,7 +25,7 @@ from players.rank_lists import (
     aga_rank,
     read_rank_list,
 )
-from players.selectors.resync import Outcome, match_rank_list, person_key
+from players.resync import Outcome, match_rank_list, person_key
 from ratings.engine.ranks import Rank, RankError, parse_rank
 
 TODAY = date(2024, 6, 30)

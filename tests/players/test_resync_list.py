@@ -1,4 +1,4 @@
-"""players/selectors/resync.py: reading a national rank list and matching it to the players.
+"""players/resync.py: reading a national rank list and matching it to the players.
 
 Pure functions: no database (the players are plain objects here).
 """
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from players.selectors.resync import Outcome, match_rank_list, parse_rank_list
+from players.resync import Outcome, match_rank_list, parse_rank_list
 from ratings.engine.ranks import Rank, parse_rank
 
 TODAY = date(2024, 6, 30)

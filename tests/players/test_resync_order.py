@@ -10,8 +10,8 @@ import pytest
 
 from players.models import Player
 from players.rank_lists import egd_tournament_day, read_rank_list
-from players.selectors.committee import last_resync_date, resync_candidates
-from players.selectors.resync import Outcome, match_rank_list
+from players.resync import Outcome, match_rank_list
+from players.selectors.adjustments import last_resync_date, resync_candidates
 from players.services.adjustments import resync_apply_preview
 from players.services.base import ServiceError, system_user
 from ratings.engine.ranks import parse_rank

@@ -138,7 +138,7 @@ def test_the_real_egd_list_is_previewed_from_the_command_line(club):
 
 @pytest.mark.django_db
 def test_a_list_resyncs_the_clubs_players_not_those_seen_only_at_imported_tournaments():
-    from players.selectors.committee import resync_candidates
+    from players.selectors.adjustments import resync_candidates
 
     member = factories.player("member", "5k", egd_pin="111", club=factories.club("Durban"))
     regular = factories.player("regular", "6k", egd_pin="222")  # club games, no club
@@ -157,7 +157,7 @@ def test_an_entrant_with_no_game_is_not_resynced_but_a_clubs_newcomer_without_on
     anywhere, is seen only at that tournament, like a visitor with tournament games;
     a newcomer a volunteer added, who has not played yet, is the club's."""
     from players.models import TournamentPlayer
-    from players.selectors.committee import resync_candidates
+    from players.selectors.adjustments import resync_candidates
 
     cup = factories.tournament("cup-2023", "Cup 2023")
     entrant = factories.player("entrant", "30k", full_name="Joong-Ja Kim")

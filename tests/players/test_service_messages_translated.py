@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
 from players.models import Player
-from players.selectors.resync import match_rank_list, parse_rank_list
+from players.resync import match_rank_list, parse_rank_list
 from players.services.base import DuplicateGamesError, ServiceError
 from players.services.games import record_sheet_submit
 from players.services.players import player_merge, players_create

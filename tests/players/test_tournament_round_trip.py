@@ -18,7 +18,7 @@ from django.core.management import call_command
 
 from players.models import Player, Tournament, TournamentPlayer, split_full_name
 from players.rank_lists import read_rank_list
-from players.selectors.resync import match_rank_list
+from players.resync import match_rank_list
 from players.services.base import system_user
 from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.players import player_merge

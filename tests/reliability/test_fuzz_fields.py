@@ -36,7 +36,7 @@ FORM_MODULES = [
     "players.entry.tournament_forms",
     "players.public.forms",
     "players.account.forms",
-    "ratings.calculator.forms",
+    "players.public.calculator_forms",
 ]
 NUMERIC_AND_FILE = (forms.IntegerField, forms.DecimalField, forms.FloatField, forms.FileField)
 
@@ -57,7 +57,7 @@ FIELDS_FUZZED = {
     "players.entry.tournament_forms.TournamentUploadForm": {"file"},
     "players.public.forms.RatingListFilterForm": {"active_months"},
     "players.public.forms.GameSearchForm": {"handicap"},
-    "ratings.calculator.forms.CalculatorForm": {"white_value", "black_value", "komi"},
+    "players.public.calculator_forms.CalculatorForm": {"white_value", "black_value", "komi"},
 }
 
 NUMBERS = [

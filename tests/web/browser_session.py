@@ -30,7 +30,7 @@ def ensure_role_groups() -> None:
     flushed them, and the factories add accounts only to groups that exist."""
     from django.contrib.auth.models import Group
 
-    from players.permissions import COMMITTEE, VOLUNTEERS
+    from players.roles import COMMITTEE, VOLUNTEERS
 
     for name in (VOLUNTEERS, COMMITTEE):
         Group.objects.get_or_create(name=name)

@@ -15,7 +15,7 @@ from django.test import Client
 from django.utils import timezone
 
 from players.models import AuditEntry, ClubRole, Game, Membership, Player, Tournament
-from players.permissions import ClubRefusal, is_federation_committee, may_act_for
+from players.roles import ClubRefusal, is_federation_committee, may_act_for
 from players.selectors.players import club_members
 from players.services import reports as report_services
 from players.services.accounts import club_role_grant, club_role_revoke

@@ -7,7 +7,7 @@ import pytest
 
 from players.committee.views import REPEATED_SHOWN
 from players.entry.forms import SheetGameFormSet
-from players.selectors.resync import LINES_NAMED, Outcome, match_rank_list, parse_rank_list
+from players.resync import LINES_NAMED, Outcome, match_rank_list, parse_rank_list
 from tests import factories
 from tests.web.entry.test_sheet_entry import sheet_post
 

@@ -140,7 +140,7 @@ ROUTES: dict[str, Route] = {
     "player_sheet_csv": Route(EVERYONE, lambda world: {"username": world.player.username}),
     "tournament_export_egd": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
     "tournament_export_opengotha": Route(EVERYONE, lambda world: {"code": world.tournament.code}),
-    # The algorithm lab and the what-if calculator (ratings/urls.py).
+    # The algorithm lab and the what-if calculator (players/public/urls.py).
     "lab": Route(EVERYONE),
     "calculator": Route(EVERYONE, states=("?white_player=ann&black_player=ben&handicap=2",)),
     # The read-only JSON API (players/api/urls.py): GET for everyone, no CSRF (no writes).

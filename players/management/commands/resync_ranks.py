@@ -8,14 +8,14 @@ from django.utils import timezone
 
 from players.management.users import command_user
 from players.rank_lists import ListFormatError, read_rank_list
-from players.selectors import committee as selectors
-from players.selectors.resync import (
+from players.resync import (
     UNKNOWN_ROWS,
     Outcome,
     PreviewRow,
     ResyncPreview,
     match_rank_list,
 )
+from players.selectors import adjustments as adjustment_selectors
 from players.services.adjustments import resync_apply_preview
 from players.services.base import ServiceError
 
@@ -77,7 +77,9 @@ class Command(BaseCommand):
         except ListFormatError as error:
             raise CommandError(f"{file}: {error}") from None
         preview = match_rank_list(
-            rank_list, selectors.resync_candidates(), selectors.last_resync_date()
+            rank_list,
+            adjustment_selectors.resync_candidates(),
+            adjustment_selectors.last_resync_date(),
         )
         packed = f" ({rank_list.container})" if rank_list.container else ""
         dated = f" of {rank_list.list_date}" if rank_list.list_date else ""

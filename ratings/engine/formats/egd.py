@@ -763,6 +763,36 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
     if refused:
         raise refused
     errors: list[RowError] = []
+    raw_lines = _numbered(_player_lines(lines, errors))
+    rounds = _round_count(raw_lines)
+    info = _header_info(_header(lines), rounds, errors)
+    _check_pins(raw_lines, errors)
+    results = [_results_of(raw, rounds, errors) for raw in raw_lines]
+    if errors or info is None:
+        raise GameFileError(errors, source)
+    info = _with_column_names(info, lines, raw_lines, results)
+    named = _named_players(info, raw_lines, results)
+    parsed = [
+        _Line(player, result[0] if result else [])
+        for player, result in zip(named, results, strict=True)
+    ]
+    games = _Games(parsed, info, errors)
+    games.pair()
+    if errors:
+        raise GameFileError(errors, source)
+    records = sorted(games.records, key=lambda record: (record.round, record.line or 0))
+    records = [replace(record, seq=seq) for seq, record in enumerate(records, start=1)]
+    notes = []
+    if games.forfeits:
+        notes.append(f"{games.forfeits} forfeited games (marked '!') not rated")
+    if games.unfinished:
+        notes.append(f"{games.unfinished} games without a result ('?') not rated")
+    return TournamentFile(info, named, records, notes)
+
+
+def _player_lines(lines: list[str], errors: list[RowError]) -> list[_RawLine]:
+    """The file's player lines (not blank, not comments), a line with a control
+    character refused."""
     raw_lines: list[_RawLine] = []
     for line_number, text in enumerate(lines, start=1):
         control = _CONTROL_RE.search(text)
@@ -795,9 +825,11 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
                 1, "", Message(gettext_noop("no player lines: this is not an EGD tournament file"))
             )
         )
-    raw_lines = _numbered(raw_lines)
-    rounds = _round_count(raw_lines)
-    info = _header_info(_header(lines), rounds, errors)
+    return raw_lines
+
+
+def _check_pins(raw_lines: list[_RawLine], errors: list[RowError]) -> None:
+    """An error for each PIN listed a second time (one player listed twice)."""
     pins: dict[str, int] = {}
     for raw in raw_lines:
         if raw.player.pin and raw.player.pin in pins:
@@ -815,13 +847,17 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
                 )
             )
         pins.setdefault(raw.player.pin, raw.line)
-    results = [_results_of(raw, rounds, errors) for raw in raw_lines]
-    if errors or info is None:
-        raise GameFileError(errors, source)
+
+
+def _with_column_names(
+    info: TournamentInfo, lines: list[str], raw_lines: list[_RawLine], results: list
+) -> TournamentInfo:
+    """``info`` with the names of the score and after-round columns, from the header
+    where it names them, else from the figures."""
     score_count = Counter(len(result[1]) for result in results if result).most_common(1)
     after_count = max((len(result[2]) for result in results if result), default=0)
     read = [(raw, result) for raw, result in zip(raw_lines, results, strict=True) if result]
-    info = replace(
+    return replace(
         info,
         score_names=named_by_figures(
             _score_names(lines, score_count[0][0] if score_count else 0),
@@ -832,8 +868,15 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
             [(raw.number, result[2], [r.text for r in result[0]]) for raw, result in read],
         ),
     )
+
+
+def _named_players(
+    info: TournamentInfo, raw_lines: list[_RawLine], results: list
+) -> list[FilePlayer]:
+    """The file's players with their scores, results, declared GoR and after-round
+    columns, each given a username."""
     rating_at = next((i for i, name in enumerate(info.score_names) if name in RATING_COLUMNS), None)
-    named = assign_usernames(
+    return assign_usernames(
         [
             replace(
                 raw.player,
@@ -845,22 +888,6 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
             for raw, result in zip(raw_lines, results, strict=True)
         ]
     )
-    parsed = [
-        _Line(player, result[0] if result else [])
-        for player, result in zip(named, results, strict=True)
-    ]
-    games = _Games(parsed, info, errors)
-    games.pair()
-    if errors:
-        raise GameFileError(errors, source)
-    records = sorted(games.records, key=lambda record: (record.round, record.line or 0))
-    records = [replace(record, seq=seq) for seq, record in enumerate(records, start=1)]
-    notes = []
-    if games.forfeits:
-        notes.append(f"{games.forfeits} forfeited games (marked '!') not rated")
-    if games.unfinished:
-        notes.append(f"{games.unfinished} games without a result ('?') not rated")
-    return TournamentFile(info, named, records, notes)
 
 
 # --- writing ------------------------------------------------------------------------
@@ -1091,6 +1118,50 @@ def write_egd(tournament: TournamentFile, *, bye: str = "0+") -> str:
     column heading names every score column, ``-`` one the file did not name.
     """
     info = tournament.tournament
+    _check_writable(tournament)
+    players, score_names = _placed(tournament)
+    if info.file_format != "egd":  # an h-file's lines stay as it had them (EGC 2013's)
+        players = _with_a_game(players, tournament)
+    # Every line is numbered by its position, the number its opponents name; the
+    # file's rounds named the players by the file's numbers.
+    number = {player.username: index for index, player in enumerate(players, start=1)}
+    renumber = {
+        player.number: index for index, player in enumerate(players, start=1) if player.results
+    }
+    cells = _game_cells(tournament, number)
+    rounds = max(
+        [info.rounds, *(column for _, column in cells), *(len(p.results) for p in players)],
+        default=0,
+    )
+    score_count = max((len(player.scores) for player in players), default=0)
+    lines = _header_lines(info)
+    lines += [
+        "; Generated by clubrating",
+        ";",
+        _heading_line(info, players, score_names, score_count, rounds),
+    ]
+    shown_place = _shown_places(players)
+    for player in players:
+        first = str(number[player.username]) if shown_place[player.username] else ""
+        written = [
+            bye if token == "0+" else _renumbered(token, renumber) for token in player.results
+        ]
+        written += [""] * (rounds - len(player.results))
+        cells_written = [
+            _as_written(
+                written[r - 1],
+                cells.get((player.username, r)),
+                _names_busy(written[r - 1], players, cells, r),
+            )
+            for r in range(1, rounds + 1)
+        ]
+        lines.append(_player_line(player, first, score_count, cells_written))
+    return "\n".join(lines) + "\n"
+
+
+def _check_writable(tournament: TournamentFile) -> None:
+    """Raise ValueError for an adjustment, a game without a winner or a game of a player
+    the tournament does not list."""
     known = {player.username for player in tournament.players}
     for record in tournament.records:
         if record.is_adjustment or record.winner is None:
@@ -1107,20 +1178,11 @@ def write_egd(tournament: TournamentFile, *, bye: str = "0+") -> str:
                     names=", ".join(sorted(missing)),
                 )
             )
-    players, score_names = _placed(tournament)
-    if info.file_format != "egd":  # an h-file's lines stay as it had them (EGC 2013's)
-        players = _with_a_game(players, tournament)
-    # Every line is numbered by its position, the number its opponents name; the
-    # file's rounds named the players by the file's numbers.
-    number = {player.username: index for index, player in enumerate(players, start=1)}
-    renumber = {
-        player.number: index for index, player in enumerate(players, start=1) if player.results
-    }
-    cells = _game_cells(tournament, number)
-    rounds = max(
-        [info.rounds, *(column for _, column in cells), *(len(p.results) for p in players)],
-        default=0,
-    )
+
+
+def _header_lines(info: TournamentInfo) -> list[str]:
+    """The h-file's header: class, name, code, place, dates, handicap, komi, time,
+    comment."""
     lines = [
         f"; CL[{info.tournament_class}]",
         f"; EV[{_clean(info.name)}]",
@@ -1136,7 +1198,17 @@ def write_egd(tournament: TournamentFile, *, bye: str = "0+") -> str:
         lines.append(f"; TM[{_clean(info.time)}]")
     if info.comment:
         lines.append(f"; CM[{_clean(info.comment)}]")
-    score_count = max((len(player.scores) for player in players), default=0)
+    return lines
+
+
+def _heading_line(
+    info: TournamentInfo,
+    players: list[FilePlayer],
+    score_names: Sequence[str],
+    score_count: int,
+    rounds: int,
+) -> str:
+    """The line naming the columns: the scores', the rounds' and those after them."""
     # "-" heads a column the file did not name (or that the figures do not tell apart,
     # "Column N" on the page), so the names keep their columns.
     names = list(score_names[:score_count]) + [""] * (score_count - len(score_names))
@@ -1152,36 +1224,29 @@ def write_egd(tournament: TournamentFile, *, bye: str = "0+") -> str:
         if after_count
         else []
     )
-    lines += [
-        "; Generated by clubrating",
-        ";",
+    return (
         f"; Pl {'Name':<30} {'Rk':>3} Co Club {heading}".rstrip()
         + "".join(f" {f'R{r}':>8}" for r in range(1, rounds + 1))
-        + "".join(f" {name or '-':>5}" for name in after_names),
-    ]
-    shown_place = _shown_places(players)
-    for player in players:
-        country = player.country if _COUNTRY_RE.match(player.country or "") else "XX"
-        scores = "".join(f" {_clean(score).replace(' ', '') or '0':>5}" for score in player.scores)
-        scores += " " * 6 * (score_count - len(player.scores))
-        first = str(number[player.username]) if shown_place[player.username] else ""
-        line = (
-            f"{first:>4} {_name_field(player):<30} {player.rank!s:>3} "
-            f"{country.upper()} {_club_field(player.club):>4}{scores}"
-        )
-        written = [
-            bye if token == "0+" else _renumbered(token, renumber) for token in player.results
-        ]
-        written += [""] * (rounds - len(player.results))
-        for r in range(1, rounds + 1):
-            busy = _names_busy(written[r - 1], players, cells, r)
-            line += f" {_as_written(written[r - 1], cells.get((player.username, r)), busy):>8}"
-        # The columns after the rounds (KPMC's NBW and Place), as the file wrote them.
-        line += "".join(f" {_clean(token).replace(' ', ''):>5}" for token in player.after_rounds)
-        if _PIN_RE.match(player.pin):
-            line += f" |{player.pin}"
-        lines.append(line)
-    return "\n".join(lines) + "\n"
+        + "".join(f" {name or '-':>5}" for name in after_names)
+    )
+
+
+def _player_line(player: FilePlayer, first: str, score_count: int, rounds: list[str]) -> str:
+    """A player's line: place (``first``), name, rank, country, club, scores, the
+    rounds as written, the columns after them and the PIN."""
+    country = player.country if _COUNTRY_RE.match(player.country or "") else "XX"
+    scores = "".join(f" {_clean(score).replace(' ', '') or '0':>5}" for score in player.scores)
+    scores += " " * 6 * (score_count - len(player.scores))
+    line = (
+        f"{first:>4} {_name_field(player):<30} {player.rank!s:>3} "
+        f"{country.upper()} {_club_field(player.club):>4}{scores}"
+    )
+    line += "".join(f" {cell:>8}" for cell in rounds)
+    # The columns after the rounds (KPMC's NBW and Place), as the file wrote them.
+    line += "".join(f" {_clean(token).replace(' ', ''):>5}" for token in player.after_rounds)
+    if _PIN_RE.match(player.pin):
+        line += f" |{player.pin}"
+    return line
 
 
 def egd_losses(tournament: TournamentFile) -> list[str]:

@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 
 from players.models import AuditEntry
-from players.permissions import is_committee, is_volunteer
+from players.roles import is_committee, is_volunteer
 from players.services.base import system_user
 from tests import factories
 

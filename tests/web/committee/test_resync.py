@@ -13,7 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import timezone
 
 from players.models import Adjustment, AuditEntry, Player, ResyncBatch, ResyncUpload
-from players.selectors.resync import Outcome
+from players.resync import Outcome
 from players.services.adjustments import egf_algorithms
 from players.services.games import record_sheet_submit
 from ratings.engine.formats.opengotha import read_opengotha

@@ -7,9 +7,9 @@ from decimal import Decimal
 
 import pytest
 
-from players.entry.tables import format_value
 from players.models import AuditEntry, Game
 from players.services.games import game_correct, game_void, record_sheet_submit
+from players.web.numbers import value_text
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 from ratings.recompute.run import recompute_pending
 from tests import factories
@@ -340,8 +340,8 @@ def test_the_game_page_shows_gcrs_month_end_standings_around_the_game_and_now(
         "alice",
         "W",
         "—",  # no month end before her first game
-        f"{march_end.rank} · {format_value(march_end.value)} (2024-03-31)",
-        f"{now.rank} · {format_value(now.value)}",
+        f"{march_end.rank} · {value_text(march_end.value)} (2024-03-31)",
+        f"{now.rank} · {value_text(now.value)}",
     ]
     assert len(rows) == 2 and "bob" in rows[1]
     assert "rate all games at once and keep no change per game" in html

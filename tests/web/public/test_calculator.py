@@ -7,10 +7,10 @@ from fractions import Fraction
 
 import pytest
 
+from players.public.calculator_forms import CalculatorForm
 from players.services.games import record_sheet_submit
 from ratings.algorithms import algorithms as algorithms_shown
 from ratings.calculator import results as calculator
-from ratings.calculator.forms import CalculatorForm
 from ratings.models import RatingHistory
 from ratings.recompute.run import recompute_pending
 from tests import factories

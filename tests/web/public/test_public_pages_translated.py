@@ -8,10 +8,10 @@ from datetime import date
 import pytest
 from django.utils import translation
 
+from players.public.lab_tables import share_text
 from players.services.games import record_sheet_submit
 from players.web.charts import _month_ticks
-from players.web.tables import decimal_text, shown_change
-from ratings.lab.tables import share_text
+from players.web.numbers import decimal_text, shown_change
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html

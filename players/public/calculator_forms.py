@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
@@ -17,8 +16,8 @@ from players.fields import FiniteDecimalField, RankFormField
 from players.lookup import LazyIndex, player_from_text
 from players.models import Player
 from players.web.forms import player_input
+from ratings.calculator.results import CalculatorInput, SideInput
 from ratings.engine.base import registry
-from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, default_komi
 
 PLAYER_OPTIONS = "calculator-player-options"  # the id of the page's <datalist>
@@ -35,26 +34,6 @@ def value_scales() -> list[tuple[str, str, tuple[str, ...]]]:
         scale = algorithm.value_scale
         scales.setdefault(scale.key, (scale.label, []))[1].append(name)
     return [(key, label, tuple(names)) for key, (label, names) in scales.items()]
-
-
-@dataclass(frozen=True, slots=True)
-class SideInput:
-    """One side as typed: an existing player, or a rank with an optional value."""
-
-    player: Player | None
-    rank: Rank | None
-    value: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class CalculatorInput:
-    white: SideInput
-    black: SideInput
-    value_algorithms: tuple[str, ...]  # the algorithms a typed value is for
-    handicap: int
-    komi: Fraction
-    status: Status
-    board_size: int
 
 
 def _player_field() -> forms.CharField:

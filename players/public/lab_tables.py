@@ -11,7 +11,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from players.web.tables import MINUS, NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY, localized
+from players.web.numbers import plain_number
+from players.web.tables import NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY
 from ratings.lab.charts import percent
 
 DASH = "\u2014"
@@ -19,11 +20,11 @@ RESPONSIVE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 
 def share_text(value: float | None) -> str:
-    return DASH if value is None else localized(f"{100 * value:.1f}%")
+    return DASH if value is None else plain_number(100 * value, 1) + "%"
 
 
 def figure_text(value: float | None, places: int = 3) -> str:
-    return DASH if value is None else localized(f"{value:.{places}f}".replace("-", MINUS))
+    return DASH if value is None else plain_number(value, places)
 
 
 class _Figures(tables.Table):

@@ -9,12 +9,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 from django.views.decorators.http import require_safe
 
-from players.selectors.committee import player_usernames
+from players.public.calculator_forms import PLAYER_OPTIONS, CalculatorForm
+from players.selectors.players import player_usernames
 from players.web.explanations import how_html
-from players.web.tables import shown_change, shown_value
+from players.web.numbers import shown_change, shown_value
 from ratings.algorithms import algorithms
 from ratings.calculator import results as calculator
-from ratings.calculator.forms import PLAYER_OPTIONS, CalculatorForm
 from ratings.engine.base import get_algorithm
 from ratings.engine.sagc import Sagc, opponent_factor
 

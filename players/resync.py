@@ -537,76 +537,17 @@ def match_rank_list(
     """
     indexed = _Players(players)
     federation = rank_list.is_federation_list
-    matched: list[tuple[ListedRank, Any, str]] = []
-    rows: list[PreviewRow] = []
-    others = 0
-    # Of a club's own list, the first unknown names get a row (they may be typos to
-    # list); the rest, and every line of a federation's list about no player here, are
-    # only counted.
-    unknown_rows = 0 if federation else UNKNOWN_ROWS
-    for listed in rank_list.listed:
-        if unknown_rows <= 0 and indexed.surely_unknown(listed):
-            others += 1
-            continue
-        found = _find(listed, indexed)
-        if isinstance(found, PreviewRow):
-            rows.append(found)
-            if found.outcome == Outcome.UNKNOWN:
-                unknown_rows -= 1
-        else:
-            matched.append((listed, *found))
-
+    matched, rows, others = _match_lines(rank_list, indexed)
     lines_of: dict[Any, list[int]] = defaultdict(list)
-    later_lists: list[date] = []
     for listed, player, _how in matched:
         lines_of[player.username].append(listed.line)
-    for listed, player, how in matched:
-        outcome, note = Outcome.CHANGED, ""
-        lines = lines_of[player.username]
-        if len(lines) > 1:
-            outcome = Outcome.REPEATED
-            note = _("%(username)s is on %(lines)s: list them once") % {
-                "username": player.username,
-                "lines": _lines_named(lines),
-            }
-        elif not player.active:
-            outcome, note = Outcome.INACTIVE, _("this record is inactive (merged or retired)")
-        elif (later := _later_resync(listed, last_resync)) is not None:
-            outcome = Outcome.OUTDATED
-            note = _(
-                "a later list, of %(later)s, was applied: this line is of %(date)s, older, "
-                "so it is not applied"
-            ) % {"later": later, "date": listed.effective_date}
-            later_lists.append(later)
-        elif stale := _stale(listed):
-            outcome, note = Outcome.STALE, stale
-        elif player.national_rank == listed.rank:
-            outcome = Outcome.UNCHANGED
-        rows.append(
-            _row(
-                listed,
-                outcome,
-                player=player,
-                current_rank=player.national_rank,
-                note=note,
-                how=how,
-            )
-        )
+    later_lists: list[date] = []
+    rows += [
+        _matched_row(listed, player, how, lines_of[player.username], last_resync, later_lists)
+        for listed, player, how in matched
+    ]
     if federation:
-        named = {row.player.username for row in rows if row.player is not None}
-        named.update(username for row in rows for username in row.namesakes)
-        rows += [
-            PreviewRow(
-                None,
-                player.full_name,
-                Outcome.ABSENT,
-                player=player,
-                current_rank=player.national_rank,
-                note=_("no line of the list names this player"),
-            )
-            for player in indexed.all
-            if player.active and player.username not in named
-        ]
+        rows += _absent_rows(rows, indexed)
     rows += [PreviewRow(bad.line, bad.text, Outcome.BAD, note=bad.reason) for bad in rank_list.bad]
     rows.sort(
         key=lambda row: (
@@ -624,6 +565,91 @@ def match_rank_list(
         others=others,
         later_list=max(later_lists, default=None),
     )
+
+
+def _match_lines(
+    rank_list: RankList, indexed: _Players
+) -> tuple[list[tuple[ListedRank, Any, str]], list[PreviewRow], int]:
+    """Each line's player and how it was found; the rows of the lines naming no one (or
+    more than one); and how many lines about no player here were only counted."""
+    matched: list[tuple[ListedRank, Any, str]] = []
+    rows: list[PreviewRow] = []
+    others = 0
+    # Of a club's own list, the first unknown names get a row (they may be typos to
+    # list); the rest, and every line of a federation's list about no player here, are
+    # only counted.
+    unknown_rows = 0 if rank_list.is_federation_list else UNKNOWN_ROWS
+    for listed in rank_list.listed:
+        if unknown_rows <= 0 and indexed.surely_unknown(listed):
+            others += 1
+            continue
+        found = _find(listed, indexed)
+        if isinstance(found, PreviewRow):
+            rows.append(found)
+            if found.outcome == Outcome.UNKNOWN:
+                unknown_rows -= 1
+        else:
+            matched.append((listed, *found))
+    return matched, rows, others
+
+
+def _matched_row(
+    listed: ListedRank,
+    player: Any,
+    how: str,
+    lines: list[int],
+    last_resync: date | None,
+    later_lists: list[date],
+) -> PreviewRow:
+    """What applying a matched line would do; ``lines``: all the lines naming its player.
+    A later list's date, if one was applied after the line's, is added to
+    ``later_lists``."""
+    outcome, note = Outcome.CHANGED, ""
+    if len(lines) > 1:
+        outcome = Outcome.REPEATED
+        note = _("%(username)s is on %(lines)s: list them once") % {
+            "username": player.username,
+            "lines": _lines_named(lines),
+        }
+    elif not player.active:
+        outcome, note = Outcome.INACTIVE, _("this record is inactive (merged or retired)")
+    elif (later := _later_resync(listed, last_resync)) is not None:
+        outcome = Outcome.OUTDATED
+        note = _(
+            "a later list, of %(later)s, was applied: this line is of %(date)s, older, "
+            "so it is not applied"
+        ) % {"later": later, "date": listed.effective_date}
+        later_lists.append(later)
+    elif stale := _stale(listed):
+        outcome, note = Outcome.STALE, stale
+    elif player.national_rank == listed.rank:
+        outcome = Outcome.UNCHANGED
+    return _row(
+        listed,
+        outcome,
+        player=player,
+        current_rank=player.national_rank,
+        note=note,
+        how=how,
+    )
+
+
+def _absent_rows(rows: list[PreviewRow], indexed: _Players) -> list[PreviewRow]:
+    """Of a federation's whole list: the active players no line names."""
+    named = {row.player.username for row in rows if row.player is not None}
+    named.update(username for row in rows for username in row.namesakes)
+    return [
+        PreviewRow(
+            None,
+            player.full_name,
+            Outcome.ABSENT,
+            player=player,
+            current_rank=player.national_rank,
+            note=_("no line of the list names this player"),
+        )
+        for player in indexed.all
+        if player.active and player.username not in named
+    ]
 
 
 def _later_resync(listed: ListedRank, last: date | None) -> date | None:

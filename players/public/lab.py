@@ -7,11 +7,11 @@ from django.shortcuts import render
 from django.utils.translation import gettext
 from django.views.decorators.http import require_safe
 
+from players.public.lab_tables import ComparisonTable, detail_tables
 from players.selectors.algorithms import algorithm_or_404
 from players.web.tabs import algorithm_tabs
 from ratings.algorithms import algorithms
 from ratings.lab import selectors as lab_selectors
-from ratings.lab.tables import ComparisonTable, detail_tables
 
 
 @require_safe
