@@ -14,7 +14,7 @@ from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, Rank, RankError, parse_rank
 
@@ -88,7 +88,12 @@ class TypedDateInput(forms.DateInput):
 
     def get_context(self, name, value, attrs):
         context = super().get_context(name, value, attrs)
-        context["widget"]["attrs"]["data-today"] = timezone.localdate().isoformat()
+        today = timezone.localdate().isoformat()
+        widget_attrs = context["widget"]["attrs"]
+        widget_attrs["data-today"] = today
+        # the script's button, worded in the page's language
+        widget_attrs["data-today-label"] = gettext("Today")
+        widget_attrs["data-today-description"] = gettext("Today (%(date)s)") % {"date": today}
         return context
 
 

@@ -156,7 +156,7 @@ class Directory:
         exact = players.get(text) or players.get(text.lower())
         if exact is not None:
             return lookup.resolve(lookup.Lookup(text, player=exact))
-        return lookup.resolve(self._index.index.find(text), if_new="add them first")
+        return lookup.resolve(self._index.index.find(text), if_new=_("add them first"))
 
     def tournament(self, code: str) -> Tournament | None:
         return self._tournaments.get(code)

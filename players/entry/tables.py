@@ -56,7 +56,7 @@ class SheetGamesTable(tables.Table):
     tournament = tables.Column(_("Tournament"), empty_values=())
     comment = tables.Column(_("Comment"))
     recompute = tables.Column(
-        "Ratings", empty_values=(), orderable=False, attrs={"td": {"class": "sheet-recompute"}}
+        _("Ratings"), empty_values=(), orderable=False, attrs={"td": {"class": "sheet-recompute"}}
     )
 
     class Meta:
@@ -131,6 +131,8 @@ class SheetTable(tables.Table):
     id = tables.Column(_("Sheet"), linkify=True)
     entered_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name=_("Entered"))
     entered_by = tables.Column(_("By"), accessor="entered_by__username")
+    # a shared site's volunteers see every club's sheets: say whose evening each is
+    club = tables.Column(_("Club"), accessor="club__name", default="—")
     received_on = tables.DateColumn("Y-m-d", verbose_name=_("Received"))
     game_count = tables.Column(_("Games"))
     note = tables.Column(_("Note"))
@@ -138,7 +140,15 @@ class SheetTable(tables.Table):
     class Meta:
         model = RecordSheet
         fields = ()
-        sequence = ("id", "entered_at", "entered_by", "received_on", "game_count", "note")
+        sequence = (
+            "id",
+            "entered_at",
+            "entered_by",
+            "club",
+            "received_on",
+            "game_count",
+            "note",
+        )
         orderable = False
         template_name = TABLE_TEMPLATE
         attrs = {"class": "table table-sm"}

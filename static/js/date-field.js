@@ -14,8 +14,9 @@
     var button = document.createElement("button");
     button.type = "button";
     button.className = "btn btn-outline-secondary btn-sm date-today";
-    button.textContent = "Today";
-    button.setAttribute("aria-label", "Today (" + today + ")");
+    // The words come from the field (players.fields.TypedDateInput), in the page's language.
+    button.textContent = input.dataset.todayLabel || "Today";
+    button.setAttribute("aria-label", input.dataset.todayDescription || "Today (" + today + ")");
     // Not a tab stop: Tab goes from the date to the next field (on the sheet, White);
     // from the keyboard, "t" in the field is today.
     button.tabIndex = -1;
