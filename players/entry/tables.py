@@ -9,7 +9,7 @@ import django_tables2 as tables
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
@@ -101,7 +101,7 @@ class SheetGamesTable(tables.Table):
             return "—"
         if not record.round:
             return record.tournament.code
-        return gettext_now("%(code)s r%(round)s") % {
+        return gettext("%(code)s r%(round)s") % {
             "code": record.tournament.code,
             "round": record.round,
         }
@@ -155,7 +155,9 @@ class SheetTable(tables.Table):
 
     def render_game_count(self, record):
         if record.void_count:
-            return gettext_now("%(games)s (%(void)s void)") % {
+            return ngettext(
+                "%(games)s (%(void)s void)", "%(games)s (%(void)s void)", record.void_count
+            ) % {
                 "games": record.game_count,
                 "void": record.void_count,
             }
