@@ -9,9 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.html import format_html
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from players.models import Adjustment, ResyncBatch
 from players.selectors.resync import Outcome
@@ -79,9 +78,9 @@ class ResyncPreviewTable(tables.Table):
     def __init__(self, rows, *, club_ranks, club_algorithm: str, **kwargs):
         super().__init__(rows, **kwargs)
         self.club_ranks = club_ranks
-        self.columns["club_rank"].column.verbose_name = gettext(
-            "Club rank now (%(algorithm)s)"
-        ) % {"algorithm": club_algorithm}
+        self.columns["club_rank"].column.verbose_name = gettext("Club rank now (%(algorithm)s)") % {
+            "algorithm": club_algorithm
+        }
 
     def render_outcome(self, value):
         return badge(OUTCOME_LABELS[value], OUTCOME_BADGES[value])
