@@ -111,3 +111,17 @@ def test_the_logs_new_value_column_reads_right_beside_the_new_rank(
     ]
     assert value_header in headers
     assert headers.count(rank_header) == 1
+
+
+def test_a_tournament_files_player_count_needs_no_agreement_in_french(client, vera):
+    from tests.web.test_tournament_import import SPRING_CUP, upload
+
+    factories.player("jsmith", "3k", full_name="John Smith", egd_pin="12345678")
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = FRENCH
+
+    text = text_of(upload(client, SPRING_CUP).content)
+
+    # "1 déjà enregistrés" read wrong: the words now agree with any count
+    assert (
+        "4 : 1 déjà sur ce site, 3 à ajouter" in text
+    )  # text_of makes the no-break space one space
