@@ -125,3 +125,13 @@ def test_a_tournament_files_player_count_needs_no_agreement_in_french(client, ve
     assert (
         "4 : 1 déjà sur ce site, 3 à ajouter" in text
     )  # text_of makes the no-break space one space
+
+
+def test_the_afrikaans_rating_list_starts_its_sentence_about_the_index_with_a_capital(
+    client, one_evening
+):
+    # "'n" is never capitalised, so "'n indeks tel…" began the sentence in lower case
+    text = read(client, "/", AFRIKAANS)
+
+    assert "Elke indeks tel net binne sy rang" in text
+    assert "'n indeks tel" not in text
