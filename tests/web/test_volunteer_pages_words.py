@@ -5,10 +5,11 @@ Ratings column, the log's "New <value>" column."""
 
 import re
 from datetime import date
+from decimal import Decimal
 
 import pytest
 
-from players.models import RecordSheet
+from players.models import Game, RecordSheet
 from players.services.games import record_sheet_submit
 from ratings.recompute.run import recompute_pending
 from tests import factories
@@ -135,3 +136,18 @@ def test_the_afrikaans_rating_list_starts_its_sentence_about_the_index_with_a_ca
 
     assert "Elke indeks tel net binne sy rang" in text
     assert "'n indeks tel" not in text
+
+
+@pytest.mark.parametrize("language", [FRENCH, AFRIKAANS, "en"])
+def test_a_komi_typed_with_a_decimal_comma_is_the_komi_the_page_writes(client, vera, language):
+    # the page says "6,5 à égalité"; a number input turned a typed "7,5" into 75
+    factories.player("ann", "5k")
+    factories.player("ben", "8k")
+    page = client.get("/sheets/new/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    data = sheet_post({"white": "ann", "black": "ben", "winner": "W", "komi": "7,5"})
+
+    response = send(client, "/sheets/new/", data, language)
+
+    assert re.search(r'<input type="text" name="form-0-komi"[^>]*inputmode="decimal"', page)
+    assert response.status_code == 302
+    assert [game.komi for game in Game.objects.all()] == [Decimal("7.5")]
