@@ -171,8 +171,7 @@ class FiniteDecimalField(forms.DecimalField):
 
     def to_python(self, value):
         if self.decimal_comma and isinstance(value, str) and value.count(",") == 1:
-            if "." not in value:
-                value = value.replace(",", ".")
+            value = value.replace(",", ".") if "." not in value else value
         value = super().to_python(value)
         if value is not None and not value.is_finite():
             raise ValidationError(self.error_messages["invalid"], code="invalid")
