@@ -164,9 +164,17 @@ class RankField(models.SmallIntegerField):
 class FiniteDecimalField(forms.DecimalField):
     """A DecimalField that refuses NaN and infinities as it reads them. Django's
     refuses them only when validating, after ``has_changed()`` has compared the value
-    with the initial one, which raises on a signalling NaN (``sNaN``)."""
+    with the initial one, which raises on a signalling NaN (``sNaN``). With
+    ``decimal_comma``, "7,5" reads as 7.5, as French and Afrikaans write it (for a
+    value with no thousands, such as a komi)."""
+
+    def __init__(self, *, decimal_comma: bool = False, **kwargs):
+        self.decimal_comma = decimal_comma
+        super().__init__(**kwargs)
 
     def to_python(self, value):
+        if self.decimal_comma and isinstance(value, str) and value.count(",") == 1:
+            value = value.replace(",", ".") if "." not in value else value
         value = super().to_python(value)
         if value is not None and not value.is_finite():
             raise ValidationError(self.error_messages["invalid"], code="invalid")

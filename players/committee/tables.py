@@ -9,9 +9,8 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.html import format_html
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from players.models import Adjustment, ResyncBatch
 from players.resync import Outcome
@@ -78,9 +77,9 @@ class ResyncPreviewTable(tables.Table):
     def __init__(self, rows, *, club_ranks, club_algorithm: str, **kwargs):
         super().__init__(rows, **kwargs)
         self.club_ranks = club_ranks
-        self.columns["club_rank"].column.verbose_name = gettext_now(
-            "Club rank now (%(algorithm)s)"
-        ) % {"algorithm": club_algorithm}
+        self.columns["club_rank"].column.verbose_name = gettext("Club rank now (%(algorithm)s)") % {
+            "algorithm": club_algorithm
+        }
 
     def render_outcome(self, value):
         return badge(OUTCOME_LABELS[value], OUTCOME_BADGES[value])
@@ -107,7 +106,7 @@ class ResyncPreviewTable(tables.Table):
         return format_html(
             "{} <small>{}</small>",
             player_link(record.player),
-            gettext_now("by %(how)s") % {"how": record.how},
+            gettext("by %(how)s") % {"how": record.how},
         )
 
     def render_current_rank(self, record):
@@ -161,10 +160,10 @@ class ResyncBatchTable(tables.Table):
     def render_status(self, record):
         if record.reverted_at:
             return badge(
-                gettext_now("reverted %(date)s") % {"date": f"{record.reverted_at:%Y-%m-%d}"},
+                gettext("reverted %(date)s") % {"date": f"{record.reverted_at:%Y-%m-%d}"},
                 "text-bg-secondary",
             )
-        return badge(gettext_now("applied"), "text-bg-success")
+        return badge(gettext("applied"), "text-bg-success")
 
 
 class AdjustmentTable(tables.Table):
@@ -212,17 +211,17 @@ class AdjustmentTable(tables.Table):
         return player_link(record.player)
 
     def render_algorithm(self, value):
-        return value or gettext_now("all")
+        return value or gettext("all")
 
     def render_value(self, value):
-        return value.normalize() if value is not None else gettext_now("default")
+        return value.normalize() if value is not None else gettext("default")
 
     def render_reason(self, record):
         if record.resync_batch_id:
             return format_html(
                 '<a href="{}">{}</a>',
                 reverse("committee_resync_batch", args=[record.resync_batch_id]),
-                gettext_now("resync #%(number)s") % {"number": record.resync_batch_id},
+                gettext("resync #%(number)s") % {"number": record.resync_batch_id},
             )
         return record.get_reason_display()
 
@@ -233,7 +232,7 @@ class AdjustmentTable(tables.Table):
 
 
 def _running_for(seconds: int) -> str:
-    return gettext_now("running for %(seconds)s s") % {"seconds": seconds}
+    return gettext("running for %(seconds)s s") % {"seconds": seconds}
 
 
 def _linked_player(account):
@@ -318,12 +317,12 @@ class RecomputeTable(tables.Table):
         if record.stalled:
             values = {
                 "when": timezone.localtime(record.running_since).strftime("%Y-%m-%d %H:%M:%S"),
-                "where": record.state.running_on or gettext_now("an unknown process"),
+                "where": record.state.running_on or gettext("an unknown process"),
             }
             return format_html(
                 "{}<br><small>{}</small>",
-                badge(gettext_now("stalled"), "text-bg-danger"),
-                gettext_now(
+                badge(gettext("stalled"), "text-bg-danger"),
+                gettext(
                     "started %(when)s on %(where)s, which has stopped answering; the next "
                     "sweep starts it again"
                 )
@@ -346,10 +345,10 @@ class RecomputeTable(tables.Table):
                 )
             return badge(_running_for(elapsed), "text-bg-info")
         if record.state is not None and record.state.is_pending:
-            return badge(gettext_now("pending"), "text-bg-warning")
+            return badge(gettext("pending"), "text-bg-warning")
         if record.state is None or record.state.last_finished is None:
-            return badge(gettext_now("never run"), "text-bg-light border")
-        return badge(gettext_now("up to date"), "text-bg-success")
+            return badge(gettext("never run"), "text-bg-light border")
+        return badge(gettext("up to date"), "text-bg-success")
 
     def render_dirty_from(self, value):
         return value.isoformat() if value else DASH
@@ -365,7 +364,7 @@ class RecomputeTable(tables.Table):
             '<button type="submit" form="full-recompute" name="algorithm" value="{}" '
             'class="btn btn-sm btn-outline-primary text-nowrap">{}</button>',
             record.name,
-            gettext_now("Full recompute"),
+            gettext("Full recompute"),
         )
 
 

@@ -189,8 +189,11 @@ class GameFieldsForm(forms.Form):
         max_digits=Game._meta.get_field("komi").max_digits,
         decimal_places=Game._meta.get_field("komi").decimal_places,
         initial=Decimal("6.5"),
-        widget=forms.NumberInput(
-            attrs={"step": "0.5", "inputmode": "decimal", "data-komi-field": ""}
+        # Text, not a number input: Chromium drops the comma of a typed "7,5" and sends
+        # 75, while the page itself writes 6,5 in French and Afrikaans.
+        decimal_comma=True,
+        widget=forms.TextInput(
+            attrs={"inputmode": "decimal", "autocomplete": "off", "data-komi-field": ""}
         ),
     )
     winner = forms.ChoiceField(label=gettext_lazy("Winner"), choices=WINNER_CHOICES)

@@ -9,9 +9,8 @@ import django_tables2 as tables
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.html import format_html, format_html_join
-from django.utils.translation import gettext as gettext_now
+from django.utils.translation import gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
@@ -50,7 +49,7 @@ class SheetGamesTable(tables.Table):
     tournament = tables.Column(_("Tournament"), empty_values=())
     comment = tables.Column(_("Comment"))
     recompute = tables.Column(
-        "Ratings", empty_values=(), orderable=False, attrs={"td": {"class": "sheet-recompute"}}
+        _("Ratings"), empty_values=(), orderable=False, attrs={"td": {"class": "sheet-recompute"}}
     )
 
     class Meta:
@@ -95,7 +94,7 @@ class SheetGamesTable(tables.Table):
             return "—"
         if not record.round:
             return record.tournament.code
-        return gettext_now("%(code)s r%(round)s") % {
+        return gettext("%(code)s r%(round)s") % {
             "code": record.tournament.code,
             "round": record.round,
         }
@@ -125,6 +124,8 @@ class SheetTable(tables.Table):
     id = tables.Column(_("Sheet"), linkify=True)
     entered_at = tables.DateTimeColumn("Y-m-d H:i", verbose_name=_("Entered"))
     entered_by = tables.Column(_("By"), accessor="entered_by__username")
+    # a shared site's volunteers see every club's sheets: say whose evening each is
+    club = tables.Column(_("Club"), accessor="club__name", default="—")
     received_on = tables.DateColumn("Y-m-d", verbose_name=_("Received"))
     game_count = tables.Column(_("Games"))
     note = tables.Column(_("Note"))
@@ -132,14 +133,24 @@ class SheetTable(tables.Table):
     class Meta:
         model = RecordSheet
         fields = ()
-        sequence = ("id", "entered_at", "entered_by", "received_on", "game_count", "note")
+        sequence = (
+            "id",
+            "entered_at",
+            "entered_by",
+            "club",
+            "received_on",
+            "game_count",
+            "note",
+        )
         orderable = False
         template_name = TABLE_TEMPLATE
         attrs = {"class": "table table-sm"}
 
     def render_game_count(self, record):
         if record.void_count:
-            return gettext_now("%(games)s (%(void)s void)") % {
+            return ngettext(
+                "%(games)s (%(void)s void)", "%(games)s (%(void)s void)", record.void_count
+            ) % {
                 "games": record.game_count,
                 "void": record.void_count,
             }

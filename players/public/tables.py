@@ -184,6 +184,21 @@ class RatingListTable(RowsInOneCall):
 COLOURS = {"W": pgettext_lazy("stone colour", "White"), "B": pgettext_lazy("stone colour", "Black")}
 
 
+def new_value_header(value_label: str) -> str:
+    """The log's "New <value>" column header, one whole message per value label the
+    algorithms use ("Nouvel indice" needs the word itself, and the French ladder's level
+    must not read as the rank column's "Nouveau niveau"); another label is composed."""
+    headers = {
+        "index": pgettext("log column", "New index"),
+        "GoR": pgettext("log column", "New GoR"),
+        "level": pgettext("log column", "New level"),
+        "rating": pgettext("log column", "New rating"),
+    }
+    if value_label in headers:
+        return headers[value_label]
+    return capfirst(_("New %(value_label)s") % {"value_label": _(value_label)})
+
+
 class RecordSheetTable(RowsInOneCall):
     """A player's RatingHistory rows under one algorithm, in the seed's 12 columns, and
     under each row (hidden until asked for) how its change was computed."""
@@ -253,9 +268,7 @@ class RecordSheetTable(RowsInOneCall):
         if player is not None:
             player_name = player.full_name or player.username
         self.player_name = player_name
-        self.columns["value_after"].column.verbose_name = capfirst(
-            _("New %(value_label)s") % {"value_label": _(algorithm.value_label)}
-        )
+        self.columns["value_after"].column.verbose_name = new_value_header(algorithm.value_label)
         # the factor each status gives the change (SAGC's GSF), else the status
         factors = algorithm.status_factors
         self.status_factors = (

@@ -64,7 +64,7 @@ def sheet_games(sheet: RecordSheet) -> list[Game]:
 
 
 def sheet_for_page(sheet_id: int) -> QuerySet[RecordSheet]:
-    return RecordSheet.objects.select_related("entered_by").filter(pk=sheet_id)
+    return RecordSheet.objects.select_related("entered_by", "club").filter(pk=sheet_id)
 
 
 def game_for_page(game_id: int) -> QuerySet[Game]:
@@ -80,7 +80,7 @@ def game_with_status(game: Game) -> Game:
 def recent_sheets() -> QuerySet[RecordSheet]:
     """Record sheets, the latest entered first, with their numbers of games and void games."""
     return (
-        RecordSheet.objects.select_related("entered_by")
+        RecordSheet.objects.select_related("entered_by", "club")
         .annotate(
             game_count=Count("games"),
             void_count=Count("games", filter=Q(games__voided_at__isnull=False)),

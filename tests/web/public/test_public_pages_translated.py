@@ -91,7 +91,7 @@ PAGES = {
                 "Feuille de résultats <small",
                 "> Adversaire </th>",
                 "> Vainqueur </th>",
-                "> Indice après </th>",
+                "> Nouvel indice </th>",
                 "Blanc a gagné",
                 "Niveau au fil du temps (",  # the chart's title
             ],
