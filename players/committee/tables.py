@@ -310,7 +310,7 @@ class RecomputeTable(tables.Table):
 
     def render_name(self, record):
         return format_html(
-            "<strong>{}</strong><br><small>{}</small>", record.name, gettext_now(record.title)
+            "<strong>{}</strong><br><small>{}</small>", record.name, gettext(record.title)
         )
 
     def render_status(self, record):

@@ -114,7 +114,7 @@ def test_the_algorithm_tabs_name_the_french_ladder_in_the_readers_language(clien
 
 
 def test_the_calculators_value_scales_are_translated():
-    from ratings.calculator.forms import CalculatorForm
+    from players.public.calculator_forms import CalculatorForm
 
     with translation.override(FRENCH):
         form = CalculatorForm(algorithms=["sagc", "french"])
@@ -183,7 +183,7 @@ def test_a_refused_h_files_errors_are_shown_in_the_volunteers_language(vera, lan
 
 
 def test_a_resync_line_with_a_bad_rank_is_explained_in_french():
-    from players.selectors.resync import parse_rank_list
+    from players.resync import parse_rank_list
 
     with translation.override(FRENCH):
         read = parse_rank_list("ann,60k\n", default_date=None, today=date(2026, 1, 1))

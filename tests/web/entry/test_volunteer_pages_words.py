@@ -13,7 +13,7 @@ from players.models import Game, RecordSheet
 from players.services.games import record_sheet_submit
 from ratings.recompute.run import recompute_pending
 from tests import factories
-from tests.web.test_sheet_entry import field_block, sheet_post
+from tests.web.entry.test_sheet_entry import field_block, sheet_post
 from tests.web.test_staff_pages_translated import AFRIKAANS, FRENCH, read, send, text_of
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -115,7 +115,7 @@ def test_the_logs_new_value_column_reads_right_beside_the_new_rank(
 
 
 def test_a_tournament_files_player_count_needs_no_agreement_in_french(client, vera):
-    from tests.web.test_tournament_import import SPRING_CUP, upload
+    from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 
     factories.player("jsmith", "3k", full_name="John Smith", egd_pin="12345678")
     client.defaults["HTTP_ACCEPT_LANGUAGE"] = FRENCH
