@@ -71,8 +71,8 @@ def games(filters: GameFilters) -> QuerySet[Game]:
             Q(white=filters.player, black=filters.opponent)
             | Q(white=filters.opponent, black=filters.player)
         )
-    elif filters.player is not None or filters.opponent is not None:
-        found = found.filter(_playing(filters.player or filters.opponent))
+    elif (either := filters.player or filters.opponent) is not None:
+        found = found.filter(_playing(either))
     if filters.since is not None:
         found = found.filter(date__gte=filters.since)
     if filters.until is not None:

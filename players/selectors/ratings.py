@@ -525,7 +525,7 @@ def recompute_notice(algorithm: str, player: Player | None = None) -> RecomputeN
     recompute is still on their sheet).
     """
     state = RecomputeState.objects.filter(algorithm=algorithm, dirty_from__isnull=False).first()
-    if state is None:
+    if state is None or state.dirty_from is None:  # the filter says it is not None
         return None
     notice = RecomputeNotice(algorithm, state.dirty_from)
     if player is None:
