@@ -29,6 +29,10 @@ class Club(models.Model):
     name = models.CharField(max_length=100, unique=True)
     founded = models.DateField(null=True, blank=True)
 
+    # Not a field: the ids of the players of other clubs who are members of this one,
+    # kept on the instance for one request by players.selectors.players (when set).
+    _other_current_members: list[int]
+
     class Meta:
         ordering = ["name"]
 

@@ -18,7 +18,7 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
-from players.models import Game, Player, Tournament
+from players.models import Game, GameQuerySet, Player, Tournament
 
 # The search's filters by their names in a query string: the web form's fields
 # (``players.public.forms.GameSearchForm``) and the API's parameters, each a field of
@@ -62,7 +62,7 @@ def _playing(player: Player) -> Q:
     return Q(white=player) | Q(black=player)
 
 
-def games(filters: GameFilters) -> QuerySet[Game]:
+def games(filters: GameFilters) -> GameQuerySet:
     """The games matching ``filters`` (valid ones unless ``include_void``), in replay
     order or, by default, its reverse."""
     found = Game.objects.all() if filters.include_void else Game.objects.valid()
