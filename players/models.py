@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -23,6 +23,10 @@ from django.utils.translation import pgettext_lazy
 from ratings.engine.records import GameRecord, Status, Winner
 
 from .fields import RankField
+
+if TYPE_CHECKING:
+    from players.selectors.games import RecomputeStatus
+    from ratings.models import CurrentRating
 
 
 class Club(models.Model):
@@ -154,6 +158,10 @@ class Player(models.Model):
     Names are kept as federations describe them, family and given name apart;
     ``full_name`` ("Given Family") is derived from them on save. Code that sets only
     ``full_name`` (an older form, say) gets it split (:func:`split_full_name`)."""
+
+    # Not a field: the current rating under the club's algorithm, set on the players of
+    # the club night's sheet by players.selectors.club_night.active_players.
+    club_rating: CurrentRating | None
 
     username = models.SlugField(max_length=150, unique=True, allow_unicode=True)
     full_name = models.CharField(max_length=200)
@@ -528,6 +536,11 @@ GAME_CONTENT_FIELDS = (
 
 
 class Game(Entry):
+    # Not fields: each maintained algorithm's status on the game's date and whether all
+    # have rated it, set on the games of a page by players.selectors.games.
+    recompute: list[RecomputeStatus]
+    recompute_done: bool
+
     class Winner(models.TextChoices):
         WHITE = "W", "White"
         BLACK = "B", "Black"
