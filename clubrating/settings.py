@@ -11,6 +11,7 @@ import urllib.parse
 import zoneinfo
 from datetime import timedelta
 from pathlib import Path
+from typing import Any, overload
 
 import dj_database_url
 from django.contrib.messages import constants as message_constants
@@ -22,6 +23,10 @@ _TRUE = ("1", "true", "yes", "on")
 _FALSE = ("0", "false", "no", "off")
 
 
+@overload
+def env_str(name: str, default: str) -> str: ...
+@overload
+def env_str(name: str, default: None = None) -> str | None: ...
 def env_str(name: str, default: str | None = None) -> str | None:
     """The variable's value; unset and empty both mean ``default``.
 
@@ -151,6 +156,9 @@ if _database_url is None and not DEBUG:
         "postgres://user:password@host:5432/clubrating (or sqlite:////path/to/db.sqlite3 "
         "to use SQLite on purpose)"
     )
+# Each connection's settings: a dict, or dj_database_url's DBConfig (a TypedDict, which
+# a dict[str, Any] would not accept) that the lines below complete.
+DATABASES: dict[str, Any]
 if _database_url is None:
     DATABASES = {
         "default": {

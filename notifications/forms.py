@@ -3,6 +3,9 @@ reset link, or the change-password page), each of which tells the account's addr
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
+
 from django import forms
 from django.conf import settings
 from django.contrib.auth import forms as auth_forms
@@ -13,8 +16,11 @@ from notifications.models import OPTIONAL_KINDS, MailKind
 from notifications.services import absolute, mail_create
 from players.services.accounts import password_changed
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
 
-def language_choices() -> list[tuple[str, str]]:
+
+def language_choices() -> list[tuple[str, _StrOrPromise]]:
     """The site's languages, each named in itself, after "the browser's"."""
     return [("", _("The browser's language")), *settings.LANGUAGES]
 
@@ -37,12 +43,14 @@ class MailSettingsForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
     )
 
-    def __init__(self, *args, kinds: list[str] = OPTIONAL_KINDS, **kwargs):
+    def __init__(self, *args, kinds: Sequence[MailKind] = OPTIONAL_KINDS, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["wanted"].choices = [(kind.value, kind.label) for kind in kinds]
+        # The form's copy of ``wanted`` declared above: a MultipleChoiceField.
+        wanted = cast(forms.MultipleChoiceField, self.fields["wanted"])
+        wanted.choices = [(kind.value, kind.label) for kind in kinds]
 
 
-class _PasswordChosen:
+class _PasswordChosen(auth_forms.SetPasswordForm):
     """A password form whose save also lifts any log-in lockout of the account and
     tells its address (``services.accounts.password_changed``)."""
 

@@ -6,6 +6,7 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import date, datetime
+from typing import Literal
 
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
@@ -38,7 +39,7 @@ def committee_recipients() -> QuerySet:
     return _with_address().filter(groups__name=COMMITTEE).distinct()
 
 
-def primary_final_before() -> date | bool | None:
+def primary_final_before() -> date | Literal[False] | None:
     """The evenings whose ratings are final under the primary algorithm are those
     before the returned date; None: every evening; False: none (never recomputed)."""
     state = RecomputeState.objects.filter(algorithm=primary_algorithm()).first()
@@ -138,17 +139,18 @@ def _digest(player: Player, evening: date, games: list[Game], rows: dict) -> Eve
     for game in games:
         white = game.white_id == player.pk
         row = rows.get((player.pk, game.pk))
-        rated = row is not None and not row.skipped and game.voided_at is None
-        if rated:
-            rank_after = row.rank_after
+        # The game's history row when it counted (rated, not voided since), else None.
+        rated = row if row is not None and not row.skipped and game.voided_at is None else None
+        if rated is not None:
+            rank_after = rated.rank_after
         lines.append(
             DigestGame(
                 game=game,
                 opponent=game.black if white else game.white,
                 colour="W" if white else "B",
                 won=None if game.winner == Game.Winner.JIGO else (game.winner == "W") == white,
-                change=row.change if rated else None,
-                rank_after=row.rank_after if rated else None,
+                change=rated.change if rated is not None else None,
+                rank_after=rated.rank_after if rated is not None else None,
             )
         )
     return EveningDigest(

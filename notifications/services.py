@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -19,6 +19,9 @@ from django.utils.translation import gettext_lazy as _
 
 from notifications import tokens
 from notifications.models import OPTIONAL_KINDS, MailKind, MailProfile, OutgoingMail
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +61,7 @@ def mail_create(
     kind: str,
     user,
     template: str,
-    subject: str,
+    subject: _StrOrPromise,
     context: dict[str, Any] | None = None,
     to: str | None = None,
     subject_params: dict[str, Any] | None = None,

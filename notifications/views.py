@@ -25,6 +25,7 @@ from players.services.accounts import invitation_accept as accept
 @require_http_methods(["GET", "POST"])
 def mail_settings(request: HttpRequest) -> HttpResponse:
     user = request.user
+    assert user.is_authenticated  # login_required: never the anonymous user
     profile = services.profile_of(user)
     kinds = kinds_for(user)
     initial = {

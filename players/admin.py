@@ -6,6 +6,9 @@ trail or the dirty mark of the ratings. Clubs, players and tournaments are plain
 reference data and editable, with every save recorded in the audit trail.
 """
 
+from collections.abc import Callable
+from typing import Any
+
 from django import forms
 from django.contrib import admin
 from django.contrib.auth import get_user_model
@@ -52,7 +55,8 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 class AuditedAdmin(admin.ModelAdmin):
     """Edits that the admin makes are kept in the audit trail like any other write."""
 
-    snapshot = staticmethod(lambda obj: None)
+    # What the audit trail keeps of an object before and after an edit (None: nothing).
+    snapshot: Callable[[Any], dict[str, Any] | None] = staticmethod(lambda obj: None)
 
     def save_model(self, request, obj, form, change):
         before = None

@@ -91,14 +91,18 @@ def _build(typed: str, day: int, month: int, year: int | None, today: date) -> d
 def parse_typed_date(text: str, today: date) -> date:
     """The date ``text`` stands for (see the module's description)."""
     typed = (text or "").strip()
+    # The parts as typed (a year may be left out); _build takes them as numbers.
+    day: str
+    month: str
+    year: str | None
     key = unicodedata.normalize("NFC", typed).lower()  # "févr" typed with a combining accent
     if key in TODAY_WORDS:
         return today
     if key in YESTERDAY_WORDS:
         return today - timedelta(days=1)
     if match := _ISO.match(key):
-        year, month, day = (int(part) for part in match.groups())
-        return _build(typed, day, month, year, today)
+        year, month, day = match.groups()
+        return _build(typed, int(day), int(month), int(year), today)
     if match := _DAY_MONTH.match(key):
         day, month, year = match.groups()
         return _build(typed, int(day), int(month), _year(year), today)

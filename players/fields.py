@@ -13,6 +13,7 @@ from datetime import date
 from django import forms
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.db.models.expressions import Combinable
 from django.utils import timezone
 from django.utils.translation import gettext_lazy, pgettext
 
@@ -122,6 +123,11 @@ class TypedDateField(forms.DateField):
 
 class RankField(models.SmallIntegerField):
     description = "A Go rank (30k … 9d, 1p … 9p)"
+    # For django-stubs: the field reads a Rank and takes a Rank (or its code, or an
+    # expression), not the int of SmallIntegerField. Narrowing these two descriptor types
+    # is how the stubs type a custom field; they are declared (not generic) on the base.
+    _pyi_private_set_type: Rank | int | Combinable  # type: ignore[assignment]
+    _pyi_private_get_type: Rank  # type: ignore[assignment]
 
     @property
     def validators(self):

@@ -329,7 +329,7 @@ def resolve(found: Lookup, if_new: str = "", *, first_name_will_do: bool = False
         raise forms.ValidationError(
             found.message(if_new), code="ambiguous" if found.matches else "unknown"
         )
-    if player.merged_into_id is not None:
+    if player.merged_into is not None:
         raise forms.ValidationError(
             _("%(username)s was merged into %(into)s: use %(into)s")
             % {"username": player.username, "into": player.merged_into.username},

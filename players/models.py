@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
@@ -24,10 +24,18 @@ from ratings.engine.records import GameRecord, Status, Winner
 
 from .fields import RankField
 
+if TYPE_CHECKING:
+    from players.selectors.games import RecomputeStatus
+    from ratings.models import CurrentRating
+
 
 class Club(models.Model):
     name = models.CharField(max_length=100, unique=True)
     founded = models.DateField(null=True, blank=True)
+
+    # Not a field: the ids of the players of other clubs who are members of this one,
+    # kept on the instance for one request by players.selectors.players (when set).
+    _other_current_members: list[int]
 
     class Meta:
         ordering = ["name"]
@@ -151,6 +159,14 @@ class Player(models.Model):
     ``full_name`` ("Given Family") is derived from them on save. Code that sets only
     ``full_name`` (an older form, say) gets it split (:func:`split_full_name`)."""
 
+    # Not a field: the names (full, given, family) as loaded or last saved, to tell which
+    # the caller changed (None, or unset: not all three loaded).
+    _loaded_names: tuple[str | None, ...] | None
+
+    # Not a field: the current rating under the club's algorithm, set on the players of
+    # the club night's sheet by players.selectors.club_night.active_players.
+    club_rating: CurrentRating | None
+
     username = models.SlugField(max_length=150, unique=True, allow_unicode=True)
     full_name = models.CharField(max_length=200)
     family_name = models.CharField(max_length=150, blank=True)
@@ -268,7 +284,9 @@ class Player(models.Model):
         return reverse("player_log", args=[self.username])
 
     @classmethod
-    def from_db(cls, db, field_names, values):
+    # The stubs describe Django 6's from_db (with fetch_mode); this is 5.2's signature,
+    # the one super() takes here.
+    def from_db(cls, db, field_names, values):  # type: ignore[override]
         player = super().from_db(db, field_names, values)
         # Read from the instance's dict: a deferred name (``only()``) is not fetched.
         loaded = tuple(player.__dict__.get(name) for name in _NAME_FIELDS)
@@ -281,7 +299,10 @@ class Player(models.Model):
         bound the full name two names make, nor the family name a split gives."""
         problems = []
         for name in _NAME_FIELDS:
-            limit = self._meta.get_field(name).max_length
+            field = self._meta.get_field(name)
+            # The three names are CharFields, each with its max_length.
+            assert isinstance(field, models.CharField) and field.max_length is not None
+            limit = field.max_length
             if len(getattr(self, name)) > limit:
                 problems.append(
                     (
@@ -524,6 +545,11 @@ GAME_CONTENT_FIELDS = (
 
 
 class Game(Entry):
+    # Not fields: each maintained algorithm's status on the game's date and whether all
+    # have rated it, set on the games of a page by players.selectors.games.
+    recompute: list[RecomputeStatus]
+    recompute_done: bool
+
     class Winner(models.TextChoices):
         WHITE = "W", pgettext_lazy("player", "White")
         BLACK = "B", pgettext_lazy("player", "Black")
@@ -651,8 +677,8 @@ class Game(Entry):
             status=self.status,
             board_size=self.board_size,
             time_minutes=self.time_minutes,
-            tournament=self.tournament.code if self.tournament_id else "",
-            tournament_class=self.tournament.egf_class if self.tournament_id else "A",
+            tournament=self.tournament.code if self.tournament is not None else "",
+            tournament_class=self.tournament.egf_class if self.tournament is not None else "A",
             comment=self.comment,
             colour_given=self.colour_given,
         )

@@ -235,7 +235,8 @@ def _read_egd(lines: list[str], default_date: date | None, list_date_first: bool
     ranks: dict[str, Rank] = {}
     ratings: dict[int, Decimal | None] = {}
     in_pre = not any("<pre" in line.lower() for line in lines[:SNIFF_LINES])
-    pending: list[tuple[int, str, str, str, int, str]] = []
+    # (line number, the line, PIN, name, grade, GoR, last tournament)
+    pending: list[tuple[int, str, str, str, str, int, str]] = []
     for number, line in enumerate(lines, start=1):
         stripped = line.strip()
         if not stripped or not stripped[0].isdigit():
@@ -278,6 +279,7 @@ def _read_egd(lines: list[str], default_date: date | None, list_date_first: bool
             ratings[gor] = Decimal(gor) if gor > 0 else None  # 0: a new record, no GoR yet
         if last not in days:
             days[last] = egd_tournament_day(last)
+        assert effective is not None  # a list with lines and no date was refused above
         result.listed.append(
             ListedRank(number, name, rank, effective, pin, "", ratings[gor], days[last])
         )

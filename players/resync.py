@@ -336,7 +336,10 @@ class ResyncPreview:
 
     @property
     def effective_dates(self) -> list[date]:
-        return sorted({row.effective_date for row in self.changes})
+        # A changed row always carries its line's effective date.
+        return sorted(
+            {row.effective_date for row in self.changes if row.effective_date is not None}
+        )
 
     def counts(self) -> dict[Outcome, int]:
         counts = dict.fromkeys(Outcome, 0)

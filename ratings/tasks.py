@@ -113,7 +113,8 @@ def _announce_rewrite(algorithm: str, results: list[RecomputeResult]) -> None:
     earliest date any replayed from). The recompute is done and committed: a receiver's
     failure is logged, never raised (it would retry the recompute)."""
     starts = [result.replayed_from for result in results]
-    replayed_from = None if None in starts else min(starts)
+    known = [start for start in starts if start is not None]
+    replayed_from = min(known) if len(known) == len(starts) else None
     outcomes = history_rewritten.send_robust(
         sender=recompute_algorithm, algorithm=algorithm, replayed_from=replayed_from
     )

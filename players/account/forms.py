@@ -3,6 +3,8 @@ resolution of it."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -24,8 +26,9 @@ class GameReportForm(forms.Form):
         ),
     )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if data.get("kind") == GameReport.Kind.OTHER and not data.get("text", "").strip():
             self.add_error("text", _("Say what is wrong with the game."))
         return data

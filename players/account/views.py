@@ -4,6 +4,8 @@ is ``players.entry.reports``). Thin views: a form parses, ``services.reports`` w
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
@@ -24,7 +26,7 @@ from players.web.forms import add_service_errors
 @require_safe
 def my_page(request: HttpRequest) -> HttpResponse:
     player = selectors.linked_player(request.user)
-    context = {"player": player}
+    context: dict[str, Any] = {"player": player}
     if player is not None:
         context["reports"] = list(selectors.reports_of(player))
         context["awaiting"] = selectors.games_awaiting_recompute(player)
@@ -53,6 +55,7 @@ def _report_sent(request: HttpRequest, form: GameReportForm, player: Player, gam
 @require_http_methods(["GET", "POST"])
 def game_report(request: HttpRequest, pk: int) -> HttpResponse:
     player = selectors.linked_player(request.user)
+    assert player is not None  # player_required lets in only an account with a record
     game = selectors.game_of(player, pk)
     if game is None:
         raise Http404(f"game {pk} is not one of your games")

@@ -8,6 +8,7 @@ plain dict; the decorator makes it JSON with the caching headers.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import re
 from collections.abc import Callable, Iterable
@@ -94,7 +95,10 @@ def api_view(view: Callable[..., dict]) -> Callable[..., HttpResponse]:
             return error_response(request, error.status, error.field, error.message)
         response = _json(request, data)
         set_response_etag(response)
-        return get_conditional_response(request, etag=response["ETag"], response=response)
+        # Given a response, it returns that one or a 304/412 in its place, never None.
+        return (
+            get_conditional_response(request, etag=response["ETag"], response=response) or response
+        )
 
     return csrf_exempt(wrapper)
 
@@ -157,7 +161,8 @@ class Params:
                 _("'%(raw)s' is not a valid date: %(error)s") % {"raw": raw, "error": error},
             ) from None
 
-    def date_range(self) -> tuple[date | None, date | None]:
+    # ``datetime.date``: in this class ``date`` names the method above.
+    def date_range(self) -> tuple[datetime.date | None, datetime.date | None]:
         """``since`` and ``until``, both inclusive."""
         since, until = self.date("since"), self.date("until")
         if since is not None and until is not None and until < since:

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Q, QuerySet
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
-from players.models import Adjustment, Game, Player, Tournament, TournamentPlayer
+from players.models import Adjustment, Game, GameQuerySet, Player, Tournament, TournamentPlayer
 from players.selectors.players import clubs_players
 from players.translated import translated
 from ratings.algorithms import primary_algorithm
@@ -269,7 +269,7 @@ def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
     return [cells.get(column, "") for column in COLUMNS]
 
 
-def game_record_rows(selected: QuerySet[Game] | None = None) -> Iterator[list]:
+def game_record_rows(selected: GameQuerySet | None = None) -> Iterator[list]:
     """Every valid game and adjustment as the game record CSV of SPEC section 2, header
     first, in replay order (date, round, entry; an adjustment at round 0 of its date),
     each game with the ranks declared on it and each player's entry rank on their
@@ -316,7 +316,8 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
         cells = history_cells(row, engine)[1:]
         if row.seq in no_colour and not row.is_adjustment:
             cells[colour_at] = "?"
-            if row.winner is not None and row.winner.value in ("W", "B"):
+            # A game row (not an adjustment) has a colour.
+            if row.winner is not None and row.colour is not None and row.winner.value in ("W", "B"):
                 won = row.winner.value == row.colour.value
                 cells[winner_at] = spreadsheet_safe(player.username if won else cells[0])
         cells[0] = spreadsheet_safe(cells[0])  # the opponent

@@ -18,7 +18,7 @@ from datetime import date
 
 from django.db.models import Q, QuerySet
 
-from players.models import Game, Player, Tournament
+from players.models import Game, GameQuerySet, Player, Tournament
 
 # The search's filters by their names in a query string: the web form's fields
 # (``players.public.forms.GameSearchForm``) and the API's parameters, each a field of
@@ -62,7 +62,7 @@ def _playing(player: Player) -> Q:
     return Q(white=player) | Q(black=player)
 
 
-def games(filters: GameFilters) -> QuerySet[Game]:
+def games(filters: GameFilters) -> GameQuerySet:
     """The games matching ``filters`` (valid ones unless ``include_void``), in replay
     order or, by default, its reverse."""
     found = Game.objects.all() if filters.include_void else Game.objects.valid()
@@ -71,8 +71,8 @@ def games(filters: GameFilters) -> QuerySet[Game]:
             Q(white=filters.player, black=filters.opponent)
             | Q(white=filters.opponent, black=filters.player)
         )
-    elif filters.player is not None or filters.opponent is not None:
-        found = found.filter(_playing(filters.player or filters.opponent))
+    elif (either := filters.player or filters.opponent) is not None:
+        found = found.filter(_playing(either))
     if filters.since is not None:
         found = found.filter(date__gte=filters.since)
     if filters.until is not None:

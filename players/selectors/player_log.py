@@ -27,7 +27,7 @@ from players.selectors.ratings import RecomputeNotice, recompute_notice
 from players.selectors.reports import reported_game_ids
 from ratings.algorithms import algorithms
 from ratings.engine.base import Algorithm
-from ratings.models import CurrentRating
+from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
 
 @dataclass(slots=True)
@@ -75,6 +75,7 @@ def player_log(player: Player, algorithm: Algorithm, *, viewer, today: date) -> 
     primary = infos[0]
     ratings = ratings_by_algorithm(player)
     rating = ratings.get(algorithm.name)
+    rows: QuerySet[RatingHistory] | QuerySet[RatingSnapshot]
     if algorithm.has_history:
         own_page = viewer.is_authenticated and player.account_id == viewer.pk
         rows = log_rows(player, algorithm.name)

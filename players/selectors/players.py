@@ -84,7 +84,7 @@ def clubs_players(path: str = "") -> Q:
     # all; last_played (the latest valid game) tells them apart.
     return Q(**{f"{path}club__isnull": False}) | (
         Q(**{f"{path}tournament_only": False})
-        & (Q(**{f"{path}last_played__isnull": False}) | ~Exists(entered))
+        & (Q(**{f"{path}last_played__isnull": False}) | Q(~Exists(entered)))
     )
 
 

@@ -7,7 +7,7 @@ import calendar
 import dataclasses
 import functools
 from collections import defaultdict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from operator import itemgetter
@@ -526,7 +526,7 @@ def recompute_notice(algorithm: str, player: Player | None = None) -> RecomputeN
     recompute is still on their sheet).
     """
     state = RecomputeState.objects.filter(algorithm=algorithm, dirty_from__isnull=False).first()
-    if state is None:
+    if state is None or state.dirty_from is None:  # the filter says it is not None
         return None
     notice = RecomputeNotice(algorithm, state.dirty_from)
     if player is None:
@@ -580,7 +580,7 @@ def ratings_on(
 
 def ratings_of(
     player_ids: list[int], algorithms: list[str], as_of: date | None
-) -> dict[int, dict[str, object]]:
+) -> Mapping[int, Mapping[str, object]]:
     """The players' ratings today, or as they stood at the end of ``as_of``."""
     if as_of is None:
         return current_ratings(player_ids, algorithms)
@@ -589,11 +589,10 @@ def ratings_of(
 
 def recompute_pending_from(algorithms: Iterable[str]) -> dict[str, date]:
     """The date each of these algorithms waits to be recomputed from, if it does."""
-    return dict(
-        RecomputeState.objects.filter(
-            algorithm__in=list(algorithms), dirty_from__isnull=False
-        ).values_list("algorithm", "dirty_from")
-    )
+    states = RecomputeState.objects.filter(
+        algorithm__in=list(algorithms), dirty_from__isnull=False
+    ).values_list("algorithm", "dirty_from")
+    return {algorithm: day for algorithm, day in states if day is not None}
 
 
 def player_history(

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
 from django.db.models import CharField, Exists, Func, OuterRef, Q, QuerySet, Subquery
+from django.db.models.expressions import Combinable
 from django.db.models.functions import Cast
 
 from players.models import AuditEntry, Game, GameReport, Player
@@ -93,7 +94,7 @@ def awaiting_recompute(state: RecomputeState, player: Player | None = None) -> Q
     rated = RatingHistory.objects.filter(algorithm=state.algorithm, game=OuterRef("pk"))
     if player is not None:
         rated = rated.filter(player=player)
-    awaiting = ~Exists(rated)
+    awaiting: Q | Combinable = ~Exists(rated)
     if state.last_started is not None:
         corrected = AuditEntry.objects.filter(
             object_type="game",

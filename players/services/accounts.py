@@ -211,6 +211,8 @@ def account_link_player(*, user, account, player: Player | None):
         try:
             link(user, account, player)
         except IntegrityError as error:  # linked by someone else meanwhile
+            if player is None:  # an unlink breaks no uniqueness: not that race
+                raise
             message = gettext("%(player)s was linked to another account meanwhile") % {
                 "player": player.username
             }

@@ -198,7 +198,9 @@ def resync_apply_preview(
     ]
     if not rows:
         raise ServiceError(_("Nobody's national rank changes: there is nothing to apply."))
-    dates = sorted({row.effective_date for row in rows})
+    # Every row kept is of a listed line (changed, stale, unchanged), which carries the
+    # line's rank and date: the "is not None" filters below only narrow the types.
+    dates = sorted({row.effective_date for row in rows if row.effective_date is not None})
     if len(dates) > 1:
         raise ServiceError(
             _(
@@ -217,6 +219,7 @@ def resync_apply_preview(
             rank_changes=row.outcome != Outcome.UNCHANGED and row.new_rank != row.current_rank,
         )
         for row in rows
+        if row.new_rank is not None
     ]
     with transaction.atomic():
         if upload is not None and not ResyncUpload.objects.filter(pk=upload.pk).delete()[0]:

@@ -233,12 +233,12 @@ def _club_warnings(games: Sequence[GameInput]) -> list[str]:
     warnings = []
     for index, game in enumerate(games, start=1):
         for player in (game.white, game.black):
-            founded = player.club.founded if player.club_id else None
-            if founded and game.date < founded:
-                club = player.club.name
+            club = player.club  # None: a player of no club (no query then)
+            founded = club.founded if club is not None else None
+            if club is not None and founded and game.date < founded:
                 warnings.append(
                     _("game %(number)s: %(date)s is before %(club)s was founded (%(founded)s)")
-                    % {"number": index, "date": game.date, "club": club, "founded": founded}
+                    % {"number": index, "date": game.date, "club": club.name, "founded": founded}
                 )
     return warnings
 
@@ -343,7 +343,7 @@ def find_voided_matches(games: Sequence[GameInput], labels: Sequence[str]) -> li
         .filter(date__in={game.date for _, game in matching})
         .values_list(*_KEY_FIELDS)
     }
-    found = []
+    found: list[str] = []
     for label, game in matching:
         if game.duplicate_key() in valid:
             continue  # like a valid game: find_duplicates says so
@@ -728,11 +728,13 @@ def surviving_records(ids: Iterable[int]) -> dict[int, int]:
     survivor = {pk: pk for pk in ids if isinstance(pk, int)}
     pending = set(survivor)
     while pending:
-        merged = dict(
-            Player.objects.filter(pk__in=pending, merged_into__isnull=False).values_list(
-                "pk", "merged_into"
-            )
-        )
+        merged = {
+            pk: target  # never None (the filter), narrowed for the type
+            for pk, target in Player.objects.filter(
+                pk__in=pending, merged_into__isnull=False
+            ).values_list("pk", "merged_into")
+            if target is not None
+        }
         survivor = {pk: merged.get(target, target) for pk, target in survivor.items()}
         pending = set(merged.values())
     return survivor

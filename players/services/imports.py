@@ -68,8 +68,9 @@ def game_input(
     )
 
 
-def line_label(line: int) -> str:
-    """How a message names a file's line."""
+def line_label(line: int | None) -> str:
+    """How a message names a file's line (a record's ``line``: every reader of a file
+    sets it; None only for a record made in code, which no import is given)."""
     return _("line %(number)s") % {"number": line}
 
 
@@ -224,13 +225,19 @@ def _import_adjustments(
         if not record.is_adjustment:
             continue
         value = record.value
+        # The reader refuses an adjustment row without the player's new rank.
+        assert record.white_rank is not None
         Adjustment.objects.create(
             seq=seq_of[id(record)],
             date=record.date,
             player=players[record.white],
             algorithm=record.algorithm,
             new_rank=record.white_rank,
-            value=Decimal(value.numerator) / Decimal(value.denominator) if value else value,
+            # A value of 0 is a value (it was passed on as a Fraction, which the
+            # DecimalField refuses); None is "no value".
+            value=(
+                Decimal(value.numerator) / Decimal(value.denominator) if value is not None else None
+            ),
             reason=Adjustment.Reason.COMMITTEE,
             comment=record.comment,
             created_by=user,

@@ -64,8 +64,10 @@ def national_id_problem(national_id: str, player: Player | None = None) -> str |
     record. None if it can."""
     if not national_id:
         return None
-    holder = Player.objects.filter(national_id=national_id).exclude(pk=getattr(player, "pk", None))
-    holder = holder.first()
+    holders = Player.objects.filter(national_id=national_id)
+    if player is not None and player.pk is not None:
+        holders = holders.exclude(pk=player.pk)
+    holder = holders.first()
     if holder is None:
         return None
     return _("the national id %(national_id)s is already on file, for %(holder)s") % {

@@ -60,7 +60,7 @@ def player_data_export(player: Player) -> dict[str, Any]:
         "player": {
             "username": player.username,
             "full_name": player.full_name,
-            "club": player.club.name if player.club_id else None,
+            "club": player.club.name if player.club is not None else None,
             "entry_rank": str(player.entry_rank),
             "national_rank": str(player.national_rank) if player.national_rank else None,
             "egd_pin": player.egd_pin,
@@ -123,7 +123,7 @@ def player_erase(*, user, player: Player) -> Player:
         # A rank list being previewed may name them; the committee uploads it again.
         ResyncUpload.objects.all().delete()
         after = {"username": player.username}
-        if player.account_id is not None:
+        if player.account is not None:
             after["account"] = player.account.username  # renamed and closed
         audit(user, "player_erase", player, after=after)
         # The replay orders some ties by username: replay from the player's first entry on.

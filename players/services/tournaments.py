@@ -70,6 +70,7 @@ _TOURNAMENT_CODE_CHARACTERS = frozenset(
 def tournament_code_problem(code: str) -> str | None:
     """Why ``code`` cannot name a tournament (whether it is taken aside), or None."""
     max_length = Tournament._meta.get_field("code").max_length
+    assert isinstance(max_length, int)  # the code is a CharField: it has one
     if not code or len(code) > max_length or not set(code) <= _TOURNAMENT_CODE_CHARACTERS:
         return _("'%(code)s' is not a code: letters, digits, - and _ only (at most %(max)s)") % {
             "code": code,

@@ -161,7 +161,11 @@ def update_rows(
         return
     quote = connection.ops.quote_name
     sets = ", ".join(f"{quote(column)} = %s" for column in columns)
-    key = quote(model._meta.pk.column)
+    pk = model._meta.pk
+    # A model bound to its table has a primary key with a column (the stubs allow None
+    # for a field not yet attached to a model).
+    assert pk is not None and pk.column is not None
+    key = quote(pk.column)
     sql = f"UPDATE {quote(model._meta.db_table)} SET {sets} WHERE {key} = %s"
     adapt = connection.ops.adapt_datefield_value
     with connection.cursor() as cursor:

@@ -3,11 +3,8 @@ kind: the recompute of a per-game history and the holistic pass both end here.""
 
 from __future__ import annotations
 
-from typing import cast
-
 from players.fields import rank_to_code
 from ratings.engine.base import RatingState
-from ratings.engine.ranks import Rank
 from ratings.models import CurrentRating
 from ratings.recompute import staging
 from ratings.selectors import IDS_PER_QUERY
@@ -25,7 +22,7 @@ def replace_current(algorithm: str, state: RatingState, ids: dict[str, int]) -> 
     }
     stored = CurrentRating.objects.filter(algorithm=algorithm)
     old = {
-        player_id: (rank_to_code(cast(Rank, rank)), value, games)  # a RankField: a Rank
+        player_id: (rank_to_code(rank), value, games)
         for player_id, rank, value, games in stored.values_list(
             "player_id", "rank", "value", "games"
         )

@@ -161,11 +161,14 @@ def read_transaction() -> Iterator[None]:
     snapshot every later read sees. Inside a transaction already (tests), a savepoint
     of it."""
     connection.ensure_connection()
-    mode = getattr(connection, "transaction_mode", None)
-    connection.transaction_mode = "DEFERRED"
+    # ``transaction_mode`` is the SQLite wrapper's own (the stubs' base wrapper has none);
+    # elsewhere it is an attribute nothing reads, set and restored harmlessly.
+    wrapper: Any = connection
+    mode = getattr(wrapper, "transaction_mode", None)
+    wrapper.transaction_mode = "DEFERRED"
     try:
         with transaction.atomic():
-            connection.transaction_mode = mode
+            wrapper.transaction_mode = mode
             yield
     finally:
-        connection.transaction_mode = mode
+        wrapper.transaction_mode = mode

@@ -353,3 +353,17 @@ def test_an_imported_jigo_with_a_half_point_komi_is_refused_at_its_line(vera):
         ("line 2", "winner", "a jigo (D) needs an integer komi; komi 6.5 cannot end in a jigo")
     ]
     assert not Player.objects.filter(username="ann").exists()
+
+
+def test_an_imported_adjustment_to_a_value_of_zero_is_stored_as_zero(vera):
+    games_import(
+        user=vera,
+        records=read_games(
+            "date,white,black,white_rank,black_rank,winner,status,value,algorithm\n"
+            "2024-03-01,ann,ben,3k,4k,W,,,\n"
+            "2024-03-02,ann,ann,3k,,,adjustment,0,sagc\n"
+        ).records,
+    )
+
+    adjustment = Adjustment.objects.get(player__username="ann")
+    assert (adjustment.new_rank, adjustment.value) == (parse_rank("3k"), Decimal(0))

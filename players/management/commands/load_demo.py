@@ -141,12 +141,14 @@ class Command(BaseCommand):
         users = get_user_model()
         volunteers = Group.objects.get(name="volunteers")
         committee = Group.objects.get(name="committee")
-        accounts = [("committee", [volunteers, committee], None)]
-        for club in clubs:
-            prefix = slugify(club.name.removesuffix(" Go Club")).replace("-", "")
+        accounts: list[tuple[str, list[Group], Club | None]] = [
+            ("committee", [volunteers, committee], None)
+        ]
+        for home in clubs:
+            prefix = slugify(home.name.removesuffix(" Go Club")).replace("-", "")
             accounts += [
-                (f"{prefix}-volunteer", [volunteers], club),
-                (f"{prefix}-committee", [committee], club),
+                (f"{prefix}-volunteer", [volunteers], home),
+                (f"{prefix}-committee", [committee], home),
             ]
         for username, groups, club in accounts:
             password = secrets.token_urlsafe(9)
@@ -185,10 +187,11 @@ class Command(BaseCommand):
                     club=clubs[number % 2],
                 )
             )
+        opening = start + timedelta(days=180)
         tournament = Tournament.objects.create(
             code="demo-open",
             name="Demo Club Open",
-            start_date=start + timedelta(days=180),
+            start_date=opening,
             end_date=start + timedelta(days=181),
             egf_class=Tournament.EgfClass.B,
             club=clubs[0],
@@ -198,7 +201,7 @@ class Command(BaseCommand):
             day = start + timedelta(days=rng.randrange(365))
             games.append(self._club_game(rng, players, day))
         for round_number in range(1, 6):
-            day = tournament.start_date + timedelta(days=(round_number - 1) // 3)
+            day = opening + timedelta(days=(round_number - 1) // 3)
             entrants = rng.sample(players, 8)
             for white, black in zip(entrants[::2], entrants[1::2], strict=True):
                 games.append(
@@ -209,12 +212,12 @@ class Command(BaseCommand):
         games.sort(key=lambda game: game.date)
         # Sheets arrive in the order they were played, ten games a sheet, the two clubs'
         # in turn, each entered by its club's volunteer (members of both play at each).
-        for first in range(0, len(games), 10):
-            club = first // 10 % len(clubs)
+        for first_game in range(0, len(games), 10):
+            club = first_game // 10 % len(clubs)
             record_sheet_submit(
                 user=volunteers[club],
-                games=games[first : first + 10],
-                received_on=games[min(first + 9, len(games) - 1)].date,
+                games=games[first_game : first_game + 10],
+                received_on=games[min(first_game + 9, len(games) - 1)].date,
                 note="Demo sheet",
                 allow_duplicates=True,
                 club=clubs[club],
