@@ -33,14 +33,17 @@ functions writing them keep their signatures; outside a recompute it is an unsta
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from django.db import connection, models, transaction
+from django.db import OperationalError, connection, models, transaction
 
 from ratings.recompute.bulk import RowWriter
+
+logger = logging.getLogger(__name__)
 
 
 class Writes:
@@ -128,7 +131,17 @@ class Writes:
         if tables and connection.connection is not None:
             with connection.cursor() as cursor:
                 for table in tables:
-                    cursor.execute(f"DROP TABLE IF EXISTS temp.{connection.ops.quote_name(table)}")
+                    try:
+                        cursor.execute(
+                            f"DROP TABLE IF EXISTS temp.{connection.ops.quote_name(table)}"
+                        )
+                    except OperationalError:
+                        # "database table is locked": a statement of this connection
+                        # still reads it. Dropping is only tidying: the next staged
+                        # table of that name is dropped first (rows()), and temporary
+                        # tables go with the connection; failing here failed the
+                        # recompute after its writes had been applied.
+                        logger.info("staged table %s left until it is next used", table)
 
 
 _current: ContextVar[Writes | None] = ContextVar("recompute_writes", default=None)
