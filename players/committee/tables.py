@@ -13,7 +13,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Adjustment, ResyncBatch
-from players.resync import Outcome
+from players.resync import OUTCOME_LABELS, Outcome
 from players.web.tables import NO_WRAP, player_link
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -30,20 +30,6 @@ OUTCOME_BADGES = {
     Outcome.INACTIVE: "text-bg-warning",
     Outcome.BAD: "text-bg-danger",
     Outcome.UNKNOWN: "text-bg-secondary",
-}
-# What a line's outcome says, in the page's language (the values stay the data-outcome).
-OUTCOME_LABELS = {
-    Outcome.CHANGED: pgettext_lazy("resync outcome", "changed"),
-    Outcome.UNCHANGED: pgettext_lazy("resync outcome", "unchanged"),
-    Outcome.STALE: pgettext_lazy("resync outcome", "last rated long ago"),
-    Outcome.OUTDATED: pgettext_lazy("resync outcome", "older than the last list"),
-    Outcome.CONFLICT: pgettext_lazy("resync outcome", "conflict"),
-    Outcome.SHARED_NAME: pgettext_lazy("resync outcome", "shared name"),
-    Outcome.REPEATED: pgettext_lazy("resync outcome", "listed twice"),
-    Outcome.INACTIVE: pgettext_lazy("resync outcome", "inactive"),
-    Outcome.ABSENT: pgettext_lazy("resync outcome", "not on the list"),
-    Outcome.BAD: pgettext_lazy("resync outcome", "bad line"),
-    Outcome.UNKNOWN: pgettext_lazy("resync outcome", "unknown"),
 }
 DASH = "—"
 

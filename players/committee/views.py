@@ -35,7 +35,6 @@ from players.committee.forms import (
     TournamentClassForm,
 )
 from players.committee.tables import (
-    OUTCOME_LABELS,
     AccountTable,
     AdjustmentTable,
     GameTable,
@@ -45,7 +44,7 @@ from players.committee.tables import (
 )
 from players.models import Tournament
 from players.permissions import committee_required
-from players.resync import UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
+from players.resync import OUTCOME_LABELS, UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
 from players.roles import (
     COMMITTEE,
     check_account,
