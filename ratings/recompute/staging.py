@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from django.db import OperationalError, connection, models, transaction
+from django.db import DatabaseError, connection, models, transaction
 
 from ratings.recompute.bulk import RowWriter
 
@@ -135,8 +135,9 @@ class Writes:
                         cursor.execute(
                             f"DROP TABLE IF EXISTS temp.{connection.ops.quote_name(table)}"
                         )
-                    except OperationalError:
-                        # "database table is locked": a statement of this connection
+                    except DatabaseError:
+                        # "database table is locked" (an OperationalError or, from some
+                        # statements, a plain DatabaseError): a statement of this connection
                         # still reads it. Dropping is only tidying: the next staged
                         # table of that name is dropped first (rows()), and temporary
                         # tables go with the connection; failing here failed the
