@@ -96,6 +96,8 @@ def _contestant(
     """The side as the algorithm takes it, and where that came from."""
     player = side.player
     if player is None:
+        if side.rank is None:  # the form refuses a side with neither a player nor a rank
+            raise ValueError(f"{colour}: neither a player nor a rank")
         value = side.value if info.name in value_algorithms else None
         return Contestant(SIDE_LABELS[colour], side.rank, value), "typed"
     rating = ratings.get((player.pk, info.name))
