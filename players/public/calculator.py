@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, TypedDict
+
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import timezone
@@ -16,6 +18,7 @@ from players.web.numbers import shown_change, shown_value
 from ratings.algorithms import algorithms
 from ratings.calculator import results as calculator
 from ratings.engine.base import get_algorithm
+from ratings.engine.ranks import Rank
 from ratings.engine.sagc import Sagc, opponent_factor
 
 
@@ -39,12 +42,30 @@ def calculator_page(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _shown(item: calculator.AlgorithmResult) -> dict:
+class _Cell(TypedDict):
+    """One side's row after one result."""
+
+    change: str
+    rank: Rank
+    value: str
+
+
+class _Side(TypedDict):
+    colour: str
+    name: str
+    source: str  # as SideState's
+    meetings: int | None
+    rank: Rank
+    value: str  # empty when the algorithm could not rate the game
+    cells: list[_Cell]  # one per outcome, in the order of AlgorithmResult.outcomes
+
+
+def _shown(item: calculator.AlgorithmResult) -> dict[str, Any]:
     """One algorithm's result as the page shows it: values and changes formatted, and
     the "how was this computed" panel of each of the four rows."""
     info = item.info
     integer = info.integer_values
-    sides = []
+    sides: list[_Side] = []
     for white, side in ((True, item.white), (False, item.black)):
         state = None
         if item.result is not None:
@@ -63,8 +84,8 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
     panels = []
     for outcome in item.outcomes:
         white_won = outcome.winner.value == "W"
-        for side, row in zip(sides, (outcome.white, outcome.black), strict=True):
-            side["cells"].append(
+        for shown, row in zip(sides, (outcome.white, outcome.black), strict=True):
+            shown["cells"].append(
                 {
                     "change": shown_change(row.change, integer),
                     "rank": row.rank_after,
@@ -78,7 +99,7 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
                         if white_won
                         else _("Black wins: %(side)s (%(name)s)")
                     )
-                    % {"side": side["colour"], "name": side["name"]},
+                    % {"side": shown["colour"], "name": shown["name"]},
                     "html": how_html(info, row.stored_change()),
                 }
             )
@@ -97,7 +118,7 @@ def _shown(item: calculator.AlgorithmResult) -> dict:
 def _opponent_factor_note(item: calculator.AlgorithmResult) -> str:
     """SAGC: how often each side met the other in the games the engine remembers
     (``opponent_memory``), and the opponent factor that gives."""
-    if item.white is None or item.black is None or item.white.meetings is None:
+    if item.white.meetings is None:
         return ""
     memory = get_algorithm(Sagc.name).params.opponent_memory
     parts = []

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from decimal import Decimal
 from fractions import Fraction
+from typing import Any, cast
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Fieldset, Layout, Row, Submit
@@ -81,7 +82,7 @@ class CalculatorForm(forms.Form):
     handicap = forms.TypedChoiceField(
         required=False,
         coerce=int,
-        empty_value=0,
+        empty_value=None,  # clean_handicap: 0
         initial=0,
         label=_("Handicap"),
         choices=[(0, _("0 (even)")), (1, _("1 (no komi)"))] + [(h, str(h)) for h in range(2, 10)],
@@ -111,7 +112,7 @@ class CalculatorForm(forms.Form):
     board_size = forms.TypedChoiceField(
         required=False,
         coerce=int,
-        empty_value=19,
+        empty_value=None,  # clean_board_size: 19
         initial=19,
         label=_("Board"),
         choices=[(19, "19\u00d719"), (13, "13\u00d713"), (9, "9\u00d79")],
@@ -123,7 +124,9 @@ class CalculatorForm(forms.Form):
         self.scales = {
             key: names for key, _label, names in scales if any(name in algorithms for name in names)
         }
-        self.fields["value_scale"].choices = [
+        # The form's copy of ``value_scale`` declared above: a ChoiceField.
+        value_scale = cast(forms.ChoiceField, self.fields["value_scale"])
+        value_scale.choices = [
             (key, gettext(label)) for key, label, _names in scales if key in self.scales
         ]
         # a typed value is in the primary algorithm's scale unless another is chosen
@@ -167,8 +170,17 @@ class CalculatorForm(forms.Form):
             raise ValidationError(_("Komi is a multiple of 0.5."))
         return komi
 
-    def clean(self) -> dict:
-        data = super().clean()
+    def clean_handicap(self) -> int:
+        handicap = self.cleaned_data["handicap"]
+        return 0 if handicap is None else handicap
+
+    def clean_board_size(self) -> int:
+        board_size = self.cleaned_data["board_size"]
+        return 19 if board_size is None else board_size
+
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         usernames = {colour: (data.get(f"{colour}_player") or "").strip() for colour in SIDES}
         found: dict[str, Player] = {}
         index = LazyIndex()  # built only if a side is not typed as a username

@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from players.public.views import searched_games
+from players.public.views import game_search_filters
+from players.selectors import games_search
 from players.selectors.algorithms import algorithm_or_404
 from players.selectors.exports import (
     NotExportable,
@@ -84,12 +85,12 @@ def games_export_csv(request: HttpRequest) -> HttpResponse | StreamingHttpRespon
     adjustments: the search is of games). A wrong filter is a 400 saying which: the
     CSV of every game is not what was asked."""
     filename = f"games-{timezone.localdate().isoformat()}.csv"
-    form, filters, games = searched_games(request)
+    form, filters = game_search_filters(request)
     if filters is None:
         return wrong_filter_response(form)
     if not filters.any:
         return csv_download(game_record_rows(), filename)
-    return csv_download(game_record_rows(games.order_by()), filename)
+    return csv_download(game_record_rows(games_search.games(filters).order_by()), filename)
 
 
 @require_safe

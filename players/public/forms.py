@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING, Any
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import HTML, Column, Field, Layout, Row, Submit
@@ -19,10 +20,13 @@ from players.selectors.games_search import HANDICAP_RANGE, GameFilters
 from players.selectors.ratings import RatingListFilters, months_before
 from players.web.forms import PlayerField
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
+
 EVERYONE = "all"  # the ``players`` filter's value that lists tournament-only players too
 
 
-def filter_date_field(label: str, **attrs: str) -> TypedDateField:
+def filter_date_field(label: _StrOrPromise, **attrs: _StrOrPromise) -> TypedDateField:
     """An optional date, typed as on the record sheet (2024-06-30, 30/6, 30 Jun, t); the
     filter rows have no room for the sheet's help line: the field's placeholder says it."""
     return TypedDateField(
@@ -238,8 +242,9 @@ class GameSearchForm(forms.Form):
             clear_url,
         )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         since, until = data.get("since"), data.get("until")
         if since is not None and until is not None and until < since:
             self.add_error(

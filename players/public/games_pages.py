@@ -73,18 +73,15 @@ def _per_page(text: str) -> int:
 
 @dataclass(frozen=True, slots=True)
 class PageShown:
-    """The page to show, with the search's count and, numbered, its number of pages;
-    or ``elsewhere``: the query changes that lead to the page at the end the wanted
-    one is past (a stale or hand-made link)."""
+    """The page to show, with the search's count and, numbered, its number of pages."""
 
-    page: GamesPage | None = None
-    count: GameCount | None = None
+    page: GamesPage
+    count: GameCount
     pages: int | None = None  # numbered: how many; by key: None
-    elsewhere: dict[str, str] | None = None
 
     @property
     def count_text(self) -> str:
-        if self.page is None or not self.page.rows or self.count is None:
+        if not self.page.rows:
             return _("No games")  # never "more than 1,000 games" above an empty table
         number = self.count.number
         shown = number_format(number, force_grouping=True)
@@ -95,7 +92,15 @@ class PageShown:
         return ngettext("%(count)s game", "%(count)s games", number) % {"count": shown}
 
 
-def page_shown(filters: GameFilters, wanted: PageWanted) -> PageShown:
+@dataclass(frozen=True, slots=True)
+class Elsewhere:
+    """The wanted page lies past an end (a stale or hand-made link): the query changes
+    that lead to the page at that end."""
+
+    changes: dict[str, str]
+
+
+def page_shown(filters: GameFilters, wanted: PageWanted) -> PageShown | Elsewhere:
     """The page of ``filters``' games that ``wanted`` asks for (see the module)."""
     count = games_search.game_count(filters)
     pages = None
@@ -112,10 +117,10 @@ def page_shown(filters: GameFilters, wanted: PageWanted) -> PageShown:
         number=None if wanted.by_key else number,  # a key wins over a page number
     )
     if not page.rows and number is not None and number > 1:  # an old link past the end
-        return PageShown(elsewhere={"page": "last"})
+        return Elsewhere({"page": "last"})
     if not page.rows and wanted.by_key:
         # Newer than the newest game is the first page; older than the oldest the last.
-        return PageShown(elsewhere={"page": "last"} if wanted.before is not None else {})
+        return Elsewhere({"page": "last"} if wanted.before is not None else {})
     return PageShown(page, count, pages)
 
 
@@ -146,15 +151,14 @@ def _last(url: str | None) -> PageLink:
 def page_links(request: HttpRequest, shown: PageShown) -> list[PageLink]:
     """The links under the games: First, Newer, (numbers,) Older, Last, newest first."""
 
-    def to(**changes) -> str:
+    def to(**changes: str | None) -> str:
         return reverse("game_search") + page_query(
             request, **{"before": None, "after": None, **changes}
         )
 
     page, pages = shown.page, shown.pages
-    assert page is not None
-    if pages is not None:
-        number = page.number
+    number = page.number
+    if pages is not None and number is not None:  # numbered: page_shown asked by number
         numbers = [
             PageLink(str(n), to(page=str(n) if n > 1 else None), n == number)
             for n in range(1, pages + 1)

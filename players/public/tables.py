@@ -60,6 +60,8 @@ class RatingsOfDayData(TableData):
     cut into pages in memory. Its own order (strongest first, then by username) is no
     column's, as the current list's queryset's is not: no header shows as sorted."""
 
+    data: RatingsOfDay
+
     def __len__(self) -> int:
         return len(self.data)
 
@@ -324,7 +326,7 @@ class RecordSheetTable(RowsInOneCall):
     def render_colour(self, record) -> str:
         if record.game is not None and not record.game.colour_given:
             return colour_not_given()
-        return COLOURS.get(record.colour, "")
+        return str(COLOURS.get(record.colour, ""))
 
     def render_handicap(self, record) -> str:
         return str(record.game.handicap) if record.game is not None else ""
@@ -345,7 +347,7 @@ class RecordSheetTable(RowsInOneCall):
         # winner's colour beside "lost" read "White lost" of a game White won). A game
         # without colours names its winner instead.
         if game.colour_given:
-            result = RESULTS[game.winner]  # "White won", "Black won"
+            result = str(RESULTS[game.winner])  # "White won", "Black won"
         else:
             opponent = record.opponent
             winner = self.player_name if won else (opponent.full_name or opponent.username)
@@ -580,6 +582,52 @@ def _with_th(attrs: dict, th: dict) -> dict:
 NO_COLOUR_SUFFIX = gettext_lazy("; colour not given")
 
 
+def _round_columns(crosstable: Crosstable) -> list[tuple[str, RoundColumn]]:
+    """A column per round, headed R1, R2... (the organisers' abbreviation); round 0
+    holds the games of no round."""
+    return [
+        (
+            f"round_{number}",
+            RoundColumn(
+                number,
+                verbose_name=pgettext("round", "R%(number)s") % {"number": number}
+                if number
+                else _("Games"),
+            ),
+        )
+        for number in crosstable.rounds
+    ]
+
+
+def _score_columns(crosstable: Crosstable) -> list[tuple[str, ScoreColumn]]:
+    """A column per tie-breaker, then one per column an h-file has after the rounds; an
+    imported tournament's are the file's figures, kept as it had them (their headers'
+    titles say so)."""
+    from_file = {"title": FILE_FIGURES_TITLE} if crosstable.standings else {}
+    return [
+        (
+            f"score_{index}",
+            ScoreColumn(
+                index,
+                verbose_name=name or "—",
+                attrs=_with_th(NUMBER if index == 0 else NUMBER_WIDE_SCREENS_ONLY, from_file),
+            ),
+        )
+        for index, name in enumerate(crosstable.score_names)
+    ] + [
+        (
+            f"after_{index}",
+            ScoreColumn(
+                index,
+                field="after_rounds",
+                verbose_name=name or "—",
+                attrs=_with_th(NUMBER, from_file),
+            ),
+        )
+        for index, name in enumerate(crosstable.after_round_names)
+    ]
+
+
 class CrosstableTable(RowsInOneCall):
     """A tournament's players in place order; a column per round (built per tournament).
     All of them on one page: EGC 2013's 594 players over 10 rounds are 11,000 cells,
@@ -611,43 +659,8 @@ class CrosstableTable(RowsInOneCall):
         empty_text = gettext_lazy("No games in this tournament yet.")
 
     def __init__(self, crosstable: Crosstable, *, algorithm: Algorithm) -> None:
-        round_columns = [
-            (
-                f"round_{number}",
-                RoundColumn(
-                    number,
-                    # R1, R2...: the round's abbreviation, as on the organisers' crosstables
-                    verbose_name=pgettext("round", "R%(number)s") % {"number": number}
-                    if number
-                    else _("Games"),
-                ),
-            )
-            for number in crosstable.rounds
-        ]
-        # An imported tournament's tie-breakers are the file's figures, kept as it had them.
-        from_file = {"title": FILE_FIGURES_TITLE} if crosstable.standings else {}
-        score_columns = [
-            (
-                f"score_{index}",
-                ScoreColumn(
-                    index,
-                    verbose_name=name or "—",
-                    attrs=_with_th(NUMBER if index == 0 else NUMBER_WIDE_SCREENS_ONLY, from_file),
-                ),
-            )
-            for index, name in enumerate(crosstable.score_names)
-        ] + [
-            (
-                f"after_{index}",
-                ScoreColumn(
-                    index,
-                    field="after_rounds",
-                    verbose_name=name or "—",
-                    attrs=_with_th(NUMBER, from_file),
-                ),
-            )
-            for index, name in enumerate(crosstable.after_round_names)
-        ]
+        round_columns = _round_columns(crosstable)
+        score_columns = _score_columns(crosstable)
         super().__init__(
             crosstable.rows,
             extra_columns=round_columns + score_columns,
@@ -666,6 +679,15 @@ class CrosstableTable(RowsInOneCall):
             exclude=() if crosstable.ties else ("place",),
         )
         self.algorithm = algorithm
+        self._round_titles(crosstable)
+        for name, column in round_columns:  # the cells of RowsInOneCall
+            setattr(self, f"render_{name}", functools.partial(self.round_html, column.number))
+        for name, score in score_columns:
+            setattr(self, f"render_{name}", functools.partial(self.score_html, score.render))
+        self._value_headers(algorithm)
+
+    def _round_titles(self, crosstable: Crosstable) -> None:
+        """The words of the round cells' titles, escaped once for the whole table."""
         self.corrected_suffix = (
             _(" · corrected since the import")
             if crosstable.standings
@@ -678,10 +700,9 @@ class CrosstableTable(RowsInOneCall):
             row.number: escaped(row.player.full_name or row.player.username)
             for row in crosstable.rows
         }
-        for name, column in round_columns:  # the cells of RowsInOneCall
-            setattr(self, f"render_{name}", functools.partial(self.round_html, column.number))
-        for name, column in score_columns:
-            setattr(self, f"render_{name}", functools.partial(self.score_html, column.render))
+
+    def _value_headers(self, algorithm: Algorithm) -> None:
+        """The value columns' headers, naming the algorithm."""
         label = _(algorithm.short_title)
         self.columns["value_before"].column.verbose_name = _("%(algorithm)s before") % {
             "algorithm": label

@@ -29,12 +29,13 @@ from players.public.tables import (
     TournamentTable,
     log_table,
 )
-from players.selectors import club_night, games_search, head_to_head
+from players.selectors import club_night, head_to_head
 from players.selectors import clubs as clubs_selectors
 from players.selectors import ratings as ratings_selectors
 from players.selectors import tournaments as tournaments_selectors
 from players.selectors.algorithms import algorithm_or_404
 from players.selectors.clubs import ACTIVE_MONTHS, club_or_404, unrated_members
+from players.selectors.games_search import GameFilters
 from players.selectors.player_log import player_log as player_log_selector
 from players.selectors.players import log_rows, player_or_404, ratings_by_algorithm
 from players.selectors.ratings import (
@@ -188,14 +189,13 @@ def head_to_head_page(request: HttpRequest, username: str, opponent: str) -> Htt
     return render(request, "players/head_to_head.html", context)
 
 
-def searched_games(request: HttpRequest):
-    """The games search's form and, when its filters are all valid, the games they
-    select (None otherwise: a wrong filter selects nothing, it is not left out)."""
+def game_search_filters(request: HttpRequest) -> tuple[GameSearchForm, GameFilters | None]:
+    """The games search's form and, when they are all valid, its filters (None
+    otherwise: a wrong filter selects nothing, it is not left out)."""
     form = GameSearchForm(request.GET, clear_url=reverse("game_search"))
     if not form.is_valid():
-        return form, None, None
-    filters = form.filters()
-    return form, filters, games_search.games(filters)
+        return form, None
+    return form, form.filters()
 
 
 def _wrong_filters_text(form: GameSearchForm) -> str:
@@ -218,18 +218,23 @@ def game_search(request: HttpRequest) -> HttpResponse:
     """The games, newest first, a page at a time (``players.public.games_pages``: by
     key at any depth, by number for a small search and for old links). A wrong filter
     lists no game and offers no CSV."""
-    form, filters, _games = searched_games(request)
+    form, filters = game_search_filters(request)
     if filters is None:
-        context = {"table": GameListTable([], empty_text=_wrong_filters_text(form))}
-        context |= {"count_text": "", "page_links": [], "csv_url": None, "filtering": True}
+        context: dict[str, object] = {
+            "table": GameListTable([], empty_text=_wrong_filters_text(form)),
+            "count_text": "",
+            "page_links": [],
+            "csv_url": None,
+            "filtering": True,
+        }
         return render(request, "games/game_search.html", {"form": form, **context})
     wanted = games_pages.PageWanted.from_query(request.GET)
     if wanted is None:
         messages.warning(request, _("That page of games does not exist: here are the newest."))
         return redirect(reverse("game_search") + page_query(request, before=None, after=None))
     shown = games_pages.page_shown(filters, wanted)
-    if shown.elsewhere is not None:  # past either end: the page at that end
-        query = page_query(request, before=None, after=None, **shown.elsewhere)
+    if isinstance(shown, games_pages.Elsewhere):  # past either end: the page at that end
+        query = page_query(request, before=None, after=None, **shown.changes)
         return redirect(reverse("game_search") + query)
     csv_query = page_query(request, before=None, after=None, per_page=None)
     context = {

@@ -113,6 +113,26 @@ class Chart:
         )
 
 
+@dataclass(frozen=True, slots=True)
+class _Frame:
+    """Where the plot lies in the SVG, and the days and values its edges stand for."""
+
+    left: float
+    right: float
+    top: float
+    bottom: float
+    first_day: date
+    span: int  # days from the left edge to the right one, never 0
+    low: float  # the value at the bottom edge
+    high: float  # the value at the top edge
+
+    def x_of(self, day: date) -> float:
+        return self.left + (day - self.first_day).days / self.span * (self.right - self.left)
+
+    def y_of(self, value: float) -> float:
+        return self.bottom - (value - self.low) / (self.high - self.low) * (self.bottom - self.top)
+
+
 def rank_chart(
     points: Sequence[ChartPoint],
     scale: RankScale,
@@ -124,35 +144,73 @@ def rank_chart(
     """The chart of ``points`` (in time order), or None when there is nothing to draw."""
     if not points:
         return None
-    left, right = MARGIN_LEFT, WIDTH - MARGIN_RIGHT
-    top, bottom = MARGIN_TOP, HEIGHT - MARGIN_BOTTOM
+    first_day, span = _time_range(points)
+    units = [_y_units(point, scale) for point in points]
+    low, high, bands_units, y_tick_units = _y_range(units, scale)
+    frame = _Frame(
+        left=MARGIN_LEFT,
+        right=WIDTH - MARGIN_RIGHT,
+        top=MARGIN_TOP,
+        bottom=HEIGHT - MARGIN_BOTTOM,
+        first_day=first_day,
+        span=span,
+        low=low,
+        high=high,
+    )
+    markers = _markers(points, units, frame, scale, integer_values, max_points)
+    return Chart(
+        width=WIDTH,
+        height=HEIGHT,
+        left=frame.left,
+        top=frame.top,
+        right=frame.right,
+        bottom=frame.bottom,
+        path="M" + "L".join(f"{marker.x} {marker.y}" for marker in markers),
+        markers=markers,
+        last=markers[-1],
+        x_ticks=[
+            Tick(round(frame.x_of(day), 1), label) for day, label in _month_ticks(first_day, span)
+        ],
+        y_ticks=[Tick(round(frame.y_of(value), 1), label) for value, label in y_tick_units],
+        bands=_bands(bands_units, frame),
+        y_title=_("Rank") if scale.kind != "value" else capfirst(_(value_label)),
+        description=_chart_description(points, scale, integer_values),
+    )
 
+
+def _time_range(points: Sequence[ChartPoint]) -> tuple[date, int]:
+    """The x axis' first day and its span in days: a month around a single day."""
     first_day, last_day = points[0].date, points[-1].date
     if first_day == last_day:
         first_day, last_day = first_day - timedelta(days=15), last_day + timedelta(days=15)
-    span = (last_day - first_day).days
+    return first_day, (last_day - first_day).days
 
-    def x_of(day: date) -> float:
-        return left + (day - first_day).days / span * (right - left)
 
-    units = [_y_units(point, scale) for point in points]
-    low, high, bands_units, y_tick_units = _y_range(units, scale)
-
-    def y_of(value: float) -> float:
-        return bottom - (value - low) / (high - low) * (bottom - top)
-
-    xy = [(x_of(point.date), y_of(unit)) for point, unit in zip(points, units, strict=True)]
-    kept = downsample(xy, max_points)
-    markers = [
-        Marker(round(xy[i][0], 1), round(xy[i][1], 1), _describe(points[i], scale, integer_values))
-        for i in kept
+def _markers(
+    points: Sequence[ChartPoint],
+    units: Sequence[float],
+    frame: _Frame,
+    scale: RankScale,
+    integer_values: bool,
+    max_points: int,
+) -> list[Marker]:
+    """The points drawn, at most ``max_points`` of them keeping the line's shape."""
+    xy = [
+        (frame.x_of(point.date), frame.y_of(unit))
+        for point, unit in zip(points, units, strict=True)
     ]
-    path = "M" + "L".join(f"{marker.x} {marker.y}" for marker in markers)
+    return [
+        Marker(round(xy[i][0], 1), round(xy[i][1], 1), _describe(points[i], scale, integer_values))
+        for i in downsample(xy, max_points)
+    ]
 
+
+def _bands(bands_units: Sequence[tuple[float, float, str]], frame: _Frame) -> list[Band]:
+    """The ranks' bands, alternate ones shaded, labelled at most about eight times."""
     bands = []
     label_every = max(1, math.ceil(len(bands_units) / 8))
     for number, (band_low, band_high, label) in enumerate(bands_units):
-        band_top, band_bottom = y_of(band_high), y_of(band_low)
+        band_top, band_bottom = frame.y_of(band_high), frame.y_of(band_low)
         bands.append(
             Band(
                 top=round(band_top, 1),
@@ -162,34 +220,20 @@ def rank_chart(
                 shaded=number % 2 == 1,
             )
         )
-    y_ticks = [Tick(round(y_of(value), 1), label) for value, label in y_tick_units]
-    x_ticks = [Tick(round(x_of(day), 1), label) for day, label in _month_ticks(first_day, span)]
-    last = markers[-1]
-    return Chart(
-        width=WIDTH,
-        height=HEIGHT,
-        left=left,
-        top=top,
-        right=right,
-        bottom=bottom,
-        path=path,
-        markers=markers,
-        last=last,
-        x_ticks=x_ticks,
-        y_ticks=y_ticks,
-        bands=bands,
-        y_title=_("Rank") if scale.kind != "value" else capfirst(_(value_label)),
-        description=ngettext(
-            "From %(first)s to %(last)s, %(count)s point",
-            "From %(first)s to %(last)s, %(count)s points",
-            len(points),
-        )
-        % {
-            "first": _describe(points[0], scale, integer_values),
-            "last": _describe(points[-1], scale, integer_values),
-            "count": len(points),
-        },
-    )
+    return bands
+
+
+def _chart_description(points: Sequence[ChartPoint], scale: RankScale, integer_values: bool) -> str:
+    """What a screen reader says of the chart: its first and last point, and how many."""
+    return ngettext(
+        "From %(first)s to %(last)s, %(count)s point",
+        "From %(first)s to %(last)s, %(count)s points",
+        len(points),
+    ) % {
+        "first": _describe(points[0], scale, integer_values),
+        "last": _describe(points[-1], scale, integer_values),
+        "count": len(points),
+    }
 
 
 def _y_units(point: ChartPoint, scale: RankScale) -> float:
@@ -271,7 +315,7 @@ def _month_ticks(first_day: date, span_days: int) -> list[tuple[date, str]]:
     else:
         month_index = (month_index + step - 1) // step * step
     end = first_day + timedelta(days=span_days)
-    ticks = []
+    ticks: list[tuple[date, str]] = []
     while True:
         year, month = divmod(month_index, 12)
         day = date(year, month + 1, 1)

@@ -6,12 +6,15 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Iterable, Iterator
+from typing import TypeVar
 
 from django import forms
 from django.http import HttpResponse, HttpResponseBadRequest, StreamingHttpResponse
 from django.utils.translation import gettext as _
 
 CSV_LINES_PER_CHUNK = 2000
+
+_Response = TypeVar("_Response", HttpResponse, StreamingHttpResponse)
 
 
 def csv_chunks(rows: Iterable[list]) -> Iterator[str]:
@@ -28,7 +31,7 @@ def csv_chunks(rows: Iterable[list]) -> Iterator[str]:
     yield buffer.getvalue()
 
 
-def _attach(response: HttpResponse | StreamingHttpResponse, filename: str):
+def _attach(response: _Response, filename: str) -> _Response:
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
 
@@ -48,7 +51,11 @@ def csv_attachment(rows: Iterable[list], filename: str) -> HttpResponse:
 def wrong_filter_response(form: forms.Form) -> HttpResponseBadRequest:
     """The 400 of a CSV asked with a wrong filter, saying which with the page's own
     messages: a CSV without that filter is not what was asked."""
-    reasons = "; ".join(f"{name}: {' '.join(errors)}" for name, errors in form.errors.items())
+    # An ErrorList's items read as their messages, already strings (the stubs also allow
+    # the ValidationError or lazy text it may hold); str() says so.
+    reasons = "; ".join(
+        f"{name}: {' '.join(map(str, errors))}" for name, errors in form.errors.items()
+    )
     return HttpResponseBadRequest(
         _("No CSV: a filter is wrong (%(reasons)s).") % {"reasons": reasons} + "\n",
         content_type="text/plain; charset=utf-8",

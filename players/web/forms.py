@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from django import forms
 
 from players.lookup import player_from_text
 from players.models import Player
 from players.services.base import DuplicateGamesError, ServiceError
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
 
 Stored = TypeVar("Stored")
 
@@ -48,8 +51,9 @@ def focus_first_error(form: forms.Form) -> None:
 # --- a player typed in --------------------------------------------------------------
 
 
-def player_input(datalist_id: str, **attrs: str) -> forms.TextInput:
-    """A text input for a username, offered the page's <datalist> of usernames."""
+def player_input(datalist_id: str, **attrs: _StrOrPromise) -> forms.TextInput:
+    """A text input for a username, offered the page's <datalist> of usernames (an
+    attribute may be lazy text, a placeholder translated when the page is drawn)."""
     return forms.TextInput(
         attrs={"list": datalist_id, "autocomplete": "off", "autocapitalize": "none", **attrs}
     )

@@ -13,7 +13,7 @@ from typing import Any
 from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
-from ratings.engine.base import Algorithm
+from ratings.engine.base import Algorithm, Number
 
 MINUS = "\u2212"
 
@@ -50,8 +50,10 @@ def shown_rating(rating, algorithm: Algorithm) -> str:
     return shown_value(rating.value, algorithm.integer_values) if rating is not None else ""
 
 
-def shown_change(change: float, integer_values: bool) -> str:
-    return signed(int(change)) if integer_values else signed(change, 2)
+def shown_change(change: Number, integer_values: bool) -> str:
+    """A change as its algorithm shows it: whole for an index, else to two places (an
+    engine may keep it as a Fraction, which Python 3.11 cannot format with places)."""
+    return signed(int(change)) if integer_values else signed(float(change), 2)
 
 
 def decimal_text(number: Fraction | float | int | str, places: int = 2) -> str:

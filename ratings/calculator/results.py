@@ -57,8 +57,8 @@ class SideState:
 @dataclass(slots=True)
 class AlgorithmResult:
     info: Algorithm
-    white: SideState | None = None
-    black: SideState | None = None
+    white: SideState
+    black: SideState
     result: WhatIf | None = None
     error: str = ""
     skipped: str = ""  # why the algorithm would not rate this game
@@ -96,6 +96,8 @@ def _contestant(
     """The side as the algorithm takes it, and where that came from."""
     player = side.player
     if player is None:
+        if side.rank is None:  # the form refuses a side with neither a player nor a rank
+            raise ValueError(f"{colour}: neither a player nor a rank")
         value = side.value if info.name in value_algorithms else None
         return Contestant(SIDE_LABELS[colour], side.rank, value), "typed"
     rating = ratings.get((player.pk, info.name))
@@ -119,20 +121,26 @@ def results(
         memories = {player.pk: sagc_recent_opponents(player, memory) for player in players}
     made = []
     for info in algorithms:
-        item = AlgorithmResult(info)
-        made.append(item)
         sides = [
             _contestant(colour, side, info, asked.value_algorithms, ratings, memories)
             for colour, side in (("white", asked.white), ("black", asked.black))
         ]
         (white, white_source), (black, black_source) = sides
         is_sagc = info.name == Sagc.name
-        item.white = SideState(
-            white, white_source, list(white.recent_opponents).count(black.name) if is_sagc else None
+        item = AlgorithmResult(
+            info,
+            white=SideState(
+                white,
+                white_source,
+                list(white.recent_opponents).count(black.name) if is_sagc else None,
+            ),
+            black=SideState(
+                black,
+                black_source,
+                list(black.recent_opponents).count(white.name) if is_sagc else None,
+            ),
         )
-        item.black = SideState(
-            black, black_source, list(black.recent_opponents).count(white.name) if is_sagc else None
-        )
+        made.append(item)
         try:
             item.result = what_if(
                 info,

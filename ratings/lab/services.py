@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable, Sequence
 from datetime import date, datetime, timedelta
-from typing import Any
+from typing import Any, overload
 
 from django.conf import settings
 from django.db import transaction
@@ -127,7 +127,11 @@ def _holistic_figures(algorithm: Holistic) -> dict[str, Any]:
     return algorithm.lab_figures(holistic_table(algorithm))
 
 
-def _place(key: Any) -> ReplayKey | None:
+@overload
+def _place(key: None) -> None: ...
+@overload
+def _place(key: ReplayKey | date | Sequence[Any]) -> ReplayKey: ...
+def _place(key: ReplayKey | date | Sequence[Any] | None) -> ReplayKey | None:
     """A place in the replay order from a date (the start of that day), a stored
     ``[iso date, round, seq]`` or a key; None stays None."""
     if key is None or isinstance(key, ReplayKey):
