@@ -3,7 +3,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -389,7 +389,7 @@ def plan_duplicates(plan: ImportPlan) -> list[str]:
     )
 
 
-def games_of_the_tournament_on_file(plan: ImportPlan, duplicates: list[str]) -> int:
+def games_of_the_tournament_on_file(plan: ImportPlan, duplicates: Sequence[str]) -> int:
     """How many of ``duplicates`` (:func:`plan_duplicates`) are games of the tournament
     already on file under the file's code: all the file's games, and the file was simply
     imported before (one query)."""
