@@ -10,7 +10,7 @@ precision for the others.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from fractions import Fraction
 from typing import Any
 from urllib.parse import urlencode
@@ -41,6 +41,7 @@ from players.selectors import games_search as search_selectors
 from players.selectors import players as player_selectors
 from players.selectors import ratings as rating_selectors
 from players.selectors import tournaments as tournament_selectors
+from players.selectors.ratings import StandingOfDay
 from players.web.tournament_cache import kept_for_tournament
 from ratings.algorithms import algorithms
 from ratings.engine.base import Algorithm
@@ -78,7 +79,7 @@ def _algorithms() -> dict[str, Algorithm]:
 # --- players -------------------------------------------------------------------------------
 
 
-def _rating_json(rating: CurrentRating | None, info: Algorithm) -> dict | None:
+def _rating_json(rating: CurrentRating | StandingOfDay | None, info: Algorithm) -> dict | None:
     if rating is None:
         return None
     return {
@@ -91,13 +92,15 @@ def _rating_json(rating: CurrentRating | None, info: Algorithm) -> dict | None:
 def _player_json(
     request: HttpRequest,
     player: Player,
-    ratings: dict[str, CurrentRating],
+    ratings: Mapping[str, CurrentRating | StandingOfDay],
     infos: Iterable[Algorithm],
 ) -> dict:
     return {
         "username": player.username,
         "full_name": player.full_name,
-        "club": {"id": player.club.pk, "name": player.club.name} if player.club_id else None,
+        "club": {"id": player.club.pk, "name": player.club.name}
+        if player.club is not None
+        else None,
         "national_rank": _rank(player.national_rank),
         "entry_rank": _rank(player.entry_rank),
         "active": player.active,
@@ -291,7 +294,9 @@ def _history_json(row: RatingHistory, info: Algorithm) -> dict:
         "winner": game.winner if game is not None else None,
         "result": result,
         "status": game.status if game is not None else "adjustment",
-        "tournament": game.tournament.code if game is not None and game.tournament_id else None,
+        "tournament": (
+            game.tournament.code if game is not None and game.tournament is not None else None
+        ),
         "round": game.round if game is not None else None,
         "comment": source.comment if source is not None else "",
         **_change_json(row, info),
@@ -455,13 +460,17 @@ def game(request: HttpRequest, pk: int) -> dict:
     ratings: dict[str, dict | None] = dict.fromkeys(infos)
     for row in game_selectors.game_ratings(found, infos):
         side = "white" if row.colour == "W" else "black"
-        ratings[row.algorithm] = ratings[row.algorithm] or {}
-        ratings[row.algorithm][side] = _change_json(row, infos[row.algorithm])
+        sides = ratings[row.algorithm]
+        if sides is None:
+            sides = ratings[row.algorithm] = {}
+        sides[side] = _change_json(row, infos[row.algorithm])
     links = {
         "white": _url(request, "api_player", found.white.username),
         "black": _url(request, "api_player", found.black.username),
         "tournament": (
-            _url(request, "api_tournament", found.tournament.code) if found.tournament_id else None
+            _url(request, "api_tournament", found.tournament.code)
+            if found.tournament is not None
+            else None
         ),
     }
     # per algorithm White's and Black's change; null where it has no rows (not rated yet, void)

@@ -10,10 +10,12 @@ rules and write. Errors the services find come back to their field
 from __future__ import annotations
 
 from datetime import date
+from typing import TYPE_CHECKING, Any, cast
 
 from django import forms
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
@@ -30,11 +32,14 @@ from players.web.forms import PlayerField
 from ratings.algorithms import maintained_algorithms
 from ratings.engine.base import registry
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
+
 LIST_MAX_BYTES = 16 * 1024 * 1024  # the EGD's world list is 4 MB unpacked, 1.2 MB gzipped
 PLAYER_OPTIONS = "committee-player-options"  # the id of the page's <datalist>
 
 
-def _interpolated(message: str, **values) -> str:
+def _interpolated(message: _StrOrPromise, **values) -> str:
     """``message`` (a ``gettext_lazy`` string) translated when it is shown, with its
     named placeholders filled: a help text built at import time still speaks the
     language of each request (a lazy string's ``%`` would translate it at import)."""
@@ -124,8 +129,9 @@ class ResyncForm(forms.Form):
             )
         return upload.read()
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         uploaded, pasted = cleaned.get("list_file"), cleaned.get("list_text", "")
         if "list_file" in self.errors or "effective_date" in self.errors:
             return cleaned
@@ -136,7 +142,9 @@ class ResyncForm(forms.Form):
             self.add_error("list_text", _("Paste the list here, or upload it as a file."))
             return cleaned
         where = "list_file" if uploaded is not None else "list_text"
-        cleaned["list_name"] = self.files["list_file"].name if uploaded is not None else ""
+        # The file whose bytes clean_list_file read (the cleaned value keeps no name).
+        upload = self.files.get("list_file")
+        cleaned["list_name"] = upload.name if uploaded is not None and upload is not None else ""
         cleaned["list_data"] = uploaded if uploaded is not None else pasted.encode("utf-8")
         try:
             cleaned["rank_list"] = read_list(cleaned["list_data"], cleaned.get("effective_date"))
@@ -182,8 +190,9 @@ class ResyncApplyForm(forms.Form):
     def clean_effective_date(self):
         return _not_in_future(self.cleaned_data["effective_date"])
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if "upload" in self.errors or "effective_date" in self.errors:
             return cleaned
         upload = ResyncUpload.objects.filter(token=cleaned["upload"]).first()
@@ -252,13 +261,16 @@ class AdjustmentForm(forms.Form):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["date"].initial = timezone.localdate()
-        self.fields["algorithm"].choices = algorithm_choices(_("All algorithms"))
+        # The form's copy of ``algorithm`` declared above: a ChoiceField.
+        algorithm = cast(forms.ChoiceField, self.fields["algorithm"])
+        algorithm.choices = algorithm_choices(_("All algorithms"))
 
     def clean_date(self):
         return _not_in_future(self.cleaned_data["date"])
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("value") is not None and not cleaned.get("algorithm"):
             self.add_error(
                 "value",
@@ -329,8 +341,9 @@ class PlayerEditForm(forms.Form):
     def initial_for(player: Player) -> dict:
         return {name: getattr(player, name) for name in PLAYER_EDIT_FIELDS}
 
-    def clean(self) -> dict:
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if not (cleaned.get("given_name", "").strip() or cleaned.get("family_name", "").strip()):
             self.add_error("family_name", _("A player needs a name."))
         return cleaned
@@ -392,8 +405,9 @@ class MergeForm(forms.Form):
     )
     note = forms.CharField(label=gettext_lazy("Note"), required=False, max_length=200)
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         keep, duplicate = cleaned.get("keep"), cleaned.get("duplicate")
         if keep and duplicate and keep.pk == duplicate.pk:
             self.add_error("duplicate", _("This is the record to keep: choose the other record."))
@@ -477,9 +491,11 @@ class ClubRoleForm(forms.Form):
         choices=[("grant", gettext_lazy("Give the role")), ("revoke", gettext_lazy("Take it away"))]
     )
 
-    def __init__(self, *args, clubs=None, **kwargs) -> None:
+    def __init__(self, *args, clubs: QuerySet[Club] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
+        # The form's copy of ``club`` declared above: a ModelChoiceField.
+        club = cast(forms.ModelChoiceField, self.fields["club"])
+        club.queryset = Club.objects.all() if clubs is None else clubs
 
 
 class AccountPlayerForm(forms.Form):
@@ -514,10 +530,12 @@ class RecomputeClubForm(forms.Form):
         queryset=Club.objects.none(), required=False, label=gettext_lazy("Club")
     )
 
-    def __init__(self, *args, clubs=None, **kwargs) -> None:
+    def __init__(self, *args, clubs: QuerySet[Club] | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
-        self.fields["club"].empty_label = gettext_lazy("no club: the algorithms only")
+        # The form's copy of ``club`` declared above: a ModelChoiceField.
+        club = cast(forms.ModelChoiceField, self.fields["club"])
+        club.queryset = Club.objects.all() if clubs is None else clubs
+        club.empty_label = gettext_lazy("no club: the algorithms only")
 
 
 class FullRecomputeForm(forms.Form):
@@ -525,4 +543,6 @@ class FullRecomputeForm(forms.Form):
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["algorithm"].choices = algorithm_choices(_("every algorithm"))
+        # The form's copy of ``algorithm`` declared above: a ChoiceField.
+        algorithm = cast(forms.ChoiceField, self.fields["algorithm"])
+        algorithm.choices = algorithm_choices(_("every algorithm"))

@@ -502,10 +502,10 @@ def merge(request):
         except ServiceError as error:
             add_service_errors(form, error)
     # Show the preview of what was posted (when both records still read) with the errors.
-    chosen = MergeForm(request.POST)
-    if chosen.is_valid():
-        return _render_merge(request, chosen, confirm_form=form)
-    return _render_merge(request, chosen)
+    chosen_form = MergeForm(request.POST)
+    if chosen_form.is_valid():
+        return _render_merge(request, chosen_form, confirm_form=form)
+    return _render_merge(request, chosen_form)
 
 
 def _merged(request, data: dict):

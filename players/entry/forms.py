@@ -11,12 +11,13 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from decimal import Decimal
 from functools import cached_property
+from typing import TYPE_CHECKING, Any, cast
 
 from crispy_forms.helper import FormHelper
 from crispy_forms.layout import Column, Layout, Row
 from django import forms
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
@@ -28,6 +29,9 @@ from players.services.base import ServiceError
 from players.services.games import GameInput, default_komi, doubtful_games, jigo_problem
 from players.services.players import pin_problem
 from players.web.forms import add_field_error, player_input
+
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
 
 
 class ReportResolveForm(forms.Form):
@@ -47,8 +51,9 @@ class ReportResolveForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
     )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         if (
             data.get("resolution") == GameReport.Resolution.AS_RECORDED
             and not data.get("answer", "").strip()
@@ -217,7 +222,7 @@ class GameFieldsForm(forms.Form):
     )
     board_size = forms.TypedChoiceField(
         label=gettext_lazy("Board size"),
-        choices=Game._meta.get_field("board_size").choices,
+        choices=Game._meta.get_field("board_size").flatchoices,
         coerce=int,
         initial=19,
     )
@@ -286,10 +291,11 @@ class GameFieldsForm(forms.Form):
             )
         return day
 
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         """The checks across fields, in the same round as each field's own: every
         error of the row shows at once."""
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         white, black = data.get("white"), data.get("black")
         if white is not None and black is not None and white.pk == black.pk:
             self.add_error("black", _("a player cannot play themselves"))
@@ -417,19 +423,25 @@ class BaseSheetFormSet(forms.BaseFormSet):
 
 
 # absolute_max: a forged form-TOTAL_FORMS builds at most this many forms (Django's
-# default, max_num + 1,000, rendered 1,200 rows in 17 to 27 s).
-SheetGameFormSet = forms.formset_factory(
-    SheetGameForm,
-    formset=BaseSheetFormSet,
-    extra=3,
-    min_num=0,
-    max_num=200,
-    absolute_max=200,
-    validate_max=True,
+# default, max_num + 1,000, rendered 1,200 rows in 17 to 27 s). formset_factory builds a
+# subclass of the ``formset`` it is given (its type in the stubs says only BaseFormSet).
+SheetGameFormSet = cast(
+    type[BaseSheetFormSet],
+    forms.formset_factory(
+        SheetGameForm,
+        formset=BaseSheetFormSet,
+        extra=3,
+        min_num=0,
+        max_num=200,
+        absolute_max=200,
+        validate_max=True,
+    ),
 )
 
 
-def offer_clubs(field: forms.ModelChoiceField, clubs, every_club: bool) -> None:
+def offer_clubs(
+    field: forms.ModelChoiceField, clubs: QuerySet[Club] | None, every_club: bool
+) -> None:
     """``field`` offers ``clubs`` (None: every club): with the roles for every club, any
     club or none (the federation's); a club's roles choose one of their clubs (their
     one club chosen already)."""
@@ -472,9 +484,12 @@ class SheetForm(forms.Form):
     # shown: "save anyway" confirms those games, not whatever a later edit makes.
     duplicates_seen = forms.CharField(required=False, widget=forms.HiddenInput)
 
-    def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
+    def __init__(
+        self, *args, clubs: QuerySet[Club] | None = None, every_club: bool = True, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
-        offer_clubs(self.fields["club"], clubs, every_club)
+        # The form's copy of ``club`` declared above: a ModelChoiceField.
+        offer_clubs(cast(forms.ModelChoiceField, self.fields["club"]), clubs, every_club)
 
 
 class GameCorrectionForm(GameFieldsForm):
@@ -512,14 +527,14 @@ class GameCorrectionForm(GameFieldsForm):
             "winner": game.winner,
             "status": game.status,
             "comment": game.comment,
-            "tournament": game.tournament.code if game.tournament_id else "",
+            "tournament": game.tournament.code if game.tournament is not None else "",
             "round": game.round,
             "board_size": game.board_size,
             "time_minutes": game.time_minutes,
             "version": game.version,
         }
 
-    def differences_from(self, game: Game) -> list[tuple[str, str, str]]:
+    def differences_from(self, game: Game) -> list[tuple[_StrOrPromise, str, str]]:
         """(label, the game's value now, the value typed) for each field where they
         differ: what a volunteer would lose if the page only showed the current game."""
         current = self.initial_for(game)
@@ -585,14 +600,21 @@ class PlayerCreateForm(forms.Form):
         help_text=gettext_lazy("Tick only after checking the similar names shown above."),
     )
 
-    def __init__(self, *args, clubs=None, ask_someone_else: bool = False, **kwargs) -> None:
+    def __init__(
+        self,
+        *args,
+        clubs: QuerySet[Club] | None = None,
+        ask_someone_else: bool = False,
+        **kwargs,
+    ) -> None:
         """``clubs``: those the volunteer may give a new player (None: every club).
         ``ask_someone_else``: render the "add them anyway" box, for a page that shows it
         itself once similar names come back (the sheet's dialog). Otherwise it shows
         only with the similar names, or once ticked."""
         super().__init__(*args, **kwargs)
         if clubs is not None:
-            self.fields["club"].queryset = clubs
+            # The form's copy of ``club`` declared above: a ModelChoiceField.
+            cast(forms.ModelChoiceField, self.fields["club"]).queryset = clubs
         if not ask_someone_else and not (self.is_bound and self["someone_else"].data):
             self.fields["someone_else"].widget = forms.HiddenInput()
 
@@ -604,8 +626,9 @@ class PlayerCreateForm(forms.Form):
             raise forms.ValidationError(problem)
         return egd_pin
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         full_name = data.get("full_name", "").strip()
         if full_name and not data.get("someone_else"):
             similar = lookup.player_index().similar_names(full_name)
@@ -652,17 +675,23 @@ class AuditFilterForm(forms.Form):
     )
 
     def __init__(
-        self, *args, actions: Iterable[str], object_types: Iterable[str], clubs=None, **kwargs
-    ):
+        self,
+        *args,
+        actions: Iterable[str],
+        object_types: Iterable[str],
+        clubs: QuerySet[Club] | None = None,
+        **kwargs,
+    ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["club"].queryset = Club.objects.all() if clubs is None else clubs
-        self.fields["club"].empty_label = _("any club")
-        self.fields["action"].choices = [("", _("any action")), *((a, a) for a in actions)]
-        self.fields["object_type"].choices = [
-            ("", _("any object")),
-            *((t, t) for t in object_types),
-        ]
-        self.fields["user"].empty_label = _("anyone")
+        # The form's copies of the fields declared above, of the classes declared there.
+        club = cast(forms.ModelChoiceField, self.fields["club"])
+        club.queryset = Club.objects.all() if clubs is None else clubs
+        club.empty_label = _("any club")
+        action = cast(forms.ChoiceField, self.fields["action"])
+        action.choices = [("", _("any action")), *((a, a) for a in actions)]
+        object_type = cast(forms.ChoiceField, self.fields["object_type"])
+        object_type.choices = [("", _("any object")), *((t, t) for t in object_types)]
+        cast(forms.ModelChoiceField, self.fields["user"]).empty_label = _("anyone")
         self.helper = FormHelper()
         self.helper.form_tag = False  # the template's <form method="get"> holds its button
         self.helper.layout = Layout(
@@ -677,8 +706,9 @@ class AuditFilterForm(forms.Form):
             ),
         )
 
-    def clean(self):
-        data = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        data = self.cleaned_data
         since, until = data.get("since"), data.get("until")
         if since and until and since > until:
             self.add_error(

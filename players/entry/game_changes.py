@@ -5,6 +5,7 @@ meanwhile is shown again as it is now, never overwritten."""
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from typing import TYPE_CHECKING
 
 from django import forms
 from django.contrib import messages
@@ -23,6 +24,9 @@ from players.services.base import ConcurrentEditError, DuplicateGamesError, Serv
 from players.web.forms import add_service_errors
 from players.web.numbers import decimal_text
 
+if TYPE_CHECKING:
+    from django.utils.functional import _StrOrPromise
+
 
 def game_or_404(pk: int) -> Game:
     return get_object_or_404(game_for_page(pk))
@@ -33,7 +37,7 @@ class GameChangePage(ABC):
 
     form_class: type[forms.Form]
     template: str
-    done: str  # the success message (gettext_lazy), with %(number)s
+    done: _StrOrPromise  # the success message (gettext_lazy), with %(number)s
 
     def __init__(self, request: HttpRequest, pk: int) -> None:
         self.request, self.pk = request, pk

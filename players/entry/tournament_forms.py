@@ -13,11 +13,12 @@ import base64
 import binascii
 import zlib
 from collections.abc import Sequence
+from typing import Any, cast
 
 from django import forms
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_unicode_slug
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -90,8 +91,11 @@ class _ClubsOffered:
     """A form whose ``club`` offers the clubs the volunteer acts for (``clubs``: None,
     every club; ``every_club``: the roles for every club, who may choose none)."""
 
-    def offer(self, clubs, every_club: bool) -> None:
-        offer_clubs(self.fields["club"], clubs, every_club)  # type: ignore[attr-defined]
+    fields: dict[str, forms.Field]  # the form's, which this class is mixed into
+
+    def offer(self, clubs: QuerySet[Club] | None, every_club: bool) -> None:
+        # Each form mixing this in declares ``club`` a ModelChoiceField (_club_field).
+        offer_clubs(cast(forms.ModelChoiceField, self.fields["club"]), clubs, every_club)
 
 
 class _TournamentFileForm(_ClubsOffered, forms.Form):
@@ -100,7 +104,9 @@ class _TournamentFileForm(_ClubsOffered, forms.Form):
 
     club = _club_field()
 
-    def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
+    def __init__(
+        self, *args, clubs: QuerySet[Club] | None = None, every_club: bool = True, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.file_errors: list[RowError] = []
         self.tournament_file: TournamentFile | None = None
@@ -193,8 +199,9 @@ class TournamentUploadForm(_TournamentFileForm):
             raise ValidationError(problem)
         return data
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         data = cleaned.get("file")
         if data is not None and not self.errors:
             cleaned["file_format"] = cleaned.get("file_format") or guess_format(data)
@@ -223,8 +230,9 @@ class TournamentImportForm(_TournamentFileForm):
     def clean_content(self) -> bytes:
         return unpack(self.cleaned_data["content"])
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         # Read even when the code or class typed is wrong: the preview shows the file
         # again with the error at its field.
         if "content" in cleaned and "file_format" in cleaned:
@@ -304,8 +312,9 @@ class FilePlayersForm(forms.Form):
                 typed_over[match.file_player.username] = (name, typed)
         return typed_over
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         typed_over = self._typed_over()
         lookup = Q(pk__in=[])
         for _name, typed in typed_over.values():
@@ -368,15 +377,18 @@ class TournamentCreateForm(_ClubsOffered, forms.Form):
         ),
     )
 
-    def __init__(self, *args, clubs=None, every_club: bool = True, **kwargs) -> None:
+    def __init__(
+        self, *args, clubs: QuerySet[Club] | None = None, every_club: bool = True, **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.offer(clubs, every_club)
 
     def clean_code(self) -> str:
         return _clean_code(self.cleaned_data["code"])
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("start_date") and not cleaned.get("end_date"):
             cleaned["end_date"] = cleaned["start_date"]
         return cleaned

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import partial
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -201,7 +202,9 @@ def _store(user, plan: ImportPlan, data: dict) -> ImportResult:
     )
 
 
-def _import(request: HttpRequest, plan: ImportPlan, data: dict) -> HttpResponse | dict:
+def _import(
+    request: HttpRequest, plan: ImportPlan, data: dict[str, Any]
+) -> HttpResponse | dict[str, Any]:
     """Import the plan the volunteer confirmed; if refused, what the preview says why."""
     if data["fingerprint"] != plan.fingerprint():
         return {"changed": True}
@@ -232,10 +235,12 @@ def _preview_upload(request: HttpRequest) -> HttpResponse:
     if not upload.is_valid():
         return _render_upload(request, upload)
     data = upload.cleaned_data
-    plan = plan_tournament_import(upload.tournament_file)
+    tournament_file = upload.tournament_file
+    assert tournament_file is not None  # a valid upload was read (clean refuses a file it cannot)
+    plan = plan_tournament_import(tournament_file)
     duplicates = _duplicates(plan)
     initial = TournamentImportForm.initial_for(
-        data["file"], data["file_format"], data["filename"], upload.tournament_file, data["club"]
+        data["file"], data["file_format"], data["filename"], tournament_file, data["club"]
     )
     form = TournamentImportForm(
         initial={
@@ -271,11 +276,12 @@ def _preview_posted(request: HttpRequest) -> HttpResponse:
     if not (form.is_valid() and choices.is_valid()):
         return _render_preview(request, automatic, form, choices)
     plan = plan_tournament_import(form.tournament_file, choices.mapping, choices.new_usernames)
-    context: HttpResponse | dict = {}
+    context: dict[str, Any] = {}
     if request.POST.get("action") == "import" and not plan.problems:
-        context = _import(request, plan, form.cleaned_data)
-        if isinstance(context, HttpResponse):
-            return context
+        outcome = _import(request, plan, form.cleaned_data)
+        if isinstance(outcome, HttpResponse):
+            return outcome
+        context = outcome
         context["refused"] = "duplicates" in context
     if "duplicates" not in context:
         context["duplicates"] = _duplicates(plan)

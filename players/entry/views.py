@@ -15,6 +15,7 @@ from django.views.decorators.http import require_GET, require_http_methods
 
 from players.entry.forms import (
     AuditFilterForm,
+    BaseSheetFormSet,
     PlayerCreateForm,
     SheetForm,
     SheetGameFormSet,
@@ -63,7 +64,7 @@ AUDIT_PER_PAGE = 50
 # --- record sheets --------------------------------------------------------------
 
 
-def _submit_sheet(user, formset: SheetGameFormSet, sheet_form: SheetForm) -> SubmitResult:
+def _submit_sheet(user, formset: BaseSheetFormSet, sheet_form: SheetForm) -> SubmitResult:
     """Store the sheet; games that look like duplicates need the volunteer's "save
     anyway" for the very warnings they were shown."""
     sheet = sheet_form.cleaned_data

@@ -566,11 +566,11 @@ def current_ratings(
 
 def ratings_on(
     player_ids: Iterable[int], algorithms: Iterable[str], day: date
-) -> dict[int, dict[str, object]]:
+) -> dict[int, dict[str, StandingOfDay]]:
     """Like ``current_ratings``, the standings at the end of ``day`` (``ratings_as_of``):
     rows with ``rank``, ``value`` and ``games`` (None for the per-game algorithms), one
     query per algorithm for a whole page of players."""
-    found: dict[int, dict[str, object]] = defaultdict(dict)
+    found: dict[int, dict[str, StandingOfDay]] = defaultdict(dict)
     ids = list(player_ids)
     for algorithm in algorithms:
         for row in ratings_as_of(algorithm, day, Player.objects.filter(pk__in=ids)):
@@ -580,7 +580,7 @@ def ratings_on(
 
 def ratings_of(
     player_ids: list[int], algorithms: list[str], as_of: date | None
-) -> Mapping[int, Mapping[str, object]]:
+) -> Mapping[int, Mapping[str, CurrentRating | StandingOfDay]]:
     """The players' ratings today, or as they stood at the end of ``as_of``."""
     if as_of is None:
         return current_ratings(player_ids, algorithms)

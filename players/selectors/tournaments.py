@@ -84,7 +84,7 @@ class RoundResult(NamedTuple):
 @dataclass(slots=True)
 class CrosstableRow:
     player: CrosstablePlayer
-    rank: Rank | None  # as declared on the sheet or in the file, else the entry rank
+    rank: Rank  # as declared on the sheet or in the file, else the entry rank
     country: str = ""  # as the file gave it, else the player's
     club: str = ""  # as the file gave it (a club abbreviation), else the player's
     rounds: dict[int, list[RoundResult]] = field(default_factory=dict)
@@ -238,18 +238,18 @@ def _crosstable_games(tournament: Tournament) -> list[_CrosstableGame]:
         values[0]: CrosstablePlayer(*values)
         for values in Player.objects.filter(pk__in=ids).values_list(*CrosstablePlayer._fields)
     }
-    return [_CrosstableGame(*game, players[game[0]], players[game[1]]) for game in games]
+    return [_CrosstableGame._make((*game, players[game[0]], players[game[1]])) for game in games]
 
 
 # A game's points by its winner, White's then Black's, as floats (the row's total) and
 # as fractions (the standings); made once, not per game.
-_POINTS = {
+_POINTS: dict[str, tuple[float, float, Fraction, Fraction]] = {
     Game.Winner.WHITE: (1.0, 0.0, Fraction(1), Fraction(0)),
     Game.Winner.BLACK: (0.0, 1.0, Fraction(0), Fraction(1)),
 }
 _JIGO_POINTS = (0.5, 0.5, Fraction(1, 2), Fraction(1, 2))
 # A game's result from White's side and Black's, by its winner.
-_RESULTS = {
+_RESULTS: dict[str, tuple[str, str]] = {
     Game.Winner.WHITE: ("+", "-"),
     Game.Winner.BLACK: ("-", "+"),
     Game.Winner.JIGO: ("=", "="),

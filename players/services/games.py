@@ -83,7 +83,7 @@ def duplicate_key(day, white_id, black_id, handicap, komi, winner) -> tuple:
 
 @dataclass
 class SubmitResult:
-    sheet: RecordSheet | None
+    sheet: RecordSheet
     games: list[Game]
     warnings: list[str] = field(default_factory=list)
 

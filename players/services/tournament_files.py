@@ -3,7 +3,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
 
@@ -389,7 +389,7 @@ def plan_duplicates(plan: ImportPlan) -> list[str]:
     )
 
 
-def games_of_the_tournament_on_file(plan: ImportPlan, duplicates: list[str]) -> int:
+def games_of_the_tournament_on_file(plan: ImportPlan, duplicates: Sequence[str]) -> int:
     """How many of ``duplicates`` (:func:`plan_duplicates`) are games of the tournament
     already on file under the file's code: all the file's games, and the file was simply
     imported before (one query)."""
@@ -474,8 +474,8 @@ def tournament_import(
             result = games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
-            for match in plan.matched_players:
-                players[match.file_player.number] = match.player
+            for player, file_player in _matched(plan):
+                players[file_player.number] = player
             _store_entrants(tournament, plan, players)
             if dry_run:
                 transaction.set_rollback(True)
@@ -576,10 +576,9 @@ def _fill_matched_players(
     (a GoR starts a player new to the EGF algorithms: the one of their first
     tournament). A PIN or id on file is never overwritten (the preview says when the
     file's differs)."""
-    matched = [match for match in plan.matched_players if match.player is not None]
-    earliest = _earliest_games([match.player.pk for match in matched])
-    for match in matched:
-        player, file_player = match.player, match.file_player
+    matched = _matched(plan)
+    earliest = _earliest_games([player.pk for player, _file_player in matched])
+    for player, file_player in matched:
         before = player_snapshot(player)
         changed = []
         country = _country(file_player.country)
@@ -613,6 +612,11 @@ def _fill_matched_players(
                 after=player_snapshot(player),
                 summary=f"{player.username}: from the file of {info.code}",
             )
+
+
+def _matched(plan: ImportPlan) -> list[tuple[Player, FilePlayer]]:
+    """The plan's players already on file, each with the file's player it matched."""
+    return [(match.player, match.file_player) for match in plan.matches if match.player is not None]
 
 
 def _earliest_games(player_ids: list[int]) -> dict[int, date]:

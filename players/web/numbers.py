@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
@@ -56,7 +57,7 @@ def shown_change(change: Number, integer_values: bool) -> str:
     return signed(int(change)) if integer_values else signed(float(change), 2)
 
 
-def decimal_text(number: Fraction | float | int | str, places: int = 2) -> str:
+def decimal_text(number: Decimal | Fraction | float | int | str, places: int = 2) -> str:
     """A number, or a fraction as the engines record factors, as a short decimal:
     ``1775/3`` -> ``591.67``, ``3/2`` -> ``1.5``, ``-639/2`` -> ``-319.5`` (minus sign).
 
