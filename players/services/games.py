@@ -568,7 +568,10 @@ def record_sheet_submit(
         if not allow_duplicates:
             doubtful = doubtful_games(games)
             if doubtful:
-                raise DuplicateGamesError(_("these games need a second look"), doubtful)
+                raise DuplicateGamesError(
+                    _("these games need a second look"),
+                    [(None, "", warning) for warning in doubtful],
+                )
         sheet = RecordSheet.objects.create(
             entered_by=user, received_on=received_on, note=note, club=club
         )
@@ -632,7 +635,10 @@ def game_correct(
     writes nothing (NothingChangedError: no new version, audit entry or recompute)."""
     problems = game_problems(changes)
     if problems:
-        raise ServiceError(_("the correction has errors; nothing was changed"), problems)
+        raise ServiceError(
+            _("the correction has errors; nothing was changed"),
+            [(None, field, message) for field, message in problems],
+        )
     with transaction.atomic():
         game = _locked_game(game_id, version)
         _check_correctable(user, game, changes, allow_outliers)
