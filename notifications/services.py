@@ -79,23 +79,8 @@ def mail_create(
         return None
     if OutgoingMail.objects.filter(key=key).exists():
         return None
-    context = {
-        "user": user,
-        "site_url": settings.SITE_URL,
-        "account_url": absolute(reverse("mail_settings")),
-        **(context or {}),
-    }
-    headers = {}
-    if kind in OPTIONAL_KINDS and user is not None:
-        context["unsubscribe_url"] = unsubscribe_url(user, kind)
-        headers = {
-            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
-            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
-        }
-    reader_language = language_of(profile)
-    if language and not (profile is not None and profile.language):
-        reader_language = language
-    with translation.override(reader_language):
+    context, headers = _mail_context(user, kind, context)
+    with translation.override(_reader_language(profile, language)):
         # A plural subject (ngettext_lazy) takes its count from ``subject_params``.
         rendered_subject = str(subject % subject_params) if subject_params else str(subject)
         context["subject"] = rendered_subject
@@ -119,6 +104,36 @@ def mail_create(
 
     tasks.send_mail.delay_on_commit(mail.pk)
     return mail
+
+
+def _mail_context(
+    user, kind: str, context: dict[str, Any] | None
+) -> tuple[dict[str, Any], dict[str, str]]:
+    """What every mail's template is given besides ``context``, and the mail's headers:
+    a mail its reader may turn off says how, in the text and in the List-Unsubscribe
+    headers (one click)."""
+    context = {
+        "user": user,
+        "site_url": settings.SITE_URL,
+        "account_url": absolute(reverse("mail_settings")),
+        **(context or {}),
+    }
+    headers = {}
+    if kind in OPTIONAL_KINDS and user is not None:
+        context["unsubscribe_url"] = unsubscribe_url(user, kind)
+        headers = {
+            "List-Unsubscribe": f"<{context['unsubscribe_url']}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        }
+    return context, headers
+
+
+def _reader_language(profile: MailProfile | None, language: str | None) -> str:
+    """The language the mail is written in: the reader's chosen one, else ``language``
+    when given, else the site's."""
+    if language and not (profile is not None and profile.language):
+        return language
+    return language_of(profile)
 
 
 def mail_send(mail_id: int) -> bool:

@@ -21,7 +21,7 @@ from ratings.engine.formats.egd import egd_losses, write_egd
 from ratings.engine.formats.opengotha import bye_token, write_opengotha
 from ratings.engine.formats.ratinglists import ListedPlayer
 from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
-from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
+from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI, GameRecord
 from ratings.models import CurrentRating, RatingHistory
 from ratings.selectors import (
     ADJUSTMENT_RECORD_COLUMNS,
@@ -154,6 +154,20 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         entrant.player_id: _entrant(entrant, country, not changed, places_after)
         for entrant in entrants
     }
+    records = _records(games, players, country)
+    if not games and not (tournament.start_date and tournament.end_date):
+        raise NotExportable(
+            _("the tournament '%(code)s' has no dates and no games: nothing to export")
+            % {"code": tournament.code}
+        )
+    info = _file_info(tournament, games, records, entrants, changed, places_after)
+    return TournamentFile(info, list(players.values()), records)
+
+
+def _records(games: list[Game], players: dict[int, FilePlayer], country: str) -> list[GameRecord]:
+    """The games as the file writes them, their players' ranks the file's; a player the
+    file does not list (``players``, by player id) is added to it, numbered after the
+    others."""
     records = []
     for game in games:
         for player, declared in ((game.white, game.white_rank), (game.black, game.black_rank)):
@@ -167,14 +181,23 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
                 black_rank=players[game.black_id].rank,
             )
         )
-    if not games and not (tournament.start_date and tournament.end_date):
-        raise NotExportable(
-            _("the tournament '%(code)s' has no dates and no games: nothing to export")
-            % {"code": tournament.code}
-        )
+    return records
+
+
+def _file_info(
+    tournament: Tournament,
+    games: list[Game],
+    records: list[GameRecord],
+    entrants: list[TournamentPlayer],
+    changed: bool,
+    places_after: dict[int, str],
+) -> TournamentInfo:
+    """The file's header: the tournament as stored, its dates those of its games when
+    it has none, its komi the most common of its even games; the file's tie-breaker
+    names left out once its games ``changed``."""
     even_komi = Counter(record.komi for record in records if record.handicap == 0)
     written_rounds = max((len(entrant.results) for entrant in entrants), default=0)
-    info = TournamentInfo(
+    return TournamentInfo(
         code=tournament.code,
         name=tournament.name or tournament.code,
         start=tournament.start_date or games[0].date,
@@ -194,7 +217,6 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
             tuple(places_after.values()) if changed else tuple(tournament.after_round_names)
         ),
     )
-    return TournamentFile(info, list(players.values()), records)
 
 
 RECORD_SHEET_COLUMNS = HISTORY_COLUMNS[1:]  # the log page's 12 columns

@@ -118,42 +118,11 @@ def resync_apply(
         batch = ResyncBatch.objects.create(
             created_by=user, effective_date=effective_date, note=note
         )
-        players = [change.player for change in changes]
         for change in changes:
             if change.rank_changes:
-                before = player_snapshot(change.player)
-                Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
-                change.player.national_rank = change.new_rank
-                audit(
-                    user,
-                    "player_national_rank",
-                    change.player,
-                    before=before,
-                    after=player_snapshot(change.player),
-                    summary=f"resync {batch.pk}",
-                )
-                adjustment_apply(
-                    user=user,
-                    player=change.player,
-                    date=effective_date,
-                    new_rank=change.new_rank,
-                    reason=Adjustment.Reason.RESYNC,
-                    comment=comment,
-                    batch=batch,
-                )
+                _resync_rank(user, change, batch, comment)
             if change.rating is not None:
-                for algorithm in rated_algorithms:
-                    adjustment_apply(
-                        user=user,
-                        player=change.player,
-                        date=effective_date,
-                        new_rank=change.new_rank,
-                        value=change.rating,
-                        algorithm=algorithm,
-                        reason=Adjustment.Reason.RESYNC,
-                        comment=f"{comment}, rating {change.rating:f} from the list",
-                        batch=batch,
-                    )
+                _resync_rating(user, change, change.rating, batch, comment, rated_algorithms)
         audit(
             user,
             "resync_apply",
@@ -167,8 +136,56 @@ def resync_apply(
             },
             summary=f"{len(changes)} players",
         )
-        mark_dirty(refresh_entry_ranks(players))
+        mark_dirty(refresh_entry_ranks([change.player for change in changes]))
     return batch
+
+
+def _resync_rank(user, change: ResyncChange, batch: ResyncBatch, comment: str) -> None:
+    """The player's new national rank, and its adjustment for every algorithm."""
+    before = player_snapshot(change.player)
+    Player.objects.filter(pk=change.player.pk).update(national_rank=change.new_rank)
+    change.player.national_rank = change.new_rank
+    audit(
+        user,
+        "player_national_rank",
+        change.player,
+        before=before,
+        after=player_snapshot(change.player),
+        summary=f"resync {batch.pk}",
+    )
+    adjustment_apply(
+        user=user,
+        player=change.player,
+        date=batch.effective_date,
+        new_rank=change.new_rank,
+        reason=Adjustment.Reason.RESYNC,
+        comment=comment,
+        batch=batch,
+    )
+
+
+def _resync_rating(
+    user,
+    change: ResyncChange,
+    rating: Decimal,
+    batch: ResyncBatch,
+    comment: str,
+    algorithms: list[str],
+) -> None:
+    """The list's rating of the player, one adjustment per EGF algorithm (entered after
+    the rank's, so it is the one those algorithms keep)."""
+    for algorithm in algorithms:
+        adjustment_apply(
+            user=user,
+            player=change.player,
+            date=batch.effective_date,
+            new_rank=change.new_rank,
+            value=rating,
+            algorithm=algorithm,
+            reason=Adjustment.Reason.RESYNC,
+            comment=f"{comment}, rating {rating:f} from the list",
+            batch=batch,
+        )
 
 
 def resync_apply_preview(

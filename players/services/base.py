@@ -29,19 +29,12 @@ class Problem(NamedTuple):
     message: str
 
 
-# What a service may name a problem as: a Problem, (where, field, message), (field,
-# message), or a sentence about the whole write.
-ProblemLike = Problem | tuple[Any, str, str] | tuple[str, str] | str
+# What a service names a problem as: a Problem, or the (where, field, message) it is.
+ProblemLike = Problem | tuple[Any, str, str]
 
 
 def as_problem(item: ProblemLike) -> Problem:
-    if isinstance(item, Problem):
-        return item
-    if isinstance(item, str):
-        return Problem(None, "", item)
-    if len(item) == 2:
-        return Problem(None, item[0], item[1])
-    return Problem(*item)
+    return item if isinstance(item, Problem) else Problem(*item)
 
 
 class ServiceError(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 from decimal import Decimal
 
 from django.db import transaction
@@ -347,36 +347,42 @@ def find_voided_matches(games: Sequence[GameInput], labels: Sequence[str]) -> li
     for label, game in matching:
         if game.duplicate_key() in valid:
             continue  # like a valid game: find_duplicates says so
-        number, voided_at, reason, by = voided[game.duplicate_key()]
-        values = {
-            "game": label,
-            "when": (
-                _("round %(round)s, %(date)s") % {"round": game.round, "date": game.date}
-                if game.round
-                else game.date
-            ),
-            "white": game.white.username,
-            "black": game.black.username,
-            "result": _winner_text(game),
-            "number": number,
-            "voided_on": timezone.localdate(voided_at),
-            "by": by,
-            "reason": reason,
-        }
-        if by:
-            text = _(
-                "%(game)s (%(when)s, %(white)s - %(black)s, %(result)s) matches game "
-                "%(number)s, voided on %(voided_on)s by %(by)s (reason: %(reason)s): importing "
-                "it stores it again as a new game that counts; game %(number)s stays voided"
-            )
-        else:
-            text = _(
-                "%(game)s (%(when)s, %(white)s - %(black)s, %(result)s) matches game "
-                "%(number)s, voided on %(voided_on)s (reason: %(reason)s): importing it "
-                "stores it again as a new game that counts; game %(number)s stays voided"
-            )
-        found.append(VoidedGameOnFile(text % values, number))
+        found.append(_voided_match(label, game, *voided[game.duplicate_key()]))
     return found
+
+
+def _voided_match(
+    label: str, game: GameInput, number: int, voided_at: datetime, reason: str, by: str | None
+) -> VoidedGameOnFile:
+    """What :func:`find_voided_matches` says of ``game``, like voided game ``number``."""
+    values = {
+        "game": label,
+        "when": (
+            _("round %(round)s, %(date)s") % {"round": game.round, "date": game.date}
+            if game.round
+            else game.date
+        ),
+        "white": game.white.username,
+        "black": game.black.username,
+        "result": _winner_text(game),
+        "number": number,
+        "voided_on": timezone.localdate(voided_at),
+        "by": by,
+        "reason": reason,
+    }
+    if by:
+        text = _(
+            "%(game)s (%(when)s, %(white)s - %(black)s, %(result)s) matches game "
+            "%(number)s, voided on %(voided_on)s by %(by)s (reason: %(reason)s): importing "
+            "it stores it again as a new game that counts; game %(number)s stays voided"
+        )
+    else:
+        text = _(
+            "%(game)s (%(when)s, %(white)s - %(black)s, %(result)s) matches game "
+            "%(number)s, voided on %(voided_on)s (reason: %(reason)s): importing it "
+            "stores it again as a new game that counts; game %(number)s stays voided"
+        )
+    return VoidedGameOnFile(text % values, number)
 
 
 def _winner_text(game: GameInput) -> str:
@@ -562,7 +568,10 @@ def record_sheet_submit(
         if not allow_duplicates:
             doubtful = doubtful_games(games)
             if doubtful:
-                raise DuplicateGamesError(_("these games need a second look"), doubtful)
+                raise DuplicateGamesError(
+                    _("these games need a second look"),
+                    [(None, "", warning) for warning in doubtful],
+                )
         sheet = RecordSheet.objects.create(
             entered_by=user, received_on=received_on, note=note, club=club
         )
@@ -626,45 +635,17 @@ def game_correct(
     writes nothing (NothingChangedError: no new version, audit entry or recompute)."""
     problems = game_problems(changes)
     if problems:
-        raise ServiceError(_("the correction has errors; nothing was changed"), problems)
+        raise ServiceError(
+            _("the correction has errors; nothing was changed"),
+            [(None, field, message) for field, message in problems],
+        )
     with transaction.atomic():
         game = _locked_game(game_id, version)
-        check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
-        if game.is_void:
-            raise ServiceError(
-                _("game %(number)s is void; it cannot be corrected") % {"number": game.pk}
-            )
-        if changes.date != game.date and not allow_outliers:
-            outliers = find_outliers([changes], [_("the new date")], exclude=[game.pk])
-            if outliers:
-                raise DuplicateGamesError(
-                    _("the new date needs a second look"),
-                    [(None, "date", message) for message in outliers],
-                )
+        _check_correctable(user, game, changes, allow_outliers)
         before = game_snapshot(game)
         content_before = game.content()
         old_touch, old_players = _touches(game), (game.white, game.black)
-        # A correction that names other players or swaps them says who was White; a
-        # handicap game's Black is who took the stones.
-        says_colours = (changes.white.pk, changes.black.pk) != (
-            game.white_id,
-            game.black_id,
-        ) or bool(changes.handicap)
-        for name in (
-            "date",
-            "round",
-            "white",
-            "black",
-            "handicap",
-            "winner",
-            "status",
-            "board_size",
-            "time_minutes",
-            "tournament",
-            "comment",
-        ):
-            setattr(game, name, getattr(changes, name))
-        game.komi = changes.resolved_komi
+        says_colours = _apply_correction(game, changes)
         if game.content() == content_before and game.comment == before["comment"]:
             # The form sent back as it was: a new version and an audit entry whose
             # before and after are the same would say a change that was not made.
@@ -689,6 +670,53 @@ def game_correct(
         moved = refresh_entry_ranks([*old_players, game.white, game.black])
         mark_dirty([old_touch, _touches(game), *moved])
     return game
+
+
+def _check_correctable(user, game: Game, changes: GameInput, allow_outliers: bool) -> None:
+    """Refuse a correction of a game out of the user's clubs, of a void game, or to a
+    date far from either player's other games (unless ``allow_outliers``)."""
+    check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
+    if game.is_void:
+        raise ServiceError(
+            _("game %(number)s is void; it cannot be corrected") % {"number": game.pk}
+        )
+    if changes.date != game.date and not allow_outliers:
+        outliers = find_outliers([changes], [_("the new date")], exclude=[game.pk])
+        if outliers:
+            raise DuplicateGamesError(
+                _("the new date needs a second look"),
+                [(None, "date", message) for message in outliers],
+            )
+
+
+# What a correction sets of a game as the form gives it (the komi aside: resolved).
+_CORRECTED_FIELDS = (
+    "date",
+    "round",
+    "white",
+    "black",
+    "handicap",
+    "winner",
+    "status",
+    "board_size",
+    "time_minutes",
+    "tournament",
+    "comment",
+)
+
+
+def _apply_correction(game: Game, changes: GameInput) -> bool:
+    """Set ``changes`` on ``game`` (unsaved) and say whether the correction says who was
+    White: it names other players or swaps them, or it is a handicap game (Black is who
+    took the stones)."""
+    says_colours = (changes.white.pk, changes.black.pk) != (
+        game.white_id,
+        game.black_id,
+    ) or bool(changes.handicap)
+    for name in _CORRECTED_FIELDS:
+        setattr(game, name, getattr(changes, name))
+    game.komi = changes.resolved_komi
+    return says_colours
 
 
 def _revise(game: Game, content_before: dict) -> None:

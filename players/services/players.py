@@ -168,65 +168,14 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
             changes["club"].pk,
             _("a move to %(club)s") % {"club": changes["club"].name},
         )
-    problems: list[tuple[Any, str, str]] = []
-    for name in ("entry_rank", "national_rank"):
-        rank = changes.get(name, getattr(player, name))
-        if not (rank is None and name == "national_rank") and not isinstance(rank, Rank):
-            problems.append(
-                (
-                    None,
-                    name,
-                    _("%(rank)s is not a rank (50k to 9d, 1p to 9p)") % {"rank": repr(rank)},
-                )
-            )
-    for name in ("full_name", "given_name", "family_name", "federation_club", "national_id"):
-        if name in changes:
-            changes[name] = (changes[name] or "").strip()
-    if "full_name" in changes and not changes["full_name"]:
-        problems.append((None, "full_name", _("a player needs a name")))
-    names = [changes.get(name, getattr(player, name)) for name in ("given_name", "family_name")]
-    if {"given_name", "family_name"} & set(changes) and not any(names):
-        problems.append((None, "family_name", _("a player needs a name")))
-    if "country" in changes:
-        country = changes["country"] = (changes["country"] or "").strip().upper()
-        if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
-            problems.append(
-                (
-                    None,
-                    "country",
-                    _("'%(country)s' is not a two-letter country code") % {"country": country},
-                )
-            )
-    if "egd_pin" in changes:
-        changes["egd_pin"] = (changes["egd_pin"] or "").strip()
-        problems += _pin_problems(changes["egd_pin"], player)
-    problem = national_id_problem(changes.get("national_id", ""), player)
-    if problem:
-        problems.append((None, "national_id", problem))
+    changes, problems = _cleaned_changes(player, changes)
     if problems:
         raise ServiceError(not_changed(player), problems)
     with transaction.atomic():
-        # Only the player's row is locked: PostgreSQL cannot lock the nullable side of
-        # the outer join to the club.
-        player = (
-            Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=player.pk)
-        )
-        if player.erased_at is not None:
-            raise ServiceError(
-                _("%(username)s's record was erased: it cannot be changed")
-                % {"username": player.username}
-            )
+        player = _locked_player(player.pk)
         before = player_snapshot(player)
         old_entry_rank, old_club_id = player.entry_rank, player.club_id
-        for name, value in changes.items():
-            setattr(player, name, value)
-        player.sync_names()  # the full name follows the two names (or splits into them)
-        too_long = player.name_length_problems()
-        if too_long:  # nothing is written yet: leaving the transaction writes nothing
-            raise ServiceError(
-                not_changed(player),
-                [(None, field, message) for field, message in too_long],
-            )
+        _set_changes(player, changes)
         after = player_snapshot(player)
         if after == before:
             return player
@@ -253,6 +202,86 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         else:
             player_shown_changed.send(sender=Player, player_id=player.pk)
     return player
+
+
+def _cleaned_changes(
+    player: Player, changes: dict[str, Any]
+) -> tuple[dict[str, Any], list[tuple[Any, str, str]]]:
+    """``changes`` with their texts stripped (the country upper-cased), and what refuses
+    them: a rank out of bounds, no name, a country that is no two-letter code, an EGD
+    PIN or national id that is malformed or another record's."""
+    changes = dict(changes)
+    problems = _rank_problems(player, changes)
+    for name in ("full_name", "given_name", "family_name", "federation_club", "national_id"):
+        if name in changes:
+            changes[name] = (changes[name] or "").strip()
+    if "full_name" in changes and not changes["full_name"]:
+        problems.append((None, "full_name", _("a player needs a name")))
+    names = [changes.get(name, getattr(player, name)) for name in ("given_name", "family_name")]
+    if {"given_name", "family_name"} & set(changes) and not any(names):
+        problems.append((None, "family_name", _("a player needs a name")))
+    if "country" in changes:
+        country = changes["country"] = (changes["country"] or "").strip().upper()
+        if country and not (len(country) == 2 and country.isascii() and country.isalpha()):
+            problems.append(
+                (
+                    None,
+                    "country",
+                    _("'%(country)s' is not a two-letter country code") % {"country": country},
+                )
+            )
+    if "egd_pin" in changes:
+        changes["egd_pin"] = (changes["egd_pin"] or "").strip()
+        problems += _pin_problems(changes["egd_pin"], player)
+    problem = national_id_problem(changes.get("national_id", ""), player)
+    if problem:
+        problems.append((None, "national_id", problem))
+    return changes, problems
+
+
+def _rank_problems(player: Player, changes: dict[str, Any]) -> list[tuple[Any, str, str]]:
+    """The entry and national ranks the player would have that are no ranks (a player
+    may have no national rank)."""
+    problems: list[tuple[Any, str, str]] = []
+    for name in ("entry_rank", "national_rank"):
+        rank = changes.get(name, getattr(player, name))
+        if not (rank is None and name == "national_rank") and not isinstance(rank, Rank):
+            problems.append(
+                (
+                    None,
+                    name,
+                    _("%(rank)s is not a rank (50k to 9d, 1p to 9p)") % {"rank": repr(rank)},
+                )
+            )
+    return problems
+
+
+def _locked_player(pk: int) -> Player:
+    """The player, locked until the transaction ends; an erased record is refused."""
+    # Only the player's row is locked: PostgreSQL cannot lock the nullable side of
+    # the outer join to the club.
+    player = Player.objects.select_for_update(of=("self",)).select_related("club").get(pk=pk)
+    if player.erased_at is not None:
+        raise ServiceError(
+            _("%(username)s's record was erased: it cannot be changed")
+            % {"username": player.username}
+        )
+    return player
+
+
+def _set_changes(player: Player, changes: dict[str, Any]) -> None:
+    """Set ``changes`` on the (unsaved) player, the full name and the two names kept in
+    step; a name too long for its column is refused (nothing is written yet: leaving
+    the transaction writes nothing)."""
+    for name, value in changes.items():
+        setattr(player, name, value)
+    player.sync_names()  # the full name follows the two names (or splits into them)
+    too_long = player.name_length_problems()
+    if too_long:
+        raise ServiceError(
+            not_changed(player),
+            [(None, field, message) for field, message in too_long],
+        )
 
 
 def players_create(*, user, players: Sequence[Player], summary: str) -> list[Player]:

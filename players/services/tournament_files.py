@@ -6,6 +6,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import date
+from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Min
@@ -31,6 +32,9 @@ from ratings.engine.formats import (
     rating_not_declared,
 )
 from ratings.engine.records import GameRecord
+
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
 
 NOT_A_TOURNAMENT_FILE = gettext_lazy(
     "This is not a tournament file (it holds binary data): upload an EGD tournament "
@@ -420,62 +424,14 @@ def tournament_import(
             _("the file cannot be imported as it is; nothing was stored"),
             [(None, "", problem) for problem in plan.problems],
         )
-    info = plan.file.tournament
     try:
         with transaction.atomic():
-            tournament = plan.tournament
-            new_tournaments = []
-            if tournament is not None:
-                check_club_scope(
-                    user,
-                    VOLUNTEERS,
-                    tournament.club_id,
-                    _("the tournament %(code)s") % {"code": tournament.code},
-                )
-            else:
-                tournament = tournament_create(
-                    user=user,
-                    code=info.code,
-                    name=info.name[:200],
-                    start_date=info.start,
-                    end_date=info.end,
-                    egf_class=info.tournament_class,
-                    club=club,
-                    summary=f"import {source}",
-                )
-                new_tournaments.append(tournament.code)
-            _keep_file_details(tournament, info)
-            free_ids = _free_national_ids(plan)
-            free_pins = _free_pins(plan)
-            created = players_create(
-                user=user,
-                players=[
-                    Player(
-                        username=match.username,
-                        full_name=match.file_player.full_name[:200] or match.username,
-                        family_name=match.file_player.surname[:150],
-                        given_name=match.file_player.given_name[:150],
-                        country=_country(match.file_player.country),
-                        federation_club=match.file_player.club[:50],
-                        declared_rating=_rating(match.file_player),
-                        entry_rank=match.file_player.rank,
-                        egd_pin=match.file_player.pin,
-                        national_id=free_ids.get(match.file_player.number, ""),
-                    )
-                    for match in plan.new_players
-                ],
-                summary=f"import {source}",
-            )
-            players = {
-                match.file_player.number: player
-                for match, player in zip(plan.new_players, created, strict=True)
-            }
-            _fill_matched_players(user, plan, info, free_ids, free_pins)
+            tournament, new_tournaments = _file_tournament(user, plan, club, source)
+            _keep_file_details(tournament, plan.file.tournament)
+            players = _file_players(user, plan, source)
             result = games_import(
                 user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
             )
-            for player, file_player in _matched(plan):
-                players[file_player.number] = player
             _store_entrants(tournament, plan, players)
             if dry_run:
                 transaction.set_rollback(True)
@@ -492,6 +448,73 @@ def tournament_import(
         adjustments=0,
         new_players=[match.username for match in plan.new_players],
         new_tournaments=new_tournaments,
+    )
+
+
+def _file_tournament(
+    user: User, plan: ImportPlan, club: Club | None, source: str
+) -> tuple[Tournament, list[str]]:
+    """The tournament the file's games go to, and the codes of the tournaments created
+    for it: the one on file under the file's code (its club's volunteers, or the
+    federation's, add games to it), else a new one of ``club``'s."""
+    tournament = plan.tournament
+    if tournament is not None:
+        check_club_scope(
+            user,
+            VOLUNTEERS,
+            tournament.club_id,
+            _("the tournament %(code)s") % {"code": tournament.code},
+        )
+        return tournament, []
+    info = plan.file.tournament
+    tournament = tournament_create(
+        user=user,
+        code=info.code,
+        name=info.name[:200],
+        start_date=info.start,
+        end_date=info.end,
+        egf_class=info.tournament_class,
+        club=club,
+        summary=f"import {source}",
+    )
+    return tournament, [tournament.code]
+
+
+def _file_players(user: User, plan: ImportPlan, source: str) -> dict[int, Player]:
+    """Every player of the file on the site, by their number in the file: the new ones
+    created, the matched ones given what the file tells that they lack. The free
+    national ids and PINs are read before the new players take theirs."""
+    free_ids = _free_national_ids(plan)
+    free_pins = _free_pins(plan)
+    created = players_create(
+        user=user,
+        players=[_new_player(match, free_ids) for match in plan.new_players],
+        summary=f"import {source}",
+    )
+    players = {
+        match.file_player.number: player
+        for match, player in zip(plan.new_players, created, strict=True)
+    }
+    _fill_matched_players(user, plan, plan.file.tournament, free_ids, free_pins)
+    for player, file_player in _matched(plan):
+        players[file_player.number] = player
+    return players
+
+
+def _new_player(match: PlayerMatch, free_ids: Mapping[int, str]) -> Player:
+    """A player new to the site, unsaved, as the file gives them."""
+    file_player = match.file_player
+    return Player(
+        username=match.username,
+        full_name=file_player.full_name[:200] or match.username,
+        family_name=file_player.surname[:150],
+        given_name=file_player.given_name[:150],
+        country=_country(file_player.country),
+        federation_club=file_player.club[:50],
+        declared_rating=_rating(file_player),
+        entry_rank=file_player.rank,
+        egd_pin=file_player.pin,
+        national_id=free_ids.get(file_player.number, ""),
     )
 
 

@@ -16,7 +16,7 @@ from players.models import (
 )
 from players.roles import VOLUNTEERS, check_club_scope
 from players.services.audit import audit, jsonable
-from players.services.base import ID_CHUNK, ServiceError
+from players.services.base import ID_CHUNK, Problem, ServiceError
 from ratings.recompute.bulk import update_rows
 from ratings.recompute.dirty import Touch, mark_dirty
 
@@ -89,6 +89,35 @@ def _not_a_class(egf_class: str) -> str:
     return _("'%(class)s' is not an EGF class (A, B, C or D)") % {"class": egf_class}
 
 
+def _tournament_problems(
+    code: str, start_date: date | None, end_date: date | None, egf_class: str
+) -> list[Problem]:
+    """What refuses a new tournament: its code (malformed or taken), its class, its
+    dates (an end before the start, an end without a start)."""
+    problems: list[Problem] = []
+    code_problem = tournament_code_problem(code)
+    if code_problem:
+        problems.append(Problem(None, "code", code_problem))
+    elif Tournament.objects.filter(code=code).exists():
+        problems.append(Problem(None, "code", _code_taken(code)))
+    if egf_class not in Tournament.EgfClass.values:
+        problems.append(Problem(None, "egf_class", _not_a_class(egf_class)))
+    if start_date and end_date and end_date < start_date:
+        problems.append(
+            Problem(
+                None,
+                "end_date",
+                _("the end %(end)s is before the start %(start)s")
+                % {"end": end_date, "start": start_date},
+            )
+        )
+    if end_date and not start_date:
+        problems.append(
+            Problem(None, "start_date", _("a tournament with an end date needs a start date"))
+        )
+    return problems
+
+
 def tournament_create(
     *,
     user,
@@ -105,25 +134,7 @@ def tournament_create(
     imported games are then the club's to correct and void). ``summary`` says where it
     came from in the audit trail (default: its code)."""
     check_club_scope(user, VOLUNTEERS, club.pk if club else None, _("a tournament of this club"))
-    problems = []
-    code_problem = tournament_code_problem(code)
-    if code_problem:
-        problems.append((None, "code", code_problem))
-    elif Tournament.objects.filter(code=code).exists():
-        problems.append((None, "code", _code_taken(code)))
-    if egf_class not in Tournament.EgfClass.values:
-        problems.append((None, "egf_class", _not_a_class(egf_class)))
-    if start_date and end_date and end_date < start_date:
-        problems.append(
-            (
-                None,
-                "end_date",
-                _("the end %(end)s is before the start %(start)s")
-                % {"end": end_date, "start": start_date},
-            )
-        )
-    if end_date and not start_date:
-        problems.append((None, "start_date", _("a tournament with an end date needs a start date")))
+    problems = _tournament_problems(code, start_date, end_date, egf_class)
     if problems:
         raise ServiceError(_("the tournament was not added"), problems)
     try:

@@ -16,7 +16,13 @@ from players.services.tournament_files import (
     tournament_file_problem,
     tournament_import,
 )
-from ratings.engine.formats import FORMATS, one_day_warning, read_tournament_file, tournament_code
+from ratings.engine.formats import (
+    FORMATS,
+    TournamentFile,
+    one_day_warning,
+    read_tournament_file,
+    tournament_code,
+)
 from ratings.engine.records import GameFileError
 
 
@@ -78,27 +84,9 @@ class Command(BaseCommand):
 
     def handle(self, *args, **options):
         file, dry_run = options["file"], options["dry_run"]
-        try:
-            data = file.read_bytes()
-        except OSError as error:
-            raise CommandError(f"{file}: {error.strerror or error}") from None
-        # The import page's checks, with its words, before the reader lists noise.
-        problem = tournament_file_problem(data)
-        if problem:
-            raise CommandError(f"{file}: {problem}")
-        file_format = options["format"] or guess_format(data)
-        try:
-            tournament = read_tournament_file(data, file_format, str(file))
-        except GameFileError as error:
-            raise CommandError(f"nothing imported:\n{error}") from None
+        tournament = _read(file, options["format"])
         actor = command_user(options["user"])
-        code, tournament_class = options["code"], options["tournament_class"]
-        if code is not None and (not code or tournament_code(code) != code):
-            raise CommandError(
-                f"--code '{code}': a code has letters, digits, - and _ only (at most 50)"
-            )
-        if code is not None or tournament_class is not None:
-            tournament = tournament.renamed(code=code, tournament_class=tournament_class)
+        tournament = _renamed(tournament, options["code"], options["tournament_class"])
         club = _club(options["club"])
         plan = plan_tournament_import(tournament, _mapping(options["map"]))
         self._show(plan)
@@ -106,14 +94,8 @@ class Command(BaseCommand):
             raise CommandError(
                 "nothing imported:\n" + "\n".join(f"  {problem}" for problem in plan.problems)
             )
-        if not dry_run and not options["yes"]:
-            if not sys.stdin.isatty():
-                self.stdout.write("Nothing stored: run again with --yes to store it.")
-                return
-            answer = input("Store this tournament? [y/N] ").strip().lower()
-            if answer not in ("y", "yes"):
-                self.stdout.write("Nothing stored.")
-                return
+        if not dry_run and not options["yes"] and not self._confirmed():
+            return
         try:
             result = tournament_import(
                 user=actor,
@@ -141,6 +123,18 @@ class Command(BaseCommand):
                 else "."
             )
         )
+
+    def _confirmed(self) -> bool:
+        """Whether the person at the terminal says to store the tournament (no terminal:
+        no, with how to say yes)."""
+        if not sys.stdin.isatty():
+            self.stdout.write("Nothing stored: run again with --yes to store it.")
+            return False
+        answer = input("Store this tournament? [y/N] ").strip().lower()
+        if answer not in ("y", "yes"):
+            self.stdout.write("Nothing stored.")
+            return False
+        return True
 
     def _show(self, plan: ImportPlan) -> None:
         info = plan.file.tournament
@@ -181,6 +175,36 @@ class Command(BaseCommand):
                 if part
             )
             write(f"  new: {player.full_name} ({details}) as {match.username}")
+
+
+def _read(file: Path, file_format: str | None) -> TournamentFile:
+    """The tournament in ``file`` (``file_format``, else guessed), or a CommandError
+    that says why not, in the import page's words."""
+    try:
+        data = file.read_bytes()
+    except OSError as error:
+        raise CommandError(f"{file}: {error.strerror or error}") from None
+    # The import page's checks, with its words, before the reader lists noise.
+    problem = tournament_file_problem(data)
+    if problem:
+        raise CommandError(f"{file}: {problem}")
+    try:
+        return read_tournament_file(data, file_format or guess_format(data), str(file))
+    except GameFileError as error:
+        raise CommandError(f"nothing imported:\n{error}") from None
+
+
+def _renamed(
+    tournament: TournamentFile, code: str | None, tournament_class: str | None
+) -> TournamentFile:
+    """The tournament under ``--code`` and ``--class`` when given."""
+    if code is not None and (not code or tournament_code(code) != code):
+        raise CommandError(
+            f"--code '{code}': a code has letters, digits, - and _ only (at most 50)"
+        )
+    if code is not None or tournament_class is not None:
+        return tournament.renamed(code=code, tournament_class=tournament_class)
+    return tournament
 
 
 def _club(given: str | None) -> Club | None:

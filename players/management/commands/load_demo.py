@@ -4,7 +4,7 @@ import json
 import os
 import random
 import secrets
-from datetime import timedelta
+from datetime import date, timedelta
 from decimal import Decimal
 
 from django.conf import settings
@@ -173,6 +173,31 @@ class Command(BaseCommand):
         committee = get_user_model().objects.get(username="committee")
         today = timezone.localdate()
         start = today - timedelta(days=365)
+        players = self._club_players(rng, committee, clubs)
+        opening = start + timedelta(days=180)
+        tournament = Tournament.objects.create(
+            code="demo-open",
+            name="Demo Club Open",
+            start_date=opening,
+            end_date=start + timedelta(days=181),
+            egf_class=Tournament.EgfClass.B,
+            club=clubs[0],
+        )
+        games = self._club_games(rng, players, start, opening, tournament)
+        self._club_sheets(games, volunteers, clubs)
+        for player in rng.sample(players, 3):
+            adjustment_apply(
+                user=committee,
+                player=player,
+                date=start + timedelta(days=270),
+                new_rank=Rank(min(8, player.entry_rank.stones + 1)),
+                reason="resync",
+                comment="Resync with the national list",
+            )
+
+    @staticmethod
+    def _club_players(rng: random.Random, committee, clubs: list[Club]) -> list[Player]:
+        """Thirty players of the two clubs in turn, of ranks around 12k."""
         players = []
         names = rng.sample([(f, s) for f in FIRST_NAMES for s in LAST_NAMES], 30)
         for number, (first, last) in enumerate(names):
@@ -187,15 +212,18 @@ class Command(BaseCommand):
                     club=clubs[number % 2],
                 )
             )
-        opening = start + timedelta(days=180)
-        tournament = Tournament.objects.create(
-            code="demo-open",
-            name="Demo Club Open",
-            start_date=opening,
-            end_date=start + timedelta(days=181),
-            egf_class=Tournament.EgfClass.B,
-            club=clubs[0],
-        )
+        return players
+
+    def _club_games(
+        self,
+        rng: random.Random,
+        players: list[Player],
+        start: date,
+        opening: date,
+        tournament: Tournament,
+    ) -> list[GameInput]:
+        """A year of club games from ``start``, and the tournament's five rounds of
+        eight players from ``opening``, in the order they were played."""
         games = []
         for _ in range(280):
             day = start + timedelta(days=rng.randrange(365))
@@ -210,8 +238,13 @@ class Command(BaseCommand):
                     )
                 )
         games.sort(key=lambda game: game.date)
-        # Sheets arrive in the order they were played, ten games a sheet, the two clubs'
-        # in turn, each entered by its club's volunteer (members of both play at each).
+        return games
+
+    @staticmethod
+    def _club_sheets(games: list[GameInput], volunteers: list, clubs: list[Club]) -> None:
+        """Sheets arrive in the order they were played, ten games a sheet, the two
+        clubs' in turn, each entered by its club's volunteer (members of both play at
+        each)."""
         for first_game in range(0, len(games), 10):
             club = first_game // 10 % len(clubs)
             record_sheet_submit(
@@ -221,15 +254,6 @@ class Command(BaseCommand):
                 note="Demo sheet",
                 allow_duplicates=True,
                 club=clubs[club],
-            )
-        for player in rng.sample(players, 3):
-            adjustment_apply(
-                user=committee,
-                player=player,
-                date=start + timedelta(days=270),
-                new_rank=Rank(min(8, player.entry_rank.stones + 1)),
-                reason="resync",
-                comment="Resync with the national list",
             )
 
     @staticmethod
