@@ -124,10 +124,22 @@ ACTIVITY_MONTHS = 24
 
 
 def club_recent_games(club: Club) -> list[Game]:
-    """The latest valid games entered for ``club`` (its evenings and tournaments)."""
+    """The latest valid games entered for ``club`` (its evenings and tournaments): what
+    the club's page shows of them (their date, players, result and handicap) and no
+    more (a game's row is wide: its content as stored, its comment)."""
     return list(
         Game.objects.filter(club=club, voided_at__isnull=True)
         .select_related("white", "black")
+        .only(
+            "date",
+            "winner",
+            "handicap",
+            *(
+                f"{side}__{name}"
+                for side in ("white", "black")
+                for name in ("username", "full_name")
+            ),
+        )
         .order_by("-date", "-seq")[:RECENT_GAMES]
     )
 
@@ -148,7 +160,13 @@ def club_sheets(club: Club) -> list[RecordSheet]:
 
 
 def club_tournaments(club: Club) -> QuerySet[Tournament]:
-    return Tournament.objects.filter(club=club).order_by("-start_date", "code")
+    """The tournaments of ``club``, latest first: their code, name and start (what the
+    club's page shows)."""
+    return (
+        Tournament.objects.filter(club=club)
+        .only("code", "name", "start_date")
+        .order_by("-start_date", "code")
+    )
 
 
 def club_resyncs(club: Club) -> list[ResyncBatch]:
