@@ -22,6 +22,7 @@ from players.roles import is_federation_committee
 from players.selectors.accounts import is_reserved_username
 from players.services.accounts import username_refusal
 from players.services.audit import audit, player_snapshot
+from players.services.tournaments import tournament_club_set
 from players.signals import player_shown_changed
 
 from .models import (
@@ -280,6 +281,18 @@ class TournamentAdmin(AuditedAdmin):
     # The class changes the EGF ratings: it is set when the tournament is created.
     readonly_fields = ["egf_class"]
     snapshot = staticmethod(_fields("code", "name", "start_date", "end_date", "egf_class", "club"))
+
+    def save_model(self, request, obj, form, change):
+        """A change of club goes through ``tournament_club_set``: the tournament's
+        imported games go with it, in the admin's transaction, audited."""
+        moving = change and "club" in form.changed_data
+        club = obj.club
+        if moving:
+            obj.club_id = Tournament.objects.values_list("club", flat=True).get(pk=obj.pk)
+        super().save_model(request, obj, form, change)
+        if moving:
+            tournament_club_set(user=request.user, tournament=obj, club=club)
+            obj.club = club
 
 
 @admin.register(Game)

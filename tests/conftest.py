@@ -227,13 +227,16 @@ def _site_language_after_each_test(request: pytest.FixtureRequest) -> Iterator[N
 
 @pytest.fixture(autouse=True)
 def _own_tournament_cache(request: pytest.FixtureRequest, monkeypatch) -> None:
-    """Each test its own keys for the cached crosstables and API documents: tests that
-    build the same tournament (same ids after a rollback) never read one another's."""
+    """Each test its own keys for the cached crosstables, API documents and clubs'
+    activity: tests that build the same tournament or club (same ids after a rollback)
+    never read one another's."""
     if not _django_loaded(request.config):
         return
+    from players.public import club_cache
     from players.web import tournament_cache
 
     monkeypatch.setattr(tournament_cache, "key_salt", uuid.uuid4().hex)
+    monkeypatch.setattr(club_cache, "key_salt", uuid.uuid4().hex)
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from players.entry.forms import RESERVED_USERNAMES, offer_clubs
 from players.models import Club, Player, Tournament
+from players.selectors.tournaments import tournament_by_code
 from players.services.tournament_files import PlayerMatch, guess_format, tournament_file_problem
 from players.services.tournaments import tournament_code_problem
 from ratings.engine.formats import FORMATS, TournamentFile, read_tournament_file
@@ -111,6 +112,12 @@ class _TournamentFileForm(_ClubsOffered, forms.Form):
         self.file_errors: list[RowError] = []
         self.tournament_file: TournamentFile | None = None
         self.offer(clubs, every_club)
+        # A club's volunteer names the club of a new tournament; a tournament on file
+        # has its own (the games added to it are its club's), so the choice is asked
+        # for once the file says which tournament it is (clean_club_of_new).
+        club = self.fields["club"]
+        self.club_needed = club.required
+        club.required = False
 
     def clean_code(self) -> str:
         return _clean_code(self.cleaned_data["code"])
@@ -138,6 +145,18 @@ class _TournamentFileForm(_ClubsOffered, forms.Form):
             cleaned.get("tournament_class") or None,
         )
         self.tournament_file = tournament.renamed(code=code, tournament_class=tournament_class)
+        self.clean_club_of_new()
+
+    def clean_club_of_new(self) -> None:
+        """A club's volunteer who left the club empty is asked for it only when the
+        file's tournament is not on file yet."""
+        assert self.tournament_file is not None
+        if (
+            self.club_needed
+            and not self.cleaned_data.get("club")
+            and tournament_by_code(self.tournament_file.tournament.code) is None
+        ):
+            self.add_error("club", self.fields["club"].error_messages["required"])
 
 
 def _upload_help_now() -> str:

@@ -19,6 +19,8 @@ from django_tables2 import RequestConfig
 from players.lookup import player_from_text, player_index
 from players.models import Club
 from players.public import games_pages
+from players.public.club_cache import club_activity_kept
+from players.public.club_page import recent_games_rows
 from players.public.crosstable_cache import crosstable_page, shown_algorithms
 from players.public.forms import GameSearchForm, RatingListFilterForm
 from players.public.tables import (
@@ -297,12 +299,14 @@ def club_list(request: HttpRequest) -> HttpResponse:
 def club_detail(request: HttpRequest, pk: int) -> HttpResponse:
     club = club_or_404(pk)
     context = _rating_list_context(request, club=club)
-    bars, top = activity_bars(clubs_selectors.club_activity(club, timezone.localdate()))
+    bars, top = activity_bars(club_activity_kept(club, timezone.localdate()))
+    recent_games = clubs_selectors.club_recent_games(club)
     context |= {
         "club": club,
         "unrated": unrated_members(club, context["algorithm"].name),
         "people": clubs_selectors.club_people(club),
-        "recent_games": clubs_selectors.club_recent_games(club),
+        "recent_games": recent_games,
+        "recent_games_rows": recent_games_rows(recent_games),
         "sheets": clubs_selectors.club_sheets(club),
         "tournaments": clubs_selectors.club_tournaments(club),
         "resyncs": clubs_selectors.club_resyncs(club),

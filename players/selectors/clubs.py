@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date, timedelta
 
@@ -32,6 +33,7 @@ from players.models import (
 from players.selectors.players import club_members
 from players.selectors.ratings import months_before
 from ratings.models import CurrentRating
+from ratings.selectors import IDS_PER_QUERY
 
 ACTIVE_MONTHS = 12  # "active" on the clubs page: played within the last year
 
@@ -122,10 +124,22 @@ ACTIVITY_MONTHS = 24
 
 
 def club_recent_games(club: Club) -> list[Game]:
-    """The latest valid games entered for ``club`` (its evenings and tournaments)."""
+    """The latest valid games entered for ``club`` (its evenings and tournaments): what
+    the club's page shows of them (their date, players, result and handicap) and no
+    more (a game's row is wide: its content as stored, its comment)."""
     return list(
         Game.objects.filter(club=club, voided_at__isnull=True)
         .select_related("white", "black")
+        .only(
+            "date",
+            "winner",
+            "handicap",
+            *(
+                f"{side}__{name}"
+                for side in ("white", "black")
+                for name in ("username", "full_name")
+            ),
+        )
         .order_by("-date", "-seq")[:RECENT_GAMES]
     )
 
@@ -146,7 +160,13 @@ def club_sheets(club: Club) -> list[RecordSheet]:
 
 
 def club_tournaments(club: Club) -> QuerySet[Tournament]:
-    return Tournament.objects.filter(club=club).order_by("-start_date", "code")
+    """The tournaments of ``club``, latest first: their code, name and start (what the
+    club's page shows)."""
+    return (
+        Tournament.objects.filter(club=club)
+        .only("code", "name", "start_date")
+        .order_by("-start_date", "code")
+    )
 
 
 def club_resyncs(club: Club) -> list[ResyncBatch]:
@@ -211,6 +231,26 @@ def club_activity(club: Club, today: date) -> list[MonthActivity]:
         months.append(MonthActivity(day, games.get(key, 0), active.get(key, 0)))
         day = (day + timedelta(days=32)).replace(day=1)
     return months
+
+
+def clubs_of_players(player_ids: Iterable[int]) -> set[int]:
+    """The clubs ``player_ids`` are or were members of (their memberships, and the club
+    on their records), a query per IDS_PER_QUERY players."""
+    ids = sorted(set(player_ids))
+    clubs: set[int] = set()
+    for start in range(0, len(ids), IDS_PER_QUERY):
+        chunk = ids[start : start + IDS_PER_QUERY]
+        clubs.update(
+            Membership.objects.filter(player_id__in=chunk)
+            .order_by()
+            .values_list("club_id", flat=True)
+            .union(
+                Player.objects.filter(pk__in=chunk, club__isnull=False)
+                .order_by()
+                .values_list("club_id", flat=True)
+            )
+        )
+    return clubs
 
 
 def club_by_pk(pk: int) -> Club | None:

@@ -13,8 +13,10 @@ from django.utils.translation import pgettext
 
 from players.models import (
     EntrySequence,
+    Game,
 )
 from players.selectors.accounts import SYSTEM_USERNAME
+from players.signals import club_games_changed
 from ratings.engine.base import algorithm_names
 from ratings.selectors import IDS_PER_QUERY
 
@@ -83,6 +85,17 @@ def next_seqs(count: int) -> range:
 
 
 ID_CHUNK = IDS_PER_QUERY  # ids in one IN (...) list, the bound the replay's reads keep
+
+
+def announce_club_games(*, clubs: Iterable[int | None] = (), players: Iterable[Any] = ()) -> None:
+    """Say that a write changed the games of ``clubs`` (their ids; None, the
+    federation's, is left out) or of ``players`` (players or their ids), or the clubs'
+    members: what a club's page counts in its activity (``signals.club_games_changed``).
+    Call inside the write's transaction."""
+    club_ids = frozenset(pk for pk in clubs if pk is not None)
+    player_ids = frozenset(getattr(player, "pk", player) for player in players)
+    if club_ids or player_ids:
+        club_games_changed.send(sender=Game, club_ids=club_ids, player_ids=player_ids)
 
 
 def check_algorithm(algorithm: str) -> None:

@@ -31,6 +31,7 @@ from players.services.base import (
     ConcurrentEditError,
     DuplicateGamesError,
     ServiceError,
+    announce_club_games,
     next_seqs,
 )
 from players.services.tournaments import refresh_tournament_counts
@@ -599,6 +600,9 @@ def record_sheet_submit(
         # takes the entry from it
         moved = refresh_entry_ranks([p for game in games for p in (game.white, game.black)])
         mark_dirty([*(_touches(game) for game in stored), *moved])
+        announce_club_games(
+            clubs=[sheet.club_id], players=[p for game in games for p in (game.white, game.black)]
+        )
     return SubmitResult(sheet, stored, _club_warnings(games))
 
 
@@ -669,6 +673,7 @@ def game_correct(
         refresh_tournament_counts([old_touch.tournament_id, game.tournament_id])
         moved = refresh_entry_ranks([*old_players, game.white, game.black])
         mark_dirty([old_touch, _touches(game), *moved])
+        announce_club_games(clubs=[game.club_id], players=[*old_players, game.white, game.black])
     return game
 
 
@@ -791,6 +796,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         refresh_tournament_counts([game.tournament_id])
         moved = refresh_entry_ranks([game.white, game.black])
         mark_dirty([_touches(game), *moved])
+        announce_club_games(clubs=[game.club_id], players=[game.white, game.black])
     return game
 
 

@@ -18,7 +18,12 @@ from players.models import (
     Player,
     Tournament,
 )
-from players.services.base import DuplicateGamesError, ServiceError, next_seqs
+from players.services.base import (
+    DuplicateGamesError,
+    ServiceError,
+    announce_club_games,
+    next_seqs,
+)
 from players.services.games import (
     GAME_COLUMNS,
     GameInput,
@@ -131,6 +136,11 @@ def games_import(
             ]
             + [Touch(r.date, None, r.algorithm) for r in records if r.is_adjustment]
             + refresh_entry_ranks(players.values())
+        )
+        # An imported game is its tournament's club's (game_row).
+        announce_club_games(
+            clubs=[tournament.club_id for tournament in tournaments.values()],
+            players=players.values(),
         )
         result = ImportResult(len(inputs), adjustments, new_players, new_tournaments)
         if dry_run:

@@ -9,6 +9,7 @@ from datetime import date
 
 from players.models import Membership, Player
 from players.services.audit import audit
+from players.services.base import announce_club_games
 
 
 def _snapshot(membership: Membership) -> dict:
@@ -31,6 +32,7 @@ def membership_start(*, user, player: Player, club_id: int, day: date | None) ->
         after=_snapshot(membership),
         summary=f"{player.username} joins club {club_id} from {day or 'the start'}",
     )
+    announce_club_games(clubs=[club_id])
     return membership
 
 
@@ -54,6 +56,7 @@ def membership_end(*, user, player: Player, club_id: int, day: date) -> None:
             after=after,
             summary=f"{player.username} leaves club {club_id} on {day}",
         )
+        announce_club_games(clubs=[club_id])
 
 
 def membership_move(

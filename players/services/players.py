@@ -25,7 +25,7 @@ from players.roles import COMMITTEE, VOLUNTEERS, check_club_scope, check_player_
 from players.selectors.tournaments import tournaments_listing_both
 from players.services.accounts import link
 from players.services.audit import audit, audit_entry, game_snapshot, player_snapshot
-from players.services.base import ServiceError
+from players.services.base import ServiceError, announce_club_games
 from players.services.games import earliest_entry, refresh_entry_ranks, refresh_last_updated
 from players.services.memberships import membership_move, membership_start
 from players.services.tournaments import refresh_tournament_counts
@@ -358,6 +358,7 @@ def player_merge(*, user, keep: Player, duplicate: Player, note: str = "") -> Pl
         _retire_duplicate(user, keep, duplicate, moved, note)
         refresh_last_updated([keep, duplicate])
         refresh_tournament_counts(game.tournament_id for game in moved.games)
+        announce_club_games(players=[keep, duplicate])
         refresh_entry_ranks([keep, duplicate])  # both replay from the earliest anyway
         if earliest is not None and (moved.games or moved.adjustments):
             mark_dirty(

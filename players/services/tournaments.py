@@ -14,9 +14,9 @@ from players.models import (
     Game,
     Tournament,
 )
-from players.roles import VOLUNTEERS, check_club_scope
-from players.services.audit import audit, jsonable
-from players.services.base import ID_CHUNK, Problem, ServiceError
+from players.roles import COMMITTEE, VOLUNTEERS, check_club_scope
+from players.services.audit import audit, audit_entry, jsonable
+from players.services.base import ID_CHUNK, Problem, ServiceError, announce_club_games
 from ratings.recompute.bulk import update_rows
 from ratings.recompute.dirty import Touch, mark_dirty
 
@@ -205,4 +205,49 @@ def tournament_class_set(*, user, tournament: Tournament, egf_class: str, reason
         if first is not None:
             mark_dirty([Touch(first, locked.pk, algorithm) for algorithm in egf_algorithms()])
     tournament.egf_class = egf_class
+    return True
+
+
+def tournament_club_set(*, user, tournament: Tournament, club: Club | None) -> bool:
+    """Give ``tournament`` to ``club`` (None: the federation's) with the games that are
+    its club's because they are its games: those of no record sheet (an imported
+    file's, as an import and migration players 0017 give them). A game entered on a
+    record sheet stays its sheet's club's, as it was entered. One transaction; audited
+    once for each club concerned, so that each one's committee reads it in its audit.
+    False when the tournament was ``club``'s already (nothing written). Only the roles
+    of both clubs (or the federation's) may do it."""
+    new_club_id = club.pk if club is not None else None
+    with transaction.atomic():
+        # Locked: an import adding games to it takes its club from this row.
+        locked = Tournament.objects.select_for_update().get(pk=tournament.pk)
+        old_club_id = locked.club_id
+        if old_club_id == new_club_id:
+            return False
+        what = _("the tournament %(code)s") % {"code": locked.code}
+        check_club_scope(user, COMMITTEE, old_club_id, what)
+        check_club_scope(user, COMMITTEE, new_club_id, _("a tournament of this club"))
+        names: dict[int | None, str | None] = {None: None}
+        names.update(
+            Club.objects.filter(pk__in=[old_club_id, new_club_id]).values_list("pk", "name")
+        )
+        locked.club_id = new_club_id
+        locked.save(update_fields=["club"])
+        moved = Game.objects.filter(tournament=locked, record_sheet__isnull=True).update(
+            club_id=new_club_id
+        )
+        before = {"club": names[old_club_id]}
+        after = {"club": names[new_club_id], "games": moved}
+        summary = (
+            f"{locked.code}: club {names[old_club_id] or 'none'} -> "
+            f"{names[new_club_id] or 'none'}, {moved} games moved"
+        )
+        audit(user, "tournament_club", locked, before=before, after=after, summary=summary)
+        if old_club_id is not None:
+            entry = audit_entry(
+                user, "tournament_club", locked, before=before, after=after, summary=summary
+            )
+            entry.club_id = old_club_id  # the club it left reads it too
+            entry.save(force_insert=True)
+        announce_club_games(clubs=[old_club_id, new_club_id])
+    tournament.club_id = new_club_id
     return True

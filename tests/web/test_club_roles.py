@@ -573,6 +573,41 @@ def test_games_added_to_a_tournament_on_file_are_its_clubs(vera, pretoria, cape_
     assert Tournament.objects.get().club == pretoria
 
 
+def test_a_volunteer_of_several_clubs_adds_a_file_to_their_tournament_on_file_choosing_no_club(
+    cape_town, pretoria
+):
+    volunteer = factories.club_volunteer("twoclubs", cape_town)
+    factories.club_role(volunteer, "volunteers", pretoria)
+    factories.tournament("Spring-Cup-2024", "Pretoria's spring cup", club=pretoria)
+    client = logged_in(volunteer)
+
+    preview = upload(client, SPRING_CUP)
+
+    assert preview.status_code == 200
+    assert preview.context["form"].errors == {}
+    page = preview.content.decode()
+    assert "Club: Pretoria Go Club" in page
+    response = client.post(IMPORT, confirmation(preview))
+    assert response.status_code == 302, response.context["form"].errors
+    assert Game.objects.count() == 6
+    assert set(Game.objects.values_list("club", flat=True)) == {pretoria.pk}
+    assert Tournament.objects.get().club == pretoria
+
+
+def test_a_volunteer_of_several_clubs_still_chooses_the_club_of_a_new_tournament(
+    cape_town, pretoria
+):
+    volunteer = factories.club_volunteer("twoclubs", cape_town)
+    factories.club_role(volunteer, "volunteers", pretoria)
+    client = logged_in(volunteer)
+
+    response = upload(client, SPRING_CUP)
+
+    assert response.status_code == 200
+    assert "club" in response.context["form"].errors
+    assert not Tournament.objects.exists()
+
+
 def test_the_migration_gives_a_tournament_the_club_of_most_of_its_sheets(vera, cape_town, pretoria):
     ann, ben = factories.player("ann", "5k"), factories.player("ben", "8k")
     mostly_cape, tied, held = (

@@ -104,3 +104,97 @@ def test_a_club_committee_with_staff_status_has_no_club_admin(cape_town):
     for path in ("/admin/players/club/", "/admin/players/clubrole/", "/admin/players/membership/"):
         assert client.get(path).status_code == 403
     assert client.post("/admin/players/clubrole/add/", {}).status_code == 403
+
+
+# --- a tournament's club changed: its imported games go with it
+
+
+def _posted(form, **changes) -> dict:
+    """What the admin's change form posts as shown, with ``changes`` typed in."""
+    data = {}
+    for name in form.fields:
+        value = form[name].value()
+        if value not in (None, ""):
+            data[name] = value
+    data.update(changes)
+    return data
+
+
+def test_a_tournaments_club_changed_in_the_admin_takes_its_imported_games_audited_for_both(
+    cape_town, django_user_model, vera
+):
+    from datetime import date
+
+    from players.models import Game, Tournament
+    from players.services.games import record_sheet_submit
+    from tests.engine.test_egd_format import SPRING_CUP
+    from tests.web.entry.test_tournament_import import confirmation, upload
+
+    pretoria = factories.club("Pretoria Go Club")
+    importer = admin_client(vera)
+    importer.post(
+        "/tournaments/import/",
+        confirmation(upload(importer, SPRING_CUP, club=cape_town.pk), club=cape_town.pk),
+    )
+    tournament = Tournament.objects.get()
+    imported = set(Game.objects.filter(tournament=tournament).values_list("pk", flat=True))
+    assert len(imported) == 6
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "8k")
+    on_a_sheet = record_sheet_submit(
+        user=vera,
+        games=[factories.game(ann, ben, "W", date(2024, 3, 2), tournament=tournament, round=9)],
+        club=cape_town,
+    ).games[0]
+    superuser = django_user_model.objects.create_superuser("root", "root@example.org", "x")
+    client = admin_client(superuser)
+    url = f"/admin/players/tournament/{tournament.pk}/change/"
+    form = client.get(url).context["adminform"].form
+
+    response = client.post(url, _posted(form, club=pretoria.pk, name="Spring Cup (Pretoria)"))
+
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.club, tournament.name) == (pretoria, "Spring Cup (Pretoria)")
+    clubs = dict(Game.objects.filter(tournament=tournament).values_list("pk", "club"))
+    assert {pk: club for pk, club in clubs.items() if pk in imported} == dict.fromkeys(
+        imported, pretoria.pk
+    )
+    assert clubs[on_a_sheet.pk] == cape_town.pk, "a sheet's game stays its sheet's club's"
+    entries = AuditEntry.objects.filter(action="tournament_club")
+    assert sorted(entries.values_list("club", flat=True)) == sorted([cape_town.pk, pretoria.pk])
+    assert {(e.before["club"], e.after["club"], e.after["games"]) for e in entries} == {
+        ("Cape Town Go Club", "Pretoria Go Club", 6)
+    }
+    change = AuditEntry.objects.get(action="admin_change_tournament")
+    assert change.after["name"] == "Spring Cup (Pretoria)"
+
+
+def test_a_tournaments_club_change_is_refused_to_another_clubs_committee_and_moves_nothing(
+    cape_town,
+):
+    from players.models import Game, Tournament
+    from players.roles import ClubRefusal
+    from players.services.tournaments import tournament_club_set
+
+    pretoria = factories.club("Pretoria Go Club")
+    tournament = factories.tournament("cape-open", "Cape Open", club=cape_town)
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "8k")
+    pretoria_committee = factories.club_committee_member("pcom", pretoria)
+    Game.objects.create(
+        seq=1,
+        date="2024-03-01",
+        white=ann,
+        black=ben,
+        winner="W",
+        tournament=tournament,
+        club=cape_town,
+        created_by=pretoria_committee,
+    )
+
+    with pytest.raises(ClubRefusal):
+        tournament_club_set(user=pretoria_committee, tournament=tournament, club=pretoria)
+
+    assert Tournament.objects.get().club == cape_town
+    assert set(Game.objects.values_list("club", flat=True)) == {cape_town.pk}
+    assert not AuditEntry.objects.filter(action="tournament_club").exists()
+    assert tournament_club_set(user=None, tournament=tournament, club=cape_town) is False

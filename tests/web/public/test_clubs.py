@@ -4,8 +4,15 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from players.models import Game
+from players.public.club_cache import forget_club_activity
+from players.services.games import game_void, record_sheet_submit
+from players.services.players import player_update
+from players.services.tournaments import tournament_club_set
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating
 from tests import factories
@@ -83,3 +90,101 @@ def test_a_club_page_filters_and_downloads_only_its_members(client):
 
 def test_it_answers_404_for_an_unknown_club(client):
     assert client.get("/clubs/999/").status_code == 404
+
+
+def test_a_club_page_shows_a_page_of_its_members_sorted_and_its_csv_every_member(client):
+    durban = factories.club("Durban Go Club")
+    for number in range(60):
+        rated(f"m{number:02d}", "5k", number, club=durban)
+    rated("abe", "1d", 0, club=factories.club("Pretoria Go Club"))
+
+    first = client.get(f"/clubs/{durban.pk}/?sort=name")
+    second = client.get(f"/clubs/{durban.pk}/?sort=name&page=2")
+
+    def members(response) -> list[str]:
+        html = response.content.decode()
+        table = html[html.index('id="rating-list"') : html.index("</table>")]
+        return re.findall(r'href="/players/([^/]+)/"', table)
+
+    assert first.status_code == second.status_code == 200
+    assert first.context["table"].paginator.count == 60
+    assert members(first) == [f"m{number:02d}" for number in range(50)]
+    assert members(second) == [f"m{number:02d}" for number in range(50, 60)]
+    assert "?sort=name&amp;page=2" in first.content.decode()
+    assert "60 players" in first.content.decode()
+    csv_text = client.get(f"/ratings.csv?sort=name&club={durban.pk}").content.decode()
+    assert [line.split(",")[1] for line in csv_text.splitlines()[1:]] == [
+        f"m{number:02d}" for number in range(60)
+    ]
+
+
+def activity_of_this_month(client, club) -> str:
+    """The title of the club page's bar of this month: its games and active members."""
+    response = client.get(f"/clubs/{club.pk}/")
+    assert response.status_code == 200
+    return response.context["activity"][-1].title.split(": ", 1)[1]
+
+
+def activity_queries(client, club) -> int:
+    """How many queries a visit of the club's page counts months in (the activity's)."""
+    with CaptureQueriesContext(connection) as visit:
+        assert client.get(f"/clubs/{club.pk}/").status_code == 200
+    return sum("extract" in query["sql"].lower() for query in visit.captured_queries)
+
+
+def test_a_clubs_activity_is_counted_once_then_again_after_each_write_it_counts(
+    client, vera, connie
+):
+    today = timezone.localdate()
+    durban, pretoria = factories.club("Durban Go Club"), factories.club("Pretoria Go Club")
+    ann, ben = factories.player("ann", club=durban), factories.player("ben", club=durban)
+    pia, vic = factories.player("pia", club=pretoria), factories.player("vic")
+    assert activity_queries(client, durban) == 2
+    assert activity_queries(client, durban) == 0, "kept"
+    assert activity_of_this_month(client, durban) == "0 games, 0 active members"
+
+    evening = record_sheet_submit(
+        user=vera, games=[factories.game(ann, vic, "W", today)], club=durban
+    ).games[0]
+    assert activity_of_this_month(client, durban) == "1 game, 1 active member"
+    # a member who played at another club's evening: the member's clubs count again
+    record_sheet_submit(user=vera, games=[factories.game(ben, pia, "B", today)], club=pretoria)
+    assert activity_of_this_month(client, durban) == "1 game, 2 active members"
+    game_void(user=vera, game_id=evening.pk, version=evening.version, reason="not played")
+    assert activity_of_this_month(client, durban) == "0 games, 1 active member"
+    player_update(user=connie, player=ben, club=None)  # ben leaves the club
+    assert activity_of_this_month(client, durban) == "0 games, 0 active members"
+    # a tournament given to another club takes its imported games' count with it
+    cup = factories.tournament("durban-cup", "Durban Cup", club=durban)
+    Game.objects.create(
+        seq=99,
+        date=today,
+        white=ann,
+        black=vic,
+        winner="W",
+        tournament=cup,
+        club=durban,
+        created_by=vera,
+    )
+    forget_club_activity([durban.pk])  # as the import would have said
+    assert activity_of_this_month(client, durban) == "1 game, 1 active member"
+    assert activity_of_this_month(client, pretoria) == "1 game, 1 active member"
+    tournament_club_set(user=connie, tournament=cup, club=pretoria)
+    assert activity_of_this_month(client, durban) == "0 games, 1 active member"
+    assert activity_of_this_month(client, pretoria) == "2 games, 1 active member"
+
+
+def test_a_clubs_activity_is_forgotten_again_once_the_write_commits(
+    client, django_capture_on_commit_callbacks
+):
+    durban = factories.club("Durban Go Club")
+    client.get(f"/clubs/{durban.pk}/")
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        forget_club_activity([durban.pk])
+    # What a visit between the write and its commit counted is not read after it.
+    assert activity_queries(client, durban) == 2
+    assert activity_queries(client, durban) == 0
+    for callback in callbacks:
+        callback()
+    assert activity_queries(client, durban) == 2
