@@ -44,7 +44,7 @@ from players.selectors import tournaments as tournament_selectors
 from players.web.tournament_cache import kept_for_tournament
 from ratings.algorithms import algorithms
 from ratings.engine.base import Algorithm
-from ratings.engine.output import exact_value
+from ratings.engine.formats.history import exact_value
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
 # --- values -------------------------------------------------------------------------------

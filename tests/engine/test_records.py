@@ -8,7 +8,7 @@ from fractions import Fraction
 
 import pytest
 
-from ratings.engine.games_file import read_games, read_players
+from ratings.engine.formats.games import read_games, read_players
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import (
     Entry,

@@ -1,4 +1,9 @@
-"""Tournament result files: EGD h-files and OpenGotha XML, read into game records.
+"""The field's files, read and written: the game record CSV (:mod:`.games`), the
+history and standings CSV (:mod:`.history`), EGD h-files (:mod:`.egd`), OpenGotha XML
+(:mod:`.opengotha`) and the rating lists OpenGotha reads (:mod:`.ratinglists`).
+
+This module holds what the two tournament formats share: EGD h-files and OpenGotha
+XML, read into game records.
 
 Both readers give a :class:`TournamentFile`: the tournament, its players and its rated
 games as SPEC section 2 records (status ``tournament``, one record per game). A record

@@ -14,9 +14,9 @@ from datetime import date
 from fractions import Fraction
 from typing import Protocol
 
-from .base import Algorithm, HistoryRow, Number, RatedGame, Standing
-from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
-from .records import Colour, Status, Winner
+from ..base import Algorithm, HistoryRow, Number, RatedGame, Standing
+from ..ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
+from ..records import Colour, Status, Winner
 
 HISTORY_COLUMNS = (
     "player",
