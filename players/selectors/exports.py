@@ -17,7 +17,7 @@ from players.translated import translated
 from ratings.algorithms import primary_algorithm
 from ratings.engine.base import Algorithm
 from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
-from ratings.engine.formats.egd import egd_losses, write_egd
+from ratings.engine.formats.egd import egd_losses, place_columns, write_egd
 from ratings.engine.formats.history import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.formats.opengotha import bye_token, write_opengotha
 from ratings.engine.formats.ratinglists import ListedPlayer
@@ -62,17 +62,6 @@ def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
         rating=player.declared_rating,
         national_id=player.national_id,
     )
-
-
-# Headings of a column after the rounds that repeats the place (KPMC's "Place").
-PLACE_HEADINGS = frozenset({"place", "pl", "plc"})
-
-
-def _places_after_the_rounds(tournament: Tournament, width: int) -> dict[int, str]:
-    """The file's columns after the rounds (``width`` of them) that are places, by their
-    position, with their names (aligned on the last column, as the writer heads them)."""
-    names = ([""] * width + list(tournament.after_round_names))[-width:] if width else []
-    return {index: name for index, name in enumerate(names) if name.lower() in PLACE_HEADINGS}
 
 
 def _entrant(
@@ -149,7 +138,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
     entrants = list(tournament.entrants.select_related("player").order_by("number"))
     changed = len(stored) > len(games) or any(game.is_corrected for game in games)
     after_width = max((len(entrant.after_rounds) for entrant in entrants), default=0)
-    places_after = _places_after_the_rounds(tournament, after_width)
+    places_after = place_columns(tournament.after_round_names, after_width)
     players: dict[int, FilePlayer] = {
         entrant.player_id: _entrant(entrant, country, not changed, places_after)
         for entrant in entrants

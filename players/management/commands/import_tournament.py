@@ -11,12 +11,17 @@ from players.models import Club, Tournament
 from players.services.base import ServiceError
 from players.services.tournament_files import (
     ImportPlan,
-    guess_format,
     plan_tournament_import,
     tournament_file_problem,
     tournament_import,
 )
-from ratings.engine.formats import FORMATS, one_day_warning, read_tournament_file, tournament_code
+from ratings.engine.formats import (
+    FORMATS,
+    guess_format,
+    one_day_warning,
+    read_tournament_file,
+    tournament_code,
+)
 from ratings.engine.records import GameFileError
 
 

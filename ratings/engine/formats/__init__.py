@@ -420,6 +420,12 @@ def too_many_players(count: int, source: str) -> GameFileError | None:
     )
 
 
+def guess_format(data: bytes) -> str:
+    """``opengotha`` for an XML file, else ``egd``: an h-file never starts with ``<``."""
+    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return "opengotha" if start.startswith(b"<") else "egd"
+
+
 def read_tournament_file(data: bytes | str, file_format: str, source: str = "") -> TournamentFile:
     """Read ``data`` as ``file_format`` (``egd`` or ``opengotha``)."""
     if file_format == "egd":

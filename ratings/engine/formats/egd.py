@@ -355,6 +355,17 @@ def _after_round_names(lines: Sequence[str], count: int) -> tuple[str, ...]:
 
 
 # Headings of a column of the players' GoR (KPMC 2021: "Rt"): the rating they declared.
+# Headings of a column after the rounds that repeats the place (KPMC's "Place").
+PLACE_HEADINGS = frozenset({"place", "pl", "plc"})
+
+
+def place_columns(after_round_names: Sequence[str], width: int) -> dict[int, str]:
+    """The columns after the rounds (``width`` of them) that are places, by their
+    position, with their names (aligned on the last column, as the writer heads them)."""
+    names = ([""] * width + list(after_round_names))[-width:] if width else []
+    return {index: name for index, name in enumerate(names) if name.lower() in PLACE_HEADINGS}
+
+
 RATING_COLUMNS = ("Rt", "GoR", "Rating")
 
 # Tie-breaker names of the column heading, longest first: OpenGotha glues them
