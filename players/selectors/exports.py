@@ -217,43 +217,45 @@ class _EntryRanks:
         return str(self.ranks[username]) if first else ""
 
 
-def _game_cells(row: tuple, entry: _EntryRanks) -> list:
-    (_id, _seq, day, round_number, white, black, handicap, komi, winner, status, board_size,
-     time_minutes, code, egf_class, comment, white_rank, black_rank) = row  # fmt: skip
+def _game_cells(row, entry: _EntryRanks) -> list:
+    """A game's cells of the game record CSV from its row of ``GAME_CSV_COLUMNS``, read
+    by name."""
+    white, black, code = row.white__username, row.black__username, row.tournament__code
     cells = {
-        "date": day.isoformat(),
+        "date": row.date.isoformat(),
         "white": spreadsheet_safe(white),
         "black": spreadsheet_safe(black),
-        "white_rank": entry.on_row(white, white_rank),
-        "black_rank": entry.on_row(black, black_rank),
-        "handicap": handicap,
-        "komi": format_komi(Fraction(komi)),
-        "winner": winner,
-        "status": status,
-        "board_size": board_size,
+        "white_rank": entry.on_row(white, row.white_rank),
+        "black_rank": entry.on_row(black, row.black_rank),
+        "handicap": row.handicap,
+        "komi": format_komi(Fraction(row.komi)),
+        "winner": row.winner,
+        "status": row.status,
+        "board_size": row.board_size,
         "tournament": spreadsheet_safe(code or ""),
-        "tournament_class": egf_class or "",
-        "round": round_number,
-        "time_minutes": "" if time_minutes is None else time_minutes,
-        "comment": spreadsheet_safe(comment),
+        "tournament_class": row.tournament__egf_class or "",
+        "round": row.round,
+        "time_minutes": "" if row.time_minutes is None else row.time_minutes,
+        "comment": spreadsheet_safe(row.comment),
     }
     return [cells.get(column, "") for column in COLUMNS]
 
 
-def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
-    _id, _seq, day, username, new_rank, value, algorithm, comment = row
+def _adjustment_cells(row, entry: _EntryRanks) -> list:
+    """An adjustment's cells from its row of ``ADJUSTMENT_RECORD_COLUMNS``, by name."""
+    username = row.player__username
     # The new rank goes in white_rank. A player whose first row this is starts from it
     # on the command line (SPEC section 2): the adjustment resets them anyway.
     entry.seen.add(username)
     cells = {
-        "date": day.isoformat(),
+        "date": row.date.isoformat(),
         "white": spreadsheet_safe(username),
         "black": spreadsheet_safe(username),
-        "white_rank": str(new_rank),
+        "white_rank": str(row.new_rank),
         "status": "adjustment",
-        "value": "" if value is None else _number(value),
-        "algorithm": algorithm,
-        "comment": spreadsheet_safe(comment),
+        "value": "" if row.value is None else _number(row.value),
+        "algorithm": row.algorithm,
+        "comment": spreadsheet_safe(row.comment),
     }
     return [cells.get(column, "") for column in COLUMNS]
 
@@ -267,17 +269,17 @@ def game_record_rows(selected: GameQuerySet | None = None) -> Iterator[list]:
     games search's games): those games only, no adjustments."""
     entry = _EntryRanks()
     games = (
-        ((row[2], row[3], row[1]), False, row)  # date, round, seq
+        ((row.date, row.round, row.seq), False, row)
         for row in (Game.objects.valid() if selected is None else selected)
         .in_replay_order()
-        .values_list(*GAME_CSV_COLUMNS)
+        .values_list(*GAME_CSV_COLUMNS, named=True)
         .iterator(chunk_size=ROWS_PER_FETCH)
     )
     adjustments = (
-        ((row[2], 0, row[1]), True, row)
+        ((row.date, 0, row.seq), True, row)
         for row in (Adjustment.objects.valid() if selected is None else Adjustment.objects.none())
         .order_by("date", "seq")
-        .values_list(*ADJUSTMENT_RECORD_COLUMNS)
+        .values_list(*ADJUSTMENT_RECORD_COLUMNS, named=True)
         .iterator(chunk_size=ROWS_PER_FETCH)
     )
     yield list(COLUMNS)
@@ -300,6 +302,8 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
     )
     colour_at = RECORD_SHEET_COLUMNS.index("colour")
     winner_at = RECORD_SHEET_COLUMNS.index("winner")
+    opponent_at = RECORD_SHEET_COLUMNS.index("opponent")
+    comment_at = RECORD_SHEET_COLUMNS.index("comment")
     rows = RatingHistory.objects.filter(algorithm=engine.name, player=player)
     for row in history_rows(rows.order_by("position")):
         cells = history_cells(row, engine)[1:]
@@ -308,9 +312,10 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
             # A game row (not an adjustment) has a colour.
             if row.winner is not None and row.colour is not None and row.winner.value in ("W", "B"):
                 won = row.winner.value == row.colour.value
-                cells[winner_at] = spreadsheet_safe(player.username if won else cells[0])
-        cells[0] = spreadsheet_safe(cells[0])  # the opponent
-        cells[-1] = spreadsheet_safe(cells[-1])  # the comment
+                opponent = cells[opponent_at]
+                cells[winner_at] = spreadsheet_safe(player.username if won else opponent)
+        cells[opponent_at] = spreadsheet_safe(cells[opponent_at])
+        cells[comment_at] = spreadsheet_safe(cells[comment_at])
         yield cells
 
 
