@@ -160,26 +160,29 @@ class _RawLine:
     player: FilePlayer
 
 
-def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _RawLine | None:
-    body = text.split(";", 1)[0]
-    pin = ""
-    if "|" in body:
-        body, pin = body.split("|", 1)
-        pin = pin.strip()
-        if pin and not _PIN_RE.match(pin):
-            errors.append(
-                RowError(
-                    line,
-                    "pin",
-                    Message(
-                        gettext_noop("'%(pin)s' after '|' is not an EGD PIN (digits)"), pin=pin
-                    ),
-                )
+def _split_pin(line: int, body: str, errors: list[RowError]) -> tuple[str, str] | None:
+    """A player line (its comment cut off) and the EGD PIN after its ``|`` (empty if
+    none); None (reported) when what follows ``|`` is not a PIN."""
+    if "|" not in body:
+        return body, ""
+    body, pin = body.split("|", 1)
+    pin = pin.strip()
+    if pin and not _PIN_RE.match(pin):
+        errors.append(
+            RowError(
+                line,
+                "pin",
+                Message(gettext_noop("'%(pin)s' after '|' is not an EGD PIN (digits)"), pin=pin),
             )
-            return None
-    tokens = body.split()
-    start = 1 if tokens and tokens[0].isdigit() else 0
-    rank_at = next(
+        )
+        return None
+    return body, pin
+
+
+def _rank_at(tokens: Sequence[str], start: int) -> int | None:
+    """Where the rank is among a player line's words: the first after a name that is
+    followed by a country code."""
+    return next(
         (
             index
             for index in range(start + 1, len(tokens) - 1)
@@ -187,6 +190,19 @@ def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _
         ),
         None,
     )
+
+
+def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _RawLine | None:
+    """A player line: place, names, rank, country, club, then the rounds and figures
+    (left in the ``_RawLine`` to be read once every line is), and the PIN after ``|``;
+    None (reported) when it does not read."""
+    split = _split_pin(line, text.split(";", 1)[0], errors)
+    if split is None:
+        return None
+    body, pin = split
+    tokens = body.split()
+    start = 1 if tokens and tokens[0].isdigit() else 0
+    rank_at = _rank_at(tokens, start)
     if rank_at is None:
         errors.append(
             RowError(
@@ -688,53 +704,22 @@ class _Games:
                     self.game(line, other, round_number, result, theirs)
 
     def game(self, line: _Line, other: _Line, round_number: int, mine: _Result, theirs: _Result):
-        def disagree(template: str) -> None:
+        """A game from its two halves (``mine`` on ``line``, ``theirs`` on the
+        opponent's): halves that disagree reported, a forfeit or an unfinished game
+        counted, else its record kept."""
+        problem = _disagreement(mine, theirs)
+        if problem is not None:
             values = {"mine": mine.text, "theirs": theirs.text, "line": other.player.line}
-            self.error(line, round_number, Message(template, **values))
-
-        if mine.forfeit or theirs.forfeit:
-            if mine.forfeit != theirs.forfeit:
-                disagree(
-                    gettext_noop(
-                        "'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on whether the "
-                        "game was forfeited"
-                    )
-                )
-            else:
-                self.forfeits += 1
+            self.error(line, round_number, Message(problem, **values))
             return
-        if (mine.outcome, theirs.outcome) not in (("+", "-"), ("-", "+"), ("=", "="), ("?", "?")):
-            disagree(
-                gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the result")
-            )
+        if mine.forfeit:
+            self.forfeits += 1
             return
         if mine.outcome == "?":
             self.unfinished += 1
             return
-        if mine.colour and theirs.colour and mine.colour == theirs.colour:
-            disagree(
-                gettext_noop(
-                    "'%(mine)s' and '%(theirs)s' (line %(line)s) give both players the same colour"
-                )
-            )
-            return
-        handicaps = {h for h in (mine.handicap, theirs.handicap) if h is not None}
-        if len(handicaps) > 1:
-            disagree(
-                gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the handicap")
-            )
-            return
-        handicap = handicaps.pop() if handicaps else 0
-        if mine.colour:
-            white_is_me = mine.colour == "w"
-        elif theirs.colour:
-            white_is_me = theirs.colour == "b"
-        elif handicap:
-            # No colour given: the weaker player takes the stones (equal ranks: the
-            # player listed first is White).
-            white_is_me = line.player.rank >= other.player.rank
-        else:
-            white_is_me = True  # the player listed first is White
+        handicap = next((h for h in (mine.handicap, theirs.handicap) if h is not None), 0)
+        white_is_me = _white_is_first(line, other, mine, theirs, handicap)
         white, black = (line, other) if white_is_me else (other, line)
         mine_won = {"+": True, "-": False}.get(mine.outcome)
         if mine_won is None:
@@ -755,6 +740,46 @@ class _Games:
         if not (mine.colour or theirs.colour or handicap):
             record = replace(record, colour_given=False)
         self.records.append(record)
+
+
+def _disagreement(mine: _Result, theirs: _Result) -> str | None:
+    """What the two halves of a game disagree on, as a message's template (``mine``,
+    ``theirs``, ``line``); None when they agree. A forfeit and an unfinished game are
+    checked no further than their outcome."""
+    if mine.forfeit or theirs.forfeit:
+        if mine.forfeit != theirs.forfeit:
+            return gettext_noop(
+                "'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on whether the "
+                "game was forfeited"
+            )
+        return None
+    if (mine.outcome, theirs.outcome) not in (("+", "-"), ("-", "+"), ("=", "="), ("?", "?")):
+        return gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the result")
+    if mine.outcome == "?":
+        return None
+    if mine.colour and theirs.colour and mine.colour == theirs.colour:
+        return gettext_noop(
+            "'%(mine)s' and '%(theirs)s' (line %(line)s) give both players the same colour"
+        )
+    handicaps = {h for h in (mine.handicap, theirs.handicap) if h is not None}
+    if len(handicaps) > 1:
+        return gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the handicap")
+    return None
+
+
+def _white_is_first(
+    line: _Line, other: _Line, mine: _Result, theirs: _Result, handicap: int
+) -> bool:
+    """Whether the player of ``line`` was White: as either half's colour says; with
+    none, the weaker player took the stones of a handicap game (equal ranks: the player
+    listed first is White), and the player listed first is White in an even one."""
+    if mine.colour:
+        return mine.colour == "w"
+    if theirs.colour:
+        return theirs.colour == "b"
+    if handicap:
+        return line.player.rank >= other.player.rank
+    return True
 
 
 def _declared(scores: tuple[str, ...], at: int | None) -> int | None:
