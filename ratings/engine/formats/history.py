@@ -141,7 +141,11 @@ def write_history(
     row, made without it: a line is formatted directly from the row, and written a
     few thousand at a time (a writer's call per row was a fifth of the command line's
     time at 200,000 games). A game may come as its :data:`RatedGame`
-    (``base.replay_sides``): its two lines are those of ``rows.game_rows`` of it."""
+    (``base.replay_sides``): its two lines are those of ``rows.game_rows`` of it.
+
+    Longer than 60 lines on purpose: it is the command line's inner loop, and each
+    step split into a function of its own is a call per line of hundreds of thousands
+    (docs/performance.md, "Exact SAGC at float speed, second round")."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HISTORY_COLUMNS)
     integer_values = algorithm.integer_values
