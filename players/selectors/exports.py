@@ -16,9 +16,9 @@ from players.selectors.players import clubs_players
 from players.translated import translated
 from ratings.algorithms import primary_algorithm
 from ratings.engine.base import Algorithm
-from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
+from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo, format_komi
 from ratings.engine.formats.egd import egd_losses, place_columns, write_egd
-from ratings.engine.formats.history import HISTORY_COLUMNS, format_komi, history_cells
+from ratings.engine.formats.history import HISTORY_COLUMNS, history_cells
 from ratings.engine.formats.opengotha import bye_token, write_opengotha
 from ratings.engine.formats.ratinglists import ListedPlayer
 from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI

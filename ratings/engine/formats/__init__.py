@@ -48,6 +48,7 @@ FORMATS = ("egd", "opengotha")
 MAX_PLAYERS = 2000
 MAX_USERNAME_LENGTH = 150
 MAX_CODE_LENGTH = 50
+PIN_RE = re.compile(r"^\d{1,20}$")  # an EGD PIN (and an AGA ID): digits
 
 # Latin letters that Unicode does not decompose into an ASCII letter and an accent.
 _ASCII_LETTERS = str.maketrans(
@@ -293,6 +294,14 @@ def komi_of(text: str) -> Fraction | None:
     except (ValueError, ZeroDivisionError):
         return None
     return komi if komi.denominator in (1, 2) and -50 <= komi <= 50 else None
+
+
+def format_komi(komi: Fraction) -> str:
+    """A komi as the files write it: ``7``, ``6.5``, ``-0.5``."""
+    numerator, denominator = komi.numerator, komi.denominator
+    if denominator == 1:
+        return str(numerator)
+    return str(numerator / denominator)  # what float(komi) is, without its detour
 
 
 def round_date(start: date, end: date, round_number: int, rounds: int) -> date:

@@ -45,10 +45,12 @@ from ..records import (
     Winner,
 )
 from . import (
+    PIN_RE,
     FilePlayer,
     TournamentFile,
     TournamentInfo,
     assign_usernames,
+    format_komi,
     komi_of,
     too_many_players,
     tournament_game,
@@ -65,7 +67,6 @@ _RANK_RE = re.compile(r"^\d{1,2}[kdpKDP]$")
 _BARE_KYU_RE = re.compile(r"^\d{2}$")  # "10" for 10k: old files' two-character rank field
 _COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
 _NUMBER_RE = re.compile(r"^[-+]?\d+([.,]\d+)?½?$")
-_PIN_RE = re.compile(r"^\d{1,20}$")
 _NO_CLUB = ("xxx", "xxxx")
 
 # The points White's result gives, by winner (None: a jigo, half a point).
@@ -167,7 +168,7 @@ def _split_pin(line: int, body: str, errors: list[RowError]) -> tuple[str, str] 
         return body, ""
     body, pin = body.split("|", 1)
     pin = pin.strip()
-    if pin and not _PIN_RE.match(pin):
+    if pin and not PIN_RE.match(pin):
         errors.append(
             RowError(
                 line,
@@ -947,10 +948,6 @@ def _club_field(club: str) -> str:
     return club
 
 
-def _komi_text(komi: Fraction) -> str:
-    return str(komi.numerator) if komi.denominator == 1 else str(float(komi))
-
-
 def round_columns(tournament: TournamentFile) -> dict[int, int]:
     """Each record's round column (by index in ``records``): its round, or for a game
     without a round number the first column where neither player has a game."""
@@ -1229,7 +1226,7 @@ def _header_lines(info: TournamentInfo) -> list[str]:
     lines.append(f"; DT[{info.start.isoformat()},{info.end.isoformat()}]")
     if info.handicap_rule:
         lines.append(f"; HA[{_clean(info.handicap_rule)}]")
-    lines.append(f"; KM[{_komi_text(info.komi)}]")
+    lines.append(f"; KM[{format_komi(info.komi)}]")
     if info.time:
         lines.append(f"; TM[{_clean(info.time)}]")
     if info.comment:
@@ -1280,7 +1277,7 @@ def _player_line(player: FilePlayer, first: str, score_count: int, rounds: list[
     line += "".join(f" {cell:>8}" for cell in rounds)
     # The columns after the rounds (KPMC's NBW and Place), as the file wrote them.
     line += "".join(f" {_clean(token).replace(' ', ''):>5}" for token in player.after_rounds)
-    if _PIN_RE.match(player.pin):
+    if PIN_RE.match(player.pin):
         line += f" |{player.pin}"
     return line
 
@@ -1297,7 +1294,7 @@ def egd_losses(tournament: TournamentFile) -> list[str]:
             pin=player.pin,
         )
         for player in tournament.players
-        if player.pin and not _PIN_RE.match(player.pin)
+        if player.pin and not PIN_RE.match(player.pin)
     ]
     for record in tournament.records:
         expected = info.komi if record.handicap == 0 else DEFAULT_HANDICAP_KOMI
@@ -1312,8 +1309,8 @@ def egd_losses(tournament: TournamentFile) -> list[str]:
                 Message(
                     gettext_noop("%(game)s: komi %(komi)s is written as %(written)s"),
                     game=game,
-                    komi=_komi_text(record.komi),
-                    written=_komi_text(expected),
+                    komi=format_komi(record.komi),
+                    written=format_komi(expected),
                 )
             )
         if record.board_size != info.board_size:

@@ -11,12 +11,12 @@ import functools
 import io
 from collections.abc import Iterable
 from datetime import date
-from fractions import Fraction
 from typing import Protocol
 
 from ..base import Algorithm, HistoryRow, Number, RatedGame, Standing
 from ..ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from ..records import Colour, Status, Winner
+from . import format_komi
 
 HISTORY_COLUMNS = (
     "player",
@@ -49,13 +49,6 @@ def exact_value(value: Number, integer_values: bool) -> int | float:
 def format_value(value: Number, integer_values: bool) -> str:
     """:func:`exact_value` as text (a float's ``repr``: every digit it holds)."""
     return str(exact_value(value, integer_values))
-
-
-def format_komi(komi: Fraction) -> str:
-    numerator, denominator = komi.numerator, komi.denominator
-    if denominator == 1:
-        return str(numerator)
-    return str(numerator / denominator)  # what float(komi) is, without its detour
 
 
 # A history repeats a few thousand dates and a few dozen ranks: their texts are made

@@ -41,11 +41,13 @@ from ..records import (
     Winner,
 )
 from . import (
+    PIN_RE,
     FilePlayer,
     TournamentFile,
     TournamentInfo,
     ascii_text,
     assign_usernames,
+    format_komi,
     komi_of,
     too_many_players,
     tournament_code,
@@ -69,7 +71,6 @@ MAX_BYTES = 10 * 1024 * 1024  # the real files are below 1 MB
 # declared). A bare <!DOCTYPE Tournament SYSTEM "tournament.dtd"> is accepted: older
 # OpenGotha versions write it, and expat never fetches the external DTD.
 _DECLARATION_RE = re.compile(rb"<!ENTITY|<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
-_PIN_RE = re.compile(r"^\d{1,20}$")
 
 RATED_RESULTS = {
     "RESULT_WHITEWINS": Winner.WHITE,
@@ -476,7 +477,7 @@ class _Reader:
             )
             return None
         pin = attributes.get("egfPin", "").strip()
-        if pin and not _PIN_RE.match(pin):
+        if pin and not PIN_RE.match(pin):
             self.error(
                 element,
                 "egfPin",
@@ -499,7 +500,7 @@ class _Reader:
         rating = self.integer(element, "rating", 0) if attributes.get("rating") else None
         # An AGA ID is digits; anything else is written back but matches nobody.
         national_id = attributes.get("agaId", "").strip()
-        if not _PIN_RE.match(national_id):
+        if not PIN_RE.match(national_id):
             national_id = ""
         return FilePlayer(
             number=number,
@@ -1041,10 +1042,6 @@ def _opengotha_criteria(tournament: TournamentFile) -> list[str]:
     ]
 
 
-def _komi_attribute(komi: Fraction) -> str:
-    return str(komi.numerator) if komi.denominator == 1 else f"{float(komi):g}"
-
-
 def _unplayed_games(
     tournament: TournamentFile, played: set[tuple[str, int]]
 ) -> list[tuple[int, str, str, str]]:
@@ -1317,7 +1314,7 @@ def _general_parameters(tournament: TournamentFile) -> dict[str, Any]:
         "endDate": info.end.isoformat(),
         "fischerTime": 10,
         **{**MCMAHON_DEFAULTS, **dict(info.mcmahon)},
-        "komi": _komi_attribute(info.komi),
+        "komi": format_komi(info.komi),
         "location": info.place,
         "name": info.name,
         "nbMovesCanTime": 15,
