@@ -21,7 +21,7 @@ from ratings.engine.formats.egd import egd_losses, place_columns, write_egd
 from ratings.engine.formats.history import HISTORY_COLUMNS, history_cells
 from ratings.engine.formats.opengotha import bye_token, write_opengotha
 from ratings.engine.formats.ratinglists import ListedPlayer
-from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI
+from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI, GameRecord
 from ratings.models import CurrentRating, RatingHistory
 from ratings.selectors import (
     ADJUSTMENT_RECORD_COLUMNS,
@@ -143,7 +143,7 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
         entrant.player_id: _entrant(entrant, country, not changed, places_after)
         for entrant in entrants
     }
-    records = []
+    records: list[GameRecord] = []
     for game in games:
         for player, declared in ((game.white, game.white_rank), (game.black, game.black_rank)):
             if player.pk not in players:
@@ -161,9 +161,25 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
             _("the tournament '%(code)s' has no dates and no games: nothing to export")
             % {"code": tournament.code}
         )
+    info = _export_info(tournament, games, entrants, records, changed, places_after)
+    return TournamentFile(info, list(players.values()), records)
+
+
+def _export_info(
+    tournament: Tournament,
+    games: list[Game],
+    entrants: list[TournamentPlayer],
+    records: list[GameRecord],
+    changed: bool,
+    places_after: dict[int, str],
+) -> TournamentInfo:
+    """The stored tournament's details as a file heads them: its dates (else its games'),
+    the komi of most of its even games, as many rounds as its file or games have, and
+    the file's criteria and columns after the rounds unless a game changed since (then
+    only the places)."""
     even_komi = Counter(record.komi for record in records if record.handicap == 0)
     written_rounds = max((len(entrant.results) for entrant in entrants), default=0)
-    info = TournamentInfo(
+    return TournamentInfo(
         code=tournament.code,
         name=tournament.name or tournament.code,
         start=tournament.start_date or games[0].date,
@@ -183,7 +199,6 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
             tuple(places_after.values()) if changed else tuple(tournament.after_round_names)
         ),
     )
-    return TournamentFile(info, list(players.values()), records)
 
 
 RECORD_SHEET_COLUMNS = HISTORY_COLUMNS[1:]  # the log page's 12 columns
