@@ -3,6 +3,7 @@ dates and entry ranks they refresh."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -470,6 +471,7 @@ def _new_game(game: GameInput, seq: int, user, sheet: RecordSheet | None) -> Gam
 # Every column of a game, as the model defines them (its id aside: the database gives
 # it); game_row gives each by name.
 GAME_COLUMNS = tuple(field.attname for field in Game._meta.concrete_fields if not field.primary_key)
+_IN_GAME_COLUMNS = operator.itemgetter(*GAME_COLUMNS)  # a row's values, in their order
 
 
 def game_row(game: GameInput, seq: int, user, now) -> tuple:
@@ -505,7 +507,7 @@ def game_row(game: GameInput, seq: int, user, now) -> tuple:
         # A game of no sheet (an imported file's) is its tournament's club's.
         "club_id": game.tournament.club_id if game.tournament else None,
     }
-    return tuple(values[column] for column in GAME_COLUMNS)
+    return _IN_GAME_COLUMNS(values)
 
 
 def _touches(game: Game) -> Touch:
