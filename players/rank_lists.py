@@ -53,6 +53,7 @@ from players.resync import (
     parse_rank_list,
 )
 from players.translated import translated
+from ratings.engine.formats.ratinglists import MONTHS
 from ratings.engine.ranks import Rank, RankError, parse_rank
 
 EGD = "EGD rating list"
@@ -175,7 +176,6 @@ def looks_binary(text: str) -> bool:
 # --- EGD rating lists ---------------------------------------------------------------
 
 # "(27 Dec 2018)": English month names, whatever the server's locale.
-MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 _EGD_DATE = re.compile(rf"^\((\d{{1,2}}) ({'|'.join(MONTHS)}) (\d{{4}})\)$")
 _EGD_HEADER = re.compile(r"\bPIN\b.*\bGoR\b")
 _EGD_COLUMNS = "PIN, name, country, club, grade, P&D, GoR, tournaments, last tournament"

@@ -45,7 +45,7 @@ from players.selectors.ratings import StandingOfDay
 from players.web.tournament_cache import kept_for_tournament
 from ratings.algorithms import algorithms
 from ratings.engine.base import Algorithm
-from ratings.engine.output import exact_value
+from ratings.engine.formats.history import exact_value
 from ratings.models import CurrentRating, RatingHistory, RatingSnapshot
 
 # --- values -------------------------------------------------------------------------------
@@ -354,10 +354,10 @@ def _game_json(
     request: HttpRequest, game: Game, url_of: Callable[[int], str] | None = None
 ) -> dict:
     """``url_of`` a game's URL from its id (:func:`_game_urls`), for many games."""
-    values = tuple(
-        getattr(game, name) if "__" not in name else _related(game, name)
+    values = {
+        name: getattr(game, name) if "__" not in name else _related(game, name)
         for name in game_selectors.GAME_JSON_VALUES
-    )
+    }
     return _game_values_json(values, url_of or _game_urls(request))
 
 
@@ -368,33 +368,30 @@ def _related(game: Game, name: str) -> Any:
     return None if related is None else getattr(related, field)
 
 
-def _game_values_json(values: tuple, url_of: Callable[[int], str]) -> dict:
-    """A game's JSON from its ``game_selectors.GAME_JSON_VALUES``: a tournament's
-    thousands of games are read as values, not models."""
-    (pk, seq, day, round_number, white, black, white_rank, black_rank, handicap, komi,
-     winner, status, board_size, time_minutes, code, comment, voided_at,
-     colour_given) = values  # fmt: skip
+def _game_values_json(values: Mapping[str, Any], url_of: Callable[[int], str]) -> dict:
+    """A game's JSON from its ``game_selectors.GAME_JSON_VALUES``, by name: a
+    tournament's thousands of games are read as values, not models."""
     return {
-        "id": pk,
-        "seq": seq,
-        "date": day.isoformat(),
-        "round": round_number,
-        "white": white,
-        "black": black,
-        "white_rank": _rank(white_rank),
-        "black_rank": _rank(black_rank),
-        "handicap": handicap,
-        "komi": float(komi),
-        "winner": winner,
+        "id": values["pk"],
+        "seq": values["seq"],
+        "date": values["date"].isoformat(),
+        "round": values["round"],
+        "white": values["white__username"],
+        "black": values["black__username"],
+        "white_rank": _rank(values["white_rank"]),
+        "black_rank": _rank(values["black_rank"]),
+        "handicap": values["handicap"],
+        "komi": float(values["komi"]),
+        "winner": values["winner"],
         # False: the file gave no colour; white and black are the pair as stored
-        "colour_given": colour_given,
-        "status": status,
-        "board_size": board_size,
-        "time_minutes": time_minutes,
-        "tournament": code,
-        "comment": comment,
-        "void": voided_at is not None,
-        "url": url_of(pk),
+        "colour_given": values["colour_given"],
+        "status": values["status"],
+        "board_size": values["board_size"],
+        "time_minutes": values["time_minutes"],
+        "tournament": values["tournament__code"],
+        "comment": values["comment"],
+        "void": values["voided_at"] is not None,
+        "url": url_of(values["pk"]),
     }
 
 

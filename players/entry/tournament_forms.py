@@ -26,9 +26,9 @@ from django.utils.translation import gettext_lazy, ngettext
 from players.entry.forms import RESERVED_USERNAMES, offer_clubs
 from players.models import Club, Player, Tournament
 from players.selectors.tournaments import tournament_by_code
-from players.services.tournament_files import PlayerMatch, guess_format, tournament_file_problem
+from players.services.tournament_files import PlayerMatch, tournament_file_problem
 from players.services.tournaments import tournament_code_problem
-from ratings.engine.formats import FORMATS, TournamentFile, read_tournament_file
+from ratings.engine.formats import FORMATS, TournamentFile, guess_format, read_tournament_file
 from ratings.engine.records import GameFileError, RowError
 
 MAX_UPLOAD_BYTES = 5 * 1024 * 1024  # real tournament files are below 1 MB

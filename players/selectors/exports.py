@@ -16,11 +16,11 @@ from players.selectors.players import clubs_players
 from players.translated import translated
 from ratings.algorithms import primary_algorithm
 from ratings.engine.base import Algorithm
-from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo
-from ratings.engine.formats.egd import egd_losses, write_egd
+from ratings.engine.formats import FilePlayer, TournamentFile, TournamentInfo, format_komi
+from ratings.engine.formats.egd import egd_losses, place_columns, write_egd
+from ratings.engine.formats.history import HISTORY_COLUMNS, history_cells
 from ratings.engine.formats.opengotha import bye_token, write_opengotha
 from ratings.engine.formats.ratinglists import ListedPlayer
-from ratings.engine.output import HISTORY_COLUMNS, format_komi, history_cells
 from ratings.engine.records import COLUMNS, DEFAULT_EVEN_KOMI, GameRecord
 from ratings.models import CurrentRating, RatingHistory
 from ratings.selectors import (
@@ -62,17 +62,6 @@ def _site_player(player: Player, number: int, rank, country: str) -> FilePlayer:
         rating=player.declared_rating,
         national_id=player.national_id,
     )
-
-
-# Headings of a column after the rounds that repeats the place (KPMC's "Place").
-PLACE_HEADINGS = frozenset({"place", "pl", "plc"})
-
-
-def _places_after_the_rounds(tournament: Tournament, width: int) -> dict[int, str]:
-    """The file's columns after the rounds (``width`` of them) that are places, by their
-    position, with their names (aligned on the last column, as the writer heads them)."""
-    names = ([""] * width + list(tournament.after_round_names))[-width:] if width else []
-    return {index: name for index, name in enumerate(names) if name.lower() in PLACE_HEADINGS}
 
 
 def _entrant(
@@ -149,26 +138,12 @@ def tournament_file(tournament: Tournament, *, country: str = "XX") -> Tournamen
     entrants = list(tournament.entrants.select_related("player").order_by("number"))
     changed = len(stored) > len(games) or any(game.is_corrected for game in games)
     after_width = max((len(entrant.after_rounds) for entrant in entrants), default=0)
-    places_after = _places_after_the_rounds(tournament, after_width)
+    places_after = place_columns(tournament.after_round_names, after_width)
     players: dict[int, FilePlayer] = {
         entrant.player_id: _entrant(entrant, country, not changed, places_after)
         for entrant in entrants
     }
-    records = _records(games, players, country)
-    if not games and not (tournament.start_date and tournament.end_date):
-        raise NotExportable(
-            _("the tournament '%(code)s' has no dates and no games: nothing to export")
-            % {"code": tournament.code}
-        )
-    info = _file_info(tournament, games, records, entrants, changed, places_after)
-    return TournamentFile(info, list(players.values()), records)
-
-
-def _records(games: list[Game], players: dict[int, FilePlayer], country: str) -> list[GameRecord]:
-    """The games as the file writes them, their players' ranks the file's; a player the
-    file does not list (``players``, by player id) is added to it, numbered after the
-    others."""
-    records = []
+    records: list[GameRecord] = []
     for game in games:
         for player, declared in ((game.white, game.white_rank), (game.black, game.black_rank)):
             if player.pk not in players:
@@ -181,20 +156,27 @@ def _records(games: list[Game], players: dict[int, FilePlayer], country: str) ->
                 black_rank=players[game.black_id].rank,
             )
         )
-    return records
+    if not games and not (tournament.start_date and tournament.end_date):
+        raise NotExportable(
+            _("the tournament '%(code)s' has no dates and no games: nothing to export")
+            % {"code": tournament.code}
+        )
+    info = _export_info(tournament, games, entrants, records, changed, places_after)
+    return TournamentFile(info, list(players.values()), records)
 
 
-def _file_info(
+def _export_info(
     tournament: Tournament,
     games: list[Game],
-    records: list[GameRecord],
     entrants: list[TournamentPlayer],
+    records: list[GameRecord],
     changed: bool,
     places_after: dict[int, str],
 ) -> TournamentInfo:
-    """The file's header: the tournament as stored, its dates those of its games when
-    it has none, its komi the most common of its even games; the file's tie-breaker
-    names left out once its games ``changed``."""
+    """The stored tournament's details as a file heads them: its dates (else its games'),
+    the komi of most of its even games, as many rounds as its file or games have, and
+    the file's criteria and columns after the rounds unless a game changed since (then
+    only the places)."""
     even_komi = Counter(record.komi for record in records if record.handicap == 0)
     written_rounds = max((len(entrant.results) for entrant in entrants), default=0)
     return TournamentInfo(
@@ -250,43 +232,45 @@ class _EntryRanks:
         return str(self.ranks[username]) if first else ""
 
 
-def _game_cells(row: tuple, entry: _EntryRanks) -> list:
-    (_id, _seq, day, round_number, white, black, handicap, komi, winner, status, board_size,
-     time_minutes, code, egf_class, comment, white_rank, black_rank) = row  # fmt: skip
+def _game_cells(row, entry: _EntryRanks) -> list:
+    """A game's cells of the game record CSV from its row of ``GAME_CSV_COLUMNS``, read
+    by name."""
+    white, black, code = row.white__username, row.black__username, row.tournament__code
     cells = {
-        "date": day.isoformat(),
+        "date": row.date.isoformat(),
         "white": spreadsheet_safe(white),
         "black": spreadsheet_safe(black),
-        "white_rank": entry.on_row(white, white_rank),
-        "black_rank": entry.on_row(black, black_rank),
-        "handicap": handicap,
-        "komi": format_komi(Fraction(komi)),
-        "winner": winner,
-        "status": status,
-        "board_size": board_size,
+        "white_rank": entry.on_row(white, row.white_rank),
+        "black_rank": entry.on_row(black, row.black_rank),
+        "handicap": row.handicap,
+        "komi": format_komi(Fraction(row.komi)),
+        "winner": row.winner,
+        "status": row.status,
+        "board_size": row.board_size,
         "tournament": spreadsheet_safe(code or ""),
-        "tournament_class": egf_class or "",
-        "round": round_number,
-        "time_minutes": "" if time_minutes is None else time_minutes,
-        "comment": spreadsheet_safe(comment),
+        "tournament_class": row.tournament__egf_class or "",
+        "round": row.round,
+        "time_minutes": "" if row.time_minutes is None else row.time_minutes,
+        "comment": spreadsheet_safe(row.comment),
     }
     return [cells.get(column, "") for column in COLUMNS]
 
 
-def _adjustment_cells(row: tuple, entry: _EntryRanks) -> list:
-    _id, _seq, day, username, new_rank, value, algorithm, comment = row
+def _adjustment_cells(row, entry: _EntryRanks) -> list:
+    """An adjustment's cells from its row of ``ADJUSTMENT_RECORD_COLUMNS``, by name."""
+    username = row.player__username
     # The new rank goes in white_rank. A player whose first row this is starts from it
     # on the command line (SPEC section 2): the adjustment resets them anyway.
     entry.seen.add(username)
     cells = {
-        "date": day.isoformat(),
+        "date": row.date.isoformat(),
         "white": spreadsheet_safe(username),
         "black": spreadsheet_safe(username),
-        "white_rank": str(new_rank),
+        "white_rank": str(row.new_rank),
         "status": "adjustment",
-        "value": "" if value is None else _number(value),
-        "algorithm": algorithm,
-        "comment": spreadsheet_safe(comment),
+        "value": "" if row.value is None else _number(row.value),
+        "algorithm": row.algorithm,
+        "comment": spreadsheet_safe(row.comment),
     }
     return [cells.get(column, "") for column in COLUMNS]
 
@@ -300,17 +284,17 @@ def game_record_rows(selected: GameQuerySet | None = None) -> Iterator[list]:
     games search's games): those games only, no adjustments."""
     entry = _EntryRanks()
     games = (
-        ((row[2], row[3], row[1]), False, row)  # date, round, seq
+        ((row.date, row.round, row.seq), False, row)
         for row in (Game.objects.valid() if selected is None else selected)
         .in_replay_order()
-        .values_list(*GAME_CSV_COLUMNS)
+        .values_list(*GAME_CSV_COLUMNS, named=True)
         .iterator(chunk_size=ROWS_PER_FETCH)
     )
     adjustments = (
-        ((row[2], 0, row[1]), True, row)
+        ((row.date, 0, row.seq), True, row)
         for row in (Adjustment.objects.valid() if selected is None else Adjustment.objects.none())
         .order_by("date", "seq")
-        .values_list(*ADJUSTMENT_RECORD_COLUMNS)
+        .values_list(*ADJUSTMENT_RECORD_COLUMNS, named=True)
         .iterator(chunk_size=ROWS_PER_FETCH)
     )
     yield list(COLUMNS)
@@ -333,6 +317,8 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
     )
     colour_at = RECORD_SHEET_COLUMNS.index("colour")
     winner_at = RECORD_SHEET_COLUMNS.index("winner")
+    opponent_at = RECORD_SHEET_COLUMNS.index("opponent")
+    comment_at = RECORD_SHEET_COLUMNS.index("comment")
     rows = RatingHistory.objects.filter(algorithm=engine.name, player=player)
     for row in history_rows(rows.order_by("position")):
         cells = history_cells(row, engine)[1:]
@@ -341,9 +327,10 @@ def record_sheet_rows(player: Player, engine: Algorithm) -> Iterator[list]:
             # A game row (not an adjustment) has a colour.
             if row.winner is not None and row.colour is not None and row.winner.value in ("W", "B"):
                 won = row.winner.value == row.colour.value
-                cells[winner_at] = spreadsheet_safe(player.username if won else cells[0])
-        cells[0] = spreadsheet_safe(cells[0])  # the opponent
-        cells[-1] = spreadsheet_safe(cells[-1])  # the comment
+                opponent = cells[opponent_at]
+                cells[winner_at] = spreadsheet_safe(player.username if won else opponent)
+        cells[opponent_at] = spreadsheet_safe(cells[opponent_at])
+        cells[comment_at] = spreadsheet_safe(cells[comment_at])
         yield cells
 
 

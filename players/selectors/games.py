@@ -186,7 +186,7 @@ def game_ratings(game: Game, algorithms: Iterable[str]) -> list[RatingHistory]:
     )
 
 
-# A game as the API shows it, in the order ``api._game_values_json`` reads them.
+# A game as the API shows it: the values ``api._game_values_json`` reads, by name.
 GAME_JSON_VALUES = (
     "pk",
     "seq",

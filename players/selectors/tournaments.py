@@ -591,5 +591,5 @@ def tournament_counted(code: str) -> Tournament | None:
 
 
 def tournament_games(tournament: Tournament) -> QuerySet:
-    """The tournament's valid games by round, as ``GAME_JSON_VALUES`` tuples."""
-    return tournament.games.valid().order_by("round", "date", "seq").values_list(*GAME_JSON_VALUES)
+    """The tournament's valid games by round, as dictionaries of ``GAME_JSON_VALUES``."""
+    return tournament.games.valid().order_by("round", "date", "seq").values(*GAME_JSON_VALUES)

@@ -3,6 +3,7 @@ dates and entry ranks they refresh."""
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -474,68 +475,46 @@ def _new_game(game: GameInput, seq: int, user, sheet: RecordSheet | None) -> Gam
     )
 
 
-# The columns game_row gives, in its order: every column of a game.
-GAME_COLUMNS = (
-    "seq",
-    "version",
-    "revision",
-    "date",
-    "created_at",
-    "created_by_id",
-    "voided_at",
-    "voided_by_id",
-    "void_reason",
-    "comment",
-    "round",
-    "white_id",
-    "black_id",
-    "white_rank",
-    "black_rank",
-    "handicap",
-    "komi",
-    "winner",
-    "status",
-    "board_size",
-    "time_minutes",
-    "tournament_id",
-    "record_sheet_id",
-    "colour_given",
-    "club_id",
-)
+# Every column of a game, as the model defines them (its id aside: the database gives
+# it); game_row gives each by name.
+GAME_COLUMNS = tuple(field.attname for field in Game._meta.concrete_fields if not field.primary_key)
+_IN_GAME_COLUMNS = operator.itemgetter(*GAME_COLUMNS)  # a row's values, in their order
 
 
 def game_row(game: GameInput, seq: int, user, now) -> tuple:
-    """What :func:`_new_game` stores, as one row for a ``RowWriter``: a new valid game
-    of no record sheet, entered by ``user`` at ``now``, for its tournament's club (none:
-    the federation's)."""
-    return (
-        seq,
-        1,
-        0,
-        game.date,
-        now,
-        user.pk,
-        None,
-        None,
-        "",
-        game.comment,
-        game.round,
-        game.white.pk,
-        game.black.pk,
-        rank_to_code(game.white_rank) if game.white_rank else None,
-        rank_to_code(game.black_rank) if game.black_rank else None,
-        game.handicap,
-        game.resolved_komi,
-        game.winner,
-        game.status,
-        game.board_size,
-        game.time_minutes,
-        game.tournament.pk if game.tournament else None,
-        None,
-        game.colour_given,
+    """What :func:`_new_game` stores, as one row of ``GAME_COLUMNS`` for a
+    ``RowWriter``: a new valid game of no record sheet, entered by ``user`` at ``now``,
+    for its tournament's club (none: the federation's)."""
+    values = {
+        "seq": seq,
+        "version": 1,
+        "revision": 0,
+        "stored_content": None,
+        "date": game.date,
+        "created_at": now,
+        "created_by_id": user.pk,
+        "voided_at": None,
+        "voided_by_id": None,
+        "void_reason": "",
+        "comment": game.comment,
+        "round": game.round,
+        "white_id": game.white.pk,
+        "black_id": game.black.pk,
+        "white_rank": rank_to_code(game.white_rank) if game.white_rank else None,
+        "black_rank": rank_to_code(game.black_rank) if game.black_rank else None,
+        "handicap": game.handicap,
+        "komi": game.resolved_komi,
+        "winner": game.winner,
+        "status": game.status,
+        "board_size": game.board_size,
+        "time_minutes": game.time_minutes,
+        "tournament_id": game.tournament.pk if game.tournament else None,
+        "record_sheet_id": None,
+        "colour_given": game.colour_given,
         # A game of no sheet (an imported file's) is its tournament's club's.
-        game.tournament.club_id if game.tournament else None,
-    )
+        "club_id": game.tournament.club_id if game.tournament else None,
+    }
+    return _IN_GAME_COLUMNS(values)
 
 
 def _touches(game: Game) -> Touch:

@@ -59,12 +59,6 @@ def tournament_file_problem(data: bytes) -> str | None:
     return None
 
 
-def guess_format(data: bytes) -> str:
-    """``opengotha`` for an XML file, else ``egd``: an h-file never starts with ``<``."""
-    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")
-    return "opengotha" if start.startswith(b"<") else "egd"
-
-
 @dataclass(frozen=True)
 class PlayerMatch:
     """A player of the file and who they are on the site. ``how`` says why they matched

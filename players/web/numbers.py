@@ -1,7 +1,7 @@
 """Numbers as the pages show them, one function per job: a number in the page's
 language (``localized``), a signed change, a value or change as its algorithm shows it,
 a fraction or factor as a short decimal. Pages, CSV and the API decide only the
-precision; files and the API keep the point (``ratings.engine.output``)."""
+precision; files and the API keep the point (``ratings.engine.formats.history``)."""
 
 from __future__ import annotations
 

@@ -22,8 +22,8 @@ from .base import (
     replay_sides,
 )
 from .formats import FORMATS, FilePlayer, read_tournament_file, with_declared_ratings
-from .games_file import read_games, read_players
-from .output import write_history, write_standings
+from .formats.games import read_games, read_players
+from .formats.history import write_history, write_standings
 from .records import GameFile, GameFileError, replay_order, resolve_entries
 
 EXIT_BAD_INPUT = 2

@@ -1,8 +1,10 @@
-"""The game record of SPEC section 2 and its CSV reader.
+"""The game record of SPEC section 2: its columns, its fields and the entry ranks read
+from a history of them.
 
 One format everywhere: the command line, ``manage.py import_games``, the site's
-CSV export and the test fixtures. The reader checks every row and reports every
-bad one (line, column, reason); a file with any bad row yields no games.
+CSV export and the test fixtures. Its reader is ``formats.games``, which checks every
+row and reports every bad one (line, column, reason); a file with any bad row yields
+no games.
 """
 
 from __future__ import annotations

@@ -13,9 +13,9 @@ from fractions import Fraction
 import pytest
 
 from ratings.engine.base import HistoryRow, get_algorithm, registry, replay, replay_sides
+from ratings.engine.formats.games import read_games
+from ratings.engine.formats.history import HISTORY_COLUMNS, history_cells, write_history
 from ratings.engine.frozen import frozen_builder
-from ratings.engine.games_file import read_games
-from ratings.engine.output import HISTORY_COLUMNS, history_cells, write_history
 from ratings.engine.ranks import Rank
 from ratings.engine.records import (
     Colour,

@@ -1,4 +1,5 @@
-"""The game record of SPEC section 2 and its CSV reader (ratings/engine/records.py)."""
+"""The game record of SPEC section 2 (ratings/engine/records.py) and its CSV reader
+(ratings/engine/formats/games.py)."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from fractions import Fraction
 
 import pytest
 
-from ratings.engine.games_file import read_games, read_players
+from ratings.engine.formats.games import read_games, read_players
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import (
+    COLUMNS,
     Entry,
     GameFileError,
     GameRecord,
@@ -379,3 +381,17 @@ def test_rows_read_the_short_way_are_the_records_a_full_parse_gives():
     assert [(record.seq, record.line) for record in short_way] == [
         (seq, seq + 1) for seq in range(1, len(rows) + 1)
     ]
+
+
+def test_every_column_of_the_game_record_csv_is_a_field_of_the_record_by_its_name():
+    fields = {field.name for field in dataclasses.fields(GameRecord)}
+    assert set(COLUMNS) <= fields
+    # The fields no column gives: the entry order, the line and whether colours are known.
+    assert fields - set(COLUMNS) == {"seq", "line", "colour_given"}
+
+
+def test_a_row_is_read_by_its_column_names_whatever_their_order():
+    text = "comment,black,white,winner,date\nfriendly,bob,alice,B,2024-03-01\n"
+    (record,) = read_games(text).records
+    assert (record.date, record.white, record.black) == (date(2024, 3, 1), "alice", "bob")
+    assert (record.winner, record.comment) == (Winner.BLACK, "friendly")

@@ -26,7 +26,7 @@ from ratings.engine.base import (
     sort_standings,
     units,
 )
-from ratings.engine.games_file import read_games
+from ratings.engine.formats.games import read_games
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Entry, GameFileError, GameRecord, Status, Winner
 from ratings.engine.sagc import Sagc, SagcParams, SagcPlayer

@@ -12,7 +12,7 @@ from players.services.base import ConcurrentEditError, DuplicateGamesError, Serv
 from players.services.games import game_correct, game_void, record_sheet_submit
 from players.services.imports import games_import
 from ratings.algorithms import maintained_algorithms
-from ratings.engine.games_file import read_games
+from ratings.engine.formats.games import read_games
 from ratings.engine.ranks import parse_rank
 from ratings.models import RecomputeState
 from tests import factories

@@ -14,7 +14,7 @@ from players.selectors.exports import game_record_rows
 from players.services.games import game_void, record_sheet_submit
 from players.services.imports import ImportResult, games_import
 from ratings.engine.cli import main
-from ratings.engine.games_file import read_games
+from ratings.engine.formats.games import read_games
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RecomputeState
 from ratings.recompute.run import recompute_pending

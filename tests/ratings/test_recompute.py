@@ -15,7 +15,7 @@ from players.models import Game
 from players.services.adjustments import adjustment_apply
 from players.services.games import game_correct, game_void, record_sheet_submit
 from ratings.engine.base import get_algorithm, replay
-from ratings.engine.output import history_cells
+from ratings.engine.formats.history import history_cells
 from ratings.models import (
     Checkpoint,
     CurrentRating,

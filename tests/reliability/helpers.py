@@ -7,7 +7,7 @@ from pathlib import Path
 from django.db import connection
 
 from ratings.engine.base import get_algorithm, replay
-from ratings.engine.output import history_cells
+from ratings.engine.formats.history import history_cells
 from ratings.selectors import player_entries, replay_records, stored_history
 
 

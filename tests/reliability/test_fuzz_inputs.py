@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from players.models import Adjustment, Game, Player
 from ratings.engine.cli import main
-from ratings.engine.games_file import read_games
+from ratings.engine.formats.games import read_games
 from ratings.engine.records import COLUMNS, GameFileError
 from tests import factories
 

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 
 from players.services.base import ServiceError, system_user
 from players.services.imports import games_import
-from ratings.engine.games_file import read_games
+from ratings.engine.formats.games import read_games
 from ratings.engine.records import GameFileError
 
 

@@ -11,7 +11,6 @@ from players.models import Club, Tournament
 from players.services.base import ServiceError
 from players.services.tournament_files import (
     ImportPlan,
-    guess_format,
     plan_tournament_import,
     tournament_file_problem,
     tournament_import,
@@ -19,6 +18,7 @@ from players.services.tournament_files import (
 from ratings.engine.formats import (
     FORMATS,
     TournamentFile,
+    guess_format,
     one_day_warning,
     read_tournament_file,
     tournament_code,

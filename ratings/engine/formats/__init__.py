@@ -1,4 +1,9 @@
-"""Tournament result files: EGD h-files and OpenGotha XML, read into game records.
+"""The field's files, read and written: the game record CSV (:mod:`.games`), the
+history and standings CSV (:mod:`.history`), EGD h-files (:mod:`.egd`), OpenGotha XML
+(:mod:`.opengotha`) and the rating lists OpenGotha reads (:mod:`.ratinglists`).
+
+This module holds what the two tournament formats share: EGD h-files and OpenGotha
+XML, read into game records.
 
 Both readers give a :class:`TournamentFile`: the tournament, its players and its rated
 games as SPEC section 2 records (status ``tournament``, one record per game). A record
@@ -43,6 +48,7 @@ FORMATS = ("egd", "opengotha")
 MAX_PLAYERS = 2000
 MAX_USERNAME_LENGTH = 150
 MAX_CODE_LENGTH = 50
+PIN_RE = re.compile(r"^\d{1,20}$")  # an EGD PIN (and an AGA ID): digits
 
 # Latin letters that Unicode does not decompose into an ASCII letter and an accent.
 _ASCII_LETTERS = str.maketrans(
@@ -290,6 +296,14 @@ def komi_of(text: str) -> Fraction | None:
     return komi if komi.denominator in (1, 2) and -50 <= komi <= 50 else None
 
 
+def format_komi(komi: Fraction) -> str:
+    """A komi as the files write it: ``7``, ``6.5``, ``-0.5``."""
+    numerator, denominator = komi.numerator, komi.denominator
+    if denominator == 1:
+        return str(numerator)
+    return str(numerator / denominator)  # what float(komi) is, without its detour
+
+
 def round_date(start: date, end: date, round_number: int, rounds: int) -> date:
     """The day round ``round_number`` (1..rounds) is dated: the rounds spread evenly over
     the tournament's days, the first on the first day (5 rounds on a weekend: 3 on
@@ -413,6 +427,12 @@ def too_many_players(count: int, source: str) -> GameFileError | None:
         ],
         source,
     )
+
+
+def guess_format(data: bytes) -> str:
+    """``opengotha`` for an XML file, else ``egd``: an h-file never starts with ``<``."""
+    start = data.lstrip(b"\xef\xbb\xbf \t\r\n")
+    return "opengotha" if start.startswith(b"<") else "egd"
 
 
 def read_tournament_file(data: bytes | str, file_format: str, source: str = "") -> TournamentFile:

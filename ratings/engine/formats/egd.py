@@ -45,10 +45,12 @@ from ..records import (
     Winner,
 )
 from . import (
+    PIN_RE,
     FilePlayer,
     TournamentFile,
     TournamentInfo,
     assign_usernames,
+    format_komi,
     komi_of,
     too_many_players,
     tournament_game,
@@ -65,7 +67,6 @@ _RANK_RE = re.compile(r"^\d{1,2}[kdpKDP]$")
 _BARE_KYU_RE = re.compile(r"^\d{2}$")  # "10" for 10k: old files' two-character rank field
 _COUNTRY_RE = re.compile(r"^[A-Za-z]{2}$")
 _NUMBER_RE = re.compile(r"^[-+]?\d+([.,]\d+)?½?$")
-_PIN_RE = re.compile(r"^\d{1,20}$")
 _NO_CLUB = ("xxx", "xxxx")
 
 # The points White's result gives, by winner (None: a jigo, half a point).
@@ -160,26 +161,29 @@ class _RawLine:
     player: FilePlayer
 
 
-def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _RawLine | None:
-    body = text.split(";", 1)[0]
-    pin = ""
-    if "|" in body:
-        body, pin = body.split("|", 1)
-        pin = pin.strip()
-        if pin and not _PIN_RE.match(pin):
-            errors.append(
-                RowError(
-                    line,
-                    "pin",
-                    Message(
-                        gettext_noop("'%(pin)s' after '|' is not an EGD PIN (digits)"), pin=pin
-                    ),
-                )
+def _split_pin(line: int, body: str, errors: list[RowError]) -> tuple[str, str] | None:
+    """A player line (its comment cut off) and the EGD PIN after its ``|`` (empty if
+    none); None (reported) when what follows ``|`` is not a PIN."""
+    if "|" not in body:
+        return body, ""
+    body, pin = body.split("|", 1)
+    pin = pin.strip()
+    if pin and not PIN_RE.match(pin):
+        errors.append(
+            RowError(
+                line,
+                "pin",
+                Message(gettext_noop("'%(pin)s' after '|' is not an EGD PIN (digits)"), pin=pin),
             )
-            return None
-    tokens = body.split()
-    start = 1 if tokens and tokens[0].isdigit() else 0
-    rank_at = next(
+        )
+        return None
+    return body, pin
+
+
+def _rank_at(tokens: Sequence[str], start: int) -> int | None:
+    """Where the rank is among a player line's words: the first after a name that is
+    followed by a country code."""
+    return next(
         (
             index
             for index in range(start + 1, len(tokens) - 1)
@@ -187,6 +191,19 @@ def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _
         ),
         None,
     )
+
+
+def _read_player(line: int, number: int, text: str, errors: list[RowError]) -> _RawLine | None:
+    """A player line: place, names, rank, country, club, then the rounds and figures
+    (left in the ``_RawLine`` to be read once every line is), and the PIN after ``|``;
+    None (reported) when it does not read."""
+    split = _split_pin(line, text.split(";", 1)[0], errors)
+    if split is None:
+        return None
+    body, pin = split
+    tokens = body.split()
+    start = 1 if tokens and tokens[0].isdigit() else 0
+    rank_at = _rank_at(tokens, start)
     if rank_at is None:
         errors.append(
             RowError(
@@ -355,6 +372,17 @@ def _after_round_names(lines: Sequence[str], count: int) -> tuple[str, ...]:
 
 
 # Headings of a column of the players' GoR (KPMC 2021: "Rt"): the rating they declared.
+# Headings of a column after the rounds that repeats the place (KPMC's "Place").
+PLACE_HEADINGS = frozenset({"place", "pl", "plc"})
+
+
+def place_columns(after_round_names: Sequence[str], width: int) -> dict[int, str]:
+    """The columns after the rounds (``width`` of them) that are places, by their
+    position, with their names (aligned on the last column, as the writer heads them)."""
+    names = ([""] * width + list(after_round_names))[-width:] if width else []
+    return {index: name for index, name in enumerate(names) if name.lower() in PLACE_HEADINGS}
+
+
 RATING_COLUMNS = ("Rt", "GoR", "Rating")
 
 # Tie-breaker names of the column heading, longest first: OpenGotha glues them
@@ -677,53 +705,22 @@ class _Games:
                     self.game(line, other, round_number, result, theirs)
 
     def game(self, line: _Line, other: _Line, round_number: int, mine: _Result, theirs: _Result):
-        def disagree(template: str) -> None:
+        """A game from its two halves (``mine`` on ``line``, ``theirs`` on the
+        opponent's): halves that disagree reported, a forfeit or an unfinished game
+        counted, else its record kept."""
+        problem = _disagreement(mine, theirs)
+        if problem is not None:
             values = {"mine": mine.text, "theirs": theirs.text, "line": other.player.line}
-            self.error(line, round_number, Message(template, **values))
-
-        if mine.forfeit or theirs.forfeit:
-            if mine.forfeit != theirs.forfeit:
-                disagree(
-                    gettext_noop(
-                        "'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on whether the "
-                        "game was forfeited"
-                    )
-                )
-            else:
-                self.forfeits += 1
+            self.error(line, round_number, Message(problem, **values))
             return
-        if (mine.outcome, theirs.outcome) not in (("+", "-"), ("-", "+"), ("=", "="), ("?", "?")):
-            disagree(
-                gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the result")
-            )
+        if mine.forfeit:
+            self.forfeits += 1
             return
         if mine.outcome == "?":
             self.unfinished += 1
             return
-        if mine.colour and theirs.colour and mine.colour == theirs.colour:
-            disagree(
-                gettext_noop(
-                    "'%(mine)s' and '%(theirs)s' (line %(line)s) give both players the same colour"
-                )
-            )
-            return
-        handicaps = {h for h in (mine.handicap, theirs.handicap) if h is not None}
-        if len(handicaps) > 1:
-            disagree(
-                gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the handicap")
-            )
-            return
-        handicap = handicaps.pop() if handicaps else 0
-        if mine.colour:
-            white_is_me = mine.colour == "w"
-        elif theirs.colour:
-            white_is_me = theirs.colour == "b"
-        elif handicap:
-            # No colour given: the weaker player takes the stones (equal ranks: the
-            # player listed first is White).
-            white_is_me = line.player.rank >= other.player.rank
-        else:
-            white_is_me = True  # the player listed first is White
+        handicap = next((h for h in (mine.handicap, theirs.handicap) if h is not None), 0)
+        white_is_me = _white_is_first(line, other, mine, theirs, handicap)
         white, black = (line, other) if white_is_me else (other, line)
         mine_won = {"+": True, "-": False}.get(mine.outcome)
         if mine_won is None:
@@ -744,6 +741,46 @@ class _Games:
         if not (mine.colour or theirs.colour or handicap):
             record = replace(record, colour_given=False)
         self.records.append(record)
+
+
+def _disagreement(mine: _Result, theirs: _Result) -> str | None:
+    """What the two halves of a game disagree on, as a message's template (``mine``,
+    ``theirs``, ``line``); None when they agree. A forfeit and an unfinished game are
+    checked no further than their outcome."""
+    if mine.forfeit or theirs.forfeit:
+        if mine.forfeit != theirs.forfeit:
+            return gettext_noop(
+                "'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on whether the "
+                "game was forfeited"
+            )
+        return None
+    if (mine.outcome, theirs.outcome) not in (("+", "-"), ("-", "+"), ("=", "="), ("?", "?")):
+        return gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the result")
+    if mine.outcome == "?":
+        return None
+    if mine.colour and theirs.colour and mine.colour == theirs.colour:
+        return gettext_noop(
+            "'%(mine)s' and '%(theirs)s' (line %(line)s) give both players the same colour"
+        )
+    handicaps = {h for h in (mine.handicap, theirs.handicap) if h is not None}
+    if len(handicaps) > 1:
+        return gettext_noop("'%(mine)s' and '%(theirs)s' (line %(line)s) disagree on the handicap")
+    return None
+
+
+def _white_is_first(
+    line: _Line, other: _Line, mine: _Result, theirs: _Result, handicap: int
+) -> bool:
+    """Whether the player of ``line`` was White: as either half's colour says; with
+    none, the weaker player took the stones of a handicap game (equal ranks: the player
+    listed first is White), and the player listed first is White in an even one."""
+    if mine.colour:
+        return mine.colour == "w"
+    if theirs.colour:
+        return theirs.colour == "b"
+    if handicap:
+        return line.player.rank >= other.player.rank
+    return True
 
 
 def _declared(scores: tuple[str, ...], at: int | None) -> int | None:
@@ -909,10 +946,6 @@ def _club_field(club: str) -> str:
     if not club or _is_result(club) or _NUMBER_RE.match(club):
         return "xxxx"
     return club
-
-
-def _komi_text(komi: Fraction) -> str:
-    return str(komi.numerator) if komi.denominator == 1 else str(float(komi))
 
 
 def round_columns(tournament: TournamentFile) -> dict[int, int]:
@@ -1193,7 +1226,7 @@ def _header_lines(info: TournamentInfo) -> list[str]:
     lines.append(f"; DT[{info.start.isoformat()},{info.end.isoformat()}]")
     if info.handicap_rule:
         lines.append(f"; HA[{_clean(info.handicap_rule)}]")
-    lines.append(f"; KM[{_komi_text(info.komi)}]")
+    lines.append(f"; KM[{format_komi(info.komi)}]")
     if info.time:
         lines.append(f"; TM[{_clean(info.time)}]")
     if info.comment:
@@ -1244,7 +1277,7 @@ def _player_line(player: FilePlayer, first: str, score_count: int, rounds: list[
     line += "".join(f" {cell:>8}" for cell in rounds)
     # The columns after the rounds (KPMC's NBW and Place), as the file wrote them.
     line += "".join(f" {_clean(token).replace(' ', ''):>5}" for token in player.after_rounds)
-    if _PIN_RE.match(player.pin):
+    if PIN_RE.match(player.pin):
         line += f" |{player.pin}"
     return line
 
@@ -1261,7 +1294,7 @@ def egd_losses(tournament: TournamentFile) -> list[str]:
             pin=player.pin,
         )
         for player in tournament.players
-        if player.pin and not _PIN_RE.match(player.pin)
+        if player.pin and not PIN_RE.match(player.pin)
     ]
     for record in tournament.records:
         expected = info.komi if record.handicap == 0 else DEFAULT_HANDICAP_KOMI
@@ -1276,8 +1309,8 @@ def egd_losses(tournament: TournamentFile) -> list[str]:
                 Message(
                     gettext_noop("%(game)s: komi %(komi)s is written as %(written)s"),
                     game=game,
-                    komi=_komi_text(record.komi),
-                    written=_komi_text(expected),
+                    komi=format_komi(record.komi),
+                    written=format_komi(expected),
                 )
             )
         if record.board_size != info.board_size:

@@ -32,19 +32,22 @@ from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
 from ..messages import Message, gettext_noop
-from ..ranks import RankError, parse_rank
+from ..ranks import Rank, RankError, parse_rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
     GameFileError,
+    GameRecord,
     RowError,
     Winner,
 )
 from . import (
+    PIN_RE,
     FilePlayer,
     TournamentFile,
     TournamentInfo,
     ascii_text,
     assign_usernames,
+    format_komi,
     komi_of,
     too_many_players,
     tournament_code,
@@ -68,7 +71,6 @@ MAX_BYTES = 10 * 1024 * 1024  # the real files are below 1 MB
 # declared). A bare <!DOCTYPE Tournament SYSTEM "tournament.dtd"> is accepted: older
 # OpenGotha versions write it, and expat never fetches the external DTD.
 _DECLARATION_RE = re.compile(rb"<!ENTITY|<!DOCTYPE[^>\[]*\[", re.IGNORECASE)
-_PIN_RE = re.compile(r"^\d{1,20}$")
 
 RATED_RESULTS = {
     "RESULT_WHITEWINS": Winner.WHITE,
@@ -142,12 +144,44 @@ class _Refused(Exception):
     """A declaration the reader does not accept (raised from inside expat)."""
 
 
+def _file_error(source: str, line: int, column: str, message: Message) -> GameFileError:
+    return GameFileError([RowError(line, column, message)], source)
+
+
 def _elements(data: bytes | str, source: str) -> list[_Element]:
+    """The file's elements in document order, each with its line and its parent's tag;
+    a file that is not well-formed XML, declares entities or names an encoding Python
+    cannot read is refused (:class:`GameFileError`)."""
     raw = data.encode("utf-8") if isinstance(data, str) else data
     found = _DECLARATION_RE.search(raw)
     if found:
         line = raw.count(b"\n", 0, found.start()) + 1
-        raise GameFileError([RowError(line, "DOCTYPE", Message(_REFUSED))], source)
+        raise _file_error(source, line, "DOCTYPE", Message(_REFUSED))
+    parser, elements = _recording_parser()
+    try:
+        parser.Parse(data, True)
+    except expat.ExpatError as error:
+        problem = expat.ErrorString(error.code)
+        not_xml = Message(gettext_noop("not well-formed XML: %(problem)s"), problem=problem)
+        raise _file_error(source, error.lineno, "", not_xml) from None
+    except _Refused:
+        line = parser.CurrentLineNumber
+        raise _file_error(source, line, "DOCTYPE", Message(_REFUSED)) from None
+    except (LookupError, ValueError) as error:
+        # expat asks Python's codecs for an encoding it does not know itself: an
+        # unknown name (encoding="x-klingon"), a multi-byte one expat cannot use (utf-7)
+        # or bytes that encoding cannot decode.
+        unreadable = Message(
+            gettext_noop("the XML declaration's encoding cannot be read: %(problem)s"),
+            problem=str(error),
+        )
+        raise _file_error(source, 1, "encoding", unreadable) from None
+    return elements
+
+
+def _recording_parser() -> tuple[expat.XMLParserType, list[_Element]]:
+    """An expat parser that records each element it starts in the list it comes with,
+    and refuses entity declarations (raising :class:`_Refused` from inside expat)."""
     parser = expat.ParserCreate()
     elements: list[_Element] = []
     stack: list[str] = []
@@ -171,43 +205,7 @@ def _elements(data: bytes | str, source: str) -> list[_Element]:
     parser.EndElementHandler = end
     parser.StartDoctypeDeclHandler = doctype
     parser.EntityDeclHandler = entity
-    try:
-        parser.Parse(data, True)
-    except expat.ExpatError as error:
-        raise GameFileError(
-            [
-                RowError(
-                    error.lineno,
-                    "",
-                    Message(
-                        gettext_noop("not well-formed XML: %(problem)s"),
-                        problem=expat.ErrorString(error.code),
-                    ),
-                )
-            ],
-            source,
-        ) from None
-    except _Refused:
-        line = parser.CurrentLineNumber
-        raise GameFileError([RowError(line, "DOCTYPE", Message(_REFUSED))], source) from None
-    except (LookupError, ValueError) as error:
-        # expat asks Python's codecs for an encoding it does not know itself: an
-        # unknown name (encoding="x-klingon"), a multi-byte one expat cannot use (utf-7)
-        # or bytes that encoding cannot decode.
-        raise GameFileError(
-            [
-                RowError(
-                    1,
-                    "encoding",
-                    Message(
-                        gettext_noop("the XML declaration's encoding cannot be read: %(problem)s"),
-                        problem=str(error),
-                    ),
-                )
-            ],
-            source,
-        ) from None
-    return elements
+    return parser, elements
 
 
 class _Reader:
@@ -261,6 +259,7 @@ class _Reader:
             return None
 
     def info(self) -> TournamentInfo | None:
+        """The tournament from its GeneralParameterSet, or None (reported)."""
         general = self.one("GeneralParameterSet")
         if general is None:
             root = self.elements[0]
@@ -272,15 +271,29 @@ class _Reader:
                 ),
             )
             return None
-        attributes = general.attributes
-        name = attributes.get("name", "").strip()
-        code = tournament_code(attributes.get("shortName", "")) or tournament_code(name)
+        name = general.attributes.get("name", "").strip()
+        code = self._code(general, name)
+        start, end = self._dates(general)
+        komi = self._komi(general)
+        size = self._board_size(general)
+        rounds = self.integer(general, "numberOfRounds", 0) or 0
+        handicap = self.one("HandicapParameterSet")
+        correction = self.integer(handicap, "hdCorrection", 0) if handicap else 0
+        if not code or start is None or end is None or end < start or komi is None:
+            return None
+        return self._info(general, code, name, start, end, komi, size, rounds, correction or 0)
+
+    def _code(self, general: _Element, name: str) -> str:
+        code = tournament_code(general.attributes.get("shortName", "")) or tournament_code(name)
         if not code:
             self.error(
                 general,
                 "shortName",
                 Message(gettext_noop("neither a shortName nor a name to go by")),
             )
+        return code
+
+    def _dates(self, general: _Element) -> tuple[date | None, date | None]:
         start, end = self.day(general, "beginDate"), self.day(general, "endDate")
         if start and end and end < start:
             self.error(
@@ -292,7 +305,10 @@ class _Reader:
                     start=start,
                 ),
             )
-        text = attributes.get("komi", "").strip()
+        return start, end
+
+    def _komi(self, general: _Element) -> Fraction | None:
+        text = general.attributes.get("komi", "").strip()
         komi = komi_of(text) if text else DEFAULT_EVEN_KOMI
         if komi is None:
             self.error(
@@ -300,6 +316,9 @@ class _Reader:
                 "komi",
                 Message(gettext_noop("'%(text)s' is not a komi (a multiple of 0.5)"), text=text),
             )
+        return komi
+
+    def _board_size(self, general: _Element) -> int | None:
         size = self.integer(general, "size", 19)
         if size not in (9, 13, 19):
             self.error(
@@ -307,11 +326,23 @@ class _Reader:
                 "size",
                 Message(gettext_noop("%(size)s is not a board size (9, 13 or 19)"), size=size),
             )
-        rounds = self.integer(general, "numberOfRounds", 0) or 0
-        handicap = self.one("HandicapParameterSet")
-        correction = self.integer(handicap, "hdCorrection", 0) if handicap else 0
-        if not code or start is None or end is None or end < start or komi is None:
-            return None
+        return size
+
+    def _info(
+        self,
+        general: _Element,
+        code: str,
+        name: str,
+        start: date,
+        end: date,
+        komi: Fraction,
+        size: int | None,
+        rounds: int,
+        correction: int,
+    ) -> TournamentInfo:
+        """The tournament of checked parameters, with its placement criteria, time
+        control and class, and the McMahon parameters to write back."""
+        attributes = general.attributes
         criteria = tuple(
             element.attributes.get("name", "").strip()
             for element in sorted(
@@ -407,77 +438,85 @@ class _Reader:
         players: list[FilePlayer] = []
         keys: dict[str, int] = {}
         for element in self.all("Player", "Players"):
-            attributes = element.attributes
-            surname = attributes.get("name", "").strip()
-            given_name = attributes.get("firstName", "").strip()
-            if not surname:
-                self.error(element, "name", Message(gettext_noop("a player needs a name")))
+            identity = self._identity(element, keys)
+            if identity is None:
                 continue
-            rank_text = attributes.get("rank", "").strip() or attributes.get("grade", "").strip()
-            try:
-                rank = parse_rank(rank_text)
-            except RankError as error:
-                self.error(
-                    element,
-                    "rank",
-                    Message(
-                        gettext_noop("%(name)s: %(problem)s"),
-                        name=f"{surname} {given_name}",
-                        problem=error.message,
-                    ),
-                )
-                continue
-            pin = attributes.get("egfPin", "").strip()
-            if pin and not _PIN_RE.match(pin):
-                self.error(
-                    element,
-                    "egfPin",
-                    Message(gettext_noop("'%(pin)s' is not an EGD PIN (digits)"), pin=pin),
-                )
-                continue
-            key = (surname + given_name).replace(" ", "").upper()
-            if key in keys:
-                self.error(
-                    element,
-                    "name",
-                    Message(
-                        gettext_noop("'%(name)s' is listed twice"), name=f"{surname} {given_name}"
-                    ),
-                )
-                continue
+            key, rank = identity
             number = len(players) + 1
             keys[key] = number
-            flags = attributes.get("participating", "")
+            flags = element.attributes.get("participating", "")
             self.absent.update(
                 (number, round_number)
                 for round_number, flag in enumerate(flags, start=1)
                 if flag == "0"
             )
-            rating = self.integer(element, "rating", 0) if attributes.get("rating") else None
-            # An AGA ID is digits; anything else is written back but matches nobody.
-            national_id = attributes.get("agaId", "").strip()
-            if not _PIN_RE.match(national_id):
-                national_id = ""
-            players.append(
-                FilePlayer(
-                    number=number,
-                    surname=_read_name(surname),
-                    given_name=_read_name(given_name),
-                    rank=rank,
-                    country=attributes.get("country", "").strip().upper(),
-                    club=attributes.get("club", "").strip(),
-                    pin=pin,
-                    rating=rating,
-                    line=element.line,
-                    mcmahon_correction=self.integer(element, "smmsCorrection", 0) or 0,
-                    national_id=national_id,
-                    rating_origin=attributes.get("ratingOrigin", "").strip(),
-                    written=tuple(
-                        (name, attributes[name]) for name in WRITTEN_BACK if name in attributes
-                    ),
-                )
-            )
+            players.append(self._player(element, number, rank))
         return players, keys
+
+    def _identity(self, element: _Element, keys: dict[str, int]) -> tuple[str, Rank] | None:
+        """A Player's OpenGotha key and rank, or None (reported: no name, a rank or PIN
+        that does not read, a key listed before)."""
+        attributes = element.attributes
+        surname = attributes.get("name", "").strip()
+        given_name = attributes.get("firstName", "").strip()
+        if not surname:
+            self.error(element, "name", Message(gettext_noop("a player needs a name")))
+            return None
+        rank_text = attributes.get("rank", "").strip() or attributes.get("grade", "").strip()
+        try:
+            rank = parse_rank(rank_text)
+        except RankError as error:
+            self.error(
+                element,
+                "rank",
+                Message(
+                    gettext_noop("%(name)s: %(problem)s"),
+                    name=f"{surname} {given_name}",
+                    problem=error.message,
+                ),
+            )
+            return None
+        pin = attributes.get("egfPin", "").strip()
+        if pin and not PIN_RE.match(pin):
+            self.error(
+                element,
+                "egfPin",
+                Message(gettext_noop("'%(pin)s' is not an EGD PIN (digits)"), pin=pin),
+            )
+            return None
+        key = (surname + given_name).replace(" ", "").upper()
+        if key in keys:
+            self.error(
+                element,
+                "name",
+                Message(gettext_noop("'%(name)s' is listed twice"), name=f"{surname} {given_name}"),
+            )
+            return None
+        return key, rank
+
+    def _player(self, element: _Element, number: int, rank: Rank) -> FilePlayer:
+        """The Player (its identity checked) as the file lists them."""
+        attributes = element.attributes
+        rating = self.integer(element, "rating", 0) if attributes.get("rating") else None
+        # An AGA ID is digits; anything else is written back but matches nobody.
+        national_id = attributes.get("agaId", "").strip()
+        if not PIN_RE.match(national_id):
+            national_id = ""
+        return FilePlayer(
+            number=number,
+            surname=_read_name(attributes.get("name", "")),
+            given_name=_read_name(attributes.get("firstName", "")),
+            rank=rank,
+            country=attributes.get("country", "").strip().upper(),
+            club=attributes.get("club", "").strip(),
+            pin=attributes.get("egfPin", "").strip(),
+            rating=rating,
+            line=element.line,
+            mcmahon_correction=self.integer(element, "smmsCorrection", 0) or 0,
+            national_id=national_id,
+            rating_origin=attributes.get("ratingOrigin", "").strip(),
+            written=tuple((name, attributes[name]) for name in WRITTEN_BACK if name in attributes),
+        )
 
     def byes(self, keys: dict[str, int]) -> set[tuple[int, int]]:
         """(player, round) of each ByePlayer (a bye: no game, the bye's points)."""
@@ -511,56 +550,87 @@ def _player_number(keys: dict[str, int], key: str) -> int | None:
 def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
     """Read an OpenGotha XML tournament file. Raises :class:`GameFileError` listing every
     problem with its line; nothing of a file with a problem is to be used."""
-    size = len(data.encode("utf-8") if isinstance(data, str) else data)
-    if size > MAX_BYTES:
-        raise GameFileError(
-            [
-                RowError(
-                    0,
-                    "",
-                    Message(
-                        gettext_noop("the file has %(size)s bytes; the limit is %(limit)s"),
-                        size=size,
-                        limit=MAX_BYTES,
-                    ),
-                )
-            ],
-            source,
-        )
-    refused = too_many_players(
-        len(re.findall(rb"<Player[\s/>]", data.encode("utf-8") if isinstance(data, str) else data)),
-        source,
-    )
-    if refused:
-        raise refused
-    elements = _elements(data, source)
+    _refuse_oversized(data, source)
+    elements = _tournament_elements(data, source)
     errors: list[RowError] = []
-    if not elements or elements[0].tag != "Tournament":
-        line = elements[0].line if elements else 1
-        raise GameFileError(
-            [
-                RowError(
-                    line,
-                    "",
-                    Message(
-                        gettext_noop("not an OpenGotha file: the root element is not <Tournament>")
-                    ),
-                )
-            ],
-            source,
-        )
     reader = _Reader(elements, errors)
     info = reader.info()
     players, keys = reader.players()
     players = assign_usernames(players)
     byes = reader.byes(keys)
     basic_time = reader.basic_time()
-    games = reader.all("Game", "Games")
+    results = _results(reader, keys, players)
+    if errors or info is None:
+        raise GameFileError(errors, source)
+    rounds = max([info.rounds, *(game[0] for game in results.rated)])
+    info = replace(info, rounds=rounds)
+    players, info = _standings(info, players, results.pairings, byes, reader.absent)
+    records = _records(info, players, results.rated, basic_time)
+    return TournamentFile(info, players, records, results.notes())
+
+
+def _refuse_oversized(data: bytes | str, source: str) -> None:
+    """Refuse a file above ``MAX_BYTES`` or of more players than a tournament has,
+    before it is parsed."""
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    size = len(raw)
+    if size > MAX_BYTES:
+        too_big = Message(
+            gettext_noop("the file has %(size)s bytes; the limit is %(limit)s"),
+            size=size,
+            limit=MAX_BYTES,
+        )
+        raise _file_error(source, 0, "", too_big)
+    refused = too_many_players(len(re.findall(rb"<Player[\s/>]", raw)), source)
+    if refused:
+        raise refused
+
+
+def _tournament_elements(data: bytes | str, source: str) -> list[_Element]:
+    """The file's elements, refused unless the root is an OpenGotha ``<Tournament>``."""
+    elements = _elements(data, source)
+    if not elements or elements[0].tag != "Tournament":
+        line = elements[0].line if elements else 1
+        not_opengotha = Message(
+            gettext_noop("not an OpenGotha file: the root element is not <Tournament>")
+        )
+        raise _file_error(source, line, "", not_opengotha)
+    return elements
+
+
+# A game to rate: (round, table, position in the file, element, white, black, handicap,
+# winner, known colour); sorted, the first three are the replay order.
+_RatedGame = tuple[int, int, int, _Element, int, int, int, Winner, bool]
+
+
+@dataclass
+class _Results:
+    """The file's games read: those to rate, each player's opponent, colour, handicap
+    and result by (round, player), and the counts of games not rated."""
+
+    rated: list[_RatedGame]
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]]
+    forfeits: int = 0
+    no_result: int = 0
+    not_played: int = 0
+
+    def notes(self) -> list[str]:
+        notes = []
+        if self.forfeits:
+            notes.append(f"{self.forfeits} games won or lost by forfeit (*_BYDEF) not rated")
+        if self.no_result:
+            notes.append(f"{self.no_result} games where both won or both lost not rated")
+        if self.not_played:
+            notes.append(f"{self.not_played} games without a result yet (RESULT_UNKNOWN) not rated")
+        return notes
+
+
+def _results(reader: _Reader, keys: dict[str, int], players: list[FilePlayer]) -> _Results:
+    """Every Game of the file, checked (a player paired twice in a round, a result
+    OpenGotha does not write: reported), sorted into rated and not."""
     played: dict[tuple[int, int], int] = {}  # (player, round) -> line of its game
-    rated: list[tuple[int, int, int, _Element, int, int, int, Winner, bool]] = []
-    forfeits = no_result = not_played = 0
-    pairings: dict[tuple[int, int], tuple[int, str, int, str]] = {}
-    for index, element in enumerate(games):
+    results = _Results([], {})
+    for index, element in enumerate(reader.all("Game", "Games")):
         game = reader.game(element, keys)
         if game is None:
             continue
@@ -576,27 +646,32 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
             continue
         played[white, round_number] = played[black, round_number] = element.line
         if result in FORFEITS:
-            forfeits += 1
+            results.forfeits += 1
         elif result in NO_RESULT:
-            no_result += 1
+            results.no_result += 1
         elif result == NOT_PLAYED:
-            not_played += 1
+            results.not_played += 1
         elif result in RATED_RESULTS:
             winner = RATED_RESULTS[result]
-            rated.append(
+            results.rated.append(
                 (round_number, table, index, element, white, black, handicap, winner, known_colour)
             )
         else:
             reader.error(element, "result", f"'{result}' is not an OpenGotha result")
             continue
-        pairings[round_number, white] = (black, "w", handicap, result)
-        pairings[round_number, black] = (white, "b", handicap, result)
-    if errors or info is None:
-        raise GameFileError(errors, source)
-    rounds = max([info.rounds, *(game[0] for game in rated)])
-    info = replace(info, rounds=rounds)
-    players, info = _standings(info, players, pairings, byes, reader.absent)
-    records = [
+        results.pairings[round_number, white] = (black, "w", handicap, result)
+        results.pairings[round_number, black] = (white, "b", handicap, result)
+    return results
+
+
+def _records(
+    info: TournamentInfo,
+    players: list[FilePlayer],
+    rated: list[_RatedGame],
+    basic_time: Fraction | None,
+) -> list[GameRecord]:
+    """The rated games as records, in replay order (round, table, place in the file)."""
+    return [
         replace(
             tournament_game(
                 info,
@@ -616,14 +691,6 @@ def read_opengotha(data: bytes | str, source: str = "") -> TournamentFile:
             enumerate(sorted(rated, key=lambda game: game[:3]), start=1)
         )
     ]
-    notes = []
-    if forfeits:
-        notes.append(f"{forfeits} games won or lost by forfeit (*_BYDEF) not rated")
-    if no_result:
-        notes.append(f"{no_result} games where both won or both lost not rated")
-    if not_played:
-        notes.append(f"{not_played} games without a result yet (RESULT_UNKNOWN) not rated")
-    return TournamentFile(info, players, records, notes)
 
 
 # (points of the player named first, of the other), by OpenGotha result, White first.
@@ -695,6 +762,47 @@ def bye_token(info: TournamentInfo) -> str:
     return {2: "0+", 1: "0="}.get(value, "0-")
 
 
+def _mcmahon_bounds(info: TournamentInfo) -> tuple[int, int, int]:
+    """The McMahon zero, floor and bar as OpenGotha's numbers of ranks (its defaults
+    where a rank does not read)."""
+    parameters = {**MCMAHON_DEFAULTS, **dict(info.mcmahon)}
+    try:
+        zero, floor, bar = (
+            _rank_value(parameters[key]) for key in ("genMMZero", "genMMFloor", "genMMBar")
+        )
+    except RankError:
+        return -30, -30, 8
+    return zero, floor, bar
+
+
+def _round_of(
+    number: int,
+    round_number: int,
+    players: list[FilePlayer],
+    pairings: dict[tuple[int, int], tuple[int, str, int, str]],
+    byes: set[tuple[int, int]],
+    absent: set[tuple[int, int]],
+    absence: str,
+) -> tuple[str, GothaRound[str]]:
+    """A player's round as OpenGotha's h-file writes it, and as it scores it: a game,
+    a bye, an absence (``absence`` its token) or not paired."""
+    if (round_number, number) in pairings:
+        opponent, colour, handicap, result = pairings[round_number, number]
+        token, points = _token(opponent, colour, handicap, result)
+        return token, GothaRound(
+            "game",
+            players[opponent - 1].username,
+            int(points * 2),
+            handicap if colour == "w" else -handicap,
+            by_default=result.endswith("_BYDEF"),
+        )
+    if (number, round_number) in byes:
+        return "0+", GothaRound("bye")
+    if (number, round_number) in absent:
+        return absence, GothaRound("absent")
+    return "0-", GothaRound("free")
+
+
 def _standings(
     info: TournamentInfo,
     players: list[FilePlayer],
@@ -705,47 +813,23 @@ def _standings(
     """The players with each round as OpenGotha's h-file writes it and their place and
     scores by the file's placement criteria, scored as OpenGotha scores them
     (:func:`.standings.gotha_placed`; OpenGotha keeps no standings: it computes them)."""
-    parameters = {**MCMAHON_DEFAULTS, **dict(info.mcmahon)}
     criteria = info.score_names or MCMAHON_CRITERIA
     rules, _score = _rules(info)
     absence = absent_token(info)
-    try:
-        zero, floor, bar = (
-            _rank_value(parameters[key]) for key in ("genMMZero", "genMMFloor", "genMMBar")
-        )
-    except RankError:
-        zero, floor, bar = -30, -30, 8
+    zero, floor, bar = _mcmahon_bounds(info)
     rounds: dict[str, list[GothaRound[str]]] = {}
     tokens: dict[int, list[str]] = {}
     start: dict[str, int] = {}
     for player in players:
-        number = player.number
         played, written = [], []
         for round_number in range(1, info.rounds + 1):
-            if (round_number, number) in pairings:
-                opponent, colour, handicap, result = pairings[round_number, number]
-                token, points = _token(opponent, colour, handicap, result)
-                played.append(
-                    GothaRound(
-                        "game",
-                        players[opponent - 1].username,
-                        int(points * 2),
-                        handicap if colour == "w" else -handicap,
-                        by_default=result.endswith("_BYDEF"),
-                    )
-                )
-            elif (number, round_number) in byes:
-                token = "0+"
-                played.append(GothaRound("bye"))
-            elif (number, round_number) in absent:
-                token = absence
-                played.append(GothaRound("absent"))
-            else:
-                token = "0-"
-                played.append(GothaRound("free"))
+            token, gotha_round = _round_of(
+                player.number, round_number, players, pairings, byes, absent, absence
+            )
+            played.append(gotha_round)
             written.append(token)
         rounds[player.username] = played
-        tokens[number] = written
+        tokens[player.number] = written
         smms = min(max(player.rank.stones, floor), bar) - zero
         start[player.username] = smms + player.mcmahon_correction
     placed = gotha_placed(
@@ -956,10 +1040,6 @@ def _opengotha_criteria(tournament: TournamentFile) -> list[str]:
         "SOSM",
         "SOSOSM",
     ]
-
-
-def _komi_attribute(komi: Fraction) -> str:
-    return str(komi.numerator) if komi.denominator == 1 else f"{float(komi):g}"
 
 
 def _unplayed_games(
@@ -1234,7 +1314,7 @@ def _general_parameters(tournament: TournamentFile) -> dict[str, Any]:
         "endDate": info.end.isoformat(),
         "fischerTime": 10,
         **{**MCMAHON_DEFAULTS, **dict(info.mcmahon)},
-        "komi": _komi_attribute(info.komi),
+        "komi": format_komi(info.komi),
         "location": info.place,
         "name": info.name,
         "nbMovesCanTime": 15,

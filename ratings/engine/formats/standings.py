@@ -113,6 +113,34 @@ def place_players(
         *{one.points.denominator for played in rounds.values() for one in played},
         *{value.denominator for value in start.values()},
     )
+    values = _scaled_sums(rounds, start, scale, criteria)
+    sums = [values[CRITERIA[c][0]] for c in criteria]
+    # the scaled sums order and tie the players as the fractions would
+    order_key = {name: tuple(summed[name] for summed, _ in sums) for name in rounds}
+    fractions: dict[tuple[int, int], Fraction] = {}  # a few distinct values, made once each
+
+    def fraction(numerator: int, denominator: int) -> Fraction:
+        key = (numerator, denominator)
+        if key not in fractions:
+            fractions[key] = Fraction(numerator, denominator)
+        return fractions[key]
+
+    scores = {
+        name: tuple(fraction(summed[name], denominator) for summed, denominator in sums)
+        for name in rounds
+    }
+    return _ranked(scores, order, order_key)
+
+
+def _scaled_sums(
+    rounds: Mapping[PlayerKey, Sequence[Round]],
+    start: Mapping[PlayerKey, Fraction],
+    scale: int,
+    criteria: Sequence[str],
+) -> dict[str, tuple[Mapping[Any, int], int]]:
+    """Each kind of criterion's value of every player, times ``scale`` (a multiple of
+    every denominator of the points and starts), with the scale it is summed at
+    (SODOS weighs points by points: ``scale`` squared)."""
     # each player's rounds as (opponent, points times scale); only games against a
     # player of ``rounds`` count towards SOS, SOSOS and SODOS
     scaled = {
@@ -140,29 +168,13 @@ def place_players(
         )
         for name, played in scaled.items()
     }
-    values: dict[str, tuple[Mapping[Any, int], int]] = {
+    return {
         "points": (points, scale),
         "mcmahon": (mcmahon, scale),
         "sos": (sos, scale),
         "sosos": (sosos, scale),
         "sodos": (sodos, scale * scale),
     }
-    sums = [values[CRITERIA[c][0]] for c in criteria]
-    # the scaled sums order and tie the players as the fractions would
-    order_key = {name: tuple(summed[name] for summed, _ in sums) for name in rounds}
-    fractions: dict[tuple[int, int], Fraction] = {}  # a few distinct values, made once each
-
-    def fraction(numerator: int, denominator: int) -> Fraction:
-        key = (numerator, denominator)
-        if key not in fractions:
-            fractions[key] = Fraction(numerator, denominator)
-        return fractions[key]
-
-    scores = {
-        name: tuple(fraction(summed[name], denominator) for summed, denominator in sums)
-        for name in rounds
-    }
-    return _ranked(scores, order, order_key)
 
 
 def _scaled(value: Fraction | int, scale: int) -> int:
@@ -292,7 +304,56 @@ def gotha_scores(
     """Each player's value of every criterion OpenGotha computes before direct
     confrontation (see :func:`gotha_placed`), as fractions."""
     count = max((len(played) for played in rounds.values()), default=0)
-    # Per round r: the score after round r, doubled (OpenGotha's nbwX2[r], mmsX2[r]).
+    nbw, mms = _scores_by_round(rounds, start, rules, count)
+    last = count - 1
+    final_nbw = {name: nbw[name][last] if count else 0 for name in rounds}
+    final_mms = {name: mms[name][last] if count else 2 * start.get(name, 0) for name in rounds}
+    by_round = {name: _paired(played, rounds, count) for name, played in rounds.items()}
+    sos_w: dict[PlayerKey, int] = {}
+    sos_m: dict[PlayerKey, int] = {}
+    values: dict[PlayerKey, dict[str, Fraction]] = {}
+    for name, pairings in by_round.items():
+        own = 2 * start.get(name, 0)
+        # each round's opponent score (OpenGotha's oswX2, osmX2)
+        osw = [final_nbw[game[0]] if game else 0 for game in pairings]
+        osm = [
+            final_mms[game[0]] + 2 * game[1].handicap_given if game else own for game in pairings
+        ]
+        sos_w[name], sos_m[name] = sum(osw), sum(osm)
+        rank = ranks.get(name, 0)
+        ext, exr = _harder_games(pairings, rank, ranks, final_nbw)
+        values[name] = {
+            "NBW": Fraction(final_nbw[name], 2),
+            "MMS": Fraction(final_mms[name], 2),
+            "CUSSW": Fraction(sum(nbw[name]), 2),
+            "CUSSM": Fraction(sum(mms[name]), 2),
+            **_opponent_sums(osw, osm, pairings),
+            "EXT": Fraction(ext, 2),
+            "EXR": Fraction(exr, 2),
+            "RANK": Fraction(rank),
+            "RATING": Fraction(ratings.get(name, 0)),
+            "DC": Fraction(0),
+            "SDC": Fraction(0),
+        }
+    for name, pairings in by_round.items():
+        values[name]["SOSOSW"] = Fraction(sum(sos_w[game[0]] for game in pairings if game), 2)
+        values[name]["SOSOSM"] = Fraction(
+            sum(sos_m[game[0]] for game in pairings if game)
+            + 2 * start.get(name, 0) * count * sum(1 for game in pairings if game is None),
+            2,
+        )
+    return values
+
+
+def _scores_by_round(
+    rounds: Mapping[PlayerKey, Sequence[GothaRound[PlayerKey]]],
+    start: Mapping[PlayerKey, int],
+    rules: GothaRules,
+    count: int,
+) -> tuple[dict[PlayerKey, list[int]], dict[PlayerKey, list[int]]]:
+    """Each player's points and McMahon score after each of ``count`` rounds, doubled
+    (OpenGotha's nbwX2[r], mmsX2[r]): the games' points, and the byes' and absences'
+    values, rounded down to whole points when ``rules`` say so."""
     nbw: dict[PlayerKey, list[int]] = {}
     mms: dict[PlayerKey, list[int]] = {}
     for name, played in rounds.items():
@@ -312,69 +373,71 @@ def gotha_scores(
                 rounded_nbw, rounded_mms = extra_nbw // 2 * 2, extra_mms // 2 * 2
             nbw[name].append(games + rounded_nbw)
             mms[name].append(2 * start.get(name, 0) + games + rounded_mms)
-    last = count - 1
-    final_nbw = {name: nbw[name][last] if count else 0 for name in rounds}
-    final_mms = {name: mms[name][last] if count else 2 * start.get(name, 0) for name in rounds}
+    return nbw, mms
 
-    def paired(played: Sequence[GothaRound[PlayerKey]]) -> list[GothaRound[PlayerKey] | None]:
-        return [
-            one if one.kind == "game" and one.opponent in rounds else None
-            for one in list(played)[:count]
-        ] + [None] * (count - len(played))
 
-    by_round: dict[PlayerKey, list[GothaRound[PlayerKey] | None]] = {
-        name: paired(played) for name, played in rounds.items()
+# A round's game against a player of the standings: (opponent, the round); None for a
+# round without one.
+_Paired = tuple[PlayerKey, GothaRound[PlayerKey]] | None
+
+
+def _paired(
+    played: Sequence[GothaRound[PlayerKey]],
+    rounds: Mapping[PlayerKey, Sequence[GothaRound[PlayerKey]]],
+    count: int,
+) -> list[_Paired[PlayerKey]]:
+    """A player's ``count`` rounds: each game against a player of ``rounds`` with its
+    opponent, None for any other round."""
+    paired: list[_Paired[PlayerKey]] = []
+    for one in list(played)[:count]:
+        opponent = one.opponent
+        if one.kind == "game" and opponent is not None and opponent in rounds:
+            paired.append((opponent, one))
+        else:
+            paired.append(None)
+    return paired + [None] * (count - len(played))
+
+
+def _harder_games(
+    pairings: Sequence[_Paired[PlayerKey]],
+    rank: int,
+    ranks: Mapping[PlayerKey, int],
+    final_nbw: Mapping[PlayerKey, int],
+) -> tuple[int, int]:
+    """EXT and EXR, doubled: the points of the opponents met (and beaten) at a handicap
+    harder than the ranks call for, weighed by how much harder (up to 3)."""
+    ext = exr = 0
+    for game in pairings:
+        if game is None:
+            continue
+        opponent, one = game
+        harder = one.handicap_given - (rank - ranks.get(opponent, 0))
+        coefficient = 0 if harder < 0 else min(harder + 1, 3)
+        ext += final_nbw[opponent] * coefficient
+        if one.points_x2 == 2:
+            exr += final_nbw[opponent] * coefficient
+    return ext, exr
+
+
+def _opponent_sums(
+    osw: Sequence[int], osm: Sequence[int], pairings: Sequence[_Paired[PlayerKey]]
+) -> dict[str, Fraction]:
+    """The SOS family from each round's opponent score, points (``osw``) and McMahon
+    (``osm``), doubled: SOS, SOS-1, SOS-2 and SODOS."""
+    return {
+        "SOSW": Fraction(sum(osw), 2),
+        "SOSM": Fraction(sum(osm), 2),
+        "SOSW-1": Fraction(_without_lowest(osw, 1, mcmahon=False), 2),
+        "SOSW-2": Fraction(_without_lowest(osw, 2, mcmahon=False), 2),
+        "SOSM-1": Fraction(_without_lowest(osm, 1, mcmahon=True), 2),
+        "SOSM-2": Fraction(_without_lowest(osm, 2, mcmahon=True), 2),
+        "SODOSW": Fraction(
+            sum(o * game[1].points_x2 for o, game in zip(osw, pairings, strict=True) if game), 4
+        ),
+        "SODOSM": Fraction(
+            sum(o * game[1].points_x2 for o, game in zip(osm, pairings, strict=True) if game), 4
+        ),
     }
-    sos: dict[str, dict[PlayerKey, int]] = {key: {} for key in ("W", "M")}
-    values: dict[PlayerKey, dict[str, Fraction]] = {}
-    for name, pairings in by_round.items():
-        own = 2 * start.get(name, 0)
-        # each round's opponent score (OpenGotha's oswX2, osmX2)
-        osw = [final_nbw[one.opponent] if one else 0 for one in pairings]
-        osm = [final_mms[one.opponent] + 2 * one.handicap_given if one else own for one in pairings]
-        sos["W"][name], sos["M"][name] = sum(osw), sum(osm)
-        rank = (ranks or {}).get(name, 0)
-        ext = exr = 0
-        for one in pairings:
-            if one is None:
-                continue
-            harder = one.handicap_given - (rank - (ranks or {}).get(one.opponent, 0))
-            coefficient = 0 if harder < 0 else min(harder + 1, 3)
-            ext += final_nbw[one.opponent] * coefficient
-            if one.points_x2 == 2:
-                exr += final_nbw[one.opponent] * coefficient
-        values[name] = {
-            "NBW": Fraction(final_nbw[name], 2),
-            "MMS": Fraction(final_mms[name], 2),
-            "CUSSW": Fraction(sum(nbw[name]), 2),
-            "CUSSM": Fraction(sum(mms[name]), 2),
-            "SOSW": Fraction(sum(osw), 2),
-            "SOSM": Fraction(sum(osm), 2),
-            "SOSW-1": Fraction(_without_lowest(osw, 1, mcmahon=False), 2),
-            "SOSW-2": Fraction(_without_lowest(osw, 2, mcmahon=False), 2),
-            "SOSM-1": Fraction(_without_lowest(osm, 1, mcmahon=True), 2),
-            "SOSM-2": Fraction(_without_lowest(osm, 2, mcmahon=True), 2),
-            "SODOSW": Fraction(
-                sum(o * one.points_x2 for o, one in zip(osw, pairings, strict=True) if one), 4
-            ),
-            "SODOSM": Fraction(
-                sum(o * one.points_x2 for o, one in zip(osm, pairings, strict=True) if one), 4
-            ),
-            "EXT": Fraction(ext, 2),
-            "EXR": Fraction(exr, 2),
-            "RANK": Fraction(rank),
-            "RATING": Fraction((ratings or {}).get(name, 0)),
-            "DC": Fraction(0),
-            "SDC": Fraction(0),
-        }
-    for name, pairings in by_round.items():
-        values[name]["SOSOSW"] = Fraction(sum(sos["W"][one.opponent] for one in pairings if one), 2)
-        values[name]["SOSOSM"] = Fraction(
-            sum(sos["M"][one.opponent] for one in pairings if one)
-            + 2 * start.get(name, 0) * count * sum(1 for one in pairings if one is None),
-            2,
-        )
-    return values
 
 
 def _without_lowest(scores: Sequence[int], dropped: int, *, mcmahon: bool) -> int:
@@ -404,12 +467,13 @@ def _direct(
     wins: dict[tuple[PlayerKey, PlayerKey], int] = {}
     for name, played in rounds.items():
         for index, one in enumerate(played):
-            if one.kind != "game" or one.by_default or one.points_x2 != 2:
+            opponent = one.opponent
+            if one.kind != "game" or one.by_default or one.points_x2 != 2 or opponent is None:
                 continue
-            theirs = rounds.get(one.opponent, ())
+            theirs = rounds.get(opponent, ())
             their = theirs[index] if index < len(theirs) else None
             if their is not None and their.kind == "game" and their.points_x2 == 0:
-                wins[name, one.opponent] = wins.get((name, one.opponent), 0) + 1
+                wins[name, opponent] = wins.get((name, opponent), 0) + 1
     before = {name: tuple(values[name][:first]) for name in rounds}
     groups: dict[tuple[Fraction, ...], list[PlayerKey]] = {}
     for placed in _ranked({name: before[name] for name in rounds}, order):

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from players.models import Player
 from ratings.algorithms import maintained_algorithms
 from ratings.engine.base import get_algorithm, replay
-from ratings.engine.output import format_value, history_cells, standing_cells
+from ratings.engine.formats.history import format_value, history_cells, standing_cells
 from ratings.models import CurrentRating, RecomputeState
 from ratings.selectors import declared_ranks, player_entries, replay_records, stored_history
 

@@ -22,7 +22,7 @@ from players.services.imports import games_import
 from players.services.players import player_merge, player_update
 from players.services.privacy import player_erase
 from players.web import tournament_cache
-from ratings.engine.games_file import read_games
+from ratings.engine.formats.games import read_games
 from ratings.models import CurrentRating, RecomputeState
 from ratings.recompute.run import recompute, recompute_pending
 from ratings.tasks import recompute_algorithm

@@ -12,11 +12,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from fractions import Fraction
 
-from .base import algorithm_names
-from .frozen import frozen_builder
-from .messages import Message, gettext_noop
-from .ranks import Rank, RankError, parse_rank
-from .records import (
+from ..base import algorithm_names
+from ..frozen import frozen_builder
+from ..messages import Message, gettext_noop
+from ..ranks import Rank, RankError, parse_rank
+from ..records import (
     COLUMNS,
     MAX_USERNAME_LENGTH,
     Entry,
@@ -207,23 +207,12 @@ def _parse_status(parser: _RowParser) -> Status:
         return Status.NORMAL
 
 
-def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError]) -> GameRecord:
-    """One CSV row as a record; problems are appended to ``errors``."""
-    parser = _RowParser(line, row, errors)
-    played_on = parser.date("date")
-    white = parser.username("white")
-    black = parser.username("black")
-    white_rank = parser.rank("white_rank")
-    black_rank = parser.rank("black_rank")
-    status = _parse_status(parser)
-    winner = _parse_winner(parser)
-    handicap = parser.integer(
-        "handicap", 0, range(10), Message(gettext_noop("a handicap (0 to 9 stones)"))
-    )
+def _parse_komi(parser: _RowParser, handicap: int) -> Fraction:
+    """The komi, or the default one for the handicap when the cell is empty."""
     komi = parser.number("komi")
     if komi is None:
-        komi = default_komi(handicap)
-    elif komi not in _KOMIS:
+        return default_komi(handicap)
+    if komi not in _KOMIS:
         parser.error(
             "komi",
             Message(
@@ -231,9 +220,10 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
                 text=parser.cell("komi"),
             ),
         )
-    board_size = parser.integer(
-        "board_size", 19, (9, 13, 19), Message(gettext_noop("a board size (9, 13 or 19)"))
-    )
+    return komi
+
+
+def _parse_class(parser: _RowParser) -> str:
     tournament_class = parser.cell("tournament_class").upper() or "A"
     if tournament_class not in ("A", "B", "C", "D"):
         parser.error(
@@ -242,9 +232,10 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
                 gettext_noop("'%(letter)s' is not a class (A, B, C or D)"), letter=tournament_class
             ),
         )
-    round_number = parser.integer(
-        "round", 0, range(0, 10_000), Message(gettext_noop("a round number (0 or more)"))
-    )
+    return tournament_class
+
+
+def _parse_time(parser: _RowParser) -> Fraction | None:
     time_minutes = parser.number("time_minutes")
     if time_minutes is not None and time_minutes <= 0:
         parser.error(
@@ -253,7 +244,10 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
                 gettext_noop("%(text)s is not a positive time"), text=parser.cell("time_minutes")
             ),
         )
-    value = parser.number("value")
+    return time_minutes
+
+
+def _parse_algorithm(parser: _RowParser) -> str:
     algorithm = parser.cell("algorithm").lower()
     known = algorithm_names()
     if algorithm and algorithm not in known:
@@ -265,38 +259,80 @@ def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError
                 known=", ".join(known),
             ),
         )
+    return algorithm
 
+
+def _check_adjustment(parser: _RowParser, white: str, black: str, new_rank: Rank | None) -> None:
+    """An adjustment names one player (as white and black) and their new rank."""
+    if white and black and white != black:
+        parser.error(
+            "black",
+            Message(gettext_noop("an adjustment names the same player as white and black")),
+        )
+    if new_rank is None and not parser.cell("white_rank"):
+        parser.error(
+            "white_rank", Message(gettext_noop("an adjustment needs the player's new rank"))
+        )
+
+
+def _check_game(
+    parser: _RowParser,
+    white: str,
+    black: str,
+    winner: Winner | None,
+    value: Fraction | None,
+    algorithm: str,
+) -> None:
+    """A game is between two players and has a winner; it gives no value and names no
+    algorithm (an adjustment's)."""
+    if white and white == black:
+        parser.error(
+            "black",
+            Message(
+                gettext_noop("'%(name)s' cannot play themselves (only an adjustment may)"),
+                name=white,
+            ),
+        )
+    if winner is None and not parser.cell("winner"):
+        parser.error("winner", Message(gettext_noop("a game needs a winner (W, B or D for jigo)")))
+    if value is not None:
+        parser.error("value", Message(gettext_noop("a value is only given for an adjustment")))
+    if algorithm:
+        parser.error(
+            "algorithm", Message(gettext_noop("an algorithm is only named for an adjustment"))
+        )
+
+
+def parse_row(line: int, seq: int, row: Mapping[str, str], errors: list[RowError]) -> GameRecord:
+    """One CSV row as a record; problems are appended to ``errors``, cell by cell in
+    the columns' order, then what the row's kind (game or adjustment) requires."""
+    parser = _RowParser(line, row, errors)
+    played_on = parser.date("date")
+    white = parser.username("white")
+    black = parser.username("black")
+    white_rank = parser.rank("white_rank")
+    black_rank = parser.rank("black_rank")
+    status = _parse_status(parser)
+    winner = _parse_winner(parser)
+    handicap = parser.integer(
+        "handicap", 0, range(10), Message(gettext_noop("a handicap (0 to 9 stones)"))
+    )
+    komi = _parse_komi(parser, handicap)
+    board_size = parser.integer(
+        "board_size", 19, (9, 13, 19), Message(gettext_noop("a board size (9, 13 or 19)"))
+    )
+    tournament_class = _parse_class(parser)
+    round_number = parser.integer(
+        "round", 0, range(0, 10_000), Message(gettext_noop("a round number (0 or more)"))
+    )
+    time_minutes = _parse_time(parser)
+    value = parser.number("value")
+    algorithm = _parse_algorithm(parser)
     if status is Status.ADJUSTMENT:
-        if white and black and white != black:
-            parser.error(
-                "black",
-                Message(gettext_noop("an adjustment names the same player as white and black")),
-            )
-        if white_rank is None and not parser.cell("white_rank"):
-            parser.error(
-                "white_rank", Message(gettext_noop("an adjustment needs the player's new rank"))
-            )
+        _check_adjustment(parser, white, black, white_rank)
         winner = None
     else:
-        if white and white == black:
-            parser.error(
-                "black",
-                Message(
-                    gettext_noop("'%(name)s' cannot play themselves (only an adjustment may)"),
-                    name=white,
-                ),
-            )
-        if winner is None and not parser.cell("winner"):
-            parser.error(
-                "winner", Message(gettext_noop("a game needs a winner (W, B or D for jigo)"))
-            )
-        if value is not None:
-            parser.error("value", Message(gettext_noop("a value is only given for an adjustment")))
-        if algorithm:
-            parser.error(
-                "algorithm", Message(gettext_noop("an algorithm is only named for an adjustment"))
-            )
-
+        _check_game(parser, white, black, winner, value, algorithm)
     return GameRecord(
         date=played_on or date.min,
         white=white,

@@ -11,12 +11,12 @@ import functools
 import io
 from collections.abc import Iterable
 from datetime import date
-from fractions import Fraction
 from typing import Protocol
 
-from .base import Algorithm, HistoryRow, Number, RatedGame, Standing
-from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
-from .records import Colour, Status, Winner
+from ..base import Algorithm, HistoryRow, Number, RatedGame, Standing
+from ..ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
+from ..records import Colour, Status, Winner
+from . import format_komi
 
 HISTORY_COLUMNS = (
     "player",
@@ -49,13 +49,6 @@ def exact_value(value: Number, integer_values: bool) -> int | float:
 def format_value(value: Number, integer_values: bool) -> str:
     """:func:`exact_value` as text (a float's ``repr``: every digit it holds)."""
     return str(exact_value(value, integer_values))
-
-
-def format_komi(komi: Fraction) -> str:
-    numerator, denominator = komi.numerator, komi.denominator
-    if denominator == 1:
-        return str(numerator)
-    return str(numerator / denominator)  # what float(komi) is, without its detour
 
 
 # A history repeats a few thousand dates and a few dozen ranks: their texts are made
@@ -141,7 +134,11 @@ def write_history(
     row, made without it: a line is formatted directly from the row, and written a
     few thousand at a time (a writer's call per row was a fifth of the command line's
     time at 200,000 games). A game may come as its :data:`RatedGame`
-    (``base.replay_sides``): its two lines are those of ``rows.game_rows`` of it."""
+    (``base.replay_sides``): its two lines are those of ``rows.game_rows`` of it.
+
+    Longer than 60 lines on purpose: it is the command line's inner loop, and each
+    step split into a function of its own is a call per line of hundreds of thousands
+    (docs/performance.md, "Exact SAGC at float speed, second round")."""
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(HISTORY_COLUMNS)
     integer_values = algorithm.integer_values
