@@ -296,6 +296,26 @@ def role_groups(transactional_db) -> None:
     ensure_role_groups()
 
 
+@pytest.fixture(scope="session")
+def _one_request_at_a_time() -> Iterator[None]:
+    from django.test.testcases import LiveServerThread
+
+    from tests.live_server import OneRequestAtATimeServer
+
+    saved = LiveServerThread.server_class
+    LiveServerThread.server_class = OneRequestAtATimeServer
+    yield
+    LiveServerThread.server_class = saved
+
+
+@pytest.fixture(scope="session")
+def live_server(django_db_setup, _one_request_at_a_time, live_server):
+    """pytest-django's live server, started once the test database exists: on SQLite its
+    request threads then always share the test's connection, whichever test asks for it
+    first, and it answers one request at a time while they do (tests/live_server.py)."""
+    return live_server
+
+
 @pytest.fixture
 def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch):
     """A Playwright page in headless Chromium; mark the test ``browser``.
