@@ -51,13 +51,17 @@ def at_or_before(key: ReplayKey) -> Q:
 
 
 def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
-    """The last checkpoint of ``algorithm`` keyed at or before ``key``, if any."""
-    return (
+    """The last checkpoint of ``algorithm`` keyed at or before ``key``, if any. Found by
+    its key first, then read: sorted with their states, the checkpoints (each holding
+    every player) cost the database more than the state read."""
+    found = (
         Checkpoint.objects.filter(algorithm=algorithm)
         .filter(at_or_before(key))
         .order_by("-date", "-round", "-seq")
+        .values_list("pk", flat=True)
         .first()
     )
+    return None if found is None else Checkpoint.objects.get(pk=found)
 
 
 REACH = 10
@@ -123,25 +127,51 @@ class StateJson:
     ``state.dump()``), kept from one checkpoint to the next: a unit changes only the
     players of its records, so only the players of the units rated since the last
     checkpoint are encoded again, and a checkpoint of 10,000 players costs in
-    proportion to those who played meanwhile."""
+    proportion to those who played meanwhile.
+
+    A state resumed from a checkpoint (``loaded``, its data) may hold only the players
+    its replay changes (``replay._Resumed``): the others are written as that data has
+    them, without being decoded or encoded one by one (the whole is encoded in one call
+    of the JSON encoder's C loop)."""
 
     def __init__(self, state: RatingState, loaded: Mapping[str, Any] | None = None) -> None:
         self.state = state
         self.entries: dict[str, str] | None = None  # '"name": {...}' for each player
+        # The players' data as of the last checkpoint, when resumed from one.
+        self.data: dict[str, Any] | None = None if loaded is None else dict(loaded)
         self.touched: set[str] = set()
-        if loaded is not None:
-            # The state was loaded from this checkpoint data: its players are encoded
-            # from it (the JSON encoder's C loop), not from the engine's objects again.
-            dumps = json.dumps
-            self.entries = {name: f"{dumps(name)}: {dumps(data)}" for name, data in loaded.items()}
+        # Resumed: the names of the records since the last checkpoint not in ``data``.
+        self.added: set[str] = set()
 
     def touch(self, unit: Sequence[GameRecord]) -> None:
+        touched, data = self.touched, self.data
         for record in unit:
-            self.touched.add(record.white)
-            self.touched.add(record.black)
+            touched.add(record.white)
+            touched.add(record.black)
+            if data is not None:
+                if record.white not in data:
+                    self.added.add(record.white)
+                if record.black not in data:
+                    self.added.add(record.black)
+
+    def players(self) -> int:
+        """The players in the state (those of a partly loaded state included)."""
+        players = self.state.players
+        if self.data is None:
+            return len(players)
+        return len(self.data) + sum(1 for name in self.added if name in players)
 
     def text(self) -> str:
         players = self.state.players
+        if self.data is not None:
+            data = self.data
+            for name in self.touched:
+                player = players.get(name)
+                if player is not None:
+                    data[name] = player.to_data()
+            self.touched.clear()
+            self.added.clear()
+            return json.dumps(data)
         if self.entries is None:
             self.entries = {}
             names = list(players)

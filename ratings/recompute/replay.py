@@ -19,13 +19,15 @@ from typing import Any
 from django.conf import settings
 
 from players.fields import rank_to_code
+from players.models import Adjustment, Game, Player
 from ratings.engine.base import Algorithm, HistoryRow, RatingState, units
-from ratings.engine.records import GameRecord
+from ratings.engine.records import Entry, GameRecord
 from ratings.models import Checkpoint, HistoryRewrite, RatingHistory
 from ratings.recompute import checkpoints, month_ends, progress, staging
 from ratings.recompute.checkpoints import StateJson, just_after
 from ratings.recompute.current import replace_current
 from ratings.selectors import (
+    IDS_PER_QUERY,
     ReplayKey,
     SourceIds,
     player_entries,
@@ -91,10 +93,9 @@ def rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> tuple[int, int
     # them (a tournament's crosstable) are keyed on this record.
     start = None if start_key is None else start_key.date
     writes.later(lambda: _record_rewrite(name, start), in_prefix=True)
-    ids = player_ids()
-    written = _replay_rows(algorithm, resumed, cut, writes, ids)
+    written = _replay_rows(algorithm, resumed, cut, writes)
     end = resumed.position + written
-    _after_the_rows(algorithm, resumed, start, end, ids)
+    _after_the_rows(algorithm, resumed, start, end)
     assert cut.at is not None  # set once the replay is over
     return written, end - cut.at
 
@@ -102,31 +103,96 @@ def rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> tuple[int, int
 @dataclass(slots=True)
 class _Resumed:
     """Where a replay starts: the engine's ``state`` there, the history ``position`` of
-    its first row, the ``key`` of its first record (None: the start of the history)
-    and the checkpoint data the state was ``loaded`` from (None: a new state)."""
+    its first row, the ``key`` of its first record (None: the start of the history),
+    the checkpoint data the state was ``loaded`` from (None: a new state), and the
+    players' ``ids`` by username.
+
+    Resumed from a checkpoint, the state and ``ids`` hold only the players the replay
+    can change (``partial``): those of the records from the checkpoint on, and those
+    of the history rows stored from its position on (a game voided since changed
+    them). The others' states stay as the checkpoint has them, and so do their current
+    ratings: a game after the last, of two players among thousands, neither decodes
+    nor compares the others."""
 
     state: RatingState
     position: int
     key: ReplayKey | None
     loaded: Mapping[str, Any] | None
+    ids: dict[str, int]
+    partial: bool
 
 
 def _resume(algorithm: Algorithm, start_key: ReplayKey | None, writes: staging.Writes) -> _Resumed:
     """The state at the last checkpoint at or before ``start_key`` (a new one when there
     is none), and the deletion of the checkpoints the replay replaces."""
     name = algorithm.name
-    state = algorithm.new_state(player_entries())
     checkpoint = None if start_key is None else checkpoints.nearest(name, start_key)
     if checkpoint is None:
         writes.later(Checkpoint.objects.filter(algorithm=name).delete, in_prefix=True)
-        return _Resumed(state, 0, None, None)
+        state = algorithm.new_state(player_entries())
+        return _Resumed(state, 0, None, None, player_ids(), partial=False)
     key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
-    state.load(checkpoint.state)
+    ids = _players_after(name, key, checkpoint.position)
+    # An entry is needed only by a player the checkpoint does not hold yet.
+    state = algorithm.new_state(_EntriesWhenAsked())
+    loaded = checkpoint.state
+    state.load({username: loaded[username] for username in ids if username in loaded})
     # The checkpoint itself stays valid (nothing before the dirty date changed):
     # dropping it would send the next back-dated entry there further back.
     later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
     writes.later(later.exclude(pk=checkpoint.pk).delete, in_prefix=True)
-    return _Resumed(state, checkpoint.position, key, checkpoint.state)
+    return _Resumed(state, checkpoint.position, key, loaded, ids, partial=True)
+
+
+def _players_after(name: str, key: ReplayKey, position: int) -> dict[str, int]:
+    """The ids by username of the players a replay of ``name`` from the checkpoint at
+    ``key`` and ``position`` may change: those of the valid games and adjustments dated
+    from its day on (a few more than the records from ``key`` on), and those of the
+    history rows stored from ``position`` on (what a game voided or moved since was)."""
+    day = key.date
+    found: set[int] = set()
+    for white, black in (
+        Game.objects.valid().filter(date__gte=day).values_list("white_id", "black_id")
+    ):
+        found.add(white)
+        found.add(black)
+    found.update(
+        Adjustment.objects.valid().filter(date__gte=day).values_list("player_id", flat=True)
+    )
+    found.update(
+        RatingHistory.objects.filter(algorithm=name, position__gte=position)
+        .values_list("player_id", flat=True)
+        .distinct()
+    )
+    chosen = sorted(found)
+    ids: dict[str, int] = {}
+    for start in range(0, len(chosen), IDS_PER_QUERY):
+        some = Player.objects.filter(pk__in=chosen[start : start + IDS_PER_QUERY])
+        ids.update(some.values_list("username", "id"))
+    return ids
+
+
+class _EntriesWhenAsked(Mapping[str, Entry]):
+    """Every player's entry (``player_entries``), read from the database the first time
+    one is asked for: a replay from a checkpoint asks only for players new since it,
+    and one after the last game usually for none."""
+
+    def __init__(self) -> None:
+        self._entries: dict[str, Entry] | None = None
+
+    def _read(self) -> dict[str, Entry]:
+        if self._entries is None:
+            self._entries = player_entries()
+        return self._entries
+
+    def __getitem__(self, username: str) -> Entry:
+        return self._read()[username]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._read())
+
+    def __len__(self) -> int:
+        return len(self._read())
 
 
 class _Cut:
@@ -200,13 +266,13 @@ def _replay_rows(
     resumed: _Resumed,
     cut: _Cut,
     writes: staging.Writes,
-    ids: dict[str, int],
 ) -> int:
     """Rate the records from ``resumed`` on, writing the checkpoints and, from the cut
     on, the history rows they give (and deleting the stored tail once the cut is
     known); the rows replayed."""
     name = algorithm.name
     position = resumed.position
+    ids = resumed.ids
     total = replay_count(name, resumed.key)
     written = 0
     factors_json = _JsonTexts()
@@ -251,9 +317,7 @@ def _replay_rows(
     return written
 
 
-def _after_the_rows(
-    algorithm: Algorithm, resumed: _Resumed, start: date | None, end: int, ids: dict[str, int]
-) -> None:
+def _after_the_rows(algorithm: Algorithm, resumed: _Resumed, start: date | None, end: int) -> None:
     """What follows the rows (``end`` of them in the history now): the month ends, the
     current ratings and the thinning of the checkpoints."""
     name = algorithm.name
@@ -268,8 +332,18 @@ def _after_the_rows(
     writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from), in_prefix=True)
     state = resumed.state
     algorithm.finish(state)
-    # Both read what they replace: staged, they run with the writes.
-    writes.later(lambda: replace_current(name, state, ids))
+    ids = resumed.ids
+    if resumed.partial:
+        strays = state.players.keys() - ids.keys()
+        if strays:
+            # Rated from a new state though the checkpoint may hold theirs: wrong figures.
+            raise RuntimeError(
+                f"{name} rated players outside the records it replayed: {sorted(strays)[:5]}"
+            )
+    # Both read what they replace: staged, they run with the writes. Resumed from a
+    # checkpoint, only the players the replay could change are compared.
+    only = set(ids.values()) if resumed.partial else None
+    writes.later(lambda: replace_current(name, state, ids, only=only))
     writes.later(lambda: checkpoints.thin(name, end))
 
 
@@ -341,7 +415,7 @@ def rated_units(
         if (
             count
             and since >= min(every, checkpoints.FLOOR)
-            and checkpoints.due(since, total - done, every, len(state.players), history)
+            and checkpoints.due(since, total - done, every, state_json.players(), history)
             and (open_until is None or open_until < first.order_key)
         ):
             # Keyed just after the last record rated, not at the next one: a game
