@@ -267,6 +267,134 @@ def _seconds(item: dict[str, Any] | None) -> str:
     return "not run" if item is None else f"{item['seconds']:.2f} s"
 
 
+# --- before and after: one entry, two versions of the code, one database -------------
+
+# Run in a child process with the working directory the tree of one version of the code:
+# on a copy of the benchmark's database, every algorithm recomputed in full and timed in
+# CPU time (which also warms the process up, as a worker that has run a task is), then
+# the entry of ``sys.argv[1]`` made as ``step`` makes it, each recompute it queues run
+# and timed the same way.
+_COMPARE_CHILD = """
+import json, os, sys, time
+sys.path.insert(0, os.getcwd())
+from bench import dbsteps
+dbsteps._setup()
+from datetime import timedelta
+from django.db.models import Max, Min
+from django.urls import get_resolver
+from players.models import Game
+from ratings import tasks
+from ratings.recompute import run
+get_resolver().reverse_dict
+case = sys.argv[1]
+valid = Game.objects.valid()
+newest = valid.select_related("white", "black").order_by("-date", "-seq")[0]
+if case == "in-a-tournament-week":
+    spans = (valid.filter(tournament__isnull=False).values("tournament")
+             .annotate(first=Min("date"), last=Max("date")).order_by("-first"))
+    week = next((span for span in spans if span["last"] > span["first"]), spans[0])
+    old = (valid.filter(tournament_id=week["tournament"]).select_related("white", "black")
+           .order_by("seq")[0])
+    day = week["first"] + timedelta(days=1)
+else:
+    old, day = newest, newest.date + timedelta(days=1)
+full = {}
+from ratings.algorithms import maintained_algorithms
+for name in maintained_algorithms():
+    started = time.process_time()
+    run.recompute(name, full=True)
+    full[name] = time.process_time() - started
+dbsteps._settle()
+if case == "same-day":
+    dbsteps._enter_game(old, day, 0, "compare: the first game of the day")
+    dbsteps._settle()
+dbsteps._enter_game(old, day, 1, "compare")
+entry = {}
+for name in dict.fromkeys(dbsteps.QUEUED_RECOMPUTES):
+    started = time.process_time()
+    tasks.recompute_algorithm(name)
+    entry[name] = time.process_time() - started
+print("RESULT " + json.dumps({"entry": entry, "full": full}))
+"""
+
+
+def compare(before: Path, rounds: int) -> list[str]:
+    """Each entry of ``ENTRIES`` made ``rounds`` times with the code of the tree
+    ``before`` and with this one, alternately, each on a fresh copy of the database of
+    the last full run (``bench/out/realtail``): per algorithm, the CPU time of the
+    entry's recompute as a share of the CPU time of its full recompute, the least of
+    the rounds (the machine may be loaded: only ratios measured in one child are
+    compared)."""
+    import json
+    import secrets
+    import shutil
+    import subprocess
+
+    source = OUT / "realtail" / "bench.sqlite3"
+    if not source.exists():
+        raise BenchError(f"{source}: run python -m bench.realtail first")
+    copy = OUT / "realtail" / "compare.sqlite3"
+    trees = {"before": before.resolve(), "after": ROOT}
+    shares: dict[str, dict[str, dict[str, float]]] = {}
+    for case, _label in ENTRIES:
+        for _round in range(rounds):
+            for version, tree in trees.items():
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{copy}{suffix}").unlink(missing_ok=True)
+                shutil.copyfile(source, copy)
+                env = {
+                    key: value
+                    for key, value in os.environ.items()
+                    if key not in ("CELERY_BROKER_URL", "REDIS_URL", "CACHE_KEY_PREFIX")
+                }
+                env.update(
+                    DATABASE_URL=f"sqlite:///{copy}",
+                    DJANGO_SETTINGS_MODULE="clubrating.settings",
+                    LOG_LEVEL="WARNING",
+                    DEBUG="0",
+                    SECRET_KEY=secrets.token_urlsafe(50),
+                    ALLOWED_HOSTS="testserver",
+                    SECURE_SSL_REDIRECT="0",
+                )
+                done = subprocess.run(
+                    [sys.executable, "-c", _COMPARE_CHILD, case],
+                    cwd=tree,
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                lines = [line for line in done.stdout.splitlines() if line.startswith("RESULT ")]
+                if not lines:
+                    raise BenchError(f"{version} {case}: no result\n{done.stderr[-2000:]}")
+                result = json.loads(lines[-1].removeprefix("RESULT "))
+                kept = shares.setdefault(case, {}).setdefault(version, {})
+                for name, seconds in result["entry"].items():
+                    share = seconds / result["full"][name]
+                    kept[name] = min(kept.get(name, share), share)
+    names = list(shares[ENTRIES[0][0]]["after"])
+    lines = []
+    for case, label in ENTRIES:
+        lines += [
+            "",
+            f"**{label.capitalize()}**, CPU time of the recompute against its full one:",
+            "",
+        ]
+        lines += markdown(
+            ("algorithm", ">before", ">after"),
+            [
+                (
+                    f"`{name}`",
+                    f"{100 * shares[case]['before'].get(name, 0):.1f}%",
+                    f"{100 * shares[case]['after'].get(name, 0):.1f}%",
+                )
+                for name in names
+            ],
+        )
+    copy.unlink(missing_ok=True)
+    return lines
+
+
 def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> int:
     """``invoked_as``: the command to name in the doc (``make bench`` calls this)."""
     parser = argparse.ArgumentParser(prog="python -m bench.realtail", description=__doc__)
@@ -275,7 +403,22 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     )
     parser.add_argument("--club-games", type=int, default=CLUB_GAMES)
     parser.add_argument("--no-write", action="store_true", help="do not update the doc")
+    parser.add_argument(
+        "--compare-with",
+        type=Path,
+        metavar="TREE",
+        help="instead: each entry with the code of TREE (another checkout) and with this "
+        "one, on the database of the last run, in CPU time (prints only)",
+    )
+    parser.add_argument("--rounds", type=int, default=2, help="with --compare-with")
     args = parser.parse_args(argv)
+    if args.compare_with is not None:
+        try:
+            print("\n".join(compare(args.compare_with, args.rounds)))
+        except BenchError as error:
+            print(f"real-data tail: FAILED\n{error}", file=sys.stderr)
+            return 1
+        return 0
     files = tournament_files(args.quick)
     if not files:
         print(f"real-data tail: skipped, no tournament file under {DATA}", flush=True)

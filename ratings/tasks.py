@@ -20,8 +20,7 @@ from django.db import DatabaseError
 from ratings.algorithms import maintained_algorithms
 from ratings.lab import services as lab_services
 from ratings.recompute.dirty import forget_queued
-from ratings.recompute.run import RecomputeResult, run_queued, sweep
-from ratings.signals import history_rewritten
+from ratings.recompute.run import announce_rewrite, run_queued, sweep
 
 logger = logging.getLogger(__name__)
 
@@ -95,7 +94,7 @@ def recompute_algorithm(algorithm: str) -> list[dict]:
     pages it changed, so that their first visitor does not wait for that."""
     results = run_queued(algorithm)
     if results:
-        _announce_rewrite(algorithm, results)
+        announce_rewrite(algorithm, results, sender=recompute_algorithm)
     return [
         {
             "algorithm": r.algorithm,
@@ -106,26 +105,6 @@ def recompute_algorithm(algorithm: str) -> list[dict]:
         }
         for r in results
     ]
-
-
-def _announce_rewrite(algorithm: str, results: list[RecomputeResult]) -> None:
-    """Send ``history_rewritten`` for the rows the passes of ``results`` rewrote (from the
-    earliest date any replayed from). The recompute is done and committed: a receiver's
-    failure is logged, never raised (it would retry the recompute)."""
-    starts = [result.replayed_from for result in results]
-    known = [start for start in starts if start is not None]
-    replayed_from = min(known) if len(known) == len(starts) else None
-    outcomes = history_rewritten.send_robust(
-        sender=recompute_algorithm, algorithm=algorithm, replayed_from=replayed_from
-    )
-    for receiver, outcome in outcomes:
-        if isinstance(outcome, Exception):
-            logger.error(
-                "%s: %s failed after the recompute",
-                algorithm,
-                getattr(receiver, "__qualname__", receiver),
-                exc_info=outcome,
-            )
 
 
 @shared_task(base=QueuedTask, ignore_result=True, max_retries=10, **_RETRY)

@@ -134,10 +134,11 @@ class _MonthEnds:
     def __init__(self, name: str, kept: MonthEnd | None) -> None:
         self.name = name
         self.kept_until = kept.date if kept is not None else None
-        # The standings so far: player id -> (position, rank code, value, date).
+        # The standings so far: player id -> (position, rank code, value, date); those of
+        # the month end kept are read once rows come (:meth:`add_all`): a game entered
+        # near the end of the history often brings none to build from.
         self.newest: dict[int, tuple[int, int, float, date]] = {}
-        if kept is not None:
-            self.newest = _standings(name, kept.date)
+        self.newest_read = kept is None
         # The rows dated after the last month end stored, on or before the open one.
         self.rows_since = 0
         self.peak = kept.last_on_or_before if kept is not None else -1
@@ -150,6 +151,10 @@ class _MonthEnds:
         self.lowest: dict[date, int] = {}
 
     def add_all(self, rows: Iterable[tuple[int, int, date, int, float]], out: _Out) -> None:
+        if not self.newest_read:
+            assert self.kept_until is not None
+            self.newest = _standings(self.name, self.kept_until)
+            self.newest_read = True
         for position, player, day, rank, value in rows:
             self.add(position, player, day, rank, value, out)
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from ratings.models import Checkpoint
-from ratings.recompute import run
+from ratings.recompute import checkpoints
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +36,7 @@ def test_thinning_keeps_the_checkpoints_near_the_end_and_few_further_back():
     end = 2000
     stored_at(range(0, end, 2))  # what one entry after another leaves behind
 
-    run._thin_checkpoints("sagc", end)
+    checkpoints.thin("sagc", end)
 
     positions = kept()
     assert len(positions) < 100
@@ -57,7 +57,7 @@ def test_thinning_never_sends_an_entry_back_further_than_a_ninth_of_its_tail(pos
     end = 3000
     stored_at(sorted(positions))
 
-    run._thin_checkpoints("sagc", end)
+    checkpoints.thin("sagc", end)
 
     before_thinning = [0, *sorted(positions)]
     after_thinning = [0, *kept()]
@@ -73,7 +73,7 @@ def test_thinning_leaves_other_algorithms_alone():
     )
     stored_at(range(0, 1000, 2))
 
-    run._thin_checkpoints("sagc", 1000)
+    checkpoints.thin("sagc", 1000)
 
     assert Checkpoint.objects.filter(algorithm="anchor").count() == 1
 
@@ -85,7 +85,7 @@ def replay_checkpoints(
     records of the whole history, as the recompute passes it)."""
     positions, since = [], 0
     for done in range(units):
-        if done and run._checkpoint_due(since, units - done, every, players, history):
+        if done and checkpoints.due(since, units - done, every, players, history):
             positions.append(done)
             since = 0
         since += 1

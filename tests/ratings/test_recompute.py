@@ -24,6 +24,7 @@ from ratings.models import (
     RatingHistory,
     RecomputeState,
 )
+from ratings.recompute import replay as recompute_replay
 from ratings.recompute import run, staging
 from ratings.recompute.run import recompute, recompute_pending
 from ratings.selectors import player_entries, replay_records, stored_history
@@ -411,7 +412,7 @@ def test_a_failed_recompute_leaves_the_previous_history_and_records_the_error(cl
     def crash(*args, **kwargs):
         raise RuntimeError("worker died")
 
-    monkeypatch.setattr(run, "replace_current", crash)
+    monkeypatch.setattr(recompute_replay, "replace_current", crash)
     with pytest.raises(RuntimeError):
         recompute("sagc")
     assert stored("sagc") == before

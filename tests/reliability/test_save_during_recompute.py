@@ -30,9 +30,9 @@ record_sheet_submit(
 PAUSED_RECOMPUTE = """
 import json, pathlib, sys, time, django
 django.setup()
-from ratings.recompute import run
+from ratings.recompute import replay, run
 go_on = pathlib.Path(sys.argv[1])
-real_rated_units = run._rated_units
+real_rated_units = replay.rated_units
 replays = []
 def rated_units_pausing_once(*args, **kwargs):
     replays.append(1)
@@ -43,7 +43,7 @@ def rated_units_pausing_once(*args, **kwargs):
             while not go_on.exists() and time.monotonic() < deadline:
                 time.sleep(0.05)
         yield rated
-run._rated_units = rated_units_pausing_once
+replay.rated_units = rated_units_pausing_once
 results = run.recompute_pending(["sagc"])
 print(json.dumps({"replays": len(replays), "rows": [result.rows for result in results]}))
 """

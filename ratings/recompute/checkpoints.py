@@ -1,0 +1,183 @@
+"""The checkpoints of a replay (``Checkpoint``): where they are keyed, how far apart
+they are stored and thinned, and the engine's state as the JSON text each holds.
+
+A checkpoint holds the engine's state before every record at or after its key, so a
+recompute from a place in the replay order resumes from the last one at or before it
+(``ratings.recompute.replay``) instead of from the start of the history."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from datetime import date
+from typing import Any
+
+from django.db.models import Q
+
+from ratings.engine.base import RatingState
+from ratings.engine.records import GameRecord
+from ratings.models import Checkpoint
+from ratings.selectors import IDS_PER_QUERY, ReplayKey
+
+# Checkpoint columns in the order a replay gives them.
+COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")
+
+
+# Entries count from 1, so no record has seq 0: a checkpoint keyed (day, 0, 0) holds the
+# state before every record of that day, and a recompute from that day may resume there.
+DAY_START_SEQ = 0
+
+
+def day_start_key(day: date) -> ReplayKey:
+    return ReplayKey(day, 0, DAY_START_SEQ)
+
+
+def just_after(key: tuple[date, int, int]) -> ReplayKey:
+    """The first place in the replay order after ``key``: no record sorts between the
+    two (entry numbers are whole), so the state after the record at ``key`` is the state
+    before every record at or after this place."""
+    day, round_number, seq = key
+    return ReplayKey(day, round_number, seq + 1)
+
+
+def at_or_before(key: ReplayKey) -> Q:
+    """Checkpoints keyed at or before ``key``: each holds the state before every record
+    at or after its key, so one at ``key`` itself still holds what came before."""
+    return (
+        Q(date__lt=key.date)
+        | Q(date=key.date, round__lt=key.round)
+        | Q(date=key.date, round=key.round, seq__lte=key.seq)
+    )
+
+
+def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
+    """The last checkpoint of ``algorithm`` keyed at or before ``key``, if any. Found by
+    its key first, then read: sorted with their states, the checkpoints (each holding
+    every player) cost the database more than the state read."""
+    found = (
+        Checkpoint.objects.filter(algorithm=algorithm)
+        .filter(at_or_before(key))
+        .order_by("-date", "-round", "-seq")
+        .values_list("pk", flat=True)
+        .first()
+    )
+    return None if found is None else Checkpoint.objects.get(pk=found)
+
+
+REACH = 10
+
+
+PLAYERS = 2500
+
+
+SHARE = 40
+
+
+FLOOR = 100
+
+
+def due(since: int, remaining: int, every: int, players: int, history: int | None = None) -> bool:
+    """Whether to store a checkpoint before the next unit, ``since`` records after the
+    last one, with ``remaining`` records still to replay, ``every`` the setting
+    ``RATINGS_CHECKPOINT_EVERY`` and ``players`` the players in the state.
+
+    Checkpoints are dense near the end of the history, where new and back-dated
+    entries land, and sparse further back: at least a ``REACH``-th of what is left
+    apart, so that a back-dated entry replays its tail plus about a tenth more,
+    whatever the length of the history, and a full replay of a million games stores a
+    few dozen states. Near the end they are ``every`` records apart (at the first unit
+    boundary after that where no tournament block is open), or more in a club of
+    more than ``PLAYERS`` players: a checkpoint holds every player's state (with
+    10,000 players one costs about as much as replaying two thousand games). In a
+    history of ``history`` records that is no more than a ``SHARE``-th of it (but
+    ``FLOOR`` records): on a site of a few thousand real games and players, 2,000
+    games would be a tenth of the history, and an entry a week back would replay it.
+    """
+    near_the_end = max(every, every * players // PLAYERS)
+    if history is not None:
+        near_the_end = min(near_the_end, max(FLOOR, history // SHARE))
+    spacing = max(near_the_end, remaining // REACH)
+    return since >= spacing
+
+
+def thin(algorithm: str, end: int) -> None:
+    """Keep the checkpoints as :func:`due` spaces them as the history grows (``end``
+    history rows): walking back from the end, one is dropped when the next older one
+    (or the start of the history) lies within a ``REACH``-th of its own distance from
+    the end of the last one kept. Without this, the checkpoints each new entry adds
+    near the end would pile up; with it, an entry at any position replays at most
+    about a ninth more than its own tail (plus the spacing of :func:`due` where that
+    is wider)."""
+    checkpoints = Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")
+    stored = list(checkpoints.values_list("pk", "position"))
+    kept = end
+    dropped = []
+    for index, (pk, position) in enumerate(stored):
+        older = stored[index + 1][1] if index + 1 < len(stored) else 0
+        if kept - older <= (end - older) // REACH:
+            dropped.append(pk)
+        else:
+            kept = position
+    for start in range(0, len(dropped), IDS_PER_QUERY):
+        Checkpoint.objects.filter(pk__in=dropped[start : start + IDS_PER_QUERY]).delete()
+
+
+class StateJson:
+    """The engine's state as the JSON text of a checkpoint (what ``json.dumps`` makes of
+    ``state.dump()``), kept from one checkpoint to the next: a unit changes only the
+    players of its records, so only the players of the units rated since the last
+    checkpoint are encoded again, and a checkpoint of 10,000 players costs in
+    proportion to those who played meanwhile.
+
+    A state resumed from a checkpoint (``loaded``, its data) may hold only the players
+    its replay changes (``replay._Resumed``): the others are written as that data has
+    them, without being decoded or encoded one by one (the whole is encoded in one call
+    of the JSON encoder's C loop)."""
+
+    def __init__(self, state: RatingState, loaded: Mapping[str, Any] | None = None) -> None:
+        self.state = state
+        self.entries: dict[str, str] | None = None  # '"name": {...}' for each player
+        # The players' data as of the last checkpoint, when resumed from one.
+        self.data: dict[str, Any] | None = None if loaded is None else dict(loaded)
+        self.touched: set[str] = set()
+        # Resumed: the names of the records since the last checkpoint not in ``data``.
+        self.added: set[str] = set()
+
+    def touch(self, unit: Sequence[GameRecord]) -> None:
+        touched, data = self.touched, self.data
+        for record in unit:
+            touched.add(record.white)
+            touched.add(record.black)
+            if data is not None:
+                if record.white not in data:
+                    self.added.add(record.white)
+                if record.black not in data:
+                    self.added.add(record.black)
+
+    def players(self) -> int:
+        """The players in the state (those of a partly loaded state included)."""
+        players = self.state.players
+        if self.data is None:
+            return len(players)
+        return len(self.data) + sum(1 for name in self.added if name in players)
+
+    def text(self) -> str:
+        players = self.state.players
+        if self.data is not None:
+            data = self.data
+            for name in self.touched:
+                player = players.get(name)
+                if player is not None:
+                    data[name] = player.to_data()
+            self.touched.clear()
+            self.added.clear()
+            return json.dumps(data)
+        if self.entries is None:
+            self.entries = {}
+            names = list(players)
+        else:
+            names = [name for name in self.touched if name in players]
+        for name in names:
+            self.entries[name] = f"{json.dumps(name)}: {json.dumps(players[name].to_data())}"
+        self.touched.clear()
+        return "{" + ", ".join(self.entries.values()) + "}"

@@ -1,0 +1,175 @@
+"""The shortcuts of a recompute resumed from a checkpoint (``ratings.recompute.replay``):
+it decodes and compares only the players its replay may change, reads no entry unless a
+player is new, and no month-end standings unless a month end is built again. Each gives
+what a full recompute gives."""
+
+from datetime import date, timedelta
+
+import pytest
+
+from players.services.games import game_void, record_sheet_submit
+from ratings.engine.base import get_algorithm, replay
+from ratings.models import Checkpoint, CurrentRating, MonthEnd, MonthEndStanding
+from ratings.recompute import month_ends
+from ratings.recompute import replay as recompute_replay
+from ratings.recompute.run import recompute, recompute_pending
+from ratings.selectors import player_entries, replay_records
+from tests import factories
+
+pytestmark = pytest.mark.django_db
+
+START = date(2024, 1, 1)
+HISTORY_ALGORITHMS = ("sagc", "egf-2021", "egf-2020", "egf-legacy", "french", "anchor")
+
+
+@pytest.fixture
+def club(settings):
+    settings.RATINGS_CHECKPOINT_EVERY = 3
+    vera = factories.volunteer()
+    players = [
+        factories.player(name, rank)
+        for name, rank in [("ann", "2d"), ("ben", "3k"), ("cat", "8k"), ("dan", "15k")]
+    ]
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(players[i % 4], players[(i + 1) % 4], "WB"[i % 2], START + timedelta(i))
+            for i in range(40)
+        ],
+    )
+    recompute_pending()
+    return vera, players
+
+
+def current(algorithm: str) -> dict[str, tuple]:
+    return {
+        rating.player.username: (rating.rank, rating.value, rating.games)
+        for rating in CurrentRating.objects.filter(algorithm=algorithm).select_related("player")
+    }
+
+
+def replayed(algorithm: str) -> dict[str, tuple]:
+    engine = get_algorithm(algorithm)
+    state = engine.new_state(player_entries())
+    for _ in replay(engine, replay_records(algorithm)[0], player_entries(), state):
+        pass
+    return {
+        name: (player.rank, float(player.value), player.games)
+        for name, player in state.players.items()
+    }
+
+
+def stored_state() -> dict[str, dict]:
+    """The state of each algorithm's last checkpoint (the end of its history)."""
+    return {
+        algorithm: Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0].state
+        for algorithm in HISTORY_ALGORITHMS
+    }
+
+
+def test_voiding_a_new_players_only_game_leaves_current_ratings_a_full_replays(club):
+    """The voided game's players are in no record of the replay, only in the history
+    rows it replaces: their current ratings are compared all the same."""
+    vera, (ann, *_rest) = club
+    fay = factories.player("fay", "12k")
+    sheet = record_sheet_submit(
+        user=vera, games=[factories.game(ann, fay, "B", START + timedelta(50))]
+    )
+    recompute_pending()
+    assert "fay" in current("sagc")
+    game = sheet.games[0]
+    game.refresh_from_db()
+
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="wrong sheet")
+    recompute_pending()
+
+    for algorithm in HISTORY_ALGORITHMS:
+        assert "fay" not in current(algorithm), algorithm
+        assert current(algorithm) == replayed(algorithm), algorithm
+
+
+def test_a_game_after_the_last_between_known_players_reads_no_entry(club, monkeypatch):
+    vera, (ann, ben, *_rest) = club
+
+    def no_entries():
+        raise AssertionError("every player's entry read")
+
+    monkeypatch.setattr(recompute_replay, "player_entries", no_entries)
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", START + timedelta(60))])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+
+    monkeypatch.undo()
+    for algorithm in HISTORY_ALGORITHMS:
+        assert current(algorithm) == replayed(algorithm), algorithm
+
+
+def test_a_new_players_first_game_after_the_last_starts_from_their_entry(club):
+    vera, (ann, *_rest) = club
+    gil = factories.player("gil", "1d")
+
+    record_sheet_submit(user=vera, games=[factories.game(gil, ann, "W", START + timedelta(60))])
+    recompute_pending()
+
+    for algorithm in HISTORY_ALGORITHMS:
+        assert current(algorithm) == replayed(algorithm), algorithm
+
+
+def test_the_checkpoint_of_a_partly_loaded_state_holds_every_player_as_a_full_recompute(club):
+    vera, (ann, _ben, cat, dan) = club
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ann, dan, "B", START + timedelta(60)),
+            factories.game(factories.player("hal", "5k"), cat, "W", START + timedelta(61)),
+        ],
+    )
+    recompute_pending()
+    incremental = stored_state()
+
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+
+    assert incremental == stored_state()
+    assert set(incremental["sagc"]) == {"ann", "ben", "cat", "dan", "hal"}
+
+
+def month_end_standings() -> list[tuple]:
+    return list(
+        MonthEndStanding.objects.order_by("algorithm", "month_end", "player_id").values_list(
+            "algorithm", "month_end", "player_id", "position", "rank", "value", "date"
+        )
+    )
+
+
+def test_a_game_too_few_rows_after_the_last_month_end_reads_no_standings(monkeypatch):
+    """Eight players' standings at the end of January, then two games in February: no
+    month end can be due (fewer rows than standings), so none is read."""
+    vera = factories.volunteer()
+    players = [factories.player(f"p{n}", f"{5 + n}k") for n in range(8)]
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(players[n], players[(n + 1) % 8], "WB"[n % 2], date(2024, 1, 2 + n))
+            for n in range(8)
+        ],
+    )
+    record_sheet_submit(
+        user=vera, games=[factories.game(players[0], players[1], "W", date(2024, 2, 1))]
+    )
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    assert MonthEnd.objects.filter(algorithm="sagc", date=date(2024, 1, 31)).exists()
+
+    def no_standings(*args):
+        raise AssertionError("month-end standings read")
+
+    monkeypatch.setattr(month_ends, "_standings", no_standings)
+    record_sheet_submit(
+        user=vera, games=[factories.game(players[2], players[3], "B", date(2024, 2, 3))]
+    )
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    monkeypatch.undo()
+
+    incremental = month_end_standings()
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+    assert incremental == month_end_standings()
