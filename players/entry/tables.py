@@ -283,8 +283,11 @@ class AuditTable(tables.Table):
         attrs = {"class": "table table-sm align-top audit-table"}
         row_attrs = {"data-audit": lambda record: record.pk}
 
+    def render_action(self, record):
+        return record.action_label
+
     def render_object(self, record):
-        label = f"{record.object_type} {record.object_id}".strip()
+        label = f"{record.object_label} {record.object_id}".strip()
         if record.object_type == "game" and record.object_id.isdigit():
             return format_html(
                 '<a href="{}">{}</a>', reverse("game_detail", args=[record.object_id]), label
