@@ -11,13 +11,14 @@ from django.utils import translation
 from players.public.lab_tables import share_text
 from players.services.games import record_sheet_submit
 from players.web.charts import _month_ticks
-from players.web.numbers import decimal_text, shown_change
+from players.web.numbers import decimal_text, file_number, shown_change
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
 from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
+LANGS = ("en", "fr", "af")
 
 
 def club_and_tournament(vera) -> dict:
@@ -259,6 +260,40 @@ def test_a_number_shown_on_a_page_takes_the_languages_decimal_sign():
     assert shown["fr"] == ("6,5", "\u22128,12", "48,5%")
     # Afrikaans writes a decimal comma too (clubrating/formats/af, as CLDR's af)
     assert shown["af"] == shown["fr"]
+
+
+def test_a_tournaments_adjusted_time_takes_the_languages_decimal_sign(client, games):
+    cup = games["cup"]
+    cup.adjusted_time = "82.5"
+    cup.save(update_fields=["adjusted_time"])
+
+    shown = {language: page_in(client, "/tournaments/spring-cup/", language) for language in LANGS}
+
+    assert "adjusted time 82.5 min" in shown["en"]
+    assert "temps ajusté 82,5 min" in shown["fr"]
+    assert "aangepaste tyd 82,5 min" in shown["af"]
+
+
+def test_an_adjusted_time_that_is_no_number_is_shown_as_the_file_wrote_it(client, games):
+    cup = games["cup"]
+    cup.adjusted_time = "3h"
+    cup.save(update_fields=["adjusted_time"])
+
+    english = page_in(client, "/tournaments/spring-cup/", "en")
+
+    assert "adjusted time 3h" in english and "3h min" not in english
+
+
+def test_a_files_number_is_read_in_the_pages_language_and_anything_else_is_none():
+    with translation.override("fr"):
+        assert [file_number(text) for text in ("82.5", " 80 ", "-2.5", "3h", "..", "")] == [
+            "82,5",
+            "80",
+            "\u22122,5",
+            None,
+            None,
+            None,
+        ]
 
 
 def test_a_tables_page_links_speak_afrikaans_which_django_tables2_does_not(client, games):
