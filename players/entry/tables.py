@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
+from players.translated import translated
 from players.web.numbers import change_text, value_text
 from players.web.tables import NO_WRAP, colour_not_given, player_link
 from ratings.models import RatingHistory
@@ -216,6 +217,9 @@ class GameHistoryTable(GameColourTable):
 
     def render_value_after(self, value):
         return value_text(value)
+
+    def render_skipped(self, value):
+        return translated(value)  # the engine's English reason, in the page's language
 
 
 class StandingsAroundTable(GameColourTable):

@@ -23,6 +23,7 @@ from players.selectors.clubs import MembershipSpan, clubs_on
 from players.selectors.player_log import PlayerLog
 from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
+from players.translated import translated
 from players.web.explanations import how_html, stored_change
 from players.web.numbers import decimal_text, shown_change, shown_value
 from players.web.pagination import PageFirstData
@@ -438,7 +439,7 @@ class RecordSheetTable(RowsInOneCall):
             parts.append(
                 format_html(
                     '<span class="text-body-secondary">{}</span>',
-                    _("not rated: %(reason)s") % {"reason": record.skipped},
+                    _("not rated: %(reason)s") % {"reason": translated(record.skipped)},
                 )
             )
         return format_html_join("; ", "{}", ((part,) for part in parts))
