@@ -23,7 +23,7 @@ from players.selectors.clubs import MembershipSpan, clubs_on
 from players.selectors.player_log import PlayerLog
 from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
-from players.translated import translated
+from players.translated import score_name, translated
 from players.web.explanations import how_html, stored_change
 from players.web.numbers import decimal_text, shown_change, shown_value
 from players.web.pagination import PageFirstData
@@ -632,7 +632,7 @@ class CrosstableTable(RowsInOneCall):
                 f"score_{index}",
                 ScoreColumn(
                     index,
-                    verbose_name=name or "—",
+                    verbose_name=score_name(name) or "—",
                     attrs=_with_th(NUMBER if index == 0 else NUMBER_WIDE_SCREENS_ONLY, from_file),
                 ),
             )
@@ -643,7 +643,7 @@ class CrosstableTable(RowsInOneCall):
                 ScoreColumn(
                     index,
                     field="after_rounds",
-                    verbose_name=name or "—",
+                    verbose_name=score_name(name) or "—",
                     attrs=_with_th(NUMBER, from_file),
                 ),
             )

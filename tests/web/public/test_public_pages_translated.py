@@ -303,3 +303,19 @@ def test_a_tables_page_links_speak_afrikaans_which_django_tables2_does_not(clien
     assert 'aria-label="Bladsye van die tabel"' in afrikaans
     assert "&laquo;</span> vorige </a>" in afrikaans and "> volgende <span" in afrikaans
     assert "&laquo;</span> précédente </a>" in french
+
+
+def test_an_h_files_unnamed_column_is_named_in_the_pages_language(monkeypatch):
+    """The reader's "Column 4" (a header that tells no column apart) is the site's
+    word, so the page says it in its language (the catalogue's, here a stand-in); a
+    file's own header stays as the file wrote it."""
+    from players import translated
+
+    def french(context, message):
+        return "Colonne %(number)s" if message == "Column %(number)s" else message
+
+    monkeypatch.setattr(translated, "pgettext", french)
+
+    assert translated.score_name("Column 4") == "Colonne 4"
+    assert translated.score_name("Points") == "Points"
+    assert translated.score_name("Column four") == "Column four"
