@@ -308,17 +308,22 @@ ONE_DAY_ROUNDS = 5
 def one_day_warning(tournament: TournamentFile) -> str:
     """What to tell before importing a file that gives one date to more rounds than a
     day holds (:data:`ONE_DAY_ROUNDS`): every game gets that date, since a file does
-    not say which day a round was played ("" for any other file)."""
+    not say which day a round was played ("" for any other file). A :class:`Message`,
+    which the page shows in its language."""
     info = tournament.tournament
     rounds = len({record.round for record in tournament.records})
     if info.start != info.end or rounds <= ONE_DAY_ROUNDS:
         return ""
-    games = len(tournament.records)
-    return (
-        f"The file gives one date, {info.start.isoformat()}, for {rounds} rounds: all "
-        f"{games:,} games are dated that day (a file does not say which day a round was "
-        "played). If the tournament took more days, put its first and last day in the file "
-        "and read it again: the rounds are then spread over those days."
+    return Message(
+        gettext_noop(
+            "The file gives one date, %(day)s, for %(rounds)s rounds: all %(games)s games "
+            "are dated that day (a file does not say which day a round was played). If the "
+            "tournament took more days, put its first and last day in the file and read it "
+            "again: the rounds are then spread over those days."
+        ),
+        day=info.start.isoformat(),
+        rounds=rounds,
+        games=f"{len(tournament.records):,}",
     )
 
 

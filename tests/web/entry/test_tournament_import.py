@@ -547,6 +547,24 @@ def test_a_file_giving_one_date_to_more_rounds_than_a_day_holds_is_said_in_the_p
     assert nothing_stored()
 
 
+def test_the_one_date_warning_is_said_in_the_pages_language(client, vera, monkeypatch):
+    """The warning is the engine's Message, so the page translates its template and puts
+    its values back (the catalogue's French, here a stand-in)."""
+    from players import translated
+
+    def french(message):
+        if message.startswith("The file gives one date, %(day)s"):
+            return "Le fichier donne une seule date, %(day)s, pour %(rounds)s rondes"
+        return message
+
+    monkeypatch.setattr(translated, "gettext", french)
+
+    one_day = text_of(upload(client, rounds_h9(6, "2024-03-02,2024-03-02")))
+
+    assert "Le fichier donne une seule date, 2024-03-02, pour 6 rondes" in one_day
+    assert "The file gives one date" not in one_day
+
+
 def league_h9(players: int, code: str) -> str:
     """An h-file of one round between new players: 1 beats 2, 3 beats 4, ..."""
     lines = [f"; EV[{code}]", "; DT[2024-03-02,2024-03-02]", "; KM[6.5]", ";"]
