@@ -199,13 +199,7 @@ class TournamentFile:
             given,
             code=given.code if code is None else code,
             tournament_class=new_class,
-            class_reason=(
-                f"class {tournament_class}, as chosen (the file gives class "
-                f"{given.tournament_class}{': ' if given.class_reason else ''}"
-                f"{given.class_reason})"
-                if chosen
-                else given.class_reason
-            ),
+            class_reason=_chosen_class_reason(new_class, given) if chosen else given.class_reason,
         )
         records = [
             dataclasses.replace(
@@ -298,6 +292,22 @@ def round_date(start: date, end: date, round_number: int, rounds: int) -> date:
     if rounds <= 1 or days <= 1 or round_number <= 1:
         return start
     return start + timedelta(days=min(round_number - 1, rounds - 1) * days // rounds)
+
+
+def _chosen_class_reason(chosen: str, given: TournamentInfo) -> Message:
+    """Why a file read under another class than its own has that class."""
+    if not given.class_reason:
+        return Message(
+            gettext_noop("class %(chosen)s, as chosen (the file gives class %(given)s)"),
+            chosen=chosen,
+            given=given.tournament_class,
+        )
+    return Message(
+        gettext_noop("class %(chosen)s, as chosen (the file gives class %(given)s: %(reason)s)"),
+        chosen=chosen,
+        given=given.tournament_class,
+        reason=given.class_reason,
+    )
 
 
 # The most rounds one day holds: a file that gives one date to more rounds most likely
