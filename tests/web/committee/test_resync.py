@@ -398,6 +398,15 @@ def test_the_federations_preview_counts_players_in_none_of_the_clubs_not_of_othe
     assert "other clubs" not in html
 
 
+def test_the_preview_names_the_lists_format_in_the_readers_language(client, connie, club):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+
+    html = upload(client, "tdlista.txt", AGA_LIST.encode()).content.decode()
+
+    assert "<strong>TDList de l'AGA</strong>" in html.replace("&#x27;", "'")
+    assert "<strong>AGA TDList</strong>" not in html
+
+
 def test_a_clubs_committee_reads_the_others_as_players_of_other_clubs(client, club):
     cape_town = factories.club("Cape Town Go Club")
     Player.objects.filter(username__in=["thandi", "pieter"]).update(club=cape_town)
