@@ -859,8 +859,10 @@ class AuditEntry(models.Model):
 
 # What the audit trail's page calls each action the services record, and each kind of
 # object, in the reader's language. The rows keep the codes (``AuditEntry.action``),
-# and so do the filters' values in a URL and the admin: a code is the same in every
-# language and never renamed, a label may be. A code missing here (one of a row older
+# and so do the filters' values in a URL, the admin and any file made of the trail (a
+# CSV would carry the code, as the site's other CSVs carry machine values, with the
+# label beside it if a person reads it): a code is the same in every language and
+# never renamed, a label may be. A code missing here (one of a row older
 # than its label) is shown as it is; tests/web/entry/test_audit_labels.py finds every
 # code the code writes and checks that it has its label.
 AUDIT_ACTIONS = {
