@@ -230,8 +230,8 @@ def _linked_player(account):
 
 
 def _club_roles(account) -> list[str]:
-    """The roles ``account`` holds for one club each, as badges naming the club (as its
-    page says them); prefetched by ``selectors.accounts.accounts``."""
+    """The roles ``account`` holds for one club each, naming the club (as its page says
+    them); prefetched by ``selectors.accounts.accounts``."""
     held = []
     for grant in account.club_roles.all():
         values = {"url": grant.club.get_absolute_url(), "club": grant.club.name}
@@ -241,8 +241,9 @@ def _club_roles(account) -> list[str]:
             words = gettext('Volunteer of <a href="%(url)s">%(club)s</a>')
         escaped = {name: conditional_escape(value) for name, value in values.items()}
         # the sentence is the catalogue's (the account page's own), its values escaped
-        # light, as the link in it needs (a link on the committee's blue would not read)
-        held.append(badge(mark_safe(words % escaped), "text-bg-light border"))
+        # plain text, not a badge: a link on a badge's colour does not read (axe-core's
+        # contrast)
+        held.append(format_html("<span>{}</span>", mark_safe(words % escaped)))
     return held
 
 
