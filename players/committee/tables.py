@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.html import conditional_escape, format_html, format_html_join
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -229,7 +229,7 @@ def _linked_player(account):
         return None
 
 
-def _club_roles(account) -> list[str]:
+def _club_roles(account) -> list[SafeString]:
     """The roles ``account`` holds for one club each, naming the club (as its page says
     them); prefetched by ``selectors.accounts.accounts``."""
     held = []
