@@ -472,7 +472,11 @@ def tournament_import(
             }
             _fill_matched_players(user, plan, info, free_ids, free_pins)
             result = games_import(
-                user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
+                user=user,
+                records=plan.records(),
+                allow_duplicates=allow_duplicates,
+                source=source,
+                club_id=tournament.club_id,
             )
             for match in plan.matched_players:
                 players[match.file_player.number] = match.player
