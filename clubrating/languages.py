@@ -3,7 +3,15 @@ the switcher left in its cookie, else the browser's Accept-Language, else LANGUA
 for a signed-in person their account's language comes first. The account keeps it in
 ``MailProfile.language`` (the same language their mail is written in); it is copied
 into the session at log-in and when they choose another, so that applying it on each
-request reads no more than the session the log-in reads anyway."""
+request reads no more than the session the log-in reads anyway.
+
+A language a visitor chooses with the switcher and then logs in wins over the
+account's, and becomes the account's, as a switch made once logged in does: they just
+said which language they read, and are reading the log-in page in it. Only a choice
+made in this browser session counts (``CHOSEN_COOKIE_NAME``, a cookie that lasts as long
+as the browser's session and goes at the log-in that takes it): the language cookie
+alone may be what the last person to log out on a club's laptop left behind, and does
+not change the next one's account."""
 
 from __future__ import annotations
 
@@ -12,6 +20,8 @@ from django.middleware.locale import LocaleMiddleware
 from django.utils import translation
 
 ACCOUNT_LANGUAGE_SESSION_KEY = "_account_language"
+CHOSEN_COOKIE_NAME = "language_chosen"
+_CHOICE_TAKEN = "_clubrating_language_choice_taken"
 
 
 def supported(code: str | None) -> str | None:
@@ -58,6 +68,32 @@ def set_language_cookie(response, code: str | None) -> None:
     )
 
 
+def mark_chosen(response, code: str | None) -> None:
+    """Say on ``response`` that its visitor chose ``code`` with the switcher, in this
+    browser session (a cookie with no expiry: gone when the browser closes)."""
+    if not supported(code):
+        return
+    response.set_cookie(
+        CHOSEN_COOKIE_NAME,
+        code,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=True,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+def take_chosen(request) -> str | None:
+    """The language the person logging in with ``request`` chose with the switcher in
+    this browser session, or None; taken once (the middleware deletes the cookie from the
+    log-in's response)."""
+    code = supported(request.COOKIES.get(CHOSEN_COOKIE_NAME))
+    if code is not None:
+        setattr(request, _CHOICE_TAKEN, True)
+    return code
+
+
 class AccountLocaleMiddleware(LocaleMiddleware):
     """LocaleMiddleware, with the signed-in person's account language first. The session
     is read only when the browser sent a session cookie: an anonymous visitor costs no
@@ -72,3 +108,14 @@ class AccountLocaleMiddleware(LocaleMiddleware):
         if code:
             translation.activate(code)
             request.LANGUAGE_CODE = translation.get_language()
+
+    def process_response(self, request, response):
+        response = super().process_response(request, response)
+        if getattr(request, _CHOICE_TAKEN, False):
+            response.delete_cookie(
+                CHOSEN_COOKIE_NAME,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
+        return response

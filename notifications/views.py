@@ -13,7 +13,7 @@ from django.views.decorators.csrf import csrf_exempt, csrf_protect
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language as django_set_language
 
-from clubrating.languages import remember_in_session, set_language_cookie, supported
+from clubrating.languages import mark_chosen, remember_in_session, set_language_cookie, supported
 from notifications import services, tokens
 from notifications.forms import MailSettingsForm, SetPasswordForm
 from notifications.models import MailKind
@@ -117,7 +117,10 @@ def set_language(request: HttpRequest) -> HttpResponse:
     signed-in person's switch writes to their account: that one is CSRF-protected."""
     if request.user.is_authenticated:
         return _account_language_set(request)
-    return django_set_language(request)
+    response = django_set_language(request)
+    # Chosen in this browser session: the log-in that follows makes it the account's.
+    mark_chosen(response, request.POST.get("language"))
+    return response
 
 
 @csrf_protect

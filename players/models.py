@@ -848,6 +848,95 @@ class AuditEntry(models.Model):
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action} {self.object_type} {self.object_id}"
 
+    @property
+    def action_label(self) -> str:
+        return audit_action_label(self.action)
+
+    @property
+    def object_label(self) -> str:
+        return audit_object_label(self.object_type)
+
+
+# What the audit trail's page calls each action the services record, and each kind of
+# object, in the reader's language. The rows keep the codes (``AuditEntry.action``),
+# and so do the filters' values in a URL, the admin and any file made of the trail (a
+# CSV would carry the code, as the site's other CSVs carry machine values, with the
+# label beside it if a person reads it): a code is the same in every language and
+# never renamed, a label may be. A code missing here (one of a row older
+# than its label) is shown as it is; tests/web/entry/test_audit_labels.py finds every
+# code the code writes and checks that it has its label.
+AUDIT_ACTIONS = {
+    "account_create": gettext_lazy("Account created"),
+    "account_invitation": gettext_lazy("Invitation sent"),
+    "account_invitation_accept": gettext_lazy("Invitation accepted"),
+    "account_password": gettext_lazy("Password changed"),
+    "account_player": gettext_lazy("Account's player record changed"),
+    "account_roles": gettext_lazy("Account's role changed"),
+    "club_role_grant": gettext_lazy("Club role given"),
+    "club_role_revoke": gettext_lazy("Club role taken away"),
+    "membership_start": gettext_lazy("Membership started"),
+    "membership_end": gettext_lazy("Membership ended"),
+    "player_create": gettext_lazy("Player added"),
+    "player_update": gettext_lazy("Player record corrected"),
+    "player_deactivate": gettext_lazy("Player deactivated"),
+    "player_merge": gettext_lazy("Players merged"),
+    "player_erase": gettext_lazy("Player erased"),
+    "player_national_rank": gettext_lazy("National rank resynced"),
+    "tournament_create": gettext_lazy("Tournament created"),
+    "tournament_class": gettext_lazy("EGF class changed"),
+    "tournament_entry_reassign": gettext_lazy("Tournament entry moved (merge)"),
+    "game_create": gettext_lazy("Game entered"),
+    "game_correct": gettext_lazy("Game corrected"),
+    "game_void": gettext_lazy("Game voided"),
+    "game_reassign": gettext_lazy("Game moved (merge)"),
+    "games_import": gettext_lazy("Games imported"),
+    "adjustment_apply": gettext_lazy("Adjustment applied"),
+    "adjustment_void": gettext_lazy("Adjustment voided"),
+    "resync_apply": gettext_lazy("Resync applied"),
+    "resync_revert": gettext_lazy("Resync reverted"),
+    "report_create": gettext_lazy("Mistake reported"),
+    "report_resolve": gettext_lazy("Report resolved"),
+    "recompute_request": gettext_lazy("Full recompute requested"),
+}
+# The admin's edits are recorded as admin_<add|change|delete>_<model> (players/admin.py).
+AUDIT_ADMIN_ACTIONS = {
+    "add": gettext_lazy("Added in the admin: %(object)s"),
+    "change": gettext_lazy("Changed in the admin: %(object)s"),
+    "delete": gettext_lazy("Deleted in the admin: %(object)s"),
+}
+AUDIT_OBJECT_TYPES = {
+    "adjustment": pgettext_lazy("audit trail object", "adjustment"),
+    "algorithm": pgettext_lazy("audit trail object", "algorithm"),
+    "club": pgettext_lazy("audit trail object", "club"),
+    "clubrole": pgettext_lazy("audit trail object", "club role"),
+    "game": pgettext_lazy("audit trail object", "game"),
+    "gamereport": pgettext_lazy("audit trail object", "report"),
+    "import": pgettext_lazy("audit trail object", "import"),
+    "membership": pgettext_lazy("audit trail object", "membership"),
+    "player": pgettext_lazy("audit trail object", "player"),
+    "resyncbatch": pgettext_lazy("audit trail object", "resync"),
+    "tournament": pgettext_lazy("audit trail object", "tournament"),
+    "tournamentplayer": pgettext_lazy("audit trail object", "tournament entry"),
+    "user": pgettext_lazy("audit trail object", "account"),
+}
+
+
+def audit_action_label(action: str) -> str:
+    """``action`` (an audit entry's code) as the audit trail's page says it."""
+    label = AUDIT_ACTIONS.get(action)
+    if label is not None:
+        return str(label)
+    verb, _sep, object_type = action.removeprefix("admin_").partition("_")
+    if action.startswith("admin_") and verb in AUDIT_ADMIN_ACTIONS and object_type:
+        return str(AUDIT_ADMIN_ACTIONS[verb]) % {"object": audit_object_label(object_type)}
+    return action
+
+
+def audit_object_label(object_type: str) -> str:
+    """``object_type`` (an audit entry's) as the audit trail's page says it."""
+    label = AUDIT_OBJECT_TYPES.get(object_type)
+    return str(label) if label is not None else object_type
+
 
 class GameReport(models.Model):
     """A player's report of a mistake in one of their games, queued for the volunteers

@@ -10,9 +10,10 @@ same way. Both are in the catalogues; this translates them where a page shows th
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
-from django.utils.translation import gettext
+from django.utils.translation import gettext, pgettext
 
 from ratings.engine.messages import Message
 
@@ -27,3 +28,19 @@ def translated(text: Any) -> Any:
     if isinstance(text, str) and text:
         return gettext(text)
     return text
+
+
+# What the h-file reader names a tie-breaker column whose header tells it apart from no
+# other (ratings.engine.formats.egd), kept so in the tournament's score names.
+_UNNAMED_COLUMN = re.compile(r"^Column (\d+)$")
+
+
+def score_name(name: str) -> str:
+    """A crosstable's score column as the page names it: a file's own header as it is,
+    the reader's "Column 4" for one without a name of its own in the page's language."""
+    unnamed = _UNNAMED_COLUMN.match(name)
+    if unnamed is None:
+        return name
+    return pgettext("a crosstable's unnamed column", "Column %(number)s") % {
+        "number": unnamed.group(1)
+    }

@@ -8,7 +8,8 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
@@ -228,6 +229,24 @@ def _linked_player(account):
         return None
 
 
+def _club_roles(account) -> list[SafeString]:
+    """The roles ``account`` holds for one club each, naming the club (as its page says
+    them); prefetched by ``selectors.accounts.accounts``."""
+    held = []
+    for grant in account.club_roles.all():
+        values = {"url": grant.club.get_absolute_url(), "club": grant.club.name}
+        if grant.group.name == "committee":
+            words = gettext('Committee of <a href="%(url)s">%(club)s</a>')
+        else:
+            words = gettext('Volunteer of <a href="%(url)s">%(club)s</a>')
+        escaped = {name: conditional_escape(value) for name, value in values.items()}
+        # the sentence is the catalogue's (the account page's own), its values escaped
+        # plain text, not a badge: a link on a badge's colour does not read (axe-core's
+        # contrast)
+        held.append(format_html("<span>{}</span>", mark_safe(words % escaped)))
+    return held
+
+
 class AccountTable(tables.Table):
     username = tables.Column(_("Username"), linkify=("committee_account", [tables.A("pk")]))
     role = tables.Column(_("Role"), empty_values=(), orderable=False)
@@ -246,6 +265,8 @@ class AccountTable(tables.Table):
             return badge(pgettext_lazy("a role", "committee"), "text-bg-primary")
         if record.in_volunteers:
             return badge(pgettext_lazy("a role", "volunteer"), "text-bg-info")
+        if held := _club_roles(record):
+            return format_html_join(" ", "{}", ((role,) for role in held))
         if _linked_player(record) is not None:
             return badge(pgettext_lazy("a role", "player"), "text-bg-light border")
         return badge(pgettext_lazy("a role", "reader"), "text-bg-light border")

@@ -116,7 +116,14 @@ def _preview(request, rank_list) -> ResyncPreview:
 
 
 def _render_resync(request, form, preview=None, apply_form=None, rank_list=None):
-    context = {"form": form, "preview": preview, "apply_form": apply_form}
+    context = {
+        "form": form,
+        "preview": preview,
+        "apply_form": apply_form,
+        # The federation's committee resyncs every club: a line about no player here is
+        # of none of the clubs, not "of other clubs" as for a club's committee.
+        "every_club": role_clubs(request.user, COMMITTEE) is None,
+    }
     if apply_form is not None and not preview.rated:
         # A list without ratings: nothing to choose.
         apply_form.fields["use_ratings"].widget = forms.HiddenInput()

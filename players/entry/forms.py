@@ -24,7 +24,15 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from players import lookup
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
-from players.models import Club, Game, GameReport, Player, Tournament
+from players.models import (
+    Club,
+    Game,
+    GameReport,
+    Player,
+    Tournament,
+    audit_action_label,
+    audit_object_label,
+)
 from players.services.base import ServiceError
 from players.services.games import GameInput, default_komi, doubtful_games, jigo_problem
 from players.services.players import pin_problem
@@ -656,6 +664,10 @@ class PlayerCreateForm(forms.Form):
         return username
 
 
+def _by_label(choices: Iterable[tuple[str, str]]) -> list[tuple[str, str]]:
+    return sorted(choices, key=lambda choice: (choice[1].casefold(), choice[0]))
+
+
 class AuditFilterForm(forms.Form):
     """The audit trail's filters; every one optional."""
 
@@ -687,10 +699,18 @@ class AuditFilterForm(forms.Form):
         club = cast(forms.ModelChoiceField, self.fields["club"])
         club.queryset = Club.objects.all() if clubs is None else clubs
         club.empty_label = _("any club")
+        # The codes are the values (a URL of the trail reads the same in any language);
+        # the labels, in the reader's language, are what the lists show and sort by.
         action = cast(forms.ChoiceField, self.fields["action"])
-        action.choices = [("", _("any action")), *((a, a) for a in actions)]
+        action.choices = [
+            ("", _("any action")),
+            *_by_label((a, audit_action_label(a)) for a in actions),
+        ]
         object_type = cast(forms.ChoiceField, self.fields["object_type"])
-        object_type.choices = [("", _("any object")), *((t, t) for t in object_types)]
+        object_type.choices = [
+            ("", _("any object")),
+            *_by_label((t, audit_object_label(t)) for t in object_types),
+        ]
         cast(forms.ModelChoiceField, self.fields["user"]).empty_label = _("anyone")
         self.helper = FormHelper()
         self.helper.form_tag = False  # the template's <form method="get"> holds its button

@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
+from players.translated import translated
 from players.web.numbers import change_text, value_text
 from players.web.tables import NO_WRAP, colour_not_given, player_link
 from ratings.models import RatingHistory
@@ -217,6 +218,9 @@ class GameHistoryTable(GameColourTable):
     def render_value_after(self, value):
         return value_text(value)
 
+    def render_skipped(self, value):
+        return translated(value)  # the engine's English reason, in the page's language
+
 
 class StandingsAroundTable(GameColourTable):
     """The month-end standings around a game of the algorithms without per-game rows
@@ -283,8 +287,11 @@ class AuditTable(tables.Table):
         attrs = {"class": "table table-sm align-top audit-table"}
         row_attrs = {"data-audit": lambda record: record.pk}
 
+    def render_action(self, record):
+        return record.action_label
+
     def render_object(self, record):
-        label = f"{record.object_type} {record.object_id}".strip()
+        label = f"{record.object_label} {record.object_id}".strip()
         if record.object_type == "game" and record.object_id.isdigit():
             return format_html(
                 '<a href="{}">{}</a>', reverse("game_detail", args=[record.object_id]), label

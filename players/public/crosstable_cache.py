@@ -3,23 +3,28 @@
 dates, how players are placed) is kept with it, so a hit reads neither the games nor the
 history: the tournament and its fingerprint, two queries.
 
-The table depends on nothing of the request (it is not sorted or paginated): the worker
-builds it after a recompute or a player's edit (:func:`warm_crosstables`), so that the
-first visitor after a write finds it kept too."""
+The table depends on nothing of the request (it is not sorted or paginated) but its
+language: it is kept once per language, and the worker builds it in each of the site's
+languages after a recompute or a player's edit (:func:`warm_crosstables`), so that the
+first visitor after a write finds it kept too, whichever language they read."""
 
 from __future__ import annotations
 
+import functools
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language
 
 from players.models import Tournament
 from players.public.tables import CrosstableTable
 from players.selectors.tournaments import (
+    Crosstable,
     tournament_crosstable,
     tournaments_of_player,
     tournaments_rated_since,
@@ -38,6 +43,9 @@ logger = logging.getLogger(__name__)
 # more came from far back, or is a full one (hundreds of tournaments at federation
 # scale, minutes of building); the latest, which visitors read, come first, and the
 # rest build on their first request as before.
+# Each table is printed in each of the site's languages (its games read once): the
+# printing's share of a build, three times, is not timed yet (docs/performance.md's
+# figures are of one language).
 WARM_LIMIT = 10
 
 
@@ -61,12 +69,20 @@ class CrosstablePage:
         return self.row_count - self.player_count
 
 
-def crosstable_page(tournament: Tournament, algorithm: Algorithm) -> CrosstablePage:
+def crosstable_page(
+    tournament: Tournament,
+    algorithm: Algorithm,
+    read: Callable[[], Crosstable] | None = None,
+) -> CrosstablePage:
     """The crosstable of ``tournament`` under ``algorithm``, printed as django-tables2
-    prints it (``{% render_table %}``), from the cache when nothing it shows changed."""
+    prints it (``{% render_table %}``) in the active language, from the cache when
+    nothing it shows changed. ``read``: what reads its games (the warming reads them once
+    for every language)."""
 
     def build() -> CrosstablePage:
-        crosstable = tournament_crosstable(tournament, algorithm.name)
+        crosstable = (
+            read() if read is not None else tournament_crosstable(tournament, algorithm.name)
+        )
         return CrosstablePage(
             game_count=crosstable.game_count,
             player_count=sum(row.games > 0 for row in crosstable.rows),
@@ -92,13 +108,20 @@ def shown_algorithms() -> list[Algorithm]:
 
 def warm_crosstables(tournaments: Iterable[Tournament], shown: Sequence[Algorithm]) -> int:
     """Build and keep the crosstable of each of ``tournaments`` under each of ``shown``
-    that is not kept already, as the page does on a miss; the number built or found.
-    A table that fails to build is logged and skipped: its next visitor builds it."""
+    in each of the site's languages, where it is not kept already, as the page does on a
+    miss; the number of tables built or found (a table in every language counts once).
+    The games are read once per table; only its printing is done per language. A
+    table that fails to build is logged and skipped: its next visitor builds it."""
     warmed = 0
     for tournament in tournaments:
         for algorithm in shown:
+            read = functools.cache(
+                functools.partial(tournament_crosstable, tournament, algorithm.name)
+            )
             try:
-                crosstable_page(tournament, algorithm)
+                for code, _name in settings.LANGUAGES:
+                    with translation.override(code):
+                        crosstable_page(tournament, algorithm, read)
             except Exception:  # warming only saves a visitor the wait
                 logger.exception(
                     "could not warm the crosstable of %s under %s", tournament.code, algorithm.name

@@ -23,6 +23,7 @@ from players.selectors.clubs import MembershipSpan, clubs_on
 from players.selectors.player_log import PlayerLog
 from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
+from players.translated import score_name, translated
 from players.web.explanations import how_html, stored_change
 from players.web.numbers import decimal_text, shown_change, shown_value
 from players.web.pagination import PageFirstData
@@ -440,7 +441,7 @@ class RecordSheetTable(RowsInOneCall):
             parts.append(
                 format_html(
                     '<span class="text-body-secondary">{}</span>',
-                    _("not rated: %(reason)s") % {"reason": record.skipped},
+                    _("not rated: %(reason)s") % {"reason": translated(record.skipped)},
                 )
             )
         return format_html_join("; ", "{}", ((part,) for part in parts))
@@ -609,7 +610,7 @@ def _score_columns(crosstable: Crosstable) -> list[tuple[str, ScoreColumn]]:
             f"score_{index}",
             ScoreColumn(
                 index,
-                verbose_name=name or "—",
+                verbose_name=score_name(name) or "—",
                 attrs=_with_th(NUMBER if index == 0 else NUMBER_WIDE_SCREENS_ONLY, from_file),
             ),
         )
@@ -620,7 +621,7 @@ def _score_columns(crosstable: Crosstable) -> list[tuple[str, ScoreColumn]]:
             ScoreColumn(
                 index,
                 field="after_rounds",
-                verbose_name=name or "—",
+                verbose_name=score_name(name) or "—",
                 attrs=_with_th(NUMBER, from_file),
             ),
         )

@@ -31,6 +31,7 @@ from players.models import (
     TournamentPlayer,
 )
 from players.selectors.games import GAME_JSON_VALUES
+from players.translated import score_name
 from ratings.engine.formats.egd import told_apart
 from ratings.engine.formats.standings import SITE_CRITERIA, Round, criterion_label, place_players
 from ratings.engine.ranks import Rank
@@ -124,7 +125,8 @@ class Crosstable:
     @property
     def placement(self) -> str:
         """How the players are placed, in words, for the page."""
-        names = dict.fromkeys(name for name in self.score_names if name)  # "Points" once
+        # "Points" once; the reader's "Column 4" in the page's language
+        names = dict.fromkeys(score_name(name) for name in self.score_names if name)
         then = pgettext("placement criteria, one then the next", "then")
         criteria = f" {then} ".join(names) or _("the file's order")
         corrected = (

@@ -100,11 +100,14 @@ def games_import(
     allow_duplicates: bool = False,
     dry_run: bool = False,
     source: str = "",
+    club_id: int | None = None,
 ) -> ImportResult:
     """Import SPEC section 2 records at once, all or nothing, in file order.
 
     Unknown players are created from the rank on their first row in replay order;
     tournaments from their code. Raises ``ServiceError`` with line-numbered errors.
+    ``club_id``: whose import it is in the audit trail (a tournament file's club; None:
+    the federation's).
     """
     with transaction.atomic():
         players, new_players = _import_players(user, records, source)
@@ -126,6 +129,7 @@ def games_import(
             object_id="",
             summary=f"{source}: {len(inputs)} games, {adjustments} adjustments",
             after={"games": len(inputs), "adjustments": adjustments, "new_players": new_players},
+            club_id=club_id,
         )
         refresh_last_updated(players.values())
         refresh_tournament_counts(tournament.pk for tournament in tournaments.values())

@@ -424,7 +424,11 @@ def tournament_import(
             _keep_file_details(tournament, plan.file.tournament)
             players = _file_players(user, plan, source)
             result = games_import(
-                user=user, records=plan.records(), allow_duplicates=allow_duplicates, source=source
+                user=user,
+                records=plan.records(),
+                allow_duplicates=allow_duplicates,
+                source=source,
+                club_id=tournament.club_id,
             )
             _store_entrants(tournament, plan, players)
             if dry_run:

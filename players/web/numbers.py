@@ -28,6 +28,18 @@ def localized(text: str) -> str:
     return text if separator == "." else text.replace(".", separator)
 
 
+_FILE_NUMBER = re.compile(r"^[+-]?\d+(\.\d+)?$")
+
+
+def file_number(text: str) -> str | None:
+    """A number as a file writes it (an h-file's adjusted time, ``82.5``) in the page's
+    language (``82,5`` in French); None for text that is no plain number (``3h``)."""
+    text = text.strip()
+    if not _FILE_NUMBER.match(text):
+        return None
+    return localized(text.replace("-", MINUS))
+
+
 def signed(number: float | int, decimals: int = 0) -> str:
     """``+345``, ``-320`` (with a minus sign), ``0``, ``+8.12``: a change as a reader
     expects it."""

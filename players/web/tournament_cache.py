@@ -35,8 +35,9 @@ logger = logging.getLogger(__name__)
 # played changed (Game.revision, filled by a migration), not when a merge moved it;
 # 7: the key holds the last recompute reaching the tournament's games
 # (HistoryRewrite), not the algorithm's last one; 8: a game voided since shown in its
-# round, struck through and marked, and counted in the sentence on the placement
-FORMAT = 8
+# round, struck through and marked, and counted in the sentence on the placement;
+# 9: an h-file's unnamed column ("Column 4") named in the page's language
+FORMAT = 9
 # A day: an entry no request reads again leaves the cache on its own.
 TIMEOUT_SECONDS = 24 * 60 * 60
 # Tests set their own (tests/conftest.py), so that no test reads what another one left

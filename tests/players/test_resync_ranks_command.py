@@ -56,9 +56,9 @@ def test_it_prints_the_preview_and_stores_nothing_without_apply(club, egd_file):
     assert "EGD rating list (gzip) of 2018-12-27, 3 players with a rank" in output
     assert "      1 changed" in output
     assert "      1 unchanged" in output
-    assert "      1 players of other clubs (not listed)" in output
+    assert "      1 players in none of the clubs (not listed)" in output
     assert "      1 not on the list" in output
-    assert "Aagren" not in output, "players of other clubs are counted, not listed"
+    assert "Aagren" not in output, "players in none of the clubs are counted, not listed"
     assert "thandi (by name)" in output and "5k -> 4k GoR 1850" in output
     assert "Nothing stored: add --apply" in output
     assert not ResyncBatch.objects.exists()
@@ -132,7 +132,7 @@ def test_the_real_egd_list_is_previewed_from_the_command_line(club):
     output = run(EGD_2018, "--date", "2024-06-01")
 
     assert "EGD rating list (gzip) of 2018-12-27, 45172 players with a rank" in output
-    assert "  45171 players of other clubs (not listed)" in output
+    assert "  45171 players in none of the clubs (not listed)" in output
     assert "thandi (by EGD PIN)" in output and "5k -> 6k GoR 1484" in output
 
 

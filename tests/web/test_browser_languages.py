@@ -13,6 +13,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from notifications.models import MailProfile
 from players.models import Game
 from tests import factories
 from tests.web import browser_session
@@ -138,6 +139,23 @@ def test_a_volunteers_evening_and_a_log_page_in_the_chosen_language(
     page.click("main form button[type=submit]")
     page.wait_for_url(f"{base}/")
     assert_in_language(page, language)
+
+
+def test_a_language_chosen_on_the_log_in_page_stays_after_logging_in(live_server, browser_page):
+    ensure_role_groups()
+    vera = factories.volunteer_with_password("vera", PASSWORD)
+    MailProfile.objects.create(user=vera, language="af")
+    page, base = browser_page, live_server.url
+    page.goto(f"{base}/accounts/login/")
+    choose(page, "fr", keyboard=False)
+
+    page.fill("#id_username", "vera")
+    page.fill("#id_password", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+    assert_in_language(page, "fr")
+    assert MailProfile.objects.get(user=vera).language == "fr"
 
 
 @pytest.mark.parametrize("language", ["fr", "af"])

@@ -534,6 +534,17 @@ def test_an_imported_tournaments_games_are_its_clubs_to_correct_and_void(
     assert game.is_void
 
 
+def test_a_clubs_import_is_in_its_clubs_audit_trail(cape_volunteer, cape_town):
+    client = logged_in(cape_volunteer)
+    preview = upload(client, SPRING_CUP, club=cape_town.pk)
+
+    client.post(IMPORT, confirmation(preview))
+
+    assert AuditEntry.objects.get(action="games_import").club == cape_town
+    trail = client.get("/audit/", {"action": "games_import"}).content.decode()
+    assert "spring.h9: 6 games" in trail
+
+
 def test_the_federations_volunteer_imports_a_tournament_of_no_club(vera, cape_town):
     client = logged_in(vera)
     preview = upload(client, SPRING_CUP)

@@ -12,6 +12,7 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from django.utils import translation
 
+from clubrating.languages import CHOSEN_COOKIE_NAME
 from notifications import services
 from notifications.models import MailProfile, OutgoingMail
 
@@ -125,6 +126,33 @@ def test_a_language_chosen_before_logging_in_becomes_the_accounts(client):
     log_in(client)
 
     assert MailProfile.objects.get(user=pat).language == "af"
+
+
+def test_a_language_chosen_before_logging_in_wins_over_the_accounts_and_is_kept_on_it(client):
+    pat = account(language="fr")
+    client.post("/i18n/setlang/", {"language": "af", "next": "/"})
+
+    log_in(client, HTTP_ACCEPT_LANGUAGE="fr")
+    html = page_html(client, "/", HTTP_ACCEPT_LANGUAGE="fr")
+
+    assert html_lang(html) == "af"
+    assert MailProfile.objects.get(user=pat).language == "af"
+    assert client.cookies[CHOSEN_COOKIE_NAME].value == "", "taken by this log-in only"
+
+
+def test_the_language_the_last_person_left_on_a_shared_laptop_changes_no_ones_account(client):
+    account("pat", language="fr")
+    sam = account("sam", language="af")
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    log_in(client, "pat")  # pat chose English for this visit: their account's now
+    client.post("/accounts/logout/")  # the browser keeps English
+
+    log_in(client, "sam")
+    html = page_html(client, "/")
+
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "en"
+    assert html_lang(html) == "af"
+    assert MailProfile.objects.get(user=sam).language == "af"
 
 
 def test_after_logging_out_the_browser_keeps_the_language_it_was_reading_in(client):

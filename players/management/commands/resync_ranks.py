@@ -122,7 +122,7 @@ class Command(BaseCommand):
             if count:
                 label = outcome.value
                 if outcome == Outcome.UNKNOWN and preview.is_federation_list:
-                    label = "players of other clubs (not listed)"
+                    label = "players in none of the clubs (not listed)"
                 write(f"  {count:>7} {label}")
         shown = preview.shown(unknown=SHOWN, bad=SHOWN)
         for row in shown:

@@ -205,13 +205,7 @@ class TournamentFile:
             given,
             code=given.code if code is None else code,
             tournament_class=new_class,
-            class_reason=(
-                f"class {tournament_class}, as chosen (the file gives class "
-                f"{given.tournament_class}{': ' if given.class_reason else ''}"
-                f"{given.class_reason})"
-                if chosen
-                else given.class_reason
-            ),
+            class_reason=_chosen_class_reason(new_class, given) if chosen else given.class_reason,
         )
         records = [
             dataclasses.replace(
@@ -314,6 +308,22 @@ def round_date(start: date, end: date, round_number: int, rounds: int) -> date:
     return start + timedelta(days=min(round_number - 1, rounds - 1) * days // rounds)
 
 
+def _chosen_class_reason(chosen: str, given: TournamentInfo) -> Message:
+    """Why a file read under another class than its own has that class."""
+    if not given.class_reason:
+        return Message(
+            gettext_noop("class %(chosen)s, as chosen (the file gives class %(given)s)"),
+            chosen=chosen,
+            given=given.tournament_class,
+        )
+    return Message(
+        gettext_noop("class %(chosen)s, as chosen (the file gives class %(given)s: %(reason)s)"),
+        chosen=chosen,
+        given=given.tournament_class,
+        reason=given.class_reason,
+    )
+
+
 # The most rounds one day holds: a file that gives one date to more rounds most likely
 # spread over more days it does not name (EGC 2011's ten rounds, beginDate = endDate).
 ONE_DAY_ROUNDS = 5
@@ -322,17 +332,22 @@ ONE_DAY_ROUNDS = 5
 def one_day_warning(tournament: TournamentFile) -> str:
     """What to tell before importing a file that gives one date to more rounds than a
     day holds (:data:`ONE_DAY_ROUNDS`): every game gets that date, since a file does
-    not say which day a round was played ("" for any other file)."""
+    not say which day a round was played ("" for any other file). A :class:`Message`,
+    which the page shows in its language."""
     info = tournament.tournament
     rounds = len({record.round for record in tournament.records})
     if info.start != info.end or rounds <= ONE_DAY_ROUNDS:
         return ""
-    games = len(tournament.records)
-    return (
-        f"The file gives one date, {info.start.isoformat()}, for {rounds} rounds: all "
-        f"{games:,} games are dated that day (a file does not say which day a round was "
-        "played). If the tournament took more days, put its first and last day in the file "
-        "and read it again: the rounds are then spread over those days."
+    return Message(
+        gettext_noop(
+            "The file gives one date, %(day)s, for %(rounds)s rounds: all %(games)s games "
+            "are dated that day (a file does not say which day a round was played). If the "
+            "tournament took more days, put its first and last day in the file and read it "
+            "again: the rounds are then spread over those days."
+        ),
+        day=info.start.isoformat(),
+        rounds=rounds,
+        games=f"{len(tournament.records):,}",
     )
 
 

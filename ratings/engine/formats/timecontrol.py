@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..messages import Message, gettext_noop
+
 # The GeneralParameterSet attributes of the time control, as OpenGotha writes them.
 TIME_ATTRIBUTES = (
     "basicTime",
@@ -118,23 +120,39 @@ class TimeControl:
         """The complementary time as the h-file's ``CM`` says it (OpenGotha's words)."""
         return SYSTEMS[self.system]
 
-    def _details(self) -> str:
-        extra = {
-            "STDBYOYOMI": f", byo-yomi {self.std_byoyomi_seconds} s",
-            "CANBYOYOMI": (
-                f", {self.canadian_moves} moves in {_minutes(self.canadian_seconds)} "
-                "(Canadian byo-yomi)"
-            ),
-            "FISCHER": f", Fischer {self.fischer_seconds} s a move",
-        }.get(self.system, ", sudden death")
-        where = ", on the internet" if self.internet else ""
-        return (
-            f"basic time {self.basic_minutes} min{extra}{where}: adjusted time "
-            f"{_minutes(self.adjusted_seconds)}"
-        )
+    def _details(self) -> Message:
+        values = {
+            "basic": self.basic_minutes,
+            "adjusted": _minutes(self.adjusted_seconds),
+            "where": Message(gettext_noop(", on the internet")) if self.internet else "",
+        }
+        if self.system == "STDBYOYOMI":
+            template = gettext_noop(
+                "basic time %(basic)s min, byo-yomi %(seconds)s s%(where)s: adjusted time "
+                "%(adjusted)s"
+            )
+            values["seconds"] = self.std_byoyomi_seconds
+        elif self.system == "CANBYOYOMI":
+            template = gettext_noop(
+                "basic time %(basic)s min, %(moves)s moves in %(period)s (Canadian byo-yomi)"
+                "%(where)s: adjusted time %(adjusted)s"
+            )
+            values |= {"moves": self.canadian_moves, "period": _minutes(self.canadian_seconds)}
+        elif self.system == "FISCHER":
+            template = gettext_noop(
+                "basic time %(basic)s min, Fischer %(seconds)s s a move%(where)s: adjusted "
+                "time %(adjusted)s"
+            )
+            values["seconds"] = self.fischer_seconds
+        else:
+            template = gettext_noop(
+                "basic time %(basic)s min, sudden death%(where)s: adjusted time %(adjusted)s"
+            )
+        return Message(template, **values)
 
-    def egf_class(self) -> tuple[str, str]:
-        """The EGF class (A to D) and why, as OpenGotha derives it."""
+    def egf_class(self) -> tuple[str, Message]:
+        """The EGF class (A to D) and why, as OpenGotha derives it (a Message: the pages
+        say it in their language)."""
         fischer = self.system == "FISCHER"
         if self.internet:
             classes = _INTERNET_FISCHER if fischer else _INTERNET_BYOYOMI
@@ -144,16 +162,32 @@ class TimeControl:
         for letter, least_basic, least_adjusted in classes:
             if basic >= least_basic and adjusted >= least_adjusted:
                 needs = (
-                    "an internet tournament is class D at best"
+                    Message(gettext_noop("an internet tournament is class D at best"))
                     if self.internet
-                    else f"class {letter} needs a basic time of {_minutes(least_basic)} "
-                    f"and an adjusted time of {_minutes(least_adjusted)}"
+                    else Message(
+                        gettext_noop(
+                            "class %(letter)s needs a basic time of %(basic)s and an "
+                            "adjusted time of %(adjusted)s"
+                        ),
+                        letter=letter,
+                        basic=_minutes(least_basic),
+                        adjusted=_minutes(least_adjusted),
+                    )
                 )
-                return letter, f"class {letter}: {self._details()} ({needs})"
-        return "D", (
-            f"class D: {self._details()}, below class "
-            f"{'D' if self.internet else 'C'}'s times (OpenGotha's class X: not one the "
-            "EGF rates); rated as D, the lowest weight: correct it if needed"
+                reason = Message(
+                    gettext_noop("class %(letter)s: %(details)s (%(needs)s)"),
+                    letter=letter,
+                    details=self._details(),
+                    needs=needs,
+                )
+                return letter, reason
+        return "D", Message(
+            gettext_noop(
+                "class D: %(details)s, below class %(floor)s's times (OpenGotha's class X: "
+                "not one the EGF rates); rated as D, the lowest weight: correct it if needed"
+            ),
+            details=self._details(),
+            floor="D" if self.internet else "C",
         )
 
 

@@ -37,6 +37,25 @@ def invitation_link(mail) -> str:
     return re.search(r"http://\S+/accounts/invitation/\S+/", mail.body).group(0)
 
 
+def test_it_lists_the_roles_held_for_one_club_naming_the_club(
+    client, connie, django_assert_max_num_queries
+):
+    cape_town, stellenbosch = factories.club("Cape Town Go Club"), factories.club("Stellenbosch")
+    factories.club_committee_member("cora", cape_town)
+    factories.club_role(factories.user("vic"), "volunteers", stellenbosch)
+
+    with django_assert_max_num_queries(8):
+        response = client.get("/committee/accounts/")
+
+    html = response.content.decode()
+    rows = re.findall(r"<tr[^>]*>\s*<td[^>]*><a [^>]*>([^<]+)</a></td>\s*<td[^>]*>(.*?)</td>", html)
+    roles = {name: " ".join(re.sub(r"<[^>]+>", "", role).split()) for name, role in rows}
+    assert roles["cora"] == "Committee of Cape Town Go Club"
+    assert roles["vic"] == "Volunteer of Stellenbosch"
+    assert roles["connie"] == "committee"
+    assert f'href="{cape_town.get_absolute_url()}"' in html
+
+
 def test_it_lists_the_accounts_with_their_roles_but_not_the_system_account(
     client, connie, django_assert_max_num_queries
 ):

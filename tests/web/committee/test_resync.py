@@ -366,7 +366,7 @@ def test_an_uploaded_aga_tdlist_names_its_format_and_applies_with_the_ratings(cl
     assert "<strong>AGA TDList</strong> (gzip)" in html
     assert "1 member without a rating (left out)" in html
     assert outcomes(response)[:2] == [("changed", "1"), ("unchanged", "2")]
-    assert "1 player of other clubs" in html
+    assert "1 player in none of the clubs" in html
     assert 'name="use_ratings"' in html
 
     apply(client, "", token=upload_token(response), use_ratings="on")
@@ -386,6 +386,36 @@ def test_an_uploaded_aga_tdlist_names_its_format_and_applies_with_the_ratings(cl
     recompute_pending()
     gor = CurrentRating.objects.get(player=club["pieter"], algorithm=egf[0]).value
     assert round(gor) == 900, "the EGF algorithms start from the list's rating"
+
+
+def test_the_federations_preview_counts_players_in_none_of_the_clubs_not_of_other_ones(
+    client, connie, club
+):
+    html = upload(client, "tdlista.txt", AGA_LIST.encode()).content.decode()
+
+    assert "1 player in none of the clubs" in html
+    assert "The lines about players in none of the clubs are counted" in html
+    assert "other clubs" not in html
+
+
+def test_the_preview_names_the_lists_format_in_the_readers_language(client, connie, club):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+
+    html = upload(client, "tdlista.txt", AGA_LIST.encode()).content.decode()
+
+    assert "<strong>TDList de l'AGA</strong>" in html.replace("&#x27;", "'")
+    assert "<strong>AGA TDList</strong>" not in html
+
+
+def test_a_clubs_committee_reads_the_others_as_players_of_other_clubs(client, club):
+    cape_town = factories.club("Cape Town Go Club")
+    Player.objects.filter(username__in=["thandi", "pieter"]).update(club=cape_town)
+    client.force_login(factories.club_committee_member("cora", cape_town))
+
+    html = upload(client, "tdlista.txt", AGA_LIST.encode()).content.decode()
+
+    assert "1 player of other clubs" in html
+    assert "none of the clubs" not in html
 
 
 def test_ratings_are_applied_only_when_chosen(client, connie, club):
@@ -461,7 +491,7 @@ def test_the_real_egd_list_previews_fast_and_light_and_applies(client, connie, c
     html = response.content.decode()
     assert "<strong>EGD rating list</strong> (gzip)\n      of 2018-12-27" in html
     assert outcomes(response)[:2] == [("changed", "30"), ("last rated long ago", "28")]
-    assert "45,169 players of other clubs" in html
+    assert "45,169 players in none of the clubs" in html
     counts = {outcome.value: n for outcome, n in response.context["counts"]}
     # "Smith John" of the list is John Smith, a name js1 and js2 share; Aagren was last
     # rated on 2004-05-29, 14 years before the list

@@ -205,6 +205,27 @@ def test_an_opengotha_file_is_recognised_from_its_content(client, vera):
     assert set(Game.objects.values_list("time_minutes", flat=True)) == {40}
 
 
+def test_why_a_files_class_is_what_it_is_is_said_in_the_pages_language(client, vera, monkeypatch):
+    """The class's reason is the engine's Message, its parts Messages too: the page
+    translates each (the catalogue's French, here a stand-in)."""
+    from players import translated
+
+    def french(message):
+        return {
+            "class %(letter)s: %(details)s (%(needs)s)": "classe %(letter)s\u00a0: %(details)s",
+        }.get(message, message.replace("basic time", "temps de base"))
+
+    monkeypatch.setattr(translated, "gettext", french)
+
+    preview = upload(client, SPRING_CUP_XML, name="spring.xml")
+    reason = " ".join(
+        preview.content.decode().split('id="class-reason">')[1].split("</p>")[0].split()
+    )
+
+    assert reason.startswith("Classe ") and "temps de base 40 min" in reason
+    assert "basic time" not in reason
+
+
 def test_the_chosen_format_code_and_class_are_used(client, vera):
     preview = upload(client, SPRING_CUP, file_format="egd", code="spring-b", tournament_class="C")
 
@@ -545,6 +566,24 @@ def test_a_file_giving_one_date_to_more_rounds_than_a_day_holds_is_said_in_the_p
         upload(client, rounds_h9(5, "2024-03-02,2024-03-02"))
     )
     assert nothing_stored()
+
+
+def test_the_one_date_warning_is_said_in_the_pages_language(client, vera, monkeypatch):
+    """The warning is the engine's Message, so the page translates its template and puts
+    its values back (the catalogue's French, here a stand-in)."""
+    from players import translated
+
+    def french(message):
+        if message.startswith("The file gives one date, %(day)s"):
+            return "Le fichier donne une seule date, %(day)s, pour %(rounds)s rondes"
+        return message
+
+    monkeypatch.setattr(translated, "gettext", french)
+
+    one_day = text_of(upload(client, rounds_h9(6, "2024-03-02,2024-03-02")))
+
+    assert "Le fichier donne une seule date, 2024-03-02, pour 6 rondes" in one_day
+    assert "The file gives one date" not in one_day
 
 
 def league_h9(players: int, code: str) -> str:

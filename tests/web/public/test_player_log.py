@@ -197,6 +197,24 @@ def test_a_game_an_algorithm_skips_is_listed_with_its_reason(client, vera):
     assert row[-1] == "not rated: free games are not rated by EGF GoR"
 
 
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("fr", "non compté : les parties libres ne sont pas comptées par le GoR EGF"),
+        ("af", "vrye spelle word nie deur EGF GoR gegradeer nie"),
+    ],
+)
+def test_the_reason_a_game_is_not_rated_is_in_the_pages_language(client, vera, language, reason):
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), status="free"))
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+
+    html = page_html(client, "/players/ann/?algorithm=egf-2021")
+
+    assert reason in cells(sheet_rows(html)[0])[-1]
+    assert "free games are not rated" not in html
+
+
 def voided_cells(section: str) -> list[str]:
     """The text of each cell of the voided games' table."""
     cells = re.findall(r"<td[^>]*>(.*?)</td>", section, re.S)

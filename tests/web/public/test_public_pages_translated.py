@@ -11,13 +11,14 @@ from django.utils import translation
 from players.public.lab_tables import share_text
 from players.services.games import record_sheet_submit
 from players.web.charts import _month_ticks
-from players.web.numbers import decimal_text, shown_change
+from players.web.numbers import decimal_text, file_number, shown_change
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
 from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
+LANGS = ("en", "fr", "af")
 
 
 def club_and_tournament(vera) -> dict:
@@ -261,6 +262,40 @@ def test_a_number_shown_on_a_page_takes_the_languages_decimal_sign():
     assert shown["af"] == shown["fr"]
 
 
+def test_a_tournaments_adjusted_time_takes_the_languages_decimal_sign(client, games):
+    cup = games["cup"]
+    cup.adjusted_time = "82.5"
+    cup.save(update_fields=["adjusted_time"])
+
+    shown = {language: page_in(client, "/tournaments/spring-cup/", language) for language in LANGS}
+
+    assert "adjusted time 82.5 min" in shown["en"]
+    assert "temps ajusté 82,5 min" in shown["fr"]
+    assert "aangepaste tyd 82,5 min" in shown["af"]
+
+
+def test_an_adjusted_time_that_is_no_number_is_shown_as_the_file_wrote_it(client, games):
+    cup = games["cup"]
+    cup.adjusted_time = "3h"
+    cup.save(update_fields=["adjusted_time"])
+
+    english = page_in(client, "/tournaments/spring-cup/", "en")
+
+    assert "adjusted time 3h" in english and "3h min" not in english
+
+
+def test_a_files_number_is_read_in_the_pages_language_and_anything_else_is_none():
+    with translation.override("fr"):
+        assert [file_number(text) for text in ("82.5", " 80 ", "-2.5", "3h", "..", "")] == [
+            "82,5",
+            "80",
+            "\u22122,5",
+            None,
+            None,
+            None,
+        ]
+
+
 def test_a_tables_page_links_speak_afrikaans_which_django_tables2_does_not(client, games):
     afrikaans = page_in(client, "/?per_page=1&page=2", "af")
     french = page_in(client, "/?per_page=1&page=2", "fr")
@@ -268,3 +303,19 @@ def test_a_tables_page_links_speak_afrikaans_which_django_tables2_does_not(clien
     assert 'aria-label="Bladsye van die tabel"' in afrikaans
     assert "&laquo;</span> vorige </a>" in afrikaans and "> volgende <span" in afrikaans
     assert "&laquo;</span> précédente </a>" in french
+
+
+def test_an_h_files_unnamed_column_is_named_in_the_pages_language(monkeypatch):
+    """The reader's "Column 4" (a header that tells no column apart) is the site's
+    word, so the page says it in its language (the catalogue's, here a stand-in); a
+    file's own header stays as the file wrote it."""
+    from players import translated
+
+    def french(context, message):
+        return "Colonne %(number)s" if message == "Column %(number)s" else message
+
+    monkeypatch.setattr(translated, "pgettext", french)
+
+    assert translated.score_name("Column 4") == "Colonne 4"
+    assert translated.score_name("Points") == "Points"
+    assert translated.score_name("Column four") == "Column four"

@@ -310,6 +310,29 @@ def test_the_first_request_after_a_write_and_its_recompute_is_a_hit(
         assert after[tab] == uncached(client, URL + tab, monkeypatch)
 
 
+@pytest.mark.parametrize(("language", "header"), [("fr", "> Joueur <"), ("af", "> Speler <")])
+def test_a_visitor_in_another_language_finds_the_table_warmed_in_it(
+    client, cup, vera, builds, monkeypatch, django_assert_num_queries, language, header
+):
+    as_the_worker_runs_it(lambda: correct_a_game(cup, vera, None))
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+    builds.clear()
+
+    with django_assert_num_queries(3):  # tournament, fingerprint, recompute notice
+        html = client.get(URL).content
+
+    assert builds == [], "a hit"
+    headers = " ".join(html.decode().split())
+    assert header in headers and "> Player <" not in headers
+    assert html == uncached(client, URL, monkeypatch)
+
+
+def test_the_warming_reads_each_table_once_for_all_the_languages(cup, vera, builds):
+    as_the_worker_runs_it(lambda: correct_a_game(cup, vera, None))
+
+    assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
+
+
 def test_a_recompute_warms_the_tournaments_it_rewrote_and_leaves_the_earlier_ones(
     cup, vera, builds
 ):

@@ -1,0 +1,16 @@
+"""Numbers as the pages show them (players.web.numbers), for templates."""
+
+from __future__ import annotations
+
+from django import template
+
+from players.web import numbers
+
+register = template.Library()
+
+
+@register.filter
+def file_number(text: str) -> str | None:
+    """A number a file wrote (``82.5``) in the page's language (``82,5``); None when the
+    text is no plain number."""
+    return numbers.file_number(str(text))
