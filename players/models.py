@@ -884,6 +884,7 @@ AUDIT_ACTIONS = {
     "player_national_rank": gettext_lazy("National rank resynced"),
     "tournament_create": gettext_lazy("Tournament created"),
     "tournament_class": gettext_lazy("EGF class changed"),
+    "tournament_club": gettext_lazy("Tournament's club changed"),
     "tournament_entry_reassign": gettext_lazy("Tournament entry moved (merge)"),
     "game_create": gettext_lazy("Game entered"),
     "game_correct": gettext_lazy("Game corrected"),

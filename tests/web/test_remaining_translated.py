@@ -121,7 +121,7 @@ def test_the_calculators_value_scales_are_translated():
         labels = dict(form.fields["value_scale"].choices)
 
     assert labels["sagc"] == "Indice SAGC (−999…999 dans le niveau)"
-    assert labels["ladder"] == "Niveau français / classement à ancres (1d = 0…99)"
+    assert labels["ladder"] == "Valeur d'échelle française / classement à ancres (1d = 0…99)"
 
 
 def test_a_factor_label_of_the_engine_is_translated_where_it_is_shown():
@@ -130,7 +130,7 @@ def test_a_factor_label_of_the_engine_is_translated_where_it_is_shown():
     with translation.override(AFRIKAANS):
         assert translated(French.factor_label("handicap_factor")) == "Voorgeefaktor"
     with translation.override(FRENCH):
-        assert translated(French.factor_label("level")) == "Niveau avant"
+        assert translated(French.factor_label("level")) == "Valeur d'échelle avant"
 
 
 # --- 3. the engine's messages -----------------------------------------------------------

@@ -95,7 +95,7 @@ def one_evening(vera, settings, django_capture_on_commit_callbacks):
     [
         (FRENCH, "sagc", "Nouvel indice", "Nouveau niveau"),
         (FRENCH, "egf-2021", "Nouveau GoR", "Nouveau niveau"),
-        (FRENCH, "french", "Nouveau niveau (échelle)", "Nouveau niveau"),
+        (FRENCH, "french", "Nouvelle valeur d'échelle", "Nouveau niveau"),
         (AFRIKAANS, "sagc", "Nuwe indeks", "Nuwe rang"),
         (AFRIKAANS, "french", "Nuwe vlak", "Nuwe rang"),
         ("en", "french", "New level", "New rank"),
