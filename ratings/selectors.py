@@ -8,7 +8,9 @@ import itertools
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.db.models import (
     Count,
@@ -434,6 +436,11 @@ _LAB_HISTORY_COLUMNS = (
 )
 
 
+# A place in the replay order (date, round, entry number), the position of the game's
+# first row, its game's id, and the game as the lab predicts it.
+PlacedLabGame = tuple[tuple[date, int, int], int, int, lab.LabGame]
+
+
 def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
     """The games ``algorithm`` rated, as the lab predicts them (see :func:`rated_history_games`)."""
     return (
@@ -475,7 +482,7 @@ def rated_history_games(
     since: ReplayKey | None = None,
     from_position: int = 0,
     games: QuerySet | None = None,
-) -> Iterator[tuple[tuple[date, int, int], int, int, lab.LabGame]]:
+) -> Iterator[PlacedLabGame]:
     """The games ``algorithm`` rated (not skipped, not free) at or after the place
     ``since`` in the replay order, each with its place (date, round, entry number), the
     position of its first row, its game's id and both players' value
@@ -489,6 +496,15 @@ def rated_history_games(
     French ladder's later rows hold starting levels corrected after the block's
     results were seen. With ``games`` a block starts at the first of those games.
     """
+    rows = _lab_history_rows(algorithm, since=since, from_position=from_position, games=games)
+    yield from _lab_games(rows.iterator(chunk_size=ROWS_PER_FETCH), blocks=blocks)
+
+
+def _lab_history_rows(
+    algorithm: str, *, since: ReplayKey | None, from_position: int, games: QuerySet[Game] | None
+) -> QuerySet[RatingHistory, tuple[Any, ...]]:
+    """The stored game rows :func:`rated_history_games` reads, as ``_LAB_HISTORY_COLUMNS``
+    in history order."""
     rows = RatingHistory.objects.filter(
         algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
     )
@@ -502,18 +518,24 @@ def rated_history_games(
         )
     if games is not None:
         rows = rows.filter(game__in=games.values("pk"))
-    rows = (
+    return (
         rows.annotate(rank_code=Cast("rank_before", IntegerField()))
         .order_by("position")
         .values_list(*_LAB_HISTORY_COLUMNS)
     )
+
+
+def _lab_games(rows: Iterable[tuple[Any, ...]], *, blocks: bool) -> Iterator[PlacedLabGame]:
+    """The games of ``rows`` (of ``_LAB_HISTORY_COLUMNS``, in history order: White's
+    row of a game, then Black's) that were rated and not free; see
+    :func:`rated_history_games`."""
     # the few distinct ranks, komis, statuses and results, converted once each
     ranks: dict[int, Rank] = {}
-    komis: dict[object, Fraction] = {}
+    komis: dict[Decimal, Fraction] = {}
     statuses = {status.value: status for status in Status}
     winners = {winner.value: winner for winner in Winner}
     block_starts: dict[tuple[int, int], tuple[float, Rank]] = {}
-    pending: dict[int, lab.Side] = {}  # White's side, until Black's row of the game
+    pending: dict[int, tuple[lab.Side, int]] = {}  # White's side and row, until Black's row
     for (
         game_id,
         colour,
@@ -531,7 +553,7 @@ def rated_history_games(
         round_number,
         seq,
         position,
-    ) in rows.iterator(chunk_size=ROWS_PER_FETCH):
+    ) in rows:
         rank = ranks.get(rank_code)
         if rank is None:
             rank = ranks[rank_code] = code_to_rank(rank_code)
@@ -549,15 +571,12 @@ def rated_history_games(
         fraction = komis.get(komi)
         if fraction is None:
             fraction = komis[komi] = Fraction(komi)
+        matchup = lab.Matchup(
+            white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
+        )
         yield (
             (day, round_number, seq),
             first_position,
             game_id,
-            lab.LabGame(
-                matchup=lab.Matchup(
-                    white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
-                ),
-                winner=winners[winner],
-                status=statuses[status],
-            ),
+            lab.LabGame(matchup=matchup, winner=winners[winner], status=statuses[status]),
         )
