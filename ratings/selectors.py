@@ -131,6 +131,16 @@ def _games(
     after_fetch: Callable[[], None],
     chunk: int,
 ) -> Iterator[GameRecord]:
+    # Each column's place in a row, found from its name in GAME_RECORD_COLUMNS: a row
+    # read by name (a dict, a namedtuple) costs about 15% more per game, and the
+    # recompute streams up to a million of them.
+    at = {name: place for place, name in enumerate(GAME_RECORD_COLUMNS)}
+    id_at, seq_at, date_at, round_at = at["id"], at["seq"], at["date"], at["round"]
+    white_at, black_at = at["white__username"], at["black__username"]
+    handicap_at, komi_at, winner_at = at["handicap"], at["komi"], at["winner"]
+    status_at, board_size_at, time_at = at["status"], at["board_size"], at["time_minutes"]
+    tournament_at, class_at = at["tournament__code"], at["tournament__egf_class"]
+    comment_at = at["comment"]
     games = _valid_games(start).in_replay_order().values_list(*GAME_RECORD_COLUMNS)
     rows = games.iterator(chunk_size=chunk)
     for count in itertools.count():
@@ -143,22 +153,22 @@ def _games(
             after_fetch()
         if row is None:
             return
-        ids[row[1]] = row[0]
+        ids[row[seq_at]] = row[id_at]
         yield game_record(
-            seq=row[1],
-            date=row[2],
-            round=row[3],
-            white=row[4],
-            black=row[5],
-            handicap=row[6],
-            komi=row[7],
-            winner=row[8],
-            status=row[9],
-            board_size=row[10],
-            time_minutes=row[11],
-            tournament=row[12],
-            tournament_class=row[13],
-            comment=row[14],
+            seq=row[seq_at],
+            date=row[date_at],
+            round=row[round_at],
+            white=row[white_at],
+            black=row[black_at],
+            handicap=row[handicap_at],
+            komi=row[komi_at],
+            winner=row[winner_at],
+            status=row[status_at],
+            board_size=row[board_size_at],
+            time_minutes=row[time_at],
+            tournament=row[tournament_at],
+            tournament_class=row[class_at],
+            comment=row[comment_at],
         )
 
 
