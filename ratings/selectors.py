@@ -177,16 +177,17 @@ def _adjustments(
 ) -> Iterator[GameRecord]:
     adjustments = _valid_adjustments(algorithm, start)
     rows = adjustments.order_by("date", "seq").values_list(*ADJUSTMENT_RECORD_COLUMNS)
-    for row in rows.iterator(chunk_size=ROWS_PER_FETCH):
-        ids[row[1]] = row[0]
+    for values in rows.iterator(chunk_size=ROWS_PER_FETCH):
+        row = dict(zip(ADJUSTMENT_RECORD_COLUMNS, values, strict=True))  # few: read by name
+        ids[row["seq"]] = row["id"]
         yield adjustment_record(
-            seq=row[1],
-            date=row[2],
-            player=row[3],
-            new_rank=row[4],
-            value=row[5],
-            algorithm=row[6],
-            comment=row[7],
+            seq=row["seq"],
+            date=row["date"],
+            player=row["player__username"],
+            new_rank=row["new_rank"],
+            value=row["value"],
+            algorithm=row["algorithm"],
+            comment=row["comment"],
         )
 
 

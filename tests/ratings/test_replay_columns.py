@@ -1,4 +1,5 @@
-"""The replay reads a game's columns by their names in ``GAME_RECORD_COLUMNS``."""
+"""The replay reads a game's columns by their names in ``GAME_RECORD_COLUMNS`` (an
+adjustment's in ``ADJUSTMENT_RECORD_COLUMNS``)."""
 
 from datetime import date
 from fractions import Fraction
@@ -38,6 +39,7 @@ def two_games():
             ),
         ],
     )
+    factories.adjustment(ben, date(2024, 3, 2), "1k", user=vera, comment="reset")
 
 
 def replayed() -> list[GameRecord]:
@@ -46,7 +48,7 @@ def replayed() -> list[GameRecord]:
 
 
 def test_a_replayed_game_carries_each_column_of_its_game(two_games):
-    first, second = replayed()
+    first, reset, second = replayed()
     assert (first.date, first.white, first.black, first.winner, first.comment) == (
         date(2024, 3, 1),
         "ann",
@@ -72,11 +74,17 @@ def test_a_replayed_game_carries_each_column_of_its_game(two_games):
         seq=second.seq,
     )
     assert second.seq > first.seq
-
-
-def test_the_replay_reads_the_game_columns_whatever_their_order(two_games, monkeypatch):
-    in_order = replayed()
-    monkeypatch.setattr(
-        selectors, "GAME_RECORD_COLUMNS", tuple(reversed(selectors.GAME_RECORD_COLUMNS))
+    assert (reset.status, reset.date, reset.white, str(reset.white_rank), reset.comment) == (
+        Status.ADJUSTMENT,
+        date(2024, 3, 2),
+        "ben",
+        "1k",
+        "reset",
     )
+
+
+def test_the_replay_reads_the_columns_whatever_their_order(two_games, monkeypatch):
+    in_order = replayed()
+    for columns in ("GAME_RECORD_COLUMNS", "ADJUSTMENT_RECORD_COLUMNS"):
+        monkeypatch.setattr(selectors, columns, tuple(reversed(getattr(selectors, columns))))
     assert replayed() == in_order
