@@ -8,7 +8,9 @@ import itertools
 from collections.abc import Callable, Collection, Iterable, Iterator
 from dataclasses import dataclass
 from datetime import date
+from decimal import Decimal
 from fractions import Fraction
+from typing import Any
 
 from django.db.models import (
     Count,
@@ -129,6 +131,16 @@ def _games(
     after_fetch: Callable[[], None],
     chunk: int,
 ) -> Iterator[GameRecord]:
+    # Each column's place in a row, found from its name in GAME_RECORD_COLUMNS: a row
+    # read by name (a dict, a namedtuple) costs about 15% more per game, and the
+    # recompute streams up to a million of them.
+    at = {name: place for place, name in enumerate(GAME_RECORD_COLUMNS)}
+    id_at, seq_at, date_at, round_at = at["id"], at["seq"], at["date"], at["round"]
+    white_at, black_at = at["white__username"], at["black__username"]
+    handicap_at, komi_at, winner_at = at["handicap"], at["komi"], at["winner"]
+    status_at, board_size_at, time_at = at["status"], at["board_size"], at["time_minutes"]
+    tournament_at, class_at = at["tournament__code"], at["tournament__egf_class"]
+    comment_at = at["comment"]
     games = _valid_games(start).in_replay_order().values_list(*GAME_RECORD_COLUMNS)
     rows = games.iterator(chunk_size=chunk)
     for count in itertools.count():
@@ -141,22 +153,22 @@ def _games(
             after_fetch()
         if row is None:
             return
-        ids[row[1]] = row[0]
+        ids[row[seq_at]] = row[id_at]
         yield game_record(
-            seq=row[1],
-            date=row[2],
-            round=row[3],
-            white=row[4],
-            black=row[5],
-            handicap=row[6],
-            komi=row[7],
-            winner=row[8],
-            status=row[9],
-            board_size=row[10],
-            time_minutes=row[11],
-            tournament=row[12],
-            tournament_class=row[13],
-            comment=row[14],
+            seq=row[seq_at],
+            date=row[date_at],
+            round=row[round_at],
+            white=row[white_at],
+            black=row[black_at],
+            handicap=row[handicap_at],
+            komi=row[komi_at],
+            winner=row[winner_at],
+            status=row[status_at],
+            board_size=row[board_size_at],
+            time_minutes=row[time_at],
+            tournament=row[tournament_at],
+            tournament_class=row[class_at],
+            comment=row[comment_at],
         )
 
 
@@ -165,16 +177,17 @@ def _adjustments(
 ) -> Iterator[GameRecord]:
     adjustments = _valid_adjustments(algorithm, start)
     rows = adjustments.order_by("date", "seq").values_list(*ADJUSTMENT_RECORD_COLUMNS)
-    for row in rows.iterator(chunk_size=ROWS_PER_FETCH):
-        ids[row[1]] = row[0]
+    for values in rows.iterator(chunk_size=ROWS_PER_FETCH):
+        row = dict(zip(ADJUSTMENT_RECORD_COLUMNS, values, strict=True))  # few: read by name
+        ids[row["seq"]] = row["id"]
         yield adjustment_record(
-            seq=row[1],
-            date=row[2],
-            player=row[3],
-            new_rank=row[4],
-            value=row[5],
-            algorithm=row[6],
-            comment=row[7],
+            seq=row["seq"],
+            date=row["date"],
+            player=row["player__username"],
+            new_rank=row["new_rank"],
+            value=row["value"],
+            algorithm=row["algorithm"],
+            comment=row["comment"],
         )
 
 
@@ -434,6 +447,11 @@ _LAB_HISTORY_COLUMNS = (
 )
 
 
+# A place in the replay order (date, round, entry number), the position of the game's
+# first row, its game's id, and the game as the lab predicts it.
+PlacedLabGame = tuple[tuple[date, int, int], int, int, lab.LabGame]
+
+
 def history_games(algorithm: str, *, blocks: bool) -> Iterator[lab.LabGame]:
     """The games ``algorithm`` rated, as the lab predicts them (see :func:`rated_history_games`)."""
     return (
@@ -475,7 +493,7 @@ def rated_history_games(
     since: ReplayKey | None = None,
     from_position: int = 0,
     games: QuerySet | None = None,
-) -> Iterator[tuple[tuple[date, int, int], int, int, lab.LabGame]]:
+) -> Iterator[PlacedLabGame]:
     """The games ``algorithm`` rated (not skipped, not free) at or after the place
     ``since`` in the replay order, each with its place (date, round, entry number), the
     position of its first row, its game's id and both players' value
@@ -489,6 +507,15 @@ def rated_history_games(
     French ladder's later rows hold starting levels corrected after the block's
     results were seen. With ``games`` a block starts at the first of those games.
     """
+    rows = _lab_history_rows(algorithm, since=since, from_position=from_position, games=games)
+    yield from _lab_games(rows.iterator(chunk_size=ROWS_PER_FETCH), blocks=blocks)
+
+
+def _lab_history_rows(
+    algorithm: str, *, since: ReplayKey | None, from_position: int, games: QuerySet[Game] | None
+) -> QuerySet[RatingHistory, tuple[Any, ...]]:
+    """The stored game rows :func:`rated_history_games` reads, as ``_LAB_HISTORY_COLUMNS``
+    in history order."""
     rows = RatingHistory.objects.filter(
         algorithm=algorithm, game__isnull=False, game__voided_at__isnull=True
     )
@@ -502,18 +529,24 @@ def rated_history_games(
         )
     if games is not None:
         rows = rows.filter(game__in=games.values("pk"))
-    rows = (
+    return (
         rows.annotate(rank_code=Cast("rank_before", IntegerField()))
         .order_by("position")
         .values_list(*_LAB_HISTORY_COLUMNS)
     )
+
+
+def _lab_games(rows: Iterable[tuple[Any, ...]], *, blocks: bool) -> Iterator[PlacedLabGame]:
+    """The games of ``rows`` (of ``_LAB_HISTORY_COLUMNS``, in history order: White's
+    row of a game, then Black's) that were rated and not free; see
+    :func:`rated_history_games`."""
     # the few distinct ranks, komis, statuses and results, converted once each
     ranks: dict[int, Rank] = {}
-    komis: dict[object, Fraction] = {}
+    komis: dict[Decimal, Fraction] = {}
     statuses = {status.value: status for status in Status}
     winners = {winner.value: winner for winner in Winner}
     block_starts: dict[tuple[int, int], tuple[float, Rank]] = {}
-    pending: dict[int, lab.Side] = {}  # White's side, until Black's row of the game
+    pending: dict[int, tuple[lab.Side, int]] = {}  # White's side and row, until Black's row
     for (
         game_id,
         colour,
@@ -531,7 +564,7 @@ def rated_history_games(
         round_number,
         seq,
         position,
-    ) in rows.iterator(chunk_size=ROWS_PER_FETCH):
+    ) in rows:
         rank = ranks.get(rank_code)
         if rank is None:
             rank = ranks[rank_code] = code_to_rank(rank_code)
@@ -549,15 +582,12 @@ def rated_history_games(
         fraction = komis.get(komi)
         if fraction is None:
             fraction = komis[komi] = Fraction(komi)
+        matchup = lab.Matchup(
+            white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
+        )
         yield (
             (day, round_number, seq),
             first_position,
             game_id,
-            lab.LabGame(
-                matchup=lab.Matchup(
-                    white=white, black=side, handicap=handicap, komi=fraction, board_size=board_size
-                ),
-                winner=winners[winner],
-                status=statuses[status],
-            ),
+            lab.LabGame(matchup=matchup, winner=winners[winner], status=statuses[status]),
         )

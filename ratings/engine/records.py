@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import date
 from enum import StrEnum
 from fractions import Fraction
+from typing import TypeVar
 
 from .messages import Message, gettext_noop
 from .ranks import Rank
@@ -167,13 +168,19 @@ def replay_order(records: Iterable[GameRecord]) -> list[GameRecord]:
     return sorted(records, key=replay_key)
 
 
-def earliest_declared_ranks(declared: Iterable[tuple[str, tuple, Rank]]) -> dict[str, Rank]:
+PlayerKey = TypeVar("PlayerKey", str, int)  # a player by username (a file) or by id (the site)
+
+
+def earliest_declared_ranks(
+    declared: Iterable[tuple[PlayerKey, tuple, Rank]],
+) -> dict[PlayerKey, Rank]:
     """Each player's entry rank as declared (SPEC section 2, "Entry rank"): the rank on
     their earliest row in replay order that declares one, from ``(player, order key,
     rank)`` of every declared rank: :func:`declared_ranks` reads them off a file's
     records (the command line finds the same in its one pass, :func:`resolve_entries`),
-    the site off its games and adjustments (``ratings.selectors.player_entries``)."""
-    earliest: dict[str, tuple[tuple, Rank]] = {}
+    the site off its games and adjustments, by player id
+    (``ratings.selectors.declared_ranks``)."""
+    earliest: dict[PlayerKey, tuple[tuple, Rank]] = {}
     for player, key, rank in declared:
         known = earliest.get(player)
         if known is None or key < known[0]:
