@@ -8,12 +8,13 @@ from django.core.exceptions import ObjectDoesNotExist
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.functional import Promise
-from django.utils.html import format_html
-from django.utils.translation import gettext, pgettext_lazy
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Adjustment, ResyncBatch
 from players.resync import OUTCOME_LABELS, Outcome
+from players.roles import COMMITTEE
 from players.web.tables import NO_WRAP, player_link
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -228,6 +229,17 @@ def _linked_player(account):
         return None
 
 
+def _club_role_badge(grant) -> str:
+    """A role held for one club (prefetched with its club and group)."""
+    if grant.group.name == COMMITTEE:
+        text = pgettext("a role", "committee of %(club)s")
+        style = "text-bg-primary"
+    else:
+        text = pgettext("a role", "volunteer of %(club)s")
+        style = "text-bg-info"
+    return badge(text % {"club": grant.club.name}, style)
+
+
 class AccountTable(tables.Table):
     username = tables.Column(_("Username"), linkify=("committee_account", [tables.A("pk")]))
     role = tables.Column(_("Role"), empty_values=(), orderable=False)
@@ -246,6 +258,8 @@ class AccountTable(tables.Table):
             return badge(pgettext_lazy("a role", "committee"), "text-bg-primary")
         if record.in_volunteers:
             return badge(pgettext_lazy("a role", "volunteer"), "text-bg-info")
+        if grants := list(record.club_roles.all()):
+            return format_html_join(" ", "{}", ((_club_role_badge(grant),) for grant in grants))
         if _linked_player(record) is not None:
             return badge(pgettext_lazy("a role", "player"), "text-bg-light border")
         return badge(pgettext_lazy("a role", "reader"), "text-bg-light border")

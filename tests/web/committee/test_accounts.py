@@ -60,6 +60,33 @@ def test_it_lists_the_accounts_with_their_roles_but_not_the_system_account(
     assert ">system<" not in html
 
 
+def test_the_accounts_list_shows_the_roles_held_for_one_club(
+    client, connie, django_assert_max_num_queries
+):
+    from django.contrib.auth.models import Group
+
+    from players.models import Club, ClubRole
+    from players.roles import COMMITTEE, VOLUNTEERS
+
+    cape = Club.objects.create(name="Cape Town Go Club")
+    paarl = Club.objects.create(name="Paarl Go Club")
+    for username, club, group in (("cleo", cape, VOLUNTEERS), ("cleo", paarl, COMMITTEE)):
+        ClubRole.objects.create(
+            user=get_user_model().objects.get_or_create(username=username)[0],
+            club=club,
+            group=Group.objects.get(name=group),
+        )
+    factories.user("rita")
+
+    with django_assert_max_num_queries(8):
+        html = client.get("/committee/accounts/").content.decode()
+
+    rows = re.findall(r"<tr[^>]*>\s*<td[^>]*><a [^>]*>([^<]+)</a></td>\s*<td[^>]*>(.*?)</td>", html)
+    roles = {name: re.sub(r"<[^>]+>", "", role).strip() for name, role in rows}
+    assert roles["cleo"] == "volunteer of Cape Town Go Club committee of Paarl Go Club"
+    assert roles["rita"] == "reader"
+
+
 def test_it_creates_an_account_by_inviting_its_owner_by_mail(client, connie, delivered):
     response = client.post(
         "/committee/accounts/new/",
