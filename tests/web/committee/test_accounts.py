@@ -13,6 +13,7 @@ from players.models import AuditEntry
 from players.roles import is_committee, is_volunteer
 from players.services.base import system_user
 from tests import factories
+from tests.pages import page_html
 
 pytestmark = pytest.mark.django_db
 
@@ -85,6 +86,26 @@ def test_the_accounts_list_shows_the_roles_held_for_one_club(
     roles = {name: re.sub(r"<[^>]+>", "", role).strip() for name, role in rows}
     assert roles["cleo"] == "volunteer of Cape Town Go Club committee of Paarl Go Club"
     assert roles["rita"] == "reader"
+
+
+def test_an_accounts_page_says_the_roles_it_holds_for_one_club(client, connie):
+    from django.contrib.auth.models import Group
+
+    from players.models import Club, ClubRole
+    from players.roles import VOLUNTEERS
+
+    cleo = factories.user("cleo")
+    ClubRole.objects.create(
+        user=cleo,
+        club=Club.objects.create(name="Cape Town Go Club"),
+        group=Group.objects.get(name=VOLUNTEERS),
+    )
+
+    html = page_html(client, f"/committee/accounts/{cleo.pk}/")
+
+    facts = re.search(r'id="account-facts">(.*?)</p>', html, re.S).group(1)
+    assert " ".join(facts.split()).startswith("volunteer of Cape Town Go Club ·")
+    assert "no volunteer role" not in facts
 
 
 def test_it_creates_an_account_by_inviting_its_owner_by_mail(client, connie, delivered):
