@@ -195,9 +195,9 @@ def check_player(user, role: str, player: Player, what: str | None = None) -> No
     if not may_act_for_player(user, role, player):
         first = min(clubs_of_player(player), default=None)
         club = Club.objects.filter(pk=first).first() if first is not None else None
-        raise refuse(
-            user, role, club, what or _("%(username)s's record") % {"username": player.username}
-        )
+        # The player's name, not the username: the refusal's first letter is capitalised,
+        # which would misspell a username ("Siphoz21's record").
+        raise refuse(user, role, club, what or _("%(name)s's record") % {"name": player.full_name})
 
 
 def _held_to_clubs(user, role: str) -> bool:

@@ -33,3 +33,15 @@ def test_the_demo_has_two_clubs_with_their_roles_and_the_federations_committee(c
         }
     assert not Game.objects.filter(club__isnull=True).exists()
     assert "log in as capetown-committee" in capsys.readouterr().out
+
+
+def test_the_demos_federation_committee_creates_clubs_in_the_admin(client):
+    call_command("load_demo")
+
+    client.force_login(get_user_model().objects.get(username="committee"))
+    response = client.post("/admin/players/club/add/", {"name": "Johannesburg Go Club"})
+
+    assert response.status_code == 302
+    assert Club.objects.filter(name="Johannesburg Go Club").exists()
+    client.force_login(get_user_model().objects.get(username="capetown-committee"))
+    assert client.get("/admin/players/club/add/").status_code == 302

@@ -4,6 +4,7 @@ another club is a 403 that names the club and whom to ask; a tournament is creat
 imported for a club, whose volunteers then correct its games. Roles held for every club
 (the groups, as every role was before) act for every club."""
 
+import html
 import importlib
 import re
 from datetime import date, timedelta
@@ -25,6 +26,7 @@ from players.services.players import player_merge, player_update
 from ratings.engine.ranks import parse_rank
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP
+from tests.pages import page_html
 from tests.web.entry.test_game_correct import edit_post
 from tests.web.entry.test_sheet_entry import sheet_post
 from tests.web.entry.test_tournament_create import autumn
@@ -201,6 +203,18 @@ def test_a_club_committee_edits_its_members_only(cape_committee, pretoria_commit
     # A visitor of no club is the federation committee's.
     with pytest.raises(ClubRefusal, match="the federation's"):
         player_update(user=cape_committee, player=members["vic"], country="NA")
+
+
+def test_another_clubs_committee_is_refused_with_the_players_name_not_a_capitalised_username(
+    pretoria_committee, cape_town
+):
+    factories.player("siphoz21", "5k", club=cape_town, full_name="Sipho Zulu")
+
+    client = logged_in(pretoria_committee)
+
+    page = html.unescape(page_html(client, "/committee/players/siphoz21/edit/", status=403))
+    assert "Sipho Zulu's record is " in page
+    assert "Siphoz21" not in page
 
 
 def test_a_club_committee_resyncs_its_members_only(cape_committee, members):

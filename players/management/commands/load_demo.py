@@ -152,7 +152,10 @@ class Command(BaseCommand):
             ]
         for username, groups, club in accounts:
             password = secrets.token_urlsafe(9)
-            user = users.objects.create_user(username=username, password=password)
+            # The federation's committee is staff: it creates clubs in the admin.
+            user = users.objects.create_user(
+                username=username, password=password, is_staff=club is None
+            )
             if club is None:
                 user.groups.set(groups)
             else:

@@ -13,6 +13,7 @@ from players.models import AuditEntry
 from players.roles import is_committee, is_volunteer
 from players.services.base import system_user
 from tests import factories
+from tests.pages import page_html
 
 pytestmark = pytest.mark.django_db
 
@@ -77,6 +78,53 @@ def test_it_lists_the_accounts_with_their_roles_but_not_the_system_account(
     ]
     assert "superuser" in html
     assert ">system<" not in html
+
+
+def test_the_accounts_list_shows_the_roles_held_for_one_club(
+    client, connie, django_assert_max_num_queries
+):
+    from django.contrib.auth.models import Group
+
+    from players.models import Club, ClubRole
+    from players.roles import COMMITTEE, VOLUNTEERS
+
+    cape = Club.objects.create(name="Cape Town Go Club")
+    paarl = Club.objects.create(name="Paarl Go Club")
+    for username, club, group in (("cleo", cape, VOLUNTEERS), ("cleo", paarl, COMMITTEE)):
+        ClubRole.objects.create(
+            user=get_user_model().objects.get_or_create(username=username)[0],
+            club=club,
+            group=Group.objects.get(name=group),
+        )
+    factories.user("rita")
+
+    with django_assert_max_num_queries(8):
+        html = client.get("/committee/accounts/").content.decode()
+
+    rows = re.findall(r"<tr[^>]*>\s*<td[^>]*><a [^>]*>([^<]+)</a></td>\s*<td[^>]*>(.*?)</td>", html)
+    roles = {name: re.sub(r"<[^>]+>", "", role).strip() for name, role in rows}
+    assert roles["cleo"] == "Volunteer of Cape Town Go Club Committee of Paarl Go Club"
+    assert roles["rita"] == "reader"
+
+
+def test_an_accounts_page_says_the_roles_it_holds_for_one_club(client, connie):
+    from django.contrib.auth.models import Group
+
+    from players.models import Club, ClubRole
+    from players.roles import VOLUNTEERS
+
+    cleo = factories.user("cleo")
+    ClubRole.objects.create(
+        user=cleo,
+        club=Club.objects.create(name="Cape Town Go Club"),
+        group=Group.objects.get(name=VOLUNTEERS),
+    )
+
+    html = page_html(client, f"/committee/accounts/{cleo.pk}/")
+
+    facts = re.search(r'id="account-facts">(.*?)</p>', html, re.S).group(1)
+    assert " ".join(facts.split()).startswith("volunteer of Cape Town Go Club ·")
+    assert "no volunteer role" not in facts
 
 
 def test_it_creates_an_account_by_inviting_its_owner_by_mail(client, connie, delivered):
