@@ -20,7 +20,7 @@ import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
@@ -31,63 +31,17 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from players.translated import translated
+from ratings.engine.formats.ranklists import MAX_LINE_LENGTH, BadLine, ListedRank, RankList
 from ratings.engine.ranks import Rank, RankError, parse_rank
 
 DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
 HEADER_WORDS = ("rank", "grade")
-# A name (150 characters at most), a rank, a date and separators fit many times over; a
-# longer line is refused unread, and shown cut to BAD_TEXT_SHOWN characters.
-MAX_LINE_LENGTH = 1000
-BAD_TEXT_SHOWN = 200
+BAD_TEXT_SHOWN = 200  # a bad line is shown cut to this many characters
 
 
-# Slotted, not frozen: a federation's list makes 45,000 of these and of the preview's
-# rows, and a frozen dataclass is several times slower to create.
-@dataclass(slots=True)
-class ListedRank:
-    """One line of the list that reads as a player and a rank. A federation's list also
-    says who the player is there (``pin``: EGD PIN; ``national_id``: e.g. the AGA ID) and
-    may give a rating on the GoR scale (``rating``)."""
-
-    line: int
-    name: str
-    rank: Rank
-    effective_date: date
-    pin: str = ""
-    national_id: str = ""
-    rating: Decimal | None = None
-    # How old the line is, where the list says: the date the player was last rated
-    # (the EGD's last tournament, the AGA's rating date) and the AGA's membership.
-    last_rated: date | None = None
-    membership: str = ""
-
-
-@dataclass(frozen=True)
-class BadLine:
-    line: int
-    text: str
-    reason: str
-
-
-@dataclass
-class RankList:
-    listed: list[ListedRank] = field(default_factory=list)
-    bad: list[BadLine] = field(default_factory=list)
-    has_header: bool = False
-    format: str = "simple list"  # the format read (``rank_lists`` names them)
-    container: str = ""  # "gzip" or "zip" when the list came packed
-    list_date: date | None = None  # the date the list gives itself, if any
-    unrated: int = 0  # members listed without a rating, hence without a rank
-
-    @property
-    def is_federation_list(self) -> bool:
-        """A federation's whole list (EGD, AGA), rather than the club's own lines."""
-        return self.format != "simple list"
-
-    @property
-    def format_label(self) -> str:
-        """The format read, in the reader's language (``format`` stays its code)."""
-        return str(FORMAT_LABELS.get(self.format, self.format))
+def format_label(rank_list: RankList) -> str:
+    """The format read, in the reader's language (``format`` stays its code)."""
+    return str(FORMAT_LABELS.get(rank_list.format, rank_list.format))
 
 
 # The formats rank_lists reads, by their codes (RankList.format), for a page.
