@@ -14,16 +14,18 @@ from datetime import date
 
 from django.utils.translation import gettext as _
 
-from players.resync import MAX_LINE_LENGTH, RankList, parse_rank_list
+from players.resync import parse_rank_list, translated_bad_lines
 from players.translated import translated
 from ratings.engine.formats import ranklists
 from ratings.engine.formats.ranklists import (
     AGA,
     AGA_STRONGEST_DAN,
     EGD,
+    MAX_LINE_LENGTH,
     NOT_TEXT,
     SIMPLE,
     SNIFF_LINES,
+    RankList,
     aga_gor,
     aga_rank,
     decode,
@@ -114,5 +116,5 @@ def _read(
 
 def _translated(result: RankList) -> RankList:
     """The engine's reasons for bad lines, in the reader's language."""
-    result.bad = [replace(bad, reason=translated(bad.reason)) for bad in result.bad]
+    result.bad = translated_bad_lines(result.bad)
     return result

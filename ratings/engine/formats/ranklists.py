@@ -34,6 +34,7 @@ A text in which no line reads as a player in any format is refused with one mess
 
 from __future__ import annotations
 
+import csv
 import gzip
 import io
 import re
@@ -450,4 +451,147 @@ def read_aga(lines: list[str], default_date: date | None) -> RankList:
                 membership=fields[2],
             )
         )
+    return result
+
+
+# --- the simple list ----------------------------------------------------------------
+#
+# One player a line: ``username or full name, rank[, effective date]``, separated by
+# tabs, semicolons or commas (on each line tabs win, then semicolons, so a pasted list
+# may mix them), or by spaces when a line has none of them. Fields are read from the
+# right, so a name may itself contain the separator ("Smith, John, 3d" is the name
+# "Smith, John"). A first line that is not a player but mentions a rank or a grade is a
+# header; blank lines and lines starting with ``#`` are skipped.
+
+DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
+HEADER_WORDS = ("rank", "grade")
+BAD_TEXT_SHOWN = 200  # a bad line is shown cut to this many characters
+
+
+class LineError(ValueError):
+    """Why one line of the list cannot be read (``message``: a Message)."""
+
+    @property
+    def message(self) -> str:
+        return self.args[0]
+
+
+def delimiter_of(line: str) -> str:
+    if "\t" in line:
+        return "\t"
+    if ";" in line:
+        return ";"
+    return ","
+
+
+def _parse_date(text: str, today: date) -> date:
+    try:
+        day = date.fromisoformat(text)
+    except ValueError:
+        raise LineError(
+            Message(gettext_noop("'%(text)s' is not a date (write it as YYYY-MM-DD)"), text=text)
+        ) from None
+    if day > today:
+        raise LineError(Message(gettext_noop("the date %(day)s is in the future"), day=day))
+    return day
+
+
+def _split_fields(line: str, delimiter: str) -> list[str]:
+    try:
+        (fields,) = csv.reader([line], delimiter=delimiter, skipinitialspace=True)
+    except csv.Error as error:
+        raise LineError(
+            Message(gettext_noop("the line cannot be read (%(error)s)"), error=str(error))
+        ) from None
+    fields = [value.strip() for value in fields]
+    while fields and not fields[-1]:
+        fields.pop()  # a trailing separator, as spreadsheets write them
+    return fields
+
+
+def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, Rank, date]:
+    """The name, rank and effective date on one line, read from the right."""
+    if len(line) > MAX_LINE_LENGTH:
+        raise LineError(
+            Message(
+                gettext_noop(
+                    "the line is %(length)s characters long; a player's line has at most %(most)s"
+                ),
+                length=len(line),
+                most=MAX_LINE_LENGTH,
+            )
+        )
+    delimiter = delimiter_of(line)
+    fields = _split_fields(line, delimiter)
+    by_spaces = len(fields) == 1
+    if by_spaces:
+        fields = line.split()
+    if not fields:
+        raise LineError(Message(gettext_noop("the line is empty")))
+    effective_date = default_date
+    consumed = 1  # fields taken from the right: the rank, and the date if there is one
+    if DATE_LIKE.match(fields[-1]):
+        effective_date = _parse_date(fields.pop(), today)
+        consumed += 1
+    if len(fields) < 2:
+        raise LineError(Message(gettext_noop("expected a username or name, then a rank")))
+    rank_text = fields.pop()
+    try:
+        rank = parse_rank(rank_text)
+    except RankError as error:
+        # "15 kyu" written with a space, in a list separated by spaces
+        if not (by_spaces and len(fields) >= 2):
+            raise LineError(error.message) from None
+        try:
+            rank = parse_rank(f"{fields[-1]} {rank_text}")
+        except RankError:
+            raise LineError(error.message) from None
+        fields.pop()
+    if by_spaces:
+        name = " ".join(fields)
+    elif len(fields) == 1:
+        name = fields[0]
+    else:
+        # The name held the separator, unquoted: keep the name as it was written.
+        name = line.rstrip(f"{delimiter} ").rsplit(delimiter, consumed)[0].strip()
+    if not name:
+        raise LineError(Message(gettext_noop("the username or name is empty")))
+    if effective_date is None:
+        raise LineError(
+            Message(
+                gettext_noop("no effective date: give one on the line or in the form's date field")
+            )
+        )
+    return name, rank, effective_date
+
+
+def _looks_like_header(line: str) -> bool:
+    words = line.casefold()
+    return any(word in words for word in HEADER_WORDS)
+
+
+def parse_simple_list(text: str, *, default_date: date | None, today: date) -> RankList:
+    """Every line of ``text`` as a listed rank or a bad line with its reason.
+
+    ``default_date`` is the effective date of lines without one; ``today`` bounds the
+    dates (an adjustment cannot be dated in the future).
+    """
+    result = RankList()
+    text = text.lstrip("\ufeff")
+    first = True
+    for number, raw in enumerate(text.splitlines(), start=1):
+        line = raw.strip()
+        if not line or line.startswith("#"):
+            continue
+        try:
+            name, rank, effective_date = _read_line(line, default_date, today)
+        except LineError as error:
+            if first and _looks_like_header(line):
+                result.has_header = True
+            else:
+                shown = line if len(line) <= BAD_TEXT_SHOWN else f"{line[:BAD_TEXT_SHOWN]}…"
+                result.bad.append(BadLine(number, shown, error.message))
+        else:
+            result.listed.append(ListedRank(number, name, rank, effective_date))
+        first = False
     return result
