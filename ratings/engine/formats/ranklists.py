@@ -595,3 +595,53 @@ def parse_simple_list(text: str, *, default_date: date | None, today: date) -> R
             result.listed.append(ListedRank(number, name, rank, effective_date))
         first = False
     return result
+
+
+# --- any list -----------------------------------------------------------------------
+
+
+def read_rank_list(
+    data: bytes | str, *, default_date: date | None, today: date, list_date_first: bool = False
+) -> RankList:
+    """The players and ranks of a list in any known format (see the module's docstring),
+    in English (the site's ``players.rank_lists.read_rank_list`` translates).
+
+    ``default_date`` is the effective date of lines without one (the form's date), the
+    list's own date standing in when it is None, or standing first with
+    ``list_date_first``; ``today`` bounds the dates. Raises :class:`ListFormatError`
+    for a file that is no list.
+    """
+    container = ""
+    if isinstance(data, bytes):
+        data, container = unpack(data)
+        text = decode(data)
+    else:
+        text = data
+    text = text.lstrip("\ufeff")
+    if not text.strip():
+        raise ListFormatError(Message(gettext_noop("The list is empty.")))
+    if looks_binary(text):
+        raise ListFormatError(Message(NOT_TEXT))
+    lines = text.splitlines()
+    # Cut to a line's length: the sniffers' patterns scanned all of a 15 MB line of
+    # commas, 8 s; no list of any format has lines that long (the EGD's: 121).
+    sniffed = [line[:MAX_LINE_LENGTH] for line in lines[:SNIFF_LINES] if line.strip()]
+    if is_egd(sniffed):
+        result = read_egd(lines, default_date, list_date_first)
+    elif is_aga(sniffed):
+        result = read_aga(lines, default_date)
+    else:
+        result = parse_simple_list(text, default_date=default_date, today=today)
+        result.format = SIMPLE
+    if not result.listed and not result.unrated:
+        raise ListFormatError(
+            Message(
+                gettext_noop(
+                    "No line of this file reads as a player and a rank: it is neither an EGD "
+                    "rating list, an AGA TDList, nor a list of “name, rank, date” lines (see "
+                    "the help below)."
+                )
+            )
+        )
+    result.container = container
+    return result
