@@ -16,12 +16,15 @@ import pytest
 from ratings.engine.formats.ranklists import (
     AGA,
     EGD,
+    SIMPLE,
     ListFormatError,
     decode,
     is_aga,
     is_egd,
+    parse_simple_list,
     read_aga,
     read_egd,
+    read_rank_list,
     unpack,
 )
 from ratings.engine.messages import Message
@@ -109,3 +112,24 @@ def test_every_line_of_the_latest_real_aga_tdlist_is_read():
     assert result.format == AGA
     assert len(result.listed) + result.unrated > 1000
     assert not result.bad
+
+
+def test_the_simple_list_reads_names_ranks_and_dates_and_says_why_a_line_is_bad():
+    text = "name, rank, date\nSmith, John, 3d, 2024-05-01\nDoe 15 kyu\nBob, 3q\n" + "x" * 1500
+    result = read_rank_list(text, default_date=date(2024, 6, 1), today=date(2024, 6, 30))
+    assert result.format == SIMPLE
+    assert result.has_header
+    assert [(row.name, str(row.rank), row.effective_date) for row in result.listed] == [
+        ("Smith, John", "3d", date(2024, 5, 1)),
+        ("Doe", "15k", date(2024, 6, 1)),
+    ]
+    assert [bad.line for bad in result.bad] == [4, 5]
+    too_long = result.bad[1].reason
+    assert isinstance(too_long, Message)
+    assert too_long.values == {"length": 1500, "most": 1000}  # the site groups the digits
+
+
+def test_parse_simple_list_alone_leaves_the_format_simple():
+    result = parse_simple_list("ann 1d", default_date=date(2024, 6, 1), today=date(2024, 6, 30))
+    assert result.format == SIMPLE
+    assert [row.name for row in result.listed] == ["ann"]
