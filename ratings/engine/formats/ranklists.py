@@ -26,7 +26,7 @@ Then the format is found from the text:
   the GoR scale with the grades' middles lined up (``GoR 2100`` is the middle of 1d,
   ``AGA 1.5`` too): ``GoR = 1950 + 100 r`` for ``r >= 1`` and ``2150 + 100 r`` for
   ``r <= -1``.
-* ``simple list``: the list of docs/committee.md, read by ``resync.parse_rank_list``.
+* ``simple list``: the list of docs/committee.md, read by :func:`parse_simple_list`.
 
 A text in which no line reads as a player in any format is refused with one message
 (:class:`ListFormatError`), never a table of bad lines.
