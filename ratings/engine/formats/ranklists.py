@@ -1,5 +1,6 @@
-"""Reading the national rank lists clubs download (the site's
-``players.rank_lists.read_rank_list`` puts them together with the simple list).
+"""Reading the rank lists clubs download, whatever their format: one entry point,
+:func:`read_rank_list`, from the bytes of an upload (or pasted text) to a ``RankList``
+(the site's ``players.rank_lists.read_rank_list`` translates what it says).
 
 Pure Python, no Django; messages are :class:`~ratings.engine.messages.Message`.
 The container and the text encoding are found from the
