@@ -1,7 +1,8 @@
 """The simple rank list of the resync, and matching any rank list to the players.
 
-Pure functions, no database: ``parse_rank_list`` turns the simple list (below) into
-listed ranks and bad lines (``players.rank_lists.read_rank_list`` reads every format,
+Pure functions, no database: ``parse_rank_list`` turns the simple list (below; read by
+``ratings.engine.formats.ranklists.parse_simple_list``) into listed ranks and bad lines
+in the reader's language (``players.rank_lists.read_rank_list`` reads every format,
 this one included, from an upload); ``match_rank_list`` compares them with the players
 and says, line by line, what applying the list would do.
 
@@ -15,12 +16,10 @@ is a header; blank lines and lines starting with ``#`` are skipped.
 
 from __future__ import annotations
 
-import csv
-import re
 import unicodedata
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, replace
 from datetime import date
 from decimal import Decimal
 from enum import StrEnum
@@ -31,63 +30,19 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext_lazy
 
 from players.translated import translated
-from ratings.engine.ranks import Rank, RankError, parse_rank
-
-DATE_LIKE = re.compile(r"^\d{1,4}[-/.]\d{1,2}[-/.]\d{1,4}$")
-HEADER_WORDS = ("rank", "grade")
-# A name (150 characters at most), a rank, a date and separators fit many times over; a
-# longer line is refused unread, and shown cut to BAD_TEXT_SHOWN characters.
-MAX_LINE_LENGTH = 1000
-BAD_TEXT_SHOWN = 200
-
-
-# Slotted, not frozen: a federation's list makes 45,000 of these and of the preview's
-# rows, and a frozen dataclass is several times slower to create.
-@dataclass(slots=True)
-class ListedRank:
-    """One line of the list that reads as a player and a rank. A federation's list also
-    says who the player is there (``pin``: EGD PIN; ``national_id``: e.g. the AGA ID) and
-    may give a rating on the GoR scale (``rating``)."""
-
-    line: int
-    name: str
-    rank: Rank
-    effective_date: date
-    pin: str = ""
-    national_id: str = ""
-    rating: Decimal | None = None
-    # How old the line is, where the list says: the date the player was last rated
-    # (the EGD's last tournament, the AGA's rating date) and the AGA's membership.
-    last_rated: date | None = None
-    membership: str = ""
+from ratings.engine.formats.ranklists import (
+    BadLine,
+    ListedRank,
+    RankList,
+    parse_simple_list,
+)
+from ratings.engine.messages import Message
+from ratings.engine.ranks import Rank
 
 
-@dataclass(frozen=True)
-class BadLine:
-    line: int
-    text: str
-    reason: str
-
-
-@dataclass
-class RankList:
-    listed: list[ListedRank] = field(default_factory=list)
-    bad: list[BadLine] = field(default_factory=list)
-    has_header: bool = False
-    format: str = "simple list"  # the format read (``rank_lists`` names them)
-    container: str = ""  # "gzip" or "zip" when the list came packed
-    list_date: date | None = None  # the date the list gives itself, if any
-    unrated: int = 0  # members listed without a rating, hence without a rank
-
-    @property
-    def is_federation_list(self) -> bool:
-        """A federation's whole list (EGD, AGA), rather than the club's own lines."""
-        return self.format != "simple list"
-
-    @property
-    def format_label(self) -> str:
-        """The format read, in the reader's language (``format`` stays its code)."""
-        return str(FORMAT_LABELS.get(self.format, self.format))
+def format_label(rank_list: RankList) -> str:
+    """The format read, in the reader's language (``format`` stays its code)."""
+    return str(FORMAT_LABELS.get(rank_list.format, rank_list.format))
 
 
 # The formats rank_lists reads, by their codes (RankList.format), for a page.
@@ -98,121 +53,32 @@ FORMAT_LABELS = {
 }
 
 
-class LineError(ValueError):
-    """Why one line of the list cannot be read."""
-
-
-def delimiter_of(line: str) -> str:
-    if "\t" in line:
-        return "\t"
-    if ";" in line:
-        return ";"
-    return ","
-
-
-def _parse_date(text: str, today: date) -> date:
-    try:
-        day = date.fromisoformat(text)
-    except ValueError:
-        raise LineError(
-            _("'%(text)s' is not a date (write it as YYYY-MM-DD)") % {"text": text}
-        ) from None
-    if day > today:
-        raise LineError(_("the date %(day)s is in the future") % {"day": day})
-    return day
-
-
-def _split_fields(line: str, delimiter: str) -> list[str]:
-    try:
-        (fields,) = csv.reader([line], delimiter=delimiter, skipinitialspace=True)
-    except csv.Error as error:
-        raise LineError(_("the line cannot be read (%(error)s)") % {"error": error}) from None
-    fields = [value.strip() for value in fields]
-    while fields and not fields[-1]:
-        fields.pop()  # a trailing separator, as spreadsheets write them
-    return fields
-
-
-def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, Rank, date]:
-    """The name, rank and effective date on one line, read from the right."""
-    if len(line) > MAX_LINE_LENGTH:
-        raise LineError(
-            _("the line is %(length)s characters long; a player's line has at most %(most)s")
-            % {
-                "length": number_format(len(line), force_grouping=True),
-                "most": number_format(MAX_LINE_LENGTH, force_grouping=True),
-            }
-        )
-    delimiter = delimiter_of(line)
-    fields = _split_fields(line, delimiter)
-    by_spaces = len(fields) == 1
-    if by_spaces:
-        fields = line.split()
-    if not fields:
-        raise LineError(_("the line is empty"))
-    effective_date = default_date
-    consumed = 1  # fields taken from the right: the rank, and the date if there is one
-    if DATE_LIKE.match(fields[-1]):
-        effective_date = _parse_date(fields.pop(), today)
-        consumed += 1
-    if len(fields) < 2:
-        raise LineError(_("expected a username or name, then a rank"))
-    rank_text = fields.pop()
-    try:
-        rank = parse_rank(rank_text)
-    except RankError as error:
-        # "15 kyu" written with a space, in a list separated by spaces
-        if not (by_spaces and len(fields) >= 2):
-            raise LineError(translated(error.message)) from None
-        try:
-            rank = parse_rank(f"{fields[-1]} {rank_text}")
-        except RankError:
-            raise LineError(translated(error.message)) from None
-        fields.pop()
-    if by_spaces:
-        name = " ".join(fields)
-    elif len(fields) == 1:
-        name = fields[0]
-    else:
-        # The name held the separator, unquoted: keep the name as it was written.
-        name = line.rstrip(f"{delimiter} ").rsplit(delimiter, consumed)[0].strip()
-    if not name:
-        raise LineError(_("the username or name is empty"))
-    if effective_date is None:
-        raise LineError(_("no effective date: give one on the line or in the form's date field"))
-    return name, rank, effective_date
-
-
-def _looks_like_header(line: str) -> bool:
-    words = line.casefold()
-    return any(word in words for word in HEADER_WORDS)
-
-
 def parse_rank_list(text: str, *, default_date: date | None, today: date) -> RankList:
-    """Every line of ``text`` as a listed rank or a bad line with its reason.
+    """Every line of ``text`` as a listed rank or a bad line with its reason, in the
+    reader's language (``ratings.engine.formats.ranklists.parse_simple_list`` reads it).
 
     ``default_date`` is the effective date of lines without one; ``today`` bounds the
     dates (an adjustment cannot be dated in the future).
     """
-    result = RankList()
-    text = text.lstrip("\ufeff")
-    first = True
-    for number, raw in enumerate(text.splitlines(), start=1):
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        try:
-            name, rank, effective_date = _read_line(line, default_date, today)
-        except LineError as error:
-            if first and _looks_like_header(line):
-                result.has_header = True
-            else:
-                shown = line if len(line) <= BAD_TEXT_SHOWN else f"{line[:BAD_TEXT_SHOWN]}…"
-                result.bad.append(BadLine(number, shown, str(error)))
-        else:
-            result.listed.append(ListedRank(number, name, rank, effective_date))
-        first = False
+    result = parse_simple_list(text, default_date=default_date, today=today)
+    result.bad = translated_bad_lines(result.bad)
     return result
+
+
+def translated_bad_lines(bad: list[BadLine]) -> list[BadLine]:
+    """The engine's reasons for bad lines in the reader's language, counts grouped as
+    the language writes numbers."""
+    return [replace(line, reason=_translated_reason(line.reason)) for line in bad]
+
+
+def _translated_reason(reason: str) -> str:
+    if isinstance(reason, Message) and any(type(v) is int for v in reason.values.values()):
+        values = {
+            name: number_format(value, force_grouping=True) if type(value) is int else value
+            for name, value in reason.values.items()
+        }
+        reason = Message(reason.template, **values)
+    return translated(reason)
 
 
 # --- matching ---------------------------------------------------------------------

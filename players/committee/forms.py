@@ -25,12 +25,12 @@ from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
 from players.models import Adjustment, Club, Player, ResyncUpload, Tournament
 from players.rank_lists import ListFormatError, read_rank_list
-from players.resync import RankList
 from players.services.accounts import Role
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
 from players.web.forms import PlayerField
 from ratings.algorithms import maintained_algorithms
 from ratings.engine.base import registry
+from ratings.engine.formats.ranklists import RankList
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise

@@ -14,7 +14,6 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from players.models import Club, Game, Player, Tournament, TournamentPlayer
-from players.rank_lists import looks_binary
 from players.resync import name_key
 from players.roles import VOLUNTEERS, check_club_scope
 from players.services.audit import audit, player_snapshot
@@ -31,6 +30,7 @@ from ratings.engine.formats import (
     declared_rating,
     rating_not_declared,
 )
+from ratings.engine.formats.ranklists import looks_binary
 from ratings.engine.records import GameRecord
 
 if TYPE_CHECKING:

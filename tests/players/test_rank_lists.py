@@ -465,3 +465,13 @@ def test_players_who_share_a_listed_name_are_not_also_reported_absent():
     assert [(row.outcome, row.namesakes) for row in preview.rows] == [
         (Outcome.SHARED_NAME, ("js1", "js2"))
     ]
+
+
+def test_the_engines_reasons_are_shown_translated_with_counts_grouped():
+    from django.utils import translation
+
+    with translation.override("fr"):
+        result = read_rank_list("Ann, 1d\n" + "x" * 1500, default_date=ON, today=TODAY)
+    assert result.bad[0].reason == (
+        "la ligne fait 1\xa0500 caractères\xa0; la ligne d'un joueur en a au plus 1\xa0000"
+    )

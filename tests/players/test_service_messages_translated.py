@@ -10,7 +10,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.utils import translation
 
 from players.models import Player
-from players.resync import match_rank_list, parse_rank_list
+from players.resync import format_label, match_rank_list, parse_rank_list
 from players.services.base import DuplicateGamesError, ServiceError
 from players.services.games import record_sheet_submit
 from players.services.players import player_merge, players_create
@@ -138,7 +138,7 @@ def test_the_resync_previews_lines_are_in_the_readers_language(language, unknown
 
         assert (rows[1].note, rows[1].outcome.label) == (unknown, label)
         assert rows[2].note == future
-        assert rank_list.format_label == {"fr": "liste simple", "af": "eenvoudige lys"}[language]
+        assert format_label(rank_list) == {"fr": "liste simple", "af": "eenvoudige lys"}[language]
     # The outcome's value stays the code the pages select rows by.
     assert rows[1].outcome.value == "unknown"
 

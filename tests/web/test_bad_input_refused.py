@@ -7,7 +7,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from players.models import Player
-from players.resync import MAX_LINE_LENGTH, parse_rank_list
+from players.resync import parse_rank_list
+from ratings.engine.formats.ranklists import MAX_LINE_LENGTH
 from tests import factories
 from tests.web.committee.test_player_edit import form_data
 
