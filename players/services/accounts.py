@@ -143,7 +143,8 @@ def account_create(
             user,
             COMMITTEE,
             player,
-            gettext("%(username)s's record") % {"username": player.username},
+            # The name, not the username: the refusal capitalises its first letter.
+            gettext("%(name)s's record") % {"name": player.full_name},
         )
         _check_player_unlinked(player)
     try:
@@ -204,7 +205,8 @@ def account_link_player(*, user, account, player: Player | None):
             user,
             COMMITTEE,
             player,
-            gettext("%(username)s's record") % {"username": player.username},
+            # The name, not the username: the refusal capitalises its first letter.
+            gettext("%(name)s's record") % {"name": player.full_name},
         )
         _check_player_unlinked(player, account)
     with transaction.atomic():
