@@ -492,6 +492,9 @@ class ClubRoleForm(forms.Form):
     )
 
     def __init__(self, *args, clubs: QuerySet[Club] | None = None, **kwargs) -> None:
+        # Its own element ids: the account's page also shows AccountRoleForm, whose
+        # ``role`` would otherwise share the id ``id_role`` (and its label the wrong field).
+        kwargs.setdefault("auto_id", "id_club_role_%s")
         super().__init__(*args, **kwargs)
         # The form's copy of ``club`` declared above: a ModelChoiceField.
         club = cast(forms.ModelChoiceField, self.fields["club"])
@@ -531,6 +534,9 @@ class RecomputeClubForm(forms.Form):
     )
 
     def __init__(self, *args, clubs: QuerySet[Club] | None = None, **kwargs) -> None:
+        # Its own element ids: the account's page also shows AccountRoleForm, whose
+        # ``role`` would otherwise share the id ``id_role`` (and its label the wrong field).
+        kwargs.setdefault("auto_id", "id_club_role_%s")
         super().__init__(*args, **kwargs)
         # The form's copy of ``club`` declared above: a ModelChoiceField.
         club = cast(forms.ModelChoiceField, self.fields["club"])

@@ -44,7 +44,14 @@ from players.committee.tables import (
 )
 from players.models import Tournament
 from players.permissions import committee_required
-from players.resync import OUTCOME_LABELS, UNKNOWN_ROWS, Outcome, ResyncPreview, match_rank_list
+from players.resync import (
+    OUTCOME_LABELS,
+    UNKNOWN_ROWS,
+    Outcome,
+    ResyncPreview,
+    format_label,
+    match_rank_list,
+)
 from players.roles import (
     COMMITTEE,
     check_account,
@@ -146,6 +153,7 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
                 ),
             ),
             "rank_list": rank_list,
+            "list_format": format_label(rank_list) if rank_list is not None else "",
             "counts": [
                 (outcome, n) for outcome, n in counts.items() if n and outcome != Outcome.UNKNOWN
             ],

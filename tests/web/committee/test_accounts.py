@@ -384,3 +384,11 @@ def test_the_admin_refuses_the_reserved_name_and_twins(client):
     edit = client.post(f"/admin/auth/user/{system.pk}/change/", {"username": "system"})
     assert edit.status_code == 403
     assert get_user_model().objects.count() == 2
+
+
+def test_the_accounts_page_gives_each_of_its_forms_fields_an_id_of_its_own():
+    from players.committee.forms import AccountRoleForm, ClubRoleForm
+
+    ids = [field.auto_id for form in (AccountRoleForm(), ClubRoleForm()) for field in form]
+
+    assert len(ids) == len(set(ids))
