@@ -559,20 +559,7 @@ def record_sheet_submit(
         stored = Game.objects.bulk_create(
             [_new_game(game, seq, user, sheet) for game, seq in zip(games, seqs, strict=True)]
         )
-        AuditEntry.objects.bulk_create(
-            [
-                AuditEntry(
-                    user=user,
-                    action="game_create",
-                    object_type="game",
-                    object_id=str(game.pk),
-                    summary=f"sheet {sheet.pk}: {game}",
-                    after=game_snapshot(game),
-                    club_id=game.club_id,
-                )
-                for game in stored
-            ]
-        )
+        _audit_sheet_games(user, sheet, stored)
         refresh_last_updated([player for game in games for player in (game.white, game.black)])
         refresh_tournament_counts(game.tournament_id for game in stored)
         # a sheet declares no rank, but a game before a player's first-row adjustment
@@ -583,6 +570,24 @@ def record_sheet_submit(
             clubs=[sheet.club_id], players=[p for game in games for p in (game.white, game.black)]
         )
     return SubmitResult(sheet, stored, _club_warnings(games))
+
+
+def _audit_sheet_games(user, sheet: RecordSheet, stored: Sequence[Game]) -> None:
+    """One audit entry per game of a stored sheet, each its game's club's."""
+    AuditEntry.objects.bulk_create(
+        [
+            AuditEntry(
+                user=user,
+                action="game_create",
+                object_type="game",
+                object_id=str(game.pk),
+                summary=f"sheet {sheet.pk}: {game}",
+                after=game_snapshot(game),
+                club_id=game.club_id,
+            )
+            for game in stored
+        ]
+    )
 
 
 def _locked_game(game_id: int, version: int) -> Game:
