@@ -41,7 +41,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bench.generate import Settings, generate
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "bench" / "out"

@@ -33,7 +33,7 @@ FLOAT, FLOAT_NO_GC = "float", "float, cycle collector off"
 
 
 def rate_command(algorithm: str, games: str) -> list[str]:
-    from ratings.engine.base import registry
+    from ratings.engine.algorithms import registry
 
     output = "history" if registry()[algorithm].has_history else "standings"
     rate = ["rate", "--algorithm", algorithm, "--output", output, games]

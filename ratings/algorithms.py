@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from ratings.engine.base import Algorithm, registry
+from ratings.engine.algorithms import registry
+from ratings.engine.base import Algorithm
 
 
 def maintained_algorithms() -> list[str]:

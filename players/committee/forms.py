@@ -29,7 +29,7 @@ from players.services.accounts import Role
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
 from players.web.forms import PlayerField
 from ratings.algorithms import maintained_algorithms
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 from ratings.engine.formats.ranklists import RankList
 
 if TYPE_CHECKING:

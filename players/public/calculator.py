@@ -17,7 +17,7 @@ from players.web.explanations import how_html
 from players.web.numbers import shown_change, shown_value
 from ratings.algorithms import algorithms
 from ratings.calculator import results as calculator
-from ratings.engine.base import get_algorithm
+from ratings.engine.algorithms import get_algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.sagc import Sagc, opponent_factor
 

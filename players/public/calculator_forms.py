@@ -18,7 +18,7 @@ from players.lookup import LazyIndex, player_from_text
 from players.models import Player
 from players.web.forms import player_input
 from ratings.calculator.results import CalculatorInput, SideInput
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 from ratings.engine.records import Status, default_komi
 
 PLAYER_OPTIONS = "calculator-player-options"  # the id of the page's <datalist>

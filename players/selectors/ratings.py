@@ -22,7 +22,7 @@ from players.lookup import player_index
 from players.models import Adjustment, Club, Game, Player, Tournament
 from players.selectors.exports import spreadsheet_safe
 from players.selectors.players import club_members, clubs_players, dated_within
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 from ratings.engine.formats.history import format_value
 from ratings.engine.ranks import Rank
 from ratings.models import (

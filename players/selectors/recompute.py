@@ -18,7 +18,7 @@ from players.selectors.players import (
 )
 from players.selectors.reports import awaiting_recompute, pending_primary_state
 from ratings.algorithms import maintained_algorithms, primary_algorithm
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 from ratings.models import RecomputeState
 from ratings.recompute import liveness, progress
 from ratings.recompute.liveness import running_stalled

@@ -28,7 +28,7 @@ from players.services.audit import adjustment_snapshot, audit, player_snapshot
 from players.services.base import ServiceError, check_algorithm, next_seqs
 from players.services.games import refresh_entry_ranks
 from ratings.algorithms import primary_algorithm
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 from ratings.engine.egf import EgfAlgorithm
 from ratings.engine.ranks import Rank
 from ratings.recompute.dirty import Touch, mark_dirty

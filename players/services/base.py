@@ -17,7 +17,7 @@ from players.models import (
 )
 from players.selectors.accounts import SYSTEM_USERNAME
 from players.signals import club_games_changed
-from ratings.engine.base import algorithm_names
+from ratings.engine.algorithms import algorithm_names
 from ratings.selectors import IDS_PER_QUERY
 
 

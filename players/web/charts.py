@@ -28,7 +28,7 @@ from django.utils.translation import ngettext
 
 from players.selectors.players import ChartPoint
 from players.web.numbers import plain_number
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 from ratings.engine.description import VALUE_SCALE, RankScale
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 

@@ -15,7 +15,8 @@ from datetime import date
 from fractions import Fraction
 
 from players.models import Player
-from ratings.engine.base import Algorithm, get_algorithm
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import Algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status
 from ratings.engine.sagc import Sagc

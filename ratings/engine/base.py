@@ -214,6 +214,13 @@ class RatingState(Generic[P]):
         self.players = {name: cast(P, state_type.from_data(item)) for name, item in data.items()}
 
 
+# Every factor label an algorithm class declares, the first declaration of a key kept:
+# a factor another algorithm's rows keep too is labelled even where this one's are
+# silent (``Algorithm.factor_label``). Filled as the classes are defined, so this module
+# need not import the algorithms' list (``algorithms.py``), which imports it.
+_FACTOR_LABELS: dict[str, str] = {}
+
+
 class Algorithm(ABC, Generic[P]):
     """A rating algorithm. Subclasses set the class variables and ``rate_unit``."""
 
@@ -261,20 +268,16 @@ class Algorithm(ABC, Generic[P]):
             for part in self.name.split("-")
         )
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for key, label in cls.__dict__.get("factor_labels", {}).items():
+            _FACTOR_LABELS.setdefault(key, label)
+
     @classmethod
     def factor_label(cls, key: str) -> str:
         """The label of a factor its rows keep: its own (``factor_labels``), else
         another algorithm's, else the key made readable: a new factor never lacks one."""
-        label = cls.factor_labels.get(key)
-        if label is None:
-            label = next(
-                (
-                    other.factor_labels[key]
-                    for other in registry().values()
-                    if key in other.factor_labels
-                ),
-                None,
-            )
+        label = cls.factor_labels.get(key) or _FACTOR_LABELS.get(key)
         return label or key.replace("_", " ").capitalize()
 
     def explain(self, change: StoredChange) -> tuple[Step, ...]:
@@ -516,28 +519,3 @@ def parse_params(params_type: type, pairs: Sequence[str]) -> Any:
         return params_type(**overrides)
     except (ValueError, TypeError) as error:
         raise ParamsError(f"--params: {error}") from None
-
-
-# --- registry -------------------------------------------------------------------
-
-
-def registry() -> dict[str, type[Algorithm]]:
-    """Every algorithm by name, in the order of the one list, ``algorithms.ALGORITHMS``."""
-    # Imported when asked: the algorithms' modules import this one.
-    from . import algorithms
-
-    return {cls.name: cls for cls in algorithms.ALGORITHMS}
-
-
-def algorithm_names() -> tuple[str, ...]:
-    return tuple(registry())
-
-
-def get_algorithm(name: str, params: Any = None) -> Algorithm:
-    algorithms = registry()
-    try:
-        cls = algorithms[name]
-    except KeyError:
-        known = ", ".join(sorted(algorithms))
-        raise KeyError(f"unknown algorithm '{name}' (known: {known})") from None
-    return cls(params)

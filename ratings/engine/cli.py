@@ -13,14 +13,8 @@ import typing
 from collections.abc import Sequence
 from pathlib import Path
 
-from .base import (
-    ParamsError,
-    get_algorithm,
-    no_cycle_collection,
-    parse_params,
-    registry,
-    replay_sides,
-)
+from .algorithms import get_algorithm, registry
+from .base import ParamsError, no_cycle_collection, parse_params, replay_sides
 from .formats import FORMATS, FilePlayer, read_tournament_file, with_declared_ratings
 from .formats.games import read_games, read_players
 from .formats.history import write_history, write_standings

@@ -35,7 +35,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .base import Algorithm, RatingState, registry
+from .algorithms import registry
+from .base import Algorithm, RatingState
 from .description import Matchup, Side  # noqa: F401  (Side: the lab's callers build matchups)
 from .holistic import Holistic, lab_games
 from .ranks import Rank

@@ -39,7 +39,8 @@ from django.utils import timezone
 
 from players.models import Game
 from ratings.engine import lab
-from ratings.engine.base import Algorithm, RatingState, get_algorithm
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import Algorithm, RatingState
 from ratings.engine.holistic import Holistic, predicted_matchup
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RatingSnapshot, RecomputeState

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from players.models import Adjustment, AuditEntry, Game
 from ratings.algorithms import maintained_algorithms
-from ratings.engine.base import registry
+from ratings.engine.algorithms import registry
 from ratings.models import RecomputeState
 from ratings.selectors import ReplayKey
 

@@ -29,7 +29,8 @@ from django.utils import timezone
 
 from notifications import alerts
 from ratings.algorithms import maintained_algorithms
-from ratings.engine.base import Algorithm, get_algorithm
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import Algorithm
 from ratings.engine.holistic import Holistic
 from ratings.lab.services import mark_lab_dirty, sweep_lab_reports
 from ratings.models import Checkpoint, RecomputeState

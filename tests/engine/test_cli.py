@@ -283,7 +283,7 @@ def test_importing_the_engine_imports_no_django_module():
     code = (
         "import sys\n"
         "import ratings.engine.cli, ratings.engine.algorithms, ratings.engine.formats.history\n"
-        "from ratings.engine.base import registry\n"
+        "from ratings.engine.algorithms import registry\n"
         "registry()\n"
         "print(sorted(name for name in sys.modules if name.split('.')[0] == 'django'))\n"
     )

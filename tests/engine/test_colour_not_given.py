@@ -8,7 +8,8 @@ from dataclasses import replace
 
 import pytest
 
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.engine.formats.egd import read_egd
 from ratings.engine.records import Winner, resolve_entries
 from tests.engine.test_egd_format import ARCHIVE, needs_archive

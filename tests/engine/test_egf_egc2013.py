@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.engine.ranks import parse_rank
 from ratings.engine.records import Entry, GameRecord, Winner
 

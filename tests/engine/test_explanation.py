@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ratings.engine.base import get_algorithm
+from ratings.engine.algorithms import get_algorithm
 from ratings.engine.explanation import StoredChange, Term
 from ratings.engine.ranks import Rank, parse_rank
 from tests.engine.test_sagc import one_game

@@ -12,7 +12,8 @@ from fractions import Fraction
 
 import pytest
 
-from ratings.engine.base import HistoryRow, get_algorithm, registry, replay, replay_sides
+from ratings.engine.algorithms import get_algorithm, registry
+from ratings.engine.base import HistoryRow, replay, replay_sides
 from ratings.engine.formats.games import read_games
 from ratings.engine.formats.history import HISTORY_COLUMNS, history_cells, write_history
 from ratings.engine.frozen import frozen_builder

@@ -12,7 +12,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ratings.engine.base import get_algorithm, parse_params, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import parse_params, replay
 from ratings.engine.cli import main
 from ratings.engine.french import (
     FrenchParams,

@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ratings.engine import lab
-from ratings.engine.base import get_algorithm
+from ratings.engine.algorithms import get_algorithm
 from ratings.engine.egf import reference_curve
 from ratings.engine.gcr import Gcr, accuracy, month_end_snapshots
 from ratings.engine.lab import LabGame, Matchup, Prediction, Side

@@ -12,6 +12,7 @@ from fractions import Fraction
 
 import pytest
 
+from ratings.engine.algorithms import get_algorithm, registry
 from ratings.engine.base import (
     Algorithm,
     HistoryRow,
@@ -19,9 +20,7 @@ from ratings.engine.base import (
     PlayerState,
     RatingState,
     Standing,
-    get_algorithm,
     parse_params,
-    registry,
     replay,
     sort_standings,
     units,

@@ -24,7 +24,8 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from bench import sagc_reference
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.engine.cli import main
 from ratings.engine.ranks import Rank, parse_rank
 from ratings.engine.records import Entry, GameRecord, Status, Winner

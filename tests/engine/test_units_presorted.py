@@ -9,7 +9,8 @@ from datetime import date, timedelta
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ratings.engine.base import get_algorithm, units
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import units
 from ratings.engine.ranks import Rank
 from ratings.engine.records import GameRecord, Status, Winner
 

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.engine.lab import Matchup, Side, predictor
 from ratings.engine.ranks import parse_rank
 from ratings.engine.records import Entry, GameRecord, Status, Winner

@@ -6,7 +6,8 @@ from datetime import date, timedelta
 import pytest
 
 from players.services.games import game_void, record_sheet_submit
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.models import CurrentRating
 from ratings.recompute.run import recompute_pending
 from ratings.selectors import player_entries, replay_records

@@ -8,7 +8,8 @@ from datetime import date, timedelta
 import pytest
 
 from players.services.games import game_void, record_sheet_submit
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.models import Checkpoint, CurrentRating, MonthEnd, MonthEndStanding
 from ratings.recompute import month_ends
 from ratings.recompute import replay as recompute_replay

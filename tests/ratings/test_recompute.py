@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from players.models import Game
 from players.services.adjustments import adjustment_apply
 from players.services.games import game_correct, game_void, record_sheet_submit
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.engine.formats.history import history_cells
 from ratings.models import (
     Checkpoint,

@@ -6,7 +6,8 @@ from pathlib import Path
 
 from django.db import connection
 
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.engine.formats.history import history_cells
 from ratings.selectors import player_entries, replay_records, stored_history
 

@@ -7,7 +7,7 @@ from django.core.management.base import BaseCommand, CommandError
 from players.models import Player
 from players.selectors.exports import record_sheet_rows
 from ratings.algorithms import maintained_algorithms, primary_algorithm
-from ratings.engine.base import get_algorithm
+from ratings.engine.algorithms import get_algorithm
 
 
 class Command(BaseCommand):

@@ -12,7 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import date
 from fractions import Fraction
 
-from ..base import algorithm_names
+from ..algorithms import algorithm_names
 from ..frozen import frozen_builder
 from ..messages import Message, gettext_noop
 from ..ranks import Rank, RankError, parse_rank

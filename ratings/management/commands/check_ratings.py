@@ -6,7 +6,8 @@ from django.core.management.base import BaseCommand, CommandError
 
 from players.models import Player
 from ratings.algorithms import maintained_algorithms
-from ratings.engine.base import get_algorithm, replay
+from ratings.engine.algorithms import get_algorithm
+from ratings.engine.base import replay
 from ratings.engine.formats.history import format_value, history_cells, standing_cells
 from ratings.models import CurrentRating, RecomputeState
 from ratings.selectors import declared_ranks, player_entries, replay_records, stored_history

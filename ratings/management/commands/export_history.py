@@ -2,7 +2,7 @@
 
 from django.core.management.base import BaseCommand, CommandError
 
-from ratings.engine.base import get_algorithm, registry
+from ratings.engine.algorithms import get_algorithm, registry
 from ratings.engine.formats.history import write_history
 from ratings.selectors import stored_history
 

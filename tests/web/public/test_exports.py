@@ -20,7 +20,7 @@ from players.selectors.exports import RECORD_SHEET_COLUMNS
 from players.services.games import record_sheet_submit
 from players.services.tournament_files import plan_tournament_import, tournament_import
 from ratings.algorithms import maintained_algorithms
-from ratings.engine.base import get_algorithm
+from ratings.engine.algorithms import get_algorithm
 from ratings.engine.cli import main
 from ratings.engine.formats.egd import read_egd
 from ratings.engine.records import COLUMNS

@@ -11,7 +11,7 @@ from players.selectors import algorithms as algorithms_selectors
 from players.selectors import head_to_head
 from players.services.games import game_void
 from ratings.engine import lab
-from ratings.engine.base import get_algorithm
+from ratings.engine.algorithms import get_algorithm
 from ratings.recompute.run import recompute_pending
 from ratings.selectors import keyed_history_games
 from tests import factories
