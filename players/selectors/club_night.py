@@ -28,10 +28,6 @@ class HandicapRow:
     handicap: int
     komi: Fraction
 
-    @property
-    def komi_text(self) -> str:
-        return f"{float(self.komi):g}"
-
 
 def handicap_table() -> list[HandicapRow]:
     """For each rank difference, the stones and komi whose effective handicap is that

@@ -14,3 +14,10 @@ def file_number(text: str) -> str | None:
     """A number a file wrote (``82.5``) in the page's language (``82,5``); None when the
     text is no plain number."""
     return numbers.file_number(str(text))
+
+
+@register.filter
+def decimal(number) -> str:
+    """A number, or a fraction the engines keep (a komi of 13/2), as a short decimal in
+    the page's language (``6,5`` in French)."""
+    return numbers.decimal_text(number)

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from decimal import Decimal
-from fractions import Fraction
 from typing import Any
 
 from django.utils.safestring import mark_safe
@@ -142,16 +141,8 @@ def _effective_handicap(step: Step, algorithm: Algorithm) -> str:
     return _("Effective handicap %(effective)s (handicap %(handicap)s, komi %(komi)s).") % {
         "effective": numbers["effective"],
         "handicap": numbers["handicap"],
-        "komi": _komi_text(numbers["komi"]),
+        "komi": decimal_text(numbers["komi"]) if numbers["komi"] is not None else "",
     }
-
-
-def _komi_text(komi: Decimal | Fraction | None) -> str:
-    if komi is None:
-        return ""
-    if isinstance(komi, Fraction):
-        komi = Decimal(komi.numerator) / Decimal(komi.denominator)
-    return format(komi.normalize(), "f")
 
 
 def _differential(step: Step, algorithm: Algorithm) -> str:

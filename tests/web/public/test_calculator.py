@@ -150,7 +150,7 @@ def test_komi_defaults_to_the_handicap_and_is_used_by_sagc(client, club):
     handicap = client.get("/calculator/?white_rank=5k&black_rank=7k&handicap=2").content.decode()
     assert "Effective handicap 2 (handicap 2, komi 0.5)" in card(handicap, "sagc")
     reverse = client.get("/calculator/?white_rank=5k&black_rank=7k&komi=-14").content.decode()
-    assert "Effective handicap 2 (handicap 0, komi -14)" in card(reverse, "sagc")
+    assert "Effective handicap 2 (handicap 0, komi −14)" in card(reverse, "sagc")
 
 
 @pytest.mark.parametrize(
