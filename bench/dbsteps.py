@@ -32,7 +32,10 @@ RESULT = "RESULT "
 # and the lab's updates that each recompute queues in its turn.
 QUEUED_RECOMPUTES: list[str] = []
 QUEUED_LAB: list[str] = []
-_SENDERS: dict[str, Callable[[str], None]] = {}
+# The warming of the tournament pages a recompute rewrote (algorithm, date replayed
+# from): a task of its own, queued after the recompute; run untimed by _settle.
+QUEUED_WARMING: list[tuple[str, Any]] = []
+_SENDERS: dict[str, Any] = {}
 
 
 def _setup() -> None:
@@ -40,22 +43,30 @@ def _setup() -> None:
     import django
 
     django.setup()
+    from players.public import receivers
     from ratings.lab import services as lab_services
     from ratings.recompute import dirty
 
     # The writes below queue tasks on commit; the benchmark runs them itself.
-    _SENDERS.update(recompute=dirty.queue_recompute, lab=lab_services._queue_lab_update)
+    _SENDERS.update(
+        recompute=dirty.queue_recompute,
+        lab=lab_services._queue_lab_update,
+        warming=receivers.queue_warming,
+    )
     dirty.queue_recompute = QUEUED_RECOMPUTES.append
     lab_services._queue_lab_update = QUEUED_LAB.append
+    receivers.queue_warming = lambda algorithm, start: QUEUED_WARMING.append((algorithm, start))
 
 
 def _send_tasks_for_real() -> None:
     """Queue tasks as the site does (to the broker of the settings)."""
+    from players.public import receivers
     from ratings.lab import services as lab_services
     from ratings.recompute import dirty
 
     dirty.queue_recompute = _SENDERS["recompute"]
     lab_services._queue_lab_update = _SENDERS["lab"]
+    receivers.queue_warming = _SENDERS["warming"]
 
 
 _BACKEND_PID: list[int | None] = []
@@ -259,10 +270,12 @@ def _timed_entry(old, played_on: date, run: int) -> dict[str, Any]:
     """One game between ``old``'s players on ``played_on`` through the sheet's service,
     then what a worker runs until every maintained algorithm and the lab are current,
     timed in all and each (see :func:`entry`); the game stays."""
+    from players.public.crosstable_cache import warm_after_recompute
     from ratings import tasks
 
     QUEUED_RECOMPUTES.clear()
     QUEUED_LAB.clear()
+    QUEUED_WARMING.clear()
     _enter_game(old, played_on, run, "one game entered")
     recomputes: dict[str, dict[str, Any]] = {}
     lab: dict[str, dict[str, Any]] = {}
@@ -280,10 +293,16 @@ def _timed_entry(old, played_on: date, run: int) -> dict[str, Any]:
             with Clock() as one:
                 counted = tasks.update_lab_report(name)
             lab[name] = {**one.figures(), "games": counted}
+    # The pages' warming, a task of its own after the recompute: timed apart.
+    with Clock() as warming:
+        for algorithm, start in QUEUED_WARMING:
+            warm_after_recompute(algorithm, start)
+        QUEUED_WARMING.clear()
     pending = _pending()
     if pending:
         _settle()
     return {
+        "warming": warming.figures(),
         **clock.figures(),
         "rows": sum(item["rows"] for item in recomputes.values()),
         "algorithms": recomputes,
@@ -324,8 +343,13 @@ def _settle() -> None:
     for name in maintained_algorithms():
         tasks.update_lab_report(name)
     RecomputeState.objects.update(queued_at=None, lab_queued_at=None)
+    from players.public.crosstable_cache import warm_after_recompute
+
+    for algorithm, start in QUEUED_WARMING:
+        warm_after_recompute(algorithm, start)
     QUEUED_RECOMPUTES.clear()
     QUEUED_LAB.clear()
+    QUEUED_WARMING.clear()
 
 
 def lab_full() -> dict[str, Any]:

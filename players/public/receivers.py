@@ -3,29 +3,33 @@ signals of ``ratings.signals`` and ``players.signals`` by ``PlayersConfig.ready(
 
 from __future__ import annotations
 
-import logging
 from datetime import date
 
 from django.dispatch import receiver
 
 from players.public import tasks
 from players.public.club_cache import forget_club_activity
-from players.public.crosstable_cache import warm_after_recompute
 from players.selectors.clubs import clubs_of_players
 from players.signals import club_games_changed, player_shown_changed
 from ratings.signals import history_rewritten
 
-logger = logging.getLogger(__name__)
+
+def queue_warming(algorithm: str, replayed_from: date | None) -> None:
+    """Queue the build of ``algorithm``'s tab of the tournaments rewritten from
+    ``replayed_from``, once the recompute commits (at once when it has)."""
+    tasks.warm_rewritten_tournament_pages.delay_on_commit(
+        algorithm, None if replayed_from is None else replayed_from.isoformat()
+    )
 
 
 @receiver(history_rewritten, dispatch_uid="players.public.warm_rewritten_tournaments")
 def warm_rewritten_tournaments(
     sender, *, algorithm: str, replayed_from: date | None, **kwargs
 ) -> None:
-    """Build ``algorithm``'s tab of the tournaments the recompute rewrote, so that their
-    first visitor does not wait for it (the worker is done with the recompute)."""
-    warmed = warm_after_recompute(algorithm, replayed_from)
-    logger.info("%s: warmed %d tournament pages from %s", algorithm, warmed, replayed_from)
+    """Have ``algorithm``'s tab of the tournaments the recompute rewrote built, so that
+    their first visitor does not wait for it: in a task of its own, not in the
+    recompute's (the next recompute need not wait for the pages)."""
+    queue_warming(algorithm, replayed_from)
 
 
 @receiver(player_shown_changed, dispatch_uid="players.public.warm_tournaments_of_player")

@@ -3,6 +3,7 @@ it decodes and compares only the players its replay may change, reads no entry u
 player is new, and no month-end standings unless a month end is built again. Each gives
 what a full recompute gives."""
 
+import gc
 from datetime import date, timedelta
 
 import pytest
@@ -174,3 +175,25 @@ def test_a_game_too_few_rows_after_the_last_month_end_reads_no_standings(monkeyp
     for algorithm in HISTORY_ALGORITHMS:
         recompute(algorithm, full=True)
     assert incremental == month_end_standings()
+
+
+def test_a_back_dated_games_recompute_runs_without_the_cycle_collector_and_gives_a_full_ones(
+    club, monkeypatch
+):
+    vera, (ann, *_rest) = club
+    collecting: list[bool] = []
+    real = recompute_replay.rewrite
+
+    def watching(*args, **kwargs):
+        collecting.append(gc.isenabled())
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(recompute_replay, "rewrite", watching)
+    eve = factories.player("eve", "4k")
+    record_sheet_submit(user=vera, games=[factories.game(ann, eve, "W", START + timedelta(20))])
+    recompute_pending()
+
+    assert collecting and not any(collecting)  # off while it replayed
+    assert gc.isenabled()  # on again after
+    for algorithm in HISTORY_ALGORITHMS:
+        assert current(algorithm) == replayed(algorithm), algorithm

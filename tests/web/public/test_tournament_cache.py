@@ -374,6 +374,25 @@ def test_a_recompute_warms_at_most_the_limit_the_tournament_at_its_start_first(
     assert builds == [("spring-cup", "sagc"), ("spring-cup", "egf-2021")]
 
 
+def test_the_recompute_task_leaves_the_warming_to_a_task_queued_on_its_commit(cup, vera, builds):
+    RecomputeState.objects.update(queued_at=None)
+    with TestCase.captureOnCommitCallbacks(execute=False) as entered:
+        correct_a_game(cup, vera, None)
+    builds.clear()
+
+    with TestCase.captureOnCommitCallbacks(execute=False) as queued:
+        for algorithm in ("sagc", "egf-2021", "gcr"):
+            recompute_algorithm(algorithm)
+    # The recomputes are done and built nothing: the pages are another task's.
+    assert builds == []
+    assert not RecomputeState.objects.exclude(dirty_from=None).exists()
+    assert entered  # the recomputes' own tasks, run by hand above
+
+    for callback in queued:
+        callback()
+    assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
+
+
 def test_a_table_that_fails_to_build_is_logged_and_the_recompute_stands(
     cup, vera, monkeypatch, caplog
 ):
@@ -508,7 +527,9 @@ def test_a_game_voided_after_the_tournaments_last_valid_day_leaves_it_current(
     builds.clear()
 
     for algorithm in ("sagc", "egf-2021", "gcr"):
-        recompute_algorithm(algorithm)  # the worker's task: the recompute, then the warming
+        # The worker's task: the recompute, then, once it commits, the warming.
+        with TestCase.captureOnCommitCallbacks(execute=True):
+            recompute_algorithm(algorithm)
     assert sorted(builds) == [("spring-cup", "egf-2021"), ("spring-cup", "sagc")]
     after = {}
     for tab in TABS:
