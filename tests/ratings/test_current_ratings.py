@@ -6,12 +6,10 @@ from datetime import date, timedelta
 import pytest
 
 from players.services.games import game_void, record_sheet_submit
-from ratings.engine.algorithms import get_algorithm
-from ratings.engine.base import replay
 from ratings.models import CurrentRating
 from ratings.recompute.run import recompute_pending
-from ratings.selectors import player_entries, replay_records
 from tests import factories
+from tests.ratings.helpers import four_players_in_turn, replayed_current, stored_current
 
 pytestmark = pytest.mark.django_db
 
@@ -22,37 +20,9 @@ START = date(2024, 1, 1)
 def club(settings):
     settings.RATINGS_ALGORITHMS = ["sagc", "anchor"]
     vera = factories.volunteer()
-    players = [
-        factories.player(name, rank)
-        for name, rank in [("ann", "2d"), ("ben", "3k"), ("cat", "8k"), ("dan", "15k")]
-    ]
-    record_sheet_submit(
-        user=vera,
-        games=[
-            factories.game(players[i % 4], players[(i + 1) % 4], "WB"[i % 2], START + timedelta(i))
-            for i in range(12)
-        ],
-    )
+    players = four_players_in_turn(vera, 12, START)
     recompute_pending()
     return vera, players
-
-
-def stored(algorithm: str) -> dict[str, tuple]:
-    return {
-        rating.player.username: (rating.rank, rating.value, rating.games)
-        for rating in CurrentRating.objects.filter(algorithm=algorithm).select_related("player")
-    }
-
-
-def replayed(algorithm: str) -> dict[str, tuple]:
-    engine = get_algorithm(algorithm)
-    state = engine.new_state(player_entries())
-    for _ in replay(engine, replay_records(algorithm)[0], player_entries(), state):
-        pass
-    return {
-        name: (player.rank, float(player.value), player.games)
-        for name, player in state.players.items()
-    }
 
 
 def test_a_new_game_rewrites_the_current_ratings_of_its_two_players_only(club):
@@ -65,7 +35,7 @@ def test_a_new_game_rewrites_the_current_ratings_of_its_two_players_only(club):
     after = dict(CurrentRating.objects.filter(algorithm="sagc").values_list("player_id", "pk"))
     rewritten = {player_id for player_id, pk in after.items() if before.get(player_id) != pk}
     assert rewritten == {ann.pk, dan.pk}
-    assert stored("sagc") == replayed("sagc")
+    assert stored_current("sagc") == replayed_current("sagc")
 
 
 @pytest.mark.parametrize("algorithm", ["sagc", "anchor"])
@@ -84,4 +54,4 @@ def test_after_back_dated_games_and_a_void_the_current_ratings_are_a_full_replay
     game_void(user=vera, game_id=game.pk, version=game.version, reason="wrong sheet")
     recompute_pending()
 
-    assert stored(algorithm) == replayed(algorithm)
+    assert stored_current(algorithm) == replayed_current(algorithm)

@@ -9,14 +9,12 @@ from datetime import date, timedelta
 import pytest
 
 from players.services.games import game_void, record_sheet_submit
-from ratings.engine.algorithms import get_algorithm
-from ratings.engine.base import replay
-from ratings.models import Checkpoint, CurrentRating, MonthEnd, MonthEndStanding
+from ratings.models import Checkpoint, MonthEnd, MonthEndStanding
 from ratings.recompute import month_ends
 from ratings.recompute import replay as recompute_replay
 from ratings.recompute.run import recompute, recompute_pending
-from ratings.selectors import player_entries, replay_records
 from tests import factories
+from tests.ratings.helpers import four_players_in_turn, replayed_current, stored_current
 
 pytestmark = pytest.mark.django_db
 
@@ -28,37 +26,9 @@ HISTORY_ALGORITHMS = ("sagc", "egf-2021", "egf-2020", "egf-legacy", "french", "a
 def club(settings):
     settings.RATINGS_CHECKPOINT_EVERY = 3
     vera = factories.volunteer()
-    players = [
-        factories.player(name, rank)
-        for name, rank in [("ann", "2d"), ("ben", "3k"), ("cat", "8k"), ("dan", "15k")]
-    ]
-    record_sheet_submit(
-        user=vera,
-        games=[
-            factories.game(players[i % 4], players[(i + 1) % 4], "WB"[i % 2], START + timedelta(i))
-            for i in range(40)
-        ],
-    )
+    players = four_players_in_turn(vera, 40, START)
     recompute_pending()
     return vera, players
-
-
-def current(algorithm: str) -> dict[str, tuple]:
-    return {
-        rating.player.username: (rating.rank, rating.value, rating.games)
-        for rating in CurrentRating.objects.filter(algorithm=algorithm).select_related("player")
-    }
-
-
-def replayed(algorithm: str) -> dict[str, tuple]:
-    engine = get_algorithm(algorithm)
-    state = engine.new_state(player_entries())
-    for _ in replay(engine, replay_records(algorithm)[0], player_entries(), state):
-        pass
-    return {
-        name: (player.rank, float(player.value), player.games)
-        for name, player in state.players.items()
-    }
 
 
 def stored_state() -> dict[str, dict]:
@@ -78,7 +48,7 @@ def test_voiding_a_new_players_only_game_leaves_current_ratings_a_full_replays(c
         user=vera, games=[factories.game(ann, fay, "B", START + timedelta(50))]
     )
     recompute_pending()
-    assert "fay" in current("sagc")
+    assert "fay" in stored_current("sagc")
     game = sheet.games[0]
     game.refresh_from_db()
 
@@ -86,8 +56,8 @@ def test_voiding_a_new_players_only_game_leaves_current_ratings_a_full_replays(c
     recompute_pending()
 
     for algorithm in HISTORY_ALGORITHMS:
-        assert "fay" not in current(algorithm), algorithm
-        assert current(algorithm) == replayed(algorithm), algorithm
+        assert "fay" not in stored_current(algorithm), algorithm
+        assert stored_current(algorithm) == replayed_current(algorithm), algorithm
 
 
 def test_a_game_after_the_last_between_known_players_reads_no_entry(club, monkeypatch):
@@ -102,7 +72,7 @@ def test_a_game_after_the_last_between_known_players_reads_no_entry(club, monkey
 
     monkeypatch.undo()
     for algorithm in HISTORY_ALGORITHMS:
-        assert current(algorithm) == replayed(algorithm), algorithm
+        assert stored_current(algorithm) == replayed_current(algorithm), algorithm
 
 
 def test_a_new_players_first_game_after_the_last_starts_from_their_entry(club):
@@ -113,7 +83,7 @@ def test_a_new_players_first_game_after_the_last_starts_from_their_entry(club):
     recompute_pending()
 
     for algorithm in HISTORY_ALGORITHMS:
-        assert current(algorithm) == replayed(algorithm), algorithm
+        assert stored_current(algorithm) == replayed_current(algorithm), algorithm
 
 
 def test_the_checkpoint_of_a_partly_loaded_state_holds_every_player_as_a_full_recompute(club):
@@ -196,4 +166,4 @@ def test_a_back_dated_games_recompute_runs_without_the_cycle_collector_and_gives
     assert collecting and not any(collecting)  # off while it replayed
     assert gc.isenabled()  # on again after
     for algorithm in HISTORY_ALGORITHMS:
-        assert current(algorithm) == replayed(algorithm), algorithm
+        assert stored_current(algorithm) == replayed_current(algorithm), algorithm
