@@ -5,10 +5,12 @@ from datetime import date, timedelta
 
 import pytest
 from django.db import connection
+from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from players.models import Game, Membership
+from players.public import club_page
 from players.public.club_cache import forget_club_activity
 from players.services.adjustments import ResyncChange, resync_apply
 from players.services.games import game_void, record_sheet_submit
@@ -243,3 +245,29 @@ def test_the_club_page_of_a_day_reads_a_page_of_members_in_as_many_queries_as_a_
         return len(visit.captured_queries)
 
     assert queries_of_the_page_of_a_day(2) == queries_of_the_page_of_a_day(60)
+
+
+def test_a_club_pages_filter_form_is_crispy_forms_own_written_once_per_query(
+    client, monkeypatch
+):
+    durban = factories.club("Durban Go Club")
+    rated("ann", "2d", 0, club=durban)
+    crispy = Template("{% load crispy_forms_tags %}{% crispy form %}")
+    writes, write = [], club_page.render_crispy_form
+
+    def counted(form):
+        writes.append(dict(form.data))
+        return write(form)
+
+    club_page._club_filter_form_html.cache_clear()
+    monkeypatch.setattr(club_page, "render_crispy_form", counted)
+    wrong = "?rank_from=zz&as_of=2999-01-01"  # errors at their fields
+    for query in ("", "?as_of=2024-01-31&sort=name", "?as_of=2024-01-31&sort=name&page=1", wrong):
+        response = client.get(f"/clubs/{durban.pk}/{query}")
+        html = response.content.decode()
+        written = crispy.render(Context({"form": response.context["form"]}))
+        assert response.context["form_html"] == written
+        assert written in html
+
+    assert len(writes) == 3  # the page's number is no filter
+    assert "is after today" in response.context["form_html"]
