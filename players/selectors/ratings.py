@@ -4,7 +4,6 @@ notice."""
 from __future__ import annotations
 
 import calendar
-import dataclasses
 import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -288,13 +287,12 @@ class RatingsOfDay:
         if self.count_games is not None:
             players = players.annotate(games_of_day=self.count_games.of_each_player())
         found = players.order_by().in_bulk([row[_PLAYER] for row in rows])
-        standings = [_standing(row, found[row[_PLAYER]]) for row in rows]
-        if self.count_games is None:
-            return standings
-        return [
-            dataclasses.replace(standing, games=standing.player.games_of_day)
-            for standing in standings
-        ]
+        standings = []
+        for row in rows:
+            player = found[row[_PLAYER]]
+            # counted: the annotation (GCR's rows have their games)
+            standings.append(_standing(row, player, getattr(player, "games_of_day", None)))
+        return standings
 
     def csv_rows(self) -> Iterator[tuple]:
         """The rows as ``rating_list_csv_rows`` gives a queryset's, with the games each
@@ -318,12 +316,14 @@ def _nulls_last(index: int, row: tuple) -> tuple:
     return (row[index] is None, row[index])
 
 
-def _standing(row: tuple, player: Player | None = None) -> StandingOfDay:
+def _standing(row: tuple, player: Player | None = None, games: int | None = None) -> StandingOfDay:
+    """The standing of ``row``, with its player when read, and ``games`` when the row
+    has none."""
     return StandingOfDay(
         row[_PLAYER],
         code_to_rank(row[_RANK]),
         row[_VALUE],
-        row[_GAMES],
+        row[_GAMES] if games is None else games,
         row[_LAST_UPDATED],
         player,
     )

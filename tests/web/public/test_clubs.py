@@ -247,9 +247,7 @@ def test_the_club_page_of_a_day_reads_a_page_of_members_in_as_many_queries_as_a_
     assert queries_of_the_page_of_a_day(2) == queries_of_the_page_of_a_day(60)
 
 
-def test_a_club_pages_filter_form_is_crispy_forms_own_written_once_per_query(
-    client, monkeypatch
-):
+def test_a_club_pages_filter_form_is_crispy_forms_own_written_once_per_query(client, monkeypatch):
     durban = factories.club("Durban Go Club")
     rated("ann", "2d", 0, club=durban)
     crispy = Template("{% load crispy_forms_tags %}{% crispy form %}")
