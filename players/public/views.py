@@ -10,7 +10,7 @@ from django.core.exceptions import ValidationError
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_safe
@@ -20,7 +20,7 @@ from players.lookup import player_from_text, player_index
 from players.models import Club
 from players.public import games_pages
 from players.public.club_cache import club_activity_kept
-from players.public.club_page import recent_games_rows
+from players.public.club_page import club_filter_form_html, recent_games_rows
 from players.public.crosstable_cache import crosstable_page, shown_algorithms
 from players.public.forms import GameSearchForm, RatingListFilterForm
 from players.public.tables import (
@@ -102,6 +102,17 @@ def _rating_list_context(request: HttpRequest, club: Club | None = None) -> dict
             else []
         ),
         "as_of": as_of,
+        # a club's page: its filter form as written once for the same query
+        "form_html": (
+            club_filter_form_html(
+                request.GET,
+                clear_url=reverse("club_detail", args=[club.pk]),
+                language=translation.get_language(),
+                today=timezone.localdate(),
+            )
+            if club is not None
+            else None
+        ),
     }
 
 

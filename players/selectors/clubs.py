@@ -30,7 +30,7 @@ from players.models import (
     ResyncBatch,
     Tournament,
 )
-from players.selectors.players import club_members
+from players.selectors.players import club_members, club_members_in_one_query
 from players.selectors.ratings import months_before
 from ratings.models import CurrentRating
 from ratings.selectors import IDS_PER_QUERY
@@ -83,9 +83,14 @@ def club_or_404(pk: int) -> Club:
 
 
 def unrated_members(club: Club, algorithm: str) -> QuerySet[Player]:
-    """The club's players with no rating under ``algorithm`` (no rated game yet)."""
+    """The club's players with no rating under ``algorithm`` (no rated game yet): what
+    the club's page shows of them (name, username, entry rank)."""
     rated = CurrentRating.objects.filter(algorithm=algorithm, player=OuterRef("pk"))
-    return club.players.filter(~Exists(rated)).order_by("full_name", "username")
+    return (
+        club.players.filter(~Exists(rated))
+        .only("username", "full_name", "entry_rank")
+        .order_by("full_name", "username")
+    )
 
 
 def clubs_among(club_ids: frozenset[int] | None) -> QuerySet[Club]:
@@ -171,12 +176,13 @@ def club_tournaments(club: Club) -> QuerySet[Tournament]:
 
 def club_resyncs(club: Club) -> list[ResyncBatch]:
     """The national-list resyncs that changed a current member of ``club``, newest
-    first, with how many of its members each changed."""
-    members = club_members(club, path="adjustments__player__")
+    first, with how many of its members each changed: what the club's page shows of
+    them (their dates, whether reverted, the count)."""
+    members = club_members_in_one_query(club, path="adjustments__player__")
     return list(
         ResyncBatch.objects.filter(members)
         .annotate(member_count=Count("adjustments__player", distinct=True))
-        .select_related("created_by")
+        .only("created_at", "effective_date", "reverted_at")
         .order_by("-created_at", "-pk")[:RESYNCS_SHOWN]
     )
 

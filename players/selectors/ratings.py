@@ -4,7 +4,6 @@ notice."""
 from __future__ import annotations
 
 import calendar
-import dataclasses
 import functools
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -15,7 +14,8 @@ from typing import Any
 
 from django.core.exceptions import EmptyResultSet
 from django.db import connection
-from django.db.models import Count, F, Q, QuerySet
+from django.db.models import Count, F, OuterRef, Q, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 
 from players.fields import code_to_rank, rank_to_code
 from players.lookup import player_index
@@ -109,7 +109,7 @@ def _rating_list_of_day(algorithm: str, filters: RatingListFilters) -> RatingsOf
             and (since is None or row[_LAST_UPDATED] >= since)
         ]
     count_games = (
-        functools.partial(games_rated_by, algorithm, filters.as_of)
+        GamesRatedBy(algorithm, filters.as_of)
         if registry()[algorithm].has_history
         else None  # GCR's month-end snapshots have their games
     )
@@ -118,19 +118,44 @@ def _rating_list_of_day(algorithm: str, filters: RatingListFilters) -> RatingsOf
     )
 
 
-def games_rated_by(algorithm: str, day: date, players: QuerySet[Player]) -> dict[int, int]:
-    """How many games ``algorithm`` had rated of each of ``players`` by the end of
-    ``day`` (their history rows of games dated on or before it: what the current list's
-    ``games`` counts, of that day), in one grouped query; players with none are left
-    out. It reads each player's rows up to the day (the history's player-date index)."""
-    return dict(
-        RatingHistory.objects.filter(
-            algorithm=algorithm, date__lte=day, game__isnull=False, player__in=players
+@dataclass(frozen=True, slots=True)
+class GamesRatedBy:
+    """How many games ``algorithm`` had rated of a player by the end of ``day``: their
+    history rows of games dated on or before it (what the current list's ``games``
+    counts, of that day). Either count reads each player's rows up to the day (the
+    history's player-date index)."""
+
+    algorithm: str
+    day: date
+
+    def _rows(self) -> QuerySet[RatingHistory]:
+        return RatingHistory.objects.filter(
+            algorithm=self.algorithm, date__lte=self.day, game__isnull=False
         )
-        .values_list("player_id")
-        .annotate(games=Count("id"))
-        .order_by()
-    )
+
+    def of(self, players: QuerySet[Player]) -> dict[int, int]:
+        """The count of each of ``players``, in one grouped query; players with none
+        are left out."""
+        return dict(
+            self._rows()
+            .filter(player__in=players)
+            .values_list("player_id")
+            .annotate(games=Count("id"))
+            .order_by()
+        )
+
+    def of_each_player(self) -> Coalesce:
+        """The count of each player of a query of players, as an annotation of it (a
+        subquery per player: for a page of them, read with their names in one query)."""
+        counted = (
+            self._rows()
+            .filter(player=OuterRef("pk"))
+            .order_by()
+            .values("player")
+            .annotate(games=Count("id"))
+            .values("games")
+        )
+        return Coalesce(Subquery(counted), 0)
 
 
 def _admitted(filters: RatingListFilters, prefix: str = "") -> Q:
@@ -175,6 +200,9 @@ _ROW_FIELDS = (
 )
 _PLAYER, _USERNAME, _RANK, _VALUE, _GAMES, _LAST_UPDATED = range(6)
 _NAMED = ("player__full_name", "player__club__name")
+# What the list shows of a row's player (players.public.tables.RatingListTable): the
+# page's players are read with these fields alone.
+_SHOWN_OF_PLAYER = ("username", "full_name", "club__name")
 
 
 class RatingsOfDay:
@@ -198,14 +226,13 @@ class RatingsOfDay:
         rows: list[tuple],
         players: QuerySet[Player],
         ordering: tuple[str, ...] = (),
-        count_games: Callable[[QuerySet[Player]], dict[int, int]] | None = None,
+        count_games: GamesRatedBy | None = None,
     ) -> None:
         self.rows = rows
         self.players = players
         self.ordering = ordering
         # the rows' games when they have none (the per-game algorithms, whose rows of a
-        # day do not count them): ``games_rated_by`` of the players, counted for the
-        # rows read, in one query
+        # day do not count them): counted for the rows read, with them
         self.count_games = count_games
 
     def order_by(self, *fields: str) -> RatingsOfDay:
@@ -251,20 +278,27 @@ class RatingsOfDay:
             yield from self._standings(self.rows[start : start + 2000])
 
     def _standings(self, rows: list[tuple]) -> list[StandingOfDay]:
-        standings = _with_players(rows)
-        if self.count_games is None or not standings:
-            return standings
-        games = self.count_games(Player.objects.filter(pk__in=[row[_PLAYER] for row in rows]))
-        return [
-            dataclasses.replace(standing, games=games.get(standing.player_id, 0))
-            for standing in standings
-        ]
+        """``rows`` as standings with their players: what the list shows of each player
+        (username, name, club's name) and, when the rows have none, their games of the
+        day, in one query."""
+        if not rows:
+            return []
+        players = Player.objects.select_related("club").only(*_SHOWN_OF_PLAYER)
+        if self.count_games is not None:
+            players = players.annotate(games_of_day=self.count_games.of_each_player())
+        found = players.order_by().in_bulk([row[_PLAYER] for row in rows])
+        standings = []
+        for row in rows:
+            player = found[row[_PLAYER]]
+            # counted: the annotation (GCR's rows have their games)
+            standings.append(_standing(row, player, getattr(player, "games_of_day", None)))
+        return standings
 
     def csv_rows(self) -> Iterator[tuple]:
         """The rows as ``rating_list_csv_rows`` gives a queryset's, with the games each
         player had played by the day."""
         counted = (
-            self.count_games(self.players) if self.count_games is not None and self.rows else {}
+            self.count_games.of(self.players) if self.count_games is not None and self.rows else {}
         )
         for pk, username, rank, value, games, day, full_name, club in self._named(self.rows):
             if games is None:
@@ -282,17 +316,14 @@ def _nulls_last(index: int, row: tuple) -> tuple:
     return (row[index] is None, row[index])
 
 
-def _with_players(rows: list[tuple]) -> list[StandingOfDay]:
-    players = Player.objects.select_related("club").in_bulk([row[_PLAYER] for row in rows])
-    return [_standing(row, players[row[_PLAYER]]) for row in rows]
-
-
-def _standing(row: tuple, player: Player | None = None) -> StandingOfDay:
+def _standing(row: tuple, player: Player | None = None, games: int | None = None) -> StandingOfDay:
+    """The standing of ``row``, with its player when read, and ``games`` when the row
+    has none."""
     return StandingOfDay(
         row[_PLAYER],
         code_to_rank(row[_RANK]),
         row[_VALUE],
-        row[_GAMES],
+        row[_GAMES] if games is None else games,
         row[_LAST_UPDATED],
         player,
     )

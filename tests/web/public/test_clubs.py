@@ -1,16 +1,20 @@
 """/clubs/ and /clubs/<id>/: clubs with their players counted, and a club's rating list."""
 
 import re
-from datetime import timedelta
+from datetime import date, timedelta
 
 import pytest
 from django.db import connection
+from django.template import Context, Template
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from players.models import Game
+from players.models import Game, Membership
+from players.public import club_page
 from players.public.club_cache import forget_club_activity
+from players.services.adjustments import ResyncChange, resync_apply
 from players.services.games import game_void, record_sheet_submit
+from players.services.memberships import membership_start
 from players.services.players import player_update
 from players.services.tournaments import tournament_club_set
 from ratings.engine.ranks import parse_rank
@@ -188,3 +192,80 @@ def test_a_clubs_activity_is_forgotten_again_once_the_write_commits(
     for callback in callbacks:
         callback()
     assert activity_queries(client, durban) == 2
+
+
+def resyncs_section(html: str) -> str:
+    match = re.search(r'<section[^>]*id="club-resyncs".*?</section>', html, re.S)
+    assert match, "no resyncs section"
+    return re.sub(r"\s+", " ", match.group(0))
+
+
+def test_a_clubs_resyncs_count_its_current_members_of_two_clubs_not_its_former_ones(client, connie):
+    today = timezone.localdate()
+    durban, pretoria = factories.club("Durban Go Club"), factories.club("Pretoria Go Club")
+    ann = factories.player("ann", club=durban)
+    pia = factories.player("pia", club=pretoria)  # and of Durban since January
+    membership_start(user=connie, player=pia, club_id=durban.pk, day=date(2024, 1, 1))
+    ben = factories.player("ben", club=pretoria)  # of Durban until January
+    Membership.objects.create(player=ben, club=durban, end=date(2024, 1, 1))
+    vic = factories.player("vic")
+    resync_apply(
+        user=connie,
+        changes=[ResyncChange(player, parse_rank("3k")) for player in (ann, pia, ben, vic)],
+        effective_date=today,
+    )
+
+    # the same on the page of a day, which reads no other current member
+    for query in ("", "?as_of=2024-06-01"):
+        html = client.get(f"/clubs/{durban.pk}/{query}").content.decode()
+        assert f"effective {today.isoformat()}, 2 members" in resyncs_section(html)
+        html = client.get(f"/clubs/{pretoria.pk}/{query}").content.decode()
+        assert f"effective {today.isoformat()}, 2 members" in resyncs_section(html)
+
+
+def test_the_club_page_of_a_day_reads_a_page_of_members_in_as_many_queries_as_a_few(client, vera):
+    durban = factories.club("Durban Go Club")
+    rival = factories.player("rival", "5k")
+
+    def queries_of_the_page_of_a_day(members: int) -> int:
+        """The queries of the page of a day once the club has ``members`` members, each
+        with a rated game (50 of them on the page, at most)."""
+        joining = [
+            factories.player(f"m{number:02d}", "5k", club=durban)
+            for number in range(durban.players.count(), members)
+        ]
+        factories.play(
+            vera, *(factories.game(player, rival, "W", date(2024, 1, 10)) for player in joining)
+        )
+        with CaptureQueriesContext(connection) as visit:
+            response = client.get(f"/clubs/{durban.pk}/?as_of=2024-02-01")
+        html = response.content.decode()
+        table = html[html.index('id="rating-list"') : html.index("</table>")]
+        assert len(re.findall(r'href="/players/([^/]+)/"', table)) == min(members, 50)
+        return len(visit.captured_queries)
+
+    assert queries_of_the_page_of_a_day(2) == queries_of_the_page_of_a_day(60)
+
+
+def test_a_club_pages_filter_form_is_crispy_forms_own_written_once_per_query(client, monkeypatch):
+    durban = factories.club("Durban Go Club")
+    rated("ann", "2d", 0, club=durban)
+    crispy = Template("{% load crispy_forms_tags %}{% crispy form %}")
+    writes, write = [], club_page.render_crispy_form
+
+    def counted(form):
+        writes.append(dict(form.data))
+        return write(form)
+
+    club_page._club_filter_form_html.cache_clear()
+    monkeypatch.setattr(club_page, "render_crispy_form", counted)
+    wrong = "?rank_from=zz&as_of=2999-01-01"  # errors at their fields
+    for query in ("", "?as_of=2024-01-31&sort=name", "?as_of=2024-01-31&sort=name&page=1", wrong):
+        response = client.get(f"/clubs/{durban.pk}/{query}")
+        html = response.content.decode()
+        written = crispy.render(Context({"form": response.context["form"]}))
+        assert response.context["form_html"] == written
+        assert written in html
+
+    assert len(writes) == 3  # the page's number is no filter
+    assert "is after today" in response.context["form_html"]
