@@ -18,6 +18,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.functional import lazy
+from django.utils.html import escape
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -27,7 +28,7 @@ from players.models import Adjustment, Club, Player, ResyncUpload, Tournament
 from players.rank_lists import ListFormatError, read_rank_list
 from players.services.accounts import Role
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
-from players.web.forms import PlayerField
+from players.web.forms import ClubChoiceField, PlayerField
 from ratings.algorithms import maintained_algorithms
 from ratings.engine.algorithms import registry
 from ratings.engine.formats.ranklists import RankList
@@ -292,7 +293,7 @@ class PlayerEditForm(forms.Form):
         required=False,
         help_text=gettext_lazy("As the federations write it; the full name is the two together."),
     )
-    club = forms.ModelChoiceField(
+    club = ClubChoiceField(
         label=gettext_lazy("Club"),
         queryset=Club.objects.all(),
         required=False,
@@ -357,9 +358,32 @@ class PlayerEditForm(forms.Form):
             )
         return country
 
-    def __init__(self, *args, player: Player | None = None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        player: Player | None = None,
+        clubs: QuerySet[Club] | None = None,
+        **kwargs,
+    ):
+        """``clubs``: those the committee member acts for (None: every club, the
+        federation's committee). A player is moved from a club to another (or to none)
+        by a committee of both: of a club the member does not act for, the club is
+        shown and not offered."""
         super().__init__(*args, **kwargs)
         self.player = player
+        # The form's copy of ``club`` declared above: a ClubChoiceField.
+        club = cast(forms.ModelChoiceField, self.fields["club"])
+        club.queryset = Club.objects.order_by("name") if clubs is None else clubs
+        if player is None or player.club is None:
+            return
+        if not club.queryset.filter(pk=player.club.pk).exists():
+            club.queryset = Club.objects.filter(pk=player.club.pk)
+            club.disabled = True
+            # Help texts are shown unescaped (Django's and crispy's templates): the
+            # names are escaped here.
+            club.help_text = _(
+                "%(club)s's committee (or the federation's) moves %(name)s to another club."
+            ) % {"club": escape(player.club.name), "name": escape(player.full_name)}
 
     def clean_egd_pin(self) -> str:
         # Checked here too (the service checks again), so it shows with the other errors.
@@ -478,7 +502,7 @@ class AccountRoleForm(forms.Form):
 class ClubRoleForm(forms.Form):
     """Give or take a role for one club; the clubs offered are those ``user`` manages."""
 
-    club = forms.ModelChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none())
+    club = ClubChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none())
     role = forms.ChoiceField(
         label=gettext_lazy("Role"),
         choices=[
@@ -529,9 +553,7 @@ class InvitationForm(forms.Form):
 class RecomputeClubForm(forms.Form):
     """The recompute page's club: its games and members waiting (GET)."""
 
-    club = forms.ModelChoiceField(
-        queryset=Club.objects.none(), required=False, label=gettext_lazy("Club")
-    )
+    club = ClubChoiceField(queryset=Club.objects.none(), required=False, label=gettext_lazy("Club"))
 
     def __init__(self, *args, clubs: QuerySet[Club] | None = None, **kwargs) -> None:
         # Its own element ids: the account's page also shows AccountRoleForm, whose

@@ -42,7 +42,7 @@ from players.committee.tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
-from players.models import Tournament
+from players.models import Player, Tournament
 from players.permissions import committee_required
 from players.resync import (
     OUTCOME_LABELS,
@@ -54,6 +54,7 @@ from players.resync import (
 )
 from players.roles import (
     COMMITTEE,
+    ClubRefusal,
     check_account,
     check_club,
     check_federation,
@@ -403,7 +404,9 @@ def player_edit(request, username: str):
     player = player_or_404(username)
     check_player(request.user, COMMITTEE, player)
     initial = PlayerEditForm.initial_for(player)
-    form = PlayerEditForm(request.POST or None, initial=initial, player=player)
+    form = PlayerEditForm(
+        request.POST or None, initial=initial, player=player, clubs=_managed_clubs(request.user)
+    )
     if request.method == "POST" and form.is_valid():
         changes = form.changes()
         try:
@@ -491,8 +494,12 @@ def _render_merge(request, form, confirm_form=None):
             "between": GameTable(between) if between.exists() else None,
             "both_listed": tournament_selectors.tournaments_listing_both(keep, duplicate),
         }
+        context["not_yours"] = _merge_refusal(request.user, keep, duplicate)
         refused = context["between"] is not None or context["both_listed"]
-        if not refused and confirm_form is None:
+        if context["not_yours"] is not None:
+            # Nothing to confirm: the preview says whose the record is and whom to ask.
+            context["confirm_form"] = None
+        elif not refused and confirm_form is None:
             context["confirm_form"] = MergeConfirmForm(
                 initial={
                     "keep": keep.username,
@@ -501,6 +508,17 @@ def _render_merge(request, form, confirm_form=None):
                 }
             )
     return render(request, "committee/merge.html", context)
+
+
+def _merge_refusal(user, keep: Player, duplicate: Player) -> ClubRefusal | None:
+    """Why ``user`` may not merge these two records (the 403 the merge would be: whose
+    the record is and whom to ask), or None."""
+    try:
+        check_player(user, COMMITTEE, keep)
+        check_player(user, COMMITTEE, duplicate)
+    except ClubRefusal as refusal:
+        return refusal
+    return None
 
 
 @committee_required

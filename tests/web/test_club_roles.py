@@ -121,7 +121,10 @@ def test_a_club_volunteer_cannot_enter_a_sheet_for_another_club_or_none(
     none = client.post("/sheets/new/", sheet_post(row, club=""))
 
     assert other.status_code == 200
-    assert "Select a valid choice" in other.content.decode()
+    assert other.context["sheet_form"].errors["club"] == [
+        "Pretoria Go Club is not one of the clubs you act for here; you may choose "
+        "Cape Town Go Club."
+    ]
     assert none.status_code == 200
     assert "This field is required" in none.content.decode()
     assert not Game.objects.exists()
@@ -411,7 +414,10 @@ def test_a_club_volunteer_adds_a_player_to_their_club_or_to_none(cape_volunteer,
         "/players/new/", {"username": "vis", "full_name": "Vis", "club": "", "national_rank": "9k"}
     )
 
-    assert "Select a valid choice" in refused.content.decode()
+    assert refused.context["form"].errors["club"] == [
+        "Pretoria Go Club is not one of the clubs you act for here; you may choose "
+        "Cape Town Go Club."
+    ]
     assert visitor.status_code == 302
     assert set(Player.objects.values_list("username", flat=True)) == {"vis"}
     assert not Membership.objects.filter(player__username="vis").exists()
@@ -727,3 +733,91 @@ def test_a_clubs_activity_counts_each_member_once_a_month_whatever_colour_or_clu
     assert "<title>" + f"{this_month:%Y-%m}: 2 games, 2 active members" in svg
     pretoria_months = {row.month: row for row in club_activity(pretoria, today)}
     assert (pretoria_months[last_month].games, pretoria_months[last_month].members) == (1, 1)
+
+
+def club_options(page: str) -> list[str]:
+    """The clubs the page's ``club`` select offers, by name."""
+    select = re.search(r'<select name="club".*?</select>', page, re.S)
+    assert select is not None, "the page has a club select"
+    return re.findall(r"<option value=\"\d+\"[^>]*>([^<]+)</option>", select.group(0))
+
+
+def edit_fields(player: Player, **changes) -> dict:
+    """What the player's edit form posts: the record as it is, with ``changes``."""
+    fields = {
+        "given_name": player.given_name,
+        "family_name": player.family_name or player.full_name,
+        "club": player.club_id or "",
+        "country": player.country,
+        "federation_club": player.federation_club,
+        "egd_pin": player.egd_pin,
+        "national_id": player.national_id,
+        "national_rank": str(player.national_rank or ""),
+        "entry_rank": str(player.entry_rank),
+        "active": "on",
+    }
+    return fields | changes
+
+
+def test_a_club_committees_player_form_offers_its_clubs_and_refuses_another_at_the_field(
+    cape_committee, connie, cape_town, pretoria, members
+):
+    client = logged_in(cape_committee)
+    ann = members["ann"]
+
+    page = client.get("/committee/players/ann/edit/").content.decode()
+    refused = client.post("/committee/players/ann/edit/", edit_fields(ann, club=pretoria.pk))
+
+    assert club_options(page) == ["Cape Town Go Club"]
+    assert club_options(logged_in(connie).get("/committee/players/ann/edit/").content.decode()) == [
+        "Cape Town Go Club",
+        "Pretoria Go Club",
+    ]
+    assert refused.status_code == 200
+    assert refused.context["form"].errors["club"] == [
+        "Pretoria Go Club is not one of the clubs you act for here; you may choose "
+        "Cape Town Go Club."
+    ]
+    ann.refresh_from_db()
+    assert ann.club == cape_town
+    assert not Membership.objects.filter(player=ann, club=pretoria).exists()
+
+
+def test_a_member_of_two_clubs_leaves_a_club_only_by_its_committee(
+    pretoria_committee, cape_town, pretoria, members
+):
+    ann = members["ann"]  # of Cape Town (their record's club), and of Pretoria too
+    Membership.objects.create(player=ann, club=pretoria)
+    client = logged_in(pretoria_committee)
+
+    page = client.get("/committee/players/ann/edit/").content.decode()
+    moved = client.post("/committee/players/ann/edit/", edit_fields(ann, club=pretoria.pk))
+
+    assert club_options(page) == ["Cape Town Go Club"]
+    assert re.search(r'<select name="club"[^>]*disabled', page)
+    assert "Cape Town Go Club's committee (or the federation's) moves Ann" in html.unescape(page)
+    assert moved.status_code == 302, "the rest of the record is theirs to correct"
+    ann.refresh_from_db()
+    assert ann.club == cape_town
+    assert Membership.objects.get(player=ann, club=cape_town).end is None
+    with pytest.raises(ClubRefusal, match="Ann's membership of Cape Town Go Club is Cape Town"):
+        player_update(user=pretoria_committee, player=ann, club=None)
+
+
+def test_the_merge_preview_of_another_clubs_player_says_whose_it_is_and_offers_no_merge(
+    cape_committee, pretoria_committee, members
+):
+    client = logged_in(cape_committee)
+
+    response = client.get("/committee/players/merge/", {"keep": "ann", "duplicate": "pia"})
+
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 200
+    assert 'data-record="duplicate"' in page, "the preview shows both records"
+    assert 'id="not-yours"' in page
+    assert "Pia's record is Pretoria Go Club's: only Pretoria Go Club's committee" in page
+    assert "Pretoria Go Club's committee (pcom)" in page
+    assert 'name="confirm"' not in page
+    assert "Merge pia into ann" not in page
+    own = client.get("/committee/players/merge/", {"keep": "ann", "duplicate": "ben"})
+    assert "Merge ben into ann</button>" in own.content.decode()
