@@ -20,7 +20,7 @@ from django.utils import timezone
 from django.utils.functional import lazy
 from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
@@ -29,7 +29,7 @@ from players.rank_lists import ListFormatError, read_rank_list
 from players.services.accounts import Role
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
 from players.web.forms import ClubChoiceField, PlayerField
-from ratings.algorithms import maintained_algorithms
+from ratings.algorithms import adjustment_ignoring_algorithms, maintained_algorithms
 from ratings.engine.algorithms import registry
 from ratings.engine.formats.ranklists import RankList
 
@@ -230,6 +230,20 @@ class TournamentClassForm(forms.Form):
 # --- one player: adjustment and merge --------------------------------------------
 
 
+def ignored_by(names: list[str]) -> str:
+    """What an adjustment of every algorithm leaves alone: the algorithms of ``names``
+    (those that read no adjustment) keep their own rank. Empty when there are none."""
+    if not names:
+        return ""
+    return ngettext(
+        "“All algorithms” resets every algorithm but %(names)s, which ignores "
+        "adjustments: it rates the whole table of games at once and keeps its own rank.",
+        "“All algorithms” resets every algorithm but %(names)s, which ignore "
+        "adjustments: they rate the whole table of games at once and keep their own ranks.",
+        len(names),
+    ) % {"names": ", ".join(names)}
+
+
 class AdjustmentForm(forms.Form):
     date = TypedDateField(
         label=gettext_lazy("Date"),
@@ -264,7 +278,19 @@ class AdjustmentForm(forms.Form):
         self.fields["date"].initial = timezone.localdate()
         # The form's copy of ``algorithm`` declared above: a ChoiceField.
         algorithm = cast(forms.ChoiceField, self.fields["algorithm"])
-        algorithm.choices = algorithm_choices(_("All algorithms"))
+        # An algorithm that reads no adjustment is no choice of its own (it would change
+        # nothing); "All algorithms" says that it keeps its rank.
+        self.ignoring = adjustment_ignoring_algorithms()
+        algorithm.choices = [
+            choice
+            for choice in algorithm_choices(_("All algorithms"))
+            if choice[0] not in self.ignoring
+        ]
+        algorithm.help_text = ignored_by(self.ignoring)
+        algorithm.error_messages["invalid_choice"] = _(
+            "%(value)s is not an algorithm that an adjustment resets: choose one of those "
+            "offered, or all algorithms."
+        )
 
     def clean_date(self):
         return _not_in_future(self.cleaned_data["date"])

@@ -376,8 +376,19 @@ def adjust(request, username: str):
                     "are recomputed from that date."
                 )
             messages.success(request, message % values)
+            if not adjustment.algorithm and form.ignoring:
+                messages.info(request, _kept_their_rank(player, form.ignoring))
             return redirect("committee_adjust", username=player.username)
     return _render_adjust(request, player, form)
+
+
+def _kept_their_rank(player: Player, ignoring: list[str]) -> str:
+    """What an adjustment of all algorithms left alone: those that read none (GCR)."""
+    return ngettext(
+        "%(names)s keeps its own rank for %(player)s: it ignores adjustments.",
+        "%(names)s keep their own ranks for %(player)s: they ignore adjustments.",
+        len(ignoring),
+    ) % {"names": ", ".join(ignoring), "player": player.username}
 
 
 def _render_adjust(request, player, form):
