@@ -279,12 +279,12 @@ class PlayerAdmin(AuditedAdmin):
         member since before the records), audited, and the clubs' pages count their
         members again at once (``club_games_changed``), in the admin's transaction."""
         old_club_id = None
-        if change and "club" in form.changed_data:
+        if change:  # read from the database, whatever the form says changed
             old_club_id = Player.objects.values_list("club", flat=True).get(pk=obj.pk)
         super().save_model(request, obj, form, change)
         if not change and obj.club_id is not None:
             membership_start(user=request.user, player=obj, club_id=obj.club_id, day=None)
-        elif "club" in form.changed_data:
+        elif change and obj.club_id != old_club_id:
             membership_move(
                 user=request.user,
                 player=obj,

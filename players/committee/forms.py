@@ -514,11 +514,24 @@ class AccountCreateForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, every_club: bool = True, **kwargs):
+        """``every_club``: the federation's committee, who may give the roles held for
+        every club; a club's committee creates a player's account, then gives it its
+        club's roles on the account's page."""
         super().__init__(*args, **kwargs)
         # The least a new login may do: a player's own account left as it came must not
         # enter, correct or void games; the committee ticks Volunteer on purpose.
         self.fields["role"].initial = Role.READER
+        if not every_club:
+            # The form's copy of ``role`` (_role_field): a ChoiceField.
+            role = cast(forms.ChoiceField, self.fields["role"])
+            role.choices = [(Role.READER.value, Role.READER.label)]
+            role.help_text = _(
+                "The volunteer and committee roles offered here are held for every club: "
+                "the federation's committee gives them. Give your club's roles on the "
+                "account's page once it is created (Roles for one club)."
+            )
+            role.error_messages["invalid_choice"] = role.help_text
 
 
 class AccountRoleForm(forms.Form):

@@ -59,6 +59,7 @@ from players.roles import (
     check_club,
     check_federation,
     check_player,
+    first_player_refused,
     is_federation_committee,
     role_clubs,
 )
@@ -282,8 +283,22 @@ def resync_batch_list(request):
 @require_safe
 def resync_batch_detail(request, pk: int):
     batch = get_object_or_404(adjustment_selectors.resync_batches(), pk=pk)
-    table = AdjustmentTable(adjustment_selectors.batch_adjustments(batch), exclude=("reason",))
-    return render(request, "committee/resync_batch.html", {"batch": batch, "table": table})
+    adjustments = adjustment_selectors.batch_adjustments(batch)
+    table = AdjustmentTable(adjustments, exclude=("reason",))
+    # Reverting is refused unless every player of the batch is the user's (resync_batch_
+    # revert): the page then says whose, and whom to ask, instead of offering it.
+    other = first_player_refused(request.user, COMMITTEE, {a.player for a in adjustments})
+    not_yours = None
+    if other is not None:
+        try:
+            check_player(request.user, COMMITTEE, other, _("resync %(number)s") % {"number": pk})
+        except ClubRefusal as refusal:
+            not_yours = refusal
+    return render(
+        request,
+        "committee/resync_batch.html",
+        {"batch": batch, "table": table, "not_yours": not_yours},
+    )
 
 
 @committee_required
@@ -335,7 +350,13 @@ def adjust_choose(request):
     """Which player to adjust: a username, then that player's adjustment page."""
     form = PlayerToAdjustForm(request.GET if "player" in request.GET else None)
     if form.is_valid():
-        return redirect("committee_adjust", username=form.cleaned_data["player"].username)
+        player = form.cleaned_data["player"]
+        try:
+            check_player(request.user, COMMITTEE, player)
+        except ClubRefusal as refusal:
+            _refused_at(form, "player", refusal)
+        else:
+            return redirect("committee_adjust", username=player.username)
     return render(
         request,
         "committee/adjust_choose.html",
@@ -592,17 +613,25 @@ def account_list(request):
 @committee_required
 @require_http_methods(["GET", "POST"])
 def account_create(request):
-    form = AccountCreateForm(request.POST or None)
+    form = AccountCreateForm(request.POST or None, every_club=is_federation_committee(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             return _account_created(request, form.cleaned_data)
         except ServiceError as error:
             add_service_errors(form, error)
+        except ClubRefusal as refusal:  # the player's record is another club's
+            _refused_at(form, "player", refusal)
     return render(
         request,
         "committee/account_create.html",
         {"form": form, **_player_options()},
     )
+
+
+def _refused_at(form: forms.Form, field: str, refusal: ClubRefusal) -> None:
+    """A refusal for a record named in a form's field (another club's player), said at
+    the field, where another one can be given, with whom to ask: not a 403 page."""
+    form.add_error(field, f"{refusal} {refusal.remedy}")
 
 
 def _account_created(request, data: dict):
@@ -749,6 +778,8 @@ def account_player(request, pk: int):
             account_link_player(user=request.user, account=account, player=player)
         except ServiceError as error:
             add_service_errors(form, error)
+        except ClubRefusal as refusal:  # the account is theirs (_account): the player not
+            _refused_at(form, "player", refusal)
         else:
             if player is None:
                 messages.success(

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.utils import timezone
@@ -821,3 +822,93 @@ def test_the_merge_preview_of_another_clubs_player_says_whose_it_is_and_offers_n
     assert "Merge pia into ann" not in page
     own = client.get("/committee/players/merge/", {"keep": "ann", "duplicate": "ben"})
     assert "Merge ben into ann</button>" in own.content.decode()
+
+
+def test_another_clubs_player_and_tournament_offer_no_committee_link_to_a_club_committee(
+    cape_committee, pretoria_committee, members, pretoria
+):
+    factories.tournament("pta-open", "Pretoria Open", club=pretoria)
+    client = logged_in(cape_committee)
+
+    own = client.get("/players/ann/").content.decode()
+    other = client.get("/players/pia/").content.decode()
+    cup = client.get("/tournaments/pta-open/").content.decode()
+
+    assert 'href="/committee/players/ann/edit/"' in own
+    assert "/committee/players/pia/" not in other
+    assert 'id="correct-class"' not in cup
+    assert (
+        'id="correct-class"'
+        in logged_in(pretoria_committee).get("/tournaments/pta-open/").content.decode()
+    )
+
+
+def test_the_adjust_chooser_says_whose_another_clubs_player_is_at_the_field(
+    cape_committee, pretoria_committee, members
+):
+    client = logged_in(cape_committee)
+
+    refused = client.get("/committee/players/adjust/", {"player": "pia"})
+    own = client.get("/committee/players/adjust/", {"player": "ann"})
+
+    assert refused.status_code == 200
+    (error,) = refused.context["form"].errors["player"]
+    assert error.startswith("Pia's record is Pretoria Go Club's: only Pretoria Go Club's committee")
+    assert "Pretoria Go Club's committee (pcom)" in error
+    assert own.status_code == 302
+
+
+def test_a_club_committee_creates_a_players_account_and_is_told_at_the_field_what_it_may_not(
+    cape_committee, members, pretoria
+):
+    client = logged_in(cape_committee)
+    new = "/committee/accounts/new/"
+
+    form = client.get(new).context["form"]
+    volunteer = client.post(new, {"username": "vic", "role": "volunteer", "email": "v@example.org"})
+    pias = client.post(
+        new, {"username": "pia1", "role": "reader", "email": "p@example.org", "player": "pia"}
+    )
+    anns = client.post(
+        new, {"username": "ann1", "role": "reader", "email": "a@example.org", "player": "ann"}
+    )
+
+    assert [value for value, _label in form.fields["role"].choices] == ["reader"]
+    assert "the federation's committee gives them" in volunteer.context["form"].errors["role"][0]
+    assert pias.status_code == 200
+    assert pias.context["form"].errors["player"][0].startswith("Pia's record is Pretoria Go Club's")
+    assert anns.status_code == 302
+    assert set(
+        get_user_model()
+        .objects.filter(username__in=["vic", "pia1", "ann1"])
+        .values_list("username", flat=True)
+    ) == {"ann1"}
+    rita = get_user_model().objects.create_user("rita")
+    linked = client.post(f"/committee/accounts/{rita.pk}/player/", {"player": "pia"})
+    assert linked.status_code == 200
+    assert linked.context["player_form"].errors["player"][0].startswith("Pia's record is Pretoria")
+
+
+def test_a_resync_of_another_clubs_players_offers_its_revert_only_to_their_committee(
+    connie, cape_committee, members
+):
+    ranks = [("ann", "4k"), ("pia", "2k")]
+    both = resync_apply(
+        user=connie,
+        changes=[ResyncChange(members[name], parse_rank(rank)) for name, rank in ranks],
+        effective_date=date(2024, 4, 1),
+    )
+    own = resync_apply(
+        user=cape_committee,
+        changes=[ResyncChange(members["ben"], parse_rank("7k"))],
+        effective_date=date(2024, 4, 2),
+    )
+    client = logged_in(cape_committee)
+
+    page = html.unescape(client.get(f"/committee/resync/{both.pk}/").content.decode())
+    ours = client.get(f"/committee/resync/{own.pk}/").content.decode()
+
+    assert f"/committee/resync/{both.pk}/revert/" not in page
+    assert "Resync " in page and "is Pretoria Go Club's: only Pretoria Go Club's committee" in page
+    assert f"/committee/resync/{own.pk}/revert/" in ours
+    assert client.get(f"/committee/resync/{both.pk}/revert/").status_code == 403
