@@ -134,7 +134,8 @@ class ClubChoiceField(forms.ModelChoiceField):
             other = _other_club(value)
             if other is None:
                 raise
-            words = {"club": other.name, "offered": ", ".join(c.name for c in self.queryset)}
+            offered = self.queryset if self.queryset is not None else Club.objects.none()
+            words = {"club": other.name, "offered": ", ".join(club.name for club in offered)}
             if words["offered"]:
                 message = _(
                     "%(club)s is not one of the clubs you act for here; you may choose %(offered)s."
