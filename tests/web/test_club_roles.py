@@ -28,6 +28,7 @@ from ratings.engine.ranks import parse_rank
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP
 from tests.pages import page_html
+from tests.web.committee.test_player_edit import form_data
 from tests.web.entry.test_game_correct import edit_post
 from tests.web.entry.test_sheet_entry import sheet_post
 from tests.web.entry.test_tournament_create import autumn
@@ -743,23 +744,6 @@ def club_options(page: str) -> list[str]:
     return re.findall(r"<option value=\"\d+\"[^>]*>([^<]+)</option>", select.group(0))
 
 
-def edit_fields(player: Player, **changes) -> dict:
-    """What the player's edit form posts: the record as it is, with ``changes``."""
-    fields = {
-        "given_name": player.given_name,
-        "family_name": player.family_name or player.full_name,
-        "club": player.club_id or "",
-        "country": player.country,
-        "federation_club": player.federation_club,
-        "egd_pin": player.egd_pin,
-        "national_id": player.national_id,
-        "national_rank": str(player.national_rank or ""),
-        "entry_rank": str(player.entry_rank),
-        "active": "on",
-    }
-    return fields | changes
-
-
 def test_a_club_committees_player_form_offers_its_clubs_and_refuses_another_at_the_field(
     cape_committee, connie, cape_town, pretoria, members
 ):
@@ -767,7 +751,7 @@ def test_a_club_committees_player_form_offers_its_clubs_and_refuses_another_at_t
     ann = members["ann"]
 
     page = client.get("/committee/players/ann/edit/").content.decode()
-    refused = client.post("/committee/players/ann/edit/", edit_fields(ann, club=pretoria.pk))
+    refused = client.post("/committee/players/ann/edit/", form_data(ann, club=pretoria.pk))
 
     assert club_options(page) == ["Cape Town Go Club"]
     assert club_options(logged_in(connie).get("/committee/players/ann/edit/").content.decode()) == [
@@ -792,7 +776,7 @@ def test_a_member_of_two_clubs_leaves_a_club_only_by_its_committee(
     client = logged_in(pretoria_committee)
 
     page = client.get("/committee/players/ann/edit/").content.decode()
-    moved = client.post("/committee/players/ann/edit/", edit_fields(ann, club=pretoria.pk))
+    moved = client.post("/committee/players/ann/edit/", form_data(ann, club=pretoria.pk))
 
     assert club_options(page) == ["Cape Town Go Club"]
     assert re.search(r'<select name="club"[^>]*disabled', page)
