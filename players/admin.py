@@ -16,12 +16,14 @@ from django.contrib.auth.admin import UserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.core.exceptions import ValidationError
 from django.db.models import Count, Q
+from django.utils import timezone
 
 from clubrating.usernames import canonical_username
 from players.roles import is_federation_committee
 from players.selectors.accounts import is_reserved_username
 from players.services.accounts import username_refusal
 from players.services.audit import audit, player_snapshot
+from players.services.memberships import membership_move, membership_start
 from players.services.tournaments import tournament_club_set
 from players.signals import player_shown_changed
 
@@ -266,8 +268,30 @@ class PlayerAdmin(AuditedAdmin):
     ]
     snapshot = staticmethod(player_snapshot)
 
+    def get_readonly_fields(self, request, obj=None):
+        # A new player needs their entry rank (the database refuses a player without).
+        fields = super().get_readonly_fields(request, obj)
+        return fields if obj is not None else [name for name in fields if name != "entry_rank"]
+
     def save_model(self, request, obj, form, change):
+        """A change of club is a move, as on Correct a player's record: the old
+        membership ends today and the new one starts (a player added with a club is a
+        member since before the records), audited, and the clubs' pages count their
+        members again at once (``club_games_changed``), in the admin's transaction."""
+        old_club_id = None
+        if change:  # read from the database, whatever the form says changed
+            old_club_id = Player.objects.values_list("club", flat=True).get(pk=obj.pk)
         super().save_model(request, obj, form, change)
+        if not change and obj.club_id is not None:
+            membership_start(user=request.user, player=obj, club_id=obj.club_id, day=None)
+        elif change and obj.club_id != old_club_id:
+            membership_move(
+                user=request.user,
+                player=obj,
+                from_club_id=old_club_id,
+                to_club_id=obj.club_id,
+                day=timezone.localdate(),
+            )
         if change:  # the name, country or club of every crosstable they are in
             player_shown_changed.send(sender=Player, player_id=obj.pk)
 

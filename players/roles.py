@@ -16,6 +16,8 @@ and whom to ask (:func:`check_club`).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.utils.text import capfirst
@@ -115,6 +117,25 @@ def may_act_for_player(user, role: str, player: Player) -> bool:
     player of no club (a tournament visitor) is the federation committee's."""
     clubs = role_clubs(user, role)
     return clubs is EVERY_CLUB or bool(clubs & clubs_of_player(player))
+
+
+def first_player_refused(user, role: str, players: Iterable[Player]) -> Player | None:
+    """The first of ``players`` (by username) whom ``user`` may not act for in
+    ``role`` (none of their current clubs is the user's), or None. Two queries for any
+    number of players: a page's button that would be refused is not shown."""
+    clubs = role_clubs(user, role)
+    if clubs is EVERY_CLUB:
+        return None
+    by_id = {player.pk: player for player in players}
+    theirs: dict[int, set[int]] = {pk: set() for pk in by_id}
+    for pk, player in by_id.items():
+        if player.club_id is not None:
+            theirs[pk].add(player.club_id)
+    current = Membership.objects.filter(player_id__in=by_id, end__isnull=True)
+    for player_id, club_id in current.values_list("player_id", "club_id"):
+        theirs[player_id].add(club_id)
+    refused = [by_id[pk] for pk, found in theirs.items() if not found & clubs]
+    return min(refused, key=lambda player: player.username, default=None)
 
 
 class ClubRefusal(PermissionDenied):

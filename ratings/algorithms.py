@@ -8,6 +8,7 @@ from django.conf import settings
 
 from ratings.engine.algorithms import registry
 from ratings.engine.base import Algorithm
+from ratings.engine.holistic import Holistic
 
 
 def maintained_algorithms() -> list[str]:
@@ -31,3 +32,11 @@ def algorithms() -> list[Algorithm]:
     what the pages show and read each algorithm's description from."""
     known = registry()
     return [known[name]() for name in maintained_algorithms()]
+
+
+def adjustment_ignoring_algorithms() -> list[str]:
+    """The maintained algorithms that an adjustment does not reset: those that rate the
+    whole table of games at once and read no adjustment (SPEC: "GCR ignores
+    adjustments"), so they keep their own rank after one."""
+    known = registry()
+    return [name for name in maintained_algorithms() if issubclass(known[name], Holistic)]

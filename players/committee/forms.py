@@ -18,8 +18,9 @@ from django.core.exceptions import ValidationError
 from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.functional import lazy
+from django.utils.html import escape
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from players.dates import TYPED_DATE_HELP
 from players.fields import FiniteDecimalField, RankFormField, TypedDateField
@@ -27,8 +28,8 @@ from players.models import Adjustment, Club, Player, ResyncUpload, Tournament
 from players.rank_lists import ListFormatError, read_rank_list
 from players.services.accounts import Role
 from players.services.players import PLAYER_EDIT_FIELDS, national_id_problem, pin_problem
-from players.web.forms import PlayerField
-from ratings.algorithms import maintained_algorithms
+from players.web.forms import ClubChoiceField, PlayerField
+from ratings.algorithms import adjustment_ignoring_algorithms, maintained_algorithms
 from ratings.engine.algorithms import registry
 from ratings.engine.formats.ranklists import RankList
 
@@ -229,6 +230,20 @@ class TournamentClassForm(forms.Form):
 # --- one player: adjustment and merge --------------------------------------------
 
 
+def ignored_by(names: list[str]) -> str:
+    """What an adjustment of every algorithm leaves alone: the algorithms of ``names``
+    (those that read no adjustment) keep their own rank. Empty when there are none."""
+    if not names:
+        return ""
+    return ngettext(
+        "“All algorithms” resets every algorithm but %(names)s, which ignores "
+        "adjustments: it rates the whole table of games at once and keeps its own rank.",
+        "“All algorithms” resets every algorithm but %(names)s, which ignore "
+        "adjustments: they rate the whole table of games at once and keep their own ranks.",
+        len(names),
+    ) % {"names": ", ".join(names)}
+
+
 class AdjustmentForm(forms.Form):
     date = TypedDateField(
         label=gettext_lazy("Date"),
@@ -263,7 +278,19 @@ class AdjustmentForm(forms.Form):
         self.fields["date"].initial = timezone.localdate()
         # The form's copy of ``algorithm`` declared above: a ChoiceField.
         algorithm = cast(forms.ChoiceField, self.fields["algorithm"])
-        algorithm.choices = algorithm_choices(_("All algorithms"))
+        # An algorithm that reads no adjustment is no choice of its own (it would change
+        # nothing); "All algorithms" says that it keeps its rank.
+        self.ignoring = adjustment_ignoring_algorithms()
+        algorithm.choices = [
+            choice
+            for choice in algorithm_choices(_("All algorithms"))
+            if choice[0] not in self.ignoring
+        ]
+        algorithm.help_text = ignored_by(self.ignoring)
+        algorithm.error_messages["invalid_choice"] = _(
+            "%(value)s is not an algorithm that an adjustment resets: choose one of those "
+            "offered, or all algorithms."
+        )
 
     def clean_date(self):
         return _not_in_future(self.cleaned_data["date"])
@@ -292,7 +319,7 @@ class PlayerEditForm(forms.Form):
         required=False,
         help_text=gettext_lazy("As the federations write it; the full name is the two together."),
     )
-    club = forms.ModelChoiceField(
+    club = ClubChoiceField(
         label=gettext_lazy("Club"),
         queryset=Club.objects.all(),
         required=False,
@@ -357,9 +384,32 @@ class PlayerEditForm(forms.Form):
             )
         return country
 
-    def __init__(self, *args, player: Player | None = None, **kwargs):
+    def __init__(
+        self,
+        *args,
+        player: Player | None = None,
+        clubs: QuerySet[Club] | None = None,
+        **kwargs,
+    ):
+        """``clubs``: those the committee member acts for (None: every club, the
+        federation's committee). A player is moved from a club to another (or to none)
+        by a committee of both: of a club the member does not act for, the club is
+        shown and not offered."""
         super().__init__(*args, **kwargs)
         self.player = player
+        # The form's copy of ``club`` declared above: a ClubChoiceField.
+        club = cast(forms.ModelChoiceField, self.fields["club"])
+        club.queryset = Club.objects.order_by("name") if clubs is None else clubs
+        if player is None or player.club is None:
+            return
+        if not club.queryset.filter(pk=player.club.pk).exists():
+            club.queryset = Club.objects.filter(pk=player.club.pk)
+            club.disabled = True
+            # Help texts are shown unescaped (Django's and crispy's templates): the
+            # names are escaped here.
+            club.help_text = _(
+                "%(club)s's committee (or the federation's) moves %(name)s to another club."
+            ) % {"club": escape(player.club.name), "name": escape(player.full_name)}
 
     def clean_egd_pin(self) -> str:
         # Checked here too (the service checks again), so it shows with the other errors.
@@ -464,11 +514,24 @@ class AccountCreateForm(forms.Form):
         ),
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args, every_club: bool = True, **kwargs):
+        """``every_club``: the federation's committee, who may give the roles held for
+        every club; a club's committee creates a player's account, then gives it its
+        club's roles on the account's page."""
         super().__init__(*args, **kwargs)
         # The least a new login may do: a player's own account left as it came must not
         # enter, correct or void games; the committee ticks Volunteer on purpose.
         self.fields["role"].initial = Role.READER
+        if not every_club:
+            # The form's copy of ``role`` (_role_field): a ChoiceField.
+            role = cast(forms.ChoiceField, self.fields["role"])
+            role.choices = [(Role.READER.value, Role.READER.label)]
+            role.help_text = _(
+                "The volunteer and committee roles offered here are held for every club: "
+                "the federation's committee gives them. Give your club's roles on the "
+                "account's page once it is created (Roles for one club)."
+            )
+            role.error_messages["invalid_choice"] = role.help_text
 
 
 class AccountRoleForm(forms.Form):
@@ -478,7 +541,7 @@ class AccountRoleForm(forms.Form):
 class ClubRoleForm(forms.Form):
     """Give or take a role for one club; the clubs offered are those ``user`` manages."""
 
-    club = forms.ModelChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none())
+    club = ClubChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none())
     role = forms.ChoiceField(
         label=gettext_lazy("Role"),
         choices=[
@@ -529,9 +592,7 @@ class InvitationForm(forms.Form):
 class RecomputeClubForm(forms.Form):
     """The recompute page's club: its games and members waiting (GET)."""
 
-    club = forms.ModelChoiceField(
-        queryset=Club.objects.none(), required=False, label=gettext_lazy("Club")
-    )
+    club = ClubChoiceField(queryset=Club.objects.none(), required=False, label=gettext_lazy("Club"))
 
     def __init__(self, *args, clubs: QuerySet[Club] | None = None, **kwargs) -> None:
         # Its own element ids: the account's page also shows AccountRoleForm, whose

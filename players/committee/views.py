@@ -42,7 +42,7 @@ from players.committee.tables import (
     ResyncBatchTable,
     ResyncPreviewTable,
 )
-from players.models import Tournament
+from players.models import Player, Tournament
 from players.permissions import committee_required
 from players.resync import (
     OUTCOME_LABELS,
@@ -54,10 +54,12 @@ from players.resync import (
 )
 from players.roles import (
     COMMITTEE,
+    ClubRefusal,
     check_account,
     check_club,
     check_federation,
     check_player,
+    first_player_refused,
     is_federation_committee,
     role_clubs,
 )
@@ -281,8 +283,22 @@ def resync_batch_list(request):
 @require_safe
 def resync_batch_detail(request, pk: int):
     batch = get_object_or_404(adjustment_selectors.resync_batches(), pk=pk)
-    table = AdjustmentTable(adjustment_selectors.batch_adjustments(batch), exclude=("reason",))
-    return render(request, "committee/resync_batch.html", {"batch": batch, "table": table})
+    adjustments = adjustment_selectors.batch_adjustments(batch)
+    table = AdjustmentTable(adjustments, exclude=("reason",))
+    # Reverting is refused unless every player of the batch is the user's (resync_batch_
+    # revert): the page then says whose, and whom to ask, instead of offering it.
+    other = first_player_refused(request.user, COMMITTEE, {a.player for a in adjustments})
+    not_yours = None
+    if other is not None:
+        try:
+            check_player(request.user, COMMITTEE, other, _("resync %(number)s") % {"number": pk})
+        except ClubRefusal as refusal:
+            not_yours = refusal
+    return render(
+        request,
+        "committee/resync_batch.html",
+        {"batch": batch, "table": table, "not_yours": not_yours},
+    )
 
 
 @committee_required
@@ -334,7 +350,13 @@ def adjust_choose(request):
     """Which player to adjust: a username, then that player's adjustment page."""
     form = PlayerToAdjustForm(request.GET if "player" in request.GET else None)
     if form.is_valid():
-        return redirect("committee_adjust", username=form.cleaned_data["player"].username)
+        player = form.cleaned_data["player"]
+        try:
+            check_player(request.user, COMMITTEE, player)
+        except ClubRefusal as refusal:
+            _refused_at(form, "player", refusal)
+        else:
+            return redirect("committee_adjust", username=player.username)
     return render(
         request,
         "committee/adjust_choose.html",
@@ -375,8 +397,19 @@ def adjust(request, username: str):
                     "are recomputed from that date."
                 )
             messages.success(request, message % values)
+            if not adjustment.algorithm and form.ignoring:
+                messages.info(request, _kept_their_rank(player, form.ignoring))
             return redirect("committee_adjust", username=player.username)
     return _render_adjust(request, player, form)
+
+
+def _kept_their_rank(player: Player, ignoring: list[str]) -> str:
+    """What an adjustment of all algorithms left alone: those that read none (GCR)."""
+    return ngettext(
+        "%(names)s keeps its own rank for %(player)s: it ignores adjustments.",
+        "%(names)s keep their own ranks for %(player)s: they ignore adjustments.",
+        len(ignoring),
+    ) % {"names": ", ".join(ignoring), "player": player.username}
 
 
 def _render_adjust(request, player, form):
@@ -403,7 +436,9 @@ def player_edit(request, username: str):
     player = player_or_404(username)
     check_player(request.user, COMMITTEE, player)
     initial = PlayerEditForm.initial_for(player)
-    form = PlayerEditForm(request.POST or None, initial=initial, player=player)
+    form = PlayerEditForm(
+        request.POST or None, initial=initial, player=player, clubs=_managed_clubs(request.user)
+    )
     if request.method == "POST" and form.is_valid():
         changes = form.changes()
         try:
@@ -491,8 +526,12 @@ def _render_merge(request, form, confirm_form=None):
             "between": GameTable(between) if between.exists() else None,
             "both_listed": tournament_selectors.tournaments_listing_both(keep, duplicate),
         }
+        context["not_yours"] = _merge_refusal(request.user, keep, duplicate)
         refused = context["between"] is not None or context["both_listed"]
-        if not refused and confirm_form is None:
+        if context["not_yours"] is not None:
+            # Nothing to confirm: the preview says whose the record is and whom to ask.
+            context["confirm_form"] = None
+        elif not refused and confirm_form is None:
             context["confirm_form"] = MergeConfirmForm(
                 initial={
                     "keep": keep.username,
@@ -501,6 +540,17 @@ def _render_merge(request, form, confirm_form=None):
                 }
             )
     return render(request, "committee/merge.html", context)
+
+
+def _merge_refusal(user, keep: Player, duplicate: Player) -> ClubRefusal | None:
+    """Why ``user`` may not merge these two records (the 403 the merge would be: whose
+    the record is and whom to ask), or None."""
+    try:
+        check_player(user, COMMITTEE, keep)
+        check_player(user, COMMITTEE, duplicate)
+    except ClubRefusal as refusal:
+        return refusal
+    return None
 
 
 @committee_required
@@ -563,17 +613,25 @@ def account_list(request):
 @committee_required
 @require_http_methods(["GET", "POST"])
 def account_create(request):
-    form = AccountCreateForm(request.POST or None)
+    form = AccountCreateForm(request.POST or None, every_club=is_federation_committee(request.user))
     if request.method == "POST" and form.is_valid():
         try:
             return _account_created(request, form.cleaned_data)
         except ServiceError as error:
             add_service_errors(form, error)
+        except ClubRefusal as refusal:  # the player's record is another club's
+            _refused_at(form, "player", refusal)
     return render(
         request,
         "committee/account_create.html",
         {"form": form, **_player_options()},
     )
+
+
+def _refused_at(form: forms.Form, field: str, refusal: ClubRefusal) -> None:
+    """A refusal for a record named in a form's field (another club's player), said at
+    the field, where another one can be given, with whom to ask: not a 403 page."""
+    form.add_error(field, f"{refusal} {refusal.remedy}")
 
 
 def _account_created(request, data: dict):
@@ -720,6 +778,8 @@ def account_player(request, pk: int):
             account_link_player(user=request.user, account=account, player=player)
         except ServiceError as error:
             add_service_errors(form, error)
+        except ClubRefusal as refusal:  # the account is theirs (_account): the player not
+            _refused_at(form, "player", refusal)
         else:
             if player is None:
                 messages.success(

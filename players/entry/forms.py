@@ -36,7 +36,7 @@ from players.models import (
 from players.services.base import ServiceError
 from players.services.games import GameInput, default_komi, doubtful_games, jigo_problem
 from players.services.players import pin_problem
-from players.web.forms import add_field_error, player_input
+from players.web.forms import ClubChoiceField, add_field_error, player_input
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise
@@ -466,7 +466,7 @@ class SheetForm(forms.Form):
     tournament it records (one of the clubs the volunteer acts for; blank, the
     federation's, for the volunteers of every club)."""
 
-    club = forms.ModelChoiceField(
+    club = ClubChoiceField(
         queryset=Club.objects.none(),
         required=False,
         label=gettext_lazy("Club"),
@@ -583,7 +583,7 @@ class PlayerCreateForm(forms.Form):
         widget=forms.TextInput(attrs={"autocapitalize": "none", "spellcheck": "false"}),
     )
     full_name = forms.CharField(label=gettext_lazy("Full name"), max_length=200)
-    club = forms.ModelChoiceField(
+    club = ClubChoiceField(
         label=gettext_lazy("Club"),
         queryset=Club.objects.all(),
         required=False,
@@ -682,9 +682,7 @@ class AuditFilterForm(forms.Form):
     object_id = forms.CharField(label=gettext_lazy("Object id"), required=False, max_length=50)
     since = TypedDateField(label=gettext_lazy("From"), required=False, help_text="")
     until = TypedDateField(label=gettext_lazy("To"), required=False, help_text="")
-    club = forms.ModelChoiceField(
-        label=gettext_lazy("Club"), queryset=Club.objects.none(), required=False
-    )
+    club = ClubChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none(), required=False)
 
     def __init__(
         self,

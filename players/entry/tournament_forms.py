@@ -28,6 +28,7 @@ from players.models import Club, Player, Tournament
 from players.selectors.tournaments import tournament_by_code
 from players.services.tournament_files import PlayerMatch, tournament_file_problem
 from players.services.tournaments import tournament_code_problem
+from players.web.forms import ClubChoiceField
 from ratings.engine.formats import FORMATS, TournamentFile, guess_format, read_tournament_file
 from ratings.engine.records import GameFileError, RowError
 
@@ -76,7 +77,7 @@ def _clean_code(code: str) -> str:
 
 
 def _club_field() -> forms.ModelChoiceField:
-    return forms.ModelChoiceField(
+    return ClubChoiceField(
         queryset=Club.objects.none(),
         required=False,
         empty_label=gettext_lazy("None: the federation's"),

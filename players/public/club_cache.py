@@ -34,8 +34,9 @@ logger = logging.getLogger(__name__)
 
 # Bumped when what is kept changes: a deployment never reads what the code before it kept.
 FORMAT = 1
-# A safety net for a write that changes the games without the signal (a raw SQL fix,
-# the admin's edit of a player's club): the activity is counted again within the hour.
+# A safety net for a write that changes the games without the signal (a raw SQL fix):
+# the activity is counted again within the hour. The admin's edit of a player's club is
+# a move of memberships, which sends it.
 TIMEOUT_SECONDS = 60 * 60
 # Tests set their own (tests/conftest.py), so that no test reads what another one left
 # under the same ids.

@@ -31,6 +31,7 @@ from players.public.tables import (
     TournamentTable,
     log_table,
 )
+from players.roles import COMMITTEE, is_committee, may_act_for, may_act_for_player
 from players.selectors import club_night, head_to_head
 from players.selectors import clubs as clubs_selectors
 from players.selectors import ratings as ratings_selectors
@@ -158,6 +159,9 @@ def player_log(request: HttpRequest, username: str) -> HttpResponse:
         "algorithm_tabs": algorithm_tabs(request, log.tabs, algorithm, log.primary.name),
         "table": table,
         "chart": chart,
+        # The committee's links lead to pages of the player's clubs' committees only.
+        "may_correct_player": is_committee(request.user)
+        and may_act_for_player(request.user, COMMITTEE, log.player),
     }
     return render(request, "players/player_log.html", context)
 
@@ -291,6 +295,9 @@ def tournament_detail(request: HttpRequest, code: str) -> HttpResponse:
             "algorithm": algorithm,
             "algorithm_tabs": algorithm_tabs(request, infos, algorithm, default),
             "notice": tournament_recompute_notice(algorithm.name, tournament),
+            # Its class is corrected by the committee of its club (or the federation's).
+            "may_correct_class": is_committee(request.user)
+            and may_act_for(request.user, COMMITTEE, tournament.club_id),
         },
     )
 

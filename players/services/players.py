@@ -161,13 +161,7 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
     if unknown:
         raise ValueError(f"not a field a player is corrected by: {', '.join(sorted(unknown))}")
     check_player_scope(user, COMMITTEE, player)
-    if changes.get("club") is not None:
-        check_club_scope(
-            user,
-            COMMITTEE,
-            changes["club"].pk,
-            _("a move to %(club)s") % {"club": changes["club"].name},
-        )
+    _check_move(user, player, changes)
     changes, problems = _cleaned_changes(player, changes)
     if problems:
         raise ServiceError(not_changed(player), problems)
@@ -202,6 +196,27 @@ def player_update(*, user, player: Player, **changes: Any) -> Player:
         else:
             player_shown_changed.send(sender=Player, player_id=player.pk)
     return player
+
+
+def _check_move(user, player: Player, changes: dict[str, Any]) -> None:
+    """A move is a committee's of both clubs: the club left (a member of two clubs
+    edited by their other club's committee leaves it only by its own) and the club
+    joined (no club may be given a member by another club's committee)."""
+    if "club" not in changes:
+        return
+    club = changes["club"]
+    if (club.pk if club is not None else None) == player.club_id:
+        return
+    if player.club is not None:
+        check_club_scope(
+            user,
+            COMMITTEE,
+            player.club_id,
+            _("%(name)s's membership of %(club)s")
+            % {"name": player.full_name, "club": player.club.name},
+        )
+    if club is not None:
+        check_club_scope(user, COMMITTEE, club.pk, _("a move to %(club)s") % {"club": club.name})
 
 
 def _cleaned_changes(

@@ -1,5 +1,6 @@
 """Form helpers both apps share: errors from the services shown at their fields, the
-text input that names a player, and the confirmation of games that look like duplicates."""
+text input that names a player, the confirmation of games that look like duplicates, and
+a club chosen among the clubs one acts for."""
 
 from __future__ import annotations
 
@@ -8,9 +9,10 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, TypeVar
 
 from django import forms
+from django.utils.translation import gettext as _
 
 from players.lookup import player_from_text
-from players.models import Player
+from players.models import Club, Player
 from players.services.base import DuplicateGamesError, ServiceError
 
 if TYPE_CHECKING:
@@ -112,3 +114,40 @@ def store_confirming_duplicates(
         if not (save_anyway and seen):
             raise
     return store(allow_duplicates=True)
+
+
+# --- a club chosen among the clubs one acts for -------------------------------------
+
+
+class ClubChoiceField(forms.ModelChoiceField):
+    """A club among those the page offers (the clubs the user acts for, set as the
+    field's queryset by the form). Another club of the site, posted anyway (an old tab,
+    a crafted request), is refused at the field with its name and the clubs offered,
+    never with Django's "Select a valid choice" nor a 403 from the service behind."""
+
+    def to_python(self, value):
+        try:
+            return super().to_python(value)
+        except forms.ValidationError as error:
+            if error.code != "invalid_choice":
+                raise
+            other = _other_club(value)
+            if other is None:
+                raise
+            offered = self.queryset if self.queryset is not None else Club.objects.none()
+            words = {"club": other.name, "offered": ", ".join(club.name for club in offered)}
+            if words["offered"]:
+                message = _(
+                    "%(club)s is not one of the clubs you act for here; you may choose %(offered)s."
+                )
+            else:
+                message = _("%(club)s is not one of the clubs you act for here.")
+            raise forms.ValidationError(message % words, code="not_your_club") from error
+
+
+def _other_club(value) -> Club | None:
+    """The club ``value`` names (a club's id as posted), or None for no club of the site."""
+    try:
+        return Club.objects.filter(pk=int(value)).first()
+    except (TypeError, ValueError):
+        return None

@@ -11,6 +11,7 @@ from datetime import date, timedelta
 
 import pytest
 from django.apps import apps
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Group
 from django.test import Client
 from django.utils import timezone
@@ -27,6 +28,7 @@ from ratings.engine.ranks import parse_rank
 from tests import factories
 from tests.engine.test_egd_format import SPRING_CUP
 from tests.pages import page_html
+from tests.web.committee.test_player_edit import form_data
 from tests.web.entry.test_game_correct import edit_post
 from tests.web.entry.test_sheet_entry import sheet_post
 from tests.web.entry.test_tournament_create import autumn
@@ -121,7 +123,10 @@ def test_a_club_volunteer_cannot_enter_a_sheet_for_another_club_or_none(
     none = client.post("/sheets/new/", sheet_post(row, club=""))
 
     assert other.status_code == 200
-    assert "Select a valid choice" in other.content.decode()
+    assert other.context["sheet_form"].errors["club"] == [
+        "Pretoria Go Club is not one of the clubs you act for here; you may choose "
+        "Cape Town Go Club."
+    ]
     assert none.status_code == 200
     assert "This field is required" in none.content.decode()
     assert not Game.objects.exists()
@@ -411,7 +416,10 @@ def test_a_club_volunteer_adds_a_player_to_their_club_or_to_none(cape_volunteer,
         "/players/new/", {"username": "vis", "full_name": "Vis", "club": "", "national_rank": "9k"}
     )
 
-    assert "Select a valid choice" in refused.content.decode()
+    assert refused.context["form"].errors["club"] == [
+        "Pretoria Go Club is not one of the clubs you act for here; you may choose "
+        "Cape Town Go Club."
+    ]
     assert visitor.status_code == 302
     assert set(Player.objects.values_list("username", flat=True)) == {"vis"}
     assert not Membership.objects.filter(player__username="vis").exists()
@@ -727,3 +735,164 @@ def test_a_clubs_activity_counts_each_member_once_a_month_whatever_colour_or_clu
     assert "<title>" + f"{this_month:%Y-%m}: 2 games, 2 active members" in svg
     pretoria_months = {row.month: row for row in club_activity(pretoria, today)}
     assert (pretoria_months[last_month].games, pretoria_months[last_month].members) == (1, 1)
+
+
+def club_options(page: str) -> list[str]:
+    """The clubs the page's ``club`` select offers, by name."""
+    select = re.search(r'<select name="club".*?</select>', page, re.S)
+    assert select is not None, "the page has a club select"
+    return re.findall(r"<option value=\"\d+\"[^>]*>([^<]+)</option>", select.group(0))
+
+
+def test_a_club_committees_player_form_offers_its_clubs_and_refuses_another_at_the_field(
+    cape_committee, connie, cape_town, pretoria, members
+):
+    client = logged_in(cape_committee)
+    ann = members["ann"]
+
+    page = client.get("/committee/players/ann/edit/").content.decode()
+    refused = client.post("/committee/players/ann/edit/", form_data(ann, club=pretoria.pk))
+
+    assert club_options(page) == ["Cape Town Go Club"]
+    assert club_options(logged_in(connie).get("/committee/players/ann/edit/").content.decode()) == [
+        "Cape Town Go Club",
+        "Pretoria Go Club",
+    ]
+    assert refused.status_code == 200
+    assert refused.context["form"].errors["club"] == [
+        "Pretoria Go Club is not one of the clubs you act for here; you may choose "
+        "Cape Town Go Club."
+    ]
+    ann.refresh_from_db()
+    assert ann.club == cape_town
+    assert not Membership.objects.filter(player=ann, club=pretoria).exists()
+
+
+def test_a_member_of_two_clubs_leaves_a_club_only_by_its_committee(
+    pretoria_committee, cape_town, pretoria, members
+):
+    ann = members["ann"]  # of Cape Town (their record's club), and of Pretoria too
+    Membership.objects.create(player=ann, club=pretoria)
+    client = logged_in(pretoria_committee)
+
+    page = client.get("/committee/players/ann/edit/").content.decode()
+    moved = client.post("/committee/players/ann/edit/", form_data(ann, club=pretoria.pk))
+
+    assert club_options(page) == ["Cape Town Go Club"]
+    assert re.search(r'<select name="club"[^>]*disabled', page)
+    assert "Cape Town Go Club's committee (or the federation's) moves Ann" in html.unescape(page)
+    assert moved.status_code == 302, "the rest of the record is theirs to correct"
+    ann.refresh_from_db()
+    assert ann.club == cape_town
+    assert Membership.objects.get(player=ann, club=cape_town).end is None
+    with pytest.raises(ClubRefusal, match="Ann's membership of Cape Town Go Club is Cape Town"):
+        player_update(user=pretoria_committee, player=ann, club=None)
+
+
+def test_the_merge_preview_of_another_clubs_player_says_whose_it_is_and_offers_no_merge(
+    cape_committee, pretoria_committee, members
+):
+    client = logged_in(cape_committee)
+
+    response = client.get("/committee/players/merge/", {"keep": "ann", "duplicate": "pia"})
+
+    page = html.unescape(response.content.decode())
+    assert response.status_code == 200
+    assert 'data-record="duplicate"' in page, "the preview shows both records"
+    assert 'id="not-yours"' in page
+    assert "Pia's record is Pretoria Go Club's: only Pretoria Go Club's committee" in page
+    assert "Pretoria Go Club's committee (pcom)" in page
+    assert 'name="confirm"' not in page
+    assert "Merge pia into ann" not in page
+    own = client.get("/committee/players/merge/", {"keep": "ann", "duplicate": "ben"})
+    assert "Merge ben into ann</button>" in own.content.decode()
+
+
+def test_another_clubs_player_and_tournament_offer_no_committee_link_to_a_club_committee(
+    cape_committee, pretoria_committee, members, pretoria
+):
+    factories.tournament("pta-open", "Pretoria Open", club=pretoria)
+    client = logged_in(cape_committee)
+
+    own = client.get("/players/ann/").content.decode()
+    other = client.get("/players/pia/").content.decode()
+    cup = client.get("/tournaments/pta-open/").content.decode()
+
+    assert 'href="/committee/players/ann/edit/"' in own
+    assert "/committee/players/pia/" not in other
+    assert 'id="correct-class"' not in cup
+    assert (
+        'id="correct-class"'
+        in logged_in(pretoria_committee).get("/tournaments/pta-open/").content.decode()
+    )
+
+
+def test_the_adjust_chooser_says_whose_another_clubs_player_is_at_the_field(
+    cape_committee, pretoria_committee, members
+):
+    client = logged_in(cape_committee)
+
+    refused = client.get("/committee/players/adjust/", {"player": "pia"})
+    own = client.get("/committee/players/adjust/", {"player": "ann"})
+
+    assert refused.status_code == 200
+    (error,) = refused.context["form"].errors["player"]
+    assert error.startswith("Pia's record is Pretoria Go Club's: only Pretoria Go Club's committee")
+    assert "Pretoria Go Club's committee (pcom)" in error
+    assert own.status_code == 302
+
+
+def test_a_club_committee_creates_a_players_account_and_is_told_at_the_field_what_it_may_not(
+    cape_committee, members, pretoria
+):
+    client = logged_in(cape_committee)
+    new = "/committee/accounts/new/"
+
+    form = client.get(new).context["form"]
+    volunteer = client.post(new, {"username": "vic", "role": "volunteer", "email": "v@example.org"})
+    pias = client.post(
+        new, {"username": "pia1", "role": "reader", "email": "p@example.org", "player": "pia"}
+    )
+    anns = client.post(
+        new, {"username": "ann1", "role": "reader", "email": "a@example.org", "player": "ann"}
+    )
+
+    assert [value for value, _label in form.fields["role"].choices] == ["reader"]
+    assert "the federation's committee gives them" in volunteer.context["form"].errors["role"][0]
+    assert pias.status_code == 200
+    assert pias.context["form"].errors["player"][0].startswith("Pia's record is Pretoria Go Club's")
+    assert anns.status_code == 302
+    assert set(
+        get_user_model()
+        .objects.filter(username__in=["vic", "pia1", "ann1"])
+        .values_list("username", flat=True)
+    ) == {"ann1"}
+    rita = get_user_model().objects.create_user("rita")
+    linked = client.post(f"/committee/accounts/{rita.pk}/player/", {"player": "pia"})
+    assert linked.status_code == 200
+    assert linked.context["player_form"].errors["player"][0].startswith("Pia's record is Pretoria")
+
+
+def test_a_resync_of_another_clubs_players_offers_its_revert_only_to_their_committee(
+    connie, cape_committee, members
+):
+    ranks = [("ann", "4k"), ("pia", "2k")]
+    both = resync_apply(
+        user=connie,
+        changes=[ResyncChange(members[name], parse_rank(rank)) for name, rank in ranks],
+        effective_date=date(2024, 4, 1),
+    )
+    own = resync_apply(
+        user=cape_committee,
+        changes=[ResyncChange(members["ben"], parse_rank("7k"))],
+        effective_date=date(2024, 4, 2),
+    )
+    client = logged_in(cape_committee)
+
+    page = html.unescape(client.get(f"/committee/resync/{both.pk}/").content.decode())
+    ours = client.get(f"/committee/resync/{own.pk}/").content.decode()
+
+    assert f"/committee/resync/{both.pk}/revert/" not in page
+    assert "Resync " in page and "is Pretoria Go Club's: only Pretoria Go Club's committee" in page
+    assert f"/committee/resync/{own.pk}/revert/" in ours
+    assert client.get(f"/committee/resync/{both.pk}/revert/").status_code == 403

@@ -580,3 +580,44 @@ def test_a_player_account_created_with_the_role_left_as_it_came_cannot_enter_gam
         route = ROUTES[name]
         assert bea.get(route.url(name, world)).status_code == 403, name
     assert bea.get(reverse("my_page")).status_code == 200
+
+
+# Every form with a club choice, as club A's roles post it naming club B anyway (an old
+# tab, a crafted request): the form's name in the page's context, and what it posts.
+CLUB_CHOICES = {
+    "sheet_new": ("volunteer_a", "sheet_form", lambda world, club: {"sheet-club": club}),
+    "player_create": (
+        "volunteer_a",
+        "form",
+        lambda world, club: (
+            {"username": "zed", "full_name": "Zed", "national_rank": "9k"} | {"club": club}
+        ),
+    ),
+    "tournament_create": (
+        "volunteer_a",
+        "form",
+        lambda world, club: (
+            {"code": "autumn", "name": "Autumn", "start_date": "2024-04-01"} | {"club": club}
+        ),
+    ),
+    "committee_player_edit": (
+        "committee_a",
+        "form",
+        lambda world, club: {"family_name": "Ann", "entry_rank": "5k", "club": club},
+    ),
+}
+
+
+@pytest.mark.parametrize("name", CLUB_CHOICES)
+def test_another_club_posted_to_a_club_choice_is_an_error_at_the_field(world, name):
+    role, form_name, data = CLUB_CHOICES[name]
+    kwargs = {"username": world.player.username} if name == "committee_player_edit" else {}
+    client = client_as(role, world)
+
+    response = client.post(reverse(name, kwargs=kwargs), data(world, world.club_b.pk))
+
+    assert response.status_code == 200, (name, response.status_code)
+    assert response.context[form_name].errors["club"] == [
+        f"Pretoria Go Club is not one of the clubs you act for here; you may choose "
+        f"{world.club.name}."
+    ]

@@ -111,7 +111,7 @@ def test_bad_input_is_shown_at_its_field_and_nothing_is_stored(client, connie, t
     errors = response.context["form"].errors
     assert errors["new_rank"] == ["'0k' is not a rank: kyu ranks run from 50k to 1k"]
     assert errors["date"] == [f"{tomorrow} is in the future."]
-    assert "elo is not one of the available choices" in errors["algorithm"][0]
+    assert "elo is not an algorithm that an adjustment resets" in errors["algorithm"][0]
     assert not Adjustment.objects.exists()
 
 
@@ -126,3 +126,33 @@ def test_the_chooser_opens_a_players_page_by_username_in_any_case(client, connie
     assert response["Location"] == "/committee/players/thandi/adjust/"
     assert unknown.context["form"].errors == {"player": ["no player 'nobody'"]}
     assert '<option value="thandi">Thandi Nkosi</option>' in unknown.content.decode()
+
+
+def test_the_form_says_gcr_ignores_adjustments_and_does_not_offer_it_alone(client, connie, thandi):
+    form = client.get("/committee/players/thandi/adjust/").context["form"]
+    posted = adjust(client, algorithm="gcr")
+
+    algorithm = form.fields["algorithm"]
+    assert algorithm.help_text == (
+        "“All algorithms” resets every algorithm but gcr, which ignores adjustments: it rates "
+        "the whole table of games at once and keeps its own rank."
+    )
+    assert "gcr" not in dict(algorithm.choices)
+    assert "sagc" in dict(algorithm.choices)
+    assert posted.context["form"].errors["algorithm"] == [
+        "gcr is not an algorithm that an adjustment resets: choose one of those offered, "
+        "or all algorithms."
+    ]
+    assert not Adjustment.objects.exists()
+
+
+def test_an_adjustment_of_all_algorithms_confirms_that_gcr_keeps_its_own_rank(
+    client, connie, thandi
+):
+    one = adjust(client, new_rank="1k", algorithm="sagc")
+    assert "gcr" not in " ".join(str(message) for message in one.wsgi_request._messages)
+
+    every = adjust(client, new_rank="2k", algorithm="")
+
+    shown = [str(message) for message in every.wsgi_request._messages]
+    assert shown[-1] == "gcr keeps its own rank for thandi: it ignores adjustments."

@@ -6,10 +6,12 @@ from datetime import date, timedelta
 import pytest
 from django.db import connection
 from django.template import Context, Template
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
 from django.utils import timezone
 
-from players.models import Game, Membership
+from players.models import AuditEntry, Game, Membership
 from players.public import club_page
 from players.public.club_cache import forget_club_activity
 from players.services.adjustments import ResyncChange, resync_apply
@@ -176,6 +178,63 @@ def test_a_clubs_activity_is_counted_once_then_again_after_each_write_it_counts(
     tournament_club_set(user=connie, tournament=cup, club=pretoria)
     assert activity_of_this_month(client, durban) == "0 games, 1 active member"
     assert activity_of_this_month(client, pretoria) == "2 games, 1 active member"
+
+
+def test_an_admin_edit_of_a_players_club_moves_their_membership_and_recounts_both_clubs(
+    client, vera, django_user_model
+):
+    today = timezone.localdate()
+    durban, pretoria = factories.club("Durban Go Club"), factories.club("Pretoria Go Club")
+    ann, vic = factories.player("ann", "5k", club=durban), factories.player("vic")
+    record_sheet_submit(user=vera, games=[factories.game(ann, vic, "W", today)], club=pretoria)
+    assert activity_of_this_month(client, durban) == "0 games, 1 active member"
+    assert activity_of_this_month(client, pretoria) == "1 game, 0 active members"
+    admin = Client()
+    admin.force_login(django_user_model.objects.create_superuser("sam", "sam@example.org", "pw"))
+
+    saved = admin.post(
+        reverse("admin:players_player_change", args=[ann.pk]),
+        {
+            "username": "ann",
+            "full_name": "Ann",
+            "club": pretoria.pk,
+            "national_rank": "5k",
+            "active": "on",
+        },
+    )
+
+    assert saved.status_code == 302, saved.content
+    # Counted again at once, not an hour later: ann is Pretoria's active member now.
+    assert activity_of_this_month(client, durban) == "0 games, 0 active members"
+    assert activity_of_this_month(client, pretoria) == "1 game, 1 active member"
+    memberships = {(m.club_id, m.end) for m in Membership.objects.filter(player=ann)}
+    assert memberships == {(durban.pk, today), (pretoria.pk, None)}
+    actions = set(AuditEntry.objects.values_list("action", flat=True))
+    assert {"admin_change_player", "membership_end", "membership_start"} <= actions
+
+
+def test_a_player_added_in_the_admin_with_a_club_is_its_member_on_its_page(
+    client, django_user_model
+):
+    durban = factories.club("Durban Go Club")
+    admin = Client()
+    admin.force_login(django_user_model.objects.create_superuser("sam", "sam@example.org", "pw"))
+    assert activity_queries(client, durban) == 2
+
+    saved = admin.post(
+        reverse("admin:players_player_add"),
+        {
+            "username": "ann",
+            "full_name": "Ann",
+            "club": durban.pk,
+            "entry_rank": "5k",
+            "national_rank": "5k",
+        },
+    )
+
+    assert saved.status_code == 302, saved.content
+    assert Membership.objects.get(player__username="ann").club == durban
+    assert activity_queries(client, durban) == 2, "counted again"
 
 
 def test_a_clubs_activity_is_forgotten_again_once_the_write_commits(
