@@ -328,8 +328,11 @@ def _after_the_rows(algorithm: Algorithm, resumed: _Resumed, start: date | None,
     # sparse tournaments). It reads those rows back, so staged it runs once they have
     # moved over (a prefix too: the next pass rewrites from the prefix's checkpoint on).
     month_ends_from = start if resumed.key is not None else None
+    # Resumed from a checkpoint, only the players the replay could change may have rows
+    # it replaced or wrote (``_Resumed``): only their standings are compared.
+    moved = set(resumed.ids.values()) if resumed.partial else None
     writes = staging.current()
-    writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from), in_prefix=True)
+    writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from, moved), in_prefix=True)
     state = resumed.state
     algorithm.finish(state)
     ids = resumed.ids
@@ -415,6 +418,10 @@ def rated_units(
         if (
             count
             and since >= min(every, checkpoints.FLOOR)
+            # More players only widen the spacing: counting them (a partly loaded
+            # state counts the names added since the last checkpoint) waits until the
+            # spacing of no player at all is reached.
+            and checkpoints.due(since, total - done, every, 0, history)
             and checkpoints.due(since, total - done, every, state_json.players(), history)
             and (open_until is None or open_until < first.order_key)
         ):
