@@ -24,7 +24,7 @@ from ratings.engine.base import Algorithm, HistoryRow, RatingState, units
 from ratings.engine.records import Entry, GameRecord
 from ratings.models import Checkpoint, HistoryRewrite, RatingHistory
 from ratings.recompute import checkpoints, month_ends, progress, staging
-from ratings.recompute.checkpoints import StateJson, just_after
+from ratings.recompute.checkpoints import StateJson, StoredState, just_after
 from ratings.recompute.current import replace_current
 from ratings.selectors import (
     IDS_PER_QUERY,
@@ -104,8 +104,8 @@ def rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> tuple[int, int
 class _Resumed:
     """Where a replay starts: the engine's ``state`` there, the history ``position`` of
     its first row, the ``key`` of its first record (None: the start of the history),
-    the checkpoint data the state was ``loaded`` from (None: a new state), and the
-    players' ``ids`` by username.
+    the checkpoint's state as ``stored`` that it was loaded from (None: a new state),
+    and the players' ``ids`` by username.
 
     Resumed from a checkpoint, the state and ``ids`` hold only the players the replay
     can change (``partial``): those of the records from the checkpoint on, and those
@@ -117,7 +117,7 @@ class _Resumed:
     state: RatingState
     position: int
     key: ReplayKey | None
-    loaded: Mapping[str, Any] | None
+    stored: StoredState | None
     ids: dict[str, int]
     partial: bool
 
@@ -135,13 +135,13 @@ def _resume(algorithm: Algorithm, start_key: ReplayKey | None, writes: staging.W
     ids = _players_after(name, key, checkpoint.position)
     # An entry is needed only by a player the checkpoint does not hold yet.
     state = algorithm.new_state(_EntriesWhenAsked())
-    loaded = checkpoint.state
-    state.load({username: loaded[username] for username in ids if username in loaded})
+    stored = checkpoints.stored_state(checkpoint, ids)
+    state.load(stored.data)
     # The checkpoint itself stays valid (nothing before the dirty date changed):
     # dropping it would send the next back-dated entry there further back.
     later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
     writes.later(later.exclude(pk=checkpoint.pk).delete, in_prefix=True)
-    return _Resumed(state, checkpoint.position, key, loaded, ids, partial=True)
+    return _Resumed(state, checkpoint.position, key, stored, ids, partial=True)
 
 
 def _players_after(name: str, key: ReplayKey, position: int) -> dict[str, int]:
@@ -291,7 +291,7 @@ def _replay_rows(
             chunk=_fetch_chunk(total),
         )
         whole = total if resumed.key is None else replay_count(name)
-        rated = rated_units(algorithm, resumed.state, records, total, resumed.loaded, whole)
+        rated = rated_units(algorithm, resumed.state, records, total, resumed.stored, whole)
         for checkpoint, unit, rows in rated:
             cut.reached(unit, position + written)
             tail_deleted()
@@ -375,13 +375,13 @@ def rated_units(
     state: RatingState,
     records: Iterable[GameRecord],
     total: int,
-    loaded: Mapping[str, Any] | None = None,
+    stored: StoredState | None = None,
     history: int | None = None,
 ) -> Iterator[tuple[_CheckpointText | None, list[GameRecord], list[HistoryRow]]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
-    the state as JSON text) or None, and the unit's rows; ``loaded`` is the checkpoint
-    data ``state`` was loaded from, if any; ``history`` the records of the whole history
-    (``total`` when the replay is one from the start).
+    the state as JSON text) or None, and the unit's rows; ``stored`` is the checkpoint's
+    state as stored that ``state`` was loaded from, if any; ``history`` the records of
+    the whole history (``total`` when the replay is one from the start).
 
     After the last unit comes one more checkpoint with no unit: the state at the end of
     the history, keyed just after its last record in the replay order (its entry
@@ -407,7 +407,7 @@ def rated_units(
                 last_of_tournament[record.tournament] = record.order_key
     open_until: tuple | None = None
     every = settings.RATINGS_CHECKPOINT_EVERY
-    state_json = StateJson(state, loaded)
+    state_json = StateJson(state, stored)
     done = since = 0
     last = None
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
