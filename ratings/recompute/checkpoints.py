@@ -70,7 +70,11 @@ def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
     return None if found is None else Checkpoint.objects.defer("state").get(pk=found)
 
 
-_SPACE = re.compile(r"[ \t\n\r]*")
+# The JSON around the members of a checkpoint's state (whitespace as any writer spaces it).
+_OPENING = re.compile(r"[ \t\n\r]*\{[ \t\n\r]*")
+_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+_COMMA = re.compile(r"[ \t\n\r]*(,[ \t\n\r]*)?")
+_CLOSING = re.compile(r"[ \t\n\r]*\}[ \t\n\r]*\Z")
 
 _DECODER = json.JSONDecoder()
 
@@ -107,25 +111,27 @@ def _split(text: str, wanted: Collection[str]) -> StoredState:
     module's own scanners (a malformed text raises as ``json.loads`` would)."""
     pieces: dict[str, tuple[int, int]] = {}
     data: dict[str, Any] = {}
-    space, scan = _SPACE.match, _DECODER.scan_once
-    at = space(text, 0).end()
-    if text[at : at + 1] != "{":
+    scan = _DECODER.scan_once
+    opened = _OPENING.match(text)
+    if opened is None:
         raise ValueError(f"a checkpoint's state is not a JSON object: {text[:40]!r}")
-    at = space(text, at + 1).end()
-    while text[at : at + 1] == '"':
+    at = opened.end()
+    while text.startswith('"', at):
         start = at
         name, at = scanstring(text, at + 1)
-        at = space(text, at).end()
-        if text[at : at + 1] != ":":
+        colon = _COLON.match(text, at)
+        if colon is None:
             raise ValueError(f"a checkpoint's state: no ':' at {at}")
-        value, at = scan(text, space(text, at + 1).end())
+        value, at = scan(text, colon.end())
         pieces[name] = (start, at)
         if name in wanted:
             data[name] = value
-        at = space(text, at).end()
-        if text[at : at + 1] == ",":
-            at = space(text, at + 1).end()
-    if text[at : at + 1] != "}":
+        after = _COMMA.match(text, at)
+        assert after is not None  # it matches the empty text
+        at = after.end()
+        if after.group(1) is None:  # no comma: the last member
+            break
+    if _CLOSING.match(text, at) is None:
         raise ValueError(f"a checkpoint's state: unexpected text at {at}")
     return StoredState(text, pieces, data)
 

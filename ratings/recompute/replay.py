@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 
 from players.fields import rank_to_code
 from players.models import Adjustment, Game, Player
@@ -27,12 +28,12 @@ from ratings.recompute import checkpoints, month_ends, progress, staging
 from ratings.recompute.checkpoints import StateJson, StoredState, just_after
 from ratings.recompute.current import replace_current
 from ratings.selectors import (
-    IDS_PER_QUERY,
     ReplayKey,
     SourceIds,
     player_entries,
     player_ids,
     replay_count,
+    replay_counts,
     replay_records,
 )
 
@@ -148,28 +149,21 @@ def _players_after(name: str, key: ReplayKey, position: int) -> dict[str, int]:
     """The ids by username of the players a replay of ``name`` from the checkpoint at
     ``key`` and ``position`` may change: those of the valid games and adjustments dated
     from its day on (a few more than the records from ``key`` on), and those of the
-    history rows stored from ``position`` on (what a game voided or moved since was)."""
+    history rows stored from ``position`` on (what a game voided or moved since was).
+    One query: the database picks them out of its indexes."""
     day = key.date
-    found: set[int] = set()
-    for white, black in (
-        Game.objects.valid().filter(date__gte=day).values_list("white_id", "black_id")
-    ):
-        found.add(white)
-        found.add(black)
-    found.update(
-        Adjustment.objects.valid().filter(date__gte=day).values_list("player_id", flat=True)
+    games = Game.objects.valid().filter(date__gte=day)
+    chosen = (
+        Q(pk__in=games.values("white_id"))
+        | Q(pk__in=games.values("black_id"))
+        | Q(pk__in=Adjustment.objects.valid().filter(date__gte=day).values("player_id"))
+        | Q(
+            pk__in=RatingHistory.objects.filter(algorithm=name, position__gte=position).values(
+                "player_id"
+            )
+        )
     )
-    found.update(
-        RatingHistory.objects.filter(algorithm=name, position__gte=position)
-        .values_list("player_id", flat=True)
-        .distinct()
-    )
-    chosen = sorted(found)
-    ids: dict[str, int] = {}
-    for start in range(0, len(chosen), IDS_PER_QUERY):
-        some = Player.objects.filter(pk__in=chosen[start : start + IDS_PER_QUERY])
-        ids.update(some.values_list("username", "id"))
-    return ids
+    return dict(Player.objects.filter(chosen).values_list("username", "id"))
 
 
 class _EntriesWhenAsked(Mapping[str, Entry]):
@@ -273,7 +267,10 @@ def _replay_rows(
     name = algorithm.name
     position = resumed.position
     ids = resumed.ids
-    total = replay_count(name, resumed.key)
+    if resumed.key is None:
+        total = whole = replay_count(name)
+    else:
+        total, whole = replay_counts(name, resumed.key)
     written = 0
     factors_json = _JsonTexts()
 
@@ -290,7 +287,6 @@ def _replay_rows(
             after_fetch=out.send,
             chunk=_fetch_chunk(total),
         )
-        whole = total if resumed.key is None else replay_count(name)
         rated = rated_units(algorithm, resumed.state, records, total, resumed.stored, whole)
         for checkpoint, unit, rows in rated:
             cut.reached(unit, position + written)
