@@ -12,7 +12,6 @@ import re
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from datetime import date
-from json.decoder import scanstring
 from typing import Any
 
 from django.db import connection
@@ -108,21 +107,21 @@ def stored_state(checkpoint: Checkpoint, wanted: Collection[str]) -> StoredState
 
 def _split(text: str, wanted: Collection[str]) -> StoredState:
     """Walk the top-level object of ``text`` one member at a time with the JSON
-    module's own scanners (a malformed text raises as ``json.loads`` would)."""
+    module's own decoder (a malformed text raises as ``json.loads`` would)."""
     pieces: dict[str, tuple[int, int]] = {}
     data: dict[str, Any] = {}
-    scan = _DECODER.scan_once
+    decode = _DECODER.raw_decode
     opened = _OPENING.match(text)
     if opened is None:
         raise ValueError(f"a checkpoint's state is not a JSON object: {text[:40]!r}")
     at = opened.end()
     while text.startswith('"', at):
         start = at
-        name, at = scanstring(text, at + 1)
+        name, at = decode(text, at)  # a JSON string: the text starts with a quote
         colon = _COLON.match(text, at)
         if colon is None:
             raise ValueError(f"a checkpoint's state: no ':' at {at}")
-        value, at = scan(text, colon.end())
+        value, at = decode(text, colon.end())
         pieces[name] = (start, at)
         if name in wanted:
             data[name] = value
@@ -131,6 +130,9 @@ def _split(text: str, wanted: Collection[str]) -> StoredState:
         at = after.end()
         if after.group(1) is None:  # no comma: the last member
             break
+    else:
+        if pieces:  # a comma, and no member after it
+            raise ValueError(f"a checkpoint's state: a member expected at {at}")
     if _CLOSING.match(text, at) is None:
         raise ValueError(f"a checkpoint's state: unexpected text at {at}")
     return StoredState(text, pieces, data)

@@ -150,8 +150,10 @@ def test_a_stored_state_is_split_into_its_players_as_any_json_writer_spaced_it()
         '"c": {"value": 2}',
         '"d":{}',
     ]
-    with pytest.raises(ValueError):
-        checkpoints._split('{"a": 1', set())
+    assert checkpoints._split(" {} ", set()).pieces == {}
+    for broken in ('{"a": 1', '{"a": 1,}', '{"a": 1 "b": 2}', '["a"]'):
+        with pytest.raises(ValueError):
+            checkpoints._split(broken, set())
 
 
 def test_the_next_checkpoint_of_a_resumed_state_copies_the_untouched_players_as_stored():
