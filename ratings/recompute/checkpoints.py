@@ -8,10 +8,13 @@ recompute from a place in the replay order resumes from the last one at or befor
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
 from datetime import date
 from typing import Any
 
+from django.db import connection
 from django.db.models import Q
 
 from ratings.engine.base import RatingState
@@ -61,7 +64,78 @@ def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
         .values_list("pk", flat=True)
         .first()
     )
-    return None if found is None else Checkpoint.objects.get(pk=found)
+    # Its state as text, read by :func:`stored_state`: decoded whole here, it would be
+    # encoded whole again for the next checkpoint.
+    return None if found is None else Checkpoint.objects.defer("state").get(pk=found)
+
+
+# The JSON around the members of a checkpoint's state (whitespace as any writer spaces it).
+_OPENING = re.compile(r"[ \t\n\r]*\{[ \t\n\r]*")
+_COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
+_COMMA = re.compile(r"[ \t\n\r]*(,[ \t\n\r]*)?")
+_CLOSING = re.compile(r"[ \t\n\r]*\}[ \t\n\r]*\Z")
+
+_DECODER = json.JSONDecoder()
+
+
+@dataclass(frozen=True, slots=True)
+class StoredState:
+    """A checkpoint's state as stored: its JSON ``text``, where each player's
+    ``"name": {...}`` lies in it (``pieces``, by name), and the decoded data of the
+    players asked for (``data``). The next checkpoint of a replay resumed from it
+    copies the pieces of the players the replay did not touch (:class:`StateJson`)
+    rather than encoding them again."""
+
+    text: str
+    pieces: dict[str, tuple[int, int]]
+    data: dict[str, Any]
+
+
+def stored_state(checkpoint: Checkpoint, wanted: Collection[str]) -> StoredState:
+    """The state of ``checkpoint`` as stored, with the data of the players ``wanted``."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT state FROM {connection.ops.quote_name(Checkpoint._meta.db_table)} "
+            "WHERE id = %s",
+            [checkpoint.pk],
+        )
+        (text,) = cursor.fetchone()
+    if not isinstance(text, str):  # a driver that decodes JSON itself
+        text = json.dumps(text)
+    return _split(text, wanted)
+
+
+def _split(text: str, wanted: Collection[str]) -> StoredState:
+    """Walk the top-level object of ``text`` one member at a time with the JSON
+    module's own decoder (a malformed text raises as ``json.loads`` would)."""
+    pieces: dict[str, tuple[int, int]] = {}
+    data: dict[str, Any] = {}
+    decode = _DECODER.raw_decode
+    opened = _OPENING.match(text)
+    if opened is None:
+        raise ValueError(f"a checkpoint's state is not a JSON object: {text[:40]!r}")
+    at = opened.end()
+    while text.startswith('"', at):
+        start = at
+        name, at = decode(text, at)  # a JSON string: the text starts with a quote
+        colon = _COLON.match(text, at)
+        if colon is None:
+            raise ValueError(f"a checkpoint's state: no ':' at {at}")
+        value, at = decode(text, colon.end())
+        pieces[name] = (start, at)
+        if name in wanted:
+            data[name] = value
+        after = _COMMA.match(text, at)
+        assert after is not None  # it matches the empty text
+        at = after.end()
+        if after.group(1) is None:  # no comma: the last member
+            break
+    else:
+        if pieces:  # a comma, and no member after it
+            raise ValueError(f"a checkpoint's state: a member expected at {at}")
+    if _CLOSING.match(text, at) is None:
+        raise ValueError(f"a checkpoint's state: unexpected text at {at}")
+    return StoredState(text, pieces, data)
 
 
 REACH = 10
@@ -129,55 +203,56 @@ class StateJson:
     checkpoint are encoded again, and a checkpoint of 10,000 players costs in
     proportion to those who played meanwhile.
 
-    A state resumed from a checkpoint (``loaded``, its data) may hold only the players
-    its replay changes (``replay._Resumed``): the others are written as that data has
-    them, without being decoded or encoded one by one (the whole is encoded in one call
-    of the JSON encoder's C loop)."""
+    A state resumed from a checkpoint (``stored``, its state as stored) may hold only the
+    players its replay changes (``replay._Resumed``): the others are written as the
+    stored text has them, copied piece by piece, neither decoded nor encoded."""
 
-    def __init__(self, state: RatingState, loaded: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, state: RatingState, stored: StoredState | None = None) -> None:
         self.state = state
-        self.entries: dict[str, str] | None = None  # '"name": {...}' for each player
-        # The players' data as of the last checkpoint, when resumed from one.
-        self.data: dict[str, Any] | None = None if loaded is None else dict(loaded)
+        self.entries: dict[str, str] = {}  # '"name": {...}' for each player encoded
+        self.stored = stored
+        self.encoded_all = False
         self.touched: set[str] = set()
-        # Resumed: the names of the records since the last checkpoint not in ``data``.
+        # Resumed: the names of the records since the last checkpoint not stored yet.
         self.added: set[str] = set()
 
     def touch(self, unit: Sequence[GameRecord]) -> None:
-        touched, data = self.touched, self.data
+        touched, stored = self.touched, self.stored
         for record in unit:
             touched.add(record.white)
             touched.add(record.black)
-            if data is not None:
-                if record.white not in data:
-                    self.added.add(record.white)
-                if record.black not in data:
-                    self.added.add(record.black)
+            if stored is not None:
+                for name in (record.white, record.black):
+                    if name not in stored.pieces and name not in self.entries:
+                        self.added.add(name)
 
     def players(self) -> int:
         """The players in the state (those of a partly loaded state included)."""
         players = self.state.players
-        if self.data is None:
+        if self.stored is None:
             return len(players)
-        return len(self.data) + sum(1 for name in self.added if name in players)
+        known = len(self.stored.pieces) + sum(
+            1 for name in self.entries if name not in self.stored.pieces
+        )
+        return known + sum(1 for name in self.added if name in players)
 
     def text(self) -> str:
         players = self.state.players
-        if self.data is not None:
-            data = self.data
-            for name in self.touched:
-                player = players.get(name)
-                if player is not None:
-                    data[name] = player.to_data()
-            self.touched.clear()
-            self.added.clear()
-            return json.dumps(data)
-        if self.entries is None:
-            self.entries = {}
-            names = list(players)
+        if self.stored is None and not self.encoded_all:
+            names: Collection[str] = list(players)
+            self.encoded_all = True
         else:
             names = [name for name in self.touched if name in players]
         for name in names:
             self.entries[name] = f"{json.dumps(name)}: {json.dumps(players[name].to_data())}"
         self.touched.clear()
-        return "{" + ", ".join(self.entries.values()) + "}"
+        self.added.clear()
+        if self.stored is None:
+            return "{" + ", ".join(self.entries.values()) + "}"
+        text, entries = self.stored.text, self.entries
+        kept = [
+            entries.get(name) or text[start:end]
+            for name, (start, end) in self.stored.pieces.items()
+        ]
+        kept += [entry for name, entry in entries.items() if name not in self.stored.pieces]
+        return "{" + ", ".join(kept) + "}"

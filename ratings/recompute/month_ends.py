@@ -36,7 +36,7 @@ STANDING_COLUMNS = ("algorithm", "month_end", "player_id", "position", "rank", "
 _FETCH = 10_000
 
 
-def rewrite(algorithm: Algorithm, from_date: date | None) -> int:
+def rewrite(algorithm: Algorithm, from_date: date | None, moved: set[int] | None = None) -> int:
     """Make ``algorithm``'s month ends those of its history rows, after a recompute that
     rewrote the rows dated ``from_date`` or later (every row when None): the month ends
     before it stay (no row dated on or before them changed), the others are built
@@ -45,27 +45,33 @@ def rewrite(algorithm: Algorithm, from_date: date | None) -> int:
     Built again from ``from_date``, a month end's standings are written only where
     they changed: a game back-dated into last month changes the standings of the
     players who played since (their rows moved), not those of the thousands of others,
-    whose rows stay."""
+    whose rows stay. ``moved``: the ids of every player who may have a history row
+    the recompute replaced or wrote (None: any player); the others' rows all lie
+    before the rewritten ones and are those stored, so their standings at a month end
+    stored before are the stored ones, neither read nor compared."""
     name = algorithm.name
     stale_ends = MonthEnd.objects.filter(algorithm=name)
     if from_date is None:
         MonthEndStanding.objects.filter(algorithm=name).delete()
-        stored: dict[tuple[date, int], tuple] = {}
+        changed = None
     else:
         stale_ends = stale_ends.filter(date__gte=from_date)
-        stored = _stored_standings(name, from_date)
+        changed = _ChangedStandings(
+            _stored_standings(name, from_date, moved),
+            set(stale_ends.values_list("date", flat=True)) if moved is not None else set(),
+            moved,
+        )
     stale_ends.delete()
     kept = MonthEnd.objects.filter(algorithm=name).order_by("-date").first()
     build = _MonthEnds(name, kept)
-    changed = _ChangedStandings(stored)
     if kept is None or _may_be_due(name, kept):
-        if from_date is None:
+        if changed is None:
             with RowWriter(MonthEndStanding, STANDING_COLUMNS) as standings:
                 build.add_all(_rows_after(algorithm, kept), standings)
         else:
             build.add_all(_rows_after(algorithm, kept), changed)
-    if from_date is not None:
-        changed.write(name)
+    if changed is not None:
+        changed.write(name, {end for end, _ in build.emitted})
     MonthEnd.objects.bulk_create(build.month_ends())
     return len(build.emitted)
 
@@ -74,12 +80,30 @@ class _ChangedStandings:
     """The standings of month ends built again, against those stored (by month end and
     player): :meth:`add` keeps only the new or changed ones, and :meth:`write` deletes
     the stored ones no longer right (changed, or of a month end not built again) and
-    writes those kept."""
+    writes those kept.
 
-    def __init__(self, stored: dict[tuple[date, int], tuple]) -> None:
+    With ``moved`` (player ids), ``stored`` holds only their standings, and at a month
+    end of ``stored_ends`` (those stored before) only theirs are given (:meth:`given`):
+    the others' are the ones stored."""
+
+    def __init__(
+        self,
+        stored: dict[tuple[date, int], tuple],
+        stored_ends: set[date],
+        moved: set[int] | None,
+    ) -> None:
         self.stored = stored
+        self.stored_ends = stored_ends
+        self.moved = moved
         self.rows: list[tuple] = []
         self.replaced: list[tuple[date, int]] = []
+
+    def given(self, end: date, players: Iterable[int]) -> Iterable[int]:
+        """The players of ``players`` whose standing at ``end`` may have changed."""
+        moved = self.moved
+        if moved is None or end not in self.stored_ends:
+            return players
+        return [player for player in players if player in moved]
 
     def add(self, row: tuple) -> None:
         _name, end, player, position, rank, value, day = row
@@ -90,12 +114,19 @@ class _ChangedStandings:
             self.replaced.append((end, player))
         self.rows.append(row)
 
-    def write(self, name: str) -> None:
+    def write(self, name: str, built: set[date]) -> None:
+        """Write the standings kept; ``built``: the month ends built again (a month end
+        stored before and not built again loses all its standings)."""
         stale: dict[date, list[int]] = defaultdict(list)
         for end, player in [*self.stored, *self.replaced]:
             stale[end].append(player)
         standings = MonthEndStanding.objects.filter(algorithm=name)
+        gone = self.stored_ends - built
+        if gone:
+            standings.filter(month_end__in=sorted(gone)).delete()
         for end, players in stale.items():
+            if end in gone:
+                continue
             for start in range(0, len(players), IDS_PER_QUERY):
                 standings.filter(
                     month_end=end, player_id__in=players[start : start + IDS_PER_QUERY]
@@ -109,20 +140,36 @@ class _ChangedStandings:
 _Out = RowWriter | _ChangedStandings
 
 
-def _stored_standings(name: str, from_date: date) -> dict[tuple[date, int], tuple]:
-    """The standings stored of the month ends from ``from_date`` on, by month end and
-    player: (position, rank code, value, date), as :class:`_MonthEnds` makes them."""
+def _stored_standings(
+    name: str, from_date: date, players: set[int] | None = None
+) -> dict[tuple[date, int], tuple]:
+    """The standings stored of the month ends from ``from_date`` on (of ``players`` only,
+    when given), by month end and player: (position, rank code, value, date), as
+    :class:`_MonthEnds` makes them."""
     table = MonthEndStanding._meta.db_table
+    query = (
+        f"SELECT month_end, player_id, position, rank, value, date FROM {table} "
+        "WHERE algorithm = %s AND month_end >= %s"
+    )
+    since = connection.ops.adapt_datefield_value(from_date)
+    queries: list[tuple[str, list]] = []
+    if players is None:
+        queries.append((query, [name, since]))
+    else:
+        chosen = sorted(players)
+        for start in range(0, len(chosen), IDS_PER_QUERY):
+            some = chosen[start : start + IDS_PER_QUERY]
+            marks = ", ".join(["%s"] * len(some))
+            queries.append((f"{query} AND player_id IN ({marks})", [name, since, *some]))
+    found: list[tuple] = []
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT month_end, player_id, position, rank, value, date FROM {table} "
-            "WHERE algorithm = %s AND month_end >= %s",
-            [name, connection.ops.adapt_datefield_value(from_date)],
-        )
-        return {
-            (_as_date(end), player): (position, rank, value, _as_date(day))
-            for end, player, position, rank, value, day in cursor.fetchall()
-        }
+        for text, parameters in queries:
+            cursor.execute(text, parameters)
+            found += cursor.fetchall()
+    return {
+        (_as_date(end), player): (position, rank, value, _as_date(day))
+        for end, player, position, rank, value, day in found
+    }
 
 
 class _MonthEnds:
@@ -187,8 +234,10 @@ class _MonthEnds:
         if (self.kept_until is None or end > self.kept_until) and due(
             self.rows_since, len(self.newest)
         ):
-            add = out.add
-            for player, (position, rank, value, row_day) in self.newest.items():
+            add, newest = out.add, self.newest
+            players = out.given(end, newest) if isinstance(out, _ChangedStandings) else newest
+            for player in players:
+                position, rank, value, row_day = newest[player]
                 add((self.name, end, player, position, rank, value, row_day))
             self.emitted.append((end, self.peak))
             self.rows_since = 0

@@ -17,6 +17,7 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q
 
 from players.fields import rank_to_code
 from players.models import Adjustment, Game, Player
@@ -24,15 +25,15 @@ from ratings.engine.base import Algorithm, HistoryRow, RatingState, units
 from ratings.engine.records import Entry, GameRecord
 from ratings.models import Checkpoint, HistoryRewrite, RatingHistory
 from ratings.recompute import checkpoints, month_ends, progress, staging
-from ratings.recompute.checkpoints import StateJson, just_after
+from ratings.recompute.checkpoints import StateJson, StoredState, just_after
 from ratings.recompute.current import replace_current
 from ratings.selectors import (
-    IDS_PER_QUERY,
     ReplayKey,
     SourceIds,
     player_entries,
     player_ids,
     replay_count,
+    replay_counts,
     replay_records,
 )
 
@@ -104,8 +105,8 @@ def rewrite(algorithm: Algorithm, start_key: ReplayKey | None) -> tuple[int, int
 class _Resumed:
     """Where a replay starts: the engine's ``state`` there, the history ``position`` of
     its first row, the ``key`` of its first record (None: the start of the history),
-    the checkpoint data the state was ``loaded`` from (None: a new state), and the
-    players' ``ids`` by username.
+    the checkpoint's state as ``stored`` that it was loaded from (None: a new state),
+    and the players' ``ids`` by username.
 
     Resumed from a checkpoint, the state and ``ids`` hold only the players the replay
     can change (``partial``): those of the records from the checkpoint on, and those
@@ -117,7 +118,7 @@ class _Resumed:
     state: RatingState
     position: int
     key: ReplayKey | None
-    loaded: Mapping[str, Any] | None
+    stored: StoredState | None
     ids: dict[str, int]
     partial: bool
 
@@ -135,41 +136,34 @@ def _resume(algorithm: Algorithm, start_key: ReplayKey | None, writes: staging.W
     ids = _players_after(name, key, checkpoint.position)
     # An entry is needed only by a player the checkpoint does not hold yet.
     state = algorithm.new_state(_EntriesWhenAsked())
-    loaded = checkpoint.state
-    state.load({username: loaded[username] for username in ids if username in loaded})
+    stored = checkpoints.stored_state(checkpoint, ids)
+    state.load(stored.data)
     # The checkpoint itself stays valid (nothing before the dirty date changed):
     # dropping it would send the next back-dated entry there further back.
     later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
     writes.later(later.exclude(pk=checkpoint.pk).delete, in_prefix=True)
-    return _Resumed(state, checkpoint.position, key, loaded, ids, partial=True)
+    return _Resumed(state, checkpoint.position, key, stored, ids, partial=True)
 
 
 def _players_after(name: str, key: ReplayKey, position: int) -> dict[str, int]:
     """The ids by username of the players a replay of ``name`` from the checkpoint at
     ``key`` and ``position`` may change: those of the valid games and adjustments dated
     from its day on (a few more than the records from ``key`` on), and those of the
-    history rows stored from ``position`` on (what a game voided or moved since was)."""
+    history rows stored from ``position`` on (what a game voided or moved since was).
+    One query: the database picks them out of its indexes."""
     day = key.date
-    found: set[int] = set()
-    for white, black in (
-        Game.objects.valid().filter(date__gte=day).values_list("white_id", "black_id")
-    ):
-        found.add(white)
-        found.add(black)
-    found.update(
-        Adjustment.objects.valid().filter(date__gte=day).values_list("player_id", flat=True)
+    games = Game.objects.valid().filter(date__gte=day)
+    chosen = (
+        Q(pk__in=games.values("white_id"))
+        | Q(pk__in=games.values("black_id"))
+        | Q(pk__in=Adjustment.objects.valid().filter(date__gte=day).values("player_id"))
+        | Q(
+            pk__in=RatingHistory.objects.filter(algorithm=name, position__gte=position).values(
+                "player_id"
+            )
+        )
     )
-    found.update(
-        RatingHistory.objects.filter(algorithm=name, position__gte=position)
-        .values_list("player_id", flat=True)
-        .distinct()
-    )
-    chosen = sorted(found)
-    ids: dict[str, int] = {}
-    for start in range(0, len(chosen), IDS_PER_QUERY):
-        some = Player.objects.filter(pk__in=chosen[start : start + IDS_PER_QUERY])
-        ids.update(some.values_list("username", "id"))
-    return ids
+    return dict(Player.objects.filter(chosen).values_list("username", "id"))
 
 
 class _EntriesWhenAsked(Mapping[str, Entry]):
@@ -273,7 +267,10 @@ def _replay_rows(
     name = algorithm.name
     position = resumed.position
     ids = resumed.ids
-    total = replay_count(name, resumed.key)
+    if resumed.key is None:
+        total = whole = replay_count(name)
+    else:
+        total, whole = replay_counts(name, resumed.key)
     written = 0
     factors_json = _JsonTexts()
 
@@ -290,8 +287,7 @@ def _replay_rows(
             after_fetch=out.send,
             chunk=_fetch_chunk(total),
         )
-        whole = total if resumed.key is None else replay_count(name)
-        rated = rated_units(algorithm, resumed.state, records, total, resumed.loaded, whole)
+        rated = rated_units(algorithm, resumed.state, records, total, resumed.stored, whole)
         for checkpoint, unit, rows in rated:
             cut.reached(unit, position + written)
             tail_deleted()
@@ -328,8 +324,11 @@ def _after_the_rows(algorithm: Algorithm, resumed: _Resumed, start: date | None,
     # sparse tournaments). It reads those rows back, so staged it runs once they have
     # moved over (a prefix too: the next pass rewrites from the prefix's checkpoint on).
     month_ends_from = start if resumed.key is not None else None
+    # Resumed from a checkpoint, only the players the replay could change may have rows
+    # it replaced or wrote (``_Resumed``): only their standings are compared.
+    moved = set(resumed.ids.values()) if resumed.partial else None
     writes = staging.current()
-    writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from), in_prefix=True)
+    writes.later(lambda: month_ends.rewrite(algorithm, month_ends_from, moved), in_prefix=True)
     state = resumed.state
     algorithm.finish(state)
     ids = resumed.ids
@@ -372,13 +371,13 @@ def rated_units(
     state: RatingState,
     records: Iterable[GameRecord],
     total: int,
-    loaded: Mapping[str, Any] | None = None,
+    stored: StoredState | None = None,
     history: int | None = None,
 ) -> Iterator[tuple[_CheckpointText | None, list[GameRecord], list[HistoryRow]]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
-    the state as JSON text) or None, and the unit's rows; ``loaded`` is the checkpoint
-    data ``state`` was loaded from, if any; ``history`` the records of the whole history
-    (``total`` when the replay is one from the start).
+    the state as JSON text) or None, and the unit's rows; ``stored`` is the checkpoint's
+    state as stored that ``state`` was loaded from, if any; ``history`` the records of
+    the whole history (``total`` when the replay is one from the start).
 
     After the last unit comes one more checkpoint with no unit: the state at the end of
     the history, keyed just after its last record in the replay order (its entry
@@ -404,7 +403,7 @@ def rated_units(
                 last_of_tournament[record.tournament] = record.order_key
     open_until: tuple | None = None
     every = settings.RATINGS_CHECKPOINT_EVERY
-    state_json = StateJson(state, loaded)
+    state_json = StateJson(state, stored)
     done = since = 0
     last = None
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
@@ -415,6 +414,10 @@ def rated_units(
         if (
             count
             and since >= min(every, checkpoints.FLOOR)
+            # More players only widen the spacing: counting them (a partly loaded
+            # state counts the names added since the last checkpoint) waits until the
+            # spacing of no player at all is reached.
+            and checkpoints.due(since, total - done, every, 0, history)
             and checkpoints.due(since, total - done, every, state_json.players(), history)
             and (open_until is None or open_until < first.order_key)
         ):

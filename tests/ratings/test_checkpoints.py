@@ -2,12 +2,14 @@
 entries land, and sparse further back, so that a back-dated entry replays about its
 tail and a long history keeps few states."""
 
+import json
 from datetime import date
 
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from ratings.engine.records import GameRecord
 from ratings.models import Checkpoint
 from ratings.recompute import checkpoints
 
@@ -121,3 +123,53 @@ def test_a_long_history_keeps_the_settings_spacing_near_the_end():
     positions = replay_checkpoints(1_000_000, every=5000, players=10_000, history=1_000_000)
 
     assert positions[-1] - positions[-2] == 20_000
+
+
+class _Player:
+    def __init__(self, data):
+        self.data = data
+
+    def to_data(self):
+        return self.data
+
+
+class _State:
+    def __init__(self, players):
+        self.players = {name: _Player(data) for name, data in players.items()}
+
+
+def test_a_stored_state_is_split_into_its_players_as_any_json_writer_spaced_it():
+    # PostgreSQL gives jsonb back spaced its own way; a name may need escaping.
+    text = '{ "a\\"b" :{"value": [1, {"x": "}"}]},"c": {"value": 2} ,\n"d":{} }'
+
+    stored = checkpoints._split(text, {'a"b', "d"})
+
+    assert stored.data == {'a"b': {"value": [1, {"x": "}"}]}, "d": {}}
+    assert [text[start:end] for start, end in stored.pieces.values()] == [
+        '"a\\"b" :{"value": [1, {"x": "}"}]}',
+        '"c": {"value": 2}',
+        '"d":{}',
+    ]
+    assert checkpoints._split(" {} ", set()).pieces == {}
+    for broken in ('{"a": 1', '{"a": 1,}', '{"a": 1 "b": 2}', '["a"]'):
+        with pytest.raises(ValueError):
+            checkpoints._split(broken, set())
+
+
+def test_the_next_checkpoint_of_a_resumed_state_copies_the_untouched_players_as_stored():
+    stored = checkpoints._split('{"ann": {"v": 1}, "ben": {"v": 2}, "cat": {"v": 3}}', {"ben"})
+    state = _State({"ben": {"v": 20}, "dan": {"v": 4}})
+    state_json = checkpoints.StateJson(state, stored)
+
+    state_json.touch([GameRecord(date(2024, 1, 1), "ben", "dan")])
+
+    assert state_json.players() == 4
+    assert json.loads(state_json.text()) == {
+        "ann": {"v": 1},
+        "ben": {"v": 20},
+        "cat": {"v": 3},
+        "dan": {"v": 4},
+    }
+    state.players["ann"] = _Player({"v": 10})
+    state_json.touch([GameRecord(date(2024, 1, 2), "ann", "dan")])
+    assert json.loads(state_json.text())["ann"] == {"v": 10}

@@ -8,6 +8,7 @@ from datetime import date, timedelta
 
 import pytest
 
+from players.models import Game
 from players.services.games import game_void, record_sheet_submit
 from ratings.models import Checkpoint, MonthEnd, MonthEndStanding
 from ratings.recompute import month_ends
@@ -167,3 +168,56 @@ def test_a_back_dated_games_recompute_runs_without_the_cycle_collector_and_gives
     assert gc.isenabled()  # on again after
     for algorithm in HISTORY_ALGORITHMS:
         assert stored_current(algorithm) == replayed_current(algorithm), algorithm
+
+
+def test_a_back_dated_game_compares_only_the_month_end_standings_of_the_players_it_replayed(
+    settings, monkeypatch
+):
+    """Eight players in January, four of them in February and March: a game back-dated
+    into February reads and compares the stored February standings of those four only
+    (the others' rows all lie before it), and a game voided there so that February no
+    longer has a month end drops all its standings; both as a full recompute has them."""
+    settings.RATINGS_CHECKPOINT_EVERY = 3
+    vera = factories.volunteer()
+    players = [factories.player(f"p{n}", f"{5 + n}k") for n in range(8)]
+    january = [
+        factories.game(players[n], players[(n + 1) % 8], "WB"[n % 2], date(2024, 1, 2 + n))
+        for n in range(8)
+    ]
+    later = [
+        factories.game(players[n % 4], players[(n + 1) % 4], "WB"[n % 2], day)
+        for n, day in enumerate(
+            [date(2024, 2, 1 + 2 * n) for n in range(5)] + [date(2024, 3, 1 + n) for n in range(3)]
+        )
+    ]
+    record_sheet_submit(user=vera, games=january + later)
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    assert MonthEnd.objects.filter(algorithm="sagc", date=date(2024, 2, 29)).exists()
+    read_for: list[set[int] | None] = []
+    real = month_ends._stored_standings
+
+    def watching(name, from_date, players=None):
+        read_for.append(players)
+        return real(name, from_date, players)
+
+    monkeypatch.setattr(month_ends, "_stored_standings", watching)
+    record_sheet_submit(
+        user=vera, games=[factories.game(players[0], players[2], "B", date(2024, 2, 4))]
+    )
+    recompute_pending(list(HISTORY_ALGORITHMS))
+
+    only_january = {player.pk for player in players[4:]}
+    assert read_for and all(chosen and not chosen & only_january for chosen in read_for)
+    incremental = month_end_standings()
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+    assert incremental == month_end_standings()
+
+    for game in Game.objects.filter(date__range=(date(2024, 2, 1), date(2024, 2, 9))):
+        game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    assert not MonthEnd.objects.filter(date=date(2024, 2, 29)).exists()
+    incremental = month_end_standings()
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+    assert incremental == month_end_standings()
