@@ -334,8 +334,8 @@ def compare(before: Path, rounds: int) -> list[str]:
     ``before`` and with this one, alternately, each on a fresh copy of the database of
     the last full run (``bench/out/realtail``): per algorithm, the CPU time of the
     entry's recompute as a share of the CPU time of its full recompute, and that of the
-    lab's update as a share of its full lab run, the least of the rounds (the machine may be loaded: only ratios measured in one child are
-    compared)."""
+    lab's update as a share of its full lab run, the least of the rounds (the machine
+    may be loaded: only ratios measured in one child are compared)."""
     import json
     import secrets
     import shutil
