@@ -305,6 +305,12 @@ for name in maintained_algorithms():
     run.recompute(name, full=True)
     full[name] = time.process_time() - started
 dbsteps._settle()
+from ratings.lab import services as lab_services
+lab_full = {}
+for name in maintained_algorithms():
+    started = time.process_time()
+    lab_services.compute_lab_report(name)
+    lab_full[name] = time.process_time() - started
 if case == "same-day":
     dbsteps._enter_game(old, day, 0, "compare: the first game of the day")
     dbsteps._settle()
@@ -314,7 +320,12 @@ for name in dict.fromkeys(dbsteps.QUEUED_RECOMPUTES):
     started = time.process_time()
     tasks.recompute_algorithm(name)
     entry[name] = time.process_time() - started
-print("RESULT " + json.dumps({"entry": entry, "full": full}))
+lab = {}
+for name in dict.fromkeys(dbsteps.QUEUED_LAB):
+    started = time.process_time()
+    tasks.update_lab_report(name)
+    lab[name] = time.process_time() - started
+print("RESULT " + json.dumps({"entry": entry, "full": full, "lab": lab, "lab_full": lab_full}))
 """
 
 
@@ -322,9 +333,9 @@ def compare(before: Path, rounds: int) -> list[str]:
     """Each entry of ``ENTRIES`` made ``rounds`` times with the code of the tree
     ``before`` and with this one, alternately, each on a fresh copy of the database of
     the last full run (``bench/out/realtail``): per algorithm, the CPU time of the
-    entry's recompute as a share of the CPU time of its full recompute, the least of
-    the rounds (the machine may be loaded: only ratios measured in one child are
-    compared)."""
+    entry's recompute as a share of the CPU time of its full recompute, and that of the
+    lab's update as a share of its full lab run, the least of the rounds (the machine
+    may be loaded: only ratios measured in one child are compared)."""
     import json
     import secrets
     import shutil
@@ -372,21 +383,30 @@ def compare(before: Path, rounds: int) -> list[str]:
                 for name, seconds in result["entry"].items():
                     share = seconds / result["full"][name]
                     kept[name] = min(kept.get(name, share), share)
-    names = list(shares[ENTRIES[0][0]]["after"])
+                for name, seconds in result["lab"].items():
+                    share = seconds / result["lab_full"][name]
+                    kept[f"lab:{name}"] = min(kept.get(f"lab:{name}", share), share)
+    names = [name for name in shares[ENTRIES[0][0]]["after"] if not name.startswith("lab:")]
     lines = []
     for case, label in ENTRIES:
         lines += [
             "",
-            f"**{label.capitalize()}**, CPU time of the recompute against its full one:",
+            f"**{label.capitalize()}**, CPU time of the recompute against its full one, and of "
+            "the lab's update against its full run:",
             "",
         ]
         lines += markdown(
-            ("algorithm", ">before", ">after"),
+            ("algorithm", ">before", ">after", ">lab before", ">lab after"),
             [
                 (
                     f"`{name}`",
-                    f"{100 * shares[case]['before'].get(name, 0):.1f}%",
-                    f"{100 * shares[case]['after'].get(name, 0):.1f}%",
+                    *(
+                        f"{100 * shares[case][version][key]:.1f}%"
+                        if key in shares[case][version]
+                        else "-"
+                        for key in (name, f"lab:{name}")
+                        for version in ("before", "after")
+                    ),
                 )
                 for name in names
             ],

@@ -303,9 +303,10 @@ class LabReport(models.Model):
     computed_at = models.DateTimeField()
     games_counted = models.PositiveIntegerField(default=0)
     metrics = models.JSONField(default=dict)
-    # The sums behind the metrics per run of up to a hundred games of a month
-    # ("YYYY-MM/NNNNN": ratings.lab.tallies), so that the next report recounts only
-    # the games from the first place rewritten (and the rest of their run).
+    # The sums behind the metrics per run of games ("YYYY-MM/first place" of its first
+    # game: ratings.lab.tallies), runs longer back in the history, so that the next
+    # report recounts only the games from the first place rewritten (and the rest of
+    # their run).
     tallies = models.JSONField(default=dict, blank=True)
 
     def __str__(self) -> str:

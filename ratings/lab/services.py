@@ -9,22 +9,24 @@ before its own, which are the recompute's month-end snapshots (``RatingSnapshot`
 so the lab reads them and never rates the table month by month again
 (``holistic.lab_games`` is what it reads them in place of).
 
-The figures are kept as tallies of runs of games, each within a month, with exact
-sums (``ratings.lab.tallies``): a report brought up to date from a place in the replay
-order keeps every run that lies wholly before it and counts only the games from there
-on (and the earlier games of a run it cuts), so that after a game entered after the
-last it counts that game.
+The figures are kept as tallies of runs of games with exact sums
+(``ratings.lab.tallies``), counted a month at a time and merged into runs that grow
+longer back in the history (``_merged``): a report brought up to date from a place in
+the replay order keeps every run that lies wholly before it and counts only the games
+from there on (and the earlier games of a run it cuts, at most a quarter more), so
+that after a game entered after the last it counts that game.
 """
 
 from __future__ import annotations
 
+import itertools
 import logging
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Iterator, Sequence
 from datetime import date, datetime, timedelta
 from typing import Any, overload
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import (
     BigIntegerField,
     Case,
@@ -40,11 +42,13 @@ from django.utils import timezone
 from players.models import Game
 from ratings.engine import lab
 from ratings.engine.algorithms import get_algorithm
-from ratings.engine.base import Algorithm, RatingState
+from ratings.engine.base import Algorithm, RatingState, no_cycle_collection
 from ratings.engine.holistic import Holistic, predicted_matchup
+from ratings.engine.records import GameRecord
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RatingSnapshot, RecomputeState
 from ratings.selectors import (
+    IDS_PER_QUERY,
     ReplayKey,
     count_holistic_table,
     placed_history_games,
@@ -53,6 +57,10 @@ from ratings.selectors import (
 )
 
 logger = logging.getLogger(__name__)
+
+# A partial count reads the entries and month-end snapshots of the players of the games it
+# counts, by name, when they are this few at most (one query's list of names each).
+FEW_PLAYERS = IDS_PER_QUERY
 
 # A game's place in the replay order: (date, round, entry number).
 Place = tuple[date, int, int]
@@ -67,26 +75,17 @@ def holistic_games(algorithm: Holistic, since: ReplayKey | None = None) -> Place
     initial value for a player with no games before it; the rank is the entry rank):
     exactly what ``holistic.lab_games`` makes by rating every month end, read from the
     snapshots the recompute wrote. The snapshots stream in date order beside the games,
-    so only one month's standings are held at a time."""
-    name = algorithm.name
-    start = since or ReplayKey(date.min, 0, 0)
-    first = start.date.replace(day=1) if start.date > date.min else date.min
-    rows = (
-        RatingSnapshot.objects.filter(algorithm=name)
-        .order_by("date")
-        .values_list("date", "player__username", "value")
-    )
+    so only one month's standings are held at a time; when the games from ``since`` on
+    have few players, only those players' entries and snapshots are read."""
+    records = _rated_records(algorithm, since)
+    players = None
     if since is not None:
-        kept = rows.filter(date__lt=first).order_by("-date").values_list("date", flat=True)[:1]
-        rows = rows.filter(date__gte=kept) if kept.exists() else rows.filter(date__gte=first)
-    snapshots = rows.iterator(chunk_size=10_000)
+        records, players = _with_few_players(records)
+    snapshots = _month_end_snapshots(algorithm.name, since, players)
     upcoming = next(snapshots, None)
     ratings: dict[str, float] = {}
-    entries = player_entries()
-    records, _ids = replay_records(name, since)
+    entries = player_entries(players)
     for record in records:
-        if record.is_adjustment or record.winner is None or algorithm.skip_reason(record):
-            continue
         # the standings of the month before: every snapshot row before this month
         month_start = record.date.replace(day=1)
         while upcoming is not None and upcoming[0] < month_start:
@@ -98,7 +97,54 @@ def holistic_games(algorithm: Holistic, since: ReplayKey | None = None) -> Place
             lab.Side(white.rank, ratings.get(record.white, _initial(algorithm, white))),
             lab.Side(black.rank, ratings.get(record.black, _initial(algorithm, black))),
         )
+        assert record.winner is not None  # _rated_records keeps only games with a result
         yield record.order_key, 0, lab.LabGame(matchup, record.winner, record.status)
+
+
+def _rated_records(algorithm: Holistic, since: ReplayKey | None) -> Iterator[GameRecord]:
+    """The games with a result that ``algorithm`` rates, from ``since`` on."""
+    records, _ids = replay_records(algorithm.name, since)
+    for record in records:
+        if record.is_adjustment or record.winner is None or algorithm.skip_reason(record):
+            continue
+        yield record
+
+
+def _with_few_players(
+    records: Iterator[GameRecord],
+) -> tuple[Iterator[GameRecord], set[str] | None]:
+    """``records`` again, and their players if there are at most ``FEW_PLAYERS`` of
+    them (None if more: the caller reads every player's, as a full count does). Reads
+    the records until it knows, and holds only those."""
+    read: list[GameRecord] = []
+    players: set[str] = set()
+    for record in records:
+        read.append(record)
+        players.update((record.white, record.black))
+        if len(players) > FEW_PLAYERS:
+            return itertools.chain(read, records), None
+    return iter(read), players
+
+
+def _month_end_snapshots(
+    name: str, since: ReplayKey | None, players: Collection[str] | None
+) -> Iterator[tuple[date, str, float]]:
+    """The month-end snapshots (date, player, value) in date order that the games from
+    ``since`` on are predicted from: every one when None, else from the last month end
+    before the month of ``since`` (or that month's start) on; only those of ``players``
+    when named."""
+    rows = (
+        RatingSnapshot.objects.filter(algorithm=name)
+        .order_by("date")
+        .values_list("date", "player__username", "value")
+    )
+    if players is not None:
+        rows = rows.filter(player__username__in=sorted(players))
+    if since is not None:
+        first = since.date.replace(day=1) if since.date > date.min else date.min
+        kept = rows.filter(date__lt=first).order_by("-date").values_list("date", flat=True)[:1]
+        rows = rows.filter(date__gte=kept) if kept.exists() else rows.filter(date__gte=first)
+    return rows.iterator(chunk_size=10_000)
 
 
 def _initial(algorithm: Holistic, entry: Any) -> float:
@@ -156,15 +202,22 @@ def _as_tuple(key: ReplayKey) -> Place:
 def compute_lab_report(algorithm: str, since: ReplayKey | date | None = None) -> LabReport:
     """Compute and store the lab's figures for one algorithm (replacing its last report):
     in full, or with ``since`` (a place in the replay order, or a date: its start)
-    from there on, the runs of games before it kept from the last report."""
+    from there on, the runs of games before it kept from the last report. Python's
+    cycle collector is off meanwhile (``no_cycle_collection``): the games and tallies
+    hold no cycles, and a collection that fell in a short update walked every object of
+    the worker again, as long as the update itself."""
+    with no_cycle_collection():
+        return _computed_lab_report(algorithm, _place(since))
+
+
+def _computed_lab_report(algorithm: str, start: ReplayKey | None) -> LabReport:
     engine = get_algorithm(algorithm)
     blocks = engine.rates_tournaments_as_blocks
-    stored = LabReport.objects.filter(algorithm=algorithm).values_list("tallies", flat=True)
-    kept_tallies = next(iter(stored), None) or {}
-    start = _place(since)
+    stored = LabReport.objects.filter(algorithm=algorithm).values_list("pk", "tallies")
+    pk, kept_tallies = next(iter(stored), (None, None))  # one read: the tallies only
     tallies: dict[str, dict] = {}
     from_position = 0
-    if start is not None and _are_runs(kept_tallies):
+    if start is not None and kept_tallies and _are_runs(kept_tallies):
         start, tallies = _recount_start(kept_tallies, start, blocks=blocks)
         from_position = max((part["last_position"] for part in tallies.values()), default=0)
     else:
@@ -179,16 +232,18 @@ def compute_lab_report(algorithm: str, since: ReplayKey | date | None = None) ->
     metrics = lab_tallies.metrics(lab_tallies.combined(tallies.values()))
     if isinstance(engine, Holistic):
         metrics.update(_holistic_figures(engine))
-    report, _created = LabReport.objects.update_or_create(
-        algorithm=algorithm,
-        defaults={
-            "computed_at": timezone.now(),
-            "games_counted": metrics["games"],
-            "metrics": metrics,
-            "tallies": tallies,
-        },
-    )
-    return report
+    figures = {
+        "computed_at": timezone.now(),
+        "games_counted": metrics["games"],
+        "metrics": metrics,
+        "tallies": tallies,
+    }
+    # One UPDATE of the row read above (an update_or_create read the whole row again,
+    # its tallies decoded twice more); a report not there yet is created.
+    if pk is None or not LabReport.objects.filter(pk=pk).update(**figures):
+        report, _created = LabReport.objects.update_or_create(algorithm=algorithm, defaults=figures)
+        return report
+    return LabReport(pk=pk, algorithm=algorithm, **figures)
 
 
 def _are_runs(tallies: dict[str, dict]) -> bool:
@@ -234,31 +289,50 @@ def _tally_runs(engine: Algorithm, placed: PlacedGames) -> dict[str, dict]:
     return result
 
 
+# How the stored runs are merged (``_merged``): a run may hold at most a quarter as many
+# games as all the runs after it, or ``RUN_GAMES_FLOOR`` games. A place in a run
+# recounts the run from its first game: at most a quarter more than the games from the
+# place on, or that floor. The runs grow by a quarter from one to the one before it,
+# so a report keeps a few dozen of them whatever the size of the history (one a month,
+# 107 on the real tournaments, was 178 kB of JSON read, added up and written again at
+# every update), and games entered one at a time do not each keep a run of their own.
+LATER_GAMES_PER_RUN_GAME = 4
+RUN_GAMES_FLOOR = 16
+
+
 def _merged(tallies: dict[str, dict]) -> dict[str, dict]:
-    """The runs of each month but its last two merged into one (exact sums add up in
-    any order): a month holds at most three runs, and the one counted last, the one a
-    game entered after it leaves alone, stays apart."""
-    by_month: dict[str, list[str]] = {}
-    for key in sorted(tallies):
-        by_month.setdefault(key.split("/")[0], []).append(key)
-    result = {}
-    for keys in by_month.values():
-        older, recent = keys[:-2], keys[-2:]
-        if len(older) > 1:
-            parts = [tallies[key] for key in older]
-            merged = lab_tallies.combined(parts)
-            merged.update(
-                first=min((part["first"] for part in parts), key=_stored_order),
-                last=max((part["last"] for part in parts), key=_stored_order),
-                first_position=min(part["first_position"] for part in parts),
-                last_position=max(part["last_position"] for part in parts),
-            )
-            result[older[0]] = merged
-        elif older:
-            result[older[0]] = tallies[older[0]]
-        for key in recent:
-            result[key] = tallies[key]
+    """The runs merged, from the newest back, while a merged run holds at most a
+    ``LATER_GAMES_PER_RUN_GAME``th of the games after it or ``RUN_GAMES_FLOOR`` games:
+    exact sums add up in any order, so the figures do not change."""
+    result: dict[str, dict] = {}
+    later = 0  # the games of the runs after the group
+    group: list[str] = []
+    group_games = 0
+    for key in sorted(tallies, reverse=True):  # keys sort in replay order
+        games = lab_tallies.games(tallies[key])
+        limit = max(later // LATER_GAMES_PER_RUN_GAME, RUN_GAMES_FLOOR)
+        if group and group_games + games > limit:
+            result[group[-1]] = _one_run([tallies[name] for name in group])
+            later, group, group_games = later + group_games, [], 0
+        group.append(key)
+        group_games += games
+    if group:
+        result[group[-1]] = _one_run([tallies[name] for name in group])
     return result
+
+
+def _one_run(parts: list[dict]) -> dict:
+    """Runs merged into one: their sums added, from the first place to the last."""
+    if len(parts) == 1:
+        return parts[0]
+    merged = lab_tallies.combined(parts)
+    merged.update(
+        first=min((part["first"] for part in parts), key=_stored_order),
+        last=max((part["last"] for part in parts), key=_stored_order),
+        first_position=min(part["first_position"] for part in parts),
+        last_position=max(part["last_position"] for part in parts),
+    )
+    return merged
 
 
 def _stored_order(stored: list) -> Place:
@@ -297,20 +371,33 @@ def _tournament_start(place: ReplayKey) -> ReplayKey:
     """``place``, or the first game of the earliest tournament that began before it and
     has games at or after it (repeated until no tournament straddles the place)."""
     while True:
-        later = Game.objects.filter(tournament__isnull=False).filter(
-            Q(date__gt=place.date)
-            | Q(date=place.date, round__gt=place.round)
-            | Q(date=place.date, round=place.round, seq__gte=place.seq)
-        )
-        first = (
-            Game.objects.filter(tournament_id__in=later.values("tournament_id"))
-            .order_by("date", "round", "seq")
-            .values_list("date", "round", "seq")
-            .first()
-        )
+        first = _first_game_of_tournaments_from(place)
         if first is None or first >= _as_tuple(place):
             return place
         place = ReplayKey(*first)
+
+
+def _first_game_of_tournaments_from(place: ReplayKey) -> Place | None:
+    """The first game (its place) of the tournaments with games at or after ``place``,
+    voided ones included. One statement written out: the ORM's compiling of the same
+    query (a subquery and three alternatives) cost five times its running, a tenth of a
+    short update's time."""
+    table = connection.ops.quote_name(Game._meta.db_table)
+    day = connection.ops.adapt_datefield_value(place.date)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT date, round, seq FROM {table} WHERE tournament_id IN ("
+            f"SELECT tournament_id FROM {table} WHERE tournament_id IS NOT NULL "
+            "AND date >= %s AND (date > %s OR (date = %s AND "
+            "(round > %s OR (round = %s AND seq >= %s))))"
+            ") ORDER BY date, round, seq LIMIT 1",
+            [day, day, day, place.round, place.round, place.seq],
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    day, round_number, seq = row
+    return (day if isinstance(day, date) else date.fromisoformat(day), round_number, seq)
 
 
 def compute_lab_reports(algorithms: Sequence[str]) -> list[LabReport]:

@@ -117,6 +117,11 @@ def tally(items: Iterable[lab.Prediction]) -> dict[str, Any]:
     return result
 
 
+def games(tally: dict[str, Any]) -> int:
+    """How many games a tally counts."""
+    return tally["all"][_GAMES]
+
+
 def combined(tallies: Iterable[dict[str, Any]]) -> dict[str, Any]:
     """The sum of several tallies (months added up)."""
     result = empty()

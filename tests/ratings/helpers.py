@@ -1,14 +1,17 @@
-"""What the recompute's tests share: a small club's evenings, and the current ratings
-as stored against what a full replay from scratch gives."""
+"""What the recompute's tests share: a small club's evenings, the current ratings as
+stored against what a full replay from scratch gives, and a full lab run's figures."""
 
 from __future__ import annotations
 
 from datetime import date, timedelta
 
+from django.db import transaction
+
 from players.models import Player
 from players.services.games import record_sheet_submit
 from ratings.engine.algorithms import get_algorithm
 from ratings.engine.base import replay
+from ratings.lab import services as lab_services
 from ratings.models import CurrentRating
 from ratings.selectors import player_entries, replay_records
 from tests import factories
@@ -50,3 +53,11 @@ def replayed_current(algorithm: str) -> dict[str, tuple]:
         name: (player.rank, float(player.value), player.games)
         for name, player in state.players.items()
     }
+
+
+def full_run_metrics(algorithm: str) -> dict:
+    """A full lab run's figures from scratch, leaving the stored report as it was."""
+    with transaction.atomic():
+        metrics = lab_services.compute_lab_report(algorithm).metrics
+        transaction.set_rollback(True)
+    return metrics

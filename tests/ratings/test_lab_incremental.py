@@ -5,7 +5,6 @@ import random
 from datetime import date, timedelta
 
 import pytest
-from django.db import transaction
 from django.utils import timezone
 
 from players.models import Game
@@ -21,6 +20,7 @@ from ratings.models import LabReport, RecomputeState
 from ratings.recompute.run import recompute_pending, sweep
 from ratings.selectors import ReplayKey
 from tests import factories
+from tests.ratings.helpers import full_run_metrics
 
 ALGORITHMS = ["sagc", "egf-2021", "french", "anchor", "gcr"]
 
@@ -227,14 +227,6 @@ def test_the_sweep_queues_a_lab_update_whose_message_was_lost(
         sweep()
 
     assert queued == [("french",)]
-
-
-def full_run_metrics(algorithm: str) -> dict:
-    """A full lab run's figures from scratch, leaving the stored report as it was."""
-    with transaction.atomic():
-        metrics = lab_services.compute_lab_report(algorithm).metrics
-        transaction.set_rollback(True)
-    return metrics
 
 
 def test_the_lab_kept_up_to_date_through_entries_and_voids_equals_full_runs(club, settings):
