@@ -17,7 +17,7 @@ from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
 from players.translated import translated
 from players.web.numbers import change_text, value_text
-from players.web.tables import NO_WRAP, colour_not_given, player_link
+from players.web.tables import COLOURS, NO_WRAP, colour_not_given, player_link
 from ratings.models import RatingHistory
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -174,7 +174,7 @@ class GameColourTable(tables.Table):
 
     def render_colour(self, value):
         if self.colour_given:
-            return value
+            return str(COLOURS.get(value, value))
         return colour_not_given()
 
 

@@ -53,6 +53,12 @@ def plain_number(number: float | int, decimals: int = 0) -> str:
     return localized(f"{number:.{decimals}f}".replace("-", MINUS))
 
 
+def percent_text(share: float, places: int = 0) -> str:
+    """A share (``0.583``) as a percentage in the page's language: ``58.3%``, ``58,3 %``
+    in French (a non-breaking space before the sign)."""
+    return _("%(percent)s%%") % {"percent": plain_number(100 * share, places)}
+
+
 def shown_value(value: float, integer_values: bool) -> str:
     """An index as an integer; a rating rounded to whole points (full precision in CSV)."""
     return plain_number(int(value) if integer_values else round(value))

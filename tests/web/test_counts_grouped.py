@@ -30,9 +30,7 @@ def one_date_h9(players: int, rounds: int) -> str:
     ("language", "games"),
     [("fr", f"1{NBSP}002"), ("af", f"1{NBSP}002"), ("en", "1,002")],
 )
-def test_the_one_date_warning_groups_its_game_count_as_the_language_writes_it(
-    language, games
-):
+def test_the_one_date_warning_groups_its_game_count_as_the_language_writes_it(language, games):
     # 334 players, 167 games a round, 6 rounds: 1,002 games on one day
     warning = one_day_warning(read_egd(one_date_h9(334, 6)))
 

@@ -18,9 +18,11 @@ from players.models import Player
 from players.resync import Outcome, outcome_count
 from tests.players.test_rank_lists import EGD_PAGE, gzipped
 from tests.stand_in_catalogue import stand_in_translations
-from tests.web.committee.test_resync import club  # noqa: F401  (the fixture)
+from tests.web.committee import test_resync
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
+
+club = test_resync.club  # the fixture: four players, two of them John Smith
 
 NBSP = "\u00a0"
 COUNTED = "resync outcome count"
@@ -115,9 +117,8 @@ def test_the_preview_says_what_it_read_in_one_english_sentence(client, connie, c
     ],
 )
 def test_a_count_badge_takes_the_plural_and_grouping_of_its_language(language, count, badge):
-    with stand_in_translations(language, STAND_INS[language]):
-        with translation.override(language):
-            assert outcome_count(Outcome.ABSENT, count) == badge
+    with stand_in_translations(language, STAND_INS[language]), translation.override(language):
+        assert outcome_count(Outcome.ABSENT, count) == badge
 
 
 def test_every_outcome_but_the_unknown_has_a_count_badge_in_english():

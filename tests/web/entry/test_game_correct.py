@@ -86,7 +86,7 @@ def test_it_shows_the_game_with_its_ratings_audit_and_buttons(client, games):
     # Its rows in every maintained algorithm's history (alice won +18 on SAGC), and its
     # audit entry.
     cells = re.sub(r"\s+", " ", html)
-    assert '<td >sagc</td> <td ><a href="/players/alice/">alice</a></td> <td >W</td>' in cells
+    assert '<td >sagc</td> <td ><a href="/players/alice/">alice</a></td> <td >White</td>' in cells
     assert "<td >5k</td> <td >0</td> <td >+18</td> <td >18</td>" in cells
     assert cells.count("<td >sagc</td>") == 2
     assert "Game entered" in html
@@ -338,7 +338,7 @@ def test_the_game_page_shows_gcrs_month_end_standings_around_the_game_and_now(
     assert [cell.strip() for cell in alice_row.split("|") if cell.strip()] == [
         "gcr",
         "alice",
-        "W",
+        "White",
         "—",  # no month end before her first game
         f"{march_end.rank} · {value_text(march_end.value)} (2024-03-31)",
         f"{now.rank} · {value_text(now.value)}",

@@ -15,6 +15,7 @@ from players.web.numbers import decimal_text, file_number, shown_change
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
+from tests.stand_in_catalogue import stand_in_translations
 from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
@@ -249,17 +250,19 @@ def test_a_tournament_files_preview_counts_its_games_in_french_and_afrikaans(cli
 
 def test_a_number_shown_on_a_page_takes_the_languages_decimal_sign():
     shown = {}
-    for language in ("en", "fr", "af"):
-        with translation.override(language):
-            shown[language] = (
-                decimal_text("13/2", 1),
-                shown_change(-8.125, False),
-                share_text(0.485),
-            )
+    # French puts a non-breaking space before the per cent sign (the catalogue's, here)
+    with stand_in_translations("fr", {"%(percent)s%%": "%(percent)s\u00a0%%"}):
+        for language in ("en", "fr", "af"):
+            with translation.override(language):
+                shown[language] = (
+                    decimal_text("13/2", 1),
+                    shown_change(-8.125, False),
+                    share_text(0.485),
+                )
     assert shown["en"] == ("6.5", "\u22128.12", "48.5%")
-    assert shown["fr"] == ("6,5", "\u22128,12", "48,5%")
+    assert shown["fr"] == ("6,5", "\u22128,12", "48,5\u00a0%")
     # Afrikaans writes a decimal comma too (clubrating/formats/af, as CLDR's af)
-    assert shown["af"] == shown["fr"]
+    assert shown["af"] == ("6,5", "\u22128,12", "48,5%")
 
 
 def test_a_tournaments_adjusted_time_takes_the_languages_decimal_sign(client, games):
