@@ -6,6 +6,8 @@ Messages new on this branch are given as the catalogues will hold them
 (tests/stand_in_catalogue.py); the others are the compiled catalogues' own."""
 
 import re
+from decimal import Decimal
+from html import unescape
 
 import pytest
 from django.conf import settings
@@ -94,3 +96,36 @@ def test_the_recompute_page_writes_its_durations_with_the_languages_decimal_sign
 
     assert re.search(r"<td[^>]*>\d+,\d\d s</td>", french)
     assert re.search(r"<td[^>]*>\d+\.\d\d s</td>", english)
+
+
+@pytest.mark.parametrize(
+    ("language", "even", "handicap"),
+    [("fr", "6,5", "0,5"), ("af", "6,5", "0,5"), ("en", "6.5", "0.5")],
+)
+def test_the_sheet_shows_its_komi_and_the_komis_its_script_puts_in_the_pages_way(
+    client, vera, language, even, handicap
+):
+    client.force_login(vera)
+
+    html = page_text(client, "/sheets/new/", language)
+
+    komi = re.search(r'<input type="text" name="form-0-komi"[^>]*>', html).group(0)
+    assert f'value="{even}"' in komi
+    assert f'data-even-komi="{even}"' in komi and f'data-handicap-komi="{handicap}"' in komi
+
+
+def test_a_komi_typed_with_a_comma_is_read_and_a_bad_one_named_with_a_comma_in_french(client, vera):
+    from tests.web.entry.test_sheet_entry import sheet_post
+
+    factories.player("alice", "5k")
+    factories.player("bob", "8k")
+    client.force_login(vera)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+    game = {"white": "alice", "black": "bob", "winner": "W"}
+
+    refused = client.post("/sheets/new/", sheet_post({**game, "komi": "6,3"}))
+    stored = client.post("/sheets/new/", sheet_post({**game, "komi": "7,5"}))
+
+    assert "6,3 n'est pas un komi" in unescape(refused.content.decode())
+    assert stored.status_code == 302
+    assert Game.objects.get().komi == Decimal("7.5")
