@@ -283,7 +283,8 @@ class GameFieldsForm(forms.Form):
             )
         if komi is not None and not -KOMI_LIMIT <= komi <= KOMI_LIMIT:
             raise forms.ValidationError(
-                _("%(komi)s is not a komi: it lies between -50 and 50") % {"komi": decimal_text(komi)}
+                _("%(komi)s is not a komi: it lies between -50 and 50")
+                % {"komi": decimal_text(komi)}
             )
         return komi
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.utils.translation import ngettext
 
 from players.web.charts import Tick
-from players.web.numbers import percent_text
+from players.web.numbers import count_text, percent_text
 
 WIDTH = 360
 HEIGHT = 340
@@ -123,5 +123,5 @@ def calibration_chart(bins: Sequence[dict]) -> CalibrationChart | None:
             "points on the diagonal are perfectly calibrated",
             total,
         )
-        % {"bins": len(filled), "count": total},
+        % {"bins": len(filled), "count": count_text(total)},
     )

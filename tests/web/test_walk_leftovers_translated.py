@@ -14,6 +14,7 @@ from django.conf import settings
 from django.utils import translation
 
 from players.models import Game
+from ratings.models import LabReport
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.stand_in_catalogue import stand_in_translations
@@ -129,3 +130,40 @@ def test_a_komi_typed_with_a_comma_is_read_and_a_bad_one_named_with_a_comma_in_f
     assert "6,3 n'est pas un komi" in unescape(refused.content.decode())
     assert stored.status_code == 302
     assert Game.objects.get().komi == Decimal("7.5")
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("fr", f"Calculé le {{when}} sur 1{NBSP}234 parties."),
+        ("af", f"Bereken op {{when}} uit 1{NBSP}234 spelle."),
+        ("en", "Computed on {when} from 1,234 games."),
+    ],
+)
+def test_the_labs_count_of_games_is_grouped_the_languages_way(
+    client, club, django_capture_on_commit_callbacks, language, sentence
+):
+    recompute(django_capture_on_commit_callbacks)
+    LabReport.objects.update(games_counted=1234)
+    stand_ins = {
+        "fr": {
+            "Computed on %(when)s from %(shown)s game.": (
+                "Calculé le %(when)s sur %(shown)s partie.",
+                "Calculé le %(when)s sur %(shown)s parties.",
+            )
+        },
+        "af": {
+            "Computed on %(when)s from %(shown)s game.": (
+                "Bereken op %(when)s uit %(shown)s spel.",
+                "Bereken op %(when)s uit %(shown)s spelle.",
+            )
+        },
+        "en": {},
+    }
+
+    with stand_in_translations(language, stand_ins[language]):
+        html = page_text(client, "/lab/", language)
+
+    computed = re.search(r'<p class="mb-2" id="lab-computed">(.*?)<', html).group(1)
+    when = re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", computed).group(0)
+    assert computed.strip() == sentence.format(when=when)

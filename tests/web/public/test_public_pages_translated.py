@@ -21,6 +21,33 @@ from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 LANGS = ("en", "fr", "af")
 
+# The counts these pages say, their messages renamed when the counts were grouped the
+# language's way (%(shown)s, "1 234"): as the catalogues hold them once made again.
+COUNTS = {
+    "fr": {
+        "%(shown)s player": ("%(shown)s joueur", "%(shown)s joueurs"),
+        "%(shown)s game": ("%(shown)s partie", "%(shown)s parties"),
+        "Computed on %(when)s from %(shown)s game.": (
+            "Calculé le %(when)s sur %(shown)s partie.",
+            "Calculé le %(when)s sur %(shown)s parties.",
+        ),
+    },
+    "af": {
+        "%(shown)s player": ("%(shown)s speler", "%(shown)s spelers"),
+        "%(shown)s game": ("%(shown)s spel", "%(shown)s spelle"),
+        "Computed on %(when)s from %(shown)s game.": (
+            "Bereken op %(when)s uit %(shown)s spel.",
+            "Bereken op %(when)s uit %(shown)s spelle.",
+        ),
+    },
+}
+
+
+@pytest.fixture(autouse=True)
+def _counts_translated():
+    with stand_in_translations("fr", COUNTS["fr"]), stand_in_translations("af", COUNTS["af"]):
+        yield
+
 
 def club_and_tournament(vera) -> dict:
     """A club of three, a tournament of two rounds and a club evening, entered (not yet
