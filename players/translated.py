@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext
 
+from ratings.engine.algorithms import registry
 from ratings.engine.messages import Count, Message
 
 
@@ -32,6 +33,13 @@ def translated(text: Any) -> Any:
     if isinstance(text, str) and text:
         return gettext(text)
     return text
+
+
+def algorithm_name(code: str) -> str:
+    """An algorithm's code (``french``, as the histories store it) as its tab names it in
+    the active language ("Échelle française"); a code no longer registered as it is."""
+    algorithm = registry().get(code)
+    return gettext(algorithm().short_title) if algorithm is not None else code
 
 
 # What the h-file reader names a tie-breaker column whose header tells it apart from no

@@ -167,3 +167,20 @@ def test_the_labs_count_of_games_is_grouped_the_languages_way(
     computed = re.search(r'<p class="mb-2" id="lab-computed">(.*?)<', html).group(1)
     when = re.search(r"\d{4}-\d\d-\d\d \d\d:\d\d", computed).group(0)
     assert computed.strip() == sentence.format(when=when)
+
+
+@pytest.mark.parametrize(
+    ("language", "french_ladder"), [("fr", "Échelle française"), ("af", "Frans"), ("en", "French")]
+)
+def test_a_games_rating_rows_and_badges_name_the_algorithm_as_its_tab_does(
+    client, club, vera, language, french_ladder
+):
+    recompute_pending()
+    game = Game.objects.earliest("pk")
+    client.force_login(vera)
+
+    html = page_text(client, f"/games/{game.pk}/", language)
+
+    assert html.count(f"<td >{french_ladder}</td>") == 2, "a row for each player"
+    assert f'data-algorithm="french">{french_ladder} ' in html
+    assert "<td >french</td>" not in html
