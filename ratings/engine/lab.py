@@ -52,13 +52,13 @@ NO_FAVOURITE_TOLERANCE = 1e-12
 # marked for the page to translate (the reports store them).
 RANK_BANDS = (
     ("ddk", gettext_noop("Double-digit kyu (10k and weaker)")),
-    ("sdk", gettext_noop("Single-digit kyu (9k\u20131k)")),
+    ("sdk", gettext_noop("Single-digit kyu (9k–1k)")),  # noqa: RUF001
     ("dan", gettext_noop("Dan (1d and stronger)")),
 )
 HANDICAP_GROUPS = (
     ("even", gettext_noop("Even (0 or 1 stone)")),
-    ("2-4", gettext_noop("2\u20134 stones")),
-    ("5-9", gettext_noop("5\u20139 stones")),
+    ("2-4", gettext_noop("2–4 stones")),  # noqa: RUF001
+    ("5-9", gettext_noop("5–9 stones")),  # noqa: RUF001
 )
 STATUS_GROUPS = (
     (Status.NORMAL.value, gettext_noop("Normal")),
