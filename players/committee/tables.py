@@ -15,6 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Adjustment, ResyncBatch
 from players.resync import OUTCOME_LABELS, Outcome
+from players.translated import algorithm_name
 from players.web.numbers import plain_number
 from players.web.tables import NO_WRAP, player_link
 
@@ -66,7 +67,7 @@ class ResyncPreviewTable(tables.Table):
         super().__init__(rows, **kwargs)
         self.club_ranks = club_ranks
         self.columns["club_rank"].column.verbose_name = gettext("Club rank now (%(algorithm)s)") % {
-            "algorithm": club_algorithm
+            "algorithm": algorithm_name(club_algorithm)  # as its tab names it: SAGC
         }
 
     def render_outcome(self, value):

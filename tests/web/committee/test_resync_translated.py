@@ -33,7 +33,7 @@ FRENCH = {
         "%(count)s absents de la liste",
     ),
     "Read as the %(format)s of %(day)s: %(counts)s.": (
-        f"Lu comme %(format)s du %(day)s{NBSP}: %(counts)s."
+        f"Lu comme la %(format)s du %(day)s{NBSP}: %(counts)s."
     ),
 }
 AFRIKAANS = {
@@ -85,7 +85,9 @@ def test_the_badges_of_the_preview_agree_with_their_counts_in_french(client, con
         read_as, badges = egd_preview_text(client, "fr")
 
     assert badges == ["1 modifié", "3 absents de la liste"]
-    assert read_as.startswith(f"Lu comme liste de classement de l'EGD (gzip) du 2018-12-27{NBSP}: ")
+    assert read_as.startswith(
+        f"Lu comme la liste de classement de l'EGD (gzip) du 2018-12-27{NBSP}: "
+    )
 
 
 def test_the_badges_and_the_sentence_of_the_preview_in_afrikaans(client, connie, club):
