@@ -184,3 +184,13 @@ def test_a_games_rating_rows_and_badges_name_the_algorithm_as_its_tab_does(
     assert html.count(f"<td >{french_ladder}</td>") == 2, "a row for each player"
     assert f'data-algorithm="french">{french_ladder} ' in html
     assert "<td >french</td>" not in html
+
+
+def test_the_adjust_page_names_each_algorithms_rank_as_its_tab_does_in_french(client, club):
+    recompute_pending()
+    client.force_login(factories.committee_member())
+
+    html = page_text(client, "/committee/players/ann/adjust/", "fr")
+
+    assert "<dt>Échelle française</dt>" in html and "<dt>SAGC</dt>" in html
+    assert "<dt>french</dt>" not in html
