@@ -10,6 +10,7 @@ urlpatterns = [
     path("", include("players.urls")),  # "/" (name "home") is the rating list
     path("", include("notifications.urls")),  # mail settings, the links mail carries
     path("health/", views.health, name="health"),
+    path("favicon.ico", views.favicon, name="favicon"),
     # The language switcher of every page: Django's set_language, which also keeps a
     # signed-in person's choice on their account.
     path("i18n/setlang/", mail_views.set_language, name="set_language"),

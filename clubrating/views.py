@@ -7,7 +7,8 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import views as auth_views
 from django.db import DatabaseError, connection
-from django.http import JsonResponse
+from django.http import HttpResponseRedirect, JsonResponse
+from django.templatetags.static import static
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -116,3 +117,11 @@ class LogoutView(auth_views.LogoutView):
         # language the person was reading in.
         set_language_cookie(response, get_language())
         return response
+
+
+@require_safe
+def favicon(request):
+    """Browsers ask for /favicon.ico whatever a page links (a PDF, the JSON API, an old
+    bookmark): the stone of static/. Not a permanent redirect, which browsers keep
+    forever: the file's name changes with its content once collected."""
+    return HttpResponseRedirect(static("favicon.ico"))

@@ -24,6 +24,7 @@ from functools import cached_property
 
 from django import forms
 from django.db.models import Count, Max, QuerySet
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -98,7 +99,11 @@ class Lookup:
                 "'%(text)s' fits %(count)s player: %(players)s; type the username",
                 "'%(text)s' fits %(count)s players: %(players)s; type the username",
                 len(self.matches),
-            ) % {**values, "count": len(self.matches), "players": describe(self.matches)}
+            ) % {
+                **values,
+                "count": number_format(len(self.matches), force_grouping=True),
+                "players": describe(self.matches),
+            }
         if self.suggestions:
             values["players"] = describe(
                 self.suggestions, " {} ".format(pgettext("one player or another", "or"))

@@ -26,8 +26,10 @@ from enum import StrEnum
 from typing import Any
 
 from django.utils.formats import number_format
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext, pgettext_lazy
+from django.utils.translation import ngettext, npgettext_lazy, pgettext_lazy
 
 from players.translated import translated
 from ratings.engine.formats.ranklists import (
@@ -43,6 +45,44 @@ from ratings.engine.ranks import Rank
 def format_label(rank_list: RankList) -> str:
     """The format read, in the reader's language (``format`` stays its code)."""
     return str(FORMAT_LABELS.get(rank_list.format, rank_list.format))
+
+
+def list_read_as(rank_list: RankList) -> SafeString:
+    """What the preview read, as one sentence of the reader's language, its colon in the
+    message (French writes a non-breaking space before it) and counts grouped as the
+    language writes numbers: "Read as the **EGD rating list** (gzip) of 2018-12-27:
+    45,172 players with a rank, 3 members without a rating (left out)." """
+    listed = len(rank_list.listed)
+    counts = ngettext("%(shown)s player with a rank", "%(shown)s players with a rank", listed) % {
+        "shown": number_format(listed, force_grouping=True)
+    }
+    if rank_list.unrated:
+        counts += ", " + ngettext(
+            "%(shown)s member without a rating (left out)",
+            "%(shown)s members without a rating (left out)",
+            rank_list.unrated,
+        ) % {"shown": number_format(rank_list.unrated, force_grouping=True)}
+    values = {
+        "format": format_html(
+            "<strong>{}</strong>{}",
+            format_label(rank_list),
+            f" ({rank_list.container})" if rank_list.container else "",
+        ),
+        "counts": conditional_escape(counts),
+        "day": rank_list.list_date.isoformat() if rank_list.list_date else "",
+    }
+    return mark_safe(conditional_escape(_read_as_message(rank_list)) % values)
+
+
+def _read_as_message(rank_list: RankList) -> str:
+    # A simple list is one of many ("a"); the EGD's and the AGA's are the one list ("the").
+    if rank_list.format == "simple list":
+        if rank_list.list_date:
+            return _("Read as a %(format)s of %(day)s: %(counts)s.")
+        return _("Read as a %(format)s: %(counts)s.")
+    if rank_list.list_date:
+        return _("Read as the %(format)s of %(day)s: %(counts)s.")
+    return _("Read as the %(format)s: %(counts)s.")
 
 
 # The formats rank_lists reads, by their codes (RankList.format), for a page.
@@ -119,6 +159,58 @@ OUTCOME_LABELS = {
     Outcome.BAD: pgettext_lazy("resync outcome", "bad line"),
     Outcome.UNKNOWN: pgettext_lazy("resync outcome", "unknown"),
 }
+
+# A count of lines with their outcome, as a badge of the preview says it ("30 not on the
+# list"): each its own plural message, so that the word agrees with the count in every
+# language (French "30 absents de la liste", "1 absent de la liste").
+_OUTCOME_COUNTS = {
+    Outcome.CHANGED: npgettext_lazy(
+        "resync outcome count", "%(count)s changed", "%(count)s changed", "lines"
+    ),
+    Outcome.UNCHANGED: npgettext_lazy(
+        "resync outcome count", "%(count)s unchanged", "%(count)s unchanged", "lines"
+    ),
+    Outcome.STALE: npgettext_lazy(
+        "resync outcome count",
+        "%(count)s last rated long ago",
+        "%(count)s last rated long ago",
+        "lines",
+    ),
+    Outcome.OUTDATED: npgettext_lazy(
+        "resync outcome count",
+        "%(count)s older than the last list",
+        "%(count)s older than the last list",
+        "lines",
+    ),
+    Outcome.CONFLICT: npgettext_lazy(
+        "resync outcome count", "%(count)s conflict", "%(count)s conflicts", "lines"
+    ),
+    Outcome.SHARED_NAME: npgettext_lazy(
+        "resync outcome count", "%(count)s shared name", "%(count)s shared names", "lines"
+    ),
+    Outcome.REPEATED: npgettext_lazy(
+        "resync outcome count", "%(count)s listed twice", "%(count)s listed twice", "lines"
+    ),
+    Outcome.INACTIVE: npgettext_lazy(
+        "resync outcome count", "%(count)s inactive", "%(count)s inactive", "lines"
+    ),
+    Outcome.ABSENT: npgettext_lazy(
+        "resync outcome count", "%(count)s not on the list", "%(count)s not on the list", "lines"
+    ),
+    Outcome.BAD: npgettext_lazy(
+        "resync outcome count", "%(count)s bad line", "%(count)s bad lines", "lines"
+    ),
+}
+
+
+def outcome_count(outcome: Outcome, count: int) -> str:
+    """``count`` lines of ``outcome`` in the reader's language ("30 not on the list"),
+    the count grouped as the language writes numbers ("1 234" in French)."""
+    return str(
+        _OUTCOME_COUNTS[outcome]
+        % {"lines": count, "count": number_format(count, force_grouping=True)}
+    )
+
 
 # How a line was matched (PreviewRow.how), in the reader's language.
 HOW_LABELS = {

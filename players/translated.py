@@ -13,21 +13,33 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext
 
-from ratings.engine.messages import Message
+from ratings.engine.algorithms import registry
+from ratings.engine.messages import Count, Message
 
 
 def translated(text: Any) -> Any:
     """``text`` in the active language: a Message's template translated with its values
-    put back (each translated too when it is a Message), a marked word translated,
-    anything the catalogues do not hold as it is."""
+    put back (each translated too when it is a Message, a count grouped as the language
+    writes numbers), a marked word translated, anything the catalogues do not hold as
+    it is."""
+    if isinstance(text, Count):
+        return number_format(int(text), force_grouping=True)
     if isinstance(text, Message):
         values = {name: translated(value) for name, value in text.values.items()}
         return gettext(text.template) % values if values else gettext(text.template)
     if isinstance(text, str) and text:
         return gettext(text)
     return text
+
+
+def algorithm_name(code: str) -> str:
+    """An algorithm's code (``french``, as the histories store it) as its tab names it in
+    the active language ("Échelle française"); a code no longer registered as it is."""
+    algorithm = registry().get(code)
+    return gettext(algorithm().short_title) if algorithm is not None else code
 
 
 # What the h-file reader names a tie-breaker column whose header tells it apart from no

@@ -15,6 +15,8 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Adjustment, ResyncBatch
 from players.resync import OUTCOME_LABELS, Outcome
+from players.translated import algorithm_name
+from players.web.numbers import plain_number
 from players.web.tables import NO_WRAP, player_link
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -65,7 +67,7 @@ class ResyncPreviewTable(tables.Table):
         super().__init__(rows, **kwargs)
         self.club_ranks = club_ranks
         self.columns["club_rank"].column.verbose_name = gettext("Club rank now (%(algorithm)s)") % {
-            "algorithm": club_algorithm
+            "algorithm": algorithm_name(club_algorithm)  # as its tab names it: SAGC
         }
 
     def render_outcome(self, value):
@@ -361,7 +363,7 @@ class RecomputeTable(tables.Table):
         return value.isoformat() if value else DASH
 
     def render_last_duration(self, value):
-        return f"{value:.2f} s"
+        return f"{plain_number(value, 2)} s"
 
     def render_last_error(self, value):
         return format_html('<code class="text-danger">{}</code>', value)

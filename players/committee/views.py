@@ -12,6 +12,7 @@ from django import forms
 from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -45,12 +46,12 @@ from players.committee.tables import (
 from players.models import Player, Tournament
 from players.permissions import committee_required
 from players.resync import (
-    OUTCOME_LABELS,
     UNKNOWN_ROWS,
     Outcome,
     ResyncPreview,
-    format_label,
+    list_read_as,
     match_rank_list,
+    outcome_count,
 )
 from players.roles import (
     COMMITTEE,
@@ -155,13 +156,13 @@ def _render_resync(request, form, preview=None, apply_form=None, rank_list=None)
                 ),
             ),
             "rank_list": rank_list,
-            "list_format": format_label(rank_list) if rank_list is not None else "",
+            "list_read_as": list_read_as(rank_list) if rank_list is not None else "",
             "counts": [
                 (outcome, n) for outcome, n in counts.items() if n and outcome != Outcome.UNKNOWN
             ],
-            # The same, as the page says them.
+            # The same, as the page's badges say them ("30 not on the list").
             "count_labels": [
-                (OUTCOME_LABELS[outcome], n)
+                outcome_count(outcome, n)
                 for outcome, n in counts.items()
                 if n and outcome != Outcome.UNKNOWN
             ],
@@ -266,7 +267,11 @@ def _resync_applied(request, batch):
             "the ratings are recomputed from that date.",
             count,
         )
-        % {"number": batch.pk, "count": count, "date": batch.effective_date},
+        % {
+            "number": batch.pk,
+            "count": number_format(count, force_grouping=True),
+            "date": batch.effective_date,
+        },
     )
     return redirect("committee_resync_batch", pk=batch.pk)
 

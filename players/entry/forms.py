@@ -19,6 +19,7 @@ from django import forms
 from django.contrib.auth import get_user_model
 from django.db.models import Q, QuerySet
 from django.utils import timezone
+from django.utils.formats import localize_input
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
@@ -37,6 +38,7 @@ from players.services.base import ServiceError
 from players.services.games import GameInput, default_komi, doubtful_games, jigo_problem
 from players.services.players import pin_problem
 from players.web.forms import ClubChoiceField, add_field_error, player_input
+from players.web.numbers import decimal_text
 
 if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise
@@ -203,8 +205,10 @@ class GameFieldsForm(forms.Form):
         decimal_places=Game._meta.get_field("komi").decimal_places,
         initial=Decimal("6.5"),
         # Text, not a number input: Chromium drops the comma of a typed "7,5" and sends
-        # 75, while the page itself writes 6,5 in French and Afrikaans.
+        # 75, while the page itself writes 6,5 in French and Afrikaans. Shown the page's
+        # way (localize), read either way (decimal_comma).
         decimal_comma=True,
+        localize=True,
         widget=forms.TextInput(
             attrs={"inputmode": "decimal", "autocomplete": "off", "data-komi-field": ""}
         ),
@@ -248,6 +252,12 @@ class GameFieldsForm(forms.Form):
     def __init__(self, *args, directory: Directory | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.directory = directory or Directory.for_data(self.data)
+        # The komi the row's script puts in when the handicap changes, written as the
+        # page writes numbers (6,5 in French), as the field itself shows its value.
+        self.fields["komi"].widget.attrs |= {
+            "data-even-komi": localize_input(default_komi(0)),
+            "data-handicap-komi": localize_input(default_komi(1)),
+        }
         # Player fields naming nobody: the page offers to add that player there.
         self.unknown_players: set[str] = set()
 
@@ -269,11 +279,12 @@ class GameFieldsForm(forms.Form):
         komi = self.cleaned_data["komi"]
         if komi is not None and (komi * 2) % 1:
             raise forms.ValidationError(
-                _("%(komi)s is not a komi: use a multiple of 0.5") % {"komi": komi}
+                _("%(komi)s is not a komi: use a multiple of 0.5") % {"komi": decimal_text(komi)}
             )
         if komi is not None and not -KOMI_LIMIT <= komi <= KOMI_LIMIT:
             raise forms.ValidationError(
-                _("%(komi)s is not a komi: it lies between -50 and 50") % {"komi": komi}
+                _("%(komi)s is not a komi: it lies between -50 and 50")
+                % {"komi": decimal_text(komi)}
             )
         return komi
 

@@ -15,9 +15,9 @@ from django.utils.translation import gettext_lazy as _
 from players.models import AuditEntry, Game, RecordSheet
 from players.selectors.audit import audit_diff
 from players.selectors.games import DONE, PENDING, RUNNING
-from players.translated import translated
+from players.translated import algorithm_name, translated
 from players.web.numbers import change_text, value_text
-from players.web.tables import NO_WRAP, colour_not_given, player_link
+from players.web.tables import COLOURS, NO_WRAP, colour_not_given, player_link
 from ratings.models import RatingHistory
 
 TABLE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
@@ -172,9 +172,12 @@ class GameColourTable(tables.Table):
     def render_player(self, value):
         return player_link(value)
 
+    def render_algorithm(self, value):
+        return algorithm_name(value)  # the code as the tabs name it ("Échelle française")
+
     def render_colour(self, value):
         if self.colour_given:
-            return value
+            return str(COLOURS.get(value, value))
         return colour_not_given()
 
 

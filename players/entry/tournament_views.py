@@ -46,6 +46,7 @@ from players.web.forms import (
     store_confirming_duplicates,
     warnings_fingerprint,
 )
+from players.web.numbers import count_text
 from ratings.engine.formats import one_day_warning
 
 # The preview form's fields besides the players' (token, action, file, code...), with room.
@@ -219,8 +220,12 @@ def _import(
         }
     new = len(result.new_players)
     # Two counts: each its own plural, in one sentence.
-    games = ngettext("%(count)s game", "%(count)s games", result.games) % {"count": result.games}
-    players = ngettext("%(count)s new player", "%(count)s new players", new) % {"count": new}
+    games = ngettext("%(count)s game", "%(count)s games", result.games) % {
+        "count": count_text(result.games)
+    }
+    players = ngettext("%(count)s new player", "%(count)s new players", new) % {
+        "count": count_text(new)
+    }
     messages.success(
         request,
         _("Imported %(games)s and %(players)s; the ratings are recomputed.")

@@ -11,7 +11,8 @@ from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from players.web.numbers import plain_number
+from players.translated import translated
+from players.web.numbers import percent_text, plain_number
 from players.web.tables import NUMBER, TABLE_ATTRS, WIDE_SCREENS_ONLY
 from ratings.lab.charts import percent
 
@@ -20,7 +21,7 @@ RESPONSIVE_TEMPLATE = "django_tables2/bootstrap5-responsive.html"
 
 
 def share_text(value: float | None) -> str:
-    return DASH if value is None else plain_number(100 * value, 1) + "%"
+    return DASH if value is None else percent_text(value, 1)
 
 
 def figure_text(value: float | None, places: int = 3) -> str:
@@ -118,6 +119,9 @@ class BreakdownTable(_Figures):
     def __init__(self, rows, *, key: str, title: str | Promise, **kwargs) -> None:
         super().__init__(rows, attrs={**TABLE_ATTRS, "id": f"lab-{key}"}, **kwargs)
         self.columns["label"].column.verbose_name = title
+
+    def render_label(self, value) -> str:
+        return translated(value)  # the engine's English (ratings.engine.lab), as stored
 
 
 class CalibrationTable(tables.Table):

@@ -29,6 +29,7 @@ from players.web.numbers import decimal_text, shown_change, shown_value
 from players.web.pagination import PageFirstData
 from players.web.tables import (
     COLOUR_NOT_GIVEN_TITLE,
+    COLOURS,
     NUMBER,
     NUMBER_WIDE_SCREENS_ONLY,
     RESPONSIVE_TEMPLATE,
@@ -182,9 +183,6 @@ class RatingListTable(RowsInOneCall):
 
     def render_last_updated(self, record) -> str:
         return _date_cell(record.last_updated)
-
-
-COLOURS = {"W": pgettext_lazy("stone colour", "White"), "B": pgettext_lazy("stone colour", "Black")}
 
 
 def new_value_header(value_label: str) -> str:

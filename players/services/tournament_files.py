@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from django.db import IntegrityError, transaction
 from django.db.models import Min
+from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
@@ -335,7 +336,7 @@ def plan_tournament_import(
                 "under another code with --code)",
                 games_on_file,
             )
-            % {"code": code, "count": games_on_file}
+            % {"code": code, "count": number_format(games_on_file, force_grouping=True)}
         )
     return ImportPlan(file, matches, problems, tournament, games_on_file)
 

@@ -10,9 +10,16 @@ from __future__ import annotations
 
 from django import template
 
+from players import translated as translated_module
 from players.translated import translated as translated_text
 
 register = template.Library()
+
+
+@register.filter
+def algorithm_name(code: str) -> str:
+    """An algorithm's code as its tab names it in the page's language."""
+    return translated_module.algorithm_name(code)
 
 
 @register.filter

@@ -27,7 +27,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from players.selectors.players import ChartPoint
-from players.web.numbers import plain_number
+from players.web.numbers import count_text, plain_number
 from ratings.engine.algorithms import registry
 from ratings.engine.description import VALUE_SCALE, RankScale
 from ratings.engine.ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
@@ -232,7 +232,7 @@ def _chart_description(points: Sequence[ChartPoint], scale: RankScale, integer_v
     ) % {
         "first": _describe(points[0], scale, integer_values),
         "last": _describe(points[-1], scale, integer_values),
-        "count": len(points),
+        "count": count_text(len(points)),
     }
 
 
@@ -431,8 +431,9 @@ def _bar(index: int, month, games: float, members: float, base: int) -> Activity
         members_y=base - members,
         label=_month_name(month.month.month - 1)[0],
         title=f"{month.month:%Y-%m}: "
-        + ngettext("%(count)s game", "%(count)s games", month.games) % {"count": month.games}
+        + ngettext("%(count)s game", "%(count)s games", month.games)
+        % {"count": count_text(month.games)}
         + ", "
         + ngettext("%(count)s active member", "%(count)s active members", month.members)
-        % {"count": month.members},
+        % {"count": count_text(month.members)},
     )

@@ -11,7 +11,7 @@ from decimal import Decimal
 from fractions import Fraction
 from typing import Any
 
-from django.utils.formats import get_format
+from django.utils.formats import get_format, number_format
 from django.utils.translation import gettext as _
 
 from ratings.engine.base import Algorithm, Number
@@ -51,6 +51,18 @@ def signed(number: float | int, decimals: int = 0) -> str:
 
 def plain_number(number: float | int, decimals: int = 0) -> str:
     return localized(f"{number:.{decimals}f}".replace("-", MINUS))
+
+
+def count_text(count: int) -> str:
+    """A count in running text, grouped as the page's language writes numbers:
+    ``1,234`` in English, ``1 234`` in French and Afrikaans (a non-breaking space)."""
+    return number_format(count, force_grouping=True)
+
+
+def percent_text(share: float, places: int = 0) -> str:
+    """A share (``0.583``) as a percentage in the page's language: ``58.3%``, ``58,3 %``
+    in French (a non-breaking space before the sign)."""
+    return _("%(percent)s%%") % {"percent": plain_number(100 * share, places)}
 
 
 def shown_value(value: float, integer_values: bool) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 
 
 def player_link(player):
@@ -53,6 +53,9 @@ def escape_cell(value: Any) -> str:
     escaped."""
     return value.__html__() if hasattr(value, "__html__") else escaped(value)
 
+
+# A stone colour as the games store it (W, B), as a page says it.
+COLOURS = {"W": pgettext_lazy("stone colour", "White"), "B": pgettext_lazy("stone colour", "Black")}
 
 COLOUR_NOT_GIVEN_TITLE = gettext_lazy(
     "The tournament file gave no colour for this game (an even game)"

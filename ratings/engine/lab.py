@@ -39,6 +39,7 @@ from .algorithms import registry
 from .base import Algorithm, RatingState
 from .description import Matchup, Side  # noqa: F401  (Side: the lab's callers build matchups)
 from .holistic import Holistic, lab_games
+from .messages import gettext_noop
 from .ranks import Rank
 from .records import Entry, GameRecord, Status, Winner
 
@@ -47,21 +48,22 @@ CALIBRATION_BINS = 10
 # a prediction this close to 0.5 names no favourite
 NO_FAVOURITE_TOLERANCE = 1e-12
 
-# The groups of the breakdowns, in the order the page shows them.
+# The groups of the breakdowns, in the order the page shows them; the labels in English,
+# marked for the page to translate (the reports store them).
 RANK_BANDS = (
-    ("ddk", "Double-digit kyu (10k and weaker)"),
-    ("sdk", "Single-digit kyu (9k\u20131k)"),
-    ("dan", "Dan (1d and stronger)"),
+    ("ddk", gettext_noop("Double-digit kyu (10k and weaker)")),
+    ("sdk", gettext_noop("Single-digit kyu (9k–1k)")),  # noqa: RUF001
+    ("dan", gettext_noop("Dan (1d and stronger)")),
 )
 HANDICAP_GROUPS = (
-    ("even", "Even (0 or 1 stone)"),
-    ("2-4", "2\u20134 stones"),
-    ("5-9", "5\u20139 stones"),
+    ("even", gettext_noop("Even (0 or 1 stone)")),
+    ("2-4", gettext_noop("2–4 stones")),  # noqa: RUF001
+    ("5-9", gettext_noop("5–9 stones")),  # noqa: RUF001
 )
 STATUS_GROUPS = (
-    (Status.NORMAL.value, "Normal"),
-    (Status.TOURNAMENT.value, "Tournament"),
-    (Status.INTERNET.value, "Internet"),
+    (Status.NORMAL.value, gettext_noop("Normal")),
+    (Status.TOURNAMENT.value, gettext_noop("Tournament")),
+    (Status.INTERNET.value, gettext_noop("Internet")),
 )
 
 

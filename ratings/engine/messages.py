@@ -20,6 +20,19 @@ def gettext_noop(message: str) -> str:
     return message
 
 
+class Count(int):
+    """A count a :class:`Message` says in running text ("all 1,234 games"): English
+    groups it with commas, and a page groups it as its language writes numbers
+    (``players.translated``: "1 234" in French). Any other number of a message (a line,
+    a round, a PIN) stays as it is."""
+
+    def __str__(self) -> str:
+        return f"{int(self):,}"
+
+    def __reduce__(self):
+        return (Count, (int(self),))
+
+
 class Message(str):
     """``template % values`` in English, with ``template`` and ``values`` kept."""
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from django.utils.translation import ngettext
 
 from players.web.charts import Tick
+from players.web.numbers import count_text, percent_text
 
 WIDTH = 360
 HEIGHT = 340
@@ -61,7 +62,7 @@ class CalibrationChart:
 
 
 def percent(value: float) -> str:
-    return f"{100 * value:.0f}%"
+    return percent_text(value)
 
 
 def calibration_chart(bins: Sequence[dict]) -> CalibrationChart | None:
@@ -122,5 +123,5 @@ def calibration_chart(bins: Sequence[dict]) -> CalibrationChart | None:
             "points on the diagonal are perfectly calibrated",
             total,
         )
-        % {"bins": len(filled), "count": total},
+        % {"bins": len(filled), "count": count_text(total)},
     )

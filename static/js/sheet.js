@@ -12,9 +12,13 @@
   var EVEN_KOMI = "6.5";
   var HANDICAP_KOMI = "0.5";
 
-  function defaultKomi(handicapInput) {
+  // The defaults as the page writes numbers (6,5 in French), from the komi field.
+  function defaultKomi(handicapInput, komiInput) {
     var stones = parseInt(handicapInput.value, 10);
-    return stones >= 1 ? HANDICAP_KOMI : EVEN_KOMI;
+    if (stones >= 1) {
+      return komiInput.dataset.handicapKomi || HANDICAP_KOMI;
+    }
+    return komiInput.dataset.evenKomi || EVEN_KOMI;
   }
 
   /* --- a row: komi follows the handicap ------------------------------------------ */
@@ -24,7 +28,7 @@
     var komi = row.querySelector("[data-komi-field]");
     // A komi that is not the default for the handicap was typed on purpose (or came
     // back from the server that way): leave it alone.
-    if (komi.value !== "" && komi.value !== defaultKomi(handicap)) {
+    if (komi.value !== "" && komi.value !== defaultKomi(handicap, komi)) {
       komi.dataset.typed = "yes";
     }
     komi.addEventListener("input", function () {
@@ -32,7 +36,7 @@
     });
     handicap.addEventListener("input", function () {
       if (!komi.dataset.typed) {
-        komi.value = defaultKomi(handicap);
+        komi.value = defaultKomi(handicap, komi);
       }
     });
   }

@@ -26,6 +26,7 @@ from ratings.recompute import liveness
 from ratings.recompute.run import sweep
 from tests import factories
 from tests.notifications.conftest import yesterday
+from tests.stand_in_catalogue import stand_in_translations
 
 pytestmark = pytest.mark.django_db
 
@@ -143,11 +144,19 @@ def test_the_open_reports_go_to_each_volunteer_in_their_language_with_the_plural
     services.language_save(user=connie, language="af")
     settings.MAIL_DAILY_HOUR = 18
 
-    open_reports_send(now=timezone.localtime().replace(hour=19, minute=0))
+    # a report's line is one message, its colon in it (as the catalogue will say it)
+    french = {"game of %(day)s: %(kind)s": "partie du %(day)s\N{NO-BREAK SPACE}: %(kind)s"}
+    with stand_in_translations("fr", french):
+        open_reports_send(now=timezone.localtime().replace(hour=19, minute=0))
 
     mails = {mail.to[0]: mail for mail in delivered()}
     assert mails["vera@example.org"].subject == "1 signalement d'erreur ouvert"
-    assert "Un signalement d'erreur attend une réponse :" in mails["vera@example.org"].body
+    french_body = mails["vera@example.org"].body
+    line = r", partie du \d{4}-\d\d-\d\d\N{NO-BREAK SPACE}: Mauvais résultat http"
+    assert re.search(line, french_body)
+    # French's space before a colon (a non-breaking one) read as a space
+    french_body = french_body.replace("\N{NO-BREAK SPACE}", " ")
+    assert "Un signalement d'erreur attend une réponse :" in french_body
     assert mails["connie@example.org"].subject == "1 oop foutverslag"
     assert "Een foutverslag wag vir 'n antwoord:" in mails["connie@example.org"].body
 

@@ -135,6 +135,7 @@ ROUTES: dict[str, Route] = {
     "club_detail": Route(EVERYONE, _pk("club")),
     "club_night_sheet": Route(EVERYONE, _pk("club")),
     "health": Route(EVERYONE),
+    "favicon": Route(EVERYONE),  # to the stone of static/
     # Downloads (players/public/downloads.py): the data is on the public pages already.
     "games_export_csv": Route(EVERYONE),
     "player_sheet_csv": Route(EVERYONE, lambda world: {"username": world.player.username}),

@@ -15,6 +15,7 @@ from players.services.games import record_sheet_submit
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating
 from tests import factories
+from tests.stand_in_catalogue import stand_in_translations
 from tests.web.entry.test_sheet_entry import sheet_post
 
 pytestmark = [pytest.mark.django_db, pytest.mark.signed_in]
@@ -123,13 +124,13 @@ def test_the_sheet_entry_page_stays_english_by_default(client, vera):
             FRENCH,
             "La feuille a 2 problèmes, signalés à leurs champs. Rien n'a été enregistré.",
             "un joueur ne peut pas jouer contre lui-même",
-            "7.3 n'est pas un komi : utilisez un multiple de 0,5",
+            "7,3 n'est pas un komi : utilisez un multiple de 0,5",
         ),
         (
             AFRIKAANS,
             "Die blad het 2 probleme, by hul velde gemerk. Niks is gestoor nie.",
             "'n speler kan nie teen homself speel nie",
-            "7.3 is nie 'n komi nie: gebruik 'n veelvoud van 0,5",
+            "7,3 is nie 'n komi nie: gebruik 'n veelvoud van 0,5",
         ),
     ],
 )
@@ -277,6 +278,34 @@ def test_the_merge_preview_is_translated(client, connie, ann, ben, language, wor
         assert word in html
 
 
+# The apply button's messages, renamed when its count was grouped the language's way
+# (%(shown)s): as the catalogues hold them once made again.
+APPLY_BUTTON = {
+    FRENCH: {
+        "Apply %(shown)s change": (
+            "Appliquer %(shown)s changement",
+            "Appliquer %(shown)s changements",
+        )
+    },
+    AFRIKAANS: {
+        "Apply %(shown)s change": (
+            "Pas %(shown)s verandering toe",
+            "Pas %(shown)s veranderinge toe",
+        )
+    },
+}
+
+
+@pytest.fixture
+def apply_button_translated():
+    with (
+        stand_in_translations(FRENCH, APPLY_BUTTON[FRENCH]),
+        stand_in_translations(AFRIKAANS, APPLY_BUTTON[AFRIKAANS]),
+    ):
+        yield
+
+
+@pytest.mark.usefixtures("apply_button_translated")
 @pytest.mark.parametrize(
     ("language", "words"),
     [
@@ -317,6 +346,7 @@ def test_the_resync_preview_is_translated_with_its_plurals(
     assert 'data-outcome="changed"' in response.content.decode()  # the data stays as it is
 
 
+@pytest.mark.usefixtures("apply_button_translated")
 @pytest.mark.parametrize(
     ("language", "one"),
     [(FRENCH, "Appliquer 1 changement"), (AFRIKAANS, "Pas 1 verandering toe")],

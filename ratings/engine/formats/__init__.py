@@ -27,7 +27,7 @@ from datetime import date, timedelta
 from fractions import Fraction
 
 from ..egf import grade_rating
-from ..messages import Message, gettext_noop
+from ..messages import Count, Message, gettext_noop
 from ..ranks import Rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -347,7 +347,7 @@ def one_day_warning(tournament: TournamentFile) -> str:
         ),
         day=info.start.isoformat(),
         rounds=rounds,
-        games=f"{len(tournament.records):,}",
+        games=Count(len(tournament.records)),
     )
 
 
@@ -435,8 +435,8 @@ def too_many_players(count: int, source: str) -> GameFileError | None:
                         "the file lists %(count)s players; a tournament file holds at most "
                         "%(limit)s (is this a rating list?)"
                     ),
-                    count=f"{count:,}",
-                    limit=f"{MAX_PLAYERS:,}",
+                    count=Count(count),
+                    limit=Count(MAX_PLAYERS),
                 ),
             )
         ],

@@ -33,7 +33,7 @@ from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 
-from ..messages import Message, gettext_noop
+from ..messages import Count, Message, gettext_noop
 from ..ranks import Rank, RankError, parse_rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -674,7 +674,7 @@ class _Games:
                             ),
                             result=result.text,
                             opponent=result.opponent,
-                            count=count,
+                            count=Count(count),
                         ),
                     )
                     continue

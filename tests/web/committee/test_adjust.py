@@ -50,7 +50,7 @@ def test_the_page_shows_the_players_ranks_and_the_form(
     html = response.content.decode()
     assert response.status_code == 200
     assert "<dt>National</dt><dd>5k</dd>" in html
-    assert "<dt>sagc</dt>" in html
+    assert "<dt>SAGC</dt>" in html
     assert f'name="date" value="{timezone.localdate():%Y-%m-%d}"' in html
     assert 'data-player="thandi"' in html, "the earlier adjustment is listed"
 

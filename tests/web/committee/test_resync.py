@@ -120,7 +120,7 @@ def test_it_previews_an_uploaded_latin1_file(client, connie, club):
     assert outcomes(response) == [("changed", "1")]
     html = response.content.decode()
     assert "Pièter Botha" in html
-    assert "Read as a\n      <strong>simple list</strong>" in html
+    assert "Read as a <strong>simple list</strong>: 1 player with a rank." in html
 
 
 def test_a_file_and_a_pasted_list_at_once_are_refused(client, connie, club):
@@ -489,7 +489,10 @@ def test_the_real_egd_list_previews_fast_and_light_and_applies(client, connie, c
     elapsed, cpu = time.perf_counter() - started, time.process_time() - cpu_started
 
     html = response.content.decode()
-    assert "<strong>EGD rating list</strong> (gzip)\n      of 2018-12-27" in html
+    assert (
+        "Read as the <strong>EGD rating list</strong> (gzip) of 2018-12-27: "
+        "45,172 players with a rank." in html
+    )
     assert outcomes(response)[:2] == [("changed", "30"), ("last rated long ago", "28")]
     assert "45,169 players in none of the clubs" in html
     counts = {outcome.value: n for outcome, n in response.context["counts"]}

@@ -82,13 +82,13 @@ def test_it_shows_the_game_with_its_ratings_audit_and_buttons(client, games):
     assert f"Game {game.pk}: alice \N{EN DASH} bob" in html
     assert f'href="/games/{game.pk}/edit/"' in html
     assert f'href="/games/{game.pk}/void/"' in html
-    assert "sagc done" in html
+    assert "SAGC done" in html
     # Its rows in every maintained algorithm's history (alice won +18 on SAGC), and its
     # audit entry.
     cells = re.sub(r"\s+", " ", html)
-    assert '<td >sagc</td> <td ><a href="/players/alice/">alice</a></td> <td >W</td>' in cells
+    assert '<td >SAGC</td> <td ><a href="/players/alice/">alice</a></td> <td >White</td>' in cells
     assert "<td >5k</td> <td >0</td> <td >+18</td> <td >18</td>" in cells
-    assert cells.count("<td >sagc</td>") == 2
+    assert cells.count("<td >SAGC</td>") == 2
     assert "Game entered" in html
 
 
@@ -336,9 +336,9 @@ def test_the_game_page_shows_gcrs_month_end_standings_around_the_game_and_now(
     rows = re.findall(r"<tr[^>]*>(.*?)</tr>", table)[1:]
     alice_row = re.sub(r"<[^>]+>", "|", rows[0])
     assert [cell.strip() for cell in alice_row.split("|") if cell.strip()] == [
-        "gcr",
+        "GCR",
         "alice",
-        "W",
+        "White",
         "—",  # no month end before her first game
         f"{march_end.rank} · {value_text(march_end.value)} (2024-03-31)",
         f"{now.rank} · {value_text(now.value)}",

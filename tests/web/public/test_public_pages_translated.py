@@ -15,10 +15,38 @@ from players.web.numbers import decimal_text, file_number, shown_change
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.pages import page_html
+from tests.stand_in_catalogue import stand_in_translations
 from tests.web.entry.test_tournament_import import SPRING_CUP, upload
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 LANGS = ("en", "fr", "af")
+
+# The counts these pages say, their messages renamed when the counts were grouped the
+# language's way (%(shown)s, "1 234"): as the catalogues hold them once made again.
+COUNTS = {
+    "fr": {
+        "%(shown)s player": ("%(shown)s joueur", "%(shown)s joueurs"),
+        "%(shown)s game": ("%(shown)s partie", "%(shown)s parties"),
+        "Computed on %(when)s from %(shown)s game.": (
+            "Calculé le %(when)s sur %(shown)s partie.",
+            "Calculé le %(when)s sur %(shown)s parties.",
+        ),
+    },
+    "af": {
+        "%(shown)s player": ("%(shown)s speler", "%(shown)s spelers"),
+        "%(shown)s game": ("%(shown)s spel", "%(shown)s spelle"),
+        "Computed on %(when)s from %(shown)s game.": (
+            "Bereken op %(when)s uit %(shown)s spel.",
+            "Bereken op %(when)s uit %(shown)s spelle.",
+        ),
+    },
+}
+
+
+@pytest.fixture(autouse=True)
+def _counts_translated():
+    with stand_in_translations("fr", COUNTS["fr"]), stand_in_translations("af", COUNTS["af"]):
+        yield
 
 
 def club_and_tournament(vera) -> dict:
@@ -249,17 +277,19 @@ def test_a_tournament_files_preview_counts_its_games_in_french_and_afrikaans(cli
 
 def test_a_number_shown_on_a_page_takes_the_languages_decimal_sign():
     shown = {}
-    for language in ("en", "fr", "af"):
-        with translation.override(language):
-            shown[language] = (
-                decimal_text("13/2", 1),
-                shown_change(-8.125, False),
-                share_text(0.485),
-            )
+    # French puts a non-breaking space before the per cent sign (the catalogue's, here)
+    with stand_in_translations("fr", {"%(percent)s%%": "%(percent)s\u00a0%%"}):
+        for language in ("en", "fr", "af"):
+            with translation.override(language):
+                shown[language] = (
+                    decimal_text("13/2", 1),
+                    shown_change(-8.125, False),
+                    share_text(0.485),
+                )
     assert shown["en"] == ("6.5", "\u22128.12", "48.5%")
-    assert shown["fr"] == ("6,5", "\u22128,12", "48,5%")
+    assert shown["fr"] == ("6,5", "\u22128,12", "48,5\u00a0%")
     # Afrikaans writes a decimal comma too (clubrating/formats/af, as CLDR's af)
-    assert shown["af"] == shown["fr"]
+    assert shown["af"] == ("6,5", "\u22128,12", "48,5%")
 
 
 def test_a_tournaments_adjusted_time_takes_the_languages_decimal_sign(client, games):

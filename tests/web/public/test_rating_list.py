@@ -63,6 +63,8 @@ def test_it_loads_every_asset_from_the_site_itself(client):
 
     assets = re.findall(r'<(?:link|script)[^>]*(?:href|src)="([^"]+)"', html)
     assert assets == [
+        "/static/favicon.ico",
+        "/static/favicon.svg",
         "/static/vendor/bootstrap/css/bootstrap.min.css",
         "/static/css/site.css",
         "/static/vendor/bootstrap/js/bootstrap.bundle.min.js",
