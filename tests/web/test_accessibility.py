@@ -47,8 +47,8 @@ AXE = "vendor/axe-core/axe.min.js"
 ROLES = {"anonymous": EVERYONE, "player": LOGGED_IN, "volunteer": VOLUNTEER, "committee": COMMITTEE}
 WIDTHS = {"desktop": {"width": 1366, "height": 900}, "phone": {"width": 390, "height": 844}}
 FAILING_IMPACTS = ("critical", "serious")
-# Not pages to read: downloads, JSON and the health probe.
-NOT_HTML = ("_csv", "_egd", "_opengotha", "api_", "health", "player_lookup")
+# Not pages to read: downloads, JSON, the health probe and the favicon (an image).
+NOT_HTML = ("_csv", "_egd", "_opengotha", "api_", "health", "player_lookup", "favicon")
 # The error pages, by the role that meets them and their status.
 ERROR_PAGES = {
     ("volunteer", "/committee/accounts/"): 403,
