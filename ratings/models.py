@@ -146,6 +146,28 @@ class RatingSnapshot(models.Model):
         return f"{self.algorithm} {self.player_id} {self.date} {self.value}"
 
 
+class HolisticTable(models.Model):
+    """The table of a holistic algorithm (GCR's pairwise results) counted from the valid
+    games dated on or before a month end, in the algorithm's own compact form
+    (``Holistic.table_data``, players by id): a recompute from a later dirty date starts
+    from it rather than counting those games again (``ratings.recompute.holistic``).
+    Good while no game dated on or before ``date`` changes: every recompute deletes the
+    tables from its dirty date on, and keeps a few (the last month end before the last
+    month's, and the quarter ends of the year before it)."""
+
+    algorithm = models.CharField(max_length=20)
+    date = models.DateField()  # the month's last day
+    table = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["algorithm", "date"], name="holistic_table_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.algorithm} table to {self.date}"
+
+
 class MonthEnd(models.Model):
     """Where an algorithm's history rows stand at the end of a month: the bounds of the
     rows a list as of a later day in that month or the next ones adds to the month-end

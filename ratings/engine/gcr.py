@@ -250,6 +250,23 @@ class Gcr(Holistic[GcrPlayer]):
             }
         }
 
+    def table_data(self, state: GcrState, numbers: Mapping[str, int]) -> Any:
+        """The pairwise table as ``{"format": 1, "players": [number, ...], "pairs": [i, j,
+        games, twice i's score, ...]}``: every player of the table (those of unrated games
+        too), then each pair that played once, ``i < j`` their places in that list. A
+        player's games and score are the sums of their pairs', and every score is a
+        multiple of 1/2, so twice it is an integer and the table read back is the same to
+        the last bit (:meth:`load_table`). None when a score is not a multiple of 1/2 or a
+        player met themselves (no such table comes from games)."""
+        return table_data(state.players, numbers)
+
+    def load_table(self, state: GcrState, data: Any, names: Mapping[int, str]) -> bool:
+        players = load_table_players(state, data, names)
+        if players is None:
+            return False
+        state.players = players
+        return True
+
     def predict_white(self, matchup: Matchup) -> float:
         """GCR's expected share ``clamp(50 + (Rw - Rb)/8, 0, 100) / 100``."""
         return self.expected(matchup.white.value - matchup.black.value)
@@ -313,12 +330,62 @@ def pass_order(players: Mapping[str, GcrPlayer]) -> list[Pair]:
     return pairs
 
 
-def _ordered_correctly(first_rating: float, second_rating: float, pair: Pair) -> bool:
-    """The better-rated player did better, or equal ratings met equal scores."""
-    rating_sign = (first_rating > second_rating) - (first_rating < second_rating)
-    second_score = pair.games - pair.first_score
-    score_sign = (pair.first_score > second_score) - (pair.first_score < second_score)
-    return rating_sign == score_sign
+TABLE_FORMAT = 1
+
+
+def table_data(players: Mapping[str, GcrPlayer], numbers: Mapping[str, int]) -> Any:
+    """:meth:`Gcr.table_data` of ``players``."""
+    listed = list(players)
+    place = {name: index for index, name in enumerate(listed)}
+    pairs: list[int] = []
+    for index, name in enumerate(listed):
+        player = players[name]
+        if name in player._slot:
+            return None
+        for opponent, games, score in zip(
+            player.opponents, player.pair_games, player.pair_scores, strict=True
+        ):
+            other = place[opponent]
+            if other > index:
+                twice = int(score * 2)
+                if twice != score * 2:
+                    return None
+                pairs += (index, other, games, twice)
+    return {"format": TABLE_FORMAT, "players": [numbers[name] for name in listed], "pairs": pairs}
+
+
+def load_table_players(
+    state: GcrState, data: Any, names: Mapping[int, str]
+) -> dict[str, GcrPlayer] | None:
+    """The players of the table ``data`` (:func:`table_data`), new ones of ``state``'s
+    algorithm with the entry ranks of ``state``; None when it cannot be read."""
+    if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+        return None
+    try:
+        listed = [names[number] for number in data["players"]]
+        new_player, entries = state.algorithm.new_player, state.entries
+        players = {name: new_player(entries[name]) for name in listed}
+    except KeyError:
+        return None
+    rows = [players[name] for name in listed]
+    pairs = data["pairs"]
+    for at in range(0, len(pairs), 4):
+        index, other, games, twice = pairs[at : at + 4]
+        first, second = rows[index], rows[other]
+        first_score, second_score = twice / 2, (2 * games - twice) / 2
+        first.opponents.append(listed[other])
+        first.pair_games.append(games)
+        first.pair_scores.append(first_score)
+        first.games += games
+        first.score += first_score
+        second.opponents.append(listed[index])
+        second.pair_games.append(games)
+        second.pair_scores.append(second_score)
+        second.games += games
+        second.score += second_score
+    for player in rows:
+        player._slot = {name: slot for slot, name in enumerate(player.opponents)}
+    return players
 
 
 def accuracy(state: GcrState) -> GcrAccuracy | None:
@@ -328,22 +395,29 @@ def accuracy(state: GcrState) -> GcrAccuracy | None:
     the replay (which rates the table).
 
     Whether a pair is ordered correctly does not depend on which of the two comes
-    first, so the pairs are taken as the table holds them, not in the pass order."""
+    first, so the pairs are taken as the table holds them, not in the pass order. The
+    comparisons are written out (no call per pair): the lab's figures are computed
+    after every recompute, and a call per pair and rating was most of their time."""
     players = state.players
-    pairs = 0
-    mean = first_pass = reverse_pass = 0
+    pairs = mean = first_pass = reverse_pass = 0
     for name, player in players.items():
+        value, first, reverse = player.value, player.first_pass, player.reverse_pass
         for opponent, games, score in zip(
             player.opponents, player.pair_games, player.pair_scores, strict=True
         ):
             if opponent <= name:  # each pair once
                 continue
             other = players[opponent]
-            pair = Pair(name, opponent, games, score)
+            other_score = games - score
+            # the sign of score - other_score, compared with that of each rating difference
+            won = (score > other_score) - (score < other_score)
             pairs += 1
-            mean += _ordered_correctly(player.value, other.value, pair)
-            first_pass += _ordered_correctly(player.first_pass, other.first_pass, pair)
-            reverse_pass += _ordered_correctly(player.reverse_pass, other.reverse_pass, pair)
+            other_value = other.value
+            mean += ((value > other_value) - (value < other_value)) == won
+            other_value = other.first_pass
+            first_pass += ((first > other_value) - (first < other_value)) == won
+            other_value = other.reverse_pass
+            reverse_pass += ((reverse > other_value) - (reverse < other_value)) == won
     if not pairs:
         return None
     return GcrAccuracy(
