@@ -128,6 +128,11 @@ class Pair(NamedTuple):
     first_score: float
 
 
+# A pair as a pass reads it: first, second, games, first's share of them (score/games)
+# and the weight of their comparison, games/(games + pair_games_offset).
+_PreparedPair = tuple[str, str, int, float, float]
+
+
 @dataclass(frozen=True, slots=True)
 class GcrAccuracy:
     """Percentages of pairs that the ratings order as their results do: with the mean
@@ -181,13 +186,17 @@ class Gcr(Holistic[GcrPlayer]):
         black.record(record.white, black_score * times, times)
 
     def finish(self, state: GcrState) -> None:
-        """Rate the whole table: both passes from scratch, every time it is called."""
+        """Rate the whole table: both passes from scratch, every time it is called. What
+        both passes compute alike of a pair (its actual share and its weight) and of a
+        number of past games (the stability factor) is computed once (:meth:`_prepared`)."""
         players = state.players
         start = float(self.params.initial_rating)
         with no_cycle_collection():  # a pair a tuple: allocations by the hundred thousand
-            pairs = pass_order(players)
-            first = self.run_pass(pairs)
-            reverse = self.run_pass(reversed(pairs))
+            prepared = self._prepared(pass_order(players))
+            most_games = max((player.games for player in players.values()), default=0)
+            stability = self._stability_factors(most_games)
+            first = self._rate_pass(prepared, stability)
+            reverse = self._rate_pass(reversed(prepared), stability)
         for name, player in players.items():
             player.first_pass = first.get(name, start)
             player.reverse_pass = reverse.get(name, start)
@@ -195,22 +204,47 @@ class Gcr(Holistic[GcrPlayer]):
 
     def run_pass(self, pairs: Iterable[Pair]) -> dict[str, float]:
         """One pass over ``pairs`` in the given order, from the initial rating and no
-        past games: each player's rating after it.
+        past games: each player's rating after it."""
+        pairs = list(pairs)
+        games: dict[str, int] = {}
+        for first, second, together, _score in pairs:
+            games[first] = games.get(first, 0) + together
+            games[second] = games.get(second, 0) + together
+        stability = self._stability_factors(max(games.values(), default=0))
+        return self._rate_pass(self._prepared(pairs), stability)
+
+    def _prepared(self, pairs: Iterable[Pair]) -> list[_PreparedPair]:
+        """Each pair with its actual share ``score/n`` and its weight ``n/(n + 10)``, as
+        :meth:`comparison` computes them."""
+        offset = self.params.pair_games_offset
+        return [
+            (first, second, games, first_score / games, games / (games + offset))
+            for first, second, games, first_score in pairs
+        ]
+
+    def _stability_factors(self, most_games: int) -> list[float]:
+        """:meth:`stability` of 0 to ``most_games`` past games (no player has more past
+        games in a pass than rated games)."""
+        offset = self.params.past_games_offset
+        return [1 - (past / (past + offset)) for past in range(most_games + 1)]
+
+    def _rate_pass(
+        self, pairs: Iterable[_PreparedPair], stability: list[float]
+    ) -> dict[str, float]:
+        """A pass over prepared pairs (:meth:`run_pass`).
 
         The loop is :meth:`comparison` and :meth:`stability` written out, each float
-        operation in the same order (the same results to the last bit): a pass visits
-        every pair that played, and at every month end of a long history that is most
-        of GCR's time, so it saves the method calls."""
+        operation in the same order and on the same values (the same results to the
+        last bit): a pass visits every pair that played, and at every month end of a
+        long history that is most of GCR's time, so it saves the method calls."""
         params = self.params
         start = float(params.initial_rating)
         points_per_percent = params.points_per_percent
         max_change = params.max_change
-        pair_games_offset = params.pair_games_offset
-        past_games_offset = params.past_games_offset
         ratings: dict[str, float] = {}
         past: dict[str, int] = {}
         rating_of, past_of = ratings.get, past.get
-        for first, second, games, first_score in pairs:
+        for first, second, games, actual, weight in pairs:
             first_rating = rating_of(first, start)
             second_rating = rating_of(second, start)
             first_past, second_past = past_of(first, 0), past_of(second, 0)
@@ -221,17 +255,9 @@ class Gcr(Holistic[GcrPlayer]):
             elif percent > 100.0:
                 percent = 100.0
             # comparison(), then each player's stability()
-            change = (
-                (first_score / games - percent / 100)
-                * max_change
-                * (games / (games + pair_games_offset))
-            )
-            ratings[first] = first_rating + change * (
-                1 - (first_past / (first_past + past_games_offset))
-            )
-            ratings[second] = second_rating - change * (
-                1 - (second_past / (second_past + past_games_offset))
-            )
+            change = (actual - percent / 100) * max_change * weight
+            ratings[first] = first_rating + change * stability[first_past]
+            ratings[second] = second_rating - change * stability[second_past]
             past[first] = first_past + games
             past[second] = second_past + games
         return ratings

@@ -31,8 +31,10 @@ from ratings.selectors import (
 
 # The tables kept (``HolisticTable``): those of the month ends of the four months before
 # the last month that have games. An entry in the last month resumes from the latest; a
-# game back-dated into one of the months before it, from the month end before that month
-# (a club with games every month keeps four tables, however long its history).
+# game back-dated into one of the months before it, from the latest before that month
+# (a club with games every month keeps four tables, however long its history). A full
+# recompute writes them all; another pass only the latest (:func:`_written`), and the
+# others as each month end becomes the latest.
 _TABLES_KEPT = 4
 _DAY = timedelta(days=1)
 
@@ -73,7 +75,11 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
     rated = rated_month_ends(algorithm, records, entries, rate_from=rate_from, state=state)
     # ``state`` is the table rated_month_ends fills and rates.
     written = _write_snapshots(
-        algorithm, rated, set(snapshot_days), ids, lambda day: _kept(day, last_kept)
+        algorithm,
+        rated,
+        set(snapshot_days),
+        ids,
+        lambda day: _written(day, last_kept, every=first_unread is None),
     )
     writes.later(lambda: replace_current(name, state, ids))
     # The lab's own figures of the table just rated (the lab runs after this commits).
@@ -90,6 +96,14 @@ def _kept(day: date, last_kept: date | None) -> bool:
         return False
     months_before = (last_kept.year - day.year) * 12 + last_kept.month - day.month
     return months_before < _TABLES_KEPT
+
+
+def _written(day: date, last_kept: date | None, *, every: bool) -> bool:
+    """Whether the pass writes the table of the month end ``day``: one that reads every
+    game (``every``) writes every table :func:`_kept`, another only that of
+    ``last_kept``, which the next entry in the last month reads (encoding a table costs
+    a third of rating it; a game back-dated further counts a few more months)."""
+    return _kept(day, last_kept) if every else day == last_kept
 
 
 def _tables_to_drop(name: str, rate_from: date | None, last_kept: date | None) -> list[date]:

@@ -86,10 +86,10 @@ class RecordingGcr(Gcr):
         super().__init__(params)
         self.passes: list[list[tuple[str, str]]] = []
 
-    def run_pass(self, pairs):
+    def _rate_pass(self, pairs, stability):
         pairs = list(pairs)
-        self.passes.append([(pair.first, pair.second) for pair in pairs])
-        return super().run_pass(pairs)
+        self.passes.append([(first, second) for first, second, *_rest in pairs])
+        return super()._rate_pass(pairs, stability)
 
 
 names = st.sampled_from(["ann", "bob", "cy", "dee", "eve", "fay", "gus"])
