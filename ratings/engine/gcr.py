@@ -128,9 +128,9 @@ class Pair(NamedTuple):
     first_score: float
 
 
-# A pair as a pass reads it: first, second, games, first's share of them (score/games)
-# and the weight of their comparison, games/(games + pair_games_offset).
-_PreparedPair = tuple[str, str, int, float, float]
+# A pair as a pass reads it: first, second, games, first's score, first's share of the
+# games (score/games) and the weight of their comparison, games/(games + pair_games_offset).
+_PreparedPair = tuple[str, str, int, float, float, float]
 
 
 @dataclass(frozen=True, slots=True)
@@ -192,7 +192,7 @@ class Gcr(Holistic[GcrPlayer]):
         players = state.players
         start = float(self.params.initial_rating)
         with no_cycle_collection():  # a pair a tuple: allocations by the hundred thousand
-            prepared = self._prepared(pass_order(players))
+            prepared = prepared_pass_order(players, self.params.pair_games_offset)
             most_games = max((player.games for player in players.values()), default=0)
             stability = self._stability_factors(most_games)
             first = self._rate_pass(prepared, stability)
@@ -218,7 +218,7 @@ class Gcr(Holistic[GcrPlayer]):
         :meth:`comparison` computes them."""
         offset = self.params.pair_games_offset
         return [
-            (first, second, games, first_score / games, games / (games + offset))
+            (first, second, games, first_score, first_score / games, games / (games + offset))
             for first, second, games, first_score in pairs
         ]
 
@@ -244,7 +244,7 @@ class Gcr(Holistic[GcrPlayer]):
         ratings: dict[str, float] = {}
         past: dict[str, int] = {}
         rating_of, past_of = ratings.get, past.get
-        for first, second, games, actual, weight in pairs:
+        for first, second, games, _first_score, actual, weight in pairs:
             first_rating = rating_of(first, start)
             second_rating = rating_of(second, start)
             first_past, second_past = past_of(first, 0), past_of(second, 0)
@@ -329,7 +329,15 @@ def player_order(players: Mapping[str, GcrPlayer]) -> list[str]:
 
 
 def pass_order(players: Mapping[str, GcrPlayer]) -> list[Pair]:
-    """The pairs that played, in the order of the first pass.
+    """The pairs that played, in the order of the first pass."""
+    make = tuple.__new__  # a Pair without the Python-level __new__ of a NamedTuple
+    return [make(Pair, item[:4]) for item in prepared_pass_order(players, 0)]
+
+
+def prepared_pass_order(players: Mapping[str, GcrPlayer], offset: int) -> list[_PreparedPair]:
+    """The pairs that played, in the order of the first pass, each with what both passes
+    compute alike of it (``Gcr._prepared``, the same floats; ``offset`` is
+    ``pair_games_offset``).
 
     The seed's loop visits every ``(p[i], p[i+d])``: by distance ``d``, and within a
     distance by ``i``, ascending when ``d`` is odd and descending when it is even.
@@ -339,17 +347,18 @@ def pass_order(players: Mapping[str, GcrPlayer]) -> list[Pair]:
     """
     order = player_order(players)
     position = {name: index for index, name in enumerate(order)}
-    buckets: list[list[Pair]] = [[] for _ in range(len(order))]
-    make = tuple.__new__  # a Pair without the Python-level __new__ of a NamedTuple
+    buckets: list[list[_PreparedPair]] = [[] for _ in range(len(order))]
     for index, name in enumerate(order):
         player = players[name]
         for opponent, games, score in zip(
             player.opponents, player.pair_games, player.pair_scores, strict=True
         ):
-            other = position[opponent]
-            if other > index:
-                buckets[other - index].append(make(Pair, (name, opponent, games, score)))
-    pairs: list[Pair] = []
+            distance = position[opponent] - index
+            if distance > 0:
+                buckets[distance].append(
+                    (name, opponent, games, score, score / games, games / (games + offset))
+                )
+    pairs: list[_PreparedPair] = []
     for distance, bucket in enumerate(buckets):
         if bucket:
             pairs += bucket if distance % 2 else reversed(bucket)
