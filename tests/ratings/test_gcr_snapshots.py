@@ -224,6 +224,12 @@ def test_a_back_dated_gcr_recompute_reads_only_the_games_after_the_snapshots_it_
     assert ("eve", 0) in {(username, games) for username, _rank, _value, games in incremental[1]}
 
 
+def enter(volunteer, game) -> None:
+    """One game on a sheet of its own, and GCR's recompute of it."""
+    record_sheet_submit(user=volunteer, games=[game], allow_duplicates=True)
+    recompute_pending(["gcr"])
+
+
 def kept_table_days() -> list[date]:
     return sorted(HolisticTable.objects.filter(algorithm="gcr").values_list("date", flat=True))
 
@@ -268,10 +274,7 @@ def test_an_entry_in_the_last_month_counts_no_game_before_it_as_a_full_recompute
     """It resumes from the table kept at May's end: the database counts nothing."""
     vera, (ann, ben, *_rest) = six_months
     monkeypatch.setattr(holistic_pass, "count_holistic_table", no_count)
-    record_sheet_submit(
-        user=vera, games=[factories.game(ann, ben, "B", date(2024, 6, 29))], allow_duplicates=True
-    )
-    recompute_pending(["gcr"])
+    enter(vera, factories.game(ann, ben, "B", date(2024, 6, 29)))
     incremental = gcr_tables()
     monkeypatch.undo()
 
@@ -293,10 +296,7 @@ def test_a_back_dated_entry_counts_only_the_games_after_the_table_before_it(
         real_count(state, before, after=after, usernames=usernames)
 
     monkeypatch.setattr(holistic_pass, "count_holistic_table", recording)
-    record_sheet_submit(
-        user=vera, games=[factories.game(dan, ann, "W", date(2024, 4, 20))], allow_duplicates=True
-    )
-    recompute_pending(["gcr"])
+    enter(vera, factories.game(dan, ann, "W", date(2024, 4, 20)))
     incremental = gcr_tables()
     monkeypatch.undo()
 
@@ -310,16 +310,10 @@ def test_a_back_dated_entry_drops_the_tables_from_its_month_on_and_writes_the_la
     """A game back-dated into March changes the tables of March to May: those of March
     and April go, May's is written again, and the next entry in June resumes from it."""
     vera, (ann, ben, cat, dan) = six_months
-    record_sheet_submit(
-        user=vera, games=[factories.game(cat, ann, "W", date(2024, 3, 20))], allow_duplicates=True
-    )
-    recompute_pending(["gcr"])
+    enter(vera, factories.game(cat, ann, "W", date(2024, 3, 20)))
     assert kept_table_days() == [date(2024, 2, 29), date(2024, 5, 31)]
     monkeypatch.setattr(holistic_pass, "count_holistic_table", no_count)
-    record_sheet_submit(
-        user=vera, games=[factories.game(ben, dan, "W", date(2024, 6, 30))], allow_duplicates=True
-    )
-    recompute_pending(["gcr"])
+    enter(vera, factories.game(ben, dan, "W", date(2024, 6, 30)))
     incremental = gcr_tables()
     monkeypatch.undo()
 
@@ -346,10 +340,7 @@ def test_a_renamed_player_is_the_same_in_the_kept_table(six_months):
     vera, (ann, ben, *_rest) = six_months
     Player.objects.filter(pk=ann.pk).update(username="anna")
     ann.refresh_from_db()
-    record_sheet_submit(
-        user=vera, games=[factories.game(ann, ben, "W", date(2024, 6, 30))], allow_duplicates=True
-    )
-    recompute_pending(["gcr"])
+    enter(vera, factories.game(ann, ben, "W", date(2024, 6, 30)))
     incremental = gcr_tables()
 
     assert incremental == after_a_full_recompute()
@@ -359,9 +350,6 @@ def test_a_renamed_player_is_the_same_in_the_kept_table(six_months):
 def test_a_kept_table_the_algorithm_cannot_read_is_counted_again(six_months):
     vera, (ann, ben, *_rest) = six_months
     HolisticTable.objects.filter(algorithm="gcr").update(table={"format": 0})
-    record_sheet_submit(
-        user=vera, games=[factories.game(ann, ben, "W", date(2024, 6, 30))], allow_duplicates=True
-    )
-    recompute_pending(["gcr"])
+    enter(vera, factories.game(ann, ben, "W", date(2024, 6, 30)))
 
     assert gcr_tables() == after_a_full_recompute()
