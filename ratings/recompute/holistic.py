@@ -53,7 +53,7 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
     entries = player_entries()
     ids = player_ids()
     state = algorithm.new_state(entries)  # no records: nobody is rated
-    rate_from, first_unread = _resume(algorithm, start, state, ids)
+    rate_from, first_unread, table_read = _resume(algorithm, start, state, ids)
     key = None if first_unread is None else ReplayKey(first_unread, 0, 0)
     records = list(replay_records(name, key)[0])
     if rate_from is not None and records:
@@ -71,6 +71,14 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
     if last_kept is None and first_unread is not None:
         last_kept = first_unread - _DAY  # the month end the pass resumed from
     dropped = _tables_to_drop(name, rate_from, last_kept)
+    counted = None
+    if first_unread is not None and not table_read and _kept(first_unread - _DAY, last_kept):
+        # The database counted the table the pass resumed from (none was kept there: a
+        # site from before the tables, or one the algorithm could not read): kept, the
+        # next entries read it rather than counting it again.
+        counted = _table_row(algorithm, state, first_unread - _DAY, ids)
+        if counted is not None:
+            dropped.append(counted.date)
     writes.later(lambda: HolisticTable.objects.filter(algorithm=name, date__in=dropped).delete())
     rated = rated_month_ends(algorithm, records, entries, rate_from=rate_from, state=state)
     # ``state`` is the table rated_month_ends fills and rates.
@@ -80,6 +88,7 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
         set(snapshot_days),
         ids,
         lambda day: _written(day, last_kept, every=first_unread is None),
+        [] if counted is None else [counted],
     )
     writes.later(lambda: replace_current(name, state, ids))
     # The lab's own figures of the table just rated (the lab runs after this commits).
@@ -118,10 +127,11 @@ def _tables_to_drop(name: str, rate_from: date | None, last_kept: date | None) -
 
 def _resume(
     algorithm: Holistic, start: date | None, state: RatingState, ids: dict[str, int]
-) -> tuple[date | None, date | None]:
+) -> tuple[date | None, date | None, bool]:
     """Where the pass of ``algorithm`` from the dirty date ``start`` rates from (the
     first day of a month; None: every month) and reads from (None: every game), the
-    table of the games before the latter filled into ``state`` (:func:`_fill_table`).
+    table of the games before the latter filled into ``state`` (:func:`_fill_table`),
+    and whether a table kept at the day before the latter was read.
 
     The month that is now the last one gets no snapshot (its standings are the current
     ones), so the rating starts at the last month when the history now ends before the
@@ -131,22 +141,23 @@ def _resume(
     name = algorithm.name
     last = last_replay_date(name) if start is not None else None
     if start is None or last is None:
-        return None, None
+        return None, None, False
     rate_from = min(start, last).replace(day=1)
     kept_until = RatingSnapshot.objects.filter(algorithm=name, date__lt=rate_from).aggregate(
         last=Max("date")
     )["last"]
     if kept_until is None:
-        return rate_from, None
-    _fill_table(algorithm, state, kept_until, ids)
-    return rate_from, kept_until + _DAY
+        return rate_from, None, False
+    table_read = _fill_table(algorithm, state, kept_until, ids)
+    return rate_from, kept_until + _DAY, table_read
 
 
-def _fill_table(algorithm: Holistic, state: RatingState, until: date, ids: dict[str, int]) -> None:
+def _fill_table(algorithm: Holistic, state: RatingState, until: date, ids: dict[str, int]) -> bool:
     """Fill the new ``state`` with the table of the valid games up to ``until``: the
     latest table kept on or before that day (every game up to it is as it was then: the
     tables from a dirty date on go with the recompute from it), and the games after it
-    counted by the database; all of them counted when no kept table serves."""
+    counted by the database; all of them counted when no kept table serves. Whether the
+    table of ``until`` itself was read (the database counted nothing)."""
     usernames = {player_id: username for username, player_id in ids.items()}
     kept = (
         HolisticTable.objects.filter(algorithm=algorithm.name, date__lte=until)
@@ -157,8 +168,19 @@ def _fill_table(algorithm: Holistic, state: RatingState, until: date, ids: dict[
     counted_to = None
     if kept is not None and algorithm.load_table(state, kept[1], usernames):
         counted_to = kept[0]
-    if counted_to != until:
-        count_holistic_table(state, before=until + _DAY, after=counted_to, usernames=usernames)
+    if counted_to == until:
+        return True
+    count_holistic_table(state, before=until + _DAY, after=counted_to, usernames=usernames)
+    return False
+
+
+def _table_row(
+    algorithm: Holistic, state: RatingState, day: date, ids: dict[str, int]
+) -> HolisticTable | None:
+    """The row keeping the table of ``state`` as the table of the month end ``day``
+    (None: the algorithm keeps none)."""
+    table = algorithm.table_data(state, ids)
+    return None if table is None else HolisticTable(algorithm=algorithm.name, date=day, table=table)
 
 
 def _write_snapshots(
@@ -167,12 +189,12 @@ def _write_snapshots(
     wanted: set[date],
     ids: dict[str, int],
     keep_table: Callable[[date], bool],
+    tables: list[HolisticTable],
 ) -> int:
     """Write the snapshot of every month end of ``rated`` that is ``wanted``, and the
-    table of those that ``keep_table`` says; the snapshot rows written."""
+    table of those that ``keep_table`` says with ``tables``; the snapshot rows written."""
     name = algorithm.name
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
-    tables: list[HolisticTable] = []
     # A month's rating may make a tuple per pair (GCR); with the cycle collector off,
     # the records and the table are not walked again at every month end.
     with staging.current().rows(RatingSnapshot, columns) as snapshots, no_cycle_collection():
@@ -180,9 +202,9 @@ def _write_snapshots(
             if month_end not in wanted:
                 continue
             if keep_table(month_end):
-                table = algorithm.table_data(state, ids)
-                if table is not None:
-                    tables.append(HolisticTable(algorithm=name, date=month_end, table=table))
+                row = _table_row(algorithm, state, month_end, ids)
+                if row is not None:
+                    tables.append(row)
             for standing in algorithm.standings(state):
                 if standing.games:
                     snapshots.add(

@@ -353,3 +353,18 @@ def test_a_kept_table_the_algorithm_cannot_read_is_counted_again(six_months):
     enter(vera, factories.game(ann, ben, "W", date(2024, 6, 30)))
 
     assert gcr_tables() == after_a_full_recompute()
+
+
+def test_a_table_counted_for_want_of_a_kept_one_is_kept_for_the_next_entry(six_months, monkeypatch):
+    """A site whose tables are gone (or from before them): the first entry counts the
+    table of May's end and keeps it; the next one counts nothing."""
+    vera, (ann, ben, cat, dan) = six_months
+    HolisticTable.objects.all().delete()
+    enter(vera, factories.game(ann, ben, "W", date(2024, 6, 29)))
+    assert kept_table_days() == [date(2024, 5, 31)]
+    monkeypatch.setattr(holistic_pass, "count_holistic_table", no_count)
+    enter(vera, factories.game(cat, dan, "B", date(2024, 6, 30)))
+    incremental = gcr_tables()
+    monkeypatch.undo()
+
+    assert incremental == after_a_full_recompute()
