@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
-from collections.abc import Callable, Collection, Iterable, Iterator
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from dataclasses import dataclass
 from datetime import date
 from decimal import Decimal
@@ -242,21 +242,32 @@ def last_replay_date(algorithm: str) -> date | None:
     return max((day for day in (game, adjustment) if day is not None), default=None)
 
 
-def count_holistic_table(state: RatingState, before: date | None = None) -> None:
-    """Fill the table of a holistic algorithm in ``state`` (new, empty; its algorithm a
-    ``holistic.Holistic``) with the valid games before ``before`` (every one when None),
-    counted by the database: one row per group of like games (the same players in the
-    same colours, result, status, board size and handicap) with how many there are, in
-    one GROUP BY, each passed to ``Holistic.count`` with that number. The table a replay
-    of those games leaves, since a holistic table does not depend on the order of its
-    games. Not rated: ``Holistic.finish`` does that."""
+def count_holistic_table(
+    state: RatingState,
+    before: date | None = None,
+    *,
+    after: date | None = None,
+    usernames: Mapping[int, str] | None = None,
+) -> None:
+    """Fill the table of a holistic algorithm in ``state`` (its algorithm a
+    ``holistic.Holistic``; new and empty, or holding a table of the games up to
+    ``after``) with the valid games before ``before`` (every one when None) and after
+    ``after`` (when given), counted by the database: one row per group of like games
+    (the same players in the same colours, result, status, board size and handicap) with
+    how many there are, in one GROUP BY, each passed to ``Holistic.count`` with that
+    number. The table a replay of those games leaves, since a holistic table does not
+    depend on the order of its games. Not rated: ``Holistic.finish`` does that.
+    ``usernames``: every player's username by id, when the caller has read them."""
     algorithm = state.algorithm
     if not isinstance(algorithm, Holistic):
         raise TypeError(f"{algorithm.name} is not rated as a whole")
     games = Game.objects.valid()
     if before is not None:
         games = games.filter(date__lt=before)
-    usernames = {player_id: username for username, player_id in player_ids().items()}
+    if after is not None:
+        games = games.filter(date__gt=after)
+    if usernames is None:
+        usernames = {player_id: username for username, player_id in player_ids().items()}
     counted = (
         games.values_list("white_id", "black_id", "winner", "status", "board_size", "handicap")
         .annotate(games=Count("id"))

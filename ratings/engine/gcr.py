@@ -128,6 +128,11 @@ class Pair(NamedTuple):
     first_score: float
 
 
+# A pair as a pass reads it: first, second, games, first's score, first's share of the
+# games (score/games) and the weight of their comparison, games/(games + pair_games_offset).
+_PreparedPair = tuple[str, str, int, float, float, float]
+
+
 @dataclass(frozen=True, slots=True)
 class GcrAccuracy:
     """Percentages of pairs that the ratings order as their results do: with the mean
@@ -181,13 +186,17 @@ class Gcr(Holistic[GcrPlayer]):
         black.record(record.white, black_score * times, times)
 
     def finish(self, state: GcrState) -> None:
-        """Rate the whole table: both passes from scratch, every time it is called."""
+        """Rate the whole table: both passes from scratch, every time it is called. What
+        both passes compute alike of a pair (its actual share and its weight) and of a
+        number of past games (the stability factor) is computed once (:meth:`_prepared`)."""
         players = state.players
         start = float(self.params.initial_rating)
         with no_cycle_collection():  # a pair a tuple: allocations by the hundred thousand
-            pairs = pass_order(players)
-            first = self.run_pass(pairs)
-            reverse = self.run_pass(reversed(pairs))
+            prepared = prepared_pass_order(players, self.params.pair_games_offset)
+            most_games = max((player.games for player in players.values()), default=0)
+            stability = self._stability_factors(most_games)
+            first = self._rate_pass(prepared, stability)
+            reverse = self._rate_pass(reversed(prepared), stability)
         for name, player in players.items():
             player.first_pass = first.get(name, start)
             player.reverse_pass = reverse.get(name, start)
@@ -195,22 +204,47 @@ class Gcr(Holistic[GcrPlayer]):
 
     def run_pass(self, pairs: Iterable[Pair]) -> dict[str, float]:
         """One pass over ``pairs`` in the given order, from the initial rating and no
-        past games: each player's rating after it.
+        past games: each player's rating after it."""
+        pairs = list(pairs)
+        games: dict[str, int] = {}
+        for first, second, together, _score in pairs:
+            games[first] = games.get(first, 0) + together
+            games[second] = games.get(second, 0) + together
+        stability = self._stability_factors(max(games.values(), default=0))
+        return self._rate_pass(self._prepared(pairs), stability)
+
+    def _prepared(self, pairs: Iterable[Pair]) -> list[_PreparedPair]:
+        """Each pair with its actual share ``score/n`` and its weight ``n/(n + 10)``, as
+        :meth:`comparison` computes them."""
+        offset = self.params.pair_games_offset
+        return [
+            (first, second, games, first_score, first_score / games, games / (games + offset))
+            for first, second, games, first_score in pairs
+        ]
+
+    def _stability_factors(self, most_games: int) -> list[float]:
+        """:meth:`stability` of 0 to ``most_games`` past games (no player has more past
+        games in a pass than rated games)."""
+        offset = self.params.past_games_offset
+        return [1 - (past / (past + offset)) for past in range(most_games + 1)]
+
+    def _rate_pass(
+        self, pairs: Iterable[_PreparedPair], stability: list[float]
+    ) -> dict[str, float]:
+        """A pass over prepared pairs (:meth:`run_pass`).
 
         The loop is :meth:`comparison` and :meth:`stability` written out, each float
-        operation in the same order (the same results to the last bit): a pass visits
-        every pair that played, and at every month end of a long history that is most
-        of GCR's time, so it saves the method calls."""
+        operation in the same order and on the same values (the same results to the
+        last bit): a pass visits every pair that played, and at every month end of a
+        long history that is most of GCR's time, so it saves the method calls."""
         params = self.params
         start = float(params.initial_rating)
         points_per_percent = params.points_per_percent
         max_change = params.max_change
-        pair_games_offset = params.pair_games_offset
-        past_games_offset = params.past_games_offset
         ratings: dict[str, float] = {}
         past: dict[str, int] = {}
         rating_of, past_of = ratings.get, past.get
-        for first, second, games, first_score in pairs:
+        for first, second, games, _first_score, actual, weight in pairs:
             first_rating = rating_of(first, start)
             second_rating = rating_of(second, start)
             first_past, second_past = past_of(first, 0), past_of(second, 0)
@@ -221,17 +255,9 @@ class Gcr(Holistic[GcrPlayer]):
             elif percent > 100.0:
                 percent = 100.0
             # comparison(), then each player's stability()
-            change = (
-                (first_score / games - percent / 100)
-                * max_change
-                * (games / (games + pair_games_offset))
-            )
-            ratings[first] = first_rating + change * (
-                1 - (first_past / (first_past + past_games_offset))
-            )
-            ratings[second] = second_rating - change * (
-                1 - (second_past / (second_past + past_games_offset))
-            )
+            change = (actual - percent / 100) * max_change * weight
+            ratings[first] = first_rating + change * stability[first_past]
+            ratings[second] = second_rating - change * stability[second_past]
             past[first] = first_past + games
             past[second] = second_past + games
         return ratings
@@ -249,6 +275,23 @@ class Gcr(Holistic[GcrPlayer]):
                 "pairs": figures.pairs,
             }
         }
+
+    def table_data(self, state: GcrState, numbers: Mapping[str, int]) -> Any:
+        """The pairwise table as ``{"format": 1, "players": [number, ...], "pairs": [i, j,
+        games, twice i's score, ...]}``: every player of the table (those of unrated games
+        too), then each pair that played once, ``i < j`` their places in that list. A
+        player's games and score are the sums of their pairs', and every score is a
+        multiple of 1/2, so twice it is an integer and the table read back is the same to
+        the last bit (:meth:`load_table`). None when a score is not a multiple of 1/2 or a
+        player met themselves (no such table comes from games)."""
+        return table_data(state.players, numbers)
+
+    def load_table(self, state: GcrState, data: Any, names: Mapping[int, str]) -> bool:
+        players = load_table_players(state, data, names)
+        if players is None:
+            return False
+        state.players = players
+        return True
 
     def predict_white(self, matchup: Matchup) -> float:
         """GCR's expected share ``clamp(50 + (Rw - Rb)/8, 0, 100) / 100``."""
@@ -286,7 +329,15 @@ def player_order(players: Mapping[str, GcrPlayer]) -> list[str]:
 
 
 def pass_order(players: Mapping[str, GcrPlayer]) -> list[Pair]:
-    """The pairs that played, in the order of the first pass.
+    """The pairs that played, in the order of the first pass."""
+    make = tuple.__new__  # a Pair without the Python-level __new__ of a NamedTuple
+    return [make(Pair, item[:4]) for item in prepared_pass_order(players, 0)]
+
+
+def prepared_pass_order(players: Mapping[str, GcrPlayer], offset: int) -> list[_PreparedPair]:
+    """The pairs that played, in the order of the first pass, each with what both passes
+    compute alike of it (``Gcr._prepared``, the same floats; ``offset`` is
+    ``pair_games_offset``).
 
     The seed's loop visits every ``(p[i], p[i+d])``: by distance ``d``, and within a
     distance by ``i``, ascending when ``d`` is odd and descending when it is even.
@@ -296,29 +347,80 @@ def pass_order(players: Mapping[str, GcrPlayer]) -> list[Pair]:
     """
     order = player_order(players)
     position = {name: index for index, name in enumerate(order)}
-    buckets: list[list[Pair]] = [[] for _ in range(len(order))]
-    make = tuple.__new__  # a Pair without the Python-level __new__ of a NamedTuple
+    buckets: list[list[_PreparedPair]] = [[] for _ in range(len(order))]
     for index, name in enumerate(order):
         player = players[name]
         for opponent, games, score in zip(
             player.opponents, player.pair_games, player.pair_scores, strict=True
         ):
-            other = position[opponent]
-            if other > index:
-                buckets[other - index].append(make(Pair, (name, opponent, games, score)))
-    pairs: list[Pair] = []
+            distance = position[opponent] - index
+            if distance > 0:
+                buckets[distance].append(
+                    (name, opponent, games, score, score / games, games / (games + offset))
+                )
+    pairs: list[_PreparedPair] = []
     for distance, bucket in enumerate(buckets):
         if bucket:
             pairs += bucket if distance % 2 else reversed(bucket)
     return pairs
 
 
-def _ordered_correctly(first_rating: float, second_rating: float, pair: Pair) -> bool:
-    """The better-rated player did better, or equal ratings met equal scores."""
-    rating_sign = (first_rating > second_rating) - (first_rating < second_rating)
-    second_score = pair.games - pair.first_score
-    score_sign = (pair.first_score > second_score) - (pair.first_score < second_score)
-    return rating_sign == score_sign
+TABLE_FORMAT = 1
+
+
+def table_data(players: Mapping[str, GcrPlayer], numbers: Mapping[str, int]) -> Any:
+    """:meth:`Gcr.table_data` of ``players``."""
+    listed = list(players)
+    place = {name: index for index, name in enumerate(listed)}
+    pairs: list[int] = []
+    for index, name in enumerate(listed):
+        player = players[name]
+        if name in player._slot:
+            return None
+        for opponent, games, score in zip(
+            player.opponents, player.pair_games, player.pair_scores, strict=True
+        ):
+            other = place[opponent]
+            if other > index:
+                twice = int(score * 2)
+                if twice != score * 2:
+                    return None
+                pairs += (index, other, games, twice)
+    return {"format": TABLE_FORMAT, "players": [numbers[name] for name in listed], "pairs": pairs}
+
+
+def load_table_players(
+    state: GcrState, data: Any, names: Mapping[int, str]
+) -> dict[str, GcrPlayer] | None:
+    """The players of the table ``data`` (:func:`table_data`), new ones of ``state``'s
+    algorithm with the entry ranks of ``state``; None when it cannot be read."""
+    if not isinstance(data, dict) or data.get("format") != TABLE_FORMAT:
+        return None
+    try:
+        listed = [names[number] for number in data["players"]]
+        new_player, entries = state.algorithm.new_player, state.entries
+        players = {name: new_player(entries[name]) for name in listed}
+    except KeyError:
+        return None
+    rows = [players[name] for name in listed]
+    pairs = data["pairs"]
+    for at in range(0, len(pairs), 4):
+        index, other, games, twice = pairs[at : at + 4]
+        first, second = rows[index], rows[other]
+        first_score, second_score = twice / 2, (2 * games - twice) / 2
+        first.opponents.append(listed[other])
+        first.pair_games.append(games)
+        first.pair_scores.append(first_score)
+        first.games += games
+        first.score += first_score
+        second.opponents.append(listed[index])
+        second.pair_games.append(games)
+        second.pair_scores.append(second_score)
+        second.games += games
+        second.score += second_score
+    for player in rows:
+        player._slot = {name: slot for slot, name in enumerate(player.opponents)}
+    return players
 
 
 def accuracy(state: GcrState) -> GcrAccuracy | None:
@@ -328,22 +430,29 @@ def accuracy(state: GcrState) -> GcrAccuracy | None:
     the replay (which rates the table).
 
     Whether a pair is ordered correctly does not depend on which of the two comes
-    first, so the pairs are taken as the table holds them, not in the pass order."""
+    first, so the pairs are taken as the table holds them, not in the pass order. The
+    comparisons are written out (no call per pair): the lab's figures are computed
+    after every recompute, and a call per pair and rating was most of their time."""
     players = state.players
-    pairs = 0
-    mean = first_pass = reverse_pass = 0
+    pairs = mean = first_pass = reverse_pass = 0
     for name, player in players.items():
+        value, first, reverse = player.value, player.first_pass, player.reverse_pass
         for opponent, games, score in zip(
             player.opponents, player.pair_games, player.pair_scores, strict=True
         ):
             if opponent <= name:  # each pair once
                 continue
             other = players[opponent]
-            pair = Pair(name, opponent, games, score)
+            other_score = games - score
+            # the sign of score - other_score, compared with that of each rating difference
+            won = (score > other_score) - (score < other_score)
             pairs += 1
-            mean += _ordered_correctly(player.value, other.value, pair)
-            first_pass += _ordered_correctly(player.first_pass, other.first_pass, pair)
-            reverse_pass += _ordered_correctly(player.reverse_pass, other.reverse_pass, pair)
+            other_value = other.value
+            mean += ((value > other_value) - (value < other_value)) == won
+            other_value = other.first_pass
+            first_pass += ((first > other_value) - (first < other_value)) == won
+            other_value = other.reverse_pass
+            reverse_pass += ((reverse > other_value) - (reverse < other_value)) == won
     if not pairs:
         return None
     return GcrAccuracy(

@@ -71,6 +71,19 @@ class Holistic(Algorithm[P]):
         """Figures the lab shows beside its own, for the rated table (JSON-able)."""
         return {}
 
+    def table_data(self, state: RatingState[P], numbers: Mapping[str, int]) -> Any:
+        """The table of ``state`` (counted; its rating is not kept) as JSON-able data
+        that :meth:`load_table` reads back into the same table, each player named by
+        ``numbers`` (the site's player ids: a renamed player stays the same). None: the
+        algorithm cannot (the site then counts the games again)."""
+        return None
+
+    def load_table(self, state: RatingState[P], data: Any, names: Mapping[int, str]) -> bool:
+        """Fill the new, empty ``state`` with the table of :meth:`table_data`, each
+        number named by ``names``; False (``state`` left empty): data it cannot read,
+        or a number ``names`` lacks."""
+        return False
+
 
 def is_holistic(algorithm: Algorithm) -> bool:
     return isinstance(algorithm, Holistic)

@@ -8,7 +8,7 @@ knows which holistic algorithm it rates.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date, timedelta
 
 from django.db.models import Max
@@ -17,7 +17,7 @@ from players.fields import rank_to_code
 from ratings.engine.base import RatingState, no_cycle_collection
 from ratings.engine.holistic import Holistic, rated_month_ends
 from ratings.engine.records import GameRecord
-from ratings.models import RatingSnapshot, RecomputeState
+from ratings.models import HolisticTable, RatingSnapshot, RecomputeState
 from ratings.recompute import staging
 from ratings.recompute.current import replace_current
 from ratings.selectors import (
@@ -29,6 +29,15 @@ from ratings.selectors import (
     replay_records,
 )
 
+# The tables kept (``HolisticTable``): those of the month ends of the four months before
+# the last month that have games. An entry in the last month resumes from the latest; a
+# game back-dated into one of the months before it, from the latest before that month
+# (a club with games every month keeps four tables, however long its history). A full
+# recompute writes them all; another pass only the latest (:func:`_written`), and the
+# others as each month end becomes the latest.
+_TABLES_KEPT = 4
+_DAY = timedelta(days=1)
+
 
 def rewrite(algorithm: Holistic, start: date | None) -> int:
     """The standings from all games, and month-end snapshots for the chart, from one
@@ -36,14 +45,15 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
 
     From a dirty date (``start``), the snapshots of the months before its month stay
     (the games up to their month ends did not change), and so does the table up to the
-    last of them: the database counts it (``count_holistic_table``), and only the games
-    after it are read and only the months from the dirty one on are rated
-    (:func:`_resume`)."""
+    last of them: it is read from the latest table kept on or before that month end
+    (``HolisticTable``), the database counting the games after it
+    (``count_holistic_table``), and only the games after that month end are read and
+    only the months from the dirty one on are rated (:func:`_resume`)."""
     name = algorithm.name
     entries = player_entries()
     ids = player_ids()
     state = algorithm.new_state(entries)  # no records: nobody is rated
-    rate_from, first_unread = _resume(name, start, state)
+    rate_from, first_unread, table_read = _resume(algorithm, start, state, ids)
     key = None if first_unread is None else ReplayKey(first_unread, 0, 0)
     records = list(replay_records(name, key)[0])
     if rate_from is not None and records:
@@ -55,9 +65,31 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
         stale = stale.filter(date__gte=rate_from)
     writes = staging.current()
     writes.later(stale.delete)
+    snapshot_days = _month_ends(records)
+    # The last month end before the last month: the table an entry there resumes from.
+    last_kept = snapshot_days[-1] if snapshot_days else None
+    if last_kept is None and first_unread is not None:
+        last_kept = first_unread - _DAY  # the month end the pass resumed from
+    dropped = _tables_to_drop(name, rate_from, last_kept)
+    counted = None
+    if first_unread is not None and not table_read and _kept(first_unread - _DAY, last_kept):
+        # The database counted the table the pass resumed from (none was kept there: a
+        # site from before the tables, or one the algorithm could not read): kept, the
+        # next entries read it rather than counting it again.
+        counted = _table_row(algorithm, state, first_unread - _DAY, ids)
+        if counted is not None:
+            dropped.append(counted.date)
+    writes.later(lambda: HolisticTable.objects.filter(algorithm=name, date__in=dropped).delete())
     rated = rated_month_ends(algorithm, records, entries, rate_from=rate_from, state=state)
     # ``state`` is the table rated_month_ends fills and rates.
-    written = _write_snapshots(algorithm, rated, set(_month_ends(records)), ids)
+    written = _write_snapshots(
+        algorithm,
+        rated,
+        set(snapshot_days),
+        ids,
+        lambda day: _written(day, last_kept, every=first_unread is None),
+        [] if counted is None else [counted],
+    )
     writes.later(lambda: replace_current(name, state, ids))
     # The lab's own figures of the table just rated (the lab runs after this commits).
     figures = algorithm.lab_figures(state) if records or first_unread is not None else None
@@ -66,28 +98,89 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
     return written
 
 
-def _resume(name: str, start: date | None, state: RatingState) -> tuple[date | None, date | None]:
-    """Where the pass of ``name`` from the dirty date ``start`` rates from (the first day
-    of a month; None: every month) and reads from (None: every game), the table of the
-    games before the latter counted into ``state``.
+def _kept(day: date, last_kept: date | None) -> bool:
+    """Whether the table of the month end ``day`` is kept, ``last_kept`` being the last
+    month end before the last month (None: no table is kept)."""
+    if last_kept is None or day > last_kept:
+        return False
+    months_before = (last_kept.year - day.year) * 12 + last_kept.month - day.month
+    return months_before < _TABLES_KEPT
+
+
+def _written(day: date, last_kept: date | None, *, every: bool) -> bool:
+    """Whether the pass writes the table of the month end ``day``: one that reads every
+    game (``every``) writes every table :func:`_kept`, another only that of
+    ``last_kept``, which the next entry in the last month reads (encoding a table costs
+    a third of rating it; a game back-dated further counts a few more months)."""
+    return _kept(day, last_kept) if every else day == last_kept
+
+
+def _tables_to_drop(name: str, rate_from: date | None, last_kept: date | None) -> list[date]:
+    """The days of the kept tables of ``name`` that go: those from ``rate_from`` on (the
+    pass writes them again; every game after the dirty date may have changed: all of
+    them when None), and those no longer :func:`_kept`."""
+    days = HolisticTable.objects.filter(algorithm=name).values_list("date", flat=True)
+    return [
+        day for day in days if (rate_from is None or day >= rate_from) or not _kept(day, last_kept)
+    ]
+
+
+def _resume(
+    algorithm: Holistic, start: date | None, state: RatingState, ids: dict[str, int]
+) -> tuple[date | None, date | None, bool]:
+    """Where the pass of ``algorithm`` from the dirty date ``start`` rates from (the
+    first day of a month; None: every month) and reads from (None: every game), the
+    table of the games before the latter filled into ``state`` (:func:`_fill_table`),
+    and whether a table kept at the day before the latter was read.
 
     The month that is now the last one gets no snapshot (its standings are the current
     ones), so the rating starts at the last month when the history now ends before the
     dirty month, and at the month that was the last when the history now goes on past
     it (the first month read: :func:`rewrite`). An entry in the last month rates that
     month; the first entry of a new month, two months."""
+    name = algorithm.name
     last = last_replay_date(name) if start is not None else None
     if start is None or last is None:
-        return None, None
+        return None, None, False
     rate_from = min(start, last).replace(day=1)
     kept_until = RatingSnapshot.objects.filter(algorithm=name, date__lt=rate_from).aggregate(
         last=Max("date")
     )["last"]
     if kept_until is None:
-        return rate_from, None
-    first_unread = kept_until + timedelta(days=1)
-    count_holistic_table(state, before=first_unread)
-    return rate_from, first_unread
+        return rate_from, None, False
+    table_read = _fill_table(algorithm, state, kept_until, ids)
+    return rate_from, kept_until + _DAY, table_read
+
+
+def _fill_table(algorithm: Holistic, state: RatingState, until: date, ids: dict[str, int]) -> bool:
+    """Fill the new ``state`` with the table of the valid games up to ``until``: the
+    latest table kept on or before that day (every game up to it is as it was then: the
+    tables from a dirty date on go with the recompute from it), and the games after it
+    counted by the database; all of them counted when no kept table serves. Whether the
+    table of ``until`` itself was read (the database counted nothing)."""
+    usernames = {player_id: username for username, player_id in ids.items()}
+    kept = (
+        HolisticTable.objects.filter(algorithm=algorithm.name, date__lte=until)
+        .order_by("-date")
+        .values_list("date", "table")
+        .first()
+    )
+    counted_to = None
+    if kept is not None and algorithm.load_table(state, kept[1], usernames):
+        counted_to = kept[0]
+    if counted_to == until:
+        return True
+    count_holistic_table(state, before=until + _DAY, after=counted_to, usernames=usernames)
+    return False
+
+
+def _table_row(
+    algorithm: Holistic, state: RatingState, day: date, ids: dict[str, int]
+) -> HolisticTable | None:
+    """The row keeping the table of ``state`` as the table of the month end ``day``
+    (None: the algorithm keeps none)."""
+    table = algorithm.table_data(state, ids)
+    return None if table is None else HolisticTable(algorithm=algorithm.name, date=day, table=table)
 
 
 def _write_snapshots(
@@ -95,9 +188,11 @@ def _write_snapshots(
     rated: Iterable[tuple[date, RatingState]],
     wanted: set[date],
     ids: dict[str, int],
+    keep_table: Callable[[date], bool],
+    tables: list[HolisticTable],
 ) -> int:
-    """Write the snapshot of every month end of ``rated`` that is ``wanted``; the rows
-    written."""
+    """Write the snapshot of every month end of ``rated`` that is ``wanted``, and the
+    table of those that ``keep_table`` says with ``tables``; the snapshot rows written."""
     name = algorithm.name
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
     # A month's rating may make a tuple per pair (GCR); with the cycle collector off,
@@ -106,6 +201,10 @@ def _write_snapshots(
         for month_end, state in rated:
             if month_end not in wanted:
                 continue
+            if keep_table(month_end):
+                row = _table_row(algorithm, state, month_end, ids)
+                if row is not None:
+                    tables.append(row)
             for standing in algorithm.standings(state):
                 if standing.games:
                     snapshots.add(
@@ -118,6 +217,8 @@ def _write_snapshots(
                             standing.games,
                         )
                     )
+    if tables:
+        staging.current().later(lambda: HolisticTable.objects.bulk_create(tables))
     return snapshots.written
 
 

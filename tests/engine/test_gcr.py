@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import date
 
@@ -85,10 +86,10 @@ class RecordingGcr(Gcr):
         super().__init__(params)
         self.passes: list[list[tuple[str, str]]] = []
 
-    def run_pass(self, pairs):
+    def _rate_pass(self, pairs, stability):
         pairs = list(pairs)
-        self.passes.append([(pair.first, pair.second) for pair in pairs])
-        return super().run_pass(pairs)
+        self.passes.append([(first, second) for first, second, *_rest in pairs])
+        return super()._rate_pass(pairs, stability)
 
 
 names = st.sampled_from(["ann", "bob", "cy", "dee", "eve", "fay", "gus"])
@@ -494,3 +495,110 @@ def test_a_pass_gives_what_the_seeds_steps_give_to_the_last_bit(items, params):
     algorithm = Gcr(params)
     for visited in (pairs, pairs[::-1]):
         assert algorithm.run_pass(visited) == pass_by_the_methods(algorithm, visited)
+
+
+# --- the table kept between recomputes (Gcr.table_data / load_table) -------------
+
+
+def numbered(state) -> tuple[dict[str, int], dict[int, str]]:
+    numbers = {name: 100 + index for index, name in enumerate(sorted(state.players))}
+    return numbers, {number: name for name, number in numbers.items()}
+
+
+def table_of(state) -> dict[str, tuple]:
+    return {
+        name: (
+            player.games,
+            player.score,
+            sorted(zip(player.opponents, player.pair_games, player.pair_scores, strict=True)),
+        )
+        for name, player in state.players.items()
+    }
+
+
+@settings(max_examples=150, deadline=None)
+@given(games_strategy)
+def test_a_table_read_back_is_the_same_table_and_rates_the_same_to_the_last_bit(items):
+    records = [*games_from(items), game("hal", "ivy", "W", status=Status.FREE, month=12)]
+    entries = entries_for(records)
+    algorithm = Gcr()
+    state = rate_table(records, entries)
+    numbers, names = numbered(state)
+    data = json.loads(json.dumps(algorithm.table_data(state, numbers)))
+    read = algorithm.new_state(entries)
+
+    assert algorithm.load_table(read, data, names)
+    assert table_of(read) == table_of(state)
+    assert table_of(read)["hal"] == (0, 0.0, [])  # a free game's players: listed, unrated
+    algorithm.finish(read)
+    assert {name: (p.value, p.first_pass, p.reverse_pass) for name, p in read.players.items()} == {
+        name: (p.value, p.first_pass, p.reverse_pass) for name, p in state.players.items()
+    }
+    assert accuracy(read) == accuracy(state)
+
+
+def test_a_table_counted_after_being_read_back_is_the_table_of_all_its_games():
+    first = [game("ann", "bob", "W"), game("bob", "cy", "D")]
+    later = [game("cy", "ann", "B", month=2), game("bob", "ann", "D", month=2)]
+    entries = entries_for(first + later)
+    algorithm = Gcr()
+    numbers, names = numbered(rate_table(first + later, entries))
+    read = algorithm.new_state(entries)
+    assert algorithm.load_table(
+        read, algorithm.table_data(rate_table(first, entries), numbers), names
+    )
+    for record in later:
+        algorithm.count(read, record)
+
+    assert table_of(read) == table_of(rate_table(first + later, entries))
+
+
+@pytest.mark.parametrize(
+    "data",
+    [None, {"format": 0, "players": [], "pairs": []}, {"format": 1, "players": [999], "pairs": []}],
+    ids=["no table", "another format", "a player no longer there"],
+)
+def test_a_table_that_cannot_be_read_leaves_the_state_empty(data):
+    state = rated([game("ann", "bob", "W")])
+    algorithm = Gcr()
+    _numbers, names = numbered(state)
+    read = algorithm.new_state(state.entries)
+
+    assert not algorithm.load_table(read, data, names)
+    assert read.players == {}
+
+
+def accuracy_pair_by_pair(state):
+    """The seed's accuracy as it reads: each pair once, one comparison per rating."""
+
+    def ordered(first: float, second: float, first_score: float, games: int) -> bool:
+        return math.copysign(1, first - second) * (first != second) == math.copysign(
+            1, 2 * first_score - games
+        ) * (2 * first_score != games)
+
+    players = state.players
+    counts = [0, 0, 0]
+    pairs = 0
+    for name, player in players.items():
+        for opponent, games, score in zip(
+            player.opponents, player.pair_games, player.pair_scores, strict=True
+        ):
+            if opponent > name:
+                other = players[opponent]
+                pairs += 1
+                for slot, field in enumerate(("value", "first_pass", "reverse_pass")):
+                    counts[slot] += ordered(
+                        getattr(player, field), getattr(other, field), score, games
+                    )
+    return [100 * count / pairs for count in counts], pairs
+
+
+@settings(max_examples=100, deadline=None)
+@given(games_strategy)
+def test_the_accuracy_counts_each_pair_the_ratings_order_as_its_results(items):
+    state = rated(games_from(items))
+    result = accuracy(state)
+    assert result is not None
+    assert ([result.mean, result.first_pass, result.reverse_pass], result.pairs) == (
+        accuracy_pair_by_pair(state)
+    )

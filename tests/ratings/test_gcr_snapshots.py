@@ -5,10 +5,10 @@ from datetime import date
 
 import pytest
 
-from players.models import Game
+from players.models import Game, Player
 from players.services.games import game_void, record_sheet_submit
 from ratings.engine import gcr
-from ratings.models import CurrentRating, RatingSnapshot
+from ratings.models import CurrentRating, HolisticTable, RatingSnapshot, RecomputeState
 from ratings.recompute import holistic as holistic_pass
 from ratings.recompute.run import recompute, recompute_pending
 from ratings.selectors import count_holistic_table, player_entries, replay_records
@@ -61,8 +61,9 @@ def test_each_snapshot_is_a_full_gcr_of_the_games_up_to_its_month_end(settings):
         } == expected
 
 
-def gcr_tables() -> tuple[list, list]:
-    """The stored snapshots and current GCR ratings, in a comparable form."""
+def gcr_tables() -> tuple[list, list, object]:
+    """The stored snapshots, current GCR ratings and the lab's figures of the rated
+    table, in a comparable form."""
     snapshots = sorted(
         RatingSnapshot.objects.filter(algorithm="gcr").values_list(
             "player__username", "date", "rank", "value", "games"
@@ -73,10 +74,11 @@ def gcr_tables() -> tuple[list, list]:
             "player__username", "rank", "value", "games"
         )
     )
-    return snapshots, current
+    figures = RecomputeState.objects.get(algorithm="gcr").holistic_figures
+    return snapshots, current, figures
 
 
-def after_a_full_recompute() -> tuple[list, list]:
+def after_a_full_recompute() -> tuple[list, list, object]:
     recompute("gcr", full=True)
     return gcr_tables()
 
@@ -220,3 +222,149 @@ def test_a_back_dated_gcr_recompute_reads_only_the_games_after_the_snapshots_it_
     assert [key.date for key in read_from] == [date(2024, 4, 1)]  # March's snapshot kept
     assert incremental == after_a_full_recompute()
     assert ("eve", 0) in {(username, games) for username, _rank, _value, games in incremental[1]}
+
+
+def enter(volunteer, game) -> None:
+    """One game on a sheet of its own, and GCR's recompute of it."""
+    record_sheet_submit(user=volunteer, games=[game], allow_duplicates=True)
+    recompute_pending(["gcr"])
+
+
+def kept_table_days() -> list[date]:
+    return sorted(HolisticTable.objects.filter(algorithm="gcr").values_list("date", flat=True))
+
+
+def kept_tables() -> dict[date, tuple[set, dict]]:
+    """Each kept table's players and pairs (both by id), whatever their order."""
+    kept = {}
+    for day, table in HolisticTable.objects.values_list("date", "table"):
+        ids, flat = table["players"], table["pairs"]
+        pairs = {}
+        for at in range(0, len(flat), 4):
+            first, second, games, twice = flat[at : at + 4]
+            if ids[first] > ids[second]:
+                first, second, twice = second, first, 2 * games - twice
+            pairs[ids[first], ids[second]] = (games, twice)
+        kept[day] = (set(ids), pairs)
+    return kept
+
+
+def no_count(*args, **options):
+    raise AssertionError("the games counted again")
+
+
+def test_a_full_recompute_keeps_the_tables_of_the_month_ends_of_the_four_months_before_the_last(
+    six_months,
+):
+    # Games from January to June: the last month is June, the tables those of February
+    # to May (January is more than four months before May).
+    recompute("gcr", full=True)
+
+    assert kept_table_days() == [
+        date(2024, 2, 29),
+        date(2024, 3, 31),
+        date(2024, 4, 30),
+        date(2024, 5, 31),
+    ]
+
+
+def test_an_entry_in_the_last_month_counts_no_game_before_it_as_a_full_recompute_would(
+    six_months, monkeypatch
+):
+    """It resumes from the table kept at May's end: the database counts nothing."""
+    vera, (ann, ben, *_rest) = six_months
+    monkeypatch.setattr(holistic_pass, "count_holistic_table", no_count)
+    enter(vera, factories.game(ann, ben, "B", date(2024, 6, 29)))
+    incremental = gcr_tables()
+    monkeypatch.undo()
+
+    assert incremental == after_a_full_recompute()
+
+
+def test_a_back_dated_entry_counts_only_the_games_after_the_table_before_it(
+    six_months, monkeypatch
+):
+    """Back-dated into April: the snapshots up to March's end stay; its table is gone
+    (dropped), so February's is read and the database counts March's games only."""
+    vera, (ann, _ben, _cat, dan) = six_months
+    HolisticTable.objects.filter(algorithm="gcr", date=date(2024, 3, 31)).delete()
+    counted = []
+    real_count = holistic_pass.count_holistic_table
+
+    def recording(state, before=None, *, after=None, usernames=None):
+        counted.append((after, before))
+        real_count(state, before, after=after, usernames=usernames)
+
+    monkeypatch.setattr(holistic_pass, "count_holistic_table", recording)
+    enter(vera, factories.game(dan, ann, "W", date(2024, 4, 20)))
+    incremental = gcr_tables()
+    monkeypatch.undo()
+
+    assert counted == [(date(2024, 2, 29), date(2024, 4, 1))]
+    assert incremental == after_a_full_recompute()
+
+
+def test_a_back_dated_entry_drops_the_tables_from_its_month_on_and_writes_the_latest_again(
+    six_months, monkeypatch
+):
+    """A game back-dated into March changes the tables of March to May: those of March
+    and April go, May's is written again, and the next entry in June resumes from it."""
+    vera, (ann, ben, cat, dan) = six_months
+    enter(vera, factories.game(cat, ann, "W", date(2024, 3, 20)))
+    assert kept_table_days() == [date(2024, 2, 29), date(2024, 5, 31)]
+    monkeypatch.setattr(holistic_pass, "count_holistic_table", no_count)
+    enter(vera, factories.game(ben, dan, "W", date(2024, 6, 30)))
+    incremental = gcr_tables()
+    monkeypatch.undo()
+
+    assert incremental == after_a_full_recompute()
+
+
+def test_a_void_back_in_the_history_drops_the_tables_after_it_and_keeps_those_before(six_months):
+    vera, _players = six_months
+    game = Game.objects.filter(date__month=4).order_by("date")[0]
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="test")
+    recompute_pending(["gcr"])
+    incremental = gcr_tables()
+    kept = kept_tables()
+
+    assert incremental == after_a_full_recompute()
+    assert sorted(kept) == [date(2024, 2, 29), date(2024, 3, 31), date(2024, 5, 31)]
+    full = kept_tables()
+    assert kept == {day: full[day] for day in kept}
+
+
+def test_a_renamed_player_is_the_same_in_the_kept_table(six_months):
+    """The tables name players by id: a username changed since (an erasure renames the
+    player) is read under its new name."""
+    vera, (ann, ben, *_rest) = six_months
+    Player.objects.filter(pk=ann.pk).update(username="anna")
+    ann.refresh_from_db()
+    enter(vera, factories.game(ann, ben, "W", date(2024, 6, 30)))
+    incremental = gcr_tables()
+
+    assert incremental == after_a_full_recompute()
+    assert "anna" in {username for username, *_rest in incremental[1]}
+
+
+def test_a_kept_table_the_algorithm_cannot_read_is_counted_again(six_months):
+    vera, (ann, ben, *_rest) = six_months
+    HolisticTable.objects.filter(algorithm="gcr").update(table={"format": 0})
+    enter(vera, factories.game(ann, ben, "W", date(2024, 6, 30)))
+
+    assert gcr_tables() == after_a_full_recompute()
+
+
+def test_a_table_counted_for_want_of_a_kept_one_is_kept_for_the_next_entry(six_months, monkeypatch):
+    """A site whose tables are gone (or from before them): the first entry counts the
+    table of May's end and keeps it; the next one counts nothing."""
+    vera, (ann, ben, cat, dan) = six_months
+    HolisticTable.objects.all().delete()
+    enter(vera, factories.game(ann, ben, "W", date(2024, 6, 29)))
+    assert kept_table_days() == [date(2024, 5, 31)]
+    monkeypatch.setattr(holistic_pass, "count_holistic_table", no_count)
+    enter(vera, factories.game(cat, dan, "B", date(2024, 6, 30)))
+    incremental = gcr_tables()
+    monkeypatch.undo()
+
+    assert incremental == after_a_full_recompute()
