@@ -338,19 +338,28 @@ def declared_ranks(
 IDS_PER_QUERY = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
 
 
-def player_entries() -> dict[str, Entry]:
-    """Every player's entry (SPEC section 2): the rank declared on their earliest game or
-    first-row adjustment (stored as ``Player.declared_rank`` by every write; see
-    :func:`declared_ranks`), else the rank recorded when they were created; and the GoR
-    their earliest tournament file declared (the EGF algorithms start them at it, as
-    ``python -m ratings`` does on that file)."""
+def player_entries(usernames: Collection[str] | None = None) -> dict[str, Entry]:
+    """Every player's entry (SPEC section 2), or only those of ``usernames``: the rank
+    declared on their earliest game or first-row adjustment (stored as
+    ``Player.declared_rank`` by every write; see :func:`declared_ranks`), else the rank
+    recorded when they were created; and the GoR their earliest tournament file declared
+    (the EGF algorithms start them at it, as ``python -m ratings`` does on that file)."""
     rows = Player.objects.values_list("username", "declared_rank", "entry_rank", "declared_rating")
+    if usernames is None:
+        chunks: Iterable[Iterable] = [rows.iterator()]
+    else:
+        chosen = sorted(usernames)
+        chunks = (
+            rows.filter(username__in=chosen[start : start + IDS_PER_QUERY])
+            for start in range(0, len(chosen), IDS_PER_QUERY)
+        )
     return {
         username: Entry(
             declared if declared is not None else created,
             declared_rating=Fraction(rating) if rating is not None else None,
         )
-        for username, declared, created, rating in rows.iterator()
+        for chunk in chunks
+        for username, declared, created, rating in chunk
     }
 
 
