@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -105,7 +105,68 @@ def stored_state(checkpoint: Checkpoint, wanted: Collection[str]) -> StoredState
     return _split(text, wanted)
 
 
+# How :class:`StateJson` lays a state out: one player a line, so that a state it wrote is
+# split at its newlines (``json.dumps`` writes none inside a value) and only the players
+# wanted are decoded.
+_FIRST_LINE = "{\n"
+_LAST_LINE = "\n}"
+_MEMBER_SEPARATOR = ",\n"
+# A line's key when it needs no unescaping (a username always), and its value's start.
+_LINE_KEY = re.compile(r'"([^"\\]*)": \{')
+
+
 def _split(text: str, wanted: Collection[str]) -> StoredState:
+    """The players' pieces of ``text`` and the data of those ``wanted``: by its lines when
+    :class:`StateJson` wrote it (:func:`_split_lines`), else by walking it."""
+    if text.startswith(_FIRST_LINE) and text.endswith(_LAST_LINE):
+        split = _split_lines(text, wanted)
+        if split is not None:
+            return split
+    return _walk(text, wanted)
+
+
+def _split_lines(text: str, wanted: Collection[str]) -> StoredState | None:
+    """Split a state laid out one player a line, as :class:`StateJson` writes it: each
+    line a ``"name": {...}`` ending with a comma, the last one without. Only the values
+    of the players ``wanted`` are decoded (strictly); the others' pieces are copied as
+    they are into the next checkpoint. None: not laid out so (another writer spaced
+    it), to be walked instead."""
+    pieces: dict[str, tuple[int, int]] = {}
+    data: dict[str, Any] = {}
+    body = text[len(_FIRST_LINE) : -len(_LAST_LINE)]
+    if not body:
+        return StoredState(text, pieces, data)
+    lines = body.split("\n")
+    if not lines[-1].endswith("}"):
+        return None
+    lines[-1] += ","  # every line a member and its comma
+    at = len(_FIRST_LINE)
+    key = _LINE_KEY.match
+    for line in lines:
+        found = key(line)
+        if found is None or not line.endswith("},"):
+            return None
+        name = found.group(1)
+        end = at + len(line) - 1
+        if name in pieces:
+            return None
+        pieces[name] = (at, end)
+        if name in wanted:
+            data[name] = _decoded_value(line, found.end() - 1, at)
+        at = end + 2
+    return StoredState(text, pieces, data)
+
+
+def _decoded_value(line: str, start: int, at: int) -> Any:
+    """The JSON value of the member ``line`` (``at`` in the text) from ``start``, which
+    must end just before the line's comma."""
+    value, end = _DECODER.raw_decode(line, start)
+    if end != len(line) - 1:
+        raise ValueError(f"a checkpoint's state: unexpected text at {at + end}")
+    return value
+
+
+def _walk(text: str, wanted: Collection[str]) -> StoredState:
     """Walk the top-level object of ``text`` one member at a time with the JSON
     module's own decoder (a malformed text raises as ``json.loads`` would)."""
     pieces: dict[str, tuple[int, int]] = {}
@@ -248,11 +309,16 @@ class StateJson:
         self.touched.clear()
         self.added.clear()
         if self.stored is None:
-            return "{" + ", ".join(self.entries.values()) + "}"
+            return _laid_out(self.entries.values())
         text, entries = self.stored.text, self.entries
         kept = [
             entries.get(name) or text[start:end]
             for name, (start, end) in self.stored.pieces.items()
         ]
         kept += [entry for name, entry in entries.items() if name not in self.stored.pieces]
-        return "{" + ", ".join(kept) + "}"
+        return _laid_out(kept)
+
+
+def _laid_out(members: Iterable[str]) -> str:
+    """The JSON object of ``members`` (each ``"name": {...}``), one a line."""
+    return _FIRST_LINE + _MEMBER_SEPARATOR.join(members) + _LAST_LINE
