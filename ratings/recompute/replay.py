@@ -396,6 +396,8 @@ def rated_units(
     tournament ends: a checkpoint is taken only where no block is open, so that every
     record at or after its key belongs to a unit starting there or later. A
     checkpoint is keyed just after the last record rated before it (``just_after``).
+    Resumed from a checkpoint (``stored``), a replay stores none within the spacing
+    near the end of the last one (``checkpoints.before_the_last_stretch``).
 
     Longer than 60 lines: one loop whose counters (records since the last checkpoint,
     the open tournament block, the last key) each step reads and moves; split, they
@@ -425,6 +427,12 @@ def rated_units(
             # spacing of no player at all is reached.
             and checkpoints.due(since, total - done, every, 0, history)
             and checkpoints.due(since, total - done, every, state_json.players(), history)
+            and (
+                stored is None
+                or checkpoints.before_the_last_stretch(
+                    total - done, every, state_json.players(), history
+                )
+            )
             and (open_until is None or open_until < first.order_key)
         ):
             # Keyed just after the last record rated, not at the next one: a game
