@@ -84,11 +84,13 @@ class StoredState:
     ``"name": {...}`` lies in it (``pieces``, by name), and the decoded data of the
     players asked for (``data``). The next checkpoint of a replay resumed from it
     copies the pieces of the players the replay did not touch (:class:`StateJson`)
-    rather than encoding them again."""
+    rather than encoding them again; ``laid_out``: one player a line, as it lays a
+    state out, so that the runs of untouched players are copied whole."""
 
     text: str
     pieces: dict[str, tuple[int, int]]
     data: dict[str, Any]
+    laid_out: bool = False
 
 
 def stored_state(checkpoint: Checkpoint, wanted: Collection[str]) -> StoredState:
@@ -154,7 +156,7 @@ def _split_lines(text: str, wanted: Collection[str]) -> StoredState | None:
         if name in wanted:
             data[name] = _decoded_value(line, found.end() - 1, at)
         at = end + 2
-    return StoredState(text, pieces, data)
+    return StoredState(text, pieces, data, laid_out=True)
 
 
 def _decoded_value(line: str, start: int, at: int) -> Any:
@@ -328,6 +330,8 @@ class StateJson:
         self.added.clear()
         if self.stored is None:
             return _laid_out(self.entries.values())
+        if self.stored.laid_out and self.stored.pieces:
+            return _replaced(self.stored, self.entries)
         text, entries = self.stored.text, self.entries
         kept = [
             entries.get(name) or text[start:end]
@@ -335,6 +339,24 @@ class StateJson:
         ]
         kept += [entry for name, entry in entries.items() if name not in self.stored.pieces]
         return _laid_out(kept)
+
+
+def _replaced(stored: StoredState, entries: dict[str, str]) -> str:
+    """``stored`` (laid out one player a line, holding some) with the players of
+    ``entries`` (``"name": {...}``) in place of theirs and the others after the last:
+    the runs of lines between the replaced ones are copied whole, not piece by piece
+    (2,217 players for SAGC's state, of whom a back-dated entry touches a few hundred)."""
+    text, pieces = stored.text, stored.pieces
+    replaced = sorted((*pieces[name], entry) for name, entry in entries.items() if name in pieces)
+    parts = []
+    at = 0
+    for start, end, entry in replaced:
+        parts += (text[at:start], entry)
+        at = end
+    parts.append(text[at : -len(_LAST_LINE)])
+    parts += (_MEMBER_SEPARATOR + entry for name, entry in entries.items() if name not in pieces)
+    parts.append(_LAST_LINE)
+    return "".join(parts)
 
 
 def _laid_out(members: Iterable[str]) -> str:

@@ -176,7 +176,7 @@ def test_a_state_laid_out_one_player_a_line_is_split_at_its_lines_as_walking_spl
     split = checkpoints._split(text, {"ben", "cat"})
 
     assert text.count("\n") == 4  # one player a line
-    assert split == walked
+    assert (split.pieces, split.data) == (walked.pieces, walked.data)
     assert split.data == {"ben": {"v": 2}, "cat": {}}
     assert len(decoded) == 2  # ann's value not decoded
     with pytest.raises(ValueError):
@@ -184,6 +184,32 @@ def test_a_state_laid_out_one_player_a_line_is_split_at_its_lines_as_walking_spl
     for broken in ('{\n"ann": {},\n"ben": {},\n}', '{\n"ann": {}\n"ben": {}\n}'):
         with pytest.raises(ValueError):
             checkpoints._split(broken, set())
+
+
+def test_a_laid_out_states_next_checkpoint_is_the_one_copied_piece_by_piece():
+    stored = checkpoints.StateJson(
+        _State({name: {"v": n} for n, name in enumerate(["ann", "ben", "cat", "dan"])})
+    ).text()
+    split = checkpoints._split(stored, {"ben", "dan"})
+    walked = checkpoints._walk(stored, {"ben", "dan"})
+    texts = []
+    for resumed in (split, walked):
+        state = _State({"ben": {"v": 20}, "dan": {"v": 30}, "eve": {"v": 4}})
+        state_json = checkpoints.StateJson(state, resumed)
+        state_json.touch([GameRecord(date(2024, 1, 1), "dan", "eve")])
+        state_json.touch([GameRecord(date(2024, 1, 2), "ben", "eve")])
+        texts.append(state_json.text())
+
+    assert split.laid_out and not walked.laid_out
+    assert texts[0] == texts[1]
+    assert json.loads(texts[0]) == {
+        "ann": {"v": 0},
+        "ben": {"v": 20},
+        "cat": {"v": 2},
+        "dan": {"v": 30},
+        "eve": {"v": 4},
+    }
+    assert checkpoints._split(texts[0], set()).laid_out
 
 
 def test_the_next_checkpoint_of_a_resumed_state_copies_the_untouched_players_as_stored():
