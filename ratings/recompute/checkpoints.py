@@ -348,7 +348,7 @@ def _replaced(stored: StoredState, entries: dict[str, str]) -> str:
     (2,217 players for SAGC's state, of whom a back-dated entry touches a few hundred)."""
     text, pieces = stored.text, stored.pieces
     replaced = sorted((*pieces[name], entry) for name, entry in entries.items() if name in pieces)
-    parts = []
+    parts: list[str] = []
     at = 0
     for start, end, entry in replaced:
         parts += (text[at:start], entry)
