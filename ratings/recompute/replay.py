@@ -10,7 +10,7 @@ The runner (``ratings.recompute.run``) calls :func:`rewrite` inside its transact
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Collection, Iterable, Iterator, Mapping
 from contextlib import ExitStack
 from dataclasses import dataclass
 from datetime import date
@@ -134,9 +134,9 @@ def _resume(algorithm: Algorithm, start_key: ReplayKey | None, writes: staging.W
         return _Resumed(state, 0, None, None, player_ids(), partial=False)
     key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
     ids = _players_after(name, key, checkpoint.position)
-    # An entry is needed only by a player the checkpoint does not hold yet.
-    state = algorithm.new_state(_EntriesWhenAsked())
     stored = checkpoints.stored_state(checkpoint, ids)
+    # An entry is needed only by a player of the replay the checkpoint does not hold.
+    state = algorithm.new_state(_EntriesWhenAsked(ids.keys() - stored.pieces.keys()))
     state.load(stored.data)
     # The checkpoint itself stays valid (nothing before the dirty date changed):
     # dropping it would send the next back-dated entry there further back.
@@ -167,20 +167,26 @@ def _players_after(name: str, key: ReplayKey, position: int) -> dict[str, int]:
 
 
 class _EntriesWhenAsked(Mapping[str, Entry]):
-    """Every player's entry (``player_entries``), read from the database the first time
-    one is asked for: a replay from a checkpoint asks only for players new since it,
-    and one after the last game usually for none."""
+    """The entries of the players ``among`` (``player_entries``), read from the database
+    the first time one is asked for: a replay from a checkpoint asks only for players
+    new since it (among those it replays), and one after the last game usually for
+    none. A player outside them, which no replay asks for, reads every entry."""
 
-    def __init__(self) -> None:
+    def __init__(self, among: Collection[str]) -> None:
+        self._among = among
         self._entries: dict[str, Entry] | None = None
+        self._all = False
 
-    def _read(self) -> dict[str, Entry]:
+    def _read(self, username: str | None = None) -> dict[str, Entry]:
         if self._entries is None:
+            self._entries = player_entries(self._among)
+        if not self._all and (username is None or username not in self._entries):
             self._entries = player_entries()
+            self._all = True
         return self._entries
 
     def __getitem__(self, username: str) -> Entry:
-        return self._read()[username]
+        return self._read(username)[username]
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._read())
@@ -390,6 +396,8 @@ def rated_units(
     tournament ends: a checkpoint is taken only where no block is open, so that every
     record at or after its key belongs to a unit starting there or later. A
     checkpoint is keyed just after the last record rated before it (``just_after``).
+    Resumed from a checkpoint (``stored``), a replay stores none within the spacing
+    near the end of the last one (``checkpoints.before_the_last_stretch``).
 
     Longer than 60 lines: one loop whose counters (records since the last checkpoint,
     the open tournament block, the last key) each step reads and moves; split, they
@@ -419,6 +427,12 @@ def rated_units(
             # spacing of no player at all is reached.
             and checkpoints.due(since, total - done, every, 0, history)
             and checkpoints.due(since, total - done, every, state_json.players(), history)
+            and (
+                stored is None
+                or checkpoints.before_the_last_stretch(
+                    total - done, every, state_json.players(), history
+                )
+            )
             and (open_until is None or open_until < first.order_key)
         ):
             # Keyed just after the last record rated, not at the next one: a game

@@ -156,6 +156,62 @@ def test_a_stored_state_is_split_into_its_players_as_any_json_writer_spaced_it()
             checkpoints._split(broken, set())
 
 
+def test_a_state_laid_out_one_player_a_line_is_split_at_its_lines_as_walking_splits_it(
+    monkeypatch,
+):
+    """A state :class:`StateJson` wrote is split at its newlines, decoding only the
+    players wanted; the pieces and data are those a walk of the text gives, and a wanted
+    player's malformed value is refused."""
+    state = _State({"ann": {"v": [1, "}\n{"]}, "ben": {"v": 2}, "cat": {}})
+    text = checkpoints.StateJson(state).text()
+    walked = checkpoints._walk(text, {"ben", "cat"})
+    decoded: list[str] = []
+    real = checkpoints._decoded_value
+
+    def decoding(line, start, at):
+        decoded.append(line)
+        return real(line, start, at)
+
+    monkeypatch.setattr(checkpoints, "_decoded_value", decoding)
+    split = checkpoints._split(text, {"ben", "cat"})
+
+    assert text.count("\n") == 4  # one player a line
+    assert (split.pieces, split.data) == (walked.pieces, walked.data)
+    assert split.data == {"ben": {"v": 2}, "cat": {}}
+    assert len(decoded) == 2  # ann's value not decoded
+    with pytest.raises(ValueError):
+        checkpoints._split('{\n"ann": {"v": 1},\n"ben": {"v": 2 3}\n}', {"ben"})
+    for broken in ('{\n"ann": {},\n"ben": {},\n}', '{\n"ann": {}\n"ben": {}\n}'):
+        with pytest.raises(ValueError):
+            checkpoints._split(broken, set())
+
+
+def test_a_laid_out_states_next_checkpoint_is_the_one_copied_piece_by_piece():
+    stored = checkpoints.StateJson(
+        _State({name: {"v": n} for n, name in enumerate(["ann", "ben", "cat", "dan"])})
+    ).text()
+    split = checkpoints._split(stored, {"ben", "dan"})
+    walked = checkpoints._walk(stored, {"ben", "dan"})
+    texts = []
+    for resumed in (split, walked):
+        state = _State({"ben": {"v": 20}, "dan": {"v": 30}, "eve": {"v": 4}})
+        state_json = checkpoints.StateJson(state, resumed)
+        state_json.touch([GameRecord(date(2024, 1, 1), "dan", "eve")])
+        state_json.touch([GameRecord(date(2024, 1, 2), "ben", "eve")])
+        texts.append(state_json.text())
+
+    assert split.laid_out and not walked.laid_out
+    assert texts[0] == texts[1]
+    assert json.loads(texts[0]) == {
+        "ann": {"v": 0},
+        "ben": {"v": 20},
+        "cat": {"v": 2},
+        "dan": {"v": 30},
+        "eve": {"v": 4},
+    }
+    assert checkpoints._split(texts[0], set()).laid_out
+
+
 def test_the_next_checkpoint_of_a_resumed_state_copies_the_untouched_players_as_stored():
     stored = checkpoints._split('{"ann": {"v": 1}, "ben": {"v": 2}, "cat": {"v": 3}}', {"ben"})
     state = _State({"ben": {"v": 20}, "dan": {"v": 4}})

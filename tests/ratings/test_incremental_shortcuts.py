@@ -76,6 +76,50 @@ def test_a_game_after_the_last_between_known_players_reads_no_entry(club, monkey
         assert stored_current(algorithm) == replayed_current(algorithm), algorithm
 
 
+def test_a_back_dated_game_reads_only_the_entries_of_its_new_players(club, monkeypatch):
+    """Eve, new, plays a game back-dated into the club's history: the replay reads her
+    entry, not the entries of every player (zed never played), and rates as a full
+    replay does."""
+    vera, (ann, *_rest) = club
+    factories.player("zed", "9k")
+    eve = factories.player("eve", "4k")
+    asked: list[set[str] | None] = []
+    real = recompute_replay.player_entries
+
+    def entries(usernames=None):
+        asked.append(None if usernames is None else set(usernames))
+        return real(usernames)
+
+    monkeypatch.setattr(recompute_replay, "player_entries", entries)
+    record_sheet_submit(user=vera, games=[factories.game(ann, eve, "W", START + timedelta(20))])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+
+    monkeypatch.undo()
+    assert asked == [{"eve"}] * len(HISTORY_ALGORITHMS)
+    for algorithm in HISTORY_ALGORITHMS:
+        assert stored_current(algorithm) == replayed_current(algorithm), algorithm
+
+
+def test_a_short_back_dated_replay_stores_only_the_checkpoint_after_the_last_record(club, settings):
+    """Ten records apart near the end: a game back-dated five days replays the eleven
+    records from the checkpoint before it and stores the state after the last one, none
+    a record before it; the ratings are a full replay's."""
+    vera, (ann, ben, *_rest) = club
+    settings.RATINGS_CHECKPOINT_EVERY = 10
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+    before = set(Checkpoint.objects.values_list("pk", flat=True))
+
+    record_sheet_submit(user=vera, games=[factories.game(ann, ben, "W", START + timedelta(35))])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+
+    for algorithm in HISTORY_ALGORITHMS:
+        stored = Checkpoint.objects.filter(algorithm=algorithm).order_by("position")
+        new = [pk for pk in stored.values_list("pk", flat=True) if pk not in before]
+        assert new == [stored.last().pk], algorithm
+        assert stored_current(algorithm) == replayed_current(algorithm), algorithm
+
+
 def test_a_new_players_first_game_after_the_last_starts_from_their_entry(club):
     vera, (ann, *_rest) = club
     gil = factories.player("gil", "1d")
