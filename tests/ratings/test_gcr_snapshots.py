@@ -13,6 +13,7 @@ from ratings.recompute import holistic as holistic_pass
 from ratings.recompute.run import recompute, recompute_pending
 from ratings.selectors import count_holistic_table, player_entries, replay_records
 from tests import factories
+from tests.engine.test_gcr import table_of
 
 pytestmark = pytest.mark.django_db
 
@@ -179,18 +180,8 @@ def test_the_database_counts_the_table_a_replay_of_the_same_games_fills(six_mont
         if record.date < before:
             algorithm.rate_unit(replayed, [record])
 
-    def table(state):
-        return {
-            name: (
-                player.games,
-                player.score,
-                sorted(zip(player.opponents, player.pair_games, player.pair_scores, strict=True)),
-            )
-            for name, player in state.players.items()
-        }
-
-    assert table(counted) == table(replayed)
-    assert table(counted)["eve"] == (0, 0.0, [])  # only unrated games: there, with none
+    assert table_of(counted) == table_of(replayed)
+    assert table_of(counted)["eve"] == (0, 0.0, [])  # only unrated games: there, with none
 
 
 def test_a_back_dated_gcr_recompute_reads_only_the_games_after_the_snapshots_it_keeps(
