@@ -13,7 +13,6 @@ files) and listed 46 players who never played.
 """
 
 import json
-import os
 from pathlib import Path
 
 import pytest
@@ -28,12 +27,8 @@ from ratings.engine.formats.standings import (
     gotha_placed,
     score_text,
 )
-from tests.engine.test_egd_format import ARCHIVE, BROKEN_ARCHIVE_FILES
+from tests.engine.test_egd_format import ARCHIVE, BROKEN_ARCHIVE_FILES, SHARED_DATA
 
-SHARED_DATA = Path(
-    os.environ.get("CLUBRATING_SHARED_DATA")
-    or Path(__file__).resolve().parents[2].parent / "shared" / "data"
-)
 REFERENCE = json.loads((Path(__file__).parent / "data" / "opengotha_standings.json").read_text())
 FILES = {
     name: SHARED_DATA / folder / name

@@ -5,11 +5,9 @@ from __future__ import annotations
 
 import gzip
 import io
-import os
 import zipfile
 from datetime import date
 from decimal import Decimal
-from pathlib import Path
 
 import pytest
 
@@ -28,11 +26,8 @@ from ratings.engine.formats.ranklists import (
     unpack,
 )
 from ratings.engine.messages import Message
+from tests.engine.test_egd_format import SHARED_DATA as DATA
 
-DATA = Path(
-    os.environ.get("CLUBRATING_SHARED_DATA")
-    or Path(__file__).resolve().parents[2].parent / "shared" / "data"
-)
 EGD_LISTS = sorted((DATA / "egd-ratinglists").glob("allworld_lp_*.html.gz"))
 AGA_LISTS = sorted((DATA / "aga-tdlist").glob("tdlista_*.txt.gz"))
 
