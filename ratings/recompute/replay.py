@@ -424,8 +424,14 @@ def rated_units(
             and since >= min(every, checkpoints.FLOOR)
             # More players only widen the spacing: counting them (a partly loaded
             # state counts the names added since the last checkpoint) waits until the
-            # spacing of no player at all is reached.
+            # spacing of no player at all is reached, and, resumed, until the last
+            # stretch of no player at all is still ahead (a back-dated entry's replay
+            # is mostly within it: counted on every unit, they cost it 1 ms).
             and checkpoints.due(since, total - done, every, 0, history)
+            and (
+                stored is None
+                or checkpoints.before_the_last_stretch(total - done, every, 0, history)
+            )
             and checkpoints.due(since, total - done, every, state_json.players(), history)
             and (
                 stored is None
