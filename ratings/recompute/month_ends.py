@@ -101,8 +101,12 @@ def _rewrite_moved(algorithm: Algorithm, from_date: date, moved: set[int]) -> in
     if len(ends) < 2 or ends[0][0].date >= from_date:
         return None
     (kept, kept_players), *stored_ends = ends
-    stored = _stored_standings(name, from_date, moved)
-    kept_standings = _standings(name, kept.date, moved)
+    # The moved players' standings at the month end kept and at those from from_date
+    # on (none is stored between).
+    stored = _stored_standings(name, kept.date, moved)
+    kept_standings = {
+        player: stored.pop((end, player)) for end, player in list(stored) if end == kept.date
+    }
     standings_at: dict[date, dict[int, tuple]] = {}
     players_at: dict[date, int] = {}
     for stored_end, players in stored_ends:
@@ -258,16 +262,17 @@ _Out = RowWriter | _ChangedStandings
 
 
 def _stored_standings(
-    name: str, from_date: date, players: set[int] | None = None
+    name: str, from_date: date, players: set[int] | None = None, until: date | None = None
 ) -> dict[tuple[date, int], tuple]:
-    """The standings stored of the month ends from ``from_date`` on (of ``players`` only,
-    when given), by month end and player: (position, rank code, value, date), as
-    :class:`_MonthEnds` makes them."""
+    """The standings stored of the month ends from ``from_date`` on (to ``until``, when
+    given; of ``players`` only, when given), by month end and player: (position, rank
+    code, value, date), as :class:`_MonthEnds` makes them."""
     table = MonthEndStanding._meta.db_table
+    adapt = connection.ops.adapt_datefield_value
     found = _fetch_for_players(
         f"SELECT month_end, player_id, position, rank, value, date FROM {table} "
-        "WHERE algorithm = %s AND month_end >= %s AND {players}",
-        [name, connection.ops.adapt_datefield_value(from_date), _PLAYERS],
+        "WHERE algorithm = %s AND month_end >= %s AND month_end <= %s AND {players}",
+        [name, adapt(from_date), adapt(until or date.max), _PLAYERS],
         players,
     )
     return {
@@ -441,21 +446,10 @@ def _month_end(day: date) -> date:
     return following - timedelta(days=1)
 
 
-def _standings(
-    name: str, month_end: date, players: set[int] | None = None
-) -> dict[int, tuple[int, int, float, date]]:
-    """The standings stored at ``month_end`` (of ``players`` only, when given)."""
-    table = MonthEndStanding._meta.db_table
-    found = _fetch_for_players(
-        f"SELECT player_id, position, rank, value, date FROM {table} "
-        "WHERE algorithm = %s AND month_end = %s AND {players}",
-        [name, connection.ops.adapt_datefield_value(month_end), _PLAYERS],
-        players,
-    )
-    return {
-        player: (position, rank, value, _as_date(day))
-        for player, position, rank, value, day in found
-    }
+def _standings(name: str, month_end: date) -> dict[int, tuple[int, int, float, date]]:
+    """The standings stored at ``month_end``, by player."""
+    stored = _stored_standings(name, month_end, until=month_end)
+    return {player: standing for (_, player), standing in stored.items()}
 
 
 def _rows_after(algorithm: Algorithm, kept: MonthEnd | None):
