@@ -28,14 +28,7 @@ from typing import Any, overload
 from django.conf import settings
 from django.db import connection, transaction
 from django.db.models import (
-    BigIntegerField,
-    Case,
-    DateField,
-    F,
-    PositiveIntegerField,
     Q,
-    Value,
-    When,
 )
 from django.utils import timezone
 
@@ -420,36 +413,43 @@ def mark_lab_dirty(algorithm: str, start: ReplayKey | date | None) -> None:
     last mark is that old (:func:`update_lab_report`): a burst of writes, each followed
     by a recompute, brings one lab run, at its end."""
     place = _place(start) or ReplayKey(date.min, 0, 0)
-    rows = RecomputeState.objects.filter(algorithm=algorithm)
-    earlier = (
-        Q(lab_dirty_from__isnull=True)
-        | Q(lab_dirty_from__gt=place.date)
-        | Q(lab_dirty_from=place.date, lab_dirty_round__gt=place.round)
-        | Q(lab_dirty_from=place.date, lab_dirty_round=place.round, lab_dirty_seq__gt=place.seq)
-    )
-    # One statement: every expression reads the row as it was.
-    rows.update(
-        lab_dirty_from=Case(
-            When(earlier, then=Value(place.date)),
-            default=F("lab_dirty_from"),
-            output_field=DateField(),
-        ),
-        lab_dirty_round=Case(
-            When(earlier, then=Value(place.round)),
-            default=F("lab_dirty_round"),
-            output_field=PositiveIntegerField(),
-        ),
-        lab_dirty_seq=Case(
-            When(earlier, then=Value(place.seq)),
-            default=F("lab_dirty_seq"),
-            output_field=BigIntegerField(),
-        ),
-    )
+    table = connection.ops.quote_name(RecomputeState._meta.db_table)
+    ops = connection.ops
     now = timezone.now()
-    if rows.filter(lab_queued_at__isnull=True).update(lab_queued_at=now):
+    earlier = (
+        "(lab_dirty_from IS NULL OR lab_dirty_from > %s OR (lab_dirty_from = %s AND "
+        "(lab_dirty_round > %s OR (lab_dirty_round = %s AND lab_dirty_seq > %s))))"
+    )
+    day = ops.adapt_datefield_value(place.date)
+    is_earlier = [day, day, place.round, place.round, place.seq]
+    # Written as SQL: built by the ORM (three Case expressions of one condition), the
+    # statements cost every recompute 2 ms of CPU, as much as its month ends' queries.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"UPDATE {table} SET lab_queued_at = %s WHERE algorithm = %s AND lab_queued_at IS NULL",
+            [ops.adapt_datetimefield_value(now), algorithm],
+        )
+        queue = cursor.rowcount > 0
+        # One statement: every expression reads the row as it was.
+        cursor.execute(
+            f"UPDATE {table} SET "
+            f"lab_dirty_from = CASE WHEN {earlier} THEN %s ELSE lab_dirty_from END, "
+            f"lab_dirty_round = CASE WHEN {earlier} THEN %s ELSE lab_dirty_round END, "
+            f"lab_dirty_seq = CASE WHEN {earlier} THEN %s ELSE lab_dirty_seq END, "
+            "lab_queued_at = %s WHERE algorithm = %s",
+            [
+                *is_earlier,
+                day,
+                *is_earlier,
+                place.round,
+                *is_earlier,
+                place.seq,
+                ops.adapt_datetimefield_value(now),
+                algorithm,
+            ],
+        )
+    if queue:
         _queue_lab_update(algorithm)
-    else:
-        rows.update(lab_queued_at=now)
 
 
 def _queue_lab_update(algorithm: str, countdown: float | None = None) -> None:

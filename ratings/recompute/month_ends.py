@@ -50,6 +50,10 @@ def rewrite(algorithm: Algorithm, from_date: date | None, moved: set[int] | None
     before the rewritten ones and are those stored, so their standings at a month end
     stored before are the stored ones, neither read nor compared."""
     name = algorithm.name
+    if from_date is not None and moved is not None:
+        written = _rewrite_moved(algorithm, from_date, moved)
+        if written is not None:
+            return written
     stale_ends = MonthEnd.objects.filter(algorithm=name)
     if from_date is None:
         MonthEndStanding.objects.filter(algorithm=name).delete()
@@ -74,6 +78,123 @@ def rewrite(algorithm: Algorithm, from_date: date | None, moved: set[int] | None
         changed.write(name, {end for end, _ in build.emitted})
     MonthEnd.objects.bulk_create(build.month_ends())
     return len(build.emitted)
+
+
+def _rewrite_moved(algorithm: Algorithm, from_date: date, moved: set[int]) -> int | None:
+    """:func:`rewrite` from ``from_date`` reading only the ``moved`` players' standings
+    and rows, when no month end that was not stored from ``from_date`` on is due now:
+    the others' standings at those stored are the stored ones (their rows did not
+    change), and a month end no longer due loses all of its. A game back-dated into
+    last month, after a month end kept two years back, then reads the moved players'
+    standings at the month ends from it on (one query each, the database picking their
+    last rows out of an index), not the kept month end's thousands of standings and
+    every row since.
+
+    Which month ends are due, and their bounds, come from per-day counts of the rows
+    after the kept one (:meth:`_MonthEnds.count_days`), with the players rated by each
+    month end stored: its standings stored, the moved players' come or gone added.
+    None: none was stored from ``from_date`` on, or none is kept before it, or a month
+    end not stored may be due (it needs everyone's standings): :func:`rewrite` builds
+    them from the rows."""
+    name = algorithm.name
+    ends = _month_ends_from(name, from_date)
+    if len(ends) < 2 or ends[0][0].date >= from_date:
+        return None
+    (kept, kept_players), *stored_ends = ends
+    # The moved players' standings at the month end kept and at those from from_date
+    # on (none is stored between).
+    stored = _stored_standings(name, kept.date, moved)
+    kept_standings = {
+        player: stored.pop((end, player)) for end, player in list(stored) if end == kept.date
+    }
+    standings_at: dict[date, dict[int, tuple]] = {}
+    players_at: dict[date, int] = {}
+    for stored_end, players in stored_ends:
+        on = stored_end.date
+        standings = standings_at[on] = dict(kept_standings)
+        for player, standing in _last_rows(name, kept.first_later, on, moved):
+            known = standings.get(player)
+            if known is None or standing[0] > known[0]:
+                standings[player] = standing
+        # The others' standings are those stored: only the moved players' may come or go.
+        gone = sum(1 for (end, player) in stored if end == on and player not in standings)
+        come = sum(1 for player in standings if (on, player) not in stored)
+        players_at[on] = players - gone + come
+    build = _MonthEnds(name, kept)
+    if not build.count_days(_days_after(name, kept), kept_players, players_at, from_date):
+        return None
+    changed = _ChangedStandings(stored, set(players_at), moved)
+    for end, _ in build.emitted:
+        for player, (position, rank, value, day) in standings_at[end].items():
+            changed.add((name, end, player, position, rank, value, day))
+    MonthEnd.objects.filter(algorithm=name, date__gte=from_date).delete()
+    changed.write(name, {end for end, _ in build.emitted})
+    MonthEnd.objects.bulk_create(build.month_ends())
+    return len(build.emitted)
+
+
+def _month_ends_from(name: str, from_date: date) -> list[tuple[MonthEnd, int]]:
+    """The month ends stored from the last one before ``from_date`` on, in date order,
+    each with its standings' count."""
+    table = MonthEnd._meta.db_table
+    standing_table = MonthEndStanding._meta.db_table
+    day = connection.ops.adapt_datefield_value(from_date)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT date, first_later, last_on_or_before, "
+            f"(SELECT COUNT(*) FROM {standing_table} standing "
+            "WHERE standing.algorithm = ends.algorithm AND standing.month_end = ends.date) "
+            f"FROM {table} ends WHERE algorithm = %s AND date >= COALESCE("
+            f"(SELECT MAX(date) FROM {table} WHERE algorithm = %s AND date < %s), %s) "
+            "ORDER BY date",
+            [name, name, day, day],
+        )
+        return [
+            (
+                MonthEnd(
+                    algorithm=name,
+                    date=_as_date(end),
+                    first_later=first_later,
+                    last_on_or_before=last_on_or_before,
+                ),
+                players,
+            )
+            for end, first_later, last_on_or_before, players in cursor.fetchall()
+        ]
+
+
+def _days_after(name: str, kept: MonthEnd) -> list[tuple[date, int, int, int]]:
+    """The history rows read from ``kept``'s ``first_later`` on, per day: (date, rows,
+    lowest and highest position), in date order."""
+    table = RatingHistory._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT date, COUNT(*), MIN(position), MAX(position) FROM {table} "
+            "WHERE algorithm = %s AND position >= %s GROUP BY date ORDER BY date",
+            [name, kept.first_later],
+        )
+        return [(_as_date(day), rows, low, high) for day, rows, low, high in cursor.fetchall()]
+
+
+def _last_rows(
+    name: str, first_later: int, end: date, players: set[int]
+) -> list[tuple[int, tuple[int, int, float, date]]]:
+    """Of ``players``, each one's history row of the highest position from
+    ``first_later`` on dated on or before ``end``, as a standing: (player id,
+    (position, rank code, value, date))."""
+    table = RatingHistory._meta.db_table
+    found = _fetch_for_players(
+        "SELECT player_id, position, rank_after, value_after, date "
+        f"FROM {table} WHERE algorithm = %s AND position IN ("
+        f"SELECT MAX(position) FROM {table} WHERE algorithm = %s AND {{players}} "
+        "AND position >= %s AND date <= %s GROUP BY player_id)",
+        [name, name, _PLAYERS, first_later, connection.ops.adapt_datefield_value(end)],
+        players,
+    )
+    return [
+        (player, (position, rank, value, _as_date(row_day)))
+        for player, position, rank, value, row_day in found
+    ]
 
 
 class _ChangedStandings:
@@ -141,31 +262,19 @@ _Out = RowWriter | _ChangedStandings
 
 
 def _stored_standings(
-    name: str, from_date: date, players: set[int] | None = None
+    name: str, from_date: date, players: set[int] | None = None, until: date | None = None
 ) -> dict[tuple[date, int], tuple]:
-    """The standings stored of the month ends from ``from_date`` on (of ``players`` only,
-    when given), by month end and player: (position, rank code, value, date), as
-    :class:`_MonthEnds` makes them."""
+    """The standings stored of the month ends from ``from_date`` on (to ``until``, when
+    given; of ``players`` only, when given), by month end and player: (position, rank
+    code, value, date), as :class:`_MonthEnds` makes them."""
     table = MonthEndStanding._meta.db_table
-    query = (
+    adapt = connection.ops.adapt_datefield_value
+    found = _fetch_for_players(
         f"SELECT month_end, player_id, position, rank, value, date FROM {table} "
-        "WHERE algorithm = %s AND month_end >= %s"
+        "WHERE algorithm = %s AND month_end >= %s AND month_end <= %s AND {players}",
+        [name, adapt(from_date), adapt(until or date.max), _PLAYERS],
+        players,
     )
-    since = connection.ops.adapt_datefield_value(from_date)
-    queries: list[tuple[str, list]] = []
-    if players is None:
-        queries.append((query, [name, since]))
-    else:
-        chosen = sorted(players)
-        for start in range(0, len(chosen), IDS_PER_QUERY):
-            some = chosen[start : start + IDS_PER_QUERY]
-            marks = ", ".join(["%s"] * len(some))
-            queries.append((f"{query} AND player_id IN ({marks})", [name, since, *some]))
-    found: list[tuple] = []
-    with connection.cursor() as cursor:
-        for text, parameters in queries:
-            cursor.execute(text, parameters)
-            found += cursor.fetchall()
     return {
         (_as_date(end), player): (position, rank, value, _as_date(day))
         for end, player, position, rank, value, day in found
@@ -231,16 +340,60 @@ class _MonthEnds:
         is due. The months between have no rows, so none of them is."""
         assert self.open_end is not None
         end = self.open_end
-        if (self.kept_until is None or end > self.kept_until) and due(
-            self.rows_since, len(self.newest)
-        ):
+        if self._open_end_due(len(self.newest)):
             add, newest = out.add, self.newest
             players = out.given(end, newest) if isinstance(out, _ChangedStandings) else newest
             for player in players:
                 position, rank, value, row_day = newest[player]
                 add((self.name, end, player, position, rank, value, row_day))
-            self.emitted.append((end, self.peak))
-            self.rows_since = 0
+            self._emit()
+
+    def _open_end_due(self, players: int) -> bool:
+        end = self.open_end
+        assert end is not None
+        return (self.kept_until is None or end > self.kept_until) and due(self.rows_since, players)
+
+    def _emit(self) -> None:
+        assert self.open_end is not None
+        self.emitted.append((self.open_end, self.peak))
+        self.rows_since = 0
+
+    def count_days(
+        self,
+        days: Iterable[tuple[date, int, int, int]],
+        players: int,
+        players_at: dict[date, int],
+        from_date: date,
+    ) -> bool:
+        """Find the month ends due and their bounds (``emitted``, :meth:`month_ends`) as
+        :meth:`add` does, without standings, from the rows' counts per day (date, rows,
+        lowest and highest position) in date order: ``players`` the standings of the
+        month end kept, ``players_at`` the players rated by each month end stored from
+        ``from_date`` on. The month ends before ``from_date`` are as stored (none of
+        their rows changed), none due; False: one from it on that was not stored may be
+        due, its rows as many as the players rated before it."""
+        for day, rows, low, high in days:
+            if day < self.last_day:
+                raise RuntimeError(f"{self.name}: history days out of order at {day}")
+            self.last_day = day
+            if self.open_end is None or day > self.open_end:
+                end = self.open_end
+                if end is not None and end >= from_date:
+                    if end in players_at:
+                        players = players_at[end]  # more only later: a bound below
+                        if self._open_end_due(players):
+                            self._emit()
+                    elif due(self.rows_since, players):
+                        return False
+                self.open_end = _month_end(day)
+            if self.kept_until is None or day > self.kept_until:
+                self.rows_since += rows
+            if high > self.peak:
+                self.peak = high
+            lowest = self.lowest.get(self.open_end)
+            if lowest is None or low < lowest:
+                self.lowest[self.open_end] = low
+        return True
 
     def month_ends(self) -> list[MonthEnd]:
         """The bounds of the month ends written: the lowest position of the rows of the
@@ -294,17 +447,9 @@ def _month_end(day: date) -> date:
 
 
 def _standings(name: str, month_end: date) -> dict[int, tuple[int, int, float, date]]:
-    table = MonthEndStanding._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT player_id, position, rank, value, date FROM {table} "
-            "WHERE algorithm = %s AND month_end = %s",
-            [name, month_end],
-        )
-        return {
-            player: (position, rank, value, _as_date(day))
-            for player, position, rank, value, day in cursor.fetchall()
-        }
+    """The standings stored at ``month_end``, by player."""
+    stored = _stored_standings(name, month_end, until=month_end)
+    return {player: standing for (_, player), standing in stored.items()}
 
 
 def _rows_after(algorithm: Algorithm, kept: MonthEnd | None):
@@ -330,6 +475,36 @@ def _rows_after(algorithm: Algorithm, kept: MonthEnd | None):
                     for position, player, day, rank, value in rows
                 ]
             yield from rows
+
+
+# Where the parameters of a query of :func:`_fetch_for_players` take the player ids.
+_PLAYERS = object()
+
+
+def _fetch_for_players(query: str, parameters: list, players: set[int] | None) -> list[tuple]:
+    """The rows of ``query`` for ``players`` (every player when None): its ``{players}``
+    the condition on ``player_id``, its ids where ``_PLAYERS`` stands among
+    ``parameters``, ``IDS_PER_QUERY`` of them a query."""
+    if players is None:
+        chunks: list[list[int]] = [[]]
+    else:
+        chosen = sorted(players)
+        chunks = [
+            chosen[start : start + IDS_PER_QUERY] for start in range(0, len(chosen), IDS_PER_QUERY)
+        ]
+    found: list[tuple] = []
+    with connection.cursor() as cursor:
+        for some in chunks:
+            condition = (
+                "1 = 1" if players is None else f"player_id IN ({', '.join(['%s'] * len(some))})"
+            )
+            at = parameters.index(_PLAYERS)
+            cursor.execute(
+                query.format(players=condition),
+                [*parameters[:at], *some, *parameters[at + 1 :]],
+            )
+            found += cursor.fetchall()
+    return found
 
 
 def _as_date(value: date | str) -> date:

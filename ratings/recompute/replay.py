@@ -17,7 +17,7 @@ from datetime import date
 from typing import Any
 
 from django.conf import settings
-from django.db.models import Q
+from django.db import connection
 
 from players.fields import rank_to_code
 from players.models import Adjustment, Game, Player
@@ -150,20 +150,27 @@ def _players_after(name: str, key: ReplayKey, position: int) -> dict[str, int]:
     ``key`` and ``position`` may change: those of the valid games and adjustments dated
     from its day on (a few more than the records from ``key`` on), and those of the
     history rows stored from ``position`` on (what a game voided or moved since was).
-    One query: the database picks them out of its indexes."""
-    day = key.date
-    games = Game.objects.valid().filter(date__gte=day)
-    chosen = (
-        Q(pk__in=games.values("white_id"))
-        | Q(pk__in=games.values("black_id"))
-        | Q(pk__in=Adjustment.objects.valid().filter(date__gte=day).values("player_id"))
-        | Q(
-            pk__in=RatingHistory.objects.filter(algorithm=name, position__gte=position).values(
-                "player_id"
-            )
-        )
+    One query: the database picks them out of its indexes.
+
+    Written as SQL, the valid games and adjustments those not voided (``valid()``):
+    built by the ORM, its four subqueries cost a back-dated entry 2 ms of CPU, twice
+    the query's."""
+    quote = connection.ops.quote_name
+    player, game, adjustment, history = (
+        quote(model._meta.db_table) for model in (Player, Game, Adjustment, RatingHistory)
     )
-    return dict(Player.objects.filter(chosen).values_list("username", "id"))
+    day = connection.ops.adapt_datefield_value(key.date)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT username, id FROM {player} WHERE id IN ("
+            f"SELECT white_id FROM {game} WHERE voided_at IS NULL AND date >= %s "
+            f"UNION ALL SELECT black_id FROM {game} WHERE voided_at IS NULL AND date >= %s "
+            f"UNION ALL SELECT player_id FROM {adjustment} "
+            "WHERE voided_at IS NULL AND date >= %s "
+            f"UNION ALL SELECT player_id FROM {history} WHERE algorithm = %s AND position >= %s)",
+            [day, day, day, name, position],
+        )
+        return dict(cursor.fetchall())
 
 
 class _EntriesWhenAsked(Mapping[str, Entry]):
@@ -424,8 +431,14 @@ def rated_units(
             and since >= min(every, checkpoints.FLOOR)
             # More players only widen the spacing: counting them (a partly loaded
             # state counts the names added since the last checkpoint) waits until the
-            # spacing of no player at all is reached.
+            # spacing of no player at all is reached, and, resumed, until the last
+            # stretch of no player at all is still ahead (a back-dated entry's replay
+            # is mostly within it: counted on every unit, they cost it 1 ms).
             and checkpoints.due(since, total - done, every, 0, history)
+            and (
+                stored is None
+                or checkpoints.before_the_last_stretch(total - done, every, 0, history)
+            )
             and checkpoints.due(since, total - done, every, state_json.players(), history)
             and (
                 stored is None

@@ -376,3 +376,27 @@ def test_gcr_accuracy_kept_by_the_recompute_is_that_of_the_table_counted_again(c
 
     assert kept["pairs"] > 0
     assert counted == kept
+
+
+def test_the_lab_mark_moves_only_to_an_earlier_place_and_queues_one_run(
+    queued_lab_runs, django_capture_on_commit_callbacks
+):
+    sagc = RecomputeState.objects.filter(algorithm="sagc")
+
+    def mark(place) -> tuple:
+        with django_capture_on_commit_callbacks(execute=True):
+            lab_services.mark_lab_dirty("sagc", place)
+        return sagc.values_list("lab_dirty_from", "lab_dirty_round", "lab_dirty_seq").get()
+
+    assert mark(ReplayKey(date(2024, 5, 10), 2, 40)) == (date(2024, 5, 10), 2, 40)
+    first_queued = sagc.get().lab_queued_at
+    assert mark(ReplayKey(date(2024, 5, 10), 2, 41)) == (date(2024, 5, 10), 2, 40)
+    assert mark(ReplayKey(date(2024, 5, 10), 3, 1)) == (date(2024, 5, 10), 2, 40)
+    assert mark(ReplayKey(date(2024, 5, 11), 0, 0)) == (date(2024, 5, 10), 2, 40)
+    assert mark(ReplayKey(date(2024, 5, 10), 2, 39)) == (date(2024, 5, 10), 2, 39)
+    assert mark(ReplayKey(date(2024, 5, 10), 1, 90)) == (date(2024, 5, 10), 1, 90)
+    assert mark(date(2024, 5, 10)) == (date(2024, 5, 10), 0, 0)
+    assert mark(None) == (date.min, 0, 0)
+
+    assert sagc.get().lab_queued_at > first_queued  # the last mark's time
+    assert queued_lab_runs == [(("sagc",), 10)]

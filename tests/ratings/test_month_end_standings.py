@@ -367,3 +367,110 @@ def test_a_back_dated_game_rewrites_only_the_month_end_standings_it_changes(
     for algorithm in ALGORITHMS:
         recompute(algorithm, full=True)
         assert stored(algorithm) == kept[algorithm], algorithm
+
+
+@pytest.fixture
+def shortcuts(monkeypatch):
+    """What each month-end rewrite from a checkpoint did, by algorithm: the month ends
+    the moved players' pass wrote, or None where it left them to the rows' pass."""
+    taken: dict[str, list] = {}
+    rewrite_moved = month_ends._rewrite_moved
+
+    def recorded(algorithm, from_date, moved):
+        written = rewrite_moved(algorithm, from_date, moved)
+        taken.setdefault(algorithm.name, []).append(written)
+        return written
+
+    monkeypatch.setattr(month_ends, "_rewrite_moved", recorded)
+    return taken
+
+
+def assert_as_a_full_recompute() -> None:
+    kept = {algorithm: stored(algorithm) for algorithm in ALGORITHMS}
+    for algorithm in ALGORITHMS:
+        recompute(algorithm, full=True)
+        assert stored(algorithm) == kept[algorithm], algorithm
+
+
+@pytest.mark.parametrize(
+    "day",
+    [
+        date(2024, 8, 20),
+        # after the March month end that EGF's block over it leaves rows dated on or
+        # before it at positions after its first later row (the club games of 31 March)
+        date(2024, 4, 15),
+        date(2024, 2, 10),
+    ],
+)
+def test_a_back_dated_game_under_stored_month_ends_reads_only_the_moved_players(
+    season, vera, shortcuts, day
+):
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(season[2], season[5], "W", day)],
+        allow_duplicates=True,
+    )
+    recompute_pending()
+
+    for algorithm in ALGORITHMS:
+        assert shortcuts[algorithm] and None not in shortcuts[algorithm], algorithm
+    assert_as_a_full_recompute()
+
+
+def test_a_month_end_that_becomes_due_or_stops_being_due_is_that_of_a_full_recompute(
+    vera, shortcuts
+):
+    """Six players; January has as many rows as players (its month end is stored),
+    February fewer (not), March enough again. A game back-dated into February makes its
+    month end due, which only a pass over every row can build (everyone's standings);
+    voided, February stops being due, and the moved players' pass drops it."""
+    players = [factories.player(f"r{n}", "6k") for n in range(6)]
+    play = [
+        (date(2024, 1, 5), 0, 1),
+        (date(2024, 1, 12), 2, 3),
+        (date(2024, 1, 19), 4, 5),
+        (date(2024, 2, 9), 0, 2),
+        (date(2024, 2, 16), 1, 3),
+        (date(2024, 3, 8), 4, 0),
+        (date(2024, 3, 15), 5, 1),
+        (date(2024, 3, 22), 2, 4),
+        (date(2024, 4, 5), 3, 5),
+    ]
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(players[w], players[b], "W", day) for day, w, b in play],
+        allow_duplicates=True,
+    )
+    recompute_pending()
+    ends = {date(2024, 1, 31), date(2024, 3, 31)}
+    for algorithm in ALGORITHMS:
+        assert (
+            set(MonthEnd.objects.filter(algorithm=algorithm).values_list("date", flat=True)) == ends
+        )
+
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(players[5], players[4], "B", date(2024, 2, 20))],
+        allow_duplicates=True,
+    )
+    recompute_pending()
+
+    for algorithm in ALGORITHMS:
+        assert set(MonthEnd.objects.filter(algorithm=algorithm).values_list("date", flat=True)) == {
+            *ends,
+            date(2024, 2, 29),
+        }
+        assert shortcuts[algorithm] == [None]
+    assert_as_a_full_recompute()
+    shortcuts.clear()
+
+    game = Game.objects.get(date=date(2024, 2, 20))
+    game_void(user=vera, game_id=game.pk, version=game.version, reason="entered twice")
+    recompute_pending()
+
+    for algorithm in ALGORITHMS:
+        assert (
+            set(MonthEnd.objects.filter(algorithm=algorithm).values_list("date", flat=True)) == ends
+        )
+        assert shortcuts[algorithm] == [1]
+    assert_as_a_full_recompute()

@@ -1,15 +1,16 @@
 """The replay reads a game's columns by their names in ``GAME_RECORD_COLUMNS`` (an
-adjustment's in ``ADJUSTMENT_RECORD_COLUMNS``)."""
+adjustment's in ``ADJUSTMENT_RECORD_COLUMNS``), and counts the records it streams."""
 
 from datetime import date
 from fractions import Fraction
 
 import pytest
 
-from players.services.games import record_sheet_submit
+from players.models import Game
+from players.services.games import game_void, record_sheet_submit
 from ratings import selectors
 from ratings.engine.records import GameRecord, Status, Winner
-from ratings.selectors import replay_records
+from ratings.selectors import ReplayKey, replay_records
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -88,3 +89,28 @@ def test_the_replay_reads_the_columns_whatever_their_order(two_games, monkeypatc
     for columns in ("GAME_RECORD_COLUMNS", "ADJUSTMENT_RECORD_COLUMNS"):
         monkeypatch.setattr(selectors, columns, tuple(reversed(getattr(selectors, columns))))
     assert replayed() == in_order
+
+
+def test_the_replay_counts_are_the_records_streamed_from_a_place_and_from_the_start():
+    vera = factories.volunteer()
+    ann, ben, cat = (factories.player(name, "5k") for name in ("ann", "ben", "cat"))
+    cup = factories.tournament("winter-cup")
+    games = [
+        factories.game(ann, ben, "W", date(2024, 6, 1)),
+        factories.game(ben, cat, "B", date(2024, 6, 8)),
+        factories.game(cat, ann, "W", date(2024, 6, 8), tournament=cup, round=1),
+        factories.game(ann, cat, "B", date(2024, 6, 8), tournament=cup, round=2),
+        factories.game(ben, ann, "W", date(2024, 6, 15)),
+    ]
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    voided = Game.objects.get(date=date(2024, 6, 15))
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="entered twice")
+    factories.adjustment(cat, date(2024, 6, 8), "4k", user=vera)
+    factories.adjustment(ben, date(2024, 6, 9), "6k", user=vera, algorithm="anchor", value=-6)
+    every = [record.order_key for record in replay_records("anchor")[0]]
+    assert len(every) == 6
+
+    for place in [*every, (date(2024, 6, 8), 0, 0), (date(2024, 6, 20), 0, 0)]:
+        start = ReplayKey(*place)
+        streamed = list(replay_records("anchor", start)[0])
+        assert selectors.replay_counts("anchor", start) == (len(streamed), len(every)), place
