@@ -3,10 +3,10 @@
 from datetime import date
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 
 from players.models import Player
-from ratings.models import RatingHistory
+from ratings.models import RatingHistory, RatingSnapshot
 from ratings.recompute import staging
 from tests import factories
 
@@ -87,3 +87,64 @@ def test_a_staged_table_left_behind_is_dropped_before_it_is_staged_again():
         cursor.execute(f"SELECT count(*) FROM temp.{table}")
         assert cursor.fetchone() == (0,)
     again.discard()
+
+
+SNAPSHOT_COLUMNS = ("algorithm", "player_id", "date", "rank", "value", "games")
+SNAPSHOT_KEY = ("algorithm", "player_id", "date")
+
+
+@pytest.fixture
+def stored_snapshots():
+    """GCR snapshots of ann, ben and cat at January's and February's ends."""
+    ann, ben, cat, dan = (factories.player(name) for name in ("ann", "ben", "cat", "dan"))
+    for month_end in (date(2024, 1, 31), date(2024, 2, 29)):
+        for player, value in ((ann, 1510.5), (ben, 1490.25), (cat, 1500.0)):
+            RatingSnapshot.objects.create(
+                algorithm="gcr", player=player, date=month_end, rank=-10, value=value, games=3
+            )
+    return ann, ben, cat, dan
+
+
+def snapshots() -> dict[tuple[str, date], tuple[int, float, int]]:
+    rows = RatingSnapshot.objects.values_list("player__username", "date", "id", "value", "games")
+    return {(username, day): (pk, value, games) for username, day, pk, value, games in rows}
+
+
+def test_staged_rows_replacing_others_update_what_changed_in_place_add_the_new_and_drop_the_rest(
+    stored_snapshots,
+):
+    ann, ben, _cat, dan = stored_snapshots
+    before = snapshots()
+    february = date(2024, 2, 29)
+    writes = staging.Writes(staged=True)
+    replaced = RatingSnapshot.objects.filter(algorithm="gcr", date__gte=february)
+    with writes.rows_replacing(replaced, SNAPSHOT_COLUMNS, key=SNAPSHOT_KEY) as rows:
+        rows.add(("gcr", ann.pk, february, -10, 1510.5, 3))  # as it was
+        rows.add(("gcr", ben.pk, february, -10, 1491.75, 4))  # changed
+        rows.add(("gcr", dan.pk, february, -10, 1499.5, 1))  # new; cat's not staged
+    assert snapshots() == before  # nothing written before the writes are applied
+    with transaction.atomic():
+        writes.apply()
+    after = snapshots()
+
+    assert after.pop(("ann", february)) == before[("ann", february)]
+    assert after.pop(("ben", february)) == (before[("ben", february)][0], 1491.75, 4)
+    assert after.pop(("dan", february))[1:] == (1499.5, 1)
+    assert after == {key: row for key, row in before.items() if key[1] < february}
+    assert staged_tables() == []
+
+
+def test_rows_replacing_others_straight_in_delete_them_and_write_the_new_ones(
+    stored_snapshots,
+):
+    ann, _ben, _cat, _dan = stored_snapshots
+    before = snapshots()
+    february = date(2024, 2, 29)
+    writes = staging.Writes(staged=False)
+    replaced = RatingSnapshot.objects.filter(algorithm="gcr", date__gte=february)
+    with writes.rows_replacing(replaced, SNAPSHOT_COLUMNS, key=SNAPSHOT_KEY) as rows:
+        rows.add(("gcr", ann.pk, february, -10, 1512.0, 4))
+    after = snapshots()
+
+    assert after.pop(("ann", february))[1:] == (1512.0, 4)
+    assert after == {key: row for key, row in before.items() if key[1] < february}
