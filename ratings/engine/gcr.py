@@ -403,23 +403,26 @@ def load_table_players(
     except KeyError:
         return None
     rows = [players[name] for name in listed]
+    # Each pair appends to both players' lists, bound once (no attribute lookup per
+    # pair); the totals are summed once per player, in the order of the pairs (the
+    # same floats as adding them pair by pair).
+    opponents = [player.opponents for player in rows]
+    pair_games = [player.pair_games for player in rows]
+    pair_scores = [player.pair_scores for player in rows]
     pairs = data["pairs"]
-    for at in range(0, len(pairs), 4):
-        index, other, games, twice = pairs[at : at + 4]
-        first, second = rows[index], rows[other]
-        first_score, second_score = twice / 2, (2 * games - twice) / 2
-        first.opponents.append(listed[other])
-        first.pair_games.append(games)
-        first.pair_scores.append(first_score)
-        first.games += games
-        first.score += first_score
-        second.opponents.append(listed[index])
-        second.pair_games.append(games)
-        second.pair_scores.append(second_score)
-        second.games += games
-        second.score += second_score
+    for index, other, games, twice in zip(
+        pairs[0::4], pairs[1::4], pairs[2::4], pairs[3::4], strict=True
+    ):
+        opponents[index].append(listed[other])
+        pair_games[index].append(games)
+        pair_scores[index].append(twice / 2)
+        opponents[other].append(listed[index])
+        pair_games[other].append(games)
+        pair_scores[other].append((2 * games - twice) / 2)
     for player in rows:
-        player._slot = {name: slot for slot, name in enumerate(player.opponents)}
+        player.games = sum(player.pair_games)
+        player.score = sum(player.pair_scores, 0.0)
+        player._slot = dict(zip(player.opponents, range(len(player.opponents)), strict=True))
     return players
 
 

@@ -21,28 +21,46 @@ def replace_current(
     rows until it is vacuumed (a slower list meanwhile).
 
     ``only``: the ids of the players that may have changed (the others' current ratings
-    stay, unread); ``state`` holds those of them that are rated."""
+    stay, unread); ``state`` holds those of them that are rated.
+
+    Called while the writes are staged (and without ``only``), the rows are staged and
+    the database compares them with those stored when the writes are applied
+    (``staging.Writes.rows_replacing``): the changed ones updated in place, rather than
+    read, deleted and inserted in the write transaction."""
     new = {
         ids[username]: (rank_to_code(player.rank), float(player.value), player.games)
         for username, player in state.players.items()
         if username in ids
     }
+    columns = ("algorithm", "player_id", "rank", "value", "games", "factors")
     stored = CurrentRating.objects.filter(algorithm=algorithm)
+    writes = staging.current()
+    if writes.staged and only is None:
+        changed = new
+        current = writes.rows_replacing(stored, columns, key=("algorithm", "player_id"))
+    else:
+        changed = _changed(stored, new, only)
+        current = writes.rows(CurrentRating, columns)
+    with current:
+        for player_id, (rank, value, games) in changed.items():
+            current.add((algorithm, player_id, rank, value, games, "{}"))
+
+
+def _changed(
+    stored: QuerySet[CurrentRating],
+    new: dict[int, tuple[int, float, int]],
+    only: set[int] | None,
+) -> dict[int, tuple[int, float, int]]:
+    """The current ratings of ``new`` that differ from those ``stored`` (of the players
+    ``only``, when given), the stored ones that differ deleted."""
     old = _stored(stored, only)
     stale = [player_id for player_id, values in old.items() if new.get(player_id) != values]
     if only is None and len(stale) * 2 > len(old):
         stored.delete()
-        changed = new
-    else:
-        for start in range(0, len(stale), IDS_PER_QUERY):
-            stored.filter(player_id__in=stale[start : start + IDS_PER_QUERY]).delete()
-        changed = {
-            player_id: values for player_id, values in new.items() if old.get(player_id) != values
-        }
-    columns = ("algorithm", "player_id", "rank", "value", "games", "factors")
-    with staging.current().rows(CurrentRating, columns) as current:
-        for player_id, (rank, value, games) in changed.items():
-            current.add((algorithm, player_id, rank, value, games, "{}"))
+        return new
+    for start in range(0, len(stale), IDS_PER_QUERY):
+        stored.filter(player_id__in=stale[start : start + IDS_PER_QUERY]).delete()
+    return {player_id: values for player_id, values in new.items() if old.get(player_id) != values}
 
 
 def _stored(

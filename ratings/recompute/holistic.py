@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from datetime import date, timedelta
 
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 
 from players.fields import rank_to_code
 from ratings.engine.base import RatingState, no_cycle_collection
@@ -64,7 +64,6 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
     if rate_from is not None:
         stale = stale.filter(date__gte=rate_from)
     writes = staging.current()
-    writes.later(stale.delete)
     snapshot_days = _month_ends(records)
     # The last month end before the last month: the table an entry there resumes from.
     last_kept = snapshot_days[-1] if snapshot_days else None
@@ -89,8 +88,12 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
         ids,
         lambda day: _written(day, last_kept, every=first_unread is None),
         [] if counted is None else [counted],
+        stale,
+        in_place=rate_from is not None,
     )
-    writes.later(lambda: replace_current(name, state, ids))
+    # Staged, it stages the current ratings now (the database compares them when the
+    # writes are applied); straight in, it writes them now.
+    replace_current(name, state, ids)
     # The lab's own figures of the table just rated (the lab runs after this commits).
     figures = algorithm.lab_figures(state) if records or first_unread is not None else None
     states = RecomputeState.objects.filter(algorithm=name)
@@ -190,14 +193,28 @@ def _write_snapshots(
     ids: dict[str, int],
     keep_table: Callable[[date], bool],
     tables: list[HolisticTable],
+    stale: QuerySet[RatingSnapshot],
+    *,
+    in_place: bool,
 ) -> int:
-    """Write the snapshot of every month end of ``rated`` that is ``wanted``, and the
-    table of those that ``keep_table`` says with ``tables``; the snapshot rows written."""
+    """Write the snapshot of every month end of ``rated`` that is ``wanted`` in place of
+    the ``stale`` ones, and the table of those that ``keep_table`` says with ``tables``;
+    the snapshot rows written.
+
+    ``in_place``: the snapshots of a month end rewritten replace its stale ones in place
+    (``staging.Writes.rows_replacing``: from a dirty date most players stay and only
+    their values change); a full recompute deletes them all and writes them again."""
     name = algorithm.name
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
+    writes = staging.current()
+    if in_place:
+        writer = writes.rows_replacing(stale, columns, key=("algorithm", "player_id", "date"))
+    else:
+        writes.later(stale.delete)
+        writer = writes.rows(RatingSnapshot, columns)
     # A month's rating may make a tuple per pair (GCR); with the cycle collector off,
     # the records and the table are not walked again at every month end.
-    with staging.current().rows(RatingSnapshot, columns) as snapshots, no_cycle_collection():
+    with writer as snapshots, no_cycle_collection():
         for month_end, state in rated:
             if month_end not in wanted:
                 continue

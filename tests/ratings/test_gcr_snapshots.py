@@ -128,6 +128,26 @@ def test_an_entry_recomputes_gcr_from_its_month_as_a_full_recompute_would(six_mo
     assert {snapshot[1] for snapshot in incremental[0]} >= {date(2024, 1, 31), date(2024, 5, 31)}
 
 
+def test_a_newcomers_back_dated_game_adds_their_snapshots_as_a_full_recompute_would(six_months):
+    """The snapshots rewritten in place (staged on SQLite): the month ends from March's
+    gain a player, whose rows are new, and everyone else's values change."""
+    vera, (ann, *_rest) = six_months
+    eve = factories.player("eve", "20k")
+    before = gcr_tables()
+    enter(vera, factories.game(eve, ann, "W", date(2024, 3, 15)))
+    incremental = gcr_tables()
+
+    assert incremental == after_a_full_recompute()
+    assert sorted(day for name, day, *_rest in incremental[0] if name == "eve") == [
+        date(2024, 3, 31),
+        date(2024, 4, 30),
+        date(2024, 5, 31),
+    ]
+    assert [row for row in incremental[0] if row[1] < date(2024, 3, 1)] == [
+        row for row in before[0] if row[1] < date(2024, 3, 1)
+    ]
+
+
 def test_voiding_the_last_months_games_removes_the_snapshot_of_the_month_now_last(six_months):
     vera, _players = six_months
     for game in Game.objects.filter(date__month=6):

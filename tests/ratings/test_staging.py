@@ -3,10 +3,10 @@
 from datetime import date
 
 import pytest
-from django.db import OperationalError, connection
+from django.db import OperationalError, connection, transaction
 
 from players.models import Player
-from ratings.models import RatingHistory
+from ratings.models import RatingHistory, RatingSnapshot
 from ratings.recompute import staging
 from tests import factories
 
@@ -87,3 +87,65 @@ def test_a_staged_table_left_behind_is_dropped_before_it_is_staged_again():
         cursor.execute(f"SELECT count(*) FROM temp.{table}")
         assert cursor.fetchone() == (0,)
     again.discard()
+
+
+FEBRUARY = date(2024, 2, 29)
+
+
+@pytest.fixture
+def stored_snapshots():
+    """GCR snapshots of ann, ben and cat at January's and February's ends."""
+    ann, ben, cat, dan = (factories.player(name) for name in ("ann", "ben", "cat", "dan"))
+    for month_end in (date(2024, 1, 31), FEBRUARY):
+        for player, value in ((ann, 1510.5), (ben, 1490.25), (cat, 1500.0)):
+            RatingSnapshot.objects.create(
+                algorithm="gcr", player=player, date=month_end, rank=-10, value=value, games=3
+            )
+    return ann, ben, cat, dan
+
+
+def snapshots() -> dict[tuple[str, date], tuple[int, float, int]]:
+    rows = RatingSnapshot.objects.values_list("player__username", "date", "id", "value", "games")
+    return {(username, day): (pk, value, games) for username, day, pk, value, games in rows}
+
+
+def replace_february(writes: staging.Writes, *rows: tuple[int, float, int]) -> None:
+    """Write ``(player id, value, games)`` rows in place of February's snapshots."""
+    replaced = RatingSnapshot.objects.filter(algorithm="gcr", date__gte=FEBRUARY)
+    columns = ("algorithm", "player_id", "date", "rank", "value", "games")
+    key = ("algorithm", "player_id", "date")
+    with writes.rows_replacing(replaced, columns, key=key) as writer:
+        for player_id, value, games in rows:
+            writer.add(("gcr", player_id, FEBRUARY, -10, value, games))
+
+
+def test_staged_rows_replacing_others_update_what_changed_in_place_add_the_new_and_drop_the_rest(
+    stored_snapshots,
+):
+    ann, ben, _cat, dan = stored_snapshots
+    before = snapshots()
+    writes = staging.Writes(staged=True)
+    # ann's as it was, ben's changed, dan's new; cat's not staged
+    replace_february(writes, (ann.pk, 1510.5, 3), (ben.pk, 1491.75, 4), (dan.pk, 1499.5, 1))
+    assert snapshots() == before  # nothing written before the writes are applied
+    with transaction.atomic():
+        writes.apply()
+    after = snapshots()
+
+    assert after.pop(("ann", FEBRUARY)) == before[("ann", FEBRUARY)]
+    assert after.pop(("ben", FEBRUARY)) == (before[("ben", FEBRUARY)][0], 1491.75, 4)
+    assert after.pop(("dan", FEBRUARY))[1:] == (1499.5, 1)
+    assert after == {key: row for key, row in before.items() if key[1] < FEBRUARY}
+    assert staged_tables() == []
+
+
+def test_rows_replacing_others_straight_in_delete_them_and_write_the_new_ones(
+    stored_snapshots,
+):
+    ann, _ben, _cat, _dan = stored_snapshots
+    before = snapshots()
+    replace_february(staging.Writes(staged=False), (ann.pk, 1512.0, 4))
+    after = snapshots()
+
+    assert after.pop(("ann", FEBRUARY))[1:] == (1512.0, 4)
+    assert after == {key: row for key, row in before.items() if key[1] < FEBRUARY}
