@@ -18,10 +18,11 @@ from __future__ import annotations
 import json
 import os
 import resource
+import shutil
 import statistics
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
@@ -287,9 +288,9 @@ def _timed_entry(old, played_on: date, run: int, repeat: int = 1) -> dict[str, A
     then what a worker runs until every maintained algorithm and the lab are current,
     timed in all and each (see :func:`entry`); the game stays.
 
-    With ``repeat``, each recompute and each lab update is made that many times, its
-    mark put back before each again (the same work: the replay from the same place, the
-    same rows written), and each figure is the least of them (:func:`least`); the
+    With ``repeat``, each recompute and each lab update is made that many times from
+    the same database (:class:`_Rewound`: the same replay, the same rows written, the
+    same values changed), and each figure is the least of them (:func:`least`); the
     times in all are then the sums of those."""
     from players.public.crosstable_cache import warm_after_recompute
     from ratings import tasks
@@ -302,14 +303,12 @@ def _timed_entry(old, played_on: date, run: int, repeat: int = 1) -> dict[str, A
     lab: dict[str, dict[str, Any]] = {}
     with Clock() as clock:
         for name in dict.fromkeys(QUEUED_RECOMPUTES):
-            marks = _marks(name, "")
             timings = []
-            for attempt in range(repeat):
-                if attempt:
-                    _put_back(name, marks)
-                with Clock() as one:
-                    results = tasks.recompute_algorithm(name)
-                timings.append(one.figures())
+            with _Rewound(name, "", repeat) as rewound:
+                for _attempt in rewound:
+                    with Clock() as one:
+                        results = tasks.recompute_algorithm(name)
+                    timings.append(one.figures())
             recomputes[name] = {
                 **least(timings),
                 "rows": sum(result["rows"] for result in results),
@@ -317,18 +316,16 @@ def _timed_entry(old, played_on: date, run: int, repeat: int = 1) -> dict[str, A
                 "from": [result["from"] for result in results],
             }
         for name in dict.fromkeys(QUEUED_LAB):
-            marks = _marks(name, "lab_")
             timings = []
-            for attempt in range(repeat):
-                if attempt:
-                    _put_back(name, marks)
-                with Clock() as one:
-                    counted = tasks.update_lab_report(name)
-                timings.append(one.figures())
+            with _Rewound(name, "lab_", repeat) as rewound:
+                for _attempt in rewound:
+                    with Clock() as one:
+                        counted = tasks.update_lab_report(name)
+                    timings.append(one.figures())
             lab[name] = {**least(timings), "games": counted}
     # The pages' warming, a task of its own after the recompute: timed apart.
     with Clock() as warming:
-        for algorithm, start in QUEUED_WARMING:
+        for algorithm, start in dict.fromkeys(QUEUED_WARMING):  # once, however many runs
             warm_after_recompute(algorithm, start)
         QUEUED_WARMING.clear()
     pending = _pending()
@@ -355,18 +352,69 @@ def _timed_entry(old, played_on: date, run: int, repeat: int = 1) -> dict[str, A
     }
 
 
-def _marks(algorithm: str, prefix: str) -> dict[str, Any]:
-    """``algorithm``'s dirty mark (``prefix`` "lab_": its lab's) as it stands."""
-    from ratings.models import RecomputeState
+class _Rewound:
+    """``repeat`` runs of one step from the same database: iterated, before each run but
+    the first, the database is put back as it was before the first. Marks alone would
+    not do: a run that writes only the values that changed (the month ends, GCR's
+    snapshots) finds none changed the second time, and a lab update finds its runs
+    merged. On SQLite the file is copied aside and back (the connection closed
+    around it); elsewhere only ``algorithm``'s dirty mark (``prefix`` "lab_": its
+    lab's) is put back."""
 
-    fields = [f"{prefix}dirty_from", f"{prefix}dirty_round", f"{prefix}dirty_seq"]
-    return RecomputeState.objects.filter(algorithm=algorithm).values(*fields).get()
+    def __init__(self, algorithm: str, prefix: str, repeat: int) -> None:
+        from django.db import connection
 
+        self.algorithm, self.prefix, self.repeat = algorithm, prefix, repeat
+        self.path = connection.settings_dict["NAME"] if connection.vendor == "sqlite" else None
+        self.copy: str | None = None
+        self.marks: dict[str, Any] = {}
 
-def _put_back(algorithm: str, marks: dict[str, Any]) -> None:
-    from ratings.models import RecomputeState
+    def __enter__(self) -> _Rewound:
+        if self.repeat > 1:
+            if self.path is None:
+                self.marks = self._marks()
+            else:
+                self.copy = f"{self.path}.rewound"
+                self._copied(self.path, self.copy)
+        return self
 
-    RecomputeState.objects.filter(algorithm=algorithm).update(**marks)
+    def __iter__(self) -> Iterator[int]:
+        for attempt in range(self.repeat):
+            if attempt:
+                self._put_back()
+            yield attempt
+
+    def __exit__(self, *exc: Any) -> None:
+        if self.copy is not None:
+            Path(self.copy).unlink(missing_ok=True)
+
+    def _marks(self) -> dict[str, Any]:
+        from ratings.models import RecomputeState
+
+        fields = [f"{self.prefix}dirty_{part}" for part in ("from", "round", "seq")]
+        return RecomputeState.objects.filter(algorithm=self.algorithm).values(*fields).get()
+
+    def _put_back(self) -> None:
+        from ratings.models import RecomputeState
+
+        if self.copy is None:
+            RecomputeState.objects.filter(algorithm=self.algorithm).update(**self.marks)
+        else:
+            assert self.path is not None
+            self._copied(self.copy, self.path)
+
+    @staticmethod
+    def _copied(source: str, target: str) -> None:
+        """``source`` copied to ``target`` with every connection closed (the WAL moved
+        into the file first, so the file alone is the database)."""
+        from django.db import connection
+
+        with connection.cursor() as cursor:
+            cursor.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        connection.close()
+        for suffix in ("-wal", "-shm"):
+            Path(f"{target}{suffix}").unlink(missing_ok=True)
+        shutil.copyfile(source, target)
 
 
 def _pending() -> list[str]:
