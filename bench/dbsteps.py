@@ -303,26 +303,16 @@ def _timed_entry(old, played_on: date, run: int, repeat: int = 1) -> dict[str, A
     lab: dict[str, dict[str, Any]] = {}
     with Clock() as clock:
         for name in dict.fromkeys(QUEUED_RECOMPUTES):
-            timings = []
-            with _Rewound(name, "", repeat) as rewound:
-                for _attempt in rewound:
-                    with Clock() as one:
-                        results = tasks.recompute_algorithm(name)
-                    timings.append(one.figures())
+            figures, results = _least_of(name, "", repeat, tasks.recompute_algorithm)
             recomputes[name] = {
-                **least(timings),
+                **figures,
                 "rows": sum(result["rows"] for result in results),
                 "rewritten": sum(result["rewritten"] for result in results),
                 "from": [result["from"] for result in results],
             }
         for name in dict.fromkeys(QUEUED_LAB):
-            timings = []
-            with _Rewound(name, "lab_", repeat) as rewound:
-                for _attempt in rewound:
-                    with Clock() as one:
-                        counted = tasks.update_lab_report(name)
-                    timings.append(one.figures())
-            lab[name] = {**least(timings), "games": counted}
+            figures, counted = _least_of(name, "lab_", repeat, tasks.update_lab_report)
+            lab[name] = {**figures, "games": counted}
     # The pages' warming, a task of its own after the recompute: timed apart.
     with Clock() as warming:
         for algorithm, start in dict.fromkeys(QUEUED_WARMING):  # once, however many runs
@@ -350,6 +340,21 @@ def _timed_entry(old, played_on: date, run: int, repeat: int = 1) -> dict[str, A
         "lab_seconds": sum(item["seconds"] for item in lab.values()),
         "pending": pending,  # should be empty: all current
     }
+
+
+def _least_of(
+    algorithm: str, prefix: str, repeat: int, step: Callable[[str], Any]
+) -> tuple[dict[str, Any], Any]:
+    """``step(algorithm)`` made ``repeat`` times from the same database (:class:`_Rewound`,
+    ``prefix`` naming its mark), timed: the least figures (:func:`least`) and what the
+    last run returned."""
+    timings = []
+    with _Rewound(algorithm, prefix, repeat) as rewound:
+        for _attempt in rewound:
+            with Clock() as one:
+                returned = step(algorithm)
+            timings.append(one.figures())
+    return least(timings), returned
 
 
 class _Rewound:
