@@ -265,3 +265,60 @@ def test_a_back_dated_game_compares_only_the_month_end_standings_of_the_players_
     for algorithm in HISTORY_ALGORITHMS:
         recompute(algorithm, full=True)
     assert incremental == month_end_standings()
+
+
+def test_the_players_a_resumed_replay_may_change_are_those_of_valid_records_and_later_rows():
+    """``_players_after`` is written as SQL, its "valid" spelled out: it picks the same
+    players as the querysets' own ``valid()`` (voided games and adjustments left out)."""
+    from django.db.models import Q
+    from django.utils import timezone
+
+    from players.models import Adjustment, Player
+    from ratings.models import RatingHistory
+    from ratings.selectors import ReplayKey
+
+    vera = factories.volunteer()
+    ann, ben, cat, dan, eve, fay = (
+        factories.player(name, "5k") for name in ("ann", "ben", "cat", "dan", "eve", "fay")
+    )
+    games = [
+        factories.game(ann, ben, "W", date(2024, 5, 4)),
+        factories.game(cat, dan, "B", date(2024, 6, 8)),
+        factories.game(ben, cat, "W", date(2024, 6, 15)),
+    ]
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    factories.adjustment(eve, date(2024, 6, 9), "4k", user=vera)
+    factories.adjustment(fay, date(2024, 6, 10), "6k", user=vera)
+    recompute_pending()
+    voided = Game.objects.get(date=date(2024, 6, 8))
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="entered twice")
+    Adjustment.objects.filter(player=fay).update(voided_at=timezone.now())
+
+    def by_querysets(day: date, position: int) -> dict[str, int]:
+        games = Game.objects.valid().filter(date__gte=day)
+        chosen = (
+            Q(pk__in=games.values("white_id"))
+            | Q(pk__in=games.values("black_id"))
+            | Q(pk__in=Adjustment.objects.valid().filter(date__gte=day).values("player_id"))
+            | Q(
+                pk__in=RatingHistory.objects.filter(
+                    algorithm="sagc", position__gte=position
+                ).values("player_id")
+            )
+        )
+        return dict(Player.objects.filter(chosen).values_list("username", "id"))
+
+    end = RatingHistory.objects.filter(algorithm="sagc").count()
+    for day, position in [
+        (date(2024, 6, 1), end),  # ben and cat's game, eve's adjustment; not dan, not fay
+        (date(2024, 6, 1), end - 2),
+        (date(2024, 5, 1), 0),
+        (date(2024, 7, 1), end),
+    ]:
+        picked = recompute_replay._players_after("sagc", ReplayKey(day, 0, 0), position)
+        assert picked == by_querysets(day, position), (day, position)
+    assert set(recompute_replay._players_after("sagc", ReplayKey(date(2024, 6, 1), 0, 0), end)) == {
+        "ben",
+        "cat",
+        "eve",
+    }
