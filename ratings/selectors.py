@@ -369,17 +369,36 @@ def player_entries(usernames: Collection[str] | None = None) -> dict[str, Entry]
             for start in range(0, len(names), IDS_PER_QUERY)
         )
     return {
-        username: Entry(
-            declared if declared is not None else created,
-            declared_rating=Fraction(rating) if rating is not None else None,
-        )
+        username: _entry(declared, created, rating)
         for chunk in chunks
         for username, declared, created, rating in chunk
     }
 
 
+def _entry(declared: Rank | None, created: Rank, rating: int | None) -> Entry:
+    """A player's entry from their declared rank, the rank they were created with and
+    their declared GoR (:func:`player_entries`)."""
+    return Entry(
+        declared if declared is not None else created,
+        declared_rating=Fraction(rating) if rating is not None else None,
+    )
+
+
 def player_ids() -> dict[str, int]:
     return dict(Player.objects.values_list("username", "id").iterator())
+
+
+def player_entries_and_ids() -> tuple[dict[str, Entry], dict[str, int]]:
+    """Every player's entry (:func:`player_entries`) and id (:func:`player_ids`), by
+    username, from one read of the players (a holistic pass needs both of everyone)."""
+    entries, ids = {}, {}
+    rows = Player.objects.values_list(
+        "username", "id", "declared_rank", "entry_rank", "declared_rating"
+    )
+    for username, player_id, declared, created, rating in rows.iterator():
+        entries[username] = _entry(declared, created, rating)
+        ids[username] = player_id
+    return entries, ids
 
 
 _HISTORY_COLUMNS = (

@@ -8,14 +8,15 @@ knows which holistic algorithm it rates.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from datetime import date, timedelta
 
 from django.db.models import Max, QuerySet
 
 from players.fields import rank_to_code
-from ratings.engine.base import RatingState, no_cycle_collection
+from ratings.engine.base import Algorithm, Number, RatingState, no_cycle_collection
 from ratings.engine.holistic import Holistic, rated_month_ends
+from ratings.engine.ranks import Rank
 from ratings.engine.records import GameRecord
 from ratings.models import HolisticTable, RatingSnapshot, RecomputeState
 from ratings.recompute import staging
@@ -24,8 +25,7 @@ from ratings.selectors import (
     ReplayKey,
     count_holistic_table,
     last_replay_date,
-    player_entries,
-    player_ids,
+    player_entries_and_ids,
     replay_records,
 )
 
@@ -50,8 +50,7 @@ def rewrite(algorithm: Holistic, start: date | None) -> int:
     (``count_holistic_table``), and only the games after that month end are read and
     only the months from the dirty one on are rated (:func:`_resume`)."""
     name = algorithm.name
-    entries = player_entries()
-    ids = player_ids()
+    entries, ids = player_entries_and_ids()
     state = algorithm.new_state(entries)  # no records: nobody is rated
     rate_from, first_unread, table_read = _resume(algorithm, start, state, ids)
     key = None if first_unread is None else ReplayKey(first_unread, 0, 0)
@@ -222,21 +221,27 @@ def _write_snapshots(
                 row = _table_row(algorithm, state, month_end, ids)
                 if row is not None:
                     tables.append(row)
-            for standing in algorithm.standings(state):
-                if standing.games:
+            for player, rank, value, games in _standings(algorithm, state):
+                if games:
                     snapshots.add(
-                        (
-                            name,
-                            ids[standing.player],
-                            month_end,
-                            rank_to_code(standing.rank),
-                            float(standing.value),
-                            standing.games,
-                        )
+                        (name, ids[player], month_end, rank_to_code(rank), float(value), games)
                     )
     if tables:
         staging.current().later(lambda: HolisticTable.objects.bulk_create(tables))
     return snapshots.written
+
+
+def _standings(algorithm: Holistic, state: RatingState) -> Iterator[tuple[str, Rank, Number, int]]:
+    """The standings of ``state`` as ``(player, rank, value, games)``, in no order: a
+    snapshot's rows need none, and ``Algorithm.standings`` makes and sorts a row per
+    player (2 ms a month end of 2,217 players). An algorithm whose standings are not its
+    players' own rank, value and games (it overrides ``standings``) gives those."""
+    if type(algorithm).standings is not Algorithm.standings:
+        for standing in algorithm.standings(state):
+            yield standing.player, standing.rank, standing.value, standing.games
+        return
+    for player, kept in state.players.items():
+        yield player, kept.rank, kept.value, kept.games
 
 
 def _month_ends(records: Sequence[GameRecord]) -> list[date]:
