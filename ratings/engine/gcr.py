@@ -295,6 +295,20 @@ class Gcr(Holistic[GcrPlayer]):
         state.players = players
         return True
 
+    def merge_table(self, state: GcrState, data: Any, names: Mapping[int, str]) -> bool:
+        """Each pair of ``data`` recorded for both its players, as its games counted would
+        be (a score is a multiple of 1/2: the sums are exact, whatever their order)."""
+        players = load_table_players(state, data, names)
+        if players is None:
+            return False
+        for name, added in players.items():
+            player = state.player(name)
+            for opponent, games, score in zip(
+                added.opponents, added.pair_games, added.pair_scores, strict=True
+            ):
+                player.record(opponent, score, games)
+        return True
+
     def predict_white(self, matchup: Matchup) -> float:
         """GCR's expected share ``clamp(50 + (Rw - Rb)/8, 0, 100) / 100``."""
         return self.expected(matchup.white.value - matchup.black.value)
