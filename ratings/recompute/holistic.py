@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import date, timedelta
 from typing import Any
 
+from django.db import connection
 from django.db.models import Max, QuerySet
 
 from players.fields import rank_to_code
@@ -309,11 +310,12 @@ def _write_snapshots(
     name = algorithm.name
     columns = ("algorithm", "player_id", "date", "rank", "value", "games")
     writes = staging.current()
+    key = ("algorithm", "player_id", "date")
     if in_place:
-        writer = writes.rows_replacing(stale, columns, key=("algorithm", "player_id", "date"))
+        writer = writes.rows_replacing(stale, columns, key=key, adapted=True)
     else:
         writes.later(stale.delete)
-        writer = writes.rows(RatingSnapshot, columns)
+        writer = writes.rows(RatingSnapshot, columns, adapted=True)
     # A month's rating may make a tuple per pair (GCR); with the cycle collector off,
     # the records and the table are not walked again at every month end.
     with writer as snapshots, no_cycle_collection():
@@ -323,11 +325,12 @@ def _write_snapshots(
             row = table_row(month_end, state)
             if row is not None:
                 tables.append(row)
-            for player, rank, value, games in _standings(algorithm, state):
-                if games:
-                    snapshots.add(
-                        (name, ids[player], month_end, rank_to_code(rank), float(value), games)
-                    )
+            day = connection.ops.adapt_datefield_value(month_end)  # once, not per row
+            snapshots.extend(
+                (name, ids[player], day, rank_to_code(rank), float(value), games)
+                for player, rank, value, games in _standings(algorithm, state)
+                if games
+            )
     if tables:
         staging.current().later(lambda: HolisticTable.objects.bulk_create(tables))
     return snapshots.written
