@@ -1,6 +1,7 @@
 """GCR's month-end snapshots, made in one replay, are the standings a full GCR of the
 games up to each month end gives."""
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -13,6 +14,7 @@ from ratings.recompute import holistic as holistic_pass
 from ratings.recompute.run import recompute, recompute_pending
 from ratings.selectors import count_holistic_table, player_entries, replay_records
 from tests import factories
+from tests.engine import test_gcr as engine_tests
 from tests.engine.test_gcr import table_of
 
 pytestmark = pytest.mark.django_db
@@ -494,3 +496,28 @@ def test_a_table_out_of_the_kept_months_stays_while_a_kept_one_holds_the_games_a
         date(2024, 4, 30),
         date(2024, 5, 31),
     ]
+
+
+class _Shifted(gcr.Gcr):
+    """GCR whose standings are not its players' own values."""
+
+    def standings(self, state):
+        return [
+            replace(standing, value=standing.value + 1) for standing in super().standings(state)
+        ]
+
+
+def test_a_snapshots_rows_are_the_standings_whether_or_not_the_algorithm_overrides_them():
+    state = engine_tests.rated(
+        [engine_tests.game("ann", "bob", "W"), engine_tests.game("bob", "cy", "B")]
+    )
+    own = {row[0]: row for row in holistic_pass._standings(gcr.Gcr(), state)}
+    shifted = {row[0]: row for row in holistic_pass._standings(_Shifted(), state)}
+
+    assert own == {
+        standing.player: (standing.player, standing.rank, standing.value, standing.games)
+        for standing in gcr.Gcr().standings(state)
+    }
+    assert {name: row[2] - 1 for name, row in shifted.items()} == {
+        name: row[2] for name, row in own.items()
+    }
