@@ -157,7 +157,9 @@ class HolisticTable(models.Model):
     from it rather than counting those games again (``ratings.recompute.holistic``).
     Good while no game dated on or before ``date`` changes: every recompute deletes the
     tables from its dirty date on, and keeps a few (the last month end before the last
-    month's, and the quarter ends of the year before it)."""
+    month's, and the quarter ends of the year before it). A table may hold only the
+    games after another kept table, ``{"after": its day, "games": ...}``: read back,
+    it is added to that one (``ratings.recompute.holistic``)."""
 
     algorithm = models.CharField(max_length=20)
     date = models.DateField()  # the month's last day

@@ -24,7 +24,7 @@ from django.db.models import (
     Value,
     Window,
 )
-from django.db.models.functions import Cast, RowNumber
+from django.db.models.functions import Cast, Coalesce, RowNumber
 
 from players.fields import code_to_rank
 from players.models import Adjustment, Game, Player, adjustment_record, game_record
@@ -380,6 +380,27 @@ def player_entries(usernames: Collection[str] | None = None) -> dict[str, Entry]
 
 def player_ids() -> dict[str, int]:
     return dict(Player.objects.values_list("username", "id").iterator())
+
+
+def player_entries_and_ids() -> tuple[dict[str, Entry], dict[str, int]]:
+    """Every player's entry (:func:`player_entries`) and id (:func:`player_ids`), by
+    username, from one read of the players (a holistic pass needs both of everyone)."""
+    entries: dict[str, Entry] = {}
+    ids: dict[str, int] = {}
+    # An entry is immutable: the players of one rank and no GoR share one.
+    shared: dict[Rank, Entry] = {}
+    rank = Coalesce("declared_rank", "entry_rank")  # as player_entries chooses, in SQL
+    rows = Player.objects.values_list("username", "id", rank, "declared_rating")
+    for username, player_id, entry_rank, rating in rows.iterator():
+        if rating is not None:
+            entries[username] = Entry(entry_rank, declared_rating=Fraction(rating))
+        else:
+            entry = shared.get(entry_rank)
+            if entry is None:
+                entry = shared[entry_rank] = Entry(entry_rank)
+            entries[username] = entry
+        ids[username] = player_id
+    return entries, ids
 
 
 _HISTORY_COLUMNS = (

@@ -90,11 +90,10 @@ class GcrPlayer(PlayerState):
     pair_scores: list[float] = field(default_factory=list)
     first_pass: float = 0.0
     reverse_pass: float = 0.0
-    # where each opponent sits in the lists above; rebuilt, never dumped
-    _slot: dict[str, int] = field(default_factory=dict, init=False, repr=False, compare=False)
-
-    def __post_init__(self) -> None:
-        self._slot = {name: slot for slot, name in enumerate(self.opponents)}
+    # where each opponent sits in the lists above; never dumped, and built only when a
+    # game is recorded: a table read back has thousands of players, and the games after
+    # it meet a few hundred of them
+    _slot: dict[str, int] | None = field(default=None, init=False, repr=False, compare=False)
 
     def to_data(self) -> dict[str, Any]:
         data = PlayerState.to_data(self)
@@ -106,9 +105,12 @@ class GcrPlayer(PlayerState):
         this player scored ``score`` in all."""
         self.games += games
         self.score += score
-        slot = self._slot.get(opponent)
+        slots = self._slot
+        if slots is None:
+            slots = self._slot = dict(zip(self.opponents, range(len(self.opponents)), strict=True))
+        slot = slots.get(opponent)
         if slot is None:
-            slot = self._slot[opponent] = len(self.opponents)
+            slot = slots[opponent] = len(self.opponents)
             self.opponents.append(opponent)
             self.pair_games.append(0)
             self.pair_scores.append(0.0)
@@ -293,6 +295,20 @@ class Gcr(Holistic[GcrPlayer]):
         state.players = players
         return True
 
+    def merge_table(self, state: GcrState, data: Any, names: Mapping[int, str]) -> bool:
+        """Each pair of ``data`` recorded for both its players, as its games counted would
+        be (a score is a multiple of 1/2: the sums are exact, whatever their order)."""
+        players = load_table_players(state, data, names)
+        if players is None:
+            return False
+        for name, added in players.items():
+            player = state.player(name)
+            for opponent, games, score in zip(
+                added.opponents, added.pair_games, added.pair_scores, strict=True
+            ):
+                player.record(opponent, score, games)
+        return True
+
     def predict_white(self, matchup: Matchup) -> float:
         """GCR's expected share ``clamp(50 + (Rw - Rb)/8, 0, 100) / 100``."""
         return self.expected(matchup.white.value - matchup.black.value)
@@ -375,12 +391,12 @@ def table_data(players: Mapping[str, GcrPlayer], numbers: Mapping[str, int]) -> 
     pairs: list[int] = []
     for index, name in enumerate(listed):
         player = players[name]
-        if name in player._slot:
-            return None
         for opponent, games, score in zip(
             player.opponents, player.pair_games, player.pair_scores, strict=True
         ):
             other = place[opponent]
+            if other == index:
+                return None
             if other > index:
                 twice = int(score * 2)
                 if twice != score * 2:
@@ -422,7 +438,6 @@ def load_table_players(
     for player in rows:
         player.games = sum(player.pair_games)
         player.score = sum(player.pair_scores, 0.0)
-        player._slot = dict(zip(player.opponents, range(len(player.opponents)), strict=True))
     return players
 
 
@@ -434,8 +449,11 @@ def accuracy(state: GcrState) -> GcrAccuracy | None:
 
     Whether a pair is ordered correctly does not depend on which of the two comes
     first, so the pairs are taken as the table holds them, not in the pass order. The
-    comparisons are written out (no call per pair): the lab's figures are computed
-    after every recompute, and a call per pair and rating was most of their time."""
+    comparisons are written out (no call per pair), and a pair's result chooses the one
+    comparison of each rating that counts: the lab's figures are computed after every
+    recompute, and a call per pair and rating was most of their time. (A score is a
+    multiple of 1/2, so ``score + score`` against ``games`` compares it with the other
+    player's ``games - score`` exactly.)"""
     players = state.players
     pairs = mean = first_pass = reverse_pass = 0
     for name, player in players.items():
@@ -446,16 +464,20 @@ def accuracy(state: GcrState) -> GcrAccuracy | None:
             if opponent <= name:  # each pair once
                 continue
             other = players[opponent]
-            other_score = games - score
-            # the sign of score - other_score, compared with that of each rating difference
-            won = (score > other_score) - (score < other_score)
             pairs += 1
-            other_value = other.value
-            mean += ((value > other_value) - (value < other_value)) == won
-            other_value = other.first_pass
-            first_pass += ((first > other_value) - (first < other_value)) == won
-            other_value = other.reverse_pass
-            reverse_pass += ((reverse > other_value) - (reverse < other_value)) == won
+            twice = score + score
+            if twice > games:  # this player did better: ordered right if rated higher
+                mean += value > other.value
+                first_pass += first > other.first_pass
+                reverse_pass += reverse > other.reverse_pass
+            elif twice < games:
+                mean += value < other.value
+                first_pass += first < other.first_pass
+                reverse_pass += reverse < other.reverse_pass
+            else:  # a level score: ordered right if rated equal
+                mean += value == other.value
+                first_pass += first == other.first_pass
+                reverse_pass += reverse == other.reverse_pass
     if not pairs:
         return None
     return GcrAccuracy(

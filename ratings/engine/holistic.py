@@ -84,6 +84,13 @@ class Holistic(Algorithm[P]):
         or a number ``names`` lacks."""
         return False
 
+    def merge_table(self, state: RatingState[P], data: Any, names: Mapping[int, str]) -> bool:
+        """Add the games of the table ``data`` (:meth:`table_data` of a table of other
+        games) to the table of ``state``: the table of both sets of games, as if they
+        had been counted into one. False: data it cannot read, or a number ``names``
+        lacks (``state`` may then be left part-filled)."""
+        return False
+
 
 def is_holistic(algorithm: Algorithm) -> bool:
     return isinstance(algorithm, Holistic)
@@ -137,14 +144,20 @@ def rated_month_ends(
                 algorithm.finish(state)
                 yield current, state
             current, month = month_end(day), (day.year, day.month)
-        if record.is_adjustment:
-            if record.applies_to(name):
-                algorithm.rate_unit(state, [record])
-        else:
-            algorithm.count(state, record)
+        count_record(algorithm, state, record, name)
     if current is not None:
         algorithm.finish(state)
         yield current, state
+
+
+def count_record(algorithm: Holistic, state: RatingState, record: GameRecord, name: str) -> None:
+    """Add ``record`` to the table of ``state`` as the replay does (``name``: the
+    algorithm's; an adjustment for it goes to :meth:`Holistic.rate_unit`)."""
+    if record.is_adjustment:
+        if record.applies_to(name):
+            algorithm.rate_unit(state, [record])
+    else:
+        algorithm.count(state, record)
 
 
 def month_end_snapshots(

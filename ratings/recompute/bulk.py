@@ -14,7 +14,7 @@ another core.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from datetime import date
 from typing import Any
 
@@ -51,8 +51,11 @@ class RowWriter:
         batch: int = BATCH,
         background: bool = False,
         table: str | None = None,
+        adapted: bool = False,
     ) -> None:
         # ``table``: another table with ``model``'s columns (a recompute's staging table).
+        # ``adapted``: the rows' dates and times are in the connection's form already
+        # (``connection.ops.adapt_datefield_value``): not adapted again, row by row.
         table = connection.ops.quote_name(table or model._meta.db_table)
         names = ", ".join(connection.ops.quote_name(column) for column in columns)
         self.copy_sql = f"COPY {table} ({names}) FROM STDIN"
@@ -71,11 +74,17 @@ class RowWriter:
         self.adapters = [
             (index, adapter)
             for index, column in enumerate(columns)
-            if (adapter := _adapter(by_column[column])) is not None
+            if not adapted and (adapter := _adapter(by_column[column])) is not None
         ]
 
     def add(self, row: tuple) -> None:
         self.rows.append(row)
+        if len(self.rows) >= self.batch:
+            self.send()
+
+    def extend(self, rows: Iterable[tuple]) -> None:
+        """:meth:`add` each of ``rows``, without a call per row."""
+        self.rows.extend(rows)
         if len(self.rows) >= self.batch:
             self.send()
 

@@ -553,6 +553,29 @@ def test_a_table_counted_after_being_read_back_is_the_table_of_all_its_games():
     assert table_of(read) == table_of(rate_table(first + later, entries))
 
 
+@settings(max_examples=100, deadline=None)
+@given(games_strategy, st.integers(0, 12))
+def test_a_table_read_back_and_merged_with_the_table_of_later_games_is_the_table_of_all(
+    items, split
+):
+    records = games_from(items)
+    first, later = records[:split], records[split:]
+    entries = entries_for(records)
+    algorithm = Gcr()
+    numbers, names = numbered(rate_table(records, entries))
+    read = algorithm.new_state(entries)
+    assert algorithm.load_table(
+        read, algorithm.table_data(rate_table(first, entries), numbers), names
+    )
+
+    assert algorithm.merge_table(
+        read,
+        json.loads(json.dumps(algorithm.table_data(rate_table(later, entries), numbers))),
+        names,
+    )
+    assert table_of(read) == table_of(rate_table(records, entries))
+
+
 @pytest.mark.parametrize(
     "data",
     [None, {"format": 0, "players": [], "pairs": []}, {"format": 1, "players": [999], "pairs": []}],

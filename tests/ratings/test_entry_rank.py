@@ -18,7 +18,7 @@ from ratings.engine.formats.games import read_games
 from ratings.engine.ranks import parse_rank
 from ratings.models import CurrentRating, RatingHistory, RecomputeState
 from ratings.recompute.run import recompute_pending
-from ratings.selectors import player_entries
+from ratings.selectors import player_entries, player_entries_and_ids, player_ids
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -142,3 +142,16 @@ def test_check_ratings_reports_a_stored_entry_rank_the_games_do_not_give(wagc_th
     with pytest.raises(CommandError):
         call_command("check_ratings", algorithm="sagc", stdout=out)
     assert "declared entry rank of han: stored 3d, from the games 2k" in out.getvalue()
+
+
+def test_the_entries_and_ids_read_together_are_those_read_apart(wagc_then_egc):
+    """Han's declared 2k, Ito's rank at creation, and a GoR an h-file declared."""
+    factories.player("gor", "1d", declared_rating=2150)
+    factories.player("gus", "1d")
+    entries, ids = player_entries_and_ids()
+
+    assert entries == player_entries()
+    assert ids == player_ids()
+    assert entries["han"].rank == parse_rank("2k")
+    assert entries["gor"].declared_rating == 2150
+    assert entries["gus"].declared_rating is None

@@ -1,6 +1,7 @@
 """GCR's month-end snapshots, made in one replay, are the standings a full GCR of the
 games up to each month end gives."""
 
+from dataclasses import replace
 from datetime import date
 
 import pytest
@@ -13,6 +14,7 @@ from ratings.recompute import holistic as holistic_pass
 from ratings.recompute.run import recompute, recompute_pending
 from ratings.selectors import count_holistic_table, player_entries, replay_records
 from tests import factories
+from tests.engine import test_gcr as engine_tests
 from tests.engine.test_gcr import table_of
 
 pytestmark = pytest.mark.django_db
@@ -379,3 +381,143 @@ def test_a_table_counted_for_want_of_a_kept_one_is_kept_for_the_next_entry(six_m
     monkeypatch.undo()
 
     assert incremental == after_a_full_recompute()
+
+
+@pytest.fixture
+def a_quiet_pair(settings):
+    """Ten players rated from January to April 2024, then only ann and ben play (May and
+    June): the games after April's table have few of its players."""
+    settings.RATINGS_ALGORITHMS = ["sagc", "gcr"]
+    vera = factories.volunteer()
+    players = [factories.player(f"p{index}", f"{index + 1}k") for index in range(10)]
+    games = [
+        factories.game(
+            players[i % 10],
+            players[(i * 3 + 1) % 10],
+            "WB"[i % 2],
+            date(2024, 1 + i // 8, 2 + i % 8),
+        )
+        for i in range(32)
+        if i % 10 != (i * 3 + 1) % 10
+    ]
+    games += [
+        factories.game(players[0], players[1], "W", date(2024, 5, 3)),
+        factories.game(players[1], players[0], "B", date(2024, 6, 4)),
+    ]
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    recompute_pending()
+    return vera, players
+
+
+def kept_table_bases() -> dict[date, str | None]:
+    """Each kept table's day, and the day of the table it holds the games after (None:
+    whole)."""
+    return {
+        day: table.get("after")
+        for day, table in HolisticTable.objects.filter(algorithm="gcr").values_list("date", "table")
+    }
+
+
+def test_a_back_dated_entry_keeps_the_latest_table_as_the_games_after_the_one_it_read(
+    a_quiet_pair, monkeypatch
+):
+    """Back-dated into May: April's table is read, and May's is written as the games of
+    May alone, after April's. The next entry reads both and counts nothing."""
+    vera, (p0, p1, p2, *_rest) = a_quiet_pair
+    enter(vera, factories.game(p0, p1, "B", date(2024, 5, 20)))
+    assert incremental_equals_full(gcr_tables())
+    bases = kept_table_bases()
+    assert bases[date(2024, 5, 31)] == "2024-04-30"
+    assert bases[date(2024, 4, 30)] is None
+    monkeypatch.setattr(holistic_pass, "count_holistic_table", no_count)
+    enter(vera, factories.game(p2, p0, "W", date(2024, 6, 28)))
+    incremental = gcr_tables()
+    monkeypatch.undo()
+
+    assert incremental == after_a_full_recompute()
+
+
+def incremental_equals_full(incremental) -> bool:
+    """Whether ``incremental`` (:func:`gcr_tables`) is what a full recompute stores, the
+    tables kept as they were."""
+    kept = list(HolisticTable.objects.filter(algorithm="gcr").values_list("date", "table"))
+    full = after_a_full_recompute()
+    HolisticTable.objects.filter(algorithm="gcr").delete()
+    HolisticTable.objects.bulk_create(
+        HolisticTable(algorithm="gcr", date=day, table=table) for day, table in kept
+    )
+    return incremental == full
+
+
+def test_a_table_of_the_games_after_one_that_is_gone_is_counted_again(a_quiet_pair):
+    vera, (p0, p1, p2, *_rest) = a_quiet_pair
+    enter(vera, factories.game(p0, p1, "B", date(2024, 5, 20)))
+    HolisticTable.objects.filter(algorithm="gcr", date=date(2024, 4, 30)).delete()
+    enter(vera, factories.game(p2, p0, "W", date(2024, 6, 28)))
+
+    assert gcr_tables() == after_a_full_recompute()
+
+
+def test_the_games_of_many_players_after_the_table_read_are_kept_whole(six_months):
+    """Back-dated into March among four players: the games after February's table have
+    all of them, so May's table is written whole."""
+    vera, (ann, _ben, cat, _dan) = six_months
+    enter(vera, factories.game(cat, ann, "W", date(2024, 3, 20)))
+
+    assert kept_table_bases() == {date(2024, 2, 29): None, date(2024, 5, 31): None}
+
+
+def test_a_table_out_of_the_kept_months_stays_while_a_kept_one_holds_the_games_after_it(
+    six_months,
+):
+    """The window of kept months moved past January, but May's table holds only the
+    games after January's: January's stays, February's (nothing after it) goes."""
+    HolisticTable.objects.filter(algorithm="gcr", date=date(2024, 5, 31)).update(
+        table={"after": "2024-01-31", "games": {"format": 1, "players": [], "pairs": []}}
+    )
+    HolisticTable.objects.create(
+        algorithm="gcr", date=date(2024, 1, 31), table={"format": 1, "players": [], "pairs": []}
+    )
+    last_kept = date(2024, 6, 30)  # as if July were the last month
+
+    dropped = holistic_pass._tables_to_drop("gcr", date(2024, 7, 1), last_kept, None)
+    rewritten = holistic_pass._tables_to_drop("gcr", date(2024, 5, 1), last_kept, None)
+    for_the_pass = holistic_pass._tables_to_drop(
+        "gcr", date(2024, 7, 1), date(2024, 9, 30), date(2024, 3, 31)
+    )
+
+    assert dropped == [date(2024, 2, 29)]
+    assert rewritten == [date(2024, 1, 31), date(2024, 2, 29), date(2024, 5, 31)]
+    # Kept months June to September: March's stays for the table the pass writes after
+    # it; January's goes with May's, the one that held the games after it.
+    assert for_the_pass == [
+        date(2024, 1, 31),
+        date(2024, 2, 29),
+        date(2024, 4, 30),
+        date(2024, 5, 31),
+    ]
+
+
+class _Shifted(gcr.Gcr):
+    """GCR whose standings are not its players' own values."""
+
+    def standings(self, state):
+        return [
+            replace(standing, value=standing.value + 1) for standing in super().standings(state)
+        ]
+
+
+def test_a_snapshots_rows_are_the_standings_whether_or_not_the_algorithm_overrides_them():
+    state = engine_tests.rated(
+        [engine_tests.game("ann", "bob", "W"), engine_tests.game("bob", "cy", "B")]
+    )
+    own = {row[0]: row for row in holistic_pass._standings(gcr.Gcr(), state)}
+    shifted = {row[0]: row for row in holistic_pass._standings(_Shifted(), state)}
+
+    assert own == {
+        standing.player: (standing.player, standing.rank, standing.value, standing.games)
+        for standing in gcr.Gcr().standings(state)
+    }
+    assert {name: row[2] - 1 for name, row in shifted.items()} == {
+        name: row[2] for name, row in own.items()
+    }
