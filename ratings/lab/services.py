@@ -375,21 +375,19 @@ def _recount_start(
     French ladder) the place moves back to the first game of any tournament that has
     games from there on: its later games are predicted from the players' values at its
     start (its first rows)."""
+    # each run's first and last places, read once
+    spans = {
+        key: (_stored_order(part["first"]), _stored_order(part["last"]))
+        for key, part in tallies.items()
+    }
     place = since
     while True:
         if blocks:
             place = _tournament_start(place)
         at = _as_tuple(place)
-        earlier = min(
-            (
-                _stored_order(part["first"])
-                for part in tallies.values()
-                if _stored_order(part["last"]) >= at
-            ),
-            default=at,
-        )
+        earlier = min((first for first, last in spans.values() if last >= at), default=at)
         if earlier >= at:
-            kept = {key: part for key, part in tallies.items() if _stored_order(part["last"]) < at}
+            kept = {key: part for key, part in tallies.items() if spans[key][1] < at}
             return place, kept
         place = ReplayKey(*earlier)
 
