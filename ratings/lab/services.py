@@ -380,16 +380,21 @@ def _recount_start(
         key: (_stored_order(part["first"]), _stored_order(part["last"]))
         for key, part in tallies.items()
     }
+    # The runs first, then the tournaments, until neither moves the place: the place
+    # each gives is the same in either order, and a run that begins at a tournament's
+    # start (as one counted again from there does) leaves a single statement to make.
     place = since
     while True:
-        if blocks:
-            place = _tournament_start(place)
         at = _as_tuple(place)
         earlier = min((first for first, last in spans.values() if last >= at), default=at)
-        if earlier >= at:
+        if earlier < at:
+            place = ReplayKey(*earlier)
+            continue
+        tournament_start = _tournament_start(place) if blocks else place
+        if tournament_start == place:
             kept = {key: part for key, part in tallies.items() if spans[key][1] < at}
             return place, kept
-        place = ReplayKey(*earlier)
+        place = tournament_start
 
 
 def _tournament_start(place: ReplayKey) -> ReplayKey:
