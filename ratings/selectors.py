@@ -547,7 +547,8 @@ def rated_history_games(
     results were seen. With ``games`` a block starts at the first of those games.
     """
     if since is not None:
-        assert games is None, "from a place or of some games, not both"
+        if games is not None:
+            raise ValueError("the games from a place or some games, not both")
         rows_from = _lab_history_rows_from(algorithm, since, from_position)
         yield from _lab_games(rows_from, blocks=blocks)
         return
@@ -569,9 +570,9 @@ def _lab_history_rows_from(
     game = ops.quote_name(Game._meta.db_table)
     day = ops.adapt_datefield_value(since.date)
     sql = (
-        f"SELECT h.game_id, h.colour, h.player_id, h.value_before, "
-        f"CAST(h.rank_before AS integer), h.skipped, g.handicap, CAST(g.komi AS text), "
-        f"g.board_size, g.status, g.winner, g.tournament_id, h.date, g.round, g.seq, "
+        "SELECT h.game_id, h.colour, h.player_id, h.value_before, "
+        "CAST(h.rank_before AS integer), h.skipped, g.handicap, CAST(g.komi AS text), "
+        "g.board_size, g.status, g.winner, g.tournament_id, h.date, g.round, g.seq, "
         f"h.position FROM {history} h INNER JOIN {game} g ON h.game_id = g.id "
         "WHERE h.algorithm = %s AND h.game_id IS NOT NULL AND g.voided_at IS NULL "
         "AND h.date >= %s AND h.position >= %s AND (h.date > %s OR (h.date = %s AND "
