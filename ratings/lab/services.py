@@ -88,8 +88,8 @@ def holistic_games(algorithm: Holistic, since: ReplayKey | None = None) -> Place
         white, black = entries[record.white], entries[record.black]
         matchup = predicted_matchup(
             record,
-            lab.Side(white.rank, ratings.get(record.white, _initial(algorithm, white))),
-            lab.Side(black.rank, ratings.get(record.black, _initial(algorithm, black))),
+            lab.Side(white.rank, _month_before(ratings, record.white, algorithm, white)),
+            lab.Side(black.rank, _month_before(ratings, record.black, algorithm, black)),
         )
         assert record.winner is not None  # _rated_records keeps only games with a result
         yield record.order_key, 0, lab.LabGame(matchup, record.winner, record.status)
@@ -141,8 +141,12 @@ def _month_end_snapshots(
     return rows.iterator(chunk_size=10_000)
 
 
-def _initial(algorithm: Holistic, entry: Any) -> float:
-    return float(algorithm.new_player(entry).value)
+def _month_before(ratings: dict[str, float], player: str, algorithm: Holistic, entry: Any) -> float:
+    """``player``'s value at the last month end before the game, or the initial value
+    of a player with none (made only then: a new player's state made for every side
+    of every game was about a twentieth of GCR's lab, full or not)."""
+    value = ratings.get(player)
+    return float(algorithm.new_player(entry).value) if value is None else value
 
 
 def holistic_table(algorithm: Holistic) -> RatingState:

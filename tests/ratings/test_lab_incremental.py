@@ -14,13 +14,14 @@ from players.services.games import game_void, record_sheet_submit
 from ratings import tasks
 from ratings.algorithms import maintained_algorithms
 from ratings.engine import lab
+from ratings.engine.algorithms import get_algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, Winner
 from ratings.lab import services as lab_services
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RecomputeState
 from ratings.recompute.run import recompute_pending, sweep
-from ratings.selectors import ReplayKey, placed_history_games
+from ratings.selectors import ReplayKey, placed_history_games, player_entries, replay_records
 from tests import factories
 from tests.ratings.helpers import full_run_metrics
 
@@ -141,6 +142,37 @@ def test_the_games_read_from_a_place_are_the_whole_historys_from_there(club, alg
     assert from_place == whole
     assert any(game.matchup.komi == Fraction(1, 10) for _place, _position, game in from_place)
     assert len(whole) >= 10
+
+
+def test_gcr_lab_counted_from_its_snapshots_equals_the_engines_month_by_month_rating(club):
+    """GCR's report, full and brought up to date after a back-dated game, read from the
+    recompute's month-end snapshots, has the figures of the engine rating every month
+    end itself (``lab.holistic_predictions``): each side from its value at the month
+    end before the game, a player with none from the initial value."""
+    vera, players, _autumn = club
+    engine = get_algorithm("gcr")
+
+    def engines_metrics():
+        records, _ids = replay_records("gcr")
+        games, _state = lab.holistic_predictions(engine, list(records), player_entries())
+        return lab.evaluate(lab.predictions(engine, games))
+
+    def counted(metrics, want):
+        return {key: value for key, value in metrics.items() if key in want}
+
+    want = engines_metrics()
+    same_metrics(counted(lab_services.compute_lab_report("gcr").metrics, want), want)
+
+    newcomer = factories.player("newcomer", "12k")
+    record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[factories.game(newcomer, players[2], "W", date(2024, 3, 3))],
+    )
+    (result,) = recompute_pending(["gcr"])
+    updated = lab_services.compute_lab_report("gcr", since=result.replayed_from)
+    want = engines_metrics()
+    same_metrics(counted(updated.metrics, want), want)
 
 
 def test_only_the_games_from_the_dirty_place_are_counted_again(club, monkeypatch):
