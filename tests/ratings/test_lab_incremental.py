@@ -3,6 +3,8 @@ tallies), and debounced: one run after a burst of recomputes."""
 
 import random
 from datetime import date, timedelta
+from decimal import Decimal
+from fractions import Fraction
 
 import pytest
 from django.utils import timezone
@@ -12,13 +14,14 @@ from players.services.games import game_void, record_sheet_submit
 from ratings import tasks
 from ratings.algorithms import maintained_algorithms
 from ratings.engine import lab
+from ratings.engine.algorithms import get_algorithm
 from ratings.engine.ranks import Rank
 from ratings.engine.records import Status, Winner
 from ratings.lab import services as lab_services
 from ratings.lab import tallies as lab_tallies
 from ratings.models import LabReport, RecomputeState
 from ratings.recompute.run import recompute_pending, sweep
-from ratings.selectors import ReplayKey
+from ratings.selectors import ReplayKey, placed_history_games, player_entries, replay_records
 from tests import factories
 from tests.ratings.helpers import full_run_metrics
 
@@ -104,6 +107,72 @@ def test_a_report_brought_up_to_date_equals_one_computed_in_full(club, algorithm
 
     assert updated_metrics == full.metrics  # exact sums: equal, not only close
     assert counted == full.games_counted
+
+
+@pytest.mark.parametrize("algorithm", ["sagc", "anchor"])
+def test_the_games_read_from_a_place_are_the_whole_historys_from_there(club, algorithm):
+    """The lab's read from a place (its own statement) gives exactly the games, places,
+    positions and matchups of the whole history's read from there on, a voided game
+    left out. A komi the column holds but no float does (0.1: a sheet takes multiples
+    of 0.5, the model any tenth) is read as exactly."""
+    vera, players, _autumn = club
+    record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[
+            factories.game(players[1], players[4], "W", date(2024, 3, 2), komi=0.5),
+            factories.game(players[2], players[3], "B", date(2024, 3, 4), komi=-5.5),
+            factories.game(players[0], players[2], "W", date(2024, 3, 6)),
+        ],
+    )
+    place = Game.objects.valid().get(date=date(2024, 3, 2), komi=Decimal("0.5"))
+    Game.objects.filter(pk=place.pk).update(komi=Decimal("0.1"))
+    voided = Game.objects.valid().filter(date=date(2024, 3, 6)).order_by("seq").last()
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="a mistake")
+    recompute_pending([algorithm])
+    since = ReplayKey(place.date, place.round, place.seq)
+
+    from_place = list(placed_history_games(algorithm, blocks=False, since=since))
+    whole = [
+        placed
+        for placed in placed_history_games(algorithm, blocks=False)
+        if placed[0] >= (since.date, since.round, since.seq)
+    ]
+
+    assert from_place == whole
+    assert any(game.matchup.komi == Fraction(1, 10) for _place, _position, game in from_place)
+    assert len(whole) >= 10
+
+
+def test_gcr_lab_counted_from_its_snapshots_equals_the_engines_month_by_month_rating(club):
+    """GCR's report, full and brought up to date after a back-dated game, read from the
+    recompute's month-end snapshots, has the figures of the engine rating every month
+    end itself (``lab.holistic_predictions``): each side from its value at the month
+    end before the game, a player with none from the initial value."""
+    vera, players, _autumn = club
+    engine = get_algorithm("gcr")
+
+    def engines_metrics():
+        records, _ids = replay_records("gcr")
+        games, _state = lab.holistic_predictions(engine, list(records), player_entries())
+        return lab.evaluate(lab.predictions(engine, games))
+
+    def counted(metrics, want):
+        return {key: value for key, value in metrics.items() if key in want}
+
+    want = engines_metrics()
+    same_metrics(counted(lab_services.compute_lab_report("gcr").metrics, want), want)
+
+    newcomer = factories.player("newcomer", "12k")
+    record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[factories.game(newcomer, players[2], "W", date(2024, 3, 3))],
+    )
+    (result,) = recompute_pending(["gcr"])
+    updated = lab_services.compute_lab_report("gcr", since=result.replayed_from)
+    want = engines_metrics()
+    same_metrics(counted(updated.metrics, want), want)
 
 
 def test_only_the_games_from_the_dirty_place_are_counted_again(club, monkeypatch):

@@ -176,6 +176,54 @@ def test_a_place_in_overlapping_tournaments_moves_to_the_first_game_of_the_earli
     assert lab_services._tournament_start(after_every_game) == after_every_game
 
 
+def test_the_recount_starts_where_no_run_and_no_tournament_straddles_it(
+    club, django_assert_num_queries
+):
+    """The place a report is counted again from: moved back to the first game of any
+    run, then of any tournament (EGF, the French ladder), with games on both sides of
+    it, until neither moves it; a run that begins at a tournament's start needs one
+    statement."""
+    vera, players = club
+    spring = factories.tournament("spring", "Spring")
+    easter = factories.tournament("easter", "Easter")
+    record_sheet_submit(
+        user=vera,
+        allow_duplicates=True,
+        games=[
+            factories.game(players[0], players[1], "W", date(2024, 4, 5), tournament=spring),
+            factories.game(players[2], players[3], "B", date(2024, 4, 6), tournament=easter),
+            factories.game(players[4], players[5], "W", date(2024, 4, 7), tournament=spring),
+            factories.game(players[6], players[7], "B", date(2024, 4, 8), tournament=easter),
+        ],
+    )
+    spring_start = Game.objects.get(tournament=spring, date=date(2024, 4, 5))
+
+    def run(first, last):
+        return {"first": lab_services._stored(first), "last": lab_services._stored(last)}
+
+    runs = {  # the first run ends inside Spring, the second begins inside Easter
+        "a": run(ReplayKey(date(2024, 4, 1), 0, 0), ReplayKey(date(2024, 4, 5), 9, 0)),
+        "b": run(ReplayKey(date(2024, 4, 7), 0, 0), ReplayKey(date(2024, 4, 30), 0, 0)),
+    }
+    since = ReplayKey(date(2024, 4, 8), 0, 0)
+
+    # the second run to the 7th, Spring (begun inside the first run) to the 5th, the first
+    # run to the 1st
+    assert lab_services._recount_start(runs, since, blocks=True) == (
+        ReplayKey(date(2024, 4, 1), 0, 0),
+        {},
+    )
+    assert lab_services._recount_start(runs, since, blocks=False) == (
+        ReplayKey(date(2024, 4, 7), 0, 0),
+        {"a": runs["a"]},
+    )
+    at_spring = ReplayKey(spring_start.date, spring_start.round, spring_start.seq)
+    from_spring = {"c": run(at_spring, ReplayKey(date(2024, 4, 30), 0, 0))}
+    with django_assert_num_queries(1):
+        place, kept = lab_services._recount_start(from_spring, since, blocks=True)
+    assert (place, kept) == (at_spring, {})
+
+
 def test_a_lab_report_is_counted_without_the_cycle_collector_and_leaves_it_on(club, monkeypatch):
     collector_on = []
     real = lab_services._tally_runs
