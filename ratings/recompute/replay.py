@@ -42,6 +42,14 @@ from ratings.selectors import (
 _HISTORY_BUFFER = 100_000
 
 
+# Staged (SQLite), the history rows and checkpoints of a short replay (a back-dated
+# entry's) are held in memory and written once, in the write transaction; a longer
+# one's go through a temporary table as they come (``staging.Writes.rows``). A
+# checkpoint holds every player's state (half a megabyte for 2,000 players).
+_HISTORY_HELD = 20_000
+_CHECKPOINTS_HELD = 2
+
+
 _PROGRESS_EVERY = 2000  # units between progress reports
 
 
@@ -238,14 +246,16 @@ class _Out:
         self.history = writes.rows(
             RatingHistory,
             HISTORY_COLUMNS,
-            prefix='"position" < %s',
+            prefix=staging.Prefix("position"),
+            hold=_HISTORY_HELD,
             batch=_HISTORY_BUFFER,
             background=True,
         )
         self.checkpoints = writes.rows(
             Checkpoint,
             checkpoints.COLUMNS,
-            prefix='"position" <= %s',
+            prefix=staging.Prefix("position", inclusive=True),
+            hold=_CHECKPOINTS_HELD,
             batch=_HISTORY_BUFFER,
             background=True,
         )
