@@ -310,7 +310,15 @@ def _replay_rows(
             after_fetch=out.send,
             chunk=_fetch_chunk(total),
         )
-        rated = rated_units(algorithm, resumed.state, records, total, resumed.stored, whole)
+        rated = rated_units(
+            algorithm,
+            resumed.state,
+            records,
+            total,
+            resumed.stored,
+            whole,
+            rows_from=cut.place if cut.at is None else None,
+        )
         for checkpoint, unit, rows in rated:
             cut.reached(unit, position + written)
             tail_deleted()
@@ -320,8 +328,9 @@ def _replay_rows(
                     (name, key.date, key.round, key.seq, position + written, state_json)
                 )
             if cut.at is None:
-                written += len(rows)
+                written += rows if isinstance(rows, int) else len(rows)
             else:
+                assert not isinstance(rows, int)  # rated with its rows from the place on
                 for row in rows:
                     out.history.add(
                         _history_values(
@@ -396,11 +405,19 @@ def rated_units(
     total: int,
     stored: StoredState | None = None,
     history: int | None = None,
-) -> Iterator[tuple[_CheckpointText | None, list[GameRecord], list[HistoryRow]]]:
+    *,
+    rows_from: tuple | None = None,
+) -> Iterator[tuple[_CheckpointText | None, list[GameRecord], list[HistoryRow] | int]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
     the state as JSON text) or None, and the unit's rows; ``stored`` is the checkpoint's
     state as stored that ``state`` was loaded from, if any; ``history`` the records of
     the whole history (``total`` when the replay is one from the start).
+
+    A unit starting before the place ``rows_from`` in the replay order (a key of
+    ``GameRecord.order_key``) is rated for the state it leaves, where the algorithm
+    can (``Algorithm.rate_sides``): its rows are those stored, and only their number
+    comes in place of them (a back-dated entry replays a few hundred games from its
+    checkpoint to its place, and their row objects were made to be counted).
 
     After the last unit comes one more checkpoint with no unit: the state at the end of
     the history, keyed just after its last record in the replay order (its entry
@@ -475,6 +492,14 @@ def rated_units(
         state_json.touch(unit)
         if last is None or unit[-1].order_key > last:
             last = unit[-1].order_key  # a block's records are in replay order
+        if rows_from is not None:
+            if first.order_key < rows_from:
+                sides = algorithm.rate_sides(state, unit)
+                if sides is not None:
+                    yield checkpoint, unit, 2 * len(sides)  # two rows a game (rows.game_rows)
+                    continue
+            else:
+                rows_from = None
         yield checkpoint, unit, algorithm.rate_unit(state, unit)
     if last is not None:
         yield (just_after(last), state_json.text()), [], []

@@ -10,7 +10,8 @@ import pytest
 
 from players.models import Game
 from players.services.games import game_void, record_sheet_submit
-from ratings.models import Checkpoint, MonthEnd, MonthEndStanding
+from ratings.engine.algorithms import registry
+from ratings.models import Checkpoint, MonthEnd, MonthEndStanding, RatingHistory
 from ratings.recompute import month_ends
 from ratings.recompute import replay as recompute_replay
 from ratings.recompute.run import recompute, recompute_pending
@@ -322,3 +323,50 @@ def test_the_players_a_resumed_replay_may_change_are_those_of_valid_records_and_
         "cat",
         "eve",
     }
+
+
+def stored_history(algorithm: str) -> list[tuple]:
+    columns = [column for column in recompute_replay.HISTORY_COLUMNS if column != "algorithm"]
+    rows = RatingHistory.objects.filter(algorithm=algorithm).order_by("position")
+    return list(rows.values_list(*columns))
+
+
+def test_the_games_between_the_checkpoint_and_a_back_dated_games_place_are_rated_without_rows(
+    club, monkeypatch
+):
+    """SAGC, the anchor and EGF (outside tournament blocks) rate a game without making
+    its rows (``rate_sides``): a back-dated game's replay rates so the games from its
+    checkpoint to its place, whose rows stay as stored, and with their rows those from
+    its place on. The history, checkpoints and ratings are a full recompute's."""
+    vera, (ann, _ben, cat, _dan) = club
+    day = START + timedelta(22)  # after another game of that day
+    rated: dict[str, list[tuple[str, date]]] = {name: [] for name in HISTORY_ALGORITHMS}
+    for name, algorithm_class in registry().items():
+        if name not in rated:
+            continue
+        real_sides, real_unit = algorithm_class.rate_sides, algorithm_class.rate_unit
+
+        def sides(self, state, unit, real_sides=real_sides):
+            rated[self.name].append(("sides", unit[0].date))
+            return real_sides(self, state, unit)
+
+        def with_rows(self, state, unit, real_unit=real_unit):
+            rated[self.name].append(("rows", unit[0].date))
+            return real_unit(self, state, unit)
+
+        monkeypatch.setattr(algorithm_class, "rate_sides", sides)
+        monkeypatch.setattr(algorithm_class, "rate_unit", with_rows)
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "W", day)])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    monkeypatch.undo()
+
+    for name in ("sagc", "anchor", "egf-2021"):
+        before = [how for how, on in rated[name] if on < day]
+        assert before and set(before) == {"sides"}, name  # no rows made before the place
+        assert {how for how, on in rated[name] if on > day} == {"rows"}, name
+    incremental = {name: (stored_history(name), stored_state()[name]) for name in rated}
+    currents = {name: stored_current(name) for name in rated}
+    for name in HISTORY_ALGORITHMS:
+        recompute(name, full=True)
+        assert incremental[name] == (stored_history(name), stored_state()[name]), name
+        assert currents[name] == stored_current(name) == replayed_current(name), name
