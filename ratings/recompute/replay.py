@@ -33,7 +33,6 @@ from ratings.selectors import (
     player_entries,
     player_ids,
     replay_count,
-    replay_counts,
     replay_records,
 )
 
@@ -290,10 +289,14 @@ def _replay_rows(
     name = algorithm.name
     position = resumed.position
     ids = resumed.ids
+    whole: int | checkpoints.HistorySize
     if resumed.key is None:
         total = whole = replay_count(name)
     else:
-        total, whole = replay_counts(name, resumed.key)
+        total = replay_count(name, resumed.key)
+        # The records before the checkpoint gave its position's rows, at most two each
+        # (a game's two players): the history counted only if the spacing needs it.
+        whole = checkpoints.HistorySize(total + resumed.position // 2, lambda: replay_count(name))
     written = 0
     factors_json = _JsonTexts()
 
@@ -404,14 +407,16 @@ def rated_units(
     records: Iterable[GameRecord],
     total: int,
     stored: StoredState | None = None,
-    history: int | None = None,
+    history: int | checkpoints.HistorySize | None = None,
     *,
     rows_from: tuple | None = None,
 ) -> Iterator[tuple[_CheckpointText | None, list[GameRecord], list[HistoryRow] | int]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
     the state as JSON text) or None, and the unit's rows; ``stored`` is the checkpoint's
     state as stored that ``state`` was loaded from, if any; ``history`` the records of
-    the whole history (``total`` when the replay is one from the start).
+    the whole history (``total`` when the replay is one from the start), or a bound
+    below it and how to count it (``checkpoints.HistorySize``: counted only where the
+    spacing depends on more than the bound says).
 
     A unit starting before the place ``rows_from`` in the replay order (a key of
     ``GameRecord.order_key``) is rated for the state it leaves, where the algorithm
@@ -446,6 +451,7 @@ def rated_units(
     open_until: tuple | None = None
     every = settings.RATINGS_CHECKPOINT_EVERY
     state_json = StateJson(state, stored)
+    at_least = history.at_least if isinstance(history, checkpoints.HistorySize) else history
     done = since = 0
     last = None
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
@@ -456,21 +462,28 @@ def rated_units(
         if (
             count
             and since >= min(every, checkpoints.FLOOR)
-            # More players only widen the spacing: counting them (a partly loaded
-            # state counts the names added since the last checkpoint) waits until the
-            # spacing of no player at all is reached, and, resumed, until the last
-            # stretch of no player at all is still ahead (a back-dated entry's replay
-            # is mostly within it: counted on every unit, they cost it 1 ms).
-            and checkpoints.due(since, total - done, every, 0, history)
+            # More players and a longer history only widen the spacing: counting the
+            # players (a partly loaded state counts the names added since the last
+            # checkpoint) and the records of the history waits until the spacing of no
+            # player and of the history's bound is reached, and, resumed, until the
+            # last stretch of those is still ahead (a back-dated entry's replay is
+            # mostly within it: counted on every unit, the players cost it 1 ms; the
+            # records, counted once, 1.5 ms).
+            and checkpoints.due(since, total - done, every, 0, at_least)
             and (
                 stored is None
-                or checkpoints.before_the_last_stretch(total - done, every, 0, history)
+                or checkpoints.before_the_last_stretch(total - done, every, 0, at_least)
             )
-            and checkpoints.due(since, total - done, every, state_json.players(), history)
+            and checkpoints.due(since, total - done, every, 0, _counted(history))
+            and (
+                stored is None
+                or checkpoints.before_the_last_stretch(total - done, every, 0, _counted(history))
+            )
+            and checkpoints.due(since, total - done, every, state_json.players(), _counted(history))
             and (
                 stored is None
                 or checkpoints.before_the_last_stretch(
-                    total - done, every, state_json.players(), history
+                    total - done, every, state_json.players(), _counted(history)
                 )
             )
             and (open_until is None or open_until < first.order_key)
@@ -503,6 +516,10 @@ def rated_units(
         yield checkpoint, unit, algorithm.rate_unit(state, unit)
     if last is not None:
         yield (just_after(last), state_json.text()), [], []
+
+
+def _counted(history: int | checkpoints.HistorySize | None) -> int | None:
+    return history.count() if isinstance(history, checkpoints.HistorySize) else history
 
 
 class _JsonTexts:

@@ -125,6 +125,36 @@ def test_a_long_history_keeps_the_settings_spacing_near_the_end():
     assert positions[-1] - positions[-2] == 20_000
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    since=st.integers(min_value=0, max_value=50_000),
+    remaining=st.integers(min_value=0, max_value=200_000),
+    every=st.integers(min_value=1, max_value=10_000),
+    players=st.integers(min_value=0, max_value=20_000),
+    at_least=st.integers(min_value=0, max_value=2_000_000),
+    more=st.integers(min_value=0, max_value=2_000_000),
+)
+def test_a_checkpoint_due_with_a_history_is_due_with_any_bound_below_it_and_no_players(
+    since, remaining, every, players, at_least, more
+):
+    """What a replay resumed from a checkpoint relies on to count the history only where
+    its bound allows a checkpoint (``checkpoints.HistorySize``)."""
+    history = at_least + more
+    if checkpoints.due(since, remaining, every, players, history):
+        assert checkpoints.due(since, remaining, every, 0, at_least)
+    if checkpoints.before_the_last_stretch(remaining, every, players, history):
+        assert checkpoints.before_the_last_stretch(remaining, every, 0, at_least)
+
+
+def test_a_history_size_is_counted_once_and_only_when_asked_for():
+    counted = []
+    size = checkpoints.HistorySize(100, lambda: counted.append(1) or 250)
+
+    assert size.at_least == 100 and counted == []
+    assert size.count() == size.count() == 250
+    assert counted == [1]
+
+
 class _Player:
     def __init__(self, data):
         self.data = data

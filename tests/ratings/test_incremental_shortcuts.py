@@ -12,7 +12,7 @@ from players.models import Game
 from players.services.games import game_void, record_sheet_submit
 from ratings.engine.algorithms import registry
 from ratings.models import Checkpoint, MonthEnd, MonthEndStanding, RatingHistory
-from ratings.recompute import month_ends
+from ratings.recompute import checkpoints, month_ends
 from ratings.recompute import replay as recompute_replay
 from ratings.recompute.run import recompute, recompute_pending
 from tests import factories
@@ -370,3 +370,55 @@ def test_the_games_between_the_checkpoint_and_a_back_dated_games_place_are_rated
         recompute(name, full=True)
         assert incremental[name] == (stored_history(name), stored_state()[name]), name
         assert currents[name] == stored_current(name) == replayed_current(name), name
+
+
+def test_a_short_back_dated_replay_counts_the_records_from_its_checkpoint_not_the_whole_history(
+    club, settings, monkeypatch
+):
+    """Near the end, the spacing of a history at least as long as the checkpoint's rows
+    make it (two a record at most) rules out any checkpoint but the last one: the
+    history's records are not counted, and what is stored is a full recompute's.
+
+    Spaced at a quarter of the history near its end (at least one record): the 41
+    records' checkpoints ten apart, a replay from five days back could store one a
+    record later if the history might have no records before the checkpoint."""
+    vera, (ann, _ben, cat, _dan) = club
+    settings.RATINGS_CHECKPOINT_EVERY = 30
+    monkeypatch.setattr(checkpoints, "FLOOR", 1)
+    monkeypatch.setattr(checkpoints, "SHARE", 4)
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+    counted: list[object] = []
+    real = recompute_replay.replay_count
+
+    def counting(algorithm, start=None):
+        counted.append(start)
+        return real(algorithm, start)
+
+    monkeypatch.setattr(recompute_replay, "replay_count", counting)
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "W", START + timedelta(35))])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    monkeypatch.undo()
+
+    assert len(counted) == len(HISTORY_ALGORITHMS) and None not in counted
+    incremental = {
+        name: (stored_history(name), stored_state()[name]) for name in HISTORY_ALGORITHMS
+    }
+    for name in HISTORY_ALGORITHMS:
+        recompute(name, full=True)
+        assert incremental[name] == (stored_history(name), stored_state()[name]), name
+        assert stored_current(name) == replayed_current(name), name
+
+
+def test_a_history_has_at_most_two_rows_a_record(club):
+    """The bound a resumed replay puts on the history's records: a game gives its two
+    players a row each, an adjustment its player one."""
+    vera, (ann, *_rest) = club
+    factories.adjustment(ann, START + timedelta(10), "1d", user=vera)
+    factories.adjustment(ann, START + timedelta(12), "3d", user=vera, algorithm="anchor", value=5)
+    recompute_pending()
+
+    for name in HISTORY_ALGORITHMS:
+        rows = RatingHistory.objects.filter(algorithm=name).count()
+        records = recompute_replay.replay_count(name)
+        assert records < rows <= 2 * records, name
