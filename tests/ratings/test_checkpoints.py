@@ -259,3 +259,15 @@ def test_the_next_checkpoint_of_a_resumed_state_copies_the_untouched_players_as_
     state.players["ann"] = _Player({"v": 10})
     state_json.touch([GameRecord(date(2024, 1, 2), "ann", "dan")])
     assert json.loads(state_json.text())["ann"] == {"v": 10}
+
+
+def test_thinning_keeps_the_base_of_a_checkpoint_it_keeps():
+    stored_at(range(0, 2000, 2))
+    base = Checkpoint.objects.get(algorithm="sagc", position=1000)
+    Checkpoint.objects.filter(algorithm="sagc", position=1998).update(base=base)
+
+    checkpoints.thin("sagc", 2000)
+
+    positions = kept()
+    assert 1000 in positions and 1998 in positions
+    assert 1002 not in positions  # as far from the end, no base

@@ -36,7 +36,9 @@ def club(settings):
 def stored_state() -> dict[str, dict]:
     """The state of each algorithm's last checkpoint (the end of its history)."""
     return {
-        algorithm: Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0].state
+        algorithm: checkpoints.decoded_state(
+            Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0]
+        )
         for algorithm in HISTORY_ALGORITHMS
     }
 
@@ -422,3 +424,78 @@ def test_a_history_has_at_most_two_rows_a_record(club):
         rows = RatingHistory.objects.filter(algorithm=name).count()
         records = recompute_replay.replay_count(name)
         assert records < rows <= 2 * records, name
+
+
+def end_checkpoint(algorithm: str) -> Checkpoint:
+    return Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0]
+
+
+def test_a_back_dated_replays_last_checkpoint_holds_only_the_players_changed_since_its_base(
+    club, settings
+):
+    """Eve and fay, new, play a game back-dated five days among twenty players: the
+    checkpoint after the last record holds the players the replay changed, its base the
+    rest; with its base it is a full recompute's, and the next games, after the last
+    and back-dated again, resume from it as from a whole state."""
+    vera, (ann, ben, _cat, _dan) = club
+    sixteen_more(vera)
+    eve, fay = factories.player("eve", "4k"), factories.player("fay", "6k")
+    settings.RATINGS_CHECKPOINT_EVERY = 10
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+
+    record_sheet_submit(user=vera, games=[factories.game(eve, fay, "W", START + timedelta(35))])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+
+    for algorithm in HISTORY_ALGORITHMS:
+        end = end_checkpoint(algorithm)
+        assert end.base_id is not None, algorithm
+        assert set(end.state) == {"eve", "fay", "ann", "ben", "cat", "dan"}, algorithm
+        assert len(Checkpoint.objects.get(pk=end.base_id).state) == 20, algorithm
+    changed = stored_state()
+    for games in (
+        [factories.game(ann, eve, "B", START + timedelta(41))],
+        [factories.game(ben, fay, "W", START + timedelta(38))],
+    ):
+        record_sheet_submit(user=vera, games=games)
+        recompute_pending(list(HISTORY_ALGORITHMS))
+        incremental = {name: (stored_history(name), stored_state()) for name in HISTORY_ALGORITHMS}
+        for name in HISTORY_ALGORITHMS:
+            assert end_checkpoint(name).base_id is not None, name
+            recompute(name, full=True)
+            assert end_checkpoint(name).base_id is None, name  # a full one writes them whole
+            assert incremental[name] == (stored_history(name), stored_state()), name
+            assert stored_current(name) == replayed_current(name), name
+    assert changed != stored_state()
+
+
+def sixteen_more(vera) -> None:
+    """Sixteen more players, who played once early on."""
+    others = [factories.player(f"p{number}", "10k") for number in range(16)]
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(others[number], others[number + 1], "W", START + timedelta(5))
+            for number in range(0, 16, 2)
+        ],
+    )
+    recompute_pending()
+
+
+def test_a_checkpoint_whose_base_is_gone_is_replayed_from_the_start(club, settings):
+    vera, (ann, _ben, cat, _dan) = club
+    sixteen_more(vera)
+    settings.RATINGS_CHECKPOINT_EVERY = 10
+    recompute("sagc", full=True)
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "W", START + timedelta(35))])
+    recompute_pending(["sagc"])
+    base = end_checkpoint("sagc").base_id
+    assert base is not None
+    Checkpoint.objects.filter(pk=base).delete()
+
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "B", START + timedelta(41))])
+    (result,) = recompute_pending(["sagc"])
+
+    assert result.replayed_from == START + timedelta(41)
+    assert result.rows == RatingHistory.objects.filter(algorithm="sagc").count()  # all
+    assert stored_current("sagc") == replayed_current("sagc")
