@@ -11,12 +11,14 @@ timeout. So on SQLite a recompute is two transactions (``ratings.recompute.run``
   snapshot of the database as it was when the transaction began, which writers do
   not disturb and which does not hold them up. Its rows go to tables in the
   connection's ``TEMP`` schema (:meth:`Writes.rows`), which the write lock does not
-  cover; its deletes, and the writes that read what they replace, are kept as steps
+  cover, or, as long as they are few (a back-dated entry's), stay in memory; its
+  deletes, and the writes that read what they replace, are kept as steps
   (:meth:`Writes.later`);
 - then, in an ``IMMEDIATE`` transaction, it checks that no write moved the
   algorithm's generation since its snapshot (if one did, what it computed may be
   stale: it is dropped and the runner loops) and applies the steps in their order,
-  each staged table moved over in one ``INSERT ... SELECT`` inside the database.
+  each staged table moved over in one ``INSERT ... SELECT`` inside the database (the
+  rows held in memory written as they are).
 
 Readers see the old history, marked pending, until that second transaction commits,
 and the new one, whole, after.
