@@ -117,6 +117,21 @@ class Checkpoint(models.Model):
     seq = models.BigIntegerField()
     position = models.BigIntegerField()
     state = models.JSONField()
+    # A checkpoint a back-dated entry's replay stores after the last record holds only
+    # the players whose state is not that of ``base``, a checkpoint before it holding
+    # every player (``ratings.recompute.checkpoints``): it writes the few hundred
+    # players it replayed, not thousands. None: it holds every player. Not a constraint:
+    # the replay deletes a base only with the checkpoints after it, and the thinning
+    # keeps it; and a delete of checkpoints needs no look for the ones that name them.
+    base = models.ForeignKey(
+        "self",
+        null=True,
+        blank=True,
+        on_delete=models.DO_NOTHING,
+        db_constraint=False,
+        db_index=False,
+        related_name="+",
+    )
 
     class Meta:
         indexes = [models.Index(fields=["algorithm", "date"], name="checkpoint_lookup")]

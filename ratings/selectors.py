@@ -224,21 +224,6 @@ def replay_count(algorithm: str, start: ReplayKey | None = None) -> int:
     return _valid_games(start).count() + _valid_adjustments(algorithm, start).count()
 
 
-def replay_counts(algorithm: str, start: ReplayKey) -> tuple[int, int]:
-    """How many records :func:`replay_records` streams from ``start`` on, and from the
-    start of the history: three queries rather than :func:`replay_count`'s four. The
-    games are counted apart, those from ``start`` on down the replay order's index: one
-    count filtering every game by the place cost a back-dated entry 2.4 ms of SQLite's
-    CPU on 16,000 games (the two, about 1)."""
-    adjustments = _valid_adjustments(algorithm, None).aggregate(
-        since=Count("pk", filter=_adjustments_from(start)), all=Count("pk")
-    )
-    return (
-        _valid_games(start).count() + adjustments["since"],
-        _valid_games(None).count() + adjustments["all"],
-    )
-
-
 def last_replay_date(algorithm: str) -> date | None:
     """The date of the last record :func:`replay_records` streams (None: no record)."""
     game = _valid_games(None).aggregate(last=Max("date"))["last"]

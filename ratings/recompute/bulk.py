@@ -53,14 +53,11 @@ class RowWriter:
         table: str | None = None,
         adapted: bool = False,
     ) -> None:
+        self.model, self.columns = model, tuple(columns)
         # ``table``: another table with ``model``'s columns (a recompute's staging table).
         # ``adapted``: the rows' dates and times are in the connection's form already
         # (``connection.ops.adapt_datefield_value``): not adapted again, row by row.
-        table = connection.ops.quote_name(table or model._meta.db_table)
-        names = ", ".join(connection.ops.quote_name(column) for column in columns)
-        self.copy_sql = f"COPY {table} ({names}) FROM STDIN"
-        placeholders = ", ".join(["%s"] * len(columns))
-        self.insert_sql = f"INSERT INTO {table} ({names}) VALUES ({placeholders})"
+        self.write_to(table or model._meta.db_table)
         self.batch = batch
         self.rows: list[tuple] = []
         self.written = 0
@@ -76,6 +73,14 @@ class RowWriter:
             for index, column in enumerate(columns)
             if not adapted and (adapter := _adapter(by_column[column])) is not None
         ]
+
+    def write_to(self, table: str) -> None:
+        """Send the rows from now on to ``table``, which has the writer's columns."""
+        quoted = connection.ops.quote_name(table)
+        names = ", ".join(connection.ops.quote_name(column) for column in self.columns)
+        self.copy_sql = f"COPY {quoted} ({names}) FROM STDIN"
+        placeholders = ", ".join(["%s"] * len(self.columns))
+        self.insert_sql = f"INSERT INTO {quoted} ({names}) VALUES ({placeholders})"
 
     def add(self, row: tuple) -> None:
         self.rows.append(row)

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Collection, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Collection, Iterable, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
 
@@ -23,7 +23,7 @@ from ratings.models import Checkpoint
 from ratings.selectors import IDS_PER_QUERY, ReplayKey
 
 # Checkpoint columns in the order a replay gives them.
-COLUMNS = ("algorithm", "date", "round", "seq", "position", "state")
+COLUMNS = ("algorithm", "date", "round", "seq", "position", "state", "base_id")
 
 
 # Entries count from 1, so no record has seq 0: a checkpoint keyed (day, 0, 0) holds the
@@ -54,19 +54,18 @@ def at_or_before(key: ReplayKey) -> Q:
 
 
 def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
-    """The last checkpoint of ``algorithm`` keyed at or before ``key``, if any. Found by
-    its key first, then read: sorted with their states, the checkpoints (each holding
-    every player) cost the database more than the state read."""
-    found = (
+    """The last checkpoint of ``algorithm`` keyed at or before ``key``, if any, without
+    its state: sorted with their states, the checkpoints (each holding every player)
+    cost the database more than the state read, and decoded whole here, the state would
+    be encoded whole again for the next checkpoint (:func:`stored_state` reads it as
+    text)."""
+    return (
         Checkpoint.objects.filter(algorithm=algorithm)
         .filter(at_or_before(key))
         .order_by("-date", "-round", "-seq")
-        .values_list("pk", flat=True)
+        .defer("state")
         .first()
     )
-    # Its state as text, read by :func:`stored_state`: decoded whole here, it would be
-    # encoded whole again for the next checkpoint.
-    return None if found is None else Checkpoint.objects.defer("state").get(pk=found)
 
 
 # The JSON around the members of a checkpoint's state (whitespace as any writer spaces it).
@@ -85,26 +84,67 @@ class StoredState:
     players asked for (``data``). The next checkpoint of a replay resumed from it
     copies the pieces of the players the replay did not touch (:class:`StateJson`)
     rather than encoding them again; ``laid_out``: one player a line, as it lays a
-    state out, so that the runs of untouched players are copied whole."""
+    state out, so that the runs of untouched players are copied whole.
+
+    ``base``: the id of the checkpoint whose text ``text`` is (one holding every
+    player), and ``changed``: the players whose state is not the one there, each as
+    its ``"name": {...}`` (a checkpoint holding only those: ``Checkpoint.base``)."""
 
     text: str
     pieces: dict[str, tuple[int, int]]
     data: dict[str, Any]
     laid_out: bool = False
+    base: int | None = None
+    changed: dict[str, str] = field(default_factory=dict)
 
 
-def stored_state(checkpoint: Checkpoint, wanted: Collection[str]) -> StoredState:
-    """The state of ``checkpoint`` as stored, with the data of the players ``wanted``."""
+def stored_state(checkpoint: Checkpoint, wanted: Collection[str]) -> StoredState | None:
+    """The state of ``checkpoint`` as stored, with the data of the players ``wanted``;
+    None when it is gone, or holds the players changed since a base that is (a replay
+    then resumes from the start)."""
+    text = _state_text(checkpoint.pk)
+    if text is None:
+        return None
+    if checkpoint.base_id is None:
+        stored = _split(text, wanted)
+        return StoredState(stored.text, stored.pieces, stored.data, stored.laid_out, checkpoint.pk)
+    base_text = _state_text(checkpoint.base_id)
+    if base_text is None:
+        return None
+    base, changed = _split(base_text, wanted), _split(text, wanted)
+    return StoredState(
+        base.text,
+        base.pieces,
+        {**base.data, **changed.data},
+        base.laid_out,
+        checkpoint.base_id,
+        {name: text[start:end] for name, (start, end) in changed.pieces.items()},
+    )
+
+
+def _state_text(pk: int) -> str | None:
+    """The state of the checkpoint ``pk`` as its JSON text (None: no such checkpoint)."""
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT state FROM {connection.ops.quote_name(Checkpoint._meta.db_table)} "
             "WHERE id = %s",
-            [checkpoint.pk],
+            [pk],
         )
-        (text,) = cursor.fetchone()
+        found = cursor.fetchone()
+    if found is None:
+        return None
+    (text,) = found
     if not isinstance(text, str):  # a driver that decodes JSON itself
         text = json.dumps(text)
-    return _split(text, wanted)
+    return text
+
+
+def decoded_state(checkpoint: Checkpoint) -> dict[str, Any]:
+    """Every player's state at ``checkpoint``, decoded: its own and its base's."""
+    if checkpoint.base_id is None:
+        return checkpoint.state
+    base = Checkpoint.objects.get(pk=checkpoint.base_id)
+    return {**base.state, **checkpoint.state}
 
 
 # How :class:`StateJson` lays a state out: one player a line, so that a state it wrote is
@@ -213,6 +253,24 @@ SHARE = 40
 FLOOR = 100
 
 
+class HistorySize:
+    """The records of a whole history, known to be ``at_least`` some number and counted
+    (``counting``) only when first asked for: the spacing of :func:`due` and
+    :func:`before_the_last_stretch` widens with the history, so where the bound already
+    rules a checkpoint out, the exact number changes nothing (a back-dated entry's
+    replay near the end; counting every valid game cost it 1.5 ms)."""
+
+    def __init__(self, at_least: int, counting: Callable[[], int]) -> None:
+        self.at_least = at_least
+        self._counting = counting
+        self._count: int | None = None
+
+    def count(self) -> int:
+        if self._count is None:
+            self._count = self._counting()
+        return self._count
+
+
 def due(since: int, remaining: int, every: int, players: int, history: int | None = None) -> bool:
     """Whether to store a checkpoint before the next unit, ``since`` records after the
     last one, with ``remaining`` records still to replay, ``every`` the setting
@@ -264,15 +322,18 @@ def thin(algorithm: str, end: int) -> None:
     about a ninth more than its own tail (plus the spacing of :func:`due` where that
     is wider)."""
     checkpoints = Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")
-    stored = list(checkpoints.values_list("pk", "position"))
+    stored = list(checkpoints.values_list("pk", "position", "base_id"))
     kept = end
     dropped = []
-    for index, (pk, position) in enumerate(stored):
+    for index, (pk, position, _base) in enumerate(stored):
         older = stored[index + 1][1] if index + 1 < len(stored) else 0
         if kept - older <= (end - older) // REACH:
             dropped.append(pk)
         else:
             kept = position
+    # A checkpoint kept holding only what changed since its base keeps the base too.
+    bases = {base for pk, _position, base in stored if base is not None and pk not in dropped}
+    dropped = [pk for pk in dropped if pk not in bases]
     for start in range(0, len(dropped), IDS_PER_QUERY):
         Checkpoint.objects.filter(pk__in=dropped[start : start + IDS_PER_QUERY]).delete()
 
@@ -290,7 +351,8 @@ class StateJson:
 
     def __init__(self, state: RatingState, stored: StoredState | None = None) -> None:
         self.state = state
-        self.entries: dict[str, str] = {}  # '"name": {...}' for each player encoded
+        # '"name": {...}' for each player encoded, and those the stored one changed
+        self.entries: dict[str, str] = {} if stored is None else dict(stored.changed)
         self.stored = stored
         self.encoded_all = False
         self.touched: set[str] = set()
@@ -317,7 +379,9 @@ class StateJson:
         )
         return known + sum(1 for name in self.added if name in players)
 
-    def text(self) -> str:
+    def _encode(self) -> None:
+        """Encode the players touched since the last checkpoint (every one, the first
+        time, of a state not resumed)."""
         players = self.state.players
         if self.stored is None and not self.encoded_all:
             names: Collection[str] = list(players)
@@ -328,6 +392,21 @@ class StateJson:
             self.entries[name] = f"{json.dumps(name)}: {json.dumps(players[name].to_data())}"
         self.touched.clear()
         self.added.clear()
+
+    def changes(self) -> tuple[str, int] | None:
+        """The state as the players whose state is not that of the stored checkpoint's
+        base, with the base's id, when they are fewer than half of its players (None:
+        a state not resumed, or too many changed)."""
+        stored = self.stored
+        if stored is None or stored.base is None:
+            return None
+        self._encode()  # every player encoded since the resume, with those stored so
+        if 2 * len(self.entries) >= len(stored.pieces):
+            return None
+        return _laid_out(self.entries.values()), stored.base
+
+    def text(self) -> str:
+        self._encode()
         if self.stored is None:
             return _laid_out(self.entries.values())
         if self.stored.laid_out and self.stored.pieces:

@@ -33,13 +33,20 @@ from ratings.selectors import (
     player_entries,
     player_ids,
     replay_count,
-    replay_counts,
     replay_records,
 )
 
 # History rows held at most before they are sent (a chunk of games makes about twice
 # its number; a long tournament block more).
 _HISTORY_BUFFER = 100_000
+
+
+# Staged (SQLite), the history rows and checkpoints of a short replay (a back-dated
+# entry's) are held in memory and written once, in the write transaction; a longer
+# one's go through a temporary table as they come (``staging.Writes.rows``). A
+# checkpoint holds every player's state (half a megabyte for 2,000 players).
+_HISTORY_HELD = 20_000
+_CHECKPOINTS_HELD = 2
 
 
 _PROGRESS_EVERY = 2000  # units between progress reports
@@ -128,15 +135,18 @@ def _resume(algorithm: Algorithm, start_key: ReplayKey | None, writes: staging.W
     is none), and the deletion of the checkpoints the replay replaces."""
     name = algorithm.name
     checkpoint = None if start_key is None else checkpoints.nearest(name, start_key)
-    if checkpoint is None:
+    stored = None
+    if checkpoint is not None:
+        key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
+        ids = _players_after(name, key, checkpoint.position)
+        stored = checkpoints.stored_state(checkpoint, ids)
+    if checkpoint is None or stored is None:  # (None: its base is gone)
         writes.later(Checkpoint.objects.filter(algorithm=name).delete, in_prefix=True)
         state = algorithm.new_state(player_entries())
         return _Resumed(state, 0, None, None, player_ids(), partial=False)
-    key = ReplayKey(checkpoint.date, checkpoint.round, checkpoint.seq)
-    ids = _players_after(name, key, checkpoint.position)
-    stored = checkpoints.stored_state(checkpoint, ids)
     # An entry is needed only by a player of the replay the checkpoint does not hold.
-    state = algorithm.new_state(_EntriesWhenAsked(ids.keys() - stored.pieces.keys()))
+    held = stored.pieces.keys() | stored.changed.keys()
+    state = algorithm.new_state(_EntriesWhenAsked(ids.keys() - held))
     state.load(stored.data)
     # The checkpoint itself stays valid (nothing before the dirty date changed):
     # dropping it would send the next back-dated entry there further back.
@@ -238,14 +248,16 @@ class _Out:
         self.history = writes.rows(
             RatingHistory,
             HISTORY_COLUMNS,
-            prefix='"position" < %s',
+            prefix=staging.Prefix("position"),
+            hold=_HISTORY_HELD,
             batch=_HISTORY_BUFFER,
             background=True,
         )
         self.checkpoints = writes.rows(
             Checkpoint,
             checkpoints.COLUMNS,
-            prefix='"position" <= %s',
+            prefix=staging.Prefix("position", inclusive=True),
+            hold=_CHECKPOINTS_HELD,
             batch=_HISTORY_BUFFER,
             background=True,
         )
@@ -280,10 +292,14 @@ def _replay_rows(
     name = algorithm.name
     position = resumed.position
     ids = resumed.ids
+    whole: int | checkpoints.HistorySize
     if resumed.key is None:
         total = whole = replay_count(name)
     else:
-        total, whole = replay_counts(name, resumed.key)
+        total = replay_count(name, resumed.key)
+        # The records before the checkpoint gave its position's rows, at most two each
+        # (a game's two players): the history counted only if the spacing needs it.
+        whole = checkpoints.HistorySize(total + resumed.position // 2, lambda: replay_count(name))
     written = 0
     factors_json = _JsonTexts()
 
@@ -300,18 +316,27 @@ def _replay_rows(
             after_fetch=out.send,
             chunk=_fetch_chunk(total),
         )
-        rated = rated_units(algorithm, resumed.state, records, total, resumed.stored, whole)
+        rated = rated_units(
+            algorithm,
+            resumed.state,
+            records,
+            total,
+            resumed.stored,
+            whole,
+            rows_from=cut.place if cut.at is None else None,
+        )
         for checkpoint, unit, rows in rated:
             cut.reached(unit, position + written)
             tail_deleted()
             if checkpoint is not None:
-                key, state_json = checkpoint
+                key, state_json, base = checkpoint
                 out.checkpoints.add(
-                    (name, key.date, key.round, key.seq, position + written, state_json)
+                    (name, key.date, key.round, key.seq, position + written, state_json, base)
                 )
             if cut.at is None:
-                written += len(rows)
+                written += rows if isinstance(rows, int) else len(rows)
             else:
+                assert not isinstance(rows, int)  # rated with its rows from the place on
                 for row in rows:
                     out.history.add(
                         _history_values(
@@ -375,8 +400,9 @@ def _fetch_chunk(total: int) -> int:
     return max(_MIN_CHUNK, min(_MAX_CHUNK, total // 8))
 
 
-# A checkpoint to store before a unit: its key and the state as JSON text.
-_CheckpointText = tuple[ReplayKey, str]
+# A checkpoint to store before a unit: its key, the state as JSON text, and the id of
+# the checkpoint whose state it changes (None: the text holds every player).
+_CheckpointText = tuple[ReplayKey, str, int | None]
 
 
 def rated_units(
@@ -385,12 +411,22 @@ def rated_units(
     records: Iterable[GameRecord],
     total: int,
     stored: StoredState | None = None,
-    history: int | None = None,
-) -> Iterator[tuple[_CheckpointText | None, list[GameRecord], list[HistoryRow]]]:
+    history: int | checkpoints.HistorySize | None = None,
+    *,
+    rows_from: tuple | None = None,
+) -> Iterator[tuple[_CheckpointText | None, list[GameRecord], list[HistoryRow] | int]]:
     """Rate unit by unit: with each unit, a checkpoint to store before it (its key and
     the state as JSON text) or None, and the unit's rows; ``stored`` is the checkpoint's
     state as stored that ``state`` was loaded from, if any; ``history`` the records of
-    the whole history (``total`` when the replay is one from the start).
+    the whole history (``total`` when the replay is one from the start), or a bound
+    below it and how to count it (``checkpoints.HistorySize``: counted only where the
+    spacing depends on more than the bound says).
+
+    A unit starting before the place ``rows_from`` in the replay order (a key of
+    ``GameRecord.order_key``) is rated for the state it leaves, where the algorithm
+    can (``Algorithm.rate_sides``): its rows are those stored, and only their number
+    comes in place of them (a back-dated entry replays a few hundred games from its
+    checkpoint to its place, and their row objects were made to be counted).
 
     After the last unit comes one more checkpoint with no unit: the state at the end of
     the history, keyed just after its last record in the replay order (its entry
@@ -419,6 +455,7 @@ def rated_units(
     open_until: tuple | None = None
     every = settings.RATINGS_CHECKPOINT_EVERY
     state_json = StateJson(state, stored)
+    at_least = history.at_least if isinstance(history, checkpoints.HistorySize) else history
     done = since = 0
     last = None
     for count, unit in enumerate(units(algorithm, records, presorted=True)):
@@ -429,21 +466,28 @@ def rated_units(
         if (
             count
             and since >= min(every, checkpoints.FLOOR)
-            # More players only widen the spacing: counting them (a partly loaded
-            # state counts the names added since the last checkpoint) waits until the
-            # spacing of no player at all is reached, and, resumed, until the last
-            # stretch of no player at all is still ahead (a back-dated entry's replay
-            # is mostly within it: counted on every unit, they cost it 1 ms).
-            and checkpoints.due(since, total - done, every, 0, history)
+            # More players and a longer history only widen the spacing: counting the
+            # players (a partly loaded state counts the names added since the last
+            # checkpoint) and the records of the history waits until the spacing of no
+            # player and of the history's bound is reached, and, resumed, until the
+            # last stretch of those is still ahead (a back-dated entry's replay is
+            # mostly within it: counted on every unit, the players cost it 1 ms; the
+            # records, counted once, 1.5 ms).
+            and checkpoints.due(since, total - done, every, 0, at_least)
             and (
                 stored is None
-                or checkpoints.before_the_last_stretch(total - done, every, 0, history)
+                or checkpoints.before_the_last_stretch(total - done, every, 0, at_least)
             )
-            and checkpoints.due(since, total - done, every, state_json.players(), history)
+            and checkpoints.due(since, total - done, every, 0, _counted(history))
+            and (
+                stored is None
+                or checkpoints.before_the_last_stretch(total - done, every, 0, _counted(history))
+            )
+            and checkpoints.due(since, total - done, every, state_json.players(), _counted(history))
             and (
                 stored is None
                 or checkpoints.before_the_last_stretch(
-                    total - done, every, state_json.players(), history
+                    total - done, every, state_json.players(), _counted(history)
                 )
             )
             and (open_until is None or open_until < first.order_key)
@@ -452,7 +496,7 @@ def rated_units(
             # entered later between the two (tonight's next sheet before a cup round
             # of tonight) resumes here too.
             assert last is not None
-            checkpoint = (just_after(last), state_json.text())
+            checkpoint = (just_after(last), state_json.text(), None)
             since = 0
         # Spaced in records, not units: a tournament block is one unit of hundreds of
         # games, and counting it as one left the block-rated algorithms with no
@@ -465,9 +509,29 @@ def rated_units(
         state_json.touch(unit)
         if last is None or unit[-1].order_key > last:
             last = unit[-1].order_key  # a block's records are in replay order
+        if rows_from is not None:
+            if first.order_key < rows_from:
+                sides = algorithm.rate_sides(state, unit)
+                if sides is not None:
+                    yield checkpoint, unit, 2 * len(sides)  # two rows a game (rows.game_rows)
+                    continue
+            else:
+                rows_from = None
         yield checkpoint, unit, algorithm.rate_unit(state, unit)
     if last is not None:
-        yield (just_after(last), state_json.text()), [], []
+        # Resumed, the state after the last record holds, when they are few, only the
+        # players changed since the checkpoint the replay's state came from (its
+        # base): a back-dated entry wrote the 550 kB of 2,217 players for SAGC on a
+        # site of real tournaments, a few hundred of them changed.
+        changes = state_json.changes()
+        if changes is not None:
+            yield (just_after(last), *changes), [], []
+        else:
+            yield (just_after(last), state_json.text(), None), [], []
+
+
+def _counted(history: int | checkpoints.HistorySize | None) -> int | None:
+    return history.count() if isinstance(history, checkpoints.HistorySize) else history
 
 
 class _JsonTexts:

@@ -193,6 +193,7 @@ def _run_claimed(
     its task runs)."""
     rows = RecomputeState.objects.filter(algorithm=algorithm)
     results = []
+    released = False
     try:
         with liveness.RunnerHeartbeat(runner):
             for _ in range(_MAX_LOOPS):
@@ -205,14 +206,18 @@ def _run_claimed(
                 full, from_date = False, None
                 if result is not None:
                     results.append(result)
-                if rows.filter(running_on=runner, dirty_from__isnull=True).update(
-                    running_since=None, running_on=""
-                ):
+                released = bool(
+                    rows.filter(running_on=runner, dirty_from__isnull=True).update(
+                        running_since=None, running_on=""
+                    )
+                )
+                if released:
                     return results
                 if not rows.filter(dirty_from__isnull=False).exists():
                     return results  # another runner took it over and finished it
     finally:
-        rows.filter(running_on=runner).update(running_since=None, running_on="")
+        if not released:  # dropped above with the check (a statement and a commit saved)
+            rows.filter(running_on=runner).update(running_since=None, running_on="")
     return results
 
 

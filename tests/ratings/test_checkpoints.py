@@ -125,6 +125,36 @@ def test_a_long_history_keeps_the_settings_spacing_near_the_end():
     assert positions[-1] - positions[-2] == 20_000
 
 
+@settings(max_examples=300, deadline=None)
+@given(
+    since=st.integers(min_value=0, max_value=50_000),
+    remaining=st.integers(min_value=0, max_value=200_000),
+    every=st.integers(min_value=1, max_value=10_000),
+    players=st.integers(min_value=0, max_value=20_000),
+    at_least=st.integers(min_value=0, max_value=2_000_000),
+    more=st.integers(min_value=0, max_value=2_000_000),
+)
+def test_a_checkpoint_due_with_a_history_is_due_with_any_bound_below_it_and_no_players(
+    since, remaining, every, players, at_least, more
+):
+    """What a replay resumed from a checkpoint relies on to count the history only where
+    its bound allows a checkpoint (``checkpoints.HistorySize``)."""
+    history = at_least + more
+    if checkpoints.due(since, remaining, every, players, history):
+        assert checkpoints.due(since, remaining, every, 0, at_least)
+    if checkpoints.before_the_last_stretch(remaining, every, players, history):
+        assert checkpoints.before_the_last_stretch(remaining, every, 0, at_least)
+
+
+def test_a_history_size_is_counted_once_and_only_when_asked_for():
+    counted = []
+    size = checkpoints.HistorySize(100, lambda: counted.append(1) or 250)
+
+    assert size.at_least == 100 and counted == []
+    assert size.count() == size.count() == 250
+    assert counted == [1]
+
+
 class _Player:
     def __init__(self, data):
         self.data = data
@@ -229,3 +259,15 @@ def test_the_next_checkpoint_of_a_resumed_state_copies_the_untouched_players_as_
     state.players["ann"] = _Player({"v": 10})
     state_json.touch([GameRecord(date(2024, 1, 2), "ann", "dan")])
     assert json.loads(state_json.text())["ann"] == {"v": 10}
+
+
+def test_thinning_keeps_the_base_of_a_checkpoint_it_keeps():
+    stored_at(range(0, 2000, 2))
+    base = Checkpoint.objects.get(algorithm="sagc", position=1000)
+    Checkpoint.objects.filter(algorithm="sagc", position=1998).update(base=base)
+
+    checkpoints.thin("sagc", 2000)
+
+    positions = kept()
+    assert 1000 in positions and 1998 in positions
+    assert 1002 not in positions  # as far from the end, no base

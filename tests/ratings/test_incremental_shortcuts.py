@@ -10,8 +10,9 @@ import pytest
 
 from players.models import Game
 from players.services.games import game_void, record_sheet_submit
-from ratings.models import Checkpoint, MonthEnd, MonthEndStanding
-from ratings.recompute import month_ends
+from ratings.engine.algorithms import registry
+from ratings.models import Checkpoint, MonthEnd, MonthEndStanding, RatingHistory
+from ratings.recompute import checkpoints, month_ends
 from ratings.recompute import replay as recompute_replay
 from ratings.recompute.run import recompute, recompute_pending
 from tests import factories
@@ -35,7 +36,9 @@ def club(settings):
 def stored_state() -> dict[str, dict]:
     """The state of each algorithm's last checkpoint (the end of its history)."""
     return {
-        algorithm: Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0].state
+        algorithm: checkpoints.decoded_state(
+            Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0]
+        )
         for algorithm in HISTORY_ALGORITHMS
     }
 
@@ -322,3 +325,177 @@ def test_the_players_a_resumed_replay_may_change_are_those_of_valid_records_and_
         "cat",
         "eve",
     }
+
+
+def stored_history(algorithm: str) -> list[tuple]:
+    columns = [column for column in recompute_replay.HISTORY_COLUMNS if column != "algorithm"]
+    rows = RatingHistory.objects.filter(algorithm=algorithm).order_by("position")
+    return list(rows.values_list(*columns))
+
+
+def test_the_games_between_the_checkpoint_and_a_back_dated_games_place_are_rated_without_rows(
+    club, monkeypatch
+):
+    """SAGC, the anchor and EGF (outside tournament blocks) rate a game without making
+    its rows (``rate_sides``): a back-dated game's replay rates so the games from its
+    checkpoint to its place, whose rows stay as stored, and with their rows those from
+    its place on. The history, checkpoints and ratings are a full recompute's."""
+    vera, (ann, _ben, cat, _dan) = club
+    day = START + timedelta(22)  # after another game of that day
+    rated: dict[str, list[tuple[str, date]]] = {name: [] for name in HISTORY_ALGORITHMS}
+    for name, algorithm_class in registry().items():
+        if name not in rated:
+            continue
+        real_sides, real_unit = algorithm_class.rate_sides, algorithm_class.rate_unit
+
+        def sides(self, state, unit, real_sides=real_sides):
+            rated[self.name].append(("sides", unit[0].date))
+            return real_sides(self, state, unit)
+
+        def with_rows(self, state, unit, real_unit=real_unit):
+            rated[self.name].append(("rows", unit[0].date))
+            return real_unit(self, state, unit)
+
+        monkeypatch.setattr(algorithm_class, "rate_sides", sides)
+        monkeypatch.setattr(algorithm_class, "rate_unit", with_rows)
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "W", day)])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    monkeypatch.undo()
+
+    for name in ("sagc", "anchor", "egf-2021"):
+        before = [how for how, on in rated[name] if on < day]
+        assert before and set(before) == {"sides"}, name  # no rows made before the place
+        assert {how for how, on in rated[name] if on > day} == {"rows"}, name
+    incremental = {name: (stored_history(name), stored_state()[name]) for name in rated}
+    currents = {name: stored_current(name) for name in rated}
+    for name in HISTORY_ALGORITHMS:
+        recompute(name, full=True)
+        assert incremental[name] == (stored_history(name), stored_state()[name]), name
+        assert currents[name] == stored_current(name) == replayed_current(name), name
+
+
+def test_a_short_back_dated_replay_counts_the_records_from_its_checkpoint_not_the_whole_history(
+    club, settings, monkeypatch
+):
+    """Near the end, the spacing of a history at least as long as the checkpoint's rows
+    make it (two a record at most) rules out any checkpoint but the last one: the
+    history's records are not counted, and what is stored is a full recompute's.
+
+    Spaced at a quarter of the history near its end (at least one record): the 41
+    records' checkpoints ten apart, a replay from five days back could store one a
+    record later if the history might have no records before the checkpoint."""
+    vera, (ann, _ben, cat, _dan) = club
+    settings.RATINGS_CHECKPOINT_EVERY = 30
+    monkeypatch.setattr(checkpoints, "FLOOR", 1)
+    monkeypatch.setattr(checkpoints, "SHARE", 4)
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+    counted: list[object] = []
+    real = recompute_replay.replay_count
+
+    def counting(algorithm, start=None):
+        counted.append(start)
+        return real(algorithm, start)
+
+    monkeypatch.setattr(recompute_replay, "replay_count", counting)
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "W", START + timedelta(35))])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+    monkeypatch.undo()
+
+    assert len(counted) == len(HISTORY_ALGORITHMS) and None not in counted
+    incremental = {
+        name: (stored_history(name), stored_state()[name]) for name in HISTORY_ALGORITHMS
+    }
+    for name in HISTORY_ALGORITHMS:
+        recompute(name, full=True)
+        assert incremental[name] == (stored_history(name), stored_state()[name]), name
+        assert stored_current(name) == replayed_current(name), name
+
+
+def test_a_history_has_at_most_two_rows_a_record(club):
+    """The bound a resumed replay puts on the history's records: a game gives its two
+    players a row each, an adjustment its player one."""
+    vera, (ann, *_rest) = club
+    factories.adjustment(ann, START + timedelta(10), "1d", user=vera)
+    factories.adjustment(ann, START + timedelta(12), "3d", user=vera, algorithm="anchor", value=5)
+    recompute_pending()
+
+    for name in HISTORY_ALGORITHMS:
+        rows = RatingHistory.objects.filter(algorithm=name).count()
+        records = recompute_replay.replay_count(name)
+        assert records < rows <= 2 * records, name
+
+
+def end_checkpoint(algorithm: str) -> Checkpoint:
+    return Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0]
+
+
+def test_a_back_dated_replays_last_checkpoint_holds_only_the_players_changed_since_its_base(
+    club, settings
+):
+    """Eve and fay, new, play a game back-dated five days among twenty players: the
+    checkpoint after the last record holds the players the replay changed, its base the
+    rest; with its base it is a full recompute's, and the next games, after the last
+    and back-dated again, resume from it as from a whole state."""
+    vera, (ann, ben, _cat, _dan) = club
+    sixteen_more(vera)
+    eve, fay = factories.player("eve", "4k"), factories.player("fay", "6k")
+    settings.RATINGS_CHECKPOINT_EVERY = 10
+    for algorithm in HISTORY_ALGORITHMS:
+        recompute(algorithm, full=True)
+
+    record_sheet_submit(user=vera, games=[factories.game(eve, fay, "W", START + timedelta(35))])
+    recompute_pending(list(HISTORY_ALGORITHMS))
+
+    for algorithm in HISTORY_ALGORITHMS:
+        end = end_checkpoint(algorithm)
+        assert end.base_id is not None, algorithm
+        assert set(end.state) == {"eve", "fay", "ann", "ben", "cat", "dan"}, algorithm
+        assert len(Checkpoint.objects.get(pk=end.base_id).state) == 20, algorithm
+    changed = stored_state()
+    for games in (
+        [factories.game(ann, eve, "B", START + timedelta(41))],
+        [factories.game(ben, fay, "W", START + timedelta(38))],
+    ):
+        record_sheet_submit(user=vera, games=games)
+        recompute_pending(list(HISTORY_ALGORITHMS))
+        incremental = {name: (stored_history(name), stored_state()) for name in HISTORY_ALGORITHMS}
+        for name in HISTORY_ALGORITHMS:
+            assert end_checkpoint(name).base_id is not None, name
+            recompute(name, full=True)
+            assert end_checkpoint(name).base_id is None, name  # a full one writes them whole
+            assert incremental[name] == (stored_history(name), stored_state()), name
+            assert stored_current(name) == replayed_current(name), name
+    assert changed != stored_state()
+
+
+def sixteen_more(vera) -> None:
+    """Sixteen more players, who played once early on."""
+    others = [factories.player(f"p{number}", "10k") for number in range(16)]
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(others[number], others[number + 1], "W", START + timedelta(5))
+            for number in range(0, 16, 2)
+        ],
+    )
+    recompute_pending()
+
+
+def test_a_checkpoint_whose_base_is_gone_is_replayed_from_the_start(club, settings):
+    vera, (ann, _ben, cat, _dan) = club
+    sixteen_more(vera)
+    settings.RATINGS_CHECKPOINT_EVERY = 10
+    recompute("sagc", full=True)
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "W", START + timedelta(35))])
+    recompute_pending(["sagc"])
+    base = end_checkpoint("sagc").base_id
+    assert base is not None
+    Checkpoint.objects.filter(pk=base).delete()
+
+    record_sheet_submit(user=vera, games=[factories.game(ann, cat, "B", START + timedelta(41))])
+    (result,) = recompute_pending(["sagc"])
+
+    assert result.replayed_from == START + timedelta(41)
+    assert result.rows == RatingHistory.objects.filter(algorithm="sagc").count()  # all
+    assert stored_current("sagc") == replayed_current("sagc")

@@ -7,7 +7,7 @@ from django.db import OperationalError, connection, transaction
 
 from players.models import Player
 from ratings.models import RatingHistory, RatingSnapshot
-from ratings.recompute import staging
+from ratings.recompute import replay, staging
 from tests import factories
 
 pytestmark = [
@@ -31,6 +31,9 @@ def test_a_recompute_drops_every_table_it_staged(monkeypatch):
         discard(writes)  # raises if a statement of the connection were still running
 
     monkeypatch.setattr(staging.Writes, "discard", recording)
+    # Rows held in memory go through no table (tested below): here every row is staged.
+    monkeypatch.setattr(replay, "_HISTORY_HELD", 0)
+    monkeypatch.setattr(replay, "_CHECKPOINTS_HELD", 0)
     alice, bob, carol = (factories.player(name, "10k") for name in ("alice", "bob", "carol"))
     vera = factories.volunteer()
     factories.play(vera, factories.game(alice, bob, "W", date(2024, 3, 1)))
@@ -87,6 +90,85 @@ def test_a_staged_table_left_behind_is_dropped_before_it_is_staged_again():
         cursor.execute(f"SELECT count(*) FROM temp.{table}")
         assert cursor.fetchone() == (0,)
     again.discard()
+
+
+def history_row(position: int) -> tuple:
+    """A history row at ``position`` (a committee reset of a player made for it)."""
+    player = factories.player(f"p{position}")
+    values = {
+        **dict.fromkeys(replay.HISTORY_COLUMNS, 0),
+        **{"algorithm": "sagc", "position": position, "player_id": player.pk},
+        **{"opponent_id": player.pk, "game_id": None, "adjustment_id": None},
+        **{"date": date(2024, 1, 1), "colour": "", "factors": "{}", "skipped": ""},
+    }
+    return tuple(values[column] for column in replay.HISTORY_COLUMNS)
+
+
+def held_rows(writes: staging.Writes, hold: int = 4) -> None:
+    """Stage history positions 1 to 4 through a writer that holds up to ``hold`` rows,
+    sending after each row as the replay does after each fetch."""
+    rows = [history_row(position) for position in range(1, 5)]
+    writer = writes.rows(
+        RatingHistory, replay.HISTORY_COLUMNS, prefix=staging.Prefix("position"), hold=hold
+    )
+    with writer:
+        for row in rows:
+            writer.add(row)
+            writer.send()
+
+
+def stored_positions() -> list[int]:
+    return sorted(RatingHistory.objects.values_list("position", flat=True))
+
+
+def test_a_few_staged_rows_are_held_and_written_once_straight_into_their_table():
+    writes = staging.Writes(staged=True)
+    held_rows(writes)
+    assert staged_tables() == []
+    assert stored_positions() == []  # nothing written before the writes are applied
+
+    with transaction.atomic():
+        writes.apply()
+
+    assert stored_positions() == [1, 2, 3, 4]
+    assert staged_tables() == []
+
+
+def test_a_prefix_of_held_rows_writes_those_before_its_position():
+    writes = staging.Writes(staged=True)
+    held_rows(writes)
+
+    with transaction.atomic():
+        writes.apply(prefix=3)
+
+    assert stored_positions() == [1, 2]
+
+
+def test_held_rows_go_to_a_temporary_table_once_there_are_more_or_it_is_asked_for():
+    more = staging.Writes(staged=True)
+    held_rows(more, hold=2)
+    assert staged_tables() == ["staged_ratings_ratinghistory_0"]
+    assert staged_rows(more) == [1, 2, 3, 4]
+    more.discard()
+    RatingHistory.objects.all().delete()  # none was written; the players are made again
+    Player.objects.all().delete()
+
+    asked = staging.Writes(staged=True)
+    held_rows(asked)
+    assert staged_tables() == []
+    assert staged_rows(asked) == [1, 2, 3, 4]  # the runner reads them so for a prefix
+    with transaction.atomic():
+        asked.apply(prefix=4)
+
+    assert stored_positions() == [1, 2, 3]
+    assert staged_tables() == []
+
+
+def staged_rows(writes: staging.Writes) -> list[int]:
+    table = writes.staged_table(RatingHistory)
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT position FROM temp.{table} ORDER BY position")
+        return [position for (position,) in cursor.fetchall()]
 
 
 FEBRUARY = date(2024, 2, 29)
