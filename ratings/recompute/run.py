@@ -194,8 +194,8 @@ def _state_table() -> str:
 # The statements a task runs on its state row whatever it replays are written as SQL,
 # and the task claims in one: built by the ORM, with every algorithm's row made sure of
 # in a write transaction and the state read whole before the claim, they cost each
-# task 3 to 6 ms of CPU on the realtail bench's site (a tenth of SAGC's task after a
-# game entered the day after the last).
+# task about 4 ms of CPU more on the realtail bench's site, a sixth of SAGC's task
+# after a game entered the day after the last (docs/performance.md).
 
 
 def _unqueue_and_claim_if_free(algorithm: str, runner: str) -> bool:
