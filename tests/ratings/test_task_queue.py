@@ -1,9 +1,12 @@
 """One task per algorithm: what a write queues, how a burst coalesces, and what a task
 does when another runner has its algorithm."""
 
+import time
 from datetime import date, timedelta
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from players.services.games import record_sheet_submit
@@ -12,6 +15,7 @@ from ratings.algorithms import maintained_algorithms
 from ratings.models import RatingHistory, RecomputeState
 from ratings.recompute import liveness, run
 from ratings.recompute.run import run_queued, sweep
+from ratings.selectors import ReplayKey
 from tests import factories
 
 pytestmark = pytest.mark.django_db
@@ -28,6 +32,13 @@ def sent(monkeypatch):
 @pytest.fixture
 def pair():
     return factories.player("ann", "5k"), factories.player("ben", "8k")
+
+
+def marks(algorithm: str) -> tuple:
+    """``algorithm``'s queued, dirty and running marks (queued_at, dirty_from,
+    running_since, running_on)."""
+    rows = RecomputeState.objects.filter(algorithm=algorithm)
+    return rows.values_list("queued_at", "dirty_from", "running_since", "running_on").get()
 
 
 def enter(pair, day=date(2024, 3, 1)):
@@ -86,6 +97,59 @@ def test_a_task_finding_its_algorithm_run_by_a_live_runner_does_nothing(pair):
     assert state.dirty_from == date(2024, 3, 1), "left to the runner that has it"
     assert state.queued_at is None
     assert not RatingHistory.objects.filter(algorithm="sagc").exists()
+
+
+def test_a_task_takes_its_queued_mark_off_and_claims_its_algorithm_in_its_first_statement(pair):
+    enter(pair)
+    assert RecomputeState.objects.get(algorithm="sagc").queued_at is not None
+
+    with CaptureQueriesContext(connection) as queries:
+        (result,) = tasks.recompute_algorithm.apply(args=["sagc"]).get()
+
+    assert result["rows"] == 2
+    statements = [query["sql"] for query in queries.captured_queries]
+    first = statements[0]
+    assert first.startswith('UPDATE "ratings_recomputestate" SET queued_at = NULL, running_since')
+    assert not [sql for sql in statements if sql.startswith('INSERT INTO "ratings_recomputestate"')]
+    assert marks("sagc") == (None, None, None, ""), "done: not queued, dirty nor running"
+
+
+def test_a_task_whose_state_row_is_missing_makes_the_rows_and_finds_nothing_to_do(pair):
+    enter(pair)
+    RecomputeState.objects.filter(algorithm="sagc").delete()
+
+    assert tasks.recompute_algorithm.apply(args=["sagc"]).get() == []
+
+    assert set(RecomputeState.objects.values_list("algorithm", flat=True)) == set(
+        maintained_algorithms()
+    )
+    assert marks("sagc") == (None, None, None, ""), "done: not queued, dirty nor running"
+
+
+def test_a_finished_run_clears_the_mark_only_if_no_write_moved_it_and_records_itself(pair):
+    enter(pair)
+    RecomputeState.objects.filter(algorithm="sagc").update(
+        dirty_round=2, dirty_seq=5, last_error="RuntimeError: worker died"
+    )
+    marked = RecomputeState.objects.get(algorithm="sagc")
+    place = ReplayKey(date(2024, 3, 1), 2, 5)
+
+    run._finish("sagc", marked.generation - 1, place, 7, time.monotonic() - 2)
+
+    moved = RecomputeState.objects.get(algorithm="sagc")
+    assert (moved.dirty_from, moved.dirty_round, moved.dirty_seq) == (date(2024, 3, 1), 2, 5)
+    assert (moved.last_from, moved.last_rows, moved.last_error) == (date(2024, 3, 1), 7, "")
+    assert moved.last_duration is not None and 2 <= moved.last_duration < 60
+    assert moved.last_started is not None and moved.last_finished is not None
+    took = (moved.last_finished - moved.last_started).total_seconds()
+    assert took == pytest.approx(moved.last_duration, abs=0.01)
+    assert abs((timezone.now() - moved.last_finished).total_seconds()) < 60
+
+    run._finish("sagc", marked.generation, None, 9, time.monotonic())
+
+    cleared = RecomputeState.objects.get(algorithm="sagc")
+    assert (cleared.dirty_from, cleared.dirty_round, cleared.dirty_seq) == (None, 0, 0)
+    assert (cleared.last_from, cleared.last_rows) == (None, 9)
 
 
 def test_a_task_takes_over_from_a_runner_that_stopped_beating(pair):
