@@ -15,7 +15,6 @@ from datetime import date
 from typing import Any
 
 from django.db import connection
-from django.db.models import Q
 
 from ratings.engine.base import RatingState
 from ratings.engine.records import GameRecord
@@ -43,29 +42,25 @@ def just_after(key: tuple[date, int, int]) -> ReplayKey:
     return ReplayKey(day, round_number, seq + 1)
 
 
-def at_or_before(key: ReplayKey) -> Q:
-    """Checkpoints keyed at or before ``key``: each holds the state before every record
-    at or after its key, so one at ``key`` itself still holds what came before."""
-    return (
-        Q(date__lt=key.date)
-        | Q(date=key.date, round__lt=key.round)
-        | Q(date=key.date, round=key.round, seq__lte=key.seq)
-    )
-
-
 def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
-    """The last checkpoint of ``algorithm`` keyed at or before ``key``, if any, without
-    its state: sorted with their states, the checkpoints (each holding every player)
-    cost the database more than the state read, and decoded whole here, the state would
-    be encoded whole again for the next checkpoint (:func:`stored_state` reads it as
-    text)."""
-    return (
-        Checkpoint.objects.filter(algorithm=algorithm)
-        .filter(at_or_before(key))
-        .order_by("-date", "-round", "-seq")
-        .defer("state")
-        .first()
+    """The last checkpoint of ``algorithm`` keyed at or before ``key``, if any
+    (each holds the state before every record at or after its key, so one at ``key``
+    itself still holds what came before), without its state: sorted with their states, the
+    checkpoints (each holding every player) cost the database more than the state read,
+    and decoded whole here, the state would be encoded whole again for the next
+    checkpoint (:func:`stored_state` reads it as text).
+
+    Written as SQL: built by the ORM, the query cost a back-dated entry 1 ms of CPU."""
+    table = connection.ops.quote_name(Checkpoint._meta.db_table)
+    day = connection.ops.adapt_datefield_value(key.date)
+    found = Checkpoint.objects.raw(
+        "SELECT id, algorithm, date, round, seq, position, base_id "
+        f"FROM {table} WHERE algorithm = %s AND (date < %s OR (date = %s AND "
+        "(round < %s OR (round = %s AND seq <= %s)))) "
+        "ORDER BY date DESC, round DESC, seq DESC LIMIT 1",
+        [algorithm, day, day, key.round, key.round, key.seq],
     )
+    return next(iter(found), None)
 
 
 # The JSON around the members of a checkpoint's state (whitespace as any writer spaces it).

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from ratings.engine.records import GameRecord
 from ratings.models import Checkpoint
 from ratings.recompute import checkpoints
+from ratings.selectors import ReplayKey
 
 pytestmark = pytest.mark.django_db
 
@@ -271,3 +272,45 @@ def test_thinning_keeps_the_base_of_a_checkpoint_it_keeps():
     positions = kept()
     assert 1000 in positions and 1998 in positions
     assert 1002 not in positions  # as far from the end, no base
+
+
+def test_a_replay_resumes_from_the_last_checkpoint_keyed_at_or_before_its_place():
+    keys = [
+        (date(2024, 1, 1), 0, 5),
+        (date(2024, 1, 2), 0, 0),
+        (date(2024, 1, 2), 1, 3),
+        (date(2024, 1, 2), 1, 7),
+        (date(2024, 1, 2), 2, 1),
+        (date(2024, 1, 3), 0, 2),
+    ]
+    Checkpoint.objects.bulk_create(
+        Checkpoint(algorithm=name, date=day, round=r, seq=seq, position=i, state={"x": i})
+        for name in ("sagc", "egf-2021")
+        for i, (day, r, seq) in enumerate(keys)
+    )
+    found = {
+        place: checkpoints.nearest("sagc", ReplayKey(*place))
+        for place in [
+            (date(2023, 12, 31), 9, 9),
+            (date(2024, 1, 1), 0, 4),
+            (date(2024, 1, 1), 0, 5),
+            (date(2024, 1, 2), 1, 6),
+            (date(2024, 1, 2), 1, 7),
+            (date(2024, 1, 2), 2, 0),
+            (date(2024, 1, 2), 9, 0),
+            (date(2024, 2, 1), 0, 0),
+        ]
+    }
+
+    assert {place: c and (c.algorithm, c.position, c.date) for place, c in found.items()} == {
+        (date(2023, 12, 31), 9, 9): None,
+        (date(2024, 1, 1), 0, 4): None,
+        (date(2024, 1, 1), 0, 5): ("sagc", 0, date(2024, 1, 1)),
+        (date(2024, 1, 2), 1, 6): ("sagc", 2, date(2024, 1, 2)),
+        (date(2024, 1, 2), 1, 7): ("sagc", 3, date(2024, 1, 2)),
+        (date(2024, 1, 2), 2, 0): ("sagc", 3, date(2024, 1, 2)),
+        (date(2024, 1, 2), 9, 0): ("sagc", 4, date(2024, 1, 2)),
+        (date(2024, 2, 1), 0, 0): ("sagc", 5, date(2024, 1, 3)),
+    }
+    # without its state, read (as text) only for the checkpoint resumed from
+    assert "state" in found[(date(2024, 2, 1), 0, 0)].get_deferred_fields()
