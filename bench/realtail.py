@@ -62,6 +62,32 @@ def tournament_files(quick: bool) -> list[Path]:
 # --- the step, in a child process (python -m bench.dbsteps realtail) ----------------
 
 
+def entry_places() -> dict[str, tuple[Any, Any]]:
+    """Each entry's game to copy (its players, colours swapped) and its day: the newest
+    game and the day after it; the first game of the last tournament that lasted more
+    than a day and that tournament's second day."""
+    from django.db.models import Max, Min
+
+    from players.models import Game
+
+    games = Game.objects.valid().select_related("white", "black")
+    newest = games.order_by("-date", "-seq")[0]
+    spans = (
+        Game.objects.valid()
+        .filter(tournament__isnull=False)
+        .values("tournament")
+        .annotate(first=Min("date"), last=Max("date"))
+        .order_by("-first")
+    )
+    week = next((span for span in spans if span["last"] > span["first"]), spans[0])
+    in_week = games.filter(tournament_id=week["tournament"]).order_by("seq")[0]
+    return {
+        "after": (newest, newest.date + timedelta(days=1)),
+        "same-day": (newest, newest.date + timedelta(days=1)),
+        "in-a-tournament-week": (in_week, week["first"] + timedelta(days=1)),
+    }
+
+
 def step(dbsteps: ModuleType, files: list[str], club_games: int, repeat: int = 1) -> dict[str, Any]:
     """The measured step; ``dbsteps`` is ``bench.dbsteps`` as the child runs it (its
     ``__main__``, whose lists of queued tasks the writes fill). ``repeat``: each
@@ -69,7 +95,6 @@ def step(dbsteps: ModuleType, files: list[str], club_games: int, repeat: int = 1
     and full lab run twice (when above 1), each figure the least of its runs."""
     from django.core.management import call_command
     from django.core.management.base import CommandError
-    from django.db.models import Max, Min
     from django.urls import get_resolver
 
     from players.models import Game, Player
@@ -126,26 +151,7 @@ def step(dbsteps: ModuleType, files: list[str], club_games: int, repeat: int = 1
     # the first back-dated entry's SAGC recompute, the primary algorithm's).
     get_resolver().reverse_dict  # noqa: B018 (the property populates the resolver)
 
-    newest = Game.objects.valid().select_related("white", "black").order_by("-date", "-seq")[0]
-    spans = (
-        Game.objects.valid()
-        .filter(tournament__isnull=False)
-        .values("tournament")
-        .annotate(first=Min("date"), last=Max("date"))
-        .order_by("-first")
-    )
-    week = next((span for span in spans if span["last"] > span["first"]), spans[0])
-    in_week = (
-        Game.objects.valid()
-        .filter(tournament_id=week["tournament"])
-        .select_related("white", "black")
-        .order_by("seq")[0]
-    )
-    places = {
-        "after": (newest, newest.date + timedelta(days=1)),
-        "same-day": (newest, newest.date + timedelta(days=1)),
-        "in-a-tournament-week": (in_week, week["first"] + timedelta(days=1)),
-    }
+    places = entry_places()
     entries = {}
     for run, (name, _label) in enumerate(ENTRIES):
         old, played_on = places[name]
