@@ -134,14 +134,6 @@ def _state_text(pk: int) -> str | None:
     return text
 
 
-def decoded_state(checkpoint: Checkpoint) -> dict[str, Any]:
-    """Every player's state at ``checkpoint``, decoded: its own and its base's."""
-    if checkpoint.base_id is None:
-        return checkpoint.state
-    base = Checkpoint.objects.get(pk=checkpoint.base_id)
-    return {**base.state, **checkpoint.state}
-
-
 # How :class:`StateJson` lays a state out: one player a line, so that a state it wrote is
 # split at its newlines (``json.dumps`` writes none inside a value) and only the players
 # wanted are decoded.

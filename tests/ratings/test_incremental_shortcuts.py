@@ -36,11 +36,20 @@ def club(settings):
 def stored_state() -> dict[str, dict]:
     """The state of each algorithm's last checkpoint (the end of its history)."""
     return {
-        algorithm: checkpoints.decoded_state(
+        algorithm: decoded_state(
             Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")[0]
         )
         for algorithm in HISTORY_ALGORITHMS
     }
+
+
+def decoded_state(checkpoint: Checkpoint) -> dict[str, dict]:
+    """Every player's state at ``checkpoint``, decoded: its own and, for one holding
+    only the players changed since its base, the base's."""
+    if checkpoint.base_id is None:
+        return checkpoint.state
+    base = Checkpoint.objects.get(pk=checkpoint.base_id)
+    return {**base.state, **checkpoint.state}
 
 
 def test_voiding_a_new_players_only_game_leaves_current_ratings_a_full_replays(club):
