@@ -44,6 +44,22 @@ if TYPE_CHECKING:
     from django.utils.functional import _StrOrPromise
 
 
+class ReportFilterForm(forms.Form):
+    """The queue of reports' one filter: a club among the volunteer's (none: all of
+    them). Another club of the site is refused with its name, as on every club filter."""
+
+    club = ClubChoiceField(label=gettext_lazy("Club"), queryset=Club.objects.none(), required=False)
+
+    def __init__(self, *args, clubs: QuerySet[Club], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        cast(forms.ModelChoiceField, self.fields["club"]).queryset = clubs
+
+    def chosen_club(self) -> Club | None:
+        """The club to show (None: every club of the volunteer's, also when the filter
+        is refused: the queue stays readable under the message)."""
+        return self.cleaned_data.get("club") if self.is_valid() else None
+
+
 class ReportResolveForm(forms.Form):
     resolution = forms.ChoiceField(
         label=gettext_lazy("What was done"),

@@ -10,7 +10,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_safe
 
-from players.entry.forms import ReportResolveForm
+from players.entry.forms import ReportFilterForm, ReportResolveForm
 from players.permissions import volunteer_required
 from players.roles import VOLUNTEERS, check_club, role_clubs
 from players.selectors import reports as selectors
@@ -30,7 +30,8 @@ def report_list(request: HttpRequest) -> HttpResponse:
     """The queue: of the volunteer's clubs, or of the club ``?club=`` names among them."""
     clubs = role_clubs(request.user, VOLUNTEERS)
     choices = clubs_among(clubs)
-    club = choices.filter(pk=request.GET["club"]).first() if _club_id(request) else None
+    form = ReportFilterForm(request.GET or None, clubs=choices)
+    club = form.chosen_club()
     shown = frozenset({club.pk}) if club is not None else clubs
     open_reports = selectors.of_clubs(selectors.open_reports(), shown)
     page = Paginator(open_reports, OPEN_PER_PAGE).get_page(request.GET.get("page"))
@@ -44,13 +45,9 @@ def report_list(request: HttpRequest) -> HttpResponse:
             ),
             "clubs": choices,
             "club": club,
+            "form": form,
         },
     )
-
-
-def _club_id(request: HttpRequest) -> bool:
-    """``?club=`` is a club's number (anything else shows every club of the user's)."""
-    return request.GET.get("club", "").isdigit() and len(request.GET["club"]) < 10
 
 
 @volunteer_required

@@ -382,6 +382,22 @@ def test_a_clubs_roles_read_their_clubs_audit_and_reports_and_the_federation_fil
     assert reported(cape_volunteer, f"?club={pretoria.pk}") == {cape}
 
 
+def test_the_queue_of_reports_refuses_a_club_not_among_the_volunteers_by_name(
+    cape_volunteer, cape_town, pretoria
+):
+    client = logged_in(cape_volunteer)
+
+    refused = client.get(f"/reports/?club={pretoria.pk}")
+    chosen = client.get(f"/reports/?club={cape_town.pk}")
+    garbled = client.get("/reports/?club=99999999999999999999999")
+
+    error = re.search(r'id="report-club-error">([^<]*)<', refused.content.decode())
+    assert error and pretoria.name in error.group(1) and cape_town.name in error.group(1)
+    assert 'id="report-club-error"' not in chosen.content.decode()
+    assert garbled.status_code == 200
+    assert 'id="report-club-error"' in garbled.content.decode()
+
+
 def test_a_club_committees_resync_preview_matches_its_members_only(cape_committee, members):
     client = logged_in(cape_committee)
 
