@@ -3,7 +3,8 @@
 Games, adjustments, record sheets, resync batches and the audit trail are read-only
 here: their writes go through ``players.services`` so that nothing skips the audit
 trail or the dirty mark of the ratings. Clubs, players and tournaments are plain
-reference data and editable, with every save recorded in the audit trail.
+reference data and editable, with every save recorded in the audit trail; a staff
+account that is not a superuser edits the players and tournaments of its clubs only.
 """
 
 from collections.abc import Callable
@@ -19,7 +20,7 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from clubrating.usernames import canonical_username
-from players.roles import is_federation_committee
+from players.roles import COMMITTEE, EVERY_CLUB, is_federation_committee, role_clubs
 from players.selectors.accounts import is_reserved_username
 from players.services.accounts import username_refusal
 from players.services.audit import audit, player_snapshot
@@ -107,6 +108,30 @@ class FederationAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return self._federation(request)
+
+
+class ClubScopedAdmin(admin.ModelAdmin):
+    """Rows of a club (``club``): a staff account that is not a superuser lists,
+    opens and moves only those of the clubs whose committee it sits on (of every club
+    on the federation's committee), as on the committee's own pages. Another club's
+    row is not found, and another club is no choice for its ``club``."""
+
+    @staticmethod
+    def _clubs(request) -> frozenset[int] | None:
+        if request.user.is_superuser:
+            return EVERY_CLUB
+        return role_clubs(request.user, COMMITTEE)
+
+    def get_queryset(self, request):
+        rows = super().get_queryset(request)
+        clubs = self._clubs(request)
+        return rows if clubs is EVERY_CLUB else rows.filter(club__in=clubs)
+
+    def formfield_for_foreignkey(self, db_field, request, **kwargs):
+        clubs = self._clubs(request)
+        if db_field.name == "club" and clubs is not EVERY_CLUB:
+            kwargs["queryset"] = Club.objects.filter(pk__in=clubs)
+        return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
 @admin.register(Club)
@@ -214,7 +239,7 @@ class MembershipAdmin(FederationAdmin, AuditedAdmin):
 
 
 @admin.register(Player)
-class PlayerAdmin(AuditedAdmin):
+class PlayerAdmin(ClubScopedAdmin, AuditedAdmin):
     list_display = [
         "username",
         "full_name",
@@ -297,7 +322,7 @@ class PlayerAdmin(AuditedAdmin):
 
 
 @admin.register(Tournament)
-class TournamentAdmin(AuditedAdmin):
+class TournamentAdmin(ClubScopedAdmin, AuditedAdmin):
     list_display = ["code", "name", "start_date", "end_date", "egf_class", "club"]
     list_filter = ["club", "egf_class"]
     search_fields = ["code", "name"]

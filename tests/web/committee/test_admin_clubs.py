@@ -198,3 +198,63 @@ def test_a_tournaments_club_change_is_refused_to_another_clubs_committee_and_mov
     assert set(Game.objects.values_list("club", flat=True)) == {cape_town.pk}
     assert not AuditEntry.objects.filter(action="tournament_club").exists()
     assert tournament_club_set(user=None, tournament=tournament, club=cape_town) is False
+
+
+# --- players and tournaments: a club's committee with staff status sees its club's
+
+
+@pytest.fixture
+def cape_staff(cape_town):
+    """A Cape Town committee member given staff status and the admin's rights on
+    players and tournaments by a superuser."""
+    from django.contrib.auth.models import Permission
+
+    account = factories.club_committee_member("ccom", cape_town)
+    account.is_staff = True
+    account.save(update_fields=["is_staff"])
+    account.user_permissions.set(
+        Permission.objects.filter(
+            content_type__app_label="players",
+            codename__in=["view_player", "change_player", "view_tournament", "change_tournament"],
+        )
+    )
+    return account
+
+
+def test_a_club_committees_admin_lists_and_opens_its_clubs_players_and_tournaments_only(
+    cape_staff, cape_town
+):
+    pretoria = factories.club("Pretoria Go Club")
+    ann = factories.player("ann", "5k", club=cape_town)
+    pia = factories.player("pia", "3k", club=pretoria)
+    factories.tournament("cape-open", "Cape Open", club=cape_town)
+    pretoria_open = factories.tournament("pta-open", "Pretoria Open", club=pretoria)
+    client = admin_client(cape_staff)
+
+    players = client.get("/admin/players/player/").context["cl"].result_list
+    tournaments = client.get("/admin/players/tournament/").context["cl"].result_list
+
+    assert [player.username for player in players] == ["ann"]
+    assert [tournament.code for tournament in tournaments] == ["cape-open"]
+    assert client.get(f"/admin/players/player/{ann.pk}/change/").status_code == 200
+    # Another club's row is not found (the admin sends back to its index with a message).
+    assert client.get(f"/admin/players/player/{pia.pk}/change/").status_code == 302
+    assert client.get(f"/admin/players/tournament/{pretoria_open.pk}/change/").status_code == 302
+
+
+def test_a_club_committees_admin_offers_no_other_club_to_move_a_player_to(cape_staff, cape_town):
+    from players.models import Player
+
+    pretoria = factories.club("Pretoria Go Club")
+    ann = factories.player("ann", "5k", club=cape_town)
+    client = admin_client(cape_staff)
+    url = f"/admin/players/player/{ann.pk}/change/"
+    form = client.get(url).context["adminform"].form
+
+    response = client.post(url, _posted(form, club=pretoria.pk))
+
+    assert response.status_code == 200
+    assert "club" in response.context["adminform"].form.errors
+    assert list(form.fields["club"].queryset) == [cape_town]
+    assert Player.objects.get(pk=ann.pk).club == cape_town
+    assert not AuditEntry.objects.filter(action="admin_change_player").exists()
