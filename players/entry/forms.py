@@ -114,8 +114,14 @@ MAX_TIME_MINUTES = 7 * 24 * 60  # a week: correspondence games
 MAX_VERSION = 2**31 - 1
 
 
-# The letters stay as on the paper sheet (typing one picks it); only jigo is explained.
-WINNER_CHOICES = [("", "—"), ("W", "W"), ("B", "B"), ("D", gettext_lazy("D (jigo)"))]
+# The letters lead as on the paper sheet (typing one picks it), each explained in the
+# reader's language: in French "B" would read as Blanc, the other colour.
+WINNER_CHOICES = [
+    ("", "—"),
+    ("W", gettext_lazy("W (White)")),
+    ("B", gettext_lazy("B (Black)")),
+    ("D", gettext_lazy("D (jigo)")),
+]
 # The game's kinds, as the sheet's select names them.
 STATUS_CHOICES = [
     (Game.Status.FREE, pgettext_lazy("a game not rated", "Free")),

@@ -111,6 +111,25 @@ def test_the_new_player_dialog_gives_its_script_the_pages_language(client, vera,
     assert f'data-refused="{html_module.unescape(refused)}"' in html
 
 
+@pytest.mark.parametrize(
+    ("language", "white", "black"),
+    [
+        (FRENCH, "W (Blanc)", "B (Noir)"),
+        (AFRIKAANS, "W (Wit)", "B (Swart)"),
+        ("", "W (White)", "B (Black)"),
+    ],
+)
+def test_the_sheets_winner_letters_say_their_colour_in_the_browsers_language(
+    client, vera, language, white, black
+):
+    # In French "B" alone reads as Blanc: the letter the paper sheet uses leads, explained.
+    response = client.get("/sheets/new/", HTTP_ACCEPT_LANGUAGE=language)
+    html = response.content.decode()
+
+    assert f'<option value="W">{white}</option>' in html
+    assert f'<option value="B">{black}</option>' in html
+
+
 def test_the_sheet_entry_page_stays_english_by_default(client, vera):
     html = read(client, "/sheets/new/", "")
 
