@@ -337,6 +337,37 @@ def declared_ranks(
 
 IDS_PER_QUERY = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
 
+# Where the parameters of a query of :func:`fetch_for_players` take the player ids.
+PLAYER_IDS = object()
+
+
+def fetch_for_players(query: str, parameters: list, players: Collection[int] | None) -> list[tuple]:
+    """The rows of the SQL ``query`` for ``players`` (every player when None): its
+    ``{players}`` the condition on ``player_id``, its ids where ``PLAYER_IDS`` stands
+    among ``parameters``, ``IDS_PER_QUERY`` of them a query. A statement that gives no
+    rows (a DELETE) runs the same way."""
+    if players is None:
+        chunks: list[list[int]] = [[]]
+    else:
+        chosen = sorted(players)
+        chunks = [
+            chosen[start : start + IDS_PER_QUERY] for start in range(0, len(chosen), IDS_PER_QUERY)
+        ]
+    found: list[tuple] = []
+    with connection.cursor() as cursor:
+        for some in chunks:
+            condition = (
+                "1 = 1" if players is None else f"player_id IN ({', '.join(['%s'] * len(some))})"
+            )
+            at = parameters.index(PLAYER_IDS)
+            cursor.execute(
+                query.format(players=condition),
+                [*parameters[:at], *some, *parameters[at + 1 :]],
+            )
+            if cursor.description is not None:
+                found += cursor.fetchall()
+    return found
+
 
 def player_entries(usernames: Collection[str] | None = None) -> dict[str, Entry]:
     """Every player's entry (SPEC section 2), or with ``usernames`` only theirs: the rank

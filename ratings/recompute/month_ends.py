@@ -28,7 +28,7 @@ from django.db import connection
 from ratings.engine.base import Algorithm
 from ratings.models import MonthEnd, MonthEndStanding, RatingHistory
 from ratings.recompute.bulk import RowWriter
-from ratings.selectors import IDS_PER_QUERY
+from ratings.selectors import IDS_PER_QUERY, PLAYER_IDS, fetch_for_players
 
 STANDING_COLUMNS = ("algorithm", "month_end", "player_id", "position", "rank", "value", "date")
 
@@ -183,12 +183,12 @@ def _last_rows(
     ``first_later`` on dated on or before ``end``, as a standing: (player id,
     (position, rank code, value, date))."""
     table = RatingHistory._meta.db_table
-    found = _fetch_for_players(
+    found = fetch_for_players(
         "SELECT player_id, position, rank_after, value_after, date "
         f"FROM {table} WHERE algorithm = %s AND position IN ("
         f"SELECT MAX(position) FROM {table} WHERE algorithm = %s AND {{players}} "
         "AND position >= %s AND date <= %s GROUP BY player_id)",
-        [name, name, _PLAYERS, first_later, connection.ops.adapt_datefield_value(end)],
+        [name, name, PLAYER_IDS, first_later, connection.ops.adapt_datefield_value(end)],
         players,
     )
     return [
@@ -269,10 +269,10 @@ def _stored_standings(
     code, value, date), as :class:`_MonthEnds` makes them."""
     table = MonthEndStanding._meta.db_table
     adapt = connection.ops.adapt_datefield_value
-    found = _fetch_for_players(
+    found = fetch_for_players(
         f"SELECT month_end, player_id, position, rank, value, date FROM {table} "
         "WHERE algorithm = %s AND month_end >= %s AND month_end <= %s AND {players}",
-        [name, adapt(from_date), adapt(until or date.max), _PLAYERS],
+        [name, adapt(from_date), adapt(until or date.max), PLAYER_IDS],
         players,
     )
     return {
@@ -475,36 +475,6 @@ def _rows_after(algorithm: Algorithm, kept: MonthEnd | None):
                     for position, player, day, rank, value in rows
                 ]
             yield from rows
-
-
-# Where the parameters of a query of :func:`_fetch_for_players` take the player ids.
-_PLAYERS = object()
-
-
-def _fetch_for_players(query: str, parameters: list, players: set[int] | None) -> list[tuple]:
-    """The rows of ``query`` for ``players`` (every player when None): its ``{players}``
-    the condition on ``player_id``, its ids where ``_PLAYERS`` stands among
-    ``parameters``, ``IDS_PER_QUERY`` of them a query."""
-    if players is None:
-        chunks: list[list[int]] = [[]]
-    else:
-        chosen = sorted(players)
-        chunks = [
-            chosen[start : start + IDS_PER_QUERY] for start in range(0, len(chosen), IDS_PER_QUERY)
-        ]
-    found: list[tuple] = []
-    with connection.cursor() as cursor:
-        for some in chunks:
-            condition = (
-                "1 = 1" if players is None else f"player_id IN ({', '.join(['%s'] * len(some))})"
-            )
-            at = parameters.index(_PLAYERS)
-            cursor.execute(
-                query.format(players=condition),
-                [*parameters[:at], *some, *parameters[at + 1 :]],
-            )
-            found += cursor.fetchall()
-    return found
 
 
 def _as_date(value: date | str) -> date:
