@@ -20,7 +20,7 @@ built again from the last one kept, from its standings and the history rows afte
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import date, timedelta
 
 from django.db import connection
@@ -103,7 +103,7 @@ def _rewrite_moved(algorithm: Algorithm, from_date: date, moved: set[int]) -> in
     (kept, kept_players), *stored_ends = ends
     # The moved players' standings at the month end kept and at those from from_date
     # on (none is stored between).
-    stored = _stored_standings(name, kept.date, moved)
+    stored = _stored_standings(name, kept.date, moved, ends=[end.date for end, _ in ends])
     kept_standings = {
         player: stored.pop((end, player)) for end, player in list(stored) if end == kept.date
     }
@@ -262,17 +262,34 @@ _Out = RowWriter | _ChangedStandings
 
 
 def _stored_standings(
-    name: str, from_date: date, players: set[int] | None = None, until: date | None = None
+    name: str,
+    from_date: date,
+    players: set[int] | None = None,
+    until: date | None = None,
+    *,
+    ends: Sequence[date] | None = None,
 ) -> dict[tuple[date, int], tuple]:
     """The standings stored of the month ends from ``from_date`` on (to ``until``, when
     given; of ``players`` only, when given), by month end and player: (position, rank
-    code, value, date), as :class:`_MonthEnds` makes them."""
+    code, value, date), as :class:`_MonthEnds` makes them. ``ends``: those month ends'
+    dates, when the caller has read them."""
     table = MonthEndStanding._meta.db_table
     adapt = connection.ops.adapt_datefield_value
+    if ends is None:
+        month_ends = "month_end >= %s AND month_end <= %s"
+        dates = [adapt(from_date), adapt(until or date.max)]
+    else:
+        # Named, the month ends and players are looked up a pair at a time down the
+        # unique index; as a range, every standing of each month end is read and
+        # tested against the players (two month ends of 2,200 players for the 111
+        # moved players of a game back-dated on the realtail bench's site: 1.1 ms of
+        # CPU rather than 0.8).
+        month_ends = f"month_end IN ({', '.join(['%s'] * len(ends))})"
+        dates = [adapt(end) for end in ends]
     found = fetch_for_players(
         f"SELECT month_end, player_id, position, rank, value, date FROM {table} "
-        "WHERE algorithm = %s AND month_end >= %s AND month_end <= %s AND {players}",
-        [name, adapt(from_date), adapt(until or date.max), PLAYER_IDS],
+        f"WHERE algorithm = %s AND {month_ends} AND {{players}}",
+        [name, *dates, PLAYER_IDS],
         players,
     )
     return {

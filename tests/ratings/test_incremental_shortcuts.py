@@ -252,9 +252,9 @@ def test_a_back_dated_game_compares_only_the_month_end_standings_of_the_players_
     read_for: list[set[int] | None] = []
     real = month_ends._stored_standings
 
-    def watching(name, from_date, players=None):
+    def watching(name, from_date, players=None, **named):
         read_for.append(players)
-        return real(name, from_date, players)
+        return real(name, from_date, players, **named)
 
     monkeypatch.setattr(month_ends, "_stored_standings", watching)
     record_sheet_submit(
