@@ -63,6 +63,30 @@ def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
     return next(iter(found), None)
 
 
+def delete_after(checkpoint: Checkpoint) -> None:
+    """Delete the checkpoints of ``checkpoint``'s algorithm keyed at or after its key,
+    but it (a replay resumed from it replaces them).
+
+    Written as SQL: built by the ORM, the delete cost a back-dated entry 0.4 ms of CPU,
+    ten times the statement's."""
+    table = connection.ops.quote_name(Checkpoint._meta.db_table)
+    day = connection.ops.adapt_datefield_value(checkpoint.date)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE algorithm = %s AND id <> %s AND (date > %s OR "
+            "(date = %s AND (round > %s OR (round = %s AND seq >= %s))))",
+            [
+                checkpoint.algorithm,
+                checkpoint.pk,
+                day,
+                day,
+                checkpoint.round,
+                checkpoint.round,
+                checkpoint.seq,
+            ],
+        )
+
+
 # The JSON around the members of a checkpoint's state (whitespace as any writer spaces it).
 _OPENING = re.compile(r"[ \t\n\r]*\{[ \t\n\r]*")
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")

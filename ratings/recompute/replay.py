@@ -150,8 +150,7 @@ def _resume(algorithm: Algorithm, start_key: ReplayKey | None, writes: staging.W
     state.load(stored.data)
     # The checkpoint itself stays valid (nothing before the dirty date changed):
     # dropping it would send the next back-dated entry there further back.
-    later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
-    writes.later(later.exclude(pk=checkpoint.pk).delete, in_prefix=True)
+    writes.later(lambda: checkpoints.delete_after(checkpoint), in_prefix=True)
     return _Resumed(state, checkpoint.position, key, stored, ids, partial=True)
 
 
