@@ -332,8 +332,14 @@ def thin(algorithm: str, end: int) -> None:
     near the end would pile up; with it, an entry at any position replays at most
     about a ninth more than its own tail (plus the spacing of :func:`due` where that
     is wider)."""
-    checkpoints = Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")
-    stored = list(checkpoints.values_list("pk", "position", "base_id"))
+    with connection.cursor() as cursor:  # as SQL: the ORM's query cost 0.3 ms of CPU more
+        cursor.execute(
+            "SELECT id, position, base_id "
+            f"FROM {connection.ops.quote_name(Checkpoint._meta.db_table)} "
+            "WHERE algorithm = %s ORDER BY position DESC",
+            [algorithm],
+        )
+        stored: list[tuple[int, int, int | None]] = cursor.fetchall()
     kept = end
     dropped = []
     for index, (pk, position, _base) in enumerate(stored):
