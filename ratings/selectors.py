@@ -220,8 +220,41 @@ def replay_records(
 
 
 def replay_count(algorithm: str, start: ReplayKey | None = None) -> int:
-    """How many records :func:`replay_records` streams (for progress reports)."""
-    return _valid_games(start).count() + _valid_adjustments(algorithm, start).count()
+    """How many records :func:`replay_records` streams (for progress reports and the
+    spacing of the checkpoints): the valid games and the algorithm's valid adjustments
+    (:func:`_valid_games`, :func:`_valid_adjustments`) from ``start`` on.
+
+    Written as SQL, one statement: built by the ORM, the two counts cost a back-dated
+    entry 0.8 ms of CPU, twice the statement's."""
+    quote = connection.ops.quote_name
+    game, adjustment = (quote(model._meta.db_table) for model in (Game, Adjustment))
+    games_from = adjustments_from = ""
+    games_parameters: list[Any] = []
+    adjustments_parameters: list[Any] = []
+    if start is not None:
+        day = connection.ops.adapt_datefield_value(start.date)
+        # (``date >= %s`` first: the replay order's index reads from the day on.)
+        games_from = (
+            " AND date >= %s AND (date > %s OR (date = %s AND (round > %s OR "
+            "(round = %s AND seq >= %s))))"
+        )
+        games_parameters = [day, day, day, start.round, start.round, start.seq]
+        # Adjustments have no round: they sit at round 0 of their date.
+        if start.round == 0:
+            adjustments_from = " AND (date > %s OR (date = %s AND seq >= %s))"
+            adjustments_parameters = [day, day, start.seq]
+        else:
+            adjustments_from = " AND date > %s"
+            adjustments_parameters = [day]
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT (SELECT COUNT(*) FROM {game} WHERE voided_at IS NULL{games_from}) + "
+            f"(SELECT COUNT(*) FROM {adjustment} WHERE voided_at IS NULL "
+            f"AND (algorithm = '' OR algorithm = %s){adjustments_from})",
+            [*games_parameters, algorithm, *adjustments_parameters],
+        )
+        (count,) = cursor.fetchone()
+    return count
 
 
 def last_replay_date(algorithm: str) -> date | None:
@@ -336,6 +369,37 @@ def declared_ranks(
 
 
 IDS_PER_QUERY = 500  # ids in one IN (...) list: SQLite limits the parameters of a query
+
+# Where the parameters of a query of :func:`fetch_for_players` take the player ids.
+PLAYER_IDS = object()
+
+
+def fetch_for_players(query: str, parameters: list, players: Collection[int] | None) -> list[tuple]:
+    """The rows of the SQL ``query`` for ``players`` (every player when None): its
+    ``{players}`` the condition on ``player_id``, its ids where ``PLAYER_IDS`` stands
+    among ``parameters``, ``IDS_PER_QUERY`` of them a query. A statement that gives no
+    rows (a DELETE) runs the same way."""
+    if players is None:
+        chunks: list[list[int]] = [[]]
+    else:
+        chosen = sorted(players)
+        chunks = [
+            chosen[start : start + IDS_PER_QUERY] for start in range(0, len(chosen), IDS_PER_QUERY)
+        ]
+    found: list[tuple] = []
+    with connection.cursor() as cursor:
+        for some in chunks:
+            condition = (
+                "1 = 1" if players is None else f"player_id IN ({', '.join(['%s'] * len(some))})"
+            )
+            at = parameters.index(PLAYER_IDS)
+            cursor.execute(
+                query.format(players=condition),
+                [*parameters[:at], *some, *parameters[at + 1 :]],
+            )
+            if cursor.description is not None:
+                found += cursor.fetchall()
+    return found
 
 
 def player_entries(usernames: Collection[str] | None = None) -> dict[str, Entry]:

@@ -63,6 +63,30 @@ def nearest(algorithm: str, key: ReplayKey) -> Checkpoint | None:
     return next(iter(found), None)
 
 
+def delete_after(checkpoint: Checkpoint) -> None:
+    """Delete the checkpoints of ``checkpoint``'s algorithm keyed at or after its key,
+    but it (a replay resumed from it replaces them).
+
+    Written as SQL: built by the ORM, the delete cost a back-dated entry 0.4 ms of CPU,
+    ten times the statement's."""
+    table = connection.ops.quote_name(Checkpoint._meta.db_table)
+    day = connection.ops.adapt_datefield_value(checkpoint.date)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE algorithm = %s AND id <> %s AND (date > %s OR "
+            "(date = %s AND (round > %s OR (round = %s AND seq >= %s))))",
+            [
+                checkpoint.algorithm,
+                checkpoint.pk,
+                day,
+                day,
+                checkpoint.round,
+                checkpoint.round,
+                checkpoint.seq,
+            ],
+        )
+
+
 # The JSON around the members of a checkpoint's state (whitespace as any writer spaces it).
 _OPENING = re.compile(r"[ \t\n\r]*\{[ \t\n\r]*")
 _COLON = re.compile(r"[ \t\n\r]*:[ \t\n\r]*")
@@ -308,8 +332,14 @@ def thin(algorithm: str, end: int) -> None:
     near the end would pile up; with it, an entry at any position replays at most
     about a ninth more than its own tail (plus the spacing of :func:`due` where that
     is wider)."""
-    checkpoints = Checkpoint.objects.filter(algorithm=algorithm).order_by("-position")
-    stored = list(checkpoints.values_list("pk", "position", "base_id"))
+    with connection.cursor() as cursor:  # as SQL: the ORM's query cost 0.3 ms of CPU more
+        cursor.execute(
+            "SELECT id, position, base_id "
+            f"FROM {connection.ops.quote_name(Checkpoint._meta.db_table)} "
+            "WHERE algorithm = %s ORDER BY position DESC",
+            [algorithm],
+        )
+        stored: list[tuple[int, int, int | None]] = cursor.fetchall()
     kept = end
     dropped = []
     for index, (pk, position, _base) in enumerate(stored):

@@ -3,13 +3,13 @@ kind: the recompute of a per-game history and the holistic pass both end here.""
 
 from __future__ import annotations
 
-from django.db.models import QuerySet
+from django.db import connection
 
 from players.fields import rank_to_code
 from ratings.engine.base import RatingState
 from ratings.models import CurrentRating
 from ratings.recompute import staging
-from ratings.selectors import IDS_PER_QUERY
+from ratings.selectors import PLAYER_IDS, fetch_for_players
 
 
 def replace_current(
@@ -39,7 +39,7 @@ def replace_current(
         changed = new
         current = writes.rows_replacing(stored, columns, key=("algorithm", "player_id"))
     else:
-        changed = _changed(stored, new, only)
+        changed = _changed(algorithm, new, only)
         current = writes.rows(CurrentRating, columns)
     with current:
         for player_id, (rank, value, games) in changed.items():
@@ -47,33 +47,42 @@ def replace_current(
 
 
 def _changed(
-    stored: QuerySet[CurrentRating],
+    algorithm: str,
     new: dict[int, tuple[int, float, int]],
     only: set[int] | None,
 ) -> dict[int, tuple[int, float, int]]:
-    """The current ratings of ``new`` that differ from those ``stored`` (of the players
+    """The current ratings of ``new`` that differ from those stored (of the players
     ``only``, when given), the stored ones that differ deleted."""
-    old = _stored(stored, only)
+    old = _stored(algorithm, only)
     stale = [player_id for player_id, values in old.items() if new.get(player_id) != values]
     if only is None and len(stale) * 2 > len(old):
-        stored.delete()
+        CurrentRating.objects.filter(algorithm=algorithm).delete()
         return new
-    for start in range(0, len(stale), IDS_PER_QUERY):
-        stored.filter(player_id__in=stale[start : start + IDS_PER_QUERY]).delete()
+    if stale:
+        fetch_for_players(
+            f"DELETE FROM {_table()} WHERE algorithm = %s AND {{players}}",
+            [algorithm, PLAYER_IDS],
+            stale,
+        )
     return {player_id: values for player_id, values in new.items() if old.get(player_id) != values}
 
 
-def _stored(
-    stored: QuerySet[CurrentRating], only: set[int] | None
-) -> dict[int, tuple[int, float, int]]:
-    """The current ratings stored (of the players ``only``, when given), by player id."""
-    columns = ("player_id", "rank", "value", "games")
-    if only is None:
-        rows = list(stored.values_list(*columns))
-    else:
-        chosen = sorted(only)
-        rows = []
-        for start in range(0, len(chosen), IDS_PER_QUERY):
-            some = stored.filter(player_id__in=chosen[start : start + IDS_PER_QUERY])
-            rows += some.values_list(*columns)
-    return {player_id: (rank_to_code(rank), value, games) for player_id, rank, value, games in rows}
+# The current ratings are read and the stale ones deleted as SQL: built by the ORM, the
+# two statements cost a back-dated entry's 111 players 0.8 ms of CPU, about three
+# times the statements'.
+
+
+def _stored(algorithm: str, only: set[int] | None) -> dict[int, tuple[int, float, int]]:
+    """The current ratings stored (of the players ``only``, when given), by player id:
+    (rank code, value, games)."""
+    rows = fetch_for_players(
+        f"SELECT player_id, rank, value, games FROM {_table()} "
+        "WHERE algorithm = %s AND {players}",
+        [algorithm, PLAYER_IDS],
+        only,
+    )
+    return {player_id: (rank, value, games) for player_id, rank, value, games in rows}
+
+
+def _table() -> str:
+    return connection.ops.quote_name(CurrentRating._meta.db_table)

@@ -150,8 +150,7 @@ def _resume(algorithm: Algorithm, start_key: ReplayKey | None, writes: staging.W
     state.load(stored.data)
     # The checkpoint itself stays valid (nothing before the dirty date changed):
     # dropping it would send the next back-dated entry there further back.
-    later = Checkpoint.objects.filter(algorithm=name).filter(key.at_or_after())
-    writes.later(later.exclude(pk=checkpoint.pk).delete, in_prefix=True)
+    writes.later(lambda: checkpoints.delete_after(checkpoint), in_prefix=True)
     return _Resumed(state, checkpoint.position, key, stored, ids, partial=True)
 
 
@@ -388,9 +387,17 @@ def _record_rewrite(algorithm: str, start: date | None) -> None:
     """Record that ``algorithm``'s history rows are rewritten from ``start`` on (None:
     all of them), in place of the records from that day or later, which this one
     covers (:class:`HistoryRewrite`)."""
-    day = HistoryRewrite.FULL if start is None else start
-    HistoryRewrite.objects.filter(algorithm=algorithm, from_day__gte=day).delete()
-    HistoryRewrite.objects.create(algorithm=algorithm, from_day=day)
+    day = connection.ops.adapt_datefield_value(HistoryRewrite.FULL if start is None else start)
+    table = connection.ops.quote_name(HistoryRewrite._meta.db_table)
+    # Written as SQL: built by the ORM, the delete and the insert cost a back-dated
+    # entry 0.5 ms of CPU, five times the statements'.
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"DELETE FROM {table} WHERE algorithm = %s AND from_day >= %s", [algorithm, day]
+        )
+        cursor.execute(
+            f"INSERT INTO {table} (algorithm, from_day) VALUES (%s, %s)", [algorithm, day]
+        )
 
 
 def _fetch_chunk(total: int) -> int:

@@ -314,3 +314,36 @@ def test_a_replay_resumes_from_the_last_checkpoint_keyed_at_or_before_its_place(
     }
     # without its state, read (as text) only for the checkpoint resumed from
     assert "state" in found[(date(2024, 2, 1), 0, 0)].get_deferred_fields()
+
+
+def test_a_replay_drops_the_checkpoints_keyed_at_or_after_the_one_it_resumed_from_but_it():
+    """``delete_after`` is written as SQL, "at or after a place" spelled out: it drops
+    what ``ReplayKey.at_or_after`` picks of the algorithm's checkpoints, the one resumed
+    from kept, and leaves those before it (the same day's earlier rounds and entries
+    included) and other algorithms' alone."""
+    keys = [
+        (date(2024, 1, 1), 3, 9),
+        (date(2024, 1, 2), 0, 8),
+        (date(2024, 1, 2), 1, 2),
+        (date(2024, 1, 2), 1, 5),  # resumed from
+        (date(2024, 1, 2), 1, 5),  # another at its key (stored after it)
+        (date(2024, 1, 2), 1, 6),
+        (date(2024, 1, 2), 2, 1),
+        (date(2024, 1, 3), 0, 0),
+    ]
+    Checkpoint.objects.bulk_create(
+        Checkpoint(algorithm=name, date=day, round=r, seq=seq, position=i, state={})
+        for name in ("sagc", "egf-2021")
+        for i, (day, r, seq) in enumerate(keys)
+    )
+    resumed = Checkpoint.objects.get(algorithm="sagc", position=3)
+    picked = Checkpoint.objects.filter(algorithm="sagc").filter(
+        ReplayKey(resumed.date, resumed.round, resumed.seq).at_or_after()
+    )
+    left = set(Checkpoint.objects.exclude(pk__in=picked.exclude(pk=resumed.pk)).values_list("pk"))
+
+    checkpoints.delete_after(resumed)
+
+    assert set(Checkpoint.objects.values_list("pk")) == left
+    assert kept() == [0, 1, 2, 3]
+    assert Checkpoint.objects.filter(algorithm="egf-2021").count() == len(keys)

@@ -252,9 +252,9 @@ def test_a_back_dated_game_compares_only_the_month_end_standings_of_the_players_
     read_for: list[set[int] | None] = []
     real = month_ends._stored_standings
 
-    def watching(name, from_date, players=None):
+    def watching(name, from_date, players=None, **named):
         read_for.append(players)
-        return real(name, from_date, players)
+        return real(name, from_date, players, **named)
 
     monkeypatch.setattr(month_ends, "_stored_standings", watching)
     record_sheet_submit(
@@ -334,6 +334,58 @@ def test_the_players_a_resumed_replay_may_change_are_those_of_valid_records_and_
         "cat",
         "eve",
     }
+
+
+def test_a_replay_counts_the_records_it_streams_from_any_place():
+    """``replay_count`` is written as SQL, "valid" and "from a place in the replay
+    order" spelled out: from the start, from every record's place, just after it and
+    from the start of its day, it counts what ``replay_records`` streams (voided games
+    and adjustments, and adjustments of another algorithm, left out; rounds and entry
+    numbers of one day told apart)."""
+    from django.utils import timezone
+
+    from players.models import Adjustment
+    from ratings.selectors import ReplayKey, replay_count, replay_records
+
+    vera = factories.volunteer()
+    ann, ben, cat, dan = (factories.player(name, "5k") for name in ("ann", "ben", "cat", "dan"))
+    cup = factories.tournament("cup", "Cup")
+    june = date(2024, 6, 8)
+    record_sheet_submit(
+        user=vera,
+        games=[
+            factories.game(ann, ben, "W", date(2024, 5, 4)),
+            factories.game(cat, dan, "B", june),
+            factories.game(ann, cat, "W", june, tournament=cup, round=1),
+            factories.game(ben, dan, "B", june, tournament=cup, round=1),
+            factories.game(ann, dan, "W", june, tournament=cup, round=2),
+            factories.game(ben, cat, "W", date(2024, 6, 15)),
+        ],
+        allow_duplicates=True,
+    )
+    factories.adjustment(ann, june, "4k", user=vera)
+    factories.adjustment(ben, june, "6k", user=vera, algorithm="sagc", value=1000)
+    factories.adjustment(cat, june, "6k", user=vera, algorithm="anchor")
+    factories.adjustment(dan, date(2024, 6, 9), "7k", user=vera)
+    voided = Game.objects.get(round=2)
+    game_void(user=vera, game_id=voided.pk, version=voided.version, reason="entered twice")
+    Adjustment.objects.filter(player=dan).update(voided_at=timezone.now())
+
+    for algorithm in ("sagc", "anchor"):
+        records, _ids = replay_records(algorithm)
+        keys = [record.order_key for record in records]
+        places: list[ReplayKey | None] = [None]
+        for day, round_number, seq in keys:
+            places += [
+                ReplayKey(day, round_number, seq),
+                checkpoints.just_after((day, round_number, seq)),
+                checkpoints.day_start_key(day),
+                ReplayKey(day, round_number + 1, 0),
+            ]
+        for place in places:
+            streamed, _ids = replay_records(algorithm, place)
+            assert replay_count(algorithm, place) == len(list(streamed)), (algorithm, place)
+        assert replay_count(algorithm) == len(keys) == 7  # 5 valid games, 2 adjustments
 
 
 def stored_history(algorithm: str) -> list[tuple]:

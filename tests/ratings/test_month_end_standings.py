@@ -11,6 +11,7 @@ import random
 from datetime import date, timedelta
 
 import pytest
+from django.db.models import Max, Min
 
 from players.models import Game, Player
 from players.selectors.ratings import RatingListFilters, rating_list, ratings_as_of
@@ -417,6 +418,36 @@ def test_a_back_dated_game_under_stored_month_ends_reads_only_the_moved_players(
     assert_as_a_full_recompute()
 
 
+# Six players' games (day, white, black) from January to April: six rows in January and
+# in March, as many as the players (their month ends are stored), two in February.
+SIX_PLAYERS_SEASON = [
+    (date(2024, 1, 5), 0, 1),
+    (date(2024, 1, 12), 2, 3),
+    (date(2024, 1, 19), 4, 5),
+    (date(2024, 2, 9), 0, 2),
+    (date(2024, 3, 8), 4, 0),
+    (date(2024, 3, 15), 5, 1),
+    (date(2024, 3, 22), 2, 4),
+    (date(2024, 4, 5), 3, 5),
+]
+
+
+def six_players_playing(vera, prefix: str, play: list[tuple[date, int, int]]) -> list[Player]:
+    """Six players and the games of ``play`` (day, white, black; white wins), recomputed."""
+    players = [factories.player(f"{prefix}{n}", "6k") for n in range(6)]
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(players[w], players[b], "W", day) for day, w, b in play],
+        allow_duplicates=True,
+    )
+    recompute_pending()
+    return players
+
+
+def month_end_dates(algorithm: str) -> set[date]:
+    return set(MonthEnd.objects.filter(algorithm=algorithm).values_list("date", flat=True))
+
+
 def test_a_month_end_that_becomes_due_or_stops_being_due_is_that_of_a_full_recompute(
     vera, shortcuts
 ):
@@ -424,29 +455,10 @@ def test_a_month_end_that_becomes_due_or_stops_being_due_is_that_of_a_full_recom
     February fewer (not), March enough again. A game back-dated into February makes its
     month end due, which only a pass over every row can build (everyone's standings);
     voided, February stops being due, and the moved players' pass drops it."""
-    players = [factories.player(f"r{n}", "6k") for n in range(6)]
-    play = [
-        (date(2024, 1, 5), 0, 1),
-        (date(2024, 1, 12), 2, 3),
-        (date(2024, 1, 19), 4, 5),
-        (date(2024, 2, 9), 0, 2),
-        (date(2024, 2, 16), 1, 3),
-        (date(2024, 3, 8), 4, 0),
-        (date(2024, 3, 15), 5, 1),
-        (date(2024, 3, 22), 2, 4),
-        (date(2024, 4, 5), 3, 5),
-    ]
-    record_sheet_submit(
-        user=vera,
-        games=[factories.game(players[w], players[b], "W", day) for day, w, b in play],
-        allow_duplicates=True,
-    )
-    recompute_pending()
+    players = six_players_playing(vera, "r", [*SIX_PLAYERS_SEASON, (date(2024, 2, 16), 1, 3)])
     ends = {date(2024, 1, 31), date(2024, 3, 31)}
     for algorithm in ALGORITHMS:
-        assert (
-            set(MonthEnd.objects.filter(algorithm=algorithm).values_list("date", flat=True)) == ends
-        )
+        assert month_end_dates(algorithm) == ends
 
     record_sheet_submit(
         user=vera,
@@ -456,10 +468,7 @@ def test_a_month_end_that_becomes_due_or_stops_being_due_is_that_of_a_full_recom
     recompute_pending()
 
     for algorithm in ALGORITHMS:
-        assert set(MonthEnd.objects.filter(algorithm=algorithm).values_list("date", flat=True)) == {
-            *ends,
-            date(2024, 2, 29),
-        }
+        assert month_end_dates(algorithm) == {*ends, date(2024, 2, 29)}
         assert shortcuts[algorithm] == [None]
     assert_as_a_full_recompute()
     shortcuts.clear()
@@ -469,8 +478,44 @@ def test_a_month_end_that_becomes_due_or_stops_being_due_is_that_of_a_full_recom
     recompute_pending()
 
     for algorithm in ALGORITHMS:
-        assert (
-            set(MonthEnd.objects.filter(algorithm=algorithm).values_list("date", flat=True)) == ends
-        )
+        assert month_end_dates(algorithm) == ends
         assert shortcuts[algorithm] == [1]
     assert_as_a_full_recompute()
+
+
+def assert_each_month_end_bounds_its_rows() -> None:
+    """Each month end stored holds the highest position dated on or before it and the
+    lowest dated after it, as the history rows have them."""
+    for algorithm in ALGORITHMS:
+        rows = RatingHistory.objects.filter(algorithm=algorithm)
+        ends = MonthEnd.objects.filter(algorithm=algorithm)
+        assert ends.exists(), algorithm
+        for end in ends:
+            assert (end.last_on_or_before, end.first_later) == (
+                rows.filter(date__lte=end.date).aggregate(last=Max("position"))["last"],
+                rows.filter(date__gt=end.date).aggregate(first=Min("position"))["first"],
+            ), (algorithm, end.date)
+
+
+def test_a_game_back_dated_onto_a_stored_month_end_rewrites_it_as_a_full_recompute(vera, shortcuts):
+    """Six players, month ends stored for January and March: a game back-dated onto 31
+    March itself is rewritten by the moved players' pass (the month end on its dirty
+    date dropped and written again), and every month end bounds its rows, as a full
+    recompute leaves them."""
+    players = six_players_playing(vera, "s", [*SIX_PLAYERS_SEASON, (date(2024, 3, 31), 1, 2)])
+    for algorithm in ALGORITHMS:
+        assert month_end_dates(algorithm) == {date(2024, 1, 31), date(2024, 3, 31)}
+    assert_each_month_end_bounds_its_rows()
+
+    record_sheet_submit(
+        user=vera,
+        games=[factories.game(players[3], players[0], "B", date(2024, 3, 31))],
+        allow_duplicates=True,
+    )
+    recompute_pending()
+
+    for algorithm in ALGORITHMS:
+        assert shortcuts[algorithm] == [1], algorithm
+    assert_each_month_end_bounds_its_rows()
+    assert_as_a_full_recompute()
+    assert_each_month_end_bounds_its_rows()
