@@ -12,9 +12,9 @@ followed by what a worker runs until every algorithm and the lab are current
 back-dated into the week of the last tournament that lasted more than a day. Each is
 given per algorithm as a share of that algorithm's full recompute (and of its full
 lab run), and in all as a share of recomputing everything. Each entry's recomputes and
-lab updates are made ``--repeat`` times (3), the dirty mark put back before each again,
-and every full run twice: each figure is the least of its runs, the first run of each
-entry given beside it.
+lab updates are made ``--repeat`` times (7), the dirty mark put back before each again,
+and every full run three times: each figure is the least of its runs, the first run of
+each entry given beside it.
 
 A full run rewrites the section ``bench:realtail`` of docs/performance.md; ``--quick``
 and ``--no-write`` only print.
@@ -41,8 +41,12 @@ DATA = Path(os.environ.get("CLUBRATING_DATA", ROOT.parent / "shared" / "data"))
 EGC_2013 = DATA / "egc2013-opengotha" / "EGC2013.h9"
 ARCHIVE = DATA / "go-tournaments-archive" / "events"
 CLUB_GAMES = 400
-# Runs of each entry's recomputes and lab updates, the least kept (``--repeat``).
-REPEAT = 3
+# Runs of each entry's recomputes and lab updates, the least kept (``--repeat``), and of
+# each full run. An entry's task takes tens of milliseconds, and on a machine of two
+# cores the least of three still read a fifth above the least of ten
+# (``bench.entrycost``): a share came out a point high, by noise alone.
+REPEAT = 7
+FULL_RUNS = 3
 QUICK_ARCHIVE_FILES = 20
 # The entries measured, in the order they are made.
 ENTRIES = (
@@ -92,7 +96,8 @@ def step(dbsteps: ModuleType, files: list[str], club_games: int, repeat: int = 1
     """The measured step; ``dbsteps`` is ``bench.dbsteps`` as the child runs it (its
     ``__main__``, whose lists of queued tasks the writes fill). ``repeat``: each
     entry's recomputes and lab updates made that many times, and every full recompute
-    and full lab run twice (when above 1), each figure the least of its runs."""
+    and full lab run ``FULL_RUNS`` times (when above 1), each figure the least of its
+    runs."""
     from django.core.management import call_command
     from django.core.management.base import CommandError
     from django.urls import get_resolver
@@ -141,7 +146,7 @@ def step(dbsteps: ModuleType, files: list[str], club_games: int, repeat: int = 1
         )
     record_sheet_submit(user=system_user(), games=sheet, allow_duplicates=True)
 
-    full_runs = min(repeat, 2)
+    full_runs = min(repeat, FULL_RUNS)
     full = {name: dbsteps.recompute(name, full_runs) for name in maintained_algorithms()}
     lab = dbsteps.lab_full(full_runs)
     dbsteps._settle()
@@ -204,11 +209,11 @@ def report(result: dict[str, Any], header: str) -> list[str]:
         lines += [
             "",
             f"Each figure is the least of its runs: every full recompute and full lab run "
-            f"made twice, and each entry's recomputes and lab updates {repeat} times, the "
-            "dirty mark put back before each again (the same replay, the same rows "
-            "written). A run of a few tens of milliseconds moves by a fifth from one run to "
-            "the next; the least is the one least disturbed. The first run of each entry "
-            "is given beside it.",
+            f"made {min(repeat, FULL_RUNS)} times, and each entry's recomputes and lab "
+            f"updates {repeat} times, the dirty mark put back before each again (the same "
+            "replay, the same rows written). A run of a few tens of milliseconds moves by a "
+            "fifth from one run to the next; the least is the one least disturbed. The "
+            "first run of each entry is given beside it.",
         ]
     if result["refused"]:
         lines += ["", "Refused by the import: " + "; ".join(result["refused"]) + "."]
