@@ -17,7 +17,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext
 
 from ratings.engine.algorithms import registry
-from ratings.engine.messages import Count, Message
+from ratings.engine.messages import STORED_TEMPLATES, Count, Message
 
 
 def translated(text: Any) -> Any:
@@ -31,8 +31,36 @@ def translated(text: Any) -> Any:
         values = {name: translated(value) for name, value in text.values.items()}
         return gettext(text.template) % values if values else gettext(text.template)
     if isinstance(text, str) and text:
-        return gettext(text)
+        found = gettext(text)
+        if found == text:  # not in the catalogues: a stored sentence with values?
+            return _stored_sentence(text) or found
+        return found
     return text
+
+
+def _stored_sentence(text: str) -> str | None:
+    """``text``, the English a history row stored of a sentence with values
+    (``ratings.engine.messages.STORED_TEMPLATES``: a stored Message keeps its English
+    only), translated with its values put back; None when it is none of those."""
+    for template, pattern in _STORED_PATTERNS:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return gettext(template) % found.groupdict()
+    return None
+
+
+def _pattern(template: str) -> re.Pattern[str]:
+    """``template``'s English as a pattern: each ``%(name)s`` a group of that name."""
+    pieces = re.split(r"%\((\w+)\)s", template)
+    return re.compile(
+        "".join(
+            re.escape(piece) if index % 2 == 0 else f"(?P<{piece}>.+?)"
+            for index, piece in enumerate(pieces)
+        )
+    )
+
+
+_STORED_PATTERNS = [(template, _pattern(template)) for template in STORED_TEMPLATES]
 
 
 def algorithm_name(code: str) -> str:

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_safe
 
 from players.public.calculator_forms import PLAYER_OPTIONS, CalculatorForm
 from players.selectors.players import player_usernames
+from players.translated import translated
 from players.web.explanations import how_html
 from players.web.numbers import shown_change, shown_value
 from ratings.algorithms import algorithms
@@ -107,7 +108,7 @@ def _shown(item: calculator.AlgorithmResult) -> dict[str, Any]:
         "info": info,
         "opponent_factor": _opponent_factor_note(item),
         "error": item.error,
-        "skipped": item.skipped,
+        "skipped": translated(item.skipped),
         "p_white": item.result.p_white if item.result is not None else None,
         "sides": sides,
         "panels": panels,

@@ -32,6 +32,7 @@ from typing import Any
 from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState, RowSide
 from .description import Matchup, RankScale, gettext_noop, logistic
 from .french import LADDER_SCALE
+from .messages import NO_RULE_FOR_THE_BOARD, Message, board
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank, RankError, parse_rank
 from .records import Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_rows
@@ -189,9 +190,9 @@ class Anchor(Algorithm[AnchorPlayer]):
         if record.status is Status.FREE:
             return gettext_noop("the anchor system does not rate free games")
         if record.board_size not in BOARD_FACTORS:
-            return f"no rule for a {record.board_size}x{record.board_size} board"
+            return Message(NO_RULE_FOR_THE_BOARD, board=board(record.board_size))
         if record.winner is None:
-            return "a game needs a winner (W, B or D for jigo)"
+            return gettext_noop("a game needs a winner (W, B or D for jigo)")
         return ""
 
     def _rate_game(self, state: AnchorState, record: GameRecord) -> RatedGame:
@@ -205,7 +206,9 @@ class Anchor(Algorithm[AnchorPlayer]):
             try:
                 changes, factors = self._changes(record, white.value, black.value)
             except OverflowError:
-                skipped = "the change is too large to compute (check a, alpha and the ratings)"
+                skipped = gettext_noop(
+                    "the change is too large to compute (check a, alpha and the ratings)"
+                )
                 factors = {"skipped": skipped}
         rated: list[RowSide] = []
         for side, player in enumerate((white, black)):

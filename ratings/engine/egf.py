@@ -25,6 +25,13 @@ from typing import Any, ClassVar
 
 from .base import Algorithm, HistoryRow, PlayerState, RatedGame, RatingState, RowSide
 from .description import Matchup, RankScale, ValueScale, gettext_noop
+from .messages import (
+    NOT_A_TOURNAMENT_CLASS,
+    NOT_THE_RATED_BOARD,
+    TOO_MANY_HANDICAP_STONES,
+    Message,
+    board,
+)
 from .ranks import STRONGEST_AMATEUR_STONES, WEAKEST_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_row
@@ -355,19 +362,17 @@ class EgfAlgorithm(Algorithm[EgfPlayer]):
         if record.status is Status.FREE:
             return gettext_noop("free games are not rated by EGF GoR")
         if record.board_size != EGF_BOARD_SIZE:
-            size = record.board_size
-            return f"EGF GoR rates 19x19 games only, not {size}x{size}"
+            return Message(NOT_THE_RATED_BOARD, algorithm="EGF GoR", board=board(record.board_size))
         if not 0 <= record.handicap <= self.params.max_handicap:
-            return (
-                f"EGF GoR does not rate games with more than {self.params.max_handicap} "
-                f"handicap stones ({record.handicap} given)"
+            return Message(
+                TOO_MANY_HANDICAP_STONES, most=self.params.max_handicap, given=record.handicap
             )
         if record.winner is None:
             return gettext_noop("the game has no result")
         if record.white == record.black:
             return gettext_noop("a player cannot play themselves")
         if record.tournament_class not in CLASS_WEIGHTS:
-            return f"'{record.tournament_class}' is not a tournament class (A, B, C or D)"
+            return Message(NOT_A_TOURNAMENT_CLASS, given=record.tournament_class)
         return ""
 
     def change(

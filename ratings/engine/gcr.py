@@ -43,6 +43,7 @@ from .base import (
 )
 from .description import Matchup, ValueScale, gettext_noop
 from .holistic import Holistic
+from .messages import NOT_THE_RATED_BOARD, Message, board
 from .records import Entry, GameRecord, Status, Winner
 
 RATED_BOARD_SIZE = 19
@@ -170,7 +171,7 @@ class Gcr(Holistic[GcrPlayer]):
         if record.status is Status.FREE:
             return gettext_noop("GCR does not rate free games")
         if record.board_size != RATED_BOARD_SIZE:
-            return f"GCR rates 19x19 games only, not {record.board_size}x{record.board_size}"
+            return Message(NOT_THE_RATED_BOARD, algorithm="GCR", board=board(record.board_size))
         if record.winner not in SCORES:
             return gettext_noop("a game needs a winner (W, B or D for jigo)")
         return ""

@@ -51,3 +51,25 @@ class Message(str):
 
 def _message(template: str, values: Mapping[str, Any]) -> Message:
     return Message(template, **values)
+
+
+# Why an algorithm did not rate a game, as a history row stores it (``skipped``): the
+# English the Message makes, which a page reads back by its template to translate it
+# (``players.translated``). Each names its values; the English of a row is unchanged.
+NOT_THE_RATED_BOARD = gettext_noop("%(algorithm)s rates 19x19 games only, not %(board)s")
+NO_RULE_FOR_THE_BOARD = gettext_noop("no rule for a %(board)s board")
+TOO_MANY_HANDICAP_STONES = gettext_noop(
+    "EGF GoR does not rate games with more than %(most)s handicap stones (%(given)s given)"
+)
+NOT_A_TOURNAMENT_CLASS = gettext_noop("'%(given)s' is not a tournament class (A, B, C or D)")
+STORED_TEMPLATES = (
+    NOT_THE_RATED_BOARD,
+    NO_RULE_FOR_THE_BOARD,
+    TOO_MANY_HANDICAP_STONES,
+    NOT_A_TOURNAMENT_CLASS,
+)
+
+
+def board(size: int) -> str:
+    """A board's size as the sentences above name it: ``9x9``."""
+    return f"{size}x{size}"

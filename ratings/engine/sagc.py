@@ -28,6 +28,7 @@ from .description import (
 )
 from .egf import GOR_1D, POINTS_PER_GRADE, reference_curve
 from .explanation import Step, StoredChange, factor_steps, opening_steps, product_step
+from .messages import NOT_THE_RATED_BOARD, Message, board
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_rows
@@ -430,7 +431,9 @@ class Sagc(Algorithm[SagcPlayer]):
         white_rank, white_index = white.rank, white.value
         black_rank, black_index = black.rank, black.value
         if record.board_size != 19:
-            skipped = f"SAGC rates 19x19 games only, not {record.board_size}x{record.board_size}"
+            skipped: str = Message(
+                NOT_THE_RATED_BOARD, algorithm="SAGC", board=board(record.board_size)
+            )
             white_change, white_factors = 0, {"skipped": skipped}
             black_change, black_factors = 0, {"skipped": skipped}
         else:

@@ -144,6 +144,16 @@ def test_a_game_an_algorithm_does_not_rate_says_why(client, club):
     assert "White wins" in text(card(html, "french"))  # the ladder rates small boards
 
 
+def test_why_a_game_is_not_rated_is_said_in_the_readers_language(client, club):
+    html = client.get(
+        "/calculator/?white_player=ann&black_player=ben&board_size=13",
+        HTTP_ACCEPT_LANGUAGE="fr",
+    ).content.decode()
+
+    assert "SAGC ne classe que les parties en 19x19, pas en 13x13" in text(card(html, "sagc"))
+    assert "rates 19x19 games only" not in html
+
+
 def test_komi_defaults_to_the_handicap_and_is_used_by_sagc(client, club):
     even = client.get("/calculator/?white_rank=5k&black_rank=7k").content.decode()
     assert "Effective handicap 0 (handicap 0, komi 6.5)" in card(even, "sagc")

@@ -531,3 +531,22 @@ def test_each_row_names_the_club_the_player_belonged_to_that_day(client, vera):
     assert re.search(r"2024-03-10</td>\s*<td[^>]*>Durban Go Club</td>", table)
     assert re.search(r"2024-01-10</td>\s*<td[^>]*>Cape Town Go Club</td>", table)
     assert ">Club</th>" not in visitor[visitor.index('id="record-sheet"') :]
+
+
+@pytest.mark.parametrize(
+    ("language", "reason"),
+    [
+        ("fr", "non compté : SAGC ne classe que les parties en 19x19, pas en 9x9"),
+        ("af", "SAGC gradeer net 19x19-spelle, nie 9x9 nie"),
+        ("en", "not rated: SAGC rates 19x19 games only, not 9x9"),
+    ],
+)
+def test_a_reason_with_values_is_read_back_in_the_pages_language(client, vera, language, reason):
+    # The history stores the English with the board's size in it; the page translates it.
+    ann, ben = factories.player("ann", "5k"), factories.player("ben", "6k")
+    factories.play(vera, factories.game(ann, ben, "W", date(2024, 1, 10), board_size=9))
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+
+    html = page_html(client, "/players/ann/?algorithm=sagc")
+
+    assert reason in cells(sheet_rows(html)[0])[-1]
