@@ -14,7 +14,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Adjustment, ResyncBatch
-from players.resync import OUTCOME_LABELS, Outcome
+from players.resync import HOW_LABELS, OUTCOME_LABELS, Outcome
 from players.translated import algorithm_name
 from players.web.numbers import plain_number
 from players.web.tables import NO_WRAP, player_link
@@ -95,7 +95,7 @@ class ResyncPreviewTable(tables.Table):
         return format_html(
             "{} <small>{}</small>",
             player_link(record.player),
-            gettext("by %(how)s") % {"how": record.how},
+            gettext("by %(how)s") % {"how": HOW_LABELS.get(record.how, record.how)},
         )
 
     def render_current_rank(self, record):

@@ -130,3 +130,19 @@ def test_every_outcome_but_the_unknown_has_a_count_badge_in_english():
     for outcome in Outcome:
         if outcome != Outcome.UNKNOWN:
             assert outcome_count(outcome, 7).startswith("7 ")
+
+
+@pytest.mark.parametrize(
+    ("language", "found_by"),
+    [("fr", "par nom"), ("af", "volgens naam"), ("en", "by name")],
+)
+def test_the_preview_says_how_a_line_found_its_player_in_the_readers_language(
+    client, connie, club, language, found_by
+):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+
+    response = test_resync.preview(client, "Thandi Nkosi, 4k")
+
+    assert response.status_code == 200
+    table = response.content.decode().split('id="resync-preview"')[1].split("</table>")[0]
+    assert f"<small>{found_by}</small>" in table
