@@ -200,7 +200,8 @@ class AdjustmentTable(tables.Table):
         return player_link(record.player)
 
     def render_algorithm(self, value):
-        return value or gettext("all")
+        # As its tab names it ("EGF 2021"), not its code (egf-2021).
+        return algorithm_name(value) if value else gettext("all")
 
     def render_value(self, value):
         return value.normalize() if value is not None else gettext("default")
