@@ -61,13 +61,18 @@ def commands(runserver_arguments: Sequence[str]) -> dict[str, list[str]]:
     }
 
 
-def environment() -> dict[str, str]:
+def environment(runserver_arguments: Sequence[str] = ()) -> dict[str, str]:
     """This process's environment, with the embedded broker unless one is configured,
-    and beat's schedule file in the var folder (settings.VAR_DIR)."""
+    and beat's schedule file in the var folder (settings.VAR_DIR). Unless ``SITE_URL``
+    is set, the links in mail lead to the address the server listens on: with
+    ``make run PORT=8001`` an invitation's link to port 8000 would open another site or
+    none."""
     env = dict(os.environ)
     env.setdefault("DJANGO_SETTINGS_MODULE", "clubrating.settings")
     if not env.get("CELERY_BROKER_URL", "").strip() and not env.get("REDIS_URL", "").strip():
         env["CELERY_BROKER_URL"] = EMBEDDED_BROKER
+    if not env.get("SITE_URL", "").strip():
+        env["SITE_URL"] = site_url(runserver_arguments).rstrip("/")
     return env
 
 
@@ -158,7 +163,7 @@ def _raise_stop(signum, frame) -> None:
 
 def main(argv: Sequence[str] | None = None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    env = environment()
+    env = environment(arguments)
     from django.conf import settings  # after DJANGO_SETTINGS_MODULE is known
 
     os.environ.update(env)

@@ -57,11 +57,6 @@ class DigestGame:
     change: float | None  # None: voided, or not rated (skipped)
     rank_after: object | None
 
-    @property
-    def change_shown(self) -> str:
-        """The change with its sign, as the log page shows it ("+12.5")."""
-        return "" if self.change is None else f"{self.change:+.1f}"
-
 
 @dataclass(slots=True)
 class EveningDigest:

@@ -116,6 +116,11 @@ class ClubScopedAdmin(admin.ModelAdmin):
     on the federation's committee), as on the committee's own pages. Another club's
     row is not found, and another club is no choice for its ``club``."""
 
+    # Whether a club's committee may leave a row's club empty: a player may leave their
+    # last club, but a tournament of no club is the federation's, which only the
+    # federation's committee gives (``tournament_club_set`` refuses it with a 403).
+    club_may_be_empty = True
+
     @staticmethod
     def _clubs(request) -> frozenset[int] | None:
         if request.user.is_superuser:
@@ -131,6 +136,9 @@ class ClubScopedAdmin(admin.ModelAdmin):
         clubs = self._clubs(request)
         if db_field.name == "club" and clubs is not EVERY_CLUB:
             kwargs["queryset"] = Club.objects.filter(pk__in=clubs)
+            if not self.club_may_be_empty:
+                kwargs["required"] = True
+                kwargs["empty_label"] = None
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
 
 
@@ -323,6 +331,7 @@ class PlayerAdmin(ClubScopedAdmin, AuditedAdmin):
 
 @admin.register(Tournament)
 class TournamentAdmin(ClubScopedAdmin, AuditedAdmin):
+    club_may_be_empty = False
     list_display = ["code", "name", "start_date", "end_date", "egf_class", "club"]
     list_filter = ["club", "egf_class"]
     search_fields = ["code", "name"]

@@ -399,6 +399,13 @@ class Tournament(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("tournament_detail", args=[self.code])
 
+    @property
+    def location_shown(self) -> str:
+        """The place as a reader reads it: an h-file's ``PC[,Olsztyn]`` (no country
+        given) is "Olsztyn", ``PC[JP, Matsue]`` "JP, Matsue". The field keeps the file's
+        text for the exports."""
+        return ", ".join(part.strip() for part in self.location.split(",") if part.strip())
+
 
 class TournamentPlayer(models.Model):
     """A player as an imported tournament file lists them: their position in the file

@@ -353,8 +353,11 @@ def _describe(players: Sequence[Any]) -> str:
 class _Players:
     """The players indexed the ways a list can name them."""
 
-    def __init__(self, players: Iterable[Any]) -> None:
+    def __init__(self, players: Iterable[Any], *, of_some_clubs: bool = False) -> None:
         self.all: list[Any] = list(players)
+        # The members of a club committee's clubs only: a name unknown here may still
+        # be another club's player, whom "no player has this name" would deny.
+        self.of_some_clubs = of_some_clubs
         self.by_username: dict[str, Any] = {}
         self.by_folded_username: dict[str, list[Any]] = defaultdict(list)
         self.by_pin: dict[str, list[Any]] = defaultdict(list)
@@ -448,7 +451,12 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
                 namesakes=tuple(player.username for player in namesakes),
             )
         if not namesakes:
-            return _row(listed, Outcome.UNKNOWN, note=_("no player has this username or name"))
+            note = (
+                _("no member of your clubs has this username or name")
+                if players.of_some_clubs
+                else _("no player has this username or name")
+            )
+            return _row(listed, Outcome.UNKNOWN, note=note)
         player, how = namesakes[0], "name"
     if other := _other_identity(listed, player):
         return _row(
@@ -482,7 +490,11 @@ def _lines_named(lines: list[int]) -> str:
 
 
 def match_rank_list(
-    rank_list: RankList, players: Iterable[Any], last_resync: date | None = None
+    rank_list: RankList,
+    players: Iterable[Any],
+    last_resync: date | None = None,
+    *,
+    of_some_clubs: bool = False,
 ) -> ResyncPreview:
     """Match each listed line to one player and say what applying the list would do.
 
@@ -494,9 +506,10 @@ def match_rank_list(
     ``active``, ``egd_pin`` and ``national_id``. For a federation's whole list the
     active players it does not name are listed too, as "not on the list". A line dated
     before ``last_resync`` (the latest resync applied) is "older than the last list":
-    it would set a rank back in time, and is never applied.
+    it would set a rank back in time, and is never applied. ``of_some_clubs``: the
+    players are the members of a club committee's clubs, not every player.
     """
-    indexed = _Players(players)
+    indexed = _Players(players, of_some_clubs=of_some_clubs)
     federation = rank_list.is_federation_list
     matched, rows, others = _match_lines(rank_list, indexed)
     lines_of: dict[Any, list[int]] = defaultdict(list)

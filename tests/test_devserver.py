@@ -13,6 +13,7 @@ from clubrating.devserver import (
     DEMO_ACCOUNTS_FILE,
     commands,
     demo_accounts,
+    environment,
     ready_message,
     site_url,
 )
@@ -38,6 +39,17 @@ def test_make_run_takes_the_port_from_port():
 )
 def test_the_ready_line_names_the_address_the_server_listens_on(arguments, url):
     assert site_url(arguments) == url
+
+
+def test_the_links_in_mail_lead_to_the_port_make_run_was_given(monkeypatch):
+    monkeypatch.delenv("SITE_URL", raising=False)
+    assert environment(["127.0.0.1:8011"])["SITE_URL"] == "http://127.0.0.1:8011"
+    assert environment([])["SITE_URL"] == "http://127.0.0.1:8000"
+    # An empty variable counts as unset; a configured address is kept.
+    monkeypatch.setenv("SITE_URL", "")
+    assert environment(["8012"])["SITE_URL"] == "http://127.0.0.1:8012"
+    monkeypatch.setenv("SITE_URL", "https://go.example.org")
+    assert environment(["8012"])["SITE_URL"] == "https://go.example.org"
 
 
 def test_the_worker_and_beat_start_without_their_banners():

@@ -14,7 +14,7 @@ from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from players.models import Adjustment, ResyncBatch
-from players.resync import OUTCOME_LABELS, Outcome
+from players.resync import HOW_LABELS, OUTCOME_LABELS, Outcome
 from players.translated import algorithm_name
 from players.web.numbers import plain_number
 from players.web.tables import NO_WRAP, player_link
@@ -95,7 +95,7 @@ class ResyncPreviewTable(tables.Table):
         return format_html(
             "{} <small>{}</small>",
             player_link(record.player),
-            gettext("by %(how)s") % {"how": record.how},
+            gettext("by %(how)s") % {"how": HOW_LABELS.get(record.how, record.how)},
         )
 
     def render_current_rank(self, record):
@@ -200,7 +200,8 @@ class AdjustmentTable(tables.Table):
         return player_link(record.player)
 
     def render_algorithm(self, value):
-        return value or gettext("all")
+        # As its tab names it ("EGF 2021"), not its code (egf-2021).
+        return algorithm_name(value) if value else gettext("all")
 
     def render_value(self, value):
         return value.normalize() if value is not None else gettext("default")

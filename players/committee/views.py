@@ -55,6 +55,7 @@ from players.resync import (
 )
 from players.roles import (
     COMMITTEE,
+    EVERY_CLUB,
     ClubRefusal,
     check_account,
     check_club,
@@ -118,10 +119,12 @@ AUTO_REFRESH_SECONDS = 5
 def _preview(request, rank_list) -> ResyncPreview:
     """The list matched against the players the user resyncs: a club's committee, its
     current members (others' are as if not here); the federation's, every club's."""
+    clubs = role_clubs(request.user, COMMITTEE)
     return match_rank_list(
         rank_list,
-        adjustment_selectors.resync_candidates(role_clubs(request.user, COMMITTEE)),
+        adjustment_selectors.resync_candidates(clubs),
         adjustment_selectors.last_resync_date(),
+        of_some_clubs=clubs is not EVERY_CLUB,
     )
 
 

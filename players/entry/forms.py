@@ -583,9 +583,25 @@ class GameCorrectionForm(GameFieldsForm):
         for name, field in self.fields.items():
             typed = self[name].value()
             if name in current and name != "version" and field.has_changed(current[name], typed):
-                now = "" if current[name] is None else str(current[name])
+                now = _as_the_field_shows(field, current[name])
+                if isinstance(field, forms.ChoiceField):
+                    typed = _as_the_field_shows(field, typed)
                 differences.append((self[name].label, now, typed))
         return differences
+
+
+def _as_the_field_shows(field: forms.Field, value) -> str:
+    """``value`` as ``field`` shows it on the page: a choice by its label ("Tournoi",
+    "B (Noir)", not the stored code), anything else as its input writes it (a komi of
+    0,5 in French)."""
+    if value is None:
+        return ""
+    if isinstance(field, forms.ChoiceField):
+        # Flat (key, label) pairs: the game fields' choices have no groups.
+        choices = cast("Iterable[tuple[Any, Any]]", field.choices)
+        labels = {str(key): label for key, label in choices}
+        return str(labels.get(str(value), value))
+    return str(field.widget.format_value(field.prepare_value(value)) or "")
 
 
 class GameVoidForm(forms.Form):

@@ -101,16 +101,19 @@ class SheetGamesTable(tables.Table):
         }
 
     def render_recompute(self, record):
+        # Each algorithm named as its tab names it ("Échelle française"), as on the
+        # game's page; its code stays in data-algorithm.
         return format_html_join(
             " ",
-            '<span class="badge {colour}" title="{name}: {label}" data-algorithm="{name}" '
+            '<span class="badge {colour}" title="{name}: {label}" data-algorithm="{code}" '
             'data-status="{status}">{name} {sign}<span class="visually-hidden"> {label}</span>'
             "</span>",
             (
                 {
                     "colour": STATUS_BADGES[state.status][0],
                     "sign": STATUS_BADGES[state.status][1],
-                    "name": state.algorithm,
+                    "code": state.algorithm,
+                    "name": algorithm_name(state.algorithm),
                     "status": state.status,
                     "label": STATUS_LABELS[state.status],
                 }

@@ -42,12 +42,30 @@ def test_three_games_of_one_evening_make_one_mail(evening, delivered):
     assert mail.to == ["ann@example.org"]
     assert mail.subject == f"Your games of {yesterday().isoformat()}"
     assert mail.body.count("against") == 3
-    assert re.search(r"Ben Bo \(ben\): won, \+\d+\.\d\n", mail.body), "the change, signed"
+    assert re.search(r"Ben Bo \(ben\): won, \+\d+\n", mail.body), "the index change, signed"
     assert "Cat Cho (cat): lost" in mail.body
     assert "Your club rank after the evening:" in mail.body
     assert "http://127.0.0.1:8000/me/" in mail.body
     html, mimetype = mail.alternatives[0]
     assert mimetype == "text/html" and "<table" in html
+
+
+def test_the_digest_writes_each_change_as_the_log_page_does_in_the_readers_language(
+    evening, pat, delivered
+):
+    from notifications.services import language_save
+
+    language_save(user=pat, language="fr")
+
+    game_digests_send(now=later())
+
+    (mail,) = delivered()
+    changes = re.findall(r"\): (?:gagnée|perdue), (\S+)\n", mail.body)
+    html = mail.alternatives[0][0]
+    # A SAGC index moves by whole points: "+45", "-249" (with a minus sign), never "-249.0".
+    assert len(changes) == 3
+    assert all(re.fullmatch(r"[+\u2212]\d+|0", change) for change in changes), changes
+    assert all(f">{change}</td>" in html for change in changes)
 
 
 def test_the_sweep_running_again_sends_nothing_more(evening, delivered):

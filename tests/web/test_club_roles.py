@@ -239,6 +239,21 @@ def test_a_club_committee_resyncs_its_members_only(cape_committee, members):
     assert str(members["ann"].national_rank) == "4k"
 
 
+def test_a_club_committees_preview_does_not_deny_another_clubs_player_exists(
+    cape_committee, connie, members
+):
+    def note_of(account, line: str) -> str:
+        response = logged_in(account).post(
+            "/committee/resync/", {"list_text": line, "effective_date": "2024-04-01", "note": ""}
+        )
+        (row,) = response.context["preview"].rows
+        return row.note
+
+    # Pia is Pretoria's: unknown among Cape Town's members, not unknown to the site.
+    assert note_of(cape_committee, "pia, 2k") == "no member of your clubs has this username or name"
+    assert note_of(connie, "nobody, 2k") == "no player has this username or name"
+
+
 def test_moving_a_member_ends_one_membership_and_starts_another(
     connie, cape_town, pretoria, members
 ):

@@ -186,6 +186,22 @@ def test_a_games_rating_rows_and_badges_name_the_algorithm_as_its_tab_does(
     assert "<td >french</td>" not in html
 
 
+@pytest.mark.parametrize(
+    ("language", "french_ladder"), [("fr", "Échelle française"), ("af", "Frans"), ("en", "French")]
+)
+def test_a_sheets_recompute_badges_name_the_algorithm_as_its_tab_does(
+    client, club, vera, language, french_ladder
+):
+    recompute_pending()
+    sheet = Game.objects.earliest("pk").record_sheet
+    client.force_login(vera)
+
+    html = page_text(client, f"/sheets/{sheet.pk}/", language)
+
+    assert re.search(rf'data-algorithm="french" data-status="done">{french_ladder} ', html)
+    assert 'data-status="done">french ' not in html
+
+
 def test_the_adjust_page_names_each_algorithms_rank_as_its_tab_does_in_french(client, club):
     recompute_pending()
     client.force_login(factories.committee_member())

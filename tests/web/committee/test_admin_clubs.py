@@ -258,3 +258,26 @@ def test_a_club_committees_admin_offers_no_other_club_to_move_a_player_to(cape_s
     assert list(form.fields["club"].queryset) == [cape_town]
     assert Player.objects.get(pk=ann.pk).club == cape_town
     assert not AuditEntry.objects.filter(action="admin_change_player").exists()
+
+
+def test_a_club_committees_admin_offers_no_empty_club_for_a_tournament_and_refuses_one_at_the_field(
+    cape_staff, cape_town
+):
+    from players.models import Tournament
+
+    cape_open = factories.tournament("cape-open", "Cape Open", club=cape_town)
+    client = admin_client(cape_staff)
+    url = f"/admin/players/tournament/{cape_open.pk}/change/"
+    form = client.get(url).context["adminform"].form
+
+    # No club would be the federation's, which only its committee gives: no choice here,
+    # and a post of none anyway (an old tab) is an error at the field, not a 403 page.
+    response = client.post(url, _posted(form, club="", name="Cape Open 2026"))
+
+    assert [label for _, label in form.fields["club"].choices] == ["Cape Town Go Club"]
+    assert response.status_code == 200
+    assert "club" in response.context["adminform"].form.errors
+    assert Tournament.objects.values_list("club", "name").get(pk=cape_open.pk) == (
+        cape_town.pk,
+        "Cape Open",
+    )

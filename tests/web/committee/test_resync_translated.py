@@ -130,3 +130,43 @@ def test_every_outcome_but_the_unknown_has_a_count_badge_in_english():
     for outcome in Outcome:
         if outcome != Outcome.UNKNOWN:
             assert outcome_count(outcome, 7).startswith("7 ")
+
+
+@pytest.mark.parametrize(
+    ("language", "found_by"),
+    [("fr", "par nom"), ("af", "volgens naam"), ("en", "by name")],
+)
+def test_the_preview_says_how_a_line_found_its_player_in_the_readers_language(
+    client, connie, club, language, found_by
+):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+
+    response = test_resync.preview(client, "Thandi Nkosi, 4k")
+
+    assert response.status_code == 200
+    table = response.content.decode().split('id="resync-preview"')[1].split("</table>")[0]
+    assert f"<small>{found_by}</small>" in table
+
+
+def test_the_revert_page_names_each_rating_by_its_algorithm_and_value_as_the_pages_do(
+    client, connie, club
+):
+    from players.models import ResyncBatch
+    from tests.web.committee.test_resync import AGA_LIST, apply, upload, upload_token
+
+    apply(
+        client,
+        "",
+        token=upload_token(upload(client, "tdlista.txt", AGA_LIST.encode())),
+        use_ratings="on",
+    )
+    batch = ResyncBatch.objects.get()
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+
+    revert = html.unescape(client.get(f"/committee/resync/{batch.pk}/revert/").content.decode())
+    listed = client.get(f"/committee/resync/{batch.pk}/").content.decode()
+
+    # The AGA's 1810.00 as the other pages write a GoR, under the algorithm's tab name.
+    assert f"EGF 2021{NBSP}: classement 1810 à partir du {test_resync.ON}" in revert
+    assert "egf-2021" not in revert and "1810,0000" not in revert
+    assert re.search(r"<td[^>]*>EGF 2021</td>", listed)

@@ -166,7 +166,31 @@ def test_it_refuses_a_stale_version_and_shows_the_current_game(client, vera, gam
     assert 'name="version" value="2"' in html
     assert 'name="black" value="bob"' in html
     assert re.search(r"<th scope=\"row\">Black</th><td>bob</td><td>carol</td>", html)
-    assert re.search(r"<th scope=\"row\">Winner</th><td>B</td><td>W</td>", html)
+    assert re.search(r"<th scope=\"row\">Winner</th><td>B \(Black\)</td><td>W \(White\)</td>", html)
+
+
+def test_a_stale_correction_lists_the_game_now_and_as_typed_the_way_the_fields_show_them(
+    client, vera, games
+):
+    game = games[0]
+    changes = factories.game(
+        game.white, game.black, "B", game.date, komi="0.5", status="tournament"
+    )
+    game_correct(user=vera, game_id=game.pk, version=1, changes=changes)
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+
+    response = client.post(f"/games/{game.pk}/edit/", edit_post(game, komi="7,5"))
+
+    differences = re.findall(
+        r'<tr><th scope="row">([^<]*)</th><td>([^<]*)</td><td>([^<]*)</td></tr>',
+        response.content.decode(),
+    )
+    # Labels and numbers as the French page writes them, not the stored codes.
+    assert differences == [
+        ("Komi", "0,5", "7,5"),
+        ("Vainqueur", "B (Noir)", "W (Blanc)"),
+        ("Statut", "Tournoi", "Normale"),
+    ]
 
 
 def test_it_shows_an_unknown_player_at_the_field(client, games):

@@ -635,3 +635,37 @@ def test_the_egc2013_h_file_previews_and_imports(client, vera):
     assert response.status_code == 302
     assert Tournament.objects.get().games.count() == 2226
     assert Player.objects.count() == 594
+
+
+@pytest.mark.skipif(
+    not EGC2013_H9.is_file(),
+    reason=f"{EGC2013_H9} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+@pytest.mark.parametrize(("language", "games"), [("en", "2,226"), ("fr", "2\u00a0226")])
+def test_the_preview_groups_its_count_of_games_as_its_import_button_does(
+    client, vera, language, games
+):
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = language
+
+    preview = upload(client, EGC2013_H9.read_bytes(), name="EGC2013.h9")
+
+    page = preview.content.decode()
+    assert re.search(rf'id="games-to-store">{games}\s*</dd>', page)
+    assert f"{games} " in re.search(r'<button[^>]*value="import"[^>]*>([^<]*)<', page).group(1)
+
+
+@pytest.mark.skipif(
+    not EGC2013_H9.is_file(),
+    reason=f"{EGC2013_H9} not found: the real files stay in ../shared/data "
+    "(set CLUBRATING_SHARED_DATA to read them elsewhere)",
+)
+def test_the_imported_tournaments_page_groups_its_counts_in_the_readers_language(client, vera):
+    preview = upload(client, EGC2013_H9.read_bytes(), name="EGC2013.h9")
+    client.post(URL, confirmation(preview))
+    client.defaults["HTTP_ACCEPT_LANGUAGE"] = "fr"
+
+    page = client.get("/tournaments/EGC2013main/").content.decode()
+
+    counts = re.search(r'id="tournament-counts">\s*([^<]*?)\s*<', page).group(1)
+    assert counts == "2\u00a0226 · 589"

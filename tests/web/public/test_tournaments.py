@@ -12,6 +12,7 @@ from players.services.players import player_merge
 from ratings.models import RatingHistory, RecomputeState
 from ratings.recompute.run import recompute_pending
 from tests import factories
+from tests.pages import page_html
 
 pytestmark = [pytest.mark.django_db, pytest.mark.algorithms("sagc", "egf-2021", "gcr")]
 
@@ -106,6 +107,23 @@ def test_the_crosstable_places_players_by_wins_with_each_round(client, open_tour
     assert rows[1][5:9] == ["3+b", "1-b/h2", "1", "3"]
     assert rows[3][5:7] == ["1-b", "3-b"]
     assert "entered twice" not in html
+
+
+@pytest.mark.parametrize(
+    ("file_place", "shown"),
+    [(",Olsztyn", "Olsztyn"), ("JP, Matsue", "JP, Matsue"), ("PL,", "PL"), (" , ", None)],
+)
+def test_the_place_reads_without_the_h_files_empty_country_or_city(
+    client, open_tournament, file_place, shown
+):
+    from players.models import Tournament
+
+    Tournament.objects.filter(code="spring-cup").update(location=file_place)
+
+    html = page_html(client, "/tournaments/spring-cup/")
+
+    place = re.search(r"<dt[^>]*>Place</dt>\s*<dd[^>]*>([^<]*)</dd>", html)
+    assert (place.group(1) if place else None) == shown
 
 
 def test_the_crosstable_shows_the_egf_change_of_the_tournament(client, open_tournament):
