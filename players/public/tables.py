@@ -25,7 +25,7 @@ from players.selectors.ratings import RatingsOfDay
 from players.selectors.tournaments import Crosstable
 from players.translated import score_name, translated
 from players.web.explanations import how_html, stored_change
-from players.web.numbers import decimal_text, shown_change, shown_value
+from players.web.numbers import count_text, decimal_text, shown_change, shown_value
 from players.web.pagination import PageFirstData
 from players.web.tables import (
     COLOUR_NOT_GIVEN_TITLE,
@@ -524,11 +524,12 @@ class TournamentTable(RowsInOneCall):
     def render_egf_class(self, record) -> str:
         return record.egf_class  # the letter; the tournament's page says its weight
 
-    def render_game_count(self, record) -> int:
-        return record.game_count
+    # Grouped as the tournament's own page and its import write them (2,226; 2 226).
+    def render_game_count(self, record) -> str:
+        return count_text(record.game_count)
 
-    def render_player_count(self, record) -> int:
-        return record.player_count
+    def render_player_count(self, record) -> str:
+        return count_text(record.player_count)
 
 
 def date_range(first, last) -> str:

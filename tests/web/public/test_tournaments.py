@@ -82,6 +82,23 @@ def test_the_list_counts_valid_games_and_distinct_players(client, open_tournamen
     assert "Nothing yet" in html
 
 
+@pytest.mark.parametrize(("language", "games"), [("en", "2,226"), ("fr", "2\xa0226")])
+def test_the_list_groups_its_counts_as_the_tournaments_page_does(client, language, games):
+    from players.models import Tournament
+
+    factories.tournament("egc", "European Go Congress")
+    Tournament.objects.update(game_count=2226, player_count=589)
+
+    html = client.get("/tournaments/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    row = re.search(r"<tr[^>]*>(?:(?!</tr>).)*European Go Congress.*?</tr>", html, re.S).group(0)
+    cells = [
+        re.sub(r"<[^>]+>", "", cell).strip()
+        for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)
+    ]
+    assert cells[-2:] == [games, "589"]
+
+
 def test_the_list_is_one_query_whatever_the_number_of_tournaments(
     client, open_tournament, django_assert_max_num_queries
 ):
