@@ -6,10 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, QuerySet
 
-from players.models import Adjustment, Membership, Player, ResyncBatch
+from players.models import Adjustment, Player, ResyncBatch
 from players.selectors.players import (
+    clubs_members_in_one_query,
     clubs_players,
     national_ranks_before,
 )
@@ -37,8 +38,7 @@ def resync_candidates(clubs: frozenset[int] | None = None) -> QuerySet[Player]:
     the current members of those clubs only (a club's committee resyncs its own)."""
     players = Player.objects.all()
     if clubs is not None:
-        members = Membership.objects.filter(club__in=clubs, end__isnull=True)
-        players = players.filter(Q(club__in=clubs) | Q(pk__in=members.values("player_id")))
+        players = players.filter(clubs_members_in_one_query(clubs))
     return (
         players.filter(clubs_players())
         .filter(erased_at__isnull=True, merged_into__isnull=True)

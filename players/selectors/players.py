@@ -3,6 +3,7 @@ lookup."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import date
 
@@ -77,8 +78,19 @@ def club_members_in_one_query(club: Club, path: str = "") -> Q:
     condition that needs no query of its own (the open memberships a subquery): for a
     query of few rows, where the planner need not keep to the players' club index
     (the club page's resyncs; the "as of a day" page reads no current member else)."""
-    open_memberships = Membership.objects.filter(club=club, end__isnull=True).order_by()
-    return Q(**{f"{path}club": club}) | Q(**{f"{path}pk__in": open_memberships.values("player_id")})
+    return clubs_members_in_one_query([club.pk], path)
+
+
+def clubs_members_in_one_query(club_ids: Iterable[int], path: str = "") -> Q:
+    """The current members of any of the clubs ``club_ids`` (a membership not ended, or
+    a club on the player's record), in one condition: the players a club's committee
+    acts for (``roles.may_act_for_player`` asks the same of one player), whom its
+    resync and its admin list."""
+    club_ids = list(club_ids)
+    open_memberships = Membership.objects.filter(club__in=club_ids, end__isnull=True).order_by()
+    return Q(**{f"{path}club__in": club_ids}) | Q(
+        **{f"{path}pk__in": open_memberships.values("player_id")}
+    )
 
 
 def clubs_players(path: str = "") -> Q:
