@@ -111,10 +111,11 @@ class FederationAdmin(admin.ModelAdmin):
 
 
 class ClubScopedAdmin(admin.ModelAdmin):
-    """Rows of a club (``club``): a staff account that is not a superuser lists,
-    opens and moves only those of the clubs whose committee it sits on (of every club
-    on the federation's committee), as on the committee's own pages. Another club's
-    row is not found, and another club is no choice for its ``club``."""
+    """Rows of a club: a staff account that is not a superuser lists, opens and moves
+    only those of the clubs whose committee it sits on (of every club on the
+    federation's committee), as on the committee's own pages. Another club's row is not
+    found, another club is no choice for its ``club`` nor in its "By club" filter
+    (``OwnClubsFilter``)."""
 
     # Whether a club's committee may leave a row's club empty: a player may leave their
     # last club, but a tournament of no club is the federation's, which only the
@@ -122,24 +123,47 @@ class ClubScopedAdmin(admin.ModelAdmin):
     club_may_be_empty = True
 
     @staticmethod
-    def _clubs(request) -> frozenset[int] | None:
+    def scope_clubs(request) -> frozenset[int] | None:
+        """The clubs whose rows the account sees (EVERY_CLUB: every row)."""
         if request.user.is_superuser:
             return EVERY_CLUB
         return role_clubs(request.user, COMMITTEE)
 
     def get_queryset(self, request):
         rows = super().get_queryset(request)
-        clubs = self._clubs(request)
+        clubs = self.scope_clubs(request)
         return rows if clubs is EVERY_CLUB else rows.filter(club__in=clubs)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
-        clubs = self._clubs(request)
+        clubs = self.scope_clubs(request)
         if db_field.name == "club" and clubs is not EVERY_CLUB:
             kwargs["queryset"] = Club.objects.filter(pk__in=clubs)
             if not self.club_may_be_empty:
                 kwargs["required"] = True
                 kwargs["empty_label"] = None
         return super().formfield_for_foreignkey(db_field, request, **kwargs)
+
+
+class OwnClubsFilter(admin.RelatedFieldListFilter):
+    """The "By club" filter of a ``ClubScopedAdmin``: the clubs whose rows the account
+    sees (every club for a superuser or the federation's committee), not the names of
+    the others; nor "no club" for a club's committee, whose rows all have one."""
+
+    def __init__(self, field, request, params, model, model_admin, field_path):
+        self.clubs = model_admin.scope_clubs(request)
+        super().__init__(field, request, params, model, model_admin, field_path)
+
+    def field_choices(self, field, request, model_admin):
+        if self.clubs is EVERY_CLUB:
+            return super().field_choices(field, request, model_admin)
+        ordering = self.field_admin_ordering(field, request, model_admin)
+        return field.get_choices(
+            include_blank=False, ordering=ordering, limit_choices_to={"pk__in": self.clubs}
+        )
+
+    @property
+    def include_empty_choice(self):
+        return self.clubs is EVERY_CLUB and super().include_empty_choice
 
 
 @admin.register(Club)
@@ -258,7 +282,7 @@ class PlayerAdmin(ClubScopedAdmin, AuditedAdmin):
         "national_rank",
         "active",
     ]
-    list_filter = ["active", "club", "country"]
+    list_filter = ["active", ("club", OwnClubsFilter), "country"]
     search_fields = ["username", "full_name", "family_name", "given_name", "egd_pin", "national_id"]
     list_select_related = ["club"]
     # The entry rank is the point of departure of every replay: it changes only
@@ -333,7 +357,7 @@ class PlayerAdmin(ClubScopedAdmin, AuditedAdmin):
 class TournamentAdmin(ClubScopedAdmin, AuditedAdmin):
     club_may_be_empty = False
     list_display = ["code", "name", "start_date", "end_date", "egf_class", "club"]
-    list_filter = ["club", "egf_class"]
+    list_filter = [("club", OwnClubsFilter), "egf_class"]
     search_fields = ["code", "name"]
     list_select_related = ["club"]
     # The class changes the EGF ratings: it is set when the tournament is created.

@@ -281,3 +281,44 @@ def test_a_club_committees_admin_offers_no_empty_club_for_a_tournament_and_refus
         cape_town.pk,
         "Cape Open",
     )
+
+
+# --- what a club's committee with staff status reads of other clubs: nothing
+
+
+def _club_filter(response):
+    """The changelist's "By club" filter."""
+    (club_filter,) = [
+        spec
+        for spec in response.context["cl"].filter_specs
+        if getattr(spec, "field_path", None) == "club"
+    ]
+    return club_filter
+
+
+def _club_filter_names(response) -> list[str]:
+    """The clubs the changelist's "By club" filter offers."""
+    return [name for _, name in _club_filter(response).lookup_choices]
+
+
+def test_a_club_committees_by_club_filter_names_its_own_clubs_only(
+    cape_staff, cape_town, django_user_model
+):
+    factories.club_role(cape_staff, "committee", factories.club("Durban Go Club"))
+    factories.club("Pretoria Go Club")
+    client = admin_client(cape_staff)
+    superuser = admin_client(django_user_model.objects.create_superuser("root", "r@x.org", "x"))
+
+    for path in ("/admin/players/player/", "/admin/players/tournament/"):
+        page = client.get(path)
+        everything = superuser.get(path)
+        assert _club_filter_names(page) == ["Cape Town Go Club", "Durban Go Club"], path
+        assert "Pretoria" not in page.content.decode(), path
+        assert _club_filter_names(everything) == [
+            "Cape Town Go Club",
+            "Durban Go Club",
+            "Pretoria Go Club",
+        ]
+    # A row of no club is the federation's: never among a club committee's rows.
+    assert not _club_filter(page).include_empty_choice
+    assert _club_filter(everything).include_empty_choice
