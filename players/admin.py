@@ -22,6 +22,7 @@ from django.utils import timezone
 from clubrating.usernames import canonical_username
 from players.roles import COMMITTEE, EVERY_CLUB, is_federation_committee, role_clubs
 from players.selectors.accounts import is_reserved_username
+from players.selectors.players import clubs_members_in_one_query
 from players.services.accounts import username_refusal
 from players.services.audit import audit, player_snapshot
 from players.services.memberships import membership_move, membership_start
@@ -117,6 +118,10 @@ class ClubScopedAdmin(admin.ModelAdmin):
     found, another club is no choice for its ``club`` nor in its "By club" filter
     (``OwnClubsFilter``)."""
 
+    # The lookup path to the player whose clubs the row is of ("": the player itself):
+    # a player is of the clubs they are a current member of, as for the committee
+    # (``clubs_members_in_one_query``). None: the row is of its own ``club``.
+    member_path: str | None = None
     # Whether a club's committee may leave a row's club empty: a player may leave their
     # last club, but a tournament of no club is the federation's, which only the
     # federation's committee gives (``tournament_club_set`` refuses it with a 403).
@@ -132,7 +137,11 @@ class ClubScopedAdmin(admin.ModelAdmin):
     def get_queryset(self, request):
         rows = super().get_queryset(request)
         clubs = self.scope_clubs(request)
-        return rows if clubs is EVERY_CLUB else rows.filter(club__in=clubs)
+        if clubs is EVERY_CLUB:
+            return rows
+        if self.member_path is not None:
+            return rows.filter(clubs_members_in_one_query(clubs, self.member_path))
+        return rows.filter(club__in=clubs)
 
     def formfield_for_foreignkey(self, db_field, request, **kwargs):
         clubs = self.scope_clubs(request)
@@ -272,6 +281,7 @@ class MembershipAdmin(FederationAdmin, AuditedAdmin):
 
 @admin.register(Player)
 class PlayerAdmin(ClubScopedAdmin, AuditedAdmin):
+    member_path = ""
     list_display = [
         "username",
         "full_name",
@@ -328,7 +338,15 @@ class PlayerAdmin(ClubScopedAdmin, AuditedAdmin):
     def get_readonly_fields(self, request, obj=None):
         # A new player needs their entry rank (the database refuses a player without).
         fields = super().get_readonly_fields(request, obj)
-        return fields if obj is not None else [name for name in fields if name != "entry_rank"]
+        if obj is None:
+            return [name for name in fields if name != "entry_rank"]
+        clubs = self.scope_clubs(request)
+        if obj.club_id is not None and clubs is not EVERY_CLUB and obj.club_id not in clubs:
+            # A member of two clubs whose record names the other club: that club's
+            # committee (or the federation's) moves them, as on Correct a player's
+            # record; the club is shown, not offered (it is no choice here).
+            return [*fields, "club"]
+        return fields
 
     def save_model(self, request, obj, form, change):
         """A change of club is a move, as on Correct a player's record: the old

@@ -322,3 +322,57 @@ def test_a_club_committees_by_club_filter_names_its_own_clubs_only(
     # A row of no club is the federation's: never among a club committee's rows.
     assert not _club_filter(page).include_empty_choice
     assert _club_filter(everything).include_empty_choice
+
+
+@pytest.fixture
+def piet(cape_town):
+    """A member of Pretoria's club (the club on his record) and of Cape Town's since."""
+    from datetime import date
+
+    pretoria = factories.club("Pretoria Go Club")
+    piet = factories.player("piet", "4k", club=pretoria)
+    Membership.objects.create(player=piet, club=cape_town, start=date(2025, 1, 1))
+    return piet
+
+
+def test_a_member_of_two_clubs_is_listed_and_opened_by_both_clubs_committees(
+    cape_staff, cape_town, piet
+):
+    import json
+
+    client = admin_client(cape_staff)
+    factories.player("ann", "5k", club=cape_town)
+    factories.player("pia", "3k", club=piet.club)  # Pretoria's only
+
+    listed = client.get("/admin/players/player/").context["cl"].result_list
+    found = client.get("/admin/players/player/?q=pi").context["cl"].result_list
+    looked_up = client.get(
+        "/admin/autocomplete/?app_label=players&model_name=game&field_name=white&term=pi"
+    )
+
+    assert sorted(player.username for player in listed) == ["ann", "piet"]
+    assert [player.username for player in found] == ["piet"]
+    assert [row["text"] for row in json.loads(looked_up.content)["results"]] == [str(piet)]
+    assert client.get(f"/admin/players/player/{piet.pk}/change/").status_code == 200
+
+
+def test_a_member_of_two_clubs_keeps_the_other_club_when_a_club_committee_edits_him(
+    cape_staff, cape_town, piet
+):
+    pretoria = piet.club
+    client = admin_client(cape_staff)
+    url = f"/admin/players/player/{piet.pk}/change/"
+    form = client.get(url).context["adminform"].form
+
+    # His club is Pretoria's committee's to change: shown, not offered. Offered Cape
+    # Town alone, the form refused his club as it stood, and a browser posted "no
+    # club", which took him out of Pretoria's club.
+    response = client.post(url, _posted(form, family_name="Botha"))
+
+    assert response.status_code == 302
+    piet.refresh_from_db()
+    assert (piet.family_name, piet.club) == ("Botha", pretoria)
+    assert set(
+        Membership.objects.filter(player=piet, end__isnull=True).values_list("club", flat=True)
+    ) == {pretoria.pk, cape_town.pk}
+    assert "club" not in form.fields
