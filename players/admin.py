@@ -3,8 +3,10 @@
 Games, adjustments, record sheets, resync batches and the audit trail are read-only
 here: their writes go through ``players.services`` so that nothing skips the audit
 trail or the dirty mark of the ratings. Clubs, players and tournaments are plain
-reference data and editable, with every save recorded in the audit trail; a staff
-account that is not a superuser edits the players and tournaments of its clubs only.
+reference data and editable, with every save recorded in the audit trail. A staff
+account that is not a superuser reads and edits its clubs' rows only, as its
+committee's pages do (``ClubScopedAdmin``): its clubs' players and tournaments, the
+games and sheets entered for them, its members' adjustments, its clubs' audit trail.
 """
 
 from collections.abc import Callable
@@ -396,16 +398,17 @@ class TournamentAdmin(ClubScopedAdmin, AuditedAdmin):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyAdmin):
+class GameAdmin(ClubScopedAdmin, ReadOnlyAdmin):
     list_display = ["seq", "date", "club", "white", "black", "handicap", "komi", "winner", "status"]
-    list_filter = ["status", "board_size", "date", "club"]
+    list_filter = ["status", "board_size", "date", ("club", OwnClubsFilter)]
     search_fields = ["white__username", "black__username", "comment"]
     list_select_related = ["white", "black", "club"]
     date_hierarchy = "date"
 
 
 @admin.register(Adjustment)
-class AdjustmentAdmin(ReadOnlyAdmin):
+class AdjustmentAdmin(ClubScopedAdmin, ReadOnlyAdmin):
+    member_path = "player__"
     list_display = ["seq", "date", "player", "algorithm", "new_rank", "value", "reason"]
     list_filter = ["reason", "algorithm"]
     search_fields = ["player__username"]
@@ -413,9 +416,9 @@ class AdjustmentAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RecordSheet)
-class RecordSheetAdmin(ReadOnlyAdmin):
+class RecordSheetAdmin(ClubScopedAdmin, ReadOnlyAdmin):
     list_display = ["pk", "club", "entered_by", "entered_at", "received_on", "note"]
-    list_filter = ["club"]
+    list_filter = [("club", OwnClubsFilter)]
     list_select_related = ["entered_by", "club"]
 
 
@@ -426,7 +429,7 @@ class ResyncBatchAdmin(ReadOnlyAdmin):
 
 
 @admin.register(AuditEntry)
-class AuditEntryAdmin(ReadOnlyAdmin):
+class AuditEntryAdmin(ClubScopedAdmin, ReadOnlyAdmin):
     list_display = ["at", "user", "action", "object_type", "object_id", "summary"]
     list_filter = ["action", "object_type"]
     search_fields = ["summary", "object_id"]

@@ -1,15 +1,17 @@
 """Django admin for the ratings app: everything here is derived by the recompute, so
-it is read-only (``manage.py recompute`` or the committee's recompute page rebuild it)."""
+it is read-only (``manage.py recompute`` or the committee's recompute page rebuild it).
+A club's staff reads the ratings of its clubs' members only (``ClubScopedAdmin``)."""
 
 from django.contrib import admin
 
-from players.admin import ReadOnlyAdmin
+from players.admin import ClubScopedAdmin, ReadOnlyAdmin
 
 from .models import Checkpoint, CurrentRating, RatingHistory, RatingSnapshot, RecomputeState
 
 
 @admin.register(RatingHistory)
-class RatingHistoryAdmin(ReadOnlyAdmin):
+class RatingHistoryAdmin(ClubScopedAdmin, ReadOnlyAdmin):
+    member_path = "player__"
     list_display = ["algorithm", "position", "date", "player", "opponent", "change", "value_after"]
     list_filter = ["algorithm"]
     search_fields = ["player__username"]
@@ -17,7 +19,8 @@ class RatingHistoryAdmin(ReadOnlyAdmin):
 
 
 @admin.register(CurrentRating)
-class CurrentRatingAdmin(ReadOnlyAdmin):
+class CurrentRatingAdmin(ClubScopedAdmin, ReadOnlyAdmin):
+    member_path = "player__"
     list_display = ["algorithm", "player", "rank", "value", "games"]
     list_filter = ["algorithm"]
     search_fields = ["player__username"]
@@ -25,7 +28,8 @@ class CurrentRatingAdmin(ReadOnlyAdmin):
 
 
 @admin.register(RatingSnapshot)
-class RatingSnapshotAdmin(ReadOnlyAdmin):
+class RatingSnapshotAdmin(ClubScopedAdmin, ReadOnlyAdmin):
+    member_path = "player__"
     list_display = ["algorithm", "date", "player", "rank", "value"]
     list_filter = ["algorithm"]
     list_select_related = ["player"]

@@ -376,3 +376,102 @@ def test_a_member_of_two_clubs_keeps_the_other_club_when_a_club_committee_edits_
         Membership.objects.filter(player=piet, end__isnull=True).values_list("club", flat=True)
     ) == {pretoria.pk, cape_town.pk}
     assert "club" not in form.fields
+
+
+@pytest.fixture
+def two_clubs_on_file(cape_town):
+    """Cape Town's and Pretoria's players, games, sheets, tournaments, an adjustment,
+    the ratings and the audit trail of it all; whatever is Pretoria's is named so."""
+    from datetime import date
+
+    from players.services.games import record_sheet_submit
+    from ratings.recompute.run import recompute_pending
+
+    pretoria = factories.club("Pretoria Go Club")
+    ann = factories.player("ann", "5k", club=cape_town)
+    ben = factories.player("ben", "8k", club=cape_town)
+    pia = factories.player("piapretorius", "3k", club=pretoria, full_name="Pia Pretorius")
+    pete = factories.player("petepretorius", "6k", club=pretoria, full_name="Pete Pretorius")
+    factories.tournament("cape-open", "Cape Open", club=cape_town)
+    factories.tournament("pretoria-open", "Pretoria Open", club=pretoria)
+    cape_volunteer = factories.club_volunteer("capevol", cape_town)
+    pretoria_volunteer = factories.club_volunteer("pretoriavol", pretoria)
+    record_sheet_submit(user=cape_volunteer, games=[factories.game(ann, ben)], club=cape_town)
+    record_sheet_submit(
+        user=pretoria_volunteer,
+        games=[factories.game(pia, pete, comment="Pretoria club night")],
+        club=pretoria,
+        note="Pretoria's evening",
+    )
+    federation = factories.committee_member("fedcom")
+    factories.adjustment(pia, date(2024, 2, 1), "2k", user=federation, comment="Pretoria asked")
+    factories.adjustment(ann, date(2024, 2, 1), "4k", user=federation)
+    recompute_pending()
+
+
+@pytest.fixture
+def cape_staff_reading_everything(cape_staff):
+    """Cape Town's committee member given the admin's right to view every model."""
+    from django.contrib.auth.models import Permission
+
+    cape_staff.user_permissions.add(*Permission.objects.filter(codename__startswith="view_"))
+    return cape_staff
+
+
+def test_a_club_committees_admin_shows_no_other_clubs_rows_or_names_anywhere(
+    cape_staff_reading_everything, two_clubs_on_file
+):
+    """Every list, its filters and search, every row's page, every lookup of a related
+    row: nothing of Pretoria's club. Accounts and groups aside: every committee lists
+    every account (the account pages), none is a club's row."""
+    import json
+
+    from django.contrib import admin
+    from django.contrib.auth import get_user_model
+    from django.contrib.auth.models import Group
+    from django.urls import reverse
+
+    client = admin_client(cape_staff_reading_everything)
+    pages = []
+    lookups = []
+    accounts = (get_user_model(), Group)
+    for model, model_admin in admin.site._registry.items():
+        if model in accounts:
+            continue
+        meta = model._meta
+        changelist = reverse(f"admin:{meta.app_label}_{meta.model_name}_changelist")
+        page = client.get(changelist)
+        pages.append((changelist, page))
+        if page.status_code != 200:
+            assert page.status_code == 403, changelist
+            continue
+        cl = page.context["cl"]
+        for row in cl.result_list:
+            url = reverse(f"admin:{meta.app_label}_{meta.model_name}_change", args=[row.pk])
+            pages.append((url, client.get(url)))
+        for spec in cl.filter_specs:
+            for choice in spec.choices(cl):
+                url = changelist + choice["query_string"]
+                pages.append((url, client.get(url)))
+        if model_admin.search_fields:
+            found = client.get(changelist + "?q=pretori")
+            assert list(found.context["cl"].result_list) == [], changelist
+        for field in meta.get_fields():
+            related = field.many_to_one or (field.one_to_one and field.concrete)
+            if related and field.related_model not in accounts:
+                lookups.append(
+                    f"/admin/autocomplete/?app_label={meta.app_label}"
+                    f"&model_name={meta.model_name}&field_name={field.name}&term="
+                )
+
+    assert len(pages) > 40, "rows of every kind were listed"
+    for url, page in pages:
+        assert "pretori" not in page.content.decode().lower(), url
+    answered = 0
+    for url in lookups:
+        response = client.get(url)
+        if response.status_code == 200:
+            answered += 1
+            results = json.loads(response.content)["results"]
+            assert not [row for row in results if "pretori" in row["text"].lower()], url
+    assert answered >= 3, "players, tournaments and games were looked up"
