@@ -22,10 +22,16 @@ from django.db.models import Count, Q
 from django.utils import timezone
 
 from clubrating.usernames import canonical_username
-from players.roles import COMMITTEE, EVERY_CLUB, is_federation_committee, role_clubs
+from players.roles import (
+    COMMITTEE,
+    EVERY_CLUB,
+    is_federation_committee,
+    manages_account,
+    role_clubs,
+)
 from players.selectors.accounts import is_reserved_username
 from players.selectors.players import clubs_members_in_one_query
-from players.services.accounts import username_refusal
+from players.services.accounts import account_change_refusal, username_refusal
 from players.services.audit import audit, player_snapshot
 from players.services.memberships import membership_move, membership_start
 from players.services.tournaments import tournament_club_set
@@ -473,17 +479,41 @@ admin.site.unregister(get_user_model())
 
 @admin.register(get_user_model())
 class AccountAdmin(UserAdmin):
-    """Django's user admin, except that the site's own account is nobody's to change."""
+    """Django's user admin, except that the site's own account is nobody's to change,
+    and that a staff account that is not a superuser opens, changes and deletes the
+    accounts its committee manages only, as on the account pages (another club's, the
+    federation's, a superuser's are refused), and grants no superuser status, no
+    admin rights, nor, unless it is the federation's committee, the roles held for
+    every club (the account pages give a club's roles)."""
 
     form = AccountChangeForm
     add_form = AccountCreationForm
 
+    @staticmethod
+    def _manages(request, obj) -> bool:
+        user = request.user
+        if obj is None or user.is_superuser:
+            return True
+        return manages_account(user, obj) and account_change_refusal(user, obj) is None
+
+    def has_view_permission(self, request, obj=None):
+        return super().has_view_permission(request, obj) and self._manages(request, obj)
+
     def has_change_permission(self, request, obj=None):
         if obj is not None and is_reserved_username(obj.username):
             return False
-        return super().has_change_permission(request, obj)
+        return super().has_change_permission(request, obj) and self._manages(request, obj)
 
     def has_delete_permission(self, request, obj=None):
         if obj is not None and is_reserved_username(obj.username):
             return False
-        return super().has_delete_permission(request, obj)
+        return super().has_delete_permission(request, obj) and self._manages(request, obj)
+
+    def get_readonly_fields(self, request, obj=None):
+        fields = list(super().get_readonly_fields(request, obj))
+        user = request.user
+        if not user.is_superuser:
+            fields += ["is_superuser", "user_permissions"]
+            if not is_federation_committee(user):
+                fields.append("groups")
+        return fields

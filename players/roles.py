@@ -257,19 +257,25 @@ def account_clubs(account) -> frozenset[int] | None:
     return clubs | frozenset(clubs_of_player(player) if player is not None else ())
 
 
-def check_account(user, account) -> None:
-    """Raise a ClubRefusal unless ``user`` manages ``account``: the federation's
-    committee every account, a club's committee the accounts of its club (holding
-    roles for its club only, or linked to one of its members; an account of no club, no
-    role and no player, is any committee's)."""
+def manages_account(user, account) -> bool:
+    """``user`` manages ``account``: the federation's committee every account, a club's
+    committee the accounts of its club (holding roles for its club only, or linked to
+    one of its members; an account of no club, no role and no player, is any
+    committee's)."""
     if is_federation_committee(user):
-        return
+        return True
     clubs = account_clubs(account)
-    if clubs is not EVERY_CLUB and not clubs:
-        return  # an account of no club (a new login, no role yet): any committee's
-    mine = role_clubs(user, COMMITTEE) or frozenset()  # EVERY_CLUB returned above
-    if clubs is EVERY_CLUB or not (clubs & mine):
-        club_id = None if not clubs else min(clubs)
+    if clubs is EVERY_CLUB:
+        return False
+    # An account of no club (a new login, no role yet): any committee's.
+    return not clubs or bool(clubs & (role_clubs(user, COMMITTEE) or frozenset()))
+
+
+def check_account(user, account) -> None:
+    """Raise a ClubRefusal unless ``user`` manages ``account`` (:func:`manages_account`)."""
+    if not manages_account(user, account):
+        clubs = account_clubs(account)
+        club_id = None if not clubs else min(clubs)  # refused for it: the first of its clubs
         what = _("%(username)s's account") % {"username": account.get_username()}
         check_club(user, COMMITTEE, club_id, what)
 

@@ -475,3 +475,80 @@ def test_a_club_committees_admin_shows_no_other_clubs_rows_or_names_anywhere(
             results = json.loads(response.content)["results"]
             assert not [row for row in results if "pretori" in row["text"].lower()], url
     assert answered >= 3, "players, tournaments and games were looked up"
+
+
+# --- accounts: listed to every committee, as on the account pages; opened and changed
+# by the committee that manages them (``roles.check_account``)
+
+
+@pytest.fixture
+def cape_staff_on_accounts(cape_staff):
+    """Cape Town's committee member given the admin's rights on accounts."""
+    from django.contrib.auth.models import Permission
+
+    cape_staff.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_user", "change_user"])
+    )
+    return cape_staff
+
+
+def test_a_club_committees_admin_opens_and_changes_only_the_accounts_it_manages(
+    cape_staff_on_accounts, cape_town, django_user_model
+):
+    pretoria_volunteer = factories.club_volunteer("pretoriavol", factories.club("Pretoria Go Club"))
+    federation = factories.committee_member("fedcom")
+    root = django_user_model.objects.create_superuser("root", "root@example.org", "x")
+    cape_volunteer = factories.club_volunteer("capevol", cape_town)
+    client = admin_client(cape_staff_on_accounts)
+
+    taken_over = client.post(
+        f"/admin/auth/user/{root.pk}/password/",
+        {"password1": "taken-over-1", "password2": "taken-over-1", "usable_password": "true"},
+    )
+
+    assert taken_over.status_code == 403
+    root.refresh_from_db()
+    assert not root.check_password("taken-over-1")
+    for account in (pretoria_volunteer, federation, root):
+        for page in ("change", "password"):
+            url = f"/admin/auth/user/{account.pk}/{page}/"
+            assert client.get(url).status_code == 403, url
+    for page in ("change", "password"):
+        url = f"/admin/auth/user/{cape_volunteer.pk}/{page}/"
+        assert client.get(url).status_code == 200, url
+
+
+def test_a_club_committees_admin_gives_no_superuser_status_permissions_or_federation_roles(
+    cape_staff_on_accounts, cape_town, django_user_model
+):
+    cape_volunteer = factories.club_volunteer("capevol", cape_town)
+    client = admin_client(cape_staff_on_accounts)
+    superuser = admin_client(django_user_model.objects.create_superuser("root", "r@x.org", "x"))
+    committee = Group.objects.get(name="committee")
+
+    for account in (cape_volunteer, cape_staff_on_accounts):
+        url = f"/admin/auth/user/{account.pk}/change/"
+        form = client.get(url).context["adminform"].form
+
+        response = client.post(
+            url,
+            {
+                "username": account.username,
+                "date_joined_0": "2026-01-05",
+                "date_joined_1": "10:00:00",
+                "is_active": "on",
+                "is_staff": "on" if account.is_staff else "",
+                "is_superuser": "on",
+                "groups": [committee.pk],
+            },
+        )
+
+        assert response.status_code == 302, url
+        account.refresh_from_db()
+        assert not account.is_superuser
+        assert not account.groups.exists()
+        assert {"is_superuser", "groups", "user_permissions"}.isdisjoint(form.fields)
+    everything = superuser.get(f"/admin/auth/user/{cape_volunteer.pk}/change/")
+    assert {"is_superuser", "groups", "user_permissions"} <= set(
+        everything.context["adminform"].form.fields
+    )
