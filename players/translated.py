@@ -16,6 +16,7 @@ from typing import Any
 from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext
 
+from players.stored_sentences import SITE_TEMPLATES
 from ratings.engine.algorithms import registry
 from ratings.engine.messages import STORED_TEMPLATES, Count, Message
 
@@ -29,7 +30,7 @@ def translated(text: Any) -> Any:
         return number_format(int(text), force_grouping=True)
     if isinstance(text, Message):
         values = {name: translated(value) for name, value in text.values.items()}
-        return gettext(text.template) % values if values else gettext(text.template)
+        return _filled(gettext(text.template), values)
     if isinstance(text, str) and text:
         found = gettext(text)
         if found == text:  # not in the catalogues: a stored sentence with values?
@@ -39,28 +40,73 @@ def translated(text: Any) -> Any:
 
 
 def _stored_sentence(text: str) -> str | None:
-    """``text``, the English a history row stored of a sentence with values
-    (``ratings.engine.messages.STORED_TEMPLATES``: a stored Message keeps its English
-    only), translated with its values put back; None when it is none of those."""
-    for template, pattern in _STORED_PATTERNS:
+    """``text``, the English a row stored of a sentence with values (a stored Message
+    keeps its English only: ``ratings.engine.messages.STORED_TEMPLATES``, the audit's
+    summaries and a resync's comment in ``players.stored_sentences``), translated with
+    its values put back, each a word the catalogues translate or as it is, a count
+    (``%(name)d``) grouped as the language writes numbers; None when it is none of
+    those."""
+    for template, pattern, counts in _STORED_PATTERNS:
         found = pattern.fullmatch(text)
-        if found is not None:
-            return gettext(template) % found.groupdict()
+        if found is None:
+            continue
+        translation = gettext(template)
+        # Untranslated (English), the counts stay as stored: the text reads as it did.
+        grouped = translation != template
+        values = {
+            name: (_grouped(value) if grouped else value) if name in counts else _word(value)
+            for name, value in found.groupdict().items()
+        }
+        return _filled(translation, values)
     return None
 
 
-def _pattern(template: str) -> re.Pattern[str]:
-    """``template``'s English as a pattern: each ``%(name)s`` a group of that name."""
-    pieces = re.split(r"%\((\w+)\)s", template)
-    return re.compile(
-        "".join(
-            re.escape(piece) if index % 2 == 0 else f"(?P<{piece}>.+?)"
-            for index, piece in enumerate(pieces)
-        )
-    )
+def _grouped(count: str) -> str:
+    return number_format(int(count), force_grouping=True)
 
 
-_STORED_PATTERNS = [(template, _pattern(template)) for template in STORED_TEMPLATES]
+def _word(value: str) -> str:
+    """A stored value in the active language when it is a marked word ("none", a role's
+    label), as it is otherwise (a name, a code, a date)."""
+    return gettext(value) if value else value
+
+
+# A count's placeholder: the English writes it as a whole number (as the rows always
+# stored it), the page puts in its text grouped as the language writes numbers.
+_COUNT = re.compile(r"%\((\w+)\)d")
+
+
+def _filled(translation: str, values: dict[str, Any]) -> str:
+    """``translation`` with ``values`` put in, a count's among them already text."""
+    if not values:
+        return translation
+    return _COUNT.sub(r"%(\1)s", translation) % values
+
+
+def _pattern(template: str) -> tuple[re.Pattern[str], frozenset[str]]:
+    """``template``'s English as a pattern, each ``%(name)s`` a group of that name (a
+    name said twice the same text both times), each ``%(name)d`` a group of digits; and
+    the names of those counts."""
+    pieces = re.split(r"%\((\w+)\)([sd])", template)
+    parts, seen, counts = [], set(), set()
+    for at in range(0, len(pieces), 3):
+        parts.append(re.escape(pieces[at]))
+        if at + 1 == len(pieces):
+            break
+        name, kind = pieces[at + 1], pieces[at + 2]
+        if name in seen:
+            parts.append(f"(?P={name})")
+        else:
+            parts.append(f"(?P<{name}>\\d+)" if kind == "d" else f"(?P<{name}>.+?)")
+        seen.add(name)
+        if kind == "d":
+            counts.add(name)
+    return re.compile("".join(parts)), frozenset(counts)
+
+
+_STORED_PATTERNS = [
+    (template, *_pattern(template)) for template in (*STORED_TEMPLATES, *SITE_TEMPLATES)
+]
 
 
 def algorithm_name(code: str) -> str:

@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 
 from players.models import Adjustment, ResyncBatch
 from players.resync import HOW_LABELS, OUTCOME_LABELS, Outcome
-from players.translated import algorithm_name
+from players.translated import algorithm_name, translated
 from players.web.numbers import plain_number
 from players.web.tables import NO_WRAP, player_link
 
@@ -198,6 +198,10 @@ class AdjustmentTable(tables.Table):
 
     def render_player(self, record):
         return player_link(record.player)
+
+    def render_comment(self, value):
+        # A resync's comment is stored in English, a sentence of a marked template.
+        return translated(value)
 
     def render_algorithm(self, value):
         # As its tab names it ("EGF 2021"), not its code (egf-2021).

@@ -296,6 +296,10 @@ class AuditTable(tables.Table):
     def render_action(self, record):
         return record.action_label
 
+    def render_summary(self, value):
+        # Stored in English; a sentence of a marked template reads in the page's language.
+        return translated(value)
+
     def render_object(self, record):
         label = f"{record.object_label} {record.object_id}".strip()
         if record.object_type == "game" and record.object_id.isdigit():

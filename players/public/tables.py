@@ -434,7 +434,10 @@ class RecordSheetTable(RowsInOneCall):
                 )
             parts.append(link)
         if source is not None and source.comment:
-            parts.append(format_html('<span class="user-text">{}</span>', source.comment))
+            # An adjustment's comment may be a resync's, stored in English from a marked
+            # template; a game's is the volunteer's own words.
+            comment = translated(source.comment) if record.game is None else source.comment
+            parts.append(format_html('<span class="user-text">{}</span>', comment))
         if record.skipped:
             parts.append(
                 format_html(

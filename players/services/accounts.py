@@ -18,6 +18,7 @@ from clubrating.usernames import canonical_username
 from notifications import tokens
 from notifications.models import MailKind
 from notifications.services import absolute, account_notice, email_set, mail_create
+from players import stored_sentences as sentences
 from players.models import (
     Club,
     ClubRole,
@@ -35,6 +36,7 @@ from players.roles import (
 from players.selectors.accounts import SYSTEM_USERNAME, is_reserved_username
 from players.services.audit import audit
 from players.services.base import ServiceError
+from ratings.engine.messages import Message
 
 
 class Role(models.TextChoices):
@@ -152,7 +154,9 @@ def account_create(
             account = accounts.create_user(username=username, password=password)
             _set_role(account, role)
             with override(None):  # the audit trail is written in English
-                summary = f"{username} ({Role(role).label})"
+                summary = Message(
+                    sentences.ACCOUNT_CREATED, account=username, role=str(Role(role).label)
+                )
             audit(
                 user,
                 "account_create",
@@ -192,7 +196,11 @@ def link(user, account, player: Player | None) -> None:
         account,
         before={"player": before.username if before else None},
         after={"player": player.username if player else None},
-        summary=f"{account.username} -> {player.username if player else 'no player record'}",
+        summary=(
+            f"{account.username} -> {player.username}"
+            if player
+            else Message(sentences.ACCOUNT_UNLINKED, account=account.username)
+        ),
     )
 
 
@@ -250,7 +258,12 @@ def account_set_roles(*, user, account, role: Role):
             account,
             before=before,
             after=after,
-            summary=f"{account.username}: {before['role']} -> {after['role']}",
+            summary=Message(
+                sentences.ROLE_CHANGED,
+                account=account.username,
+                before=before["role"],
+                after=after["role"],
+            ),
         )
     return account
 
@@ -280,7 +293,7 @@ def invitation_send(*, user, account, email: str):
             "account_invitation",
             account,
             after={"email": email},
-            summary=f"invitation of {account.username} sent to {email}",
+            summary=Message(sentences.INVITATION_SENT, account=account.username, email=email),
         )
         mail_create(
             key=f"invitation:{account.pk}:{token[-32:]}",
@@ -310,7 +323,12 @@ def invitation_accept(*, account, email: str, password: str):
         account.save(update_fields=["password"])
         email_set(account=account, email=email)
         reset_login_lockout(username=canonical_username(account.username))
-        audit(account, "account_invitation_accept", account, summary=f"{account} chose a password")
+        audit(
+            account,
+            "account_invitation_accept",
+            account,
+            summary=Message(sentences.PASSWORD_CHOSEN, account=str(account)),
+        )
     return account
 
 
@@ -319,7 +337,12 @@ def password_changed(*, account):
     log-in lockout is lifted, and its address is told, in case it was not them."""
     with transaction.atomic():
         reset_login_lockout(username=canonical_username(account.username))
-        audit(account, "account_password", account, summary=f"{account} changed their password")
+        audit(
+            account,
+            "account_password",
+            account,
+            summary=Message(sentences.PASSWORD_CHANGED, account=str(account)),
+        )
         if account.email:
             account_notice(
                 account=account,
@@ -361,7 +384,9 @@ def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
                 grant,
                 before={"roles": before},
                 after={"roles": _club_roles_snapshot(account)},
-                summary=f"{account.username}: {role} of {club.name}",
+                summary=Message(
+                    sentences.CLUB_ROLE_GRANTED, account=account.username, role=role, club=club.name
+                ),
             )
     account._clubrating_club_roles = None
     return grant
@@ -387,6 +412,8 @@ def club_role_revoke(*, user, account, club: Club, role: str) -> None:
             grant,
             before={"roles": before},
             after={"roles": _club_roles_snapshot(account)},
-            summary=f"{account.username}: no longer {role} of {club.name}",
+            summary=Message(
+                sentences.CLUB_ROLE_REVOKED, account=account.username, role=role, club=club.name
+            ),
         )
     account._clubrating_club_roles = None

@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from notifications.senders import rank_change_send
+from players import stored_sentences as sentences
 from players.models import (
     Adjustment,
     Player,
@@ -30,6 +31,7 @@ from players.services.games import refresh_entry_ranks
 from ratings.algorithms import primary_algorithm
 from ratings.engine.algorithms import registry
 from ratings.engine.egf import EgfAlgorithm
+from ratings.engine.messages import Message
 from ratings.engine.ranks import Rank
 from ratings.recompute.dirty import Touch, mark_dirty
 
@@ -112,7 +114,7 @@ def resync_apply(
         raise ServiceError(_("nobody's rank changes: nothing to apply"))
     for change in changes:
         check_player_scope(user, COMMITTEE, change.player)
-    comment = f"Resync with national rank ({note})" if note else "Resync with national rank"
+    comment = Message(sentences.RESYNC_WITH_NOTE, note=note) if note else sentences.RESYNC
     rated_algorithms = egf_algorithms()
     with transaction.atomic():
         batch = ResyncBatch.objects.create(
@@ -134,7 +136,7 @@ def resync_apply(
                 },
                 "date": str(effective_date),
             },
-            summary=f"{len(changes)} players",
+            summary=Message(sentences.RESYNC_PLAYERS, players=len(changes)),
         )
         mark_dirty(refresh_entry_ranks([change.player for change in changes]))
     return batch
@@ -151,7 +153,7 @@ def _resync_rank(user, change: ResyncChange, batch: ResyncBatch, comment: str) -
         change.player,
         before=before,
         after=player_snapshot(change.player),
-        summary=f"resync {batch.pk}",
+        summary=Message(sentences.RESYNC_OF_BATCH, batch=batch.pk),
     )
     adjustment_apply(
         user=user,
@@ -289,6 +291,11 @@ def resync_revert(*, user, batch_id: int) -> ResyncBatch:
                 Player.objects.filter(pk=adjustment.player_id).update(national_rank=restored)
         batch.reverted_at, batch.reverted_by = now, user
         batch.save(update_fields=["reverted_at", "reverted_by"])
-        audit(user, "resync_revert", batch, summary=f"{len(adjustments)} adjustments voided")
+        audit(
+            user,
+            "resync_revert",
+            batch,
+            summary=Message(sentences.RESYNC_REVERTED, adjustments=len(adjustments)),
+        )
         mark_dirty([Touch(batch.effective_date), *refresh_entry_ranks(players)])
     return batch

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from players import stored_sentences as sentences
 from players.fields import rank_to_code
 from players.models import (
     Adjustment,
@@ -36,6 +37,7 @@ from players.services.base import (
     next_seqs,
 )
 from players.services.tournaments import refresh_tournament_counts
+from ratings.engine.messages import Message
 from ratings.engine.ranks import Rank
 from ratings.recompute.bulk import update_rows
 from ratings.recompute.dirty import Touch, mark_dirty
@@ -581,7 +583,7 @@ def _audit_sheet_games(user, sheet: RecordSheet, stored: Sequence[Game]) -> None
                 action="game_create",
                 object_type="game",
                 object_id=str(game.pk),
-                summary=f"sheet {sheet.pk}: {game}",
+                summary=Message(sentences.SHEET_GAME, sheet=sheet.pk, game=str(game)),
                 after=game_snapshot(game),
                 club_id=game.club_id,
             )

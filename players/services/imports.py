@@ -11,6 +11,7 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from players import stored_sentences as sentences
 from players.models import (
     Adjustment,
     AuditEntry,
@@ -36,6 +37,7 @@ from players.services.games import (
 )
 from players.services.players import players_create
 from players.services.tournaments import refresh_tournament_counts
+from ratings.engine.messages import Message
 from ratings.engine.records import Entry, GameRecord, resolve_entries
 from ratings.recompute.bulk import RowWriter
 from ratings.recompute.dirty import Touch, mark_dirty
@@ -127,7 +129,9 @@ def games_import(
             action="games_import",
             object_type="import",
             object_id="",
-            summary=f"{source}: {len(inputs)} games, {adjustments} adjustments",
+            summary=Message(
+                sentences.IMPORTED, source=source, games=len(inputs), adjustments=adjustments
+            ),
             after={"games": len(inputs), "adjustments": adjustments, "new_players": new_players},
             club_id=club_id,
         )
@@ -175,7 +179,7 @@ def _import_players(
             )
             for username in new_players
         ],
-        summary=f"import {source}",
+        summary=Message(sentences.IMPORT, source=source),
     )
     players.update((player.username, player) for player in created)
     return players, new_players

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 from datetime import date
 
+from players import stored_sentences as sentences
 from players.models import Membership, Player
 from players.services.audit import audit
 from players.services.base import announce_club_games
+from ratings.engine.messages import Message
 
 
 def _snapshot(membership: Membership) -> dict:
@@ -30,7 +32,11 @@ def membership_start(*, user, player: Player, club_id: int, day: date | None) ->
         "membership_start",
         membership,
         after=_snapshot(membership),
-        summary=f"{player.username} joins club {club_id} from {day or 'the start'}",
+        summary=(
+            Message(sentences.JOINS, player=player.username, club=club_id, day=day)
+            if day
+            else Message(sentences.JOINS_FROM_THE_START, player=player.username, club=club_id)
+        ),
     )
     announce_club_games(clubs=[club_id])
     return membership
@@ -54,7 +60,7 @@ def membership_end(*, user, player: Player, club_id: int, day: date) -> None:
             membership,
             before=before,
             after=after,
-            summary=f"{player.username} leaves club {club_id} on {day}",
+            summary=Message(sentences.LEAVES, player=player.username, club=club_id, day=day),
         )
         announce_club_games(clubs=[club_id])
 

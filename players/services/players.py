@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
+from players import stored_sentences as sentences
 from players.models import (
     Adjustment,
     AuditEntry,
@@ -30,6 +31,7 @@ from players.services.games import earliest_entry, refresh_entry_ranks, refresh_
 from players.services.memberships import membership_move, membership_start
 from players.services.tournaments import refresh_tournament_counts
 from players.signals import player_shown_changed
+from ratings.engine.messages import Message
 from ratings.engine.ranks import Rank
 from ratings.recompute.dirty import Touch, mark_dirty
 
@@ -478,7 +480,9 @@ def _move_records(user, keep: Player, duplicate: Player) -> _Moved:
                 action="game_reassign",
                 object_type="game",
                 object_id=str(game.pk),
-                summary=f"{duplicate.username} merged into {keep.username}",
+                summary=Message(
+                    sentences.MERGED_INTO, duplicate=duplicate.username, keep=keep.username
+                ),
                 before=before[game.pk],
                 after=game_snapshot(game),
             )
@@ -491,7 +495,9 @@ def _move_records(user, keep: Player, duplicate: Player) -> _Moved:
                 entry,
                 before=_entry_snapshot(entry, duplicate),
                 after=_entry_snapshot(entry, keep),
-                summary=f"{duplicate.username} merged into {keep.username}",
+                summary=Message(
+                    sentences.MERGED_INTO, duplicate=duplicate.username, keep=keep.username
+                ),
             )
             for entry in moved_entries
         ]
@@ -510,7 +516,9 @@ def _take_declared_rating(user, keep: Player, duplicate: Player) -> None:
         keep,
         before=keep_before,
         after=player_snapshot(keep),
-        summary=f"{keep.username}: the declared GoR of {duplicate.username}, who played first",
+        summary=Message(
+            sentences.DECLARED_RATING_TAKEN, keep=keep.username, duplicate=duplicate.username
+        ),
     )
 
 
@@ -527,7 +535,7 @@ def _retire_duplicate(user, keep: Player, duplicate: Player, moved: _Moved, note
         duplicate.account = None
         duplicate.save(update_fields=["account"])
         link(user, account, keep)
-    summary = f"{duplicate.username} merged into {keep.username}"
+    summary = Message(sentences.MERGED_INTO, duplicate=duplicate.username, keep=keep.username)
     details = {
         "kept": keep.username,
         "duplicate": duplicate.username,

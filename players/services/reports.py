@@ -11,13 +11,15 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, override
 
 from notifications.senders import report_answer_send
+from players import stored_sentences as sentences
 from players.models import Game, GameReport, Player
 from players.roles import VOLUNTEERS, check_club_scope
 from players.services.audit import audit
 from players.services.base import ServiceError
+from ratings.engine.messages import Message
 
 TEXT_REQUIRED_KINDS = frozenset({GameReport.Kind.OTHER})
 # A player reports a handful of games after a tournament at most; more in an hour is a
@@ -88,7 +90,7 @@ def report_create(*, user, player: Player, game_id: int, kind: str, text: str = 
                 "report_create",
                 report,
                 after=report_snapshot(report),
-                summary=f"game {game.pk}: {report.get_kind_display()}",
+                summary=_report_summary(game, report.get_kind_display),
             )
     except IntegrityError as error:  # a second submit raced the first
         raise ServiceError(str(_ALREADY_OPEN)) from error
@@ -150,7 +152,15 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
             report,
             before=before,
             after=report_snapshot(report),
-            summary=f"game {game.pk}: {report.get_resolution_display()}",
+            summary=_report_summary(game, report.get_resolution_display),
         )
         report_answer_send(report)
     return report
+
+
+def _report_summary(game: Game, label) -> Message:
+    """The audit's summary of a report of ``game``: its kind or resolution (``label``,
+    a choice's display) in English, as the audit trail is written; a page reads it in
+    its reader's language."""
+    with override(None):
+        return Message(sentences.REPORT_OF_GAME, game=game.pk, what=str(label()))

@@ -14,6 +14,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
+from players import stored_sentences as sentences
 from players.models import Club, Game, Player, Tournament, TournamentPlayer
 from players.resync import name_key
 from players.roles import VOLUNTEERS, check_club_scope
@@ -32,6 +33,7 @@ from ratings.engine.formats import (
     rating_not_declared,
 )
 from ratings.engine.formats.ranklists import looks_binary
+from ratings.engine.messages import Message
 from ratings.engine.records import GameRecord
 
 if TYPE_CHECKING:
@@ -474,7 +476,7 @@ def _file_tournament(
         end_date=info.end,
         egf_class=info.tournament_class,
         club=club,
-        summary=f"import {source}",
+        summary=Message(sentences.IMPORT, source=source),
     )
     return tournament, [tournament.code]
 
@@ -488,7 +490,7 @@ def _file_players(user: User, plan: ImportPlan, source: str) -> dict[int, Player
     created = players_create(
         user=user,
         players=[_new_player(match, free_ids) for match in plan.new_players],
-        summary=f"import {source}",
+        summary=Message(sentences.IMPORT, source=source),
     )
     players = {
         match.file_player.number: player
@@ -632,7 +634,9 @@ def _fill_matched_players(
                 player,
                 before=before,
                 after=player_snapshot(player),
-                summary=f"{player.username}: from the file of {info.code}",
+                summary=Message(
+                    sentences.FROM_THE_FILE, player=player.username, tournament=info.code
+                ),
             )
 
 

@@ -9,6 +9,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Count, Max, Min
 from django.utils.translation import gettext as _
 
+from players import stored_sentences as sentences
 from players.models import (
     Club,
     Game,
@@ -17,6 +18,7 @@ from players.models import (
 from players.roles import COMMITTEE, VOLUNTEERS, check_club_scope
 from players.services.audit import audit, audit_entry, jsonable
 from players.services.base import ID_CHUNK, Problem, ServiceError, announce_club_games
+from ratings.engine.messages import Message
 from ratings.recompute.bulk import update_rows
 from ratings.recompute.dirty import Touch, mark_dirty
 
@@ -199,7 +201,13 @@ def tournament_class_set(*, user, tournament: Tournament, egf_class: str, reason
             locked,
             before={"egf_class": before},
             after={"egf_class": egf_class},
-            summary=f"{locked.code}: class {before} -> {egf_class} ({reason.strip()})",
+            summary=Message(
+                sentences.CLASS_CORRECTED,
+                tournament=locked.code,
+                before=before,
+                after=egf_class,
+                reason=reason.strip(),
+            ),
         )
         first = locked.first_game or locked.start_date
         if first is not None:
@@ -237,9 +245,12 @@ def tournament_club_set(*, user, tournament: Tournament, club: Club | None) -> b
         )
         before = {"club": names[old_club_id]}
         after = {"club": names[new_club_id], "games": moved}
-        summary = (
-            f"{locked.code}: club {names[old_club_id] or 'none'} -> "
-            f"{names[new_club_id] or 'none'}, {moved} games moved"
+        summary = Message(
+            sentences.TOURNAMENT_CLUB,
+            tournament=locked.code,
+            before=names[old_club_id] or sentences.NO_CLUB,
+            after=names[new_club_id] or sentences.NO_CLUB,
+            games=moved,
         )
         audit(user, "tournament_club", locked, before=before, after=after, summary=summary)
         if old_club_id is not None:

@@ -26,6 +26,7 @@ from typing import Any
 from .base import Algorithm, HistoryRow, PlayerState, RatingState
 from .description import Matchup, RankScale, ValueScale, gettext_noop
 from .egf import GRADE_BORDER, reference_curve
+from .messages import BELOW_THE_BARRIER, Message, refused
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_row
@@ -369,15 +370,14 @@ class French(Algorithm[FrenchPlayer]):
         try:
             self._checked_level(entry.value)
         except ValueError as error:
-            return str(error)
+            return refused(error)
         return None
 
     def _checked_level(self, value: Any) -> float:
         level = float(value)
         if level < self.params.barrier:
             raise ValueError(
-                f"a French ladder level is not below the barrier {self.params.barrier!r}, "
-                f"not {level!r}"
+                Message(BELOW_THE_BARRIER, barrier=repr(self.params.barrier), level=repr(level))
             )
         return level
 
@@ -396,7 +396,7 @@ class French(Algorithm[FrenchPlayer]):
             try:
                 level = self._checked_level(record.value)
             except ValueError as error:
-                skipped = str(error)
+                skipped = refused(error)
                 level = level_before
         else:
             level = self.default_value(record.white_rank or player.rank)

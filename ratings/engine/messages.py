@@ -62,12 +62,29 @@ TOO_MANY_HANDICAP_STONES = gettext_noop(
     "EGF GoR does not rate games with more than %(most)s handicap stones (%(given)s given)"
 )
 NOT_A_TOURNAMENT_CLASS = gettext_noop("'%(given)s' is not a tournament class (A, B, C or D)")
+# Why an adjustment's value was refused when it is replayed (the row's ``skipped``).
+NOT_AN_SAGC_INDEX = gettext_noop(
+    "an SAGC index is a whole number in -%(limit)s..%(limit)s, not %(value)s"
+)
+BELOW_THE_BARRIER = gettext_noop(
+    "a French ladder level is not below the barrier %(barrier)s, not %(level)s"
+)
 STORED_TEMPLATES = (
     NOT_THE_RATED_BOARD,
     NO_RULE_FOR_THE_BOARD,
     TOO_MANY_HANDICAP_STONES,
     NOT_A_TOURNAMENT_CLASS,
+    NOT_AN_SAGC_INDEX,
+    BELOW_THE_BARRIER,
 )
+
+
+def refused(error: ValueError) -> str:
+    """What a refused value's ``ValueError`` says: its Message as it was raised
+    (``str(error)`` would keep the English only); another error's text as it is."""
+    if len(error.args) == 1 and isinstance(error.args[0], Message):
+        return error.args[0]
+    return str(error)
 
 
 def board(size: int) -> str:

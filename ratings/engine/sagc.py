@@ -28,7 +28,7 @@ from .description import (
 )
 from .egf import GOR_1D, POINTS_PER_GRADE, reference_curve
 from .explanation import Step, StoredChange, factor_steps, opening_steps, product_step
-from .messages import NOT_THE_RATED_BOARD, Message, board
+from .messages import NOT_AN_SAGC_INDEX, NOT_THE_RATED_BOARD, Message, board, refused
 from .ranks import FLOOR_STONES, STRONGEST_AMATEUR_STONES, Rank
 from .records import Colour, Entry, GameRecord, Status, Winner
 from .rows import adjustment_row, game_rows
@@ -376,13 +376,13 @@ class Sagc(Algorithm[SagcPlayer]):
         try:
             self._checked_index(entry.value)
         except ValueError as error:
-            return str(error)
+            return refused(error)
         return None
 
     def _checked_index(self, value: Fraction) -> int:
         limit = self.params.index_limit
         if value.denominator != 1 or not -limit <= value <= limit:
-            raise ValueError(f"an SAGC index is a whole number in -{limit}..{limit}, not {value}")
+            raise ValueError(Message(NOT_AN_SAGC_INDEX, limit=limit, value=str(value)))
         return int(value)
 
     def rate_unit(self, state: SagcState, unit: Sequence[GameRecord]) -> list[HistoryRow]:
@@ -407,7 +407,7 @@ class Sagc(Algorithm[SagcPlayer]):
             try:
                 new_index = self._checked_index(record.value)
             except ValueError as error:
-                skipped = str(error)
+                skipped = refused(error)
                 new_rank, new_index = rank_before, index_before
         player.rank, player.value = new_rank, new_index
         return adjustment_row(

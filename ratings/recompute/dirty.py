@@ -20,9 +20,11 @@ from django.db.models import (
 )
 from django.utils import timezone
 
+from players import stored_sentences as sentences
 from players.models import Adjustment, AuditEntry, Game
 from ratings.algorithms import maintained_algorithms
 from ratings.engine.algorithms import registry
+from ratings.engine.messages import Message
 from ratings.models import RecomputeState
 from ratings.selectors import ReplayKey
 
@@ -199,7 +201,11 @@ def request_full_recompute(*, user, algorithm: str = "") -> dict[str, date]:
             action="recompute_request",
             object_type="algorithm",
             object_id=algorithm or "all",
-            summary=f"full recompute of {algorithm or 'every algorithm'} from {start}",
+            summary=(
+                Message(sentences.FULL_RECOMPUTE, algorithm=algorithm, start=start)
+                if algorithm
+                else Message(sentences.FULL_RECOMPUTE_OF_EVERY_ALGORITHM, start=start)
+            ),
             after={name: day.isoformat() for name, day in dates.items()},
         )
     return dates

@@ -1,0 +1,86 @@
+"""Sentences the site stores in English and shows in the reader's language.
+
+An audit entry's summary and a resync adjustment's comment are written once, in
+English, and read by everyone in their own language. Each is a
+``ratings.engine.messages.Message`` of a template marked here: the row stores its
+English, exactly as it always did, and a page reads it back by its template
+(``players.translated``: ``{{ value|translated }}``). A row older than its template,
+or of none, shows as stored.
+
+A count is ``%(name)d``: the English writes it whole ("2226 games", as the rows
+always did), a translated page grouped as its language writes numbers ("2 226").
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_noop
+
+# --- audit summaries ----------------------------------------------------------------
+IMPORT = gettext_noop("import %(source)s")
+IMPORTED = gettext_noop("%(source)s: %(games)d games, %(adjustments)d adjustments")
+FROM_THE_FILE = gettext_noop("%(player)s: from the file of %(tournament)s")
+SHEET_GAME = gettext_noop("sheet %(sheet)s: %(game)s")
+MERGED_INTO = gettext_noop("%(duplicate)s merged into %(keep)s")
+DECLARED_RATING_TAKEN = gettext_noop(
+    "%(keep)s: the declared GoR of %(duplicate)s, who played first"
+)
+ACCOUNT_UNLINKED = gettext_noop("%(account)s -> no player record")
+ROLE_CHANGED = gettext_noop("%(account)s: %(before)s -> %(after)s")
+INVITATION_SENT = gettext_noop("invitation of %(account)s sent to %(email)s")
+PASSWORD_CHOSEN = gettext_noop("%(account)s chose a password")
+PASSWORD_CHANGED = gettext_noop("%(account)s changed their password")
+CLUB_ROLE_REVOKED = gettext_noop("%(account)s: no longer %(role)s of %(club)s")
+CLUB_ROLE_GRANTED = gettext_noop("%(account)s: %(role)s of %(club)s")
+CLASS_CORRECTED = gettext_noop("%(tournament)s: class %(before)s -> %(after)s (%(reason)s)")
+TOURNAMENT_CLUB = gettext_noop(
+    "%(tournament)s: club %(before)s -> %(after)s, %(games)d games moved"
+)
+RESYNC_PLAYERS = gettext_noop("%(players)d players")
+RESYNC_OF_BATCH = gettext_noop("resync %(batch)s")
+RESYNC_REVERTED = gettext_noop("%(adjustments)d adjustments voided")
+JOINS_FROM_THE_START = gettext_noop("%(player)s joins club %(club)s from the start")
+JOINS = gettext_noop("%(player)s joins club %(club)s from %(day)s")
+LEAVES = gettext_noop("%(player)s leaves club %(club)s on %(day)s")
+REPORT_OF_GAME = gettext_noop("game %(game)s: %(what)s")
+FULL_RECOMPUTE_OF_EVERY_ALGORITHM = gettext_noop("full recompute of every algorithm from %(start)s")
+FULL_RECOMPUTE = gettext_noop("full recompute of %(algorithm)s from %(start)s")
+ACCOUNT_CREATED = gettext_noop("%(account)s (%(role)s)")
+
+# Words a summary stores as a value, read in the reader's language.
+NO_CLUB = gettext_noop("none")
+
+# --- a resync adjustment's comment --------------------------------------------------
+RESYNC_WITH_NOTE = gettext_noop("Resync with national rank (%(note)s)")
+RESYNC = gettext_noop("Resync with national rank")
+
+# The order a stored sentence is tried in: where one template's English also fits a
+# more general one's, the specific one first (a club role's revoke before its grant,
+# "from the start" before a day, every algorithm before one); the most general last.
+SITE_TEMPLATES = (
+    IMPORT,
+    IMPORTED,
+    FROM_THE_FILE,
+    SHEET_GAME,
+    MERGED_INTO,
+    DECLARED_RATING_TAKEN,
+    ACCOUNT_UNLINKED,
+    INVITATION_SENT,
+    PASSWORD_CHOSEN,
+    PASSWORD_CHANGED,
+    CLUB_ROLE_REVOKED,
+    CLASS_CORRECTED,
+    TOURNAMENT_CLUB,
+    ROLE_CHANGED,
+    CLUB_ROLE_GRANTED,
+    RESYNC_PLAYERS,
+    RESYNC_OF_BATCH,
+    RESYNC_REVERTED,
+    JOINS_FROM_THE_START,
+    JOINS,
+    LEAVES,
+    REPORT_OF_GAME,
+    FULL_RECOMPUTE_OF_EVERY_ALGORITHM,
+    FULL_RECOMPUTE,
+    RESYNC_WITH_NOTE,
+    ACCOUNT_CREATED,
+)
