@@ -172,6 +172,32 @@ def test_another_clubs_volunteer_is_refused_with_the_club_and_whom_to_ask(
     assert f"/games/{cape_game.pk}/edit/" not in game_page
 
 
+def test_another_clubs_game_page_shows_neither_its_audit_trail_nor_its_reports(
+    pretoria_volunteer, cape_volunteer, cape_game, members, django_user_model
+):
+    ann = members["ann"]
+    ann.account = django_user_model.objects.create_user("ann-login")
+    ann.save(update_fields=["account"])
+    report_services.report_create(
+        user=ann.account,
+        player=ann,
+        game_id=cape_game.pk,
+        kind="wrong_result",
+        text="Ben resigned, I won",
+    )
+
+    theirs = logged_in(pretoria_volunteer).get(f"/games/{cape_game.pk}/").content.decode()
+    ours = logged_in(cape_volunteer).get(f"/games/{cape_game.pk}/").content.decode()
+
+    # A club's volunteers read their clubs' audit entries and reports (as /audit/ and
+    # /reports/ show them): the game's page is every volunteer's, those are not.
+    assert "Ben resigned, I won" not in theirs
+    assert 'id="game-reports"' not in theirs
+    assert "Audit trail" not in theirs and "audit-table" not in theirs
+    assert "Ben resigned, I won" in ours
+    assert "Audit trail" in ours and "audit-table" in ours
+
+
 def test_the_federations_roles_act_for_every_club(vera, connie, cape_game, cape_town):
     assert may_act_for(vera, "volunteers", cape_town.pk)
     assert may_act_for(vera, "volunteers", None)
