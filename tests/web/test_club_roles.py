@@ -652,6 +652,52 @@ def test_a_club_volunteer_may_not_add_games_to_another_clubs_tournament(
     assert not Game.objects.exists()
 
 
+def test_a_club_volunteers_sheet_may_not_add_games_to_another_clubs_tournament(
+    cape_volunteer, cape_town, pretoria, members
+):
+    factories.tournament("pretoria-cup", "Pretoria cup", club=pretoria)
+    factories.tournament("cape-open", "Cape open", club=cape_town)
+    client = logged_in(cape_volunteer)
+    rows = (
+        {"white": "ann", "black": "ben", "winner": "W", "tournament": "cape-open"},
+        {"white": "ben", "black": "ann", "winner": "B", "tournament": "pretoria-cup"},
+    )
+
+    response = client.post("/sheets/new/", sheet_post(*rows, club=str(cape_town.pk)))
+
+    # As for a file added to it: only its club's volunteers (or the federation's) add
+    # games to a tournament; the row says so at its field, with whom to ask.
+    assert response.status_code == 200
+    errors = response.context["formset"].forms[1].errors["tournament"]
+    assert errors[0].startswith(
+        "The tournament pretoria-cup is Pretoria Go Club's: only Pretoria Go Club's "
+        "volunteers may change it"
+    )
+    assert response.context["formset"].forms[0].errors == {}
+    assert not Game.objects.exists()
+
+
+def test_a_club_volunteers_correction_may_not_move_a_game_to_another_clubs_tournament(
+    cape_volunteer, cape_game, pretoria
+):
+    factories.tournament("pretoria-cup", "Pretoria cup", club=pretoria)
+    client = logged_in(cape_volunteer)
+
+    response = client.post(
+        f"/games/{cape_game.pk}/edit/",
+        edit_post(cape_game, tournament="pretoria-cup", round="1"),
+    )
+
+    assert response.status_code == 200
+    assert (
+        response.context["form"]
+        .errors["tournament"][0]
+        .startswith("The tournament pretoria-cup is Pretoria Go Club's")
+    )
+    cape_game.refresh_from_db()
+    assert cape_game.tournament is None
+
+
 def test_games_added_to_a_tournament_on_file_are_its_clubs(vera, pretoria, cape_town):
     factories.tournament("Spring-Cup-2024", "Pretoria's spring cup", club=pretoria)
     client = logged_in(vera)
