@@ -260,16 +260,26 @@ def account_clubs(account) -> frozenset[int] | None:
 def check_account(user, account) -> None:
     """Raise a ClubRefusal unless ``user`` manages ``account``: the federation's
     committee every account, a club's committee the accounts of its club (holding
-    roles for its club only, or linked to one of its members; an account of no club, no
-    role and no player, is any committee's)."""
+    roles for its clubs only, or holding none and linked to one of its members; an
+    account of no club, no role and no player, is any committee's)."""
     if is_federation_committee(user):
         return
     clubs = account_clubs(account)
     if clubs is not EVERY_CLUB and not clubs:
         return  # an account of no club (a new login, no role yet): any committee's
     mine = role_clubs(user, COMMITTEE) or frozenset()  # EVERY_CLUB returned above
-    if clubs is EVERY_CLUB or not (clubs & mine):
-        club_id = None if not clubs else min(clubs)
+    # An account's roles are its rights: one holding a role for a club not among the
+    # user's is not theirs to manage, or a link to choose its password, sent where they
+    # say, would give them its rights in that club.
+    held = role_clubs(account, VOLUNTEERS)
+    if clubs is EVERY_CLUB or held is EVERY_CLUB:
+        others: frozenset[int] | None = EVERY_CLUB
+    elif held:
+        others = held - mine
+    else:
+        others = frozenset() if clubs & mine else clubs
+    if others is EVERY_CLUB or others:
+        club_id = None if not others else min(others)
         what = _("%(username)s's account") % {"username": account.get_username()}
         check_club(user, COMMITTEE, club_id, what)
 

@@ -321,6 +321,32 @@ def test_a_club_committee_gives_and_takes_its_clubs_roles(
     club_role_revoke(user=cape_committee, account=rita, club=cape_town, role="volunteers")
 
 
+def test_a_club_committee_may_not_manage_an_account_holding_another_clubs_roles_too(
+    cape_committee, pretoria_committee, cape_town, pretoria, members
+):
+    # A volunteer of both clubs, and a Cape Town member who is Pretoria's volunteer: a
+    # link to choose their password sent by Cape Town's committee to an address of its
+    # choosing would give it their rights in Pretoria.
+    both = factories.club_role(factories.club_volunteer("vboth", cape_town), "volunteers", pretoria)
+    ann = members["ann"]
+    ann.account = factories.club_volunteer("ann-login", pretoria)
+    ann.save(update_fields=["account"])
+    client = logged_in(cape_committee)
+
+    for account in (both, ann.account):
+        page = client.get(f"/committee/accounts/{account.pk}/")
+        sent = client.post(
+            f"/committee/accounts/{account.pk}/password/", {"email": "mine@example.org"}
+        )
+
+        assert page.status_code == 403, account.username
+        assert "Pretoria Go Club&#x27;s" in page.content.decode()
+        assert sent.status_code == 403, account.username
+    # Pretoria's committee may not either (they are Cape Town's too); the federation's
+    # committee may.
+    assert logged_in(pretoria_committee).get(f"/committee/accounts/{both.pk}/").status_code == 403
+
+
 def test_a_club_committee_cannot_give_a_role_for_every_club(cape_committee, django_user_model):
     rita = django_user_model.objects.create_user("rita")
     client = logged_in(cape_committee)
