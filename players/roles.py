@@ -257,25 +257,40 @@ def account_clubs(account) -> frozenset[int] | None:
     return clubs | frozenset(clubs_of_player(player) if player is not None else ())
 
 
-def manages_account(user, account) -> bool:
-    """``user`` manages ``account``: the federation's committee every account, a club's
-    committee the accounts of its club (holding roles for its club only, or linked to
-    one of its members; an account of no club, no role and no player, is any
-    committee's)."""
+def _clubs_not_managed(user, account) -> frozenset[int] | None:
+    """The clubs of ``account`` that keep ``user`` from managing it (empty: ``user``
+    manages it; EVERY_CLUB: only the federation's committee does). The federation's
+    committee manages every account, a club's committee the accounts of its club
+    (holding roles for its clubs only, or holding none and linked to one of its members;
+    an account of no club, no role and no player, is any committee's)."""
     if is_federation_committee(user):
-        return True
+        return frozenset()
     clubs = account_clubs(account)
-    if clubs is EVERY_CLUB:
-        return False
-    # An account of no club (a new login, no role yet): any committee's.
-    return not clubs or bool(clubs & (role_clubs(user, COMMITTEE) or frozenset()))
+    if clubs is not EVERY_CLUB and not clubs:
+        return frozenset()  # an account of no club (a new login, no role yet)
+    mine = role_clubs(user, COMMITTEE) or frozenset()  # EVERY_CLUB returned above
+    # An account's roles are its rights: one holding a role for a club not among the
+    # user's is not theirs to manage, or a link to choose its password, sent where they
+    # say, would give them its rights in that club.
+    held = role_clubs(account, VOLUNTEERS)
+    if clubs is EVERY_CLUB or held is EVERY_CLUB:
+        return EVERY_CLUB
+    if held:
+        return held - mine
+    return frozenset() if clubs & mine else clubs
+
+
+def manages_account(user, account) -> bool:
+    """``user`` manages ``account`` (:func:`_clubs_not_managed`)."""
+    others = _clubs_not_managed(user, account)
+    return others is not EVERY_CLUB and not others
 
 
 def check_account(user, account) -> None:
     """Raise a ClubRefusal unless ``user`` manages ``account`` (:func:`manages_account`)."""
-    if not manages_account(user, account):
-        clubs = account_clubs(account)
-        club_id = None if not clubs else min(clubs)  # refused for it: the first of its clubs
+    others = _clubs_not_managed(user, account)
+    if others is EVERY_CLUB or others:
+        club_id = None if not others else min(others)  # refused for the first of them
         what = _("%(username)s's account") % {"username": account.get_username()}
         check_club(user, COMMITTEE, club_id, what)
 

@@ -171,7 +171,10 @@ def sheet_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_with_status(game_or_404(pk))
-    audit = AuditTable(game_audit(game))
+    # Every volunteer reads a game's page, but a club's volunteers read only their clubs'
+    # audit entries and reports (as /audit/ and /reports/): another club's game shows
+    # neither.
+    ours = may_act_for(request.user, VOLUNTEERS, game.club_id)
     return render(
         request,
         "games/game_detail.html",
@@ -182,10 +185,10 @@ def game_detail(request: HttpRequest, pk: int) -> HttpResponse:
                 standings_around(game), colour_given=game.colour_given
             ),
             "komi": decimal_text(game.komi, 1),
-            "audit": audit,
+            "audit": AuditTable(game_audit(game)) if ours else None,
             "pending": not game.recompute_done,
-            "open_reports": list(report_selectors.open_reports_on(game)),
-            "may_change": may_act_for(request.user, VOLUNTEERS, game.club_id),
+            "open_reports": list(report_selectors.open_reports_on(game)) if ours else [],
+            "may_change": ours,
         },
     )
 

@@ -26,7 +26,7 @@ from players.models import (
     RecordSheet,
     Tournament,
 )
-from players.roles import VOLUNTEERS, check_club_scope
+from players.roles import VOLUNTEERS, ClubRefusal, check_club_scope
 from players.services.audit import audit, game_snapshot
 from players.services.base import (
     ID_CHUNK,
@@ -544,6 +544,12 @@ def record_sheet_submit(
         for index, game in enumerate(games, start=1)
         for field_name, message in game_problems(game)
     ]
+    refusals = TournamentRefusals(user)
+    problems += [
+        (index, "tournament", refusal)
+        for index, game in enumerate(games, start=1)
+        if (refusal := refusals.of(game.tournament))
+    ]
     if problems:
         raise ServiceError(_("the sheet has errors; nothing was stored"), problems)
     with transaction.atomic():
@@ -572,6 +578,30 @@ def record_sheet_submit(
             clubs=[sheet.club_id], players=[p for game in games for p in (game.white, game.black)]
         )
     return SubmitResult(sheet, stored, _club_warnings(games))
+
+
+class TournamentRefusals:
+    """Why ``user`` may not add games to a tournament, if so: only its club's volunteers
+    (or the federation's, for every tournament) add games to it, on a sheet or in a
+    correction as from a file (``tournament_files``). Said at the row's field with the
+    403's words, whom to ask included; each tournament is asked about once."""
+
+    def __init__(self, user) -> None:
+        self.user = user
+        self.found: dict[int, str] = {}
+
+    def of(self, tournament: Tournament | None) -> str:
+        if tournament is None:
+            return ""
+        if tournament.pk not in self.found:
+            what = _("the tournament %(code)s") % {"code": tournament.code}
+            try:
+                check_club_scope(self.user, VOLUNTEERS, tournament.club_id, what)
+            except ClubRefusal as refusal:
+                self.found[tournament.pk] = f"{refusal} {refusal.remedy}"
+            else:
+                self.found[tournament.pk] = ""
+        return self.found[tournament.pk]
 
 
 def _audit_sheet_games(user, sheet: RecordSheet, stored: Sequence[Game]) -> None:
@@ -670,6 +700,14 @@ def _check_correctable(user, game: Game, changes: GameInput, allow_outliers: boo
     if game.is_void:
         raise ServiceError(
             _("game %(number)s is void; it cannot be corrected") % {"number": game.pk}
+        )
+    # A game already in a tournament stays there whoever's it is; it moves into one
+    # only by the tournament's club's volunteers.
+    moved_to = changes.tournament if changes.tournament != game.tournament else None
+    refusal = TournamentRefusals(user).of(moved_to)
+    if refusal:
+        raise ServiceError(
+            _("the correction has errors; nothing was changed"), [(None, "tournament", refusal)]
         )
     if changes.date != game.date and not allow_outliers:
         outliers = find_outliers([changes], [_("the new date")], exclude=[game.pk])

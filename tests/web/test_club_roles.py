@@ -172,6 +172,32 @@ def test_another_clubs_volunteer_is_refused_with_the_club_and_whom_to_ask(
     assert f"/games/{cape_game.pk}/edit/" not in game_page
 
 
+def test_another_clubs_game_page_shows_neither_its_audit_trail_nor_its_reports(
+    pretoria_volunteer, cape_volunteer, cape_game, members, django_user_model
+):
+    ann = members["ann"]
+    ann.account = django_user_model.objects.create_user("ann-login")
+    ann.save(update_fields=["account"])
+    report_services.report_create(
+        user=ann.account,
+        player=ann,
+        game_id=cape_game.pk,
+        kind="wrong_result",
+        text="Ben resigned, I won",
+    )
+
+    theirs = logged_in(pretoria_volunteer).get(f"/games/{cape_game.pk}/").content.decode()
+    ours = logged_in(cape_volunteer).get(f"/games/{cape_game.pk}/").content.decode()
+
+    # A club's volunteers read their clubs' audit entries and reports (as /audit/ and
+    # /reports/ show them): the game's page is every volunteer's, those are not.
+    assert "Ben resigned, I won" not in theirs
+    assert 'id="game-reports"' not in theirs
+    assert "Audit trail" not in theirs and "audit-table" not in theirs
+    assert "Ben resigned, I won" in ours
+    assert "Audit trail" in ours and "audit-table" in ours
+
+
 def test_the_federations_roles_act_for_every_club(vera, connie, cape_game, cape_town):
     assert may_act_for(vera, "volunteers", cape_town.pk)
     assert may_act_for(vera, "volunteers", None)
@@ -293,6 +319,32 @@ def test_a_club_committee_gives_and_takes_its_clubs_roles(
     actions = list(AuditEntry.objects.order_by("id").values_list("action", "club_id"))
     assert actions == [("club_role_grant", cape_town.pk), ("club_role_revoke", cape_town.pk)]
     club_role_revoke(user=cape_committee, account=rita, club=cape_town, role="volunteers")
+
+
+def test_a_club_committee_may_not_manage_an_account_holding_another_clubs_roles_too(
+    cape_committee, pretoria_committee, cape_town, pretoria, members
+):
+    # A volunteer of both clubs, and a Cape Town member who is Pretoria's volunteer: a
+    # link to choose their password sent by Cape Town's committee to an address of its
+    # choosing would give it their rights in Pretoria.
+    both = factories.club_role(factories.club_volunteer("vboth", cape_town), "volunteers", pretoria)
+    ann = members["ann"]
+    ann.account = factories.club_volunteer("ann-login", pretoria)
+    ann.save(update_fields=["account"])
+    client = logged_in(cape_committee)
+
+    for account in (both, ann.account):
+        page = client.get(f"/committee/accounts/{account.pk}/")
+        sent = client.post(
+            f"/committee/accounts/{account.pk}/password/", {"email": "mine@example.org"}
+        )
+
+        assert page.status_code == 403, account.username
+        assert "Pretoria Go Club&#x27;s" in page.content.decode()
+        assert sent.status_code == 403, account.username
+    # Pretoria's committee may not either (they are Cape Town's too); the federation's
+    # committee may.
+    assert logged_in(pretoria_committee).get(f"/committee/accounts/{both.pk}/").status_code == 403
 
 
 def test_a_club_committee_cannot_give_a_role_for_every_club(cape_committee, django_user_model):
@@ -624,6 +676,52 @@ def test_a_club_volunteer_may_not_add_games_to_another_clubs_tournament(
     assert response.status_code == 403
     assert "Pretoria Go Club&#x27;s" in response.content.decode()
     assert not Game.objects.exists()
+
+
+def test_a_club_volunteers_sheet_may_not_add_games_to_another_clubs_tournament(
+    cape_volunteer, cape_town, pretoria, members
+):
+    factories.tournament("pretoria-cup", "Pretoria cup", club=pretoria)
+    factories.tournament("cape-open", "Cape open", club=cape_town)
+    client = logged_in(cape_volunteer)
+    rows = (
+        {"white": "ann", "black": "ben", "winner": "W", "tournament": "cape-open"},
+        {"white": "ben", "black": "ann", "winner": "B", "tournament": "pretoria-cup"},
+    )
+
+    response = client.post("/sheets/new/", sheet_post(*rows, club=str(cape_town.pk)))
+
+    # As for a file added to it: only its club's volunteers (or the federation's) add
+    # games to a tournament; the row says so at its field, with whom to ask.
+    assert response.status_code == 200
+    errors = response.context["formset"].forms[1].errors["tournament"]
+    assert errors[0].startswith(
+        "The tournament pretoria-cup is Pretoria Go Club's: only Pretoria Go Club's "
+        "volunteers may change it"
+    )
+    assert response.context["formset"].forms[0].errors == {}
+    assert not Game.objects.exists()
+
+
+def test_a_club_volunteers_correction_may_not_move_a_game_to_another_clubs_tournament(
+    cape_volunteer, cape_game, pretoria
+):
+    factories.tournament("pretoria-cup", "Pretoria cup", club=pretoria)
+    client = logged_in(cape_volunteer)
+
+    response = client.post(
+        f"/games/{cape_game.pk}/edit/",
+        edit_post(cape_game, tournament="pretoria-cup", round="1"),
+    )
+
+    assert response.status_code == 200
+    assert (
+        response.context["form"]
+        .errors["tournament"][0]
+        .startswith("The tournament pretoria-cup is Pretoria Go Club's")
+    )
+    cape_game.refresh_from_db()
+    assert cape_game.tournament is None
 
 
 def test_games_added_to_a_tournament_on_file_are_its_clubs(vera, pretoria, cape_town):
