@@ -247,12 +247,20 @@ class Command(BaseCommand):
     def _club_sheets(games: list[GameInput], volunteers: list, clubs: list[Club]) -> None:
         """Sheets arrive in the order they were played, ten games a sheet, the two
         clubs' in turn, each entered by its club's volunteer (members of both play at
-        each)."""
+        each); a sheet holding a tournament's games is its club's (only a tournament's
+        club's volunteers add games to it)."""
         for first_game in range(0, len(games), 10):
-            club = first_game // 10 % len(clubs)
+            sheet = games[first_game : first_game + 10]
+            hosts = [
+                game.tournament.club_id
+                for game in sheet
+                if game.tournament is not None and game.tournament.club_id is not None
+            ]
+            ids = [each.pk for each in clubs]
+            club = ids.index(hosts[0]) if hosts else first_game // 10 % len(clubs)
             record_sheet_submit(
                 user=volunteers[club],
-                games=games[first_game : first_game + 10],
+                games=sheet,
                 received_on=games[min(first_game + 9, len(games) - 1)].date,
                 note="Demo sheet",
                 allow_duplicates=True,
