@@ -18,8 +18,9 @@ lab updates are made ``--repeat`` times (7), the dirty mark put back before each
 and every full run three times: each figure is the least of its runs, the first run of
 each entry given beside it.
 
-A full run rewrites the section ``bench:realtail`` of docs/performance.md; ``--quick``
-and ``--no-write`` only print.
+A full run rewrites the section ``bench:realtail`` of docs/performance.md; ``--quick``,
+``--no-write`` and ``--postgres`` (the same on PostgreSQL, the database of
+``BENCH_DATABASE_URL``) only print.
 """
 
 from __future__ import annotations
@@ -37,7 +38,14 @@ from types import ModuleType
 from typing import Any
 
 from bench.__main__ import DOC, OUT, ROOT, BenchError, machine, write_section
-from bench.database import EVERY_ALGORITHM, fresh_sqlite, markdown, run_step
+from bench.database import (
+    DEFAULT_POSTGRES,
+    EVERY_ALGORITHM,
+    fresh_postgres,
+    fresh_sqlite,
+    markdown,
+    run_step,
+)
 
 DATA = Path(os.environ.get("CLUBRATING_DATA", ROOT.parent / "shared" / "data"))
 EGC_2013 = DATA / "egc2013-opengotha" / "EGC2013.h9"
@@ -498,6 +506,12 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     parser.add_argument("--club-games", type=int, default=CLUB_GAMES)
     parser.add_argument("--no-write", action="store_true", help="do not update the doc")
     parser.add_argument(
+        "--postgres",
+        action="store_true",
+        help="on PostgreSQL: the database of BENCH_DATABASE_URL (default "
+        f"{DEFAULT_POSTGRES}), dropped and created again (prints only)",
+    )
+    parser.add_argument(
         "--compare-with",
         type=Path,
         metavar="TREE",
@@ -527,7 +541,10 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
         return 0
     directory = OUT / "realtail"
     directory.mkdir(parents=True, exist_ok=True)
-    database = fresh_sqlite(directory)
+    if args.postgres:
+        database = fresh_postgres(os.environ.get("BENCH_DATABASE_URL", DEFAULT_POSTGRES))
+    else:
+        database = fresh_sqlite(directory)
     load = os.getloadavg()[0]
     started = time.perf_counter()
     try:
@@ -549,12 +566,12 @@ def main(argv: Sequence[str] | None = None, invoked_as: str | None = None) -> in
     today = datetime.now().astimezone().date().isoformat()
     header = (
         f"Measured {today} on {machine(load)}, with `{command}` "
-        f"({(time.perf_counter() - started) / 60:.0f} min in all). SQLite."
+        f"({(time.perf_counter() - started) / 60:.0f} min in all). {database.label}."
     )
     body = "\n".join(report(result, header))
     print()
     print(body)
-    if not (args.quick or args.no_write):
+    if not (args.quick or args.no_write or args.postgres):
         write_section(DOC, "realtail", body)
         print(f"\n{DOC.relative_to(ROOT)}: section bench:realtail updated")
     return 0

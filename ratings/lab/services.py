@@ -415,16 +415,25 @@ def _first_game_of_tournaments_from(place: ReplayKey) -> Place | None:
     """The first game (its place) of the tournaments with games at or after ``place``,
     voided ones included. One statement written out: the ORM's compiling of the same
     query (a subquery and three alternatives) cost five times its running, a tenth of a
-    short update's time."""
+    short update's time.
+
+    The first day of those tournaments is found per tournament (their games by the
+    tournament's index) and only that day's games are ordered: asked for the first of
+    their games in the replay order directly, PostgreSQL walked every game in that order
+    from the first until one was theirs (15,468 games, 45 ms, for a tournament near the
+    end of a site of 15,900; every game of a history of a million)."""
     table = connection.ops.quote_name(Game._meta.db_table)
     day = connection.ops.adapt_datefield_value(place.date)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT date, round, seq FROM {table} WHERE tournament_id IN ("
-            f"SELECT tournament_id FROM {table} WHERE tournament_id IS NOT NULL "
+            f"WITH started AS (SELECT tournament_id FROM {table} WHERE tournament_id IS NOT NULL "
             "AND date >= %s AND (date > %s OR (date = %s AND "
-            "(round > %s OR (round = %s AND seq >= %s))))"
-            ") ORDER BY date, round, seq LIMIT 1",
+            "(round > %s OR (round = %s AND seq >= %s))))), "
+            f"firsts AS (SELECT MIN(date) AS first FROM {table} "
+            "WHERE tournament_id IN (SELECT tournament_id FROM started) GROUP BY tournament_id) "
+            f"SELECT date, round, seq FROM {table} "
+            "WHERE tournament_id IN (SELECT tournament_id FROM started) "
+            "AND date = (SELECT MIN(first) FROM firsts) ORDER BY date, round, seq LIMIT 1",
             [day, day, day, place.round, place.round, place.seq],
         )
         row = cursor.fetchone()

@@ -176,6 +176,26 @@ def test_a_place_in_overlapping_tournaments_moves_to_the_first_game_of_the_earli
     assert lab_services._tournament_start(after_every_game) == after_every_game
 
 
+def test_a_place_in_a_tournament_moves_to_its_first_game_not_to_games_around_it(club):
+    vera, players = club
+    cup = factories.tournament("cup", "Cup")
+    games = [
+        # a club game earlier on the cup's first day, and one after the cup's last game
+        factories.game(players[4], players[5], "W", date(2024, 6, 1), round=0),
+        factories.game(players[0], players[1], "W", date(2024, 6, 1), tournament=cup, round=2),
+        factories.game(players[2], players[3], "B", date(2024, 6, 1), tournament=cup, round=1),
+        factories.game(players[0], players[3], "W", date(2024, 6, 2), tournament=cup, round=3),
+        factories.game(players[6], players[7], "B", date(2024, 6, 3), round=0),
+    ]
+    record_sheet_submit(user=vera, games=games, allow_duplicates=True)
+    first = Game.objects.get(tournament=cup, round=1)
+
+    in_the_cup, after_the_cup = ReplayKey(date(2024, 6, 2), 0, 0), ReplayKey(date(2024, 6, 3), 0, 0)
+    starts = [lab_services._tournament_start(place) for place in (in_the_cup, after_the_cup)]
+
+    assert starts == [ReplayKey(first.date, first.round, first.seq), after_the_cup]
+
+
 def test_the_recount_starts_where_no_run_and_no_tournament_straddles_it(
     club, django_assert_num_queries
 ):
