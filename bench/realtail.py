@@ -13,10 +13,9 @@ back-dated into the week of the last tournament that lasted more than a day. Eac
 given per algorithm as a share of that algorithm's full recompute (and of its full
 lab run), per algorithm as its recompute and lab update against recomputing
 everything and the lab in full (issue 27's measure), and in all as a share of
-recomputing everything. Each entry's recomputes and
-lab updates are made ``--repeat`` times (7), the dirty mark put back before each again,
-and every full run three times: each figure is the least of its runs, the first run of
-each entry given beside it.
+recomputing everything. Each entry's recomputes and lab updates are made ``--repeat``
+times (7), the dirty mark put back before each again, and every full run three times:
+each figure is the least of its runs, the first run of each entry given beside it.
 
 A full run rewrites the section ``bench:realtail`` of docs/performance.md; ``--quick``,
 ``--no-write`` and ``--postgres`` (the same on PostgreSQL, the database of
