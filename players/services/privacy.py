@@ -9,6 +9,7 @@ data asks for it.
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,7 @@ from players.services.audit import adjustment_snapshot, audit, game_snapshot, pl
 from players.services.base import ServiceError
 from players.services.games import earliest_entry
 from ratings.models import Checkpoint, CurrentRating, RatingHistory
+from ratings.recompute.checkpoints import laid_out_state
 from ratings.recompute.dirty import Touch, mark_dirty
 
 ERASED_NAME = "Erased player"
@@ -440,10 +442,16 @@ def _redact_free_texts(redactor: _Redactor, scope: _Scope) -> None:
 def _rename_in_checkpoints(old: str, new: str) -> None:
     """The engine's states are keyed by username: a checkpoint taken before the erasure
     holds the old one. Renamed in place, the checkpoint stays valid for the replay."""
-    for checkpoint in Checkpoint.objects.filter(state__has_key=old).only("pk", "state"):
-        Checkpoint.objects.filter(pk=checkpoint.pk).update(
-            state=_renamed(checkpoint.state, old, new)
-        )
+    # The state is JSON text: the name as a JSON string, escaped as the replay writes it
+    # or as a jsonb column gave it back (a checkpoint stored before the column was text).
+    holding = Q(state__contains=json.dumps(old)) | Q(
+        state__contains=json.dumps(old, ensure_ascii=False)
+    )
+    for checkpoint in Checkpoint.objects.filter(holding).only("pk", "state"):
+        state = json.loads(checkpoint.state)
+        renamed = _renamed(state, old, new)
+        if renamed != state:
+            Checkpoint.objects.filter(pk=checkpoint.pk).update(state=laid_out_state(renamed))
 
 
 def _renamed(value, old: str, new: str):

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Collection, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from typing import Any
@@ -406,7 +406,7 @@ class StateJson:
         else:
             names = [name for name in self.touched if name in players]
         for name in names:
-            self.entries[name] = f"{json.dumps(name)}: {json.dumps(players[name].to_data())}"
+            self.entries[name] = _member(name, players[name].to_data())
         self.touched.clear()
         self.added.clear()
 
@@ -453,6 +453,16 @@ def _replaced(stored: StoredState, entries: dict[str, str]) -> str:
     parts += (_MEMBER_SEPARATOR + entry for name, entry in entries.items() if name not in pieces)
     parts.append(_LAST_LINE)
     return "".join(parts)
+
+
+def laid_out_state(data: Mapping[str, Any]) -> str:
+    """``data``, each player's state by name, as a checkpoint stores it: one player a
+    line."""
+    return _laid_out(_member(name, value) for name, value in data.items())
+
+
+def _member(name: str, value: Any) -> str:
+    return f"{json.dumps(name)}: {json.dumps(value)}"
 
 
 def _laid_out(members: Iterable[str]) -> str:

@@ -3,6 +3,7 @@ anywhere the database holds text: the whole dump (``dumpdata``) and, on SQLite, 
 bytes of a compacted copy of the file (every table, modelled or not) are searched."""
 
 import io
+import json
 import sqlite3
 from datetime import date
 
@@ -106,7 +107,7 @@ def _kofi_everywhere(settings):
         change_message='[{"changed": {"fields": ["EGD PIN"]}}]',
     )
     recompute_pending()
-    assert Checkpoint.objects.filter(state__has_key="kofi-mensah").exists()
+    assert Checkpoint.objects.filter(state__contains='"kofi-mensah"').exists()
     return connie, kofi
 
 
@@ -184,6 +185,31 @@ def test_erasure_leaves_other_players_names_alone(settings):
     assert Game.objects.filter(comment="Kofi won").exists(), "another Kofi's game"
     assert Player.objects.get(pk=kofi_other.pk).full_name == "Kofi Asante"
     assert "Olivia Botha" in _dump()
+
+
+@pytest.mark.django_db
+def test_erasure_renames_the_player_in_a_checkpoint_however_its_json_was_laid_out(settings):
+    connie, kofi = _kofi_everywhere(settings)
+    # As a jsonb column gave a state back (before the column was text): one line.
+    Checkpoint.objects.create(
+        algorithm="sagc",
+        date=date(2020, 1, 1),
+        round=0,
+        seq=1,
+        position=0,
+        state='{"ama": {"last": "kofi-mensah"}, "kofi-mensah": {"value": 1}}',
+    )
+
+    player_erase(user=connie, player=kofi)
+
+    erased = Player.objects.get(pk=kofi.pk).username
+    assert json.loads(Checkpoint.objects.get(date=date(2020, 1, 1)).state) == {
+        "ama": {"last": erased},
+        erased: {"value": 1},
+    }
+    for state in Checkpoint.objects.values_list("state", flat=True):
+        assert "kofi-mensah" not in state
+        assert state.startswith("{\n") and state.endswith("\n}"), "laid out one player a line"
 
 
 @pytest.mark.django_db(transaction=True)
