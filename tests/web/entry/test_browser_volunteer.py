@@ -150,6 +150,9 @@ def test_it_adds_a_missing_player_from_the_sheet_without_losing_the_rows(
     dialog = page.locator("#new-player")
     expect(dialog).to_be_visible()
     expect(dialog.locator("#id_username")).to_have_value("dave")
+    # Typed once the dialog is shown (it focuses the name then), as a volunteer types:
+    # filled while it still faded in, under load the fields came back empty.
+    expect(dialog.locator("#id_full_name")).to_be_focused()
     dialog.locator("#id_full_name").fill("Dave Botha")
     dialog.locator("#id_national_rank").fill("40x")
     dialog.locator("text=Add the player").click()
