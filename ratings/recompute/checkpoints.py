@@ -153,8 +153,6 @@ def _state_text(pk: int) -> str | None:
     if found is None:
         return None
     (text,) = found
-    if not isinstance(text, str):  # a driver that decodes JSON itself
-        text = json.dumps(text)
     return text
 
 

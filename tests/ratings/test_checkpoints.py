@@ -170,7 +170,8 @@ class _State:
 
 
 def test_a_stored_state_is_split_into_its_players_as_any_json_writer_spaced_it():
-    # PostgreSQL gives jsonb back spaced its own way; a name may need escaping.
+    # A state stored before the column was text came back from jsonb spaced its own
+    # way; a name may need escaping.
     text = '{ "a\\"b" :{"value": [1, {"x": "}"}]},"c": {"value": 2} ,\n"d":{} }'
 
     stored = checkpoints._split(text, {'a"b', "d"})
