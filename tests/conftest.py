@@ -36,6 +36,7 @@ import importlib.util
 import os
 import re
 import uuid
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -323,6 +324,7 @@ def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
     Use it with pytest-django's ``live_server``. When the test ends, a full-page
     screenshot of the final state goes to test-output/<test id>.png.
     """
+    from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import sync_playwright
 
     # Playwright's sync API keeps an event loop running in this thread, and Django
@@ -348,7 +350,12 @@ def browser_page(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
                 ),
             )
             yield page
-            page.screenshot(path=screenshot, full_page=True)
+            try:
+                page.screenshot(path=screenshot, full_page=True)
+            except PlaywrightError as error:
+                # The picture is for whoever reads a failure, not part of the test:
+                # under load Chromium once could not capture one after a passing test.
+                warnings.warn(f"no screenshot of {request.node.nodeid}: {error}", stacklevel=1)
             assert refused == [], "the Content-Security-Policy refused parts of a page"
         finally:
             browser.close()
