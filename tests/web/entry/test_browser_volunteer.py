@@ -311,6 +311,9 @@ def test_the_new_player_dialog_offers_add_them_anyway_only_with_similar_names(
     expect(dialog).to_be_visible()
     anyway = dialog.locator("#id_someone_else")
     expect(anyway).to_be_hidden()
+    # Typed once the dialog is shown (it focuses the empty username then), as a
+    # volunteer types: filled while it faded in, under load a field came back empty.
+    expect(dialog.locator("#id_username")).to_be_focused()
 
     dialog.locator("#id_username").fill("bobby")
     dialog.locator("#id_full_name").fill("Bob Smit")  # bob is on file
