@@ -7,13 +7,18 @@ English, exactly as it always did, and a page reads it back by its template
 (``players.translated``: ``{{ value|translated }}``). A row older than its template,
 or of none, shows as stored.
 
-A count is ``%(name)d``: the English writes it whole ("2226 games", as the rows
-always did), a translated page grouped as its language writes numbers ("2 226").
+A count is ``%(name)d``: the English writes it whole, its noun in the plural ("1
+games", as the rows always did); a page shows the sentence as :data:`COUNTED` makes
+it, each count grouped as its language writes numbers ("2 226") and its noun in the
+plural form its number takes ("1 partie", "2 parties"), English included.
 """
 
 from __future__ import annotations
 
-from django.utils.translation import gettext_noop
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from django.utils.translation import gettext_noop, ngettext, pgettext
 
 # --- audit summaries ----------------------------------------------------------------
 IMPORT = gettext_noop("import %(source)s")
@@ -84,3 +89,56 @@ SITE_TEMPLATES = (
     RESYNC_WITH_NOTE,
     ACCOUNT_CREATED,
 )
+
+
+# --- how a stored sentence with counts reads where it is shown ------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CountedSentence:
+    """A stored sentence with counts as a page shows it: ``sentence()``, in the active
+    language, with a ``%(name)s`` for each value of the stored one, each count among
+    them the phrase ``phrases[name](number)`` makes, whose ``%(count)s`` is the number
+    grouped (a function each, calling ``ngettext`` with its own words: the catalogues
+    hold each noun in every plural form of their language)."""
+
+    sentence: Callable[[], str]
+    phrases: Mapping[str, Callable[[int], str]]
+
+
+def _games(number: int) -> str:
+    return ngettext("%(count)s game", "%(count)s games", number)
+
+
+def _adjustments(number: int) -> str:
+    return ngettext("%(count)s adjustment", "%(count)s adjustments", number)
+
+
+COUNTED: dict[str, CountedSentence] = {
+    IMPORTED: CountedSentence(
+        lambda: pgettext(
+            "an import's audit summary: the file, then its games and its adjustments",
+            "%(source)s: %(games)s, %(adjustments)s",
+        ),
+        {"games": _games, "adjustments": _adjustments},
+    ),
+    TOURNAMENT_CLUB: CountedSentence(
+        lambda: pgettext(
+            "a tournament's club changed: the games that moved with it",
+            "%(tournament)s: club %(before)s -> %(after)s, %(games)s",
+        ),
+        {"games": lambda number: ngettext("%(count)s game moved", "%(count)s games moved", number)},
+    ),
+    RESYNC_PLAYERS: CountedSentence(
+        lambda: "%(players)s",
+        {"players": lambda number: ngettext("%(count)s player", "%(count)s players", number)},
+    ),
+    RESYNC_REVERTED: CountedSentence(
+        lambda: "%(adjustments)s",
+        {
+            "adjustments": lambda number: ngettext(
+                "%(count)s adjustment voided", "%(count)s adjustments voided", number
+            )
+        },
+    ),
+}

@@ -11,12 +11,13 @@ same way. Both are in the catalogues; this translates them where a page shows th
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext, pgettext
 
-from players.stored_sentences import SITE_TEMPLATES
+from players.stored_sentences import COUNTED, SITE_TEMPLATES, CountedSentence
 from ratings.engine.algorithms import registry
 from ratings.engine.messages import STORED_TEMPLATES, Count, Message
 
@@ -29,6 +30,9 @@ def translated(text: Any) -> Any:
     if isinstance(text, Count):
         return number_format(int(text), force_grouping=True)
     if isinstance(text, Message):
+        counted = COUNTED.get(text.template)
+        if counted is not None:
+            return _counted(counted, text.values, translated)
         values = {name: translated(value) for name, value in text.values.items()}
         return _filled(gettext(text.template), values)
     if isinstance(text, str) and text:
@@ -50,6 +54,9 @@ def _stored_sentence(text: str) -> str | None:
         found = pattern.fullmatch(text)
         if found is None:
             continue
+        counted = COUNTED.get(template)
+        if counted is not None:
+            return _counted(counted, found.groupdict(), _word)
         translation = gettext(template)
         # Untranslated (English), the counts stay as stored: the text reads as it did.
         grouped = translation != template
@@ -61,7 +68,21 @@ def _stored_sentence(text: str) -> str | None:
     return None
 
 
-def _grouped(count: str) -> str:
+def _counted(
+    counted: CountedSentence, values: Mapping[str, Any], word: Callable[[Any], Any]
+) -> str:
+    """A sentence of :data:`~players.stored_sentences.COUNTED` with ``values`` put in:
+    each count as its phrase, in the plural form its number takes and grouped as the
+    language writes numbers; any other value as ``word`` gives it."""
+    return counted.sentence() % {
+        name: counted.phrases[name](int(value)) % {"count": _grouped(value)}
+        if name in counted.phrases
+        else word(value)
+        for name, value in values.items()
+    }
+
+
+def _grouped(count: str | int) -> str:
     return number_format(int(count), force_grouping=True)
 
 

@@ -1,7 +1,8 @@
 """/audit/ in French and Afrikaans: each entry's summary is stored in English, as a
 sentence of a marked template (players.stored_sentences), and reads in the page's
-language, its counts grouped the language's way; a summary of no template, as an
-older row's, shows as stored."""
+language, its counts grouped the language's way and their nouns in the plural form
+each number takes (English too: the rows store "1 games"); a summary of no template,
+as an older row's, shows as stored."""
 
 import re
 from datetime import date
@@ -51,15 +52,50 @@ def imported(vera):
 @pytest.mark.parametrize(
     ("language", "summary"),
     [
-        ("fr", f"EGC2013.h9{NBSP}: 2{NBSP}226 partie(s), 0 ajustement(s)"),
-        ("af", f"EGC2013.h9: 2{NBSP}226 spel(le), 0 aanpassing(s)"),
-        ("en", "EGC2013.h9: 2226 games, 0 adjustments"),
+        ("fr", f"EGC2013.h9{NBSP}: 2{NBSP}226 parties, 0 ajustement"),
+        ("af", f"EGC2013.h9: 2{NBSP}226 spelle, 0 aanpassings"),
+        ("en", "EGC2013.h9: 2,226 games, 0 adjustments"),
     ],
 )
 def test_an_imports_summary_reads_in_the_pages_language_its_counts_grouped(
     client, imported, language, summary
 ):
     assert summaries(client, language, action="games_import") == [summary]
+
+
+@pytest.mark.parametrize(
+    ("language", "stored", "shown"),
+    [
+        ("en", "spring.h9: 1 games, 1 adjustments", "spring.h9: 1 game, 1 adjustment"),
+        ("fr", "spring.h9: 1 games, 1 adjustments", f"spring.h9{NBSP}: 1 partie, 1 ajustement"),
+        ("af", "spring.h9: 1 games, 1 adjustments", "spring.h9: 1 spel, 1 aanpassing"),
+        ("fr", "spring.h9: 2 games, 0 adjustments", f"spring.h9{NBSP}: 2 parties, 0 ajustement"),
+        ("af", "spring.h9: 0 games, 2 adjustments", "spring.h9: 0 spelle, 2 aanpassings"),
+        (
+            "fr",
+            "Spring Cup: club none -> Stellenbosch, 1 games moved",
+            f"Spring Cup{NBSP}: club aucun -> Stellenbosch, 1 partie déplacée",
+        ),
+        (
+            "af",
+            "Spring Cup: club none -> Stellenbosch, 3 games moved",
+            "Spring Cup: klub geen -> Stellenbosch, 3 spelle geskuif",
+        ),
+        ("en", "1 adjustments voided", "1 adjustment voided"),
+        ("fr", "1 adjustments voided", "1 ajustement annulé"),
+        ("fr", "4 adjustments voided", "4 ajustements annulés"),
+        ("af", "2 players", "2 spelers"),
+        ("en", "1 players", "1 player"),
+    ],
+)
+def test_a_summarys_counts_take_the_plural_form_of_their_number(
+    client, vera, language, stored, shown
+):
+    AuditEntry.objects.create(
+        user=vera, action="games_import", object_type="import", object_id="", summary=stored
+    )
+
+    assert summaries(client, language, action="games_import") == [shown]
 
 
 def test_a_summary_of_no_template_shows_as_stored(client, vera):
@@ -97,7 +133,7 @@ def test_a_resync_reads_in_french_and_afrikaans(client, connie):
         user=connie, changes=[ResyncChange(ann, parse_rank("4k"))], effective_date=date(2024, 1, 1)
     )
 
-    assert summaries(client, "fr", action="resync_apply") == ["1 joueur(s)"]
+    assert summaries(client, "fr", action="resync_apply") == ["1 joueur"]
     assert summaries(client, "af", action="player_national_rank") == [
         f"hersinkronisasie {batch.pk}"
     ]
