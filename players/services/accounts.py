@@ -358,6 +358,15 @@ def _club_roles_snapshot(account) -> list[str]:
     return sorted(f"{group} of {club}" for group, club in rows)
 
 
+def _check_may_change_club_roles(user, account) -> None:
+    """A club role is the account's to change as its other roles are: never the site's
+    own account, a superuser's by a superuser only and a staff account's by staff only
+    (:func:`account_change_refusal`); the club is checked by the caller."""
+    refusal = account_change_refusal(user, account)
+    if refusal:
+        raise ServiceError(refusal)
+
+
 def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
     """Give ``account`` the role ``role`` (``volunteers`` or ``committee``) for
     ``club``: by the club's committee or the federation's."""
@@ -367,11 +376,7 @@ def club_role_grant(*, user, account, club: Club, role: str) -> ClubRole:
             [(None, "role", pgettext("problem", "not a role"))],
         )
     check_club(user, COMMITTEE, club.pk, gettext("the roles of %(club)s") % {"club": club.name})
-    if is_reserved_username(account.username):
-        raise ServiceError(
-            gettext("'%(username)s' is the site's own account; it has no login")
-            % {"username": SYSTEM_USERNAME}
-        )
+    _check_may_change_club_roles(user, account)
     with transaction.atomic():
         before = _club_roles_snapshot(account)
         grant, created = ClubRole.objects.get_or_create(
@@ -396,6 +401,7 @@ def club_role_revoke(*, user, account, club: Club, role: str) -> None:
     """Take the role ``role`` for ``club`` from ``account``. A club committee member
     cannot drop their own committee role (as with the roles for every club)."""
     check_club(user, COMMITTEE, club.pk, gettext("the roles of %(club)s") % {"club": club.name})
+    _check_may_change_club_roles(user, account)
     if account.pk == user.pk and role == COMMITTEE and not is_federation_committee(user):
         message = _own_committee_role()
         raise ServiceError(message, [(None, "role", message)])

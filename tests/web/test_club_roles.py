@@ -22,6 +22,7 @@ from players.selectors.players import club_members
 from players.services import reports as report_services
 from players.services.accounts import club_role_grant, club_role_revoke
 from players.services.adjustments import ResyncChange, resync_apply
+from players.services.base import ServiceError
 from players.services.games import record_sheet_submit
 from players.services.players import player_merge, player_update
 from ratings.engine.ranks import parse_rank
@@ -319,6 +320,39 @@ def test_a_club_committee_gives_and_takes_its_clubs_roles(
     actions = list(AuditEntry.objects.order_by("id").values_list("action", "club_id"))
     assert actions == [("club_role_grant", cape_town.pk), ("club_role_revoke", cape_town.pk)]
     club_role_revoke(user=cape_committee, account=rita, club=cape_town, role="volunteers")
+
+
+def test_a_club_committee_may_not_give_or_take_a_staff_accounts_club_roles(
+    cape_committee, connie, cape_town, django_user_model
+):
+    admin = django_user_model.objects.create_user("admin", is_staff=True)
+    boss = django_user_model.objects.create_superuser("boss")
+    factories.club_role(admin, "volunteers", cape_town)
+
+    for user in (cape_committee, connie):  # a club's committee, the federation's
+        with pytest.raises(ServiceError, match="admin is a staff account: only staff"):
+            club_role_grant(user=user, account=admin, club=cape_town, role="committee")
+        with pytest.raises(ServiceError, match="admin is a staff account: only staff"):
+            club_role_revoke(user=user, account=admin, club=cape_town, role="volunteers")
+        with pytest.raises(ServiceError, match="boss is a superuser: only a superuser"):
+            club_role_grant(user=user, account=boss, club=cape_town, role="volunteers")
+    # Posted to the account's page (which offers no form for it): the page says why,
+    # and nothing changed.
+    response = logged_in(cape_committee).post(
+        f"/committee/accounts/{admin.pk}/clubs/",
+        {"club": cape_town.pk, "role": "volunteers", "action": "revoke"},
+    )
+    assert response.status_code == 200
+    assert "Admin is a staff account: only staff may change this account." in html.unescape(
+        response.content.decode()
+    )
+    assert list(ClubRole.objects.filter(user=admin).values_list("group__name", flat=True)) == [
+        "volunteers"
+    ]
+    assert not AuditEntry.objects.filter(action__startswith="club_role").exists()
+    # A superuser may.
+    club_role_revoke(user=boss, account=admin, club=cape_town, role="volunteers")
+    assert not ClubRole.objects.filter(user=admin).exists()
 
 
 def test_a_club_committee_may_not_manage_an_account_holding_another_clubs_roles_too(
