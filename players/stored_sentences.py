@@ -22,7 +22,8 @@ from django.utils.translation import gettext_noop, ngettext, pgettext
 
 # --- audit summaries ----------------------------------------------------------------
 IMPORT = gettext_noop("import %(source)s")
-IMPORTED = gettext_noop("%(source)s: %(games)d games, %(adjustments)d adjustments")
+# Not marked, as the other sentences with counts: a page shows them as COUNTED makes them.
+IMPORTED = "%(source)s: %(games)d games, %(adjustments)d adjustments"
 FROM_THE_FILE = gettext_noop("%(player)s: from the file of %(tournament)s")
 SHEET_GAME = gettext_noop("sheet %(sheet)s: %(game)s")
 MERGED_INTO = gettext_noop("%(duplicate)s merged into %(keep)s")
@@ -37,12 +38,10 @@ PASSWORD_CHANGED = gettext_noop("%(account)s changed their password")
 CLUB_ROLE_REVOKED = gettext_noop("%(account)s: no longer %(role)s of %(club)s")
 CLUB_ROLE_GRANTED = gettext_noop("%(account)s: %(role)s of %(club)s")
 CLASS_CORRECTED = gettext_noop("%(tournament)s: class %(before)s -> %(after)s (%(reason)s)")
-TOURNAMENT_CLUB = gettext_noop(
-    "%(tournament)s: club %(before)s -> %(after)s, %(games)d games moved"
-)
-RESYNC_PLAYERS = gettext_noop("%(players)d players")
+TOURNAMENT_CLUB = "%(tournament)s: club %(before)s -> %(after)s, %(games)d games moved"
+RESYNC_PLAYERS = "%(players)d players"
 RESYNC_OF_BATCH = gettext_noop("resync %(batch)s")
-RESYNC_REVERTED = gettext_noop("%(adjustments)d adjustments voided")
+RESYNC_REVERTED = "%(adjustments)d adjustments voided"
 JOINS_FROM_THE_START = gettext_noop("%(player)s joins club %(club)s from the start")
 JOINS = gettext_noop("%(player)s joins club %(club)s from %(day)s")
 LEAVES = gettext_noop("%(player)s leaves club %(club)s on %(day)s")
