@@ -93,3 +93,13 @@ def test_a_reports_page_and_the_games_page_put_the_colon_in_the_sentence_in_fren
     assert f"Signalement {open_report.pk}</a>{NBSP}: pat" not in game_page  # who: the player
     assert f"Signalement {open_report.pk}</a>{NBSP}: ann" in game_page
     assert f"Mauvais adversaire{NBSP}: it was cat" in game_page
+
+
+def test_a_reports_game_line_puts_its_colons_in_the_sentences_in_french(client, vera, reported):
+    open_report, _answered, game = reported
+
+    detail = page(client, f"/reports/{open_report.pk}/", "fr")
+
+    assert f"Partie {game.pk}{NBSP}:</a> 2024-03-01{NBSP}: Ann (blanc)" in detail
+    english = page(client, f"/reports/{open_report.pk}/", "en")
+    assert f"Game {game.pk}:</a> 2024-03-01: Ann (white)" in english
