@@ -346,6 +346,19 @@ def person_key(name: str) -> str:
     return " ".join(sorted(name.replace(",", " ").casefold().split()))
 
 
+def _may_name(name: str, player: Any) -> bool:
+    """Whether a line's ``name`` may be ``player``'s, whom its national id names: it is
+    their username, or shares a word with their name (a given name shortened, a family
+    name changed, the words in another order each keep one). An id that a tournament
+    file gave (an OpenGotha ``agaId``) may be a club's own number, and the same number
+    in the AGA's list another person: "Baghboudarian, Jason" is not Mani Sanford."""
+    words = set(person_key(name).split())
+    if not words or name.casefold() == player.username.casefold():
+        return True
+    own = person_key(player.full_name or player.username.replace("-", " "))
+    return not words.isdisjoint(own.split())
+
+
 def _describe(players: Sequence[Any]) -> str:
     return ", ".join(sorted(player.username for player in players))
 
@@ -437,7 +450,24 @@ def _find(listed: ListedRank, players: _Players) -> tuple[Any, str] | PreviewRow
                 % {"usernames": _describe(active), "pin": listed.pin},
             )
     if listed.national_id and listed.national_id in players.by_national_id:
-        return players.by_national_id[listed.national_id], "national id"
+        player = players.by_national_id[listed.national_id]
+        if not _may_name(listed.name, player):
+            return _row(
+                listed,
+                Outcome.CONFLICT,
+                player=player,
+                current_rank=player.national_rank,
+                note=_(
+                    "national id %(id)s is that of %(username)s (%(name)s), whose name this "
+                    "line does not share: another person, or a wrong id on file"
+                )
+                % {
+                    "id": listed.national_id,
+                    "username": player.username,
+                    "name": player.full_name or player.username,
+                },
+            )
+        return player, "national id"
     player = players.by_any_username(listed.name)
     how = "username"
     if player is None:
@@ -501,7 +531,8 @@ def match_rank_list(
     A line names a player by EGD PIN first, then by national id, then by username (in
     any case), then by full name among the active players, in either order and ignoring
     case, accents and runs of spaces. A username or name whose player has another PIN or
-    national id on file than the line's is a conflict: another person of that name.
+    national id on file than the line's is a conflict: another person of that name; so
+    is a national id whose line shares no word of its player's name (:func:`_may_name`).
     ``players`` are any objects with ``username``, ``full_name``, ``national_rank``,
     ``active``, ``egd_pin`` and ``national_id``. For a federation's whole list the
     active players it does not name are listed too, as "not on the list". A line dated

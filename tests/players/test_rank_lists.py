@@ -418,6 +418,26 @@ def test_the_aga_id_matches_and_another_id_on_file_is_a_conflict():
     assert "national id 15648, zach has 99" in by_player["zach"].note
 
 
+def test_an_aga_id_whose_line_shares_no_word_of_the_players_name_is_a_conflict():
+    # A tournament file's agaId may be a club's own number: in the AGA's list the same
+    # number is someone else.
+    sanford = Someone("mani-sanford", "Mani Sanford", parse_rank("4d"), national_id="16670")
+    lee = Someone("anna-lee", "", parse_rank("1k"), national_id="30001")  # no full name
+    aal = Someone("zach", "Zach Aal", parse_rank("3k"), national_id="15648")
+
+    preview = match_rank_list(read(AGA_ROWS.encode()), [sanford, lee, aal])
+
+    by_player = {row.player.username: row for row in preview.rows if row.player}
+    assert by_player["mani-sanford"].outcome == Outcome.CONFLICT
+    assert "national id 16670 is that of mani-sanford (Mani Sanford)" in (
+        by_player["mani-sanford"].note
+    )
+    assert sanford not in [change.player for change in preview.changes]
+    # The family name alone, or the username's words, are enough.
+    assert by_player["zach"].how == "national id"
+    assert by_player["anna-lee"].how == "national id"
+
+
 def test_a_federation_list_names_the_clubs_players_it_does_not_list():
     thandi = Someone("thandi", "Thandi Nkosi", parse_rank("5k"), egd_pin="11111111")
     gone = Someone("gone", "Gone Away", None, active=False)
