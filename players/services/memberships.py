@@ -33,9 +33,11 @@ def membership_start(*, user, player: Player, club_id: int, day: date | None) ->
         membership,
         after=_snapshot(membership),
         summary=(
-            Message(sentences.JOINS, player=player.username, club=club_id, day=day)
+            Message(sentences.JOINS, player=player.username, club=membership.club.name, day=day)
             if day
-            else Message(sentences.JOINS_FROM_THE_START, player=player.username, club=club_id)
+            else Message(
+                sentences.JOINS_FROM_THE_START, player=player.username, club=membership.club.name
+            )
         ),
     )
     announce_club_games(clubs=[club_id])
@@ -60,7 +62,9 @@ def membership_end(*, user, player: Player, club_id: int, day: date) -> None:
             membership,
             before=before,
             after=after,
-            summary=Message(sentences.LEAVES, player=player.username, club=club_id, day=day),
+            summary=Message(
+                sentences.LEAVES, player=player.username, club=membership.club.name, day=day
+            ),
         )
         announce_club_games(clubs=[club_id])
 

@@ -292,6 +292,12 @@ def test_moving_a_member_ends_one_membership_and_starts_another(
     assert memberships == {(cape_town.pk, False), (pretoria.pk, True)}
     actions = set(AuditEntry.objects.values_list("action", flat=True))
     assert {"membership_end", "membership_start", "player_update"} <= actions
+    # The trail names the clubs, not their numbers.
+    summaries = dict(
+        AuditEntry.objects.filter(action__startswith="membership").values_list("action", "summary")
+    )
+    assert summaries["membership_end"].startswith("ben leaves club Cape Town Go Club on ")
+    assert summaries["membership_start"].startswith("ben joins club Pretoria Go Club from ")
 
 
 def test_a_club_committee_gives_and_takes_its_clubs_roles(
