@@ -22,6 +22,7 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import PermissionDenied
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from players.models import Club, ClubRole, Membership, Player
 from players.selectors.reports import linked_player
@@ -176,6 +177,12 @@ def _who_to_ask(club: Club | None) -> str:
     ) % {"asked": asked, "club": club.name}
 
 
+def game_refused(number: int) -> str:
+    """A game as a refusal's ``what`` names it ("Game 11 is Pretoria Go Club's: ..."; in
+    French with its article, "La partie 11 relève de ...")."""
+    return pgettext("what a refusal is about", "game %(number)s") % {"number": number}
+
+
 def refuse(user, role: str, club: Club | None, what: str) -> ClubRefusal:
     """The refusal for ``user`` acting in ``role`` on ``what`` of ``club``."""
     # One whole sentence per case, so that each language words it its own way; ``what``
@@ -291,7 +298,7 @@ def check_account(user, account) -> None:
     others = _clubs_not_managed(user, account)
     if others is EVERY_CLUB or others:
         club_id = None if not others else min(others)  # refused for the first of them
-        what = _("%(username)s's account") % {"username": account.get_username()}
+        what = _("the account %(username)s") % {"username": account.get_username()}
         check_club(user, COMMITTEE, club_id, what)
 
 

@@ -20,6 +20,8 @@ from dataclasses import dataclass
 
 from django.utils.translation import gettext_noop, ngettext, pgettext
 
+from ratings.engine import messages as engine
+
 # --- audit summaries ----------------------------------------------------------------
 IMPORT = gettext_noop("import %(source)s")
 # Not marked, as the other sentences with counts: a page shows them as COUNTED makes them.
@@ -131,6 +133,57 @@ COUNTED: dict[str, CountedSentence] = {
     RESYNC_PLAYERS: CountedSentence(
         lambda: "%(players)s",
         {"players": lambda number: ngettext("%(count)s player", "%(count)s players", number)},
+    ),
+    # A tournament file's games no algorithm rates (the import's preview).
+    engine.FORFEITS_NOT_RATED: CountedSentence(
+        lambda: "%(games)s",
+        {
+            "games": lambda number: ngettext(
+                "%(count)s forfeited game (marked '!') not rated",
+                "%(count)s forfeited games (marked '!') not rated",
+                number,
+            )
+        },
+    ),
+    engine.UNFINISHED_NOT_RATED: CountedSentence(
+        lambda: "%(games)s",
+        {
+            "games": lambda number: ngettext(
+                "%(count)s game without a result ('?') not rated",
+                "%(count)s games without a result ('?') not rated",
+                number,
+            )
+        },
+    ),
+    engine.BY_DEFAULT_NOT_RATED: CountedSentence(
+        lambda: "%(games)s",
+        {
+            "games": lambda number: ngettext(
+                "%(count)s game won or lost by forfeit (*_BYDEF) not rated",
+                "%(count)s games won or lost by forfeit (*_BYDEF) not rated",
+                number,
+            )
+        },
+    ),
+    engine.BOTH_WON_OR_LOST_NOT_RATED: CountedSentence(
+        lambda: "%(games)s",
+        {
+            "games": lambda number: ngettext(
+                "%(count)s game where both won or both lost not rated",
+                "%(count)s games where both won or both lost not rated",
+                number,
+            )
+        },
+    ),
+    engine.NOT_PLAYED_YET_NOT_RATED: CountedSentence(
+        lambda: "%(games)s",
+        {
+            "games": lambda number: ngettext(
+                "%(count)s game without a result yet (RESULT_UNKNOWN) not rated",
+                "%(count)s games without a result yet (RESULT_UNKNOWN) not rated",
+                number,
+            )
+        },
     ),
     RESYNC_REVERTED: CountedSentence(
         lambda: "%(adjustments)s",

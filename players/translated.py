@@ -125,8 +125,10 @@ def _pattern(template: str) -> tuple[re.Pattern[str], frozenset[str]]:
     return re.compile("".join(parts)), frozenset(counts)
 
 
+# (A note of a tournament file's reader, COUNTED's, may come back as its English too.)
 _STORED_PATTERNS = [
-    (template, *_pattern(template)) for template in (*STORED_TEMPLATES, *SITE_TEMPLATES)
+    (template, *_pattern(template))
+    for template in dict.fromkeys((*STORED_TEMPLATES, *SITE_TEMPLATES, *COUNTED))
 ]
 
 

@@ -468,7 +468,7 @@ def tournament_class(request, code: str):
         request.user,
         COMMITTEE,
         tournament.club_id,
-        _("correct the class of %(code)s") % {"code": code},
+        _("the class of %(code)s") % {"code": code},
     )
     form = TournamentClassForm(request.POST or None, initial={"egf_class": tournament.egf_class})
     if request.method == "POST" and form.is_valid():

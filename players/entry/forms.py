@@ -625,6 +625,13 @@ class PlayerCreateForm(forms.Form):
         label=gettext_lazy("Username"),
         max_length=150,
         allow_unicode=True,
+        # Django's own message speaks of a "slug", a word no volunteer knows.
+        error_messages={
+            "invalid": gettext_lazy(
+                "A username has letters, digits, - and _ only: no spaces or other signs "
+                "(e.g. thandi-nkosi)."
+            )
+        },
         help_text=gettext_lazy(
             "How the player is known on the sheets and in the site's addresses: "
             "letters, digits, - and _ only."

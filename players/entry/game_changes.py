@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy
 
 from players.entry.forms import GameCorrectionForm, GameVoidForm
 from players.models import Game
-from players.roles import VOLUNTEERS, check_club
+from players.roles import VOLUNTEERS, check_club, game_refused
 from players.selectors.games import game_for_page
 from players.selectors.tournaments import tournament_codes
 from players.services import games as games_services
@@ -42,9 +42,7 @@ class GameChangePage(ABC):
     def __init__(self, request: HttpRequest, pk: int) -> None:
         self.request, self.pk = request, pk
         self.game = game_or_404(pk)
-        check_club(
-            request.user, VOLUNTEERS, self.game.club_id, _("game %(number)s") % {"number": pk}
-        )
+        check_club(request.user, VOLUNTEERS, self.game.club_id, game_refused(pk))
 
     def response(self) -> HttpResponse:
         if self.game.is_void:

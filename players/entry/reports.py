@@ -12,7 +12,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from players.entry.forms import ReportFilterForm, ReportResolveForm
 from players.permissions import volunteer_required
-from players.roles import VOLUNTEERS, check_club, role_clubs
+from players.roles import VOLUNTEERS, check_club, game_refused, role_clubs
 from players.selectors import reports as selectors
 from players.selectors.clubs import clubs_among
 from players.services.base import ServiceError
@@ -60,7 +60,7 @@ def report_detail(request: HttpRequest, pk: int) -> HttpResponse:
         request.user,
         VOLUNTEERS,
         report.game.club_id,
-        _("game %(number)s") % {"number": report.game_id},
+        game_refused(report.game_id),
     )
     form = ReportResolveForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

@@ -26,7 +26,7 @@ from players.models import (
     RecordSheet,
     Tournament,
 )
-from players.roles import VOLUNTEERS, ClubRefusal, check_club_scope
+from players.roles import VOLUNTEERS, ClubRefusal, check_club_scope, game_refused
 from players.services.audit import audit, game_snapshot
 from players.services.base import (
     ID_CHUNK,
@@ -696,7 +696,7 @@ def game_correct(
 def _check_correctable(user, game: Game, changes: GameInput, allow_outliers: bool) -> None:
     """Refuse a correction of a game out of the user's clubs, of a void game, or to a
     date far from either player's other games (unless ``allow_outliers``)."""
-    check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
+    check_club_scope(user, VOLUNTEERS, game.club_id, game_refused(game.pk))
     if game.is_void:
         raise ServiceError(
             _("game %(number)s is void; it cannot be corrected") % {"number": game.pk}
@@ -806,7 +806,7 @@ def game_void(*, user, game_id: int, version: int, reason: str) -> Game:
         )
     with transaction.atomic():
         game = _locked_game(game_id, version)
-        check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
+        check_club_scope(user, VOLUNTEERS, game.club_id, game_refused(game.pk))
         if game.is_void:
             raise ServiceError(_("game %(number)s is already void") % {"number": game.pk})
         before = game_snapshot(game)

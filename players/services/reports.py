@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext, override
 from notifications.senders import report_answer_send
 from players import stored_sentences as sentences
 from players.models import Game, GameReport, Player
-from players.roles import VOLUNTEERS, check_club_scope
+from players.roles import VOLUNTEERS, check_club_scope, game_refused
 from players.services.audit import audit
 from players.services.base import ServiceError
 from ratings.engine.messages import Message
@@ -126,7 +126,7 @@ def report_resolve(*, user, report_id: int, resolution: str, answer: str = "") -
             .get(pk=report_id)
         )
         game = report.game
-        check_club_scope(user, VOLUNTEERS, game.club_id, _("game %(number)s") % {"number": game.pk})
+        check_club_scope(user, VOLUNTEERS, game.club_id, game_refused(game.pk))
         if not report.is_open:
             raise ServiceError(_("report %(number)s was resolved already") % {"number": report.pk})
         if resolution == GameReport.Resolution.VOIDED and not game.is_void:

@@ -69,6 +69,14 @@ NOT_AN_SAGC_INDEX = gettext_noop(
 BELOW_THE_BARRIER = gettext_noop(
     "a French ladder level is not below the barrier %(barrier)s, not %(level)s"
 )
+# The games a tournament file gives that no algorithm rates, as its reader notes them
+# (``TournamentFile.notes``). Not marked: a page says each count in the plural form of
+# its number (``players.stored_sentences.COUNTED``).
+FORFEITS_NOT_RATED = "%(games)d forfeited games (marked '!') not rated"
+UNFINISHED_NOT_RATED = "%(games)d games without a result ('?') not rated"
+BY_DEFAULT_NOT_RATED = "%(games)d games won or lost by forfeit (*_BYDEF) not rated"
+BOTH_WON_OR_LOST_NOT_RATED = "%(games)d games where both won or both lost not rated"
+NOT_PLAYED_YET_NOT_RATED = "%(games)d games without a result yet (RESULT_UNKNOWN) not rated"
 STORED_TEMPLATES = (
     NOT_THE_RATED_BOARD,
     NO_RULE_FOR_THE_BOARD,

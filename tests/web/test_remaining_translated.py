@@ -199,7 +199,7 @@ def test_a_resync_line_with_a_bad_rank_is_explained_in_french():
 @pytest.mark.parametrize(
     ("language", "sentence"),
     [
-        (FRENCH, "Partie {pk} relève de Cape Town Go Club"),
+        (FRENCH, "La partie {pk} relève de Cape Town Go Club"),
         (AFRIKAANS, "Spel {pk} behoort aan Cape Town Go Club"),
     ],
 )
@@ -218,6 +218,8 @@ def test_another_clubs_game_is_refused_in_one_sentence_of_the_readers_language(l
     text = read(client, f"/games/{game.pk}/edit/", language, status=403)
 
     assert sentence.format(pk=game.pk) in text
+    if language == FRENCH:  # whom to ask, in a sentence French writes
+        assert "Voyez avec le comité de la fédération : ils peuvent le faire pour vous" in text
 
 
 @pytest.mark.parametrize(

@@ -33,7 +33,13 @@ from dataclasses import dataclass, replace
 from datetime import date
 from fractions import Fraction
 
-from ..messages import Count, Message, gettext_noop
+from ..messages import (
+    FORFEITS_NOT_RATED,
+    UNFINISHED_NOT_RATED,
+    Count,
+    Message,
+    gettext_noop,
+)
 from ..ranks import Rank, RankError, parse_rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -819,11 +825,11 @@ def read_egd(data: bytes | str, source: str = "") -> TournamentFile:
         raise GameFileError(errors, source)
     records = sorted(games.records, key=lambda record: (record.round, record.line or 0))
     records = [replace(record, seq=seq) for seq, record in enumerate(records, start=1)]
-    notes = []
+    notes: list[str] = []
     if games.forfeits:
-        notes.append(f"{games.forfeits} forfeited games (marked '!') not rated")
+        notes.append(Message(FORFEITS_NOT_RATED, games=games.forfeits))
     if games.unfinished:
-        notes.append(f"{games.unfinished} games without a result ('?') not rated")
+        notes.append(Message(UNFINISHED_NOT_RATED, games=games.unfinished))
     return TournamentFile(info, named, records, notes)
 
 

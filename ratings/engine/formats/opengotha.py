@@ -31,7 +31,13 @@ from typing import Any
 from xml.parsers import expat
 from xml.sax.saxutils import quoteattr
 
-from ..messages import Message, gettext_noop
+from ..messages import (
+    BOTH_WON_OR_LOST_NOT_RATED,
+    BY_DEFAULT_NOT_RATED,
+    NOT_PLAYED_YET_NOT_RATED,
+    Message,
+    gettext_noop,
+)
 from ..ranks import Rank, RankError, parse_rank
 from ..records import (
     DEFAULT_EVEN_KOMI,
@@ -615,13 +621,13 @@ class _Results:
     not_played: int = 0
 
     def notes(self) -> list[str]:
-        notes = []
+        notes: list[str] = []
         if self.forfeits:
-            notes.append(f"{self.forfeits} games won or lost by forfeit (*_BYDEF) not rated")
+            notes.append(Message(BY_DEFAULT_NOT_RATED, games=self.forfeits))
         if self.no_result:
-            notes.append(f"{self.no_result} games where both won or both lost not rated")
+            notes.append(Message(BOTH_WON_OR_LOST_NOT_RATED, games=self.no_result))
         if self.not_played:
-            notes.append(f"{self.not_played} games without a result yet (RESULT_UNKNOWN) not rated")
+            notes.append(Message(NOT_PLAYED_YET_NOT_RATED, games=self.not_played))
         return notes
 
 

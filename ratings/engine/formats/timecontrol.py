@@ -37,11 +37,13 @@ TIME_ATTRIBUTES = (
     "nbMovesCanTime",
     "stdByoYomiTime",
 )
+# Marked: a tournament stores the words as its file comment, which its page shows in
+# the reader's language (an h-file's ``CM`` of the same words too).
 SYSTEMS = {
-    "SUDDENDEATH": "Sudden death",
-    "STDBYOYOMI": "Standard byo-yomi",
-    "CANBYOYOMI": "Canadian byo-yomi",
-    "FISCHER": "Fischer",
+    "SUDDENDEATH": gettext_noop("Sudden death"),
+    "STDBYOYOMI": gettext_noop("Standard byo-yomi"),
+    "CANBYOYOMI": gettext_noop("Canadian byo-yomi"),
+    "FISCHER": gettext_noop("Fischer"),
 }
 # (class, basic seconds, adjusted seconds) at least, best first.
 # Per class: its letter and the least basic and adjusted time, in seconds.

@@ -61,7 +61,7 @@ def test_it_shows_a_bad_rank_at_its_field(client, vera):
         ("Alice", "the username &#x27;Alice&#x27; is taken (by alice)"),
         ("new", "&#x27;new&#x27; is reserved"),
         ("lookup", "&#x27;lookup&#x27; is reserved"),
-        ("two words", "Enter a valid “slug”"),
+        ("two words", "A username has letters, digits, - and _ only: no spaces"),
     ],
 )
 def test_it_refuses_a_username_that_would_clash(client, vera, username, message):

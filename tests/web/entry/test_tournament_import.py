@@ -109,7 +109,7 @@ def test_the_preview_shows_how_each_player_is_matched_and_stores_nothing(client,
     assert "2024-03-02 \N{EN DASH} 2024-03-03 · 5 rounds" in text
     assert "Games to store 6" in text
     assert (
-        "1 forfeited games (marked '!') not rated; 1 games without a result ('?') not rated" in text
+        "1 forfeited game (marked '!') not rated; 1 game without a result ('?') not rated" in text
     )
     assert "4: 3 on file, 1 new" in text
     assert "Import 6 games and 1 new player" in text
