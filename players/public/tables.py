@@ -698,6 +698,12 @@ class CrosstableTable(RowsInOneCall):
         )
         self.no_colour_suffix = escaped(NO_COLOUR_SUFFIX)
         self.voided_suffix = escaped(_(" · voided"))
+        # A round the file gives that is no game here (selectors.tournaments.FileRound).
+        self.file_round_titles = {
+            "forfeit": escaped(_("won or lost by forfeit: not rated")),
+            "bye": escaped(pgettext("a round of a tournament", "bye")),
+            "not paired": escaped(_("not paired this round")),
+        }
         # each player's name escaped once, for the title of each of their opponents' cells
         self.opponent_titles = {
             row.number: escaped(row.player.full_name or row.player.username)
@@ -727,7 +733,14 @@ class CrosstableTable(RowsInOneCall):
     def round_html(self, number: int, record) -> str:
         results = record.rounds.get(number)
         if not results:
-            return ""
+            written = record.file_rounds.get(number)
+            if written is None:
+                return ""
+            # the text is digits, +, -, =, !, w, b: nothing to escape
+            return (
+                f'<span title="{self.file_round_titles[written.kind]}" '
+                f'class="text-body-secondary">{written.text}</span>'
+            )
         titles = self.opponent_titles
         no_colour, voided = self.no_colour_suffix, self.voided_suffix
         # the results' text is digits, +, -, =, w, b, /h: nothing to escape

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
@@ -82,6 +83,20 @@ class RoundResult(NamedTuple):
         return f"{self.opponent_number}{self.result}{self.colour}{handicap}"
 
 
+class FileRound(NamedTuple):
+    """A round an imported file gives a player that is no game here: a forfeit (not
+    rated: ``text`` "12+!", the opponent numbered as the crosstable numbers them), a bye
+    ("0+") or a round not paired ("0-", "0=")."""
+
+    text: str
+    kind: str  # "forfeit", "bye" or "not paired"
+
+
+# A round as a file writes it: the opponent's number, the result, "!" for a forfeit, the
+# colour (an h-file's "12+!b0", "24+/w2"; "0+" a bye).
+_WRITTEN_ROUND = re.compile(r"^(\d+)([+\-=])(!?)/?([wb]?)")
+
+
 @dataclass(slots=True)
 class CrosstableRow:
     player: CrosstablePlayer
@@ -99,6 +114,12 @@ class CrosstableRow:
     value_after: float | None = None
     rank_before: Rank | None = None  # at the tournament's first game (SAGC's tab shows it)
     rank_after: Rank | None = None
+    # An imported file's own: the player's number there and each round as it wrote it;
+    # and the rounds it gives that are no game here (a forfeit, a bye, not paired), by
+    # round, as :class:`FileRound`.
+    file_number: int = 0
+    file_results: list = field(default_factory=list)
+    file_rounds: dict[int, FileRound] = field(default_factory=dict)
 
     @property
     def change(self) -> float | None:
@@ -284,9 +305,10 @@ def tournament_crosstable(tournament: Tournament, algorithm: str) -> Crosstable:
     rows, played = _crosstable_rows(entrants, games)
     ordered, score_names, after_round_names = _crosstable_order(tournament, entrants, rows, played)
     shown_voided = _crosstable_rounds(rows, games, voided)
+    file_rounds = _file_rounds(ordered)
     _crosstable_values(tournament, algorithm, rows)
     return Crosstable(
-        rounds=sorted({game.round for game in (*games, *shown_voided)}),
+        rounds=sorted({game.round for game in (*games, *shown_voided)} | file_rounds),
         rows=ordered,
         game_count=len(games),
         first_game=games[0].date if games else None,
@@ -307,7 +329,7 @@ def _crosstable_entrants(tournament: Tournament) -> list:
         return []
     return list(
         tournament.entrants.select_related("player")
-        .only(  # not the file's results: 600 lists of rounds to decode for nothing
+        .only(
             "number",
             "place",
             "rank",
@@ -315,6 +337,7 @@ def _crosstable_entrants(tournament: Tournament) -> list:
             "club",
             "scores",
             "after_rounds",
+            "results",  # for the rounds that are no game (a forfeit, a bye)
             "tournament",  # the related manager sets it on each row
             "player",
             *(f"player__{name}" for name in CrosstablePlayer._fields[1:]),
@@ -352,6 +375,7 @@ def _crosstable_rows(
         row.after_rounds = list(entrant.after_rounds)
         row.country = entrant.country or row.country
         row.club = entrant.club or row.club
+        row.file_number, row.file_results = entrant.number, entrant.results
     played: dict[int, list[Round]] = defaultdict(list)
     for game in games:
         white = rows.get(game.white_id) or _crosstable_row(rows, game.white, game.white_rank)
@@ -422,6 +446,32 @@ def _crosstable_rounds(
     for game in shown_voided:
         _add_round_results(rows[game.white_id], rows[game.black_id], game, voided=True)
     return shown_voided
+
+
+def _file_rounds(ordered: list[CrosstableRow]) -> set[int]:
+    """Give each row the rounds its file wrote that are no game here (a forfeit, which no
+    algorithm rates, a bye, a round not paired: :class:`FileRound`), an opponent named
+    by their number in the crosstable; the rounds that have one."""
+    number_of = {row.file_number: row.number for row in ordered if row.file_number}
+    rounds: set[int] = set()
+    for row in ordered:
+        for round_number, written in enumerate(row.file_results, start=1):
+            if round_number in row.rounds or not isinstance(written, str):
+                continue
+            found = _WRITTEN_ROUND.match(written.strip())
+            if found is None:
+                continue
+            opponent, result, forfeit, colour = found.groups()
+            if opponent == "0":
+                kind = "bye" if result == "+" else "not paired"
+                row.file_rounds[round_number] = FileRound(f"0{result}", kind)
+            elif forfeit and int(opponent) in number_of:
+                text = f"{number_of[int(opponent)]}{result}!{colour}"
+                row.file_rounds[round_number] = FileRound(text, "forfeit")
+            else:
+                continue
+            rounds.add(round_number)
+    return rounds
 
 
 def _add_round_results(

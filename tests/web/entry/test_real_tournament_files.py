@@ -408,3 +408,39 @@ def test_an_archive_file_broken_for_real_is_refused_saying_what_and_where(name):
         call_command("import_tournament", str(ARCHIVE / name), "--yes", stdout=io.StringIO())
     assert REFUSED_ARCHIVE_FILES[name] in str(refused.value)
     assert not Tournament.objects.exists()
+
+
+SEYGO_6 = SHARED_DATA / "opengotha-2020-online" / "20201124142011_SEYGO20206.xml"
+
+
+@pytest.mark.skipif(
+    not SEYGO_6.is_file(),
+    reason=f"{SEYGO_6.name} not found in {SEYGO_6.parent} (set CLUBRATING_SHARED_DATA)",
+)
+def test_the_crosstable_shows_a_files_forfeits_and_byes_that_are_no_game_here(client):
+    from players.selectors.tournaments import FileRound, tournament_crosstable
+    from ratings.engine.formats.opengotha import read_opengotha
+
+    file = read_opengotha(SEYGO_6.read_bytes(), SEYGO_6.name)
+    tournament_import(user=system_user(), plan=plan_tournament_import(file), source=SEYGO_6.name)
+    tournament = Tournament.objects.get(code=file.tournament.code)
+    crosstable = tournament_crosstable(tournament, "sagc")
+    rows = {row.player.full_name: row for row in crosstable.rows}
+    daniel = next(row for name, row in rows.items() if "Dobridoreanu" in name)
+    cobbold = next(row for name, row in rows.items() if "Cobbold" in name)
+
+    # The file: round 1 a win by forfeit (RESULT_BLACKWINS_BYDEF) against Cobbold, with
+    # Black; round 4 a bye. Neither is a game here; both are in his row as the h-file
+    # export writes them (26+!b0, 0+), the opponent by their number in the crosstable.
+    assert 1 not in daniel.rounds and 4 not in daniel.rounds
+    assert daniel.file_rounds == {
+        1: FileRound(f"{cobbold.number}+!b", "forfeit"),
+        4: FileRound("0+", "bye"),
+    }
+    assert cobbold.file_rounds[1] == FileRound(f"{daniel.number}-!w", "forfeit")
+    page = html.unescape(client.get(f"/tournaments/{tournament.code}/").content.decode())
+    assert (
+        f'<span title="won or lost by forfeit: not rated" class="text-body-secondary">'
+        f"{cobbold.number}+!b</span>"
+    ) in page
+    assert '<span title="bye" class="text-body-secondary">0+</span>' in page
