@@ -19,6 +19,7 @@ from django.core.management.base import CommandError
 from django.db.models import Q
 
 from players.models import Game, Player, Tournament
+from players.selectors.tournaments import FileRound, tournament_crosstable
 from players.services.base import system_user
 from players.services.games import GameInput, find_duplicates, game_correct, record_sheet_submit
 from players.services.tournament_files import (
@@ -27,6 +28,7 @@ from players.services.tournament_files import (
     tournament_import,
 )
 from ratings.engine.formats.egd import read_egd
+from ratings.engine.formats.opengotha import read_opengotha
 from ratings.recompute.run import recompute_pending
 from tests import factories
 from tests.engine.test_egd_format import ARCHIVE, SHARED_DATA
@@ -44,10 +46,18 @@ needs_files = pytest.mark.skipif(
 )
 
 
-def imported(path: Path) -> Tournament:
-    file = read_egd(path.read_bytes(), path.name)
+def imported(path: Path, read=read_egd) -> Tournament:
+    """The tournament of the file at ``path`` (an h-file; ``read``: its reader)."""
+    file = read(path.read_bytes(), path.name)
     tournament_import(user=system_user(), plan=plan_tournament_import(file), source=path.name)
     return Tournament.objects.get(code=file.tournament.code)
+
+
+def opengotha_file_needed(path: Path):
+    return pytest.mark.skipif(
+        not path.is_file(),
+        reason=f"{path.name} not found in {path.parent} (set CLUBRATING_SHARED_DATA)",
+    )
 
 
 def corrected(game: Game, **changes) -> None:
@@ -270,7 +280,6 @@ EGC_2011 = SHARED_DATA / "egc2013-opengotha" / "egc2011.xml"
     reason=f"egc2011.xml not found in {EGC_2011.parent} (set CLUBRATING_SHARED_DATA)",
 )
 def test_a_rematch_in_another_round_of_one_file_is_not_a_duplicate():
-    from ratings.engine.formats.opengotha import read_opengotha
 
     file = read_opengotha(EGC_2011.read_bytes(), EGC_2011.name)
     # the file dates every round the same day: one pair met in rounds 5 and 6
@@ -346,16 +355,9 @@ def test_tournaments_imported_before_get_their_colours_and_column_names_back():
 UNDER_12 = SHARED_DATA / "opengotha-2020-online" / "20201122182801_CNJ-2020-U12.xml"
 
 
-@pytest.mark.skipif(
-    not UNDER_12.is_file(),
-    reason=f"{UNDER_12.name} not found in {UNDER_12.parent} (set CLUBRATING_SHARED_DATA)",
-)
+@opengotha_file_needed(UNDER_12)
 def test_an_opengotha_file_placed_by_direct_confrontation_says_so_and_exports_its_ties(client):
-    from ratings.engine.formats.opengotha import read_opengotha
-
-    file = read_opengotha(UNDER_12.read_bytes(), UNDER_12.name)
-    tournament_import(user=system_user(), plan=plan_tournament_import(file), source=UNDER_12.name)
-    code = file.tournament.code
+    code = imported(UNDER_12, read_opengotha).code
     page = re.sub(r"\s+", " ", html.unescape(client.get(f"/tournaments/{code}/").content.decode()))
     assert (
         "Places by the placement criteria of the tournament's OpenGotha file: "
@@ -413,17 +415,9 @@ def test_an_archive_file_broken_for_real_is_refused_saying_what_and_where(name):
 SEYGO_6 = SHARED_DATA / "opengotha-2020-online" / "20201124142011_SEYGO20206.xml"
 
 
-@pytest.mark.skipif(
-    not SEYGO_6.is_file(),
-    reason=f"{SEYGO_6.name} not found in {SEYGO_6.parent} (set CLUBRATING_SHARED_DATA)",
-)
+@opengotha_file_needed(SEYGO_6)
 def test_the_crosstable_shows_a_files_forfeits_and_byes_that_are_no_game_here(client):
-    from players.selectors.tournaments import FileRound, tournament_crosstable
-    from ratings.engine.formats.opengotha import read_opengotha
-
-    file = read_opengotha(SEYGO_6.read_bytes(), SEYGO_6.name)
-    tournament_import(user=system_user(), plan=plan_tournament_import(file), source=SEYGO_6.name)
-    tournament = Tournament.objects.get(code=file.tournament.code)
+    tournament = imported(SEYGO_6, read_opengotha)
     crosstable = tournament_crosstable(tournament, "sagc")
     rows = {row.player.full_name: row for row in crosstable.rows}
     daniel = next(row for name, row in rows.items() if "Dobridoreanu" in name)
