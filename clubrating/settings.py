@@ -540,6 +540,12 @@ LOGGING = {
     "formatters": {
         "plain": {"format": "{asctime} {levelname} {name}: {message}", "style": "{"},
     },
+    "filters": {
+        "no_traceback_below_500": {
+            "()": "django.utils.log.CallbackFilter",
+            "callback": "ext://clubrating.logfilters.no_traceback_below_500",
+        },
+    },
     "handlers": {
         "console": {"class": "logging.StreamHandler", "formatter": "plain"},
     },
@@ -548,6 +554,8 @@ LOGGING = {
         # Django's own handlers would print each of its records a second time
         # (and try to mail ADMINS); through the root they print once.
         "django": {"handlers": [], "level": "NOTSET"},
+        # A 403 or 404 in one line; a server error with its traceback.
+        "django.request": {"filters": ["no_traceback_below_500"]},
         # django-axes logs every successful log-in and its start at INFO; failures and
         # lockouts, the ones that matter, are warnings.
         "axes": {"level": "WARNING"},
