@@ -558,12 +558,13 @@ def _read_line(line: str, default_date: date | None, today: date) -> tuple[str, 
     if not name:
         raise LineError(Message(gettext_noop("the username or name is empty")))
     if effective_date is None:
-        raise LineError(
-            Message(
-                gettext_noop("no effective date: give one on the line or in the form's date field")
-            )
-        )
+        raise LineError(Message(NO_EFFECTIVE_DATE))
     return name, rank, effective_date
+
+
+NO_EFFECTIVE_DATE = gettext_noop(
+    "no effective date: give one on the line or in the form's date field"
+)
 
 
 def _looks_like_header(line: str) -> bool:
@@ -634,6 +635,21 @@ def read_rank_list(
     else:
         result = parse_simple_list(text, default_date=default_date, today=today)
         result.format = SIMPLE
+    undated = [
+        bad for bad in result.bad if getattr(bad.reason, "template", None) == NO_EFFECTIVE_DATE
+    ]
+    if not result.listed and not result.unrated and undated and len(undated) == len(result.bad):
+        # Names and ranks, every one without its date (a list pasted with the date
+        # field left empty): not "no list at all".
+        raise ListFormatError(
+            Message(
+                gettext_noop(
+                    "The lines give names and ranks but no effective date: give the date "
+                    "the ranks take effect in the form's date field (or at the end of each "
+                    "line)."
+                )
+            )
+        )
     if not result.listed and not result.unrated:
         raise ListFormatError(
             Message(

@@ -457,6 +457,16 @@ def test_a_file_that_is_no_list_gets_one_message_and_no_table(
     assert not ResyncUpload.objects.exists()
 
 
+def test_a_pasted_list_without_any_date_asks_for_the_effective_date(client, connie, club):
+    response = preview(client, "thandi, 4k\npieter, 11k", effective_date="")
+
+    assert response.status_code == 200
+    errors = str(response.context["form"].errors)
+    assert "The lines give names and ranks but no effective date" in errors
+    assert "No line of this file reads" not in errors
+    assert response.context["preview"] is None
+
+
 def test_an_apply_naming_no_kept_list_is_sent_back_to_the_preview(client, connie, club):
     response = apply(client, "", token="5b4d3c2a-1f0e-4d9c-8b7a-695847362514")
 
