@@ -205,14 +205,19 @@ class Crosstable:
         ) % {"count": self.voided}
 
 
-def _file_order(entrants: list[TournamentPlayer]) -> dict[int, tuple[int, int]]:
+def _file_order(
+    entrants: list[TournamentPlayer], *, blank_is_unplaced: bool = False
+) -> dict[int, tuple[int, int]]:
     """Each file player's (place, position): a blank place (a tie in an h-file) is the
-    place of the line above."""
+    place of the line above; ``blank_is_unplaced`` (an OpenGotha file, whose ties share
+    a place and whose players are listed by registration), after every place: a player
+    OpenGotha's standings leave out, paired in no round."""
     order: dict[int, tuple[int, int]] = {}
     place = 0
+    unplaced = len(entrants) + 1
     for entrant in entrants:
         text = entrant.place.strip().rstrip(".")
-        place = int(text) if text.isdigit() else place
+        place = int(text) if text.isdigit() else (unplaced if blank_is_unplaced else place)
         order[entrant.player_id] = (place, entrant.number)
     return order
 
@@ -404,7 +409,9 @@ def _crosstable_order(
         order=sorted(rows, key=lambda pk: (-rows[pk].rank.stones, rows[pk].player.username)),
     )
     if entrants:
-        file_order = _file_order(entrants)
+        file_order = _file_order(
+            entrants, blank_is_unplaced=tournament.standings == Tournament.Standings.OPENGOTHA
+        )
         after = len(file_order)
         position = {entry.player: index for index, entry in enumerate(placed)}
         ordered = sorted(

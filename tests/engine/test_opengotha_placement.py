@@ -4,7 +4,8 @@ itself (issue 26, items 1, 2 and 8).
 ``data/opengotha_standings.json`` holds, for each real OpenGotha file of the shared
 data, what OpenGotha 3.51.02 (compiled from its source, run outside the repository)
 made of it: ``places``, each player's place in its standings after the last round (by
-the player's position in the file), and ``h9``, the lines of its h-file export (the
+the player's position in the file; every player, those paired in no round too, whom
+its standings and h-file leave out), and ``h9``, the lines of its h-file export (the
 player's position in the file and the place printed, "" for an ex aequo). No names.
 Before this work the site placed 1,804 of those 1,975 players as OpenGotha does (EGC
 2011: 602 of 760, its SOS-1 and SOS-2 dropped; the 2020 under-12 championship: 23 of
@@ -53,9 +54,33 @@ def effective(places):
 @needs_files
 @pytest.mark.parametrize("name", sorted(REFERENCE))
 def test_every_player_of_every_real_opengotha_file_is_placed_where_opengotha_places_them(name):
+    # The reference places every player, those paired in no round too (OpenGotha's
+    # order of them all); its standings leave those out by default (displayNPPlayers
+    # off) and its h-file always, the places below them closing up: a paired player's
+    # place is one more than the paired players placed strictly ahead of them.
     tournament = read_opengotha(FILES[name].read_bytes())
-    places = [int(player.place) for player in sorted(tournament.players, key=lambda p: p.number)]
-    assert places == REFERENCE[name]["places"]
+    players = sorted(tournament.players, key=lambda p: p.number)
+    reference = REFERENCE[name]["places"]
+    paired = [
+        any(token.startswith("0+") or token[:1] in "123456789" for token in player.results)
+        for player in players
+    ]
+    paired_places = [place for place, is_paired in zip(reference, paired, strict=True) if is_paired]
+    expected = [
+        str(1 + sum(other < place for other in paired_places)) if is_paired else ""
+        for place, is_paired in zip(reference, paired, strict=True)
+    ]
+
+    assert [player.place for player in players] == expected
+    assert paired.count(False) == UNPAIRED.get(name, 0)
+
+
+# The players of each file paired in no round (OpenGotha's own h-file leaves them out).
+UNPAIRED = {
+    "20201108230425_CA2020Rd6finalv1.xml": 3,
+    "20201207114039_VAOtherfinished.xml": 1,
+    "egc2011.xml": 42,
+}
 
 
 @needs_files

@@ -66,6 +66,7 @@ from .standings import (
     SITE_CRITERIA,
     GothaRound,
     GothaRules,
+    Placed,
     gotha_placed,
     known_criteria,
     score_text,
@@ -849,17 +850,52 @@ def _standings(
         ratings={p.username: min(max(p.rating or -900, -900), 2949) for p in players},
     )
     by_name = {entry.player: entry for entry in placed}
+    places = _implied_places(placed, rounds)
     players = [
         replace(
             player,
             # OpenGotha prints a shared place for players tied on every criterion.
-            place=str(by_name[player.username].place),
+            place=places.get(player.username, ""),
             scores=tuple(score_text(value) for value in by_name[player.username].scores),
             results=tuple(tokens[player.number]),
         )
         for player in players
     ]
     return players, replace(info, score_names=tuple(criteria))
+
+
+def _implied_places(
+    placed: list[Placed[str]], rounds: dict[str, list[GothaRound[str]]]
+) -> dict[str, str]:
+    """The places of the players in a game or a bye of some round, by username, as
+    OpenGotha's standings and h-file give them: the others (registered, never paired)
+    are left out, unplaced (OpenGotha's ``displayNPPlayers``, off unless the director
+    turned it on, and off always in its h-file), and the places below them close up."""
+    return places_closed_up(
+        [(entry.player, entry.place) for entry in placed],
+        {
+            entry.player
+            for entry in placed
+            if any(played.kind in ("game", "bye") for played in rounds[entry.player])
+        },
+    )
+
+
+def places_closed_up(placed: list[tuple[Any, int]], kept: set) -> dict[Any, str]:
+    """The places of the players ``kept`` of ``placed`` (every player in order with
+    their place among all of them, a tie sharing one) once the others are left out: one
+    more than the kept players strictly ahead."""
+    places: dict[Any, str] = {}
+    ahead = counted = 0
+    previous = None
+    for player, place in placed:
+        if player not in kept:
+            continue
+        if place != previous:
+            ahead, previous = counted, place
+        places[player] = str(ahead + 1)
+        counted += 1
+    return places
 
 
 def gotha_replaced(tournament: TournamentFile) -> TournamentFile:

@@ -13,6 +13,7 @@ from datetime import date
 from pathlib import Path
 
 import pytest
+from django.apps import apps
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.core.management.base import CommandError
@@ -438,3 +439,59 @@ def test_the_crosstable_shows_a_files_forfeits_and_byes_that_are_no_game_here(cl
         f"{cobbold.number}+!b</span>"
     ) in page
     assert '<span title="bye" class="text-body-secondary">0+</span>' in page
+
+
+# --- OpenGotha's standings leave out the players paired in no round ---------------------
+
+CANADIAN_OPEN = SHARED_DATA / "opengotha-2020-online" / "20201108230425_CA2020Rd6finalv1.xml"
+
+
+def places_by_name(tournament: Tournament) -> dict[str, str]:
+    return {
+        entrant.player.full_name: entrant.place
+        for entrant in tournament.entrants.select_related("player")
+    }
+
+
+@opengotha_file_needed(CANADIAN_OPEN)
+def test_an_opengotha_file_places_its_players_as_opengotha_leaving_out_the_unpaired(client):
+    tournament = imported(CANADIAN_OPEN, read_opengotha)
+    places = places_by_name(tournament)
+
+    # OpenGotha 3.51's own standings of the file (its displayNPPlayers off): 147 placed;
+    # three registered players paired in no round are left out and the places below
+    # them close up (the site had them at 96, 96 and 133, and everyone below lower).
+    assert [places[name] for name in ("Leo Li", "Tung Siu", "Nathan Toner")] == ["", "", ""]
+    assert sum(1 for place in places.values() if place) == 147
+    assert places["Howard Jeddore"] == "146"
+    assert places["Richard Green"] == "147"
+    assert places["Daniel Motyka"] == "98"
+    assert places["Matt Mennie"] == "96"
+    # The crosstable lists them last, without a place.
+    rows = tournament_crosstable(tournament, "sagc").rows
+    assert {row.player.full_name for row in rows[-3:]} == {"Leo Li", "Tung Siu", "Nathan Toner"}
+    assert [row.place for row in rows[-3:]] == ["", "", ""]
+
+
+@opengotha_file_needed(CANADIAN_OPEN)
+def test_the_migration_leaves_out_the_unpaired_players_of_a_stored_opengotha_tournament():
+    tournament = imported(CANADIAN_OPEN, read_opengotha)
+    expected = places_by_name(tournament)
+    # As a tournament imported before: everyone placed, the unpaired among the others.
+    entrants = list(tournament.entrants.select_related("player"))
+    old = {"Leo Li": "96", "Tung Siu": "96", "Nathan Toner": "133"}
+    for entrant in entrants:
+        place = entrant.place
+        if entrant.player.full_name in old:
+            entrant.place = old[entrant.player.full_name]
+        elif int(place) >= 131:  # below both places: 134 and on before
+            entrant.place = str(int(place) + 3)
+        elif int(place) >= 96:  # below the two at 96: 98 to 132 before
+            entrant.place = str(int(place) + 2)
+    type(entrants[0]).objects.bulk_update(entrants, ["place"])
+
+    importlib.import_module(
+        "players.migrations.0018_opengotha_unpaired_players_unplaced"
+    ).unplace_unpaired_players(apps, None)
+
+    assert places_by_name(tournament) == expected
