@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date
@@ -33,7 +32,7 @@ from players.models import (
 )
 from players.selectors.games import GAME_JSON_VALUES
 from players.translated import score_name
-from ratings.engine.formats.egd import told_apart
+from ratings.engine.formats.egd import told_apart, written_round
 from ratings.engine.formats.standings import SITE_CRITERIA, Round, criterion_label, place_players
 from ratings.engine.ranks import Rank
 from ratings.models import (
@@ -90,11 +89,6 @@ class FileRound(NamedTuple):
 
     text: str
     kind: str  # "forfeit", "bye" or "not paired"
-
-
-# A round as a file writes it: the opponent's number, the result, "!" for a forfeit, the
-# colour (an h-file's "12+!b0", "24+/w2"; "0+" a bye).
-_WRITTEN_ROUND = re.compile(r"^(\d+)([+\-=])(!?)/?([wb]?)")
 
 
 @dataclass(slots=True)
@@ -465,15 +459,14 @@ def _file_rounds(ordered: list[CrosstableRow]) -> set[int]:
         for round_number, written in enumerate(row.file_results, start=1):
             if round_number in row.rounds or not isinstance(written, str):
                 continue
-            found = _WRITTEN_ROUND.match(written.strip())
-            if found is None:
+            found = written_round(written.strip())
+            if found is None or found.outcome == "?":
                 continue
-            opponent, result, forfeit, colour = found.groups()
-            if opponent == "0":
-                kind = "bye" if result == "+" else "not paired"
-                row.file_rounds[round_number] = FileRound(f"0{result}", kind)
-            elif forfeit and int(opponent) in number_of:
-                text = f"{number_of[int(opponent)]}{result}!{colour}"
+            if found.opponent == 0:
+                kind = "bye" if found.outcome == "+" else "not paired"
+                row.file_rounds[round_number] = FileRound(f"0{found.outcome}", kind)
+            elif found.forfeit and found.opponent in number_of:
+                text = f"{number_of[found.opponent]}{found.outcome}!{found.colour}"
                 row.file_rounds[round_number] = FileRound(text, "forfeit")
             else:
                 continue

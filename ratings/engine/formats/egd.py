@@ -118,6 +118,12 @@ def _is_result(token: str) -> bool:
     return token == "?" or _RESULT_RE.match(token) is not None
 
 
+def written_round(token: str) -> _Result | None:
+    """A round as an h-file writes it (``12+!b0`` a forfeit with Black, ``24+/w2``, ``0+``
+    a bye, ``0-`` not paired), read; None for a token that is no round."""
+    return _parse_result(token) if _is_result(token) else None
+
+
 def _parse_result(token: str) -> _Result:
     if token == "?":
         return _Result(0, "?", False, "", None, token)
