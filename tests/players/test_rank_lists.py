@@ -269,6 +269,31 @@ def test_every_line_of_the_real_aga_tdlists_is_read(path):
     assert len(result.listed) > 10_000
 
 
+AGA_2021 = DATA / "aga-tdlist" / "tdlista_2021-01-11.txt.gz"
+
+
+@pytest.mark.skipif(not AGA_2021.is_file(), reason=f"{AGA_2021} not found")
+def test_the_agaids_of_a_real_opengotha_file_that_are_others_in_the_aga_list_are_conflicts():
+    # The agaIds the Canadian Open 2020's OpenGotha file gives these players (stored as
+    # their national ids by its import); in the AGA's TDList of 2021 they are Jason
+    # Baghboudarian, Annaleen DeHaan and Peter Enyeart.
+    players = [
+        Someone("mani-sanford", "Mani Sanford", parse_rank("4d"), national_id="10119"),
+        Someone("tony-zhao", "Tony Zhao", parse_rank("2d"), national_id="14518"),
+        Someone("michael-hsu", "Michael Hsu", parse_rank("1k"), national_id="16572"),
+    ]
+
+    preview = match_rank_list(read(AGA_2021.read_bytes()), players)
+
+    rows = {row.player.username: row for row in preview.rows if row.player}
+    assert {name: row.outcome for name, row in rows.items()} == {
+        "mani-sanford": Outcome.CONFLICT,
+        "tony-zhao": Outcome.CONFLICT,
+        "michael-hsu": Outcome.CONFLICT,
+    }
+    assert preview.changes == []
+
+
 # --- the simple list, and files that are no list --------------------------------------
 
 
